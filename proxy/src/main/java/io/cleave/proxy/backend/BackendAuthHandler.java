@@ -1,0 +1,186 @@
+package io.cleave.proxy.backend;
+
+import io.cleave.proxy.auth.AuthPlugin;
+import io.cleave.proxy.auth.RsaKeys;
+import io.cleave.proxy.auth.Scrambles;
+import io.cleave.proxy.protocol.Capabilities;
+import io.cleave.proxy.protocol.Frames;
+import io.cleave.proxy.protocol.packet.client.HandshakeResponse41;
+import io.cleave.proxy.protocol.packet.server.AuthMoreData;
+import io.cleave.proxy.protocol.packet.server.AuthSwitchRequest;
+import io.cleave.proxy.protocol.packet.server.ErrPacket;
+import io.cleave.proxy.protocol.packet.server.HandshakeV10;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.util.concurrent.Promise;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Logs the proxy in to a shard: answers the handshake with the proxy account, follows auth
+ * switches and caching_sha2_password's extra rounds (the password in clear over the Unix socket,
+ * RSA-encrypted over TCP), then hands the channel to a {@link BackendHandler}.
+ */
+final class BackendAuthHandler extends ChannelInboundHandlerAdapter {
+
+    /** What the proxy always asks of a shard; response-shaping flags come from the client's profile. */
+    static final long BASE_CLIENT_FLAGS = Capabilities.LONG_PASSWORD | Capabilities.LONG_FLAG
+            | Capabilities.PROTOCOL_41 | Capabilities.TRANSACTIONS | Capabilities.SECURE_CONNECTION
+            | Capabilities.MULTI_STATEMENTS | Capabilities.MULTI_RESULTS | Capabilities.PS_MULTI_RESULTS
+            | Capabilities.PLUGIN_AUTH | Capabilities.PLUGIN_AUTH_LENENC_CLIENT_DATA | Capabilities.CONNECT_ATTRS;
+    private static final int UTF8MB4_GENERAL_CI = 45;
+    private static final int UTF8MB4_0900_AI_CI = 255;
+
+    private enum State { AWAIT_HANDSHAKE, AWAIT_RESULT, AWAIT_PUBLIC_KEY }
+
+    private final ShardEndpoint endpoint;
+    private final int profile;
+    private final int statementCacheSize;
+    private final Promise<BackendConnection> promise;
+    private State state = State.AWAIT_HANDSHAKE;
+    private HandshakeV10 handshake;
+    private Capabilities agreed;
+    private byte[] scramble;
+    private int sequence;
+
+    BackendAuthHandler(ShardEndpoint endpoint, int profile, int statementCacheSize, Promise<BackendConnection> promise) {
+        this.endpoint = endpoint;
+        this.profile = profile;
+        this.statementCacheSize = statementCacheSize;
+        this.promise = promise;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        ByteBuf frame = (ByteBuf) msg;
+        try {
+            sequence = Frames.sequence(frame);
+            ByteBuf payload = Frames.payload(frame);
+            int first = Frames.firstByte(frame);
+            if (first == ErrPacket.HEADER) {
+                ErrPacket err = ErrPacket.decode(payload);
+                fail(ctx, new BackendException(err, "login to " + endpoint.describe() + " refused"));
+                return;
+            }
+            switch (state) {
+                case AWAIT_HANDSHAKE:
+                    onHandshake(ctx, HandshakeV10.decode(payload));
+                    break;
+                case AWAIT_RESULT:
+                    onResult(ctx, payload, first);
+                    break;
+                case AWAIT_PUBLIC_KEY:
+                    byte[] pem = AuthMoreData.decode(payload).data();
+                    byte[] plain = Scrambles.xorWithScramble(passwordWithNul(), scramble);
+                    send(ctx, RsaKeys.encrypt(RsaKeys.fromPem(new String(pem, StandardCharsets.US_ASCII)), plain));
+                    state = State.AWAIT_RESULT;
+                    break;
+                default:
+                    throw new IllegalStateException(state.name());
+            }
+        } catch (Exception e) {
+            fail(ctx, e);
+        } finally {
+            frame.release();
+        }
+    }
+
+    private void onHandshake(ChannelHandlerContext ctx, HandshakeV10 hs) {
+        handshake = hs;
+        scramble = hs.authPluginData();
+        long wanted = BASE_CLIENT_FLAGS | profile;
+        agreed = new Capabilities(wanted & (hs.capabilities().flags() | Capabilities.LONG_PASSWORD));
+        if ((agreed.flags() & profile) != profile) {
+            throw new IllegalStateException(endpoint.describe() + " lacks capabilities the client needs: 0x"
+                    + Long.toHexString(profile & ~agreed.flags()));
+        }
+        AuthPlugin plugin = AuthPlugin.byName(hs.authPluginName());
+        if (plugin == null) {
+            plugin = AuthPlugin.MYSQL_NATIVE_PASSWORD;
+        }
+        Map<String, String> attrs = new LinkedHashMap<>();
+        attrs.put("_client_name", "cleave");
+        attrs.put("program_name", "cleave-proxy");
+        HandshakeResponse41 response = new HandshakeResponse41(agreed, 1 << 30, collationFor(hs), endpoint.user(),
+                plugin.token(endpoint.password(), scramble), null, plugin.pluginName(), attrs);
+        ByteBuf buf = Frames.begin(ctx.alloc(), 128);
+        response.write(buf);
+        ctx.writeAndFlush(Frames.finish(buf, ++sequence));
+        state = State.AWAIT_RESULT;
+    }
+
+    private void onResult(ChannelHandlerContext ctx, ByteBuf payload, int first) throws Exception {
+        if (first == 0x00) {
+            BackendConnection connection = new BackendConnection(ctx.channel(), endpoint, agreed,
+                    new ServerInfo(handshake.serverVersion(), handshake.capabilities(), collationFor(handshake)),
+                    handshake.connectionId(), statementCacheSize);
+            ctx.pipeline().replace(this, "backend", new BackendHandler(connection));
+            promise.trySuccess(connection);
+            return;
+        }
+        if (first == AuthSwitchRequest.HEADER) {
+            AuthSwitchRequest sw = AuthSwitchRequest.decode(payload);
+            AuthPlugin plugin = AuthPlugin.byName(sw.pluginName());
+            if (plugin == null) {
+                throw new IllegalStateException(endpoint.describe() + " asks for auth plugin " + sw.pluginName()
+                        + ", which the proxy does not speak; create the account with mysql_native_password"
+                        + " or caching_sha2_password");
+            }
+            scramble = sw.pluginData();
+            send(ctx, plugin.token(endpoint.password(), scramble));
+            return;
+        }
+        if (first == AuthMoreData.HEADER) {
+            byte[] data = AuthMoreData.decode(payload).data();
+            if (data.length == 1 && data[0] == AuthMoreData.FAST_AUTH_SUCCESS) {
+                return;
+            }
+            if (data.length == 1 && data[0] == AuthMoreData.PERFORM_FULL_AUTHENTICATION) {
+                if (endpoint.socket() != null) {
+                    // A Unix socket is a secure transport: the password may travel in clear.
+                    send(ctx, passwordWithNul());
+                } else {
+                    send(ctx, new byte[] {2});
+                    state = State.AWAIT_PUBLIC_KEY;
+                }
+                return;
+            }
+        }
+        throw new IllegalStateException(endpoint.describe() + " sent an unexpected packet during login (0x"
+                + Integer.toHexString(first) + ")");
+    }
+
+    private byte[] passwordWithNul() {
+        return Arrays.copyOf(endpoint.password(), endpoint.password().length + 1);
+    }
+
+    private void send(ChannelHandlerContext ctx, byte[] data) {
+        ByteBuf buf = Frames.begin(ctx.alloc(), data.length);
+        buf.writeBytes(data);
+        ctx.writeAndFlush(Frames.finish(buf, ++sequence));
+    }
+
+    private static int collationFor(HandshakeV10 hs) {
+        return hs.collationId() == UTF8MB4_0900_AI_CI ? UTF8MB4_0900_AI_CI : UTF8MB4_GENERAL_CI;
+    }
+
+    private void fail(ChannelHandlerContext ctx, Throwable cause) {
+        promise.tryFailure(cause);
+        ctx.close();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        promise.tryFailure(new IOException(endpoint.describe() + " closed the connection during login"));
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        fail(ctx, cause);
+    }
+}

@@ -1,0 +1,211 @@
+package io.cleave.proxy.backend;
+
+import io.cleave.proxy.protocol.Capabilities;
+import io.cleave.proxy.protocol.Frames;
+import io.cleave.proxy.protocol.packet.client.CommandCode;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+
+/**
+ * One authenticated connection to a shard, used by one event loop only (no locks). Commands may
+ * be pipelined: each one that expects a response queues a tracker and a sink, and the response
+ * frames go to the oldest queued sink in order.
+ */
+public final class BackendConnection {
+
+    private static final class Pending {
+        final ResponseTracker tracker = new ResponseTracker();
+        ResponseSink sink;
+    }
+
+    private final Channel channel;
+    private final ShardEndpoint endpoint;
+    private final Capabilities capabilities;
+    private final ServerInfo server;
+    private final long connectionId;
+    private final BackendSessionState sessionState;
+    private final PreparedStatementCache statements;
+    private final ArrayDeque<Pending> pending = new ArrayDeque<>(4);
+    private final ArrayDeque<Pending> spare = new ArrayDeque<>(4);
+    private ResponseSink lastSink;
+    private int lastStatus;
+    private boolean broken;
+    private BackendPool pool;
+    private long idleSinceNanos;
+
+    BackendConnection(Channel channel, ShardEndpoint endpoint, Capabilities capabilities, ServerInfo server,
+                      long connectionId, int statementCacheSize) {
+        this.channel = channel;
+        this.endpoint = endpoint;
+        this.capabilities = capabilities;
+        this.server = server;
+        this.connectionId = connectionId;
+        this.sessionState = new BackendSessionState(server.defaultCollation());
+        this.statements = new PreparedStatementCache(statementCacheSize);
+    }
+
+    public Channel channel() {
+        return channel;
+    }
+
+    public int shard() {
+        return endpoint.shard();
+    }
+
+    public ShardEndpoint endpoint() {
+        return endpoint;
+    }
+
+    public Capabilities capabilities() {
+        return capabilities;
+    }
+
+    public ServerInfo server() {
+        return server;
+    }
+
+    public long connectionId() {
+        return connectionId;
+    }
+
+    public BackendSessionState sessionState() {
+        return sessionState;
+    }
+
+    public PreparedStatementCache statements() {
+        return statements;
+    }
+
+    /** Status flags of the last completed response (IN_TRANS tells whether a transaction is open). */
+    public int lastStatus() {
+        return lastStatus;
+    }
+
+    public boolean isUsable() {
+        return !broken && channel.isActive();
+    }
+
+    public boolean hasPendingResponses() {
+        return !pending.isEmpty();
+    }
+
+    /** Gives the connection back to its pool (closed connections are forgotten there). */
+    public void release() {
+        pool.release(this);
+    }
+
+    void pool(BackendPool pool) {
+        this.pool = pool;
+    }
+
+    long idleSinceNanos() {
+        return idleSinceNanos;
+    }
+
+    void markIdle(long nanos) {
+        idleSinceNanos = nanos;
+    }
+
+    /** Writes (without flushing) a command whose response goes to {@code sink}. Takes ownership of {@code frames}. */
+    public void send(ByteBuf frames, ResponseKind kind, ResponseSink sink) {
+        Pending p = spare.isEmpty() ? new Pending() : spare.poll();
+        p.tracker.start(kind, capabilities.deprecateEof());
+        p.sink = sink;
+        pending.add(p);
+        channel.write(frames, channel.voidPromise());
+    }
+
+    /** Writes a command that gets no response (COM_STMT_CLOSE, COM_STMT_SEND_LONG_DATA). */
+    public void sendWithoutResponse(ByteBuf frames) {
+        channel.write(frames, channel.voidPromise());
+    }
+
+    public void flush() {
+        channel.flush();
+    }
+
+    /** A COM_QUERY frame for {@code sql}. */
+    public ByteBuf queryFrame(String sql) {
+        byte[] bytes = sql.getBytes(StandardCharsets.UTF_8);
+        ByteBuf buf = Frames.begin(channel.alloc(), 1 + bytes.length);
+        buf.writeByte(CommandCode.QUERY.code());
+        buf.writeBytes(bytes);
+        return Frames.finish(buf, 0);
+    }
+
+    /** A single-packet command frame: the command byte and {@code body}. */
+    public ByteBuf commandFrame(CommandCode command, byte[] body) {
+        ByteBuf buf = Frames.begin(channel.alloc(), 1 + body.length);
+        buf.writeByte(command.code());
+        buf.writeBytes(body);
+        return Frames.finish(buf, 0);
+    }
+
+    void onFrame(ByteBuf frame) {
+        Pending p = pending.peek();
+        if (p == null) {
+            frame.release();
+            fail(new IllegalStateException("shard " + shard() + " sent a packet nobody asked for"));
+            return;
+        }
+        FrameKind kind;
+        try {
+            kind = p.tracker.feed(frame);
+        } catch (RuntimeException e) {
+            frame.release();
+            fail(e);
+            return;
+        }
+        lastSink = p.sink;
+        p.sink.frame(this, frame, kind);
+        if (p.tracker.isComplete()) {
+            pending.poll();
+            lastStatus = p.tracker.statusFlags();
+            ResponseSink sink = p.sink;
+            p.sink = null;
+            sink.complete(this, p.tracker);
+            spare.add(p);
+        }
+    }
+
+    void onReadComplete() {
+        ResponseSink sink = lastSink;
+        if (sink != null) {
+            lastSink = null;
+            sink.readComplete(this);
+        }
+    }
+
+    /** Marks the connection broken, closes it and fails every waiting response. */
+    void fail(Throwable cause) {
+        if (broken) {
+            return;
+        }
+        broken = true;
+        channel.close();
+        while (!pending.isEmpty()) {
+            Pending p = pending.poll();
+            ResponseSink sink = p.sink;
+            p.sink = null;
+            if (sink != null) {
+                sink.failed(this, cause);
+            }
+        }
+        if (pool != null) {
+            pool.onBroken(this);
+        }
+    }
+
+    public void close() {
+        broken = true;
+        channel.close();
+    }
+
+    @Override
+    public String toString() {
+        return "backend[shard " + shard() + ", id " + connectionId + "]";
+    }
+}

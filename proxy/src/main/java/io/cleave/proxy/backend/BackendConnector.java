@@ -1,0 +1,75 @@
+package io.cleave.proxy.backend;
+
+import io.cleave.proxy.protocol.PacketFrameDecoder;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollDomainSocketChannel;
+import io.netty.channel.epoll.EpollSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.channel.unix.DomainSocketAddress;
+import io.netty.util.concurrent.Future;
+import io.netty.util.concurrent.Promise;
+
+import java.net.SocketAddress;
+
+/**
+ * Opens authenticated connections to one shard on a given event loop, over its Unix socket when
+ * it has one and epoll is available, else over TCP.
+ */
+public final class BackendConnector {
+
+    private final ShardEndpoint endpoint;
+    private final int statementCacheSize;
+    private final int connectTimeoutMillis;
+
+    public BackendConnector(ShardEndpoint endpoint, int statementCacheSize, int connectTimeoutMillis) {
+        this.endpoint = endpoint;
+        this.statementCacheSize = statementCacheSize;
+        this.connectTimeoutMillis = connectTimeoutMillis;
+    }
+
+    public ShardEndpoint endpoint() {
+        return endpoint;
+    }
+
+    public Future<BackendConnection> connect(EventLoop loop, int profile) {
+        Promise<BackendConnection> promise = loop.newPromise();
+        boolean epoll = Epoll.isAvailable() && loop.parent() instanceof io.netty.channel.epoll.EpollEventLoopGroup;
+        boolean unix = epoll && endpoint.socket() != null;
+        Class<? extends Channel> type = unix ? EpollDomainSocketChannel.class
+                : epoll ? EpollSocketChannel.class : NioSocketChannel.class;
+        if (!unix && endpoint.tcp() == null) {
+            promise.setFailure(new IllegalStateException(endpoint.describe()
+                    + " has only a Unix socket, which needs the epoll transport (Linux)"));
+            return promise;
+        }
+        SocketAddress address = unix ? new DomainSocketAddress(endpoint.socket().toFile()) : endpoint.tcp();
+        Bootstrap bootstrap = new Bootstrap()
+                .group(loop)
+                .channel(type)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectTimeoutMillis)
+                .handler(new ChannelInitializer<Channel>() {
+                    @Override
+                    protected void initChannel(Channel ch) {
+                        ch.pipeline().addLast("frames", new PacketFrameDecoder());
+                        ch.pipeline().addLast("auth", new BackendAuthHandler(endpoint, profile, statementCacheSize, promise));
+                    }
+                });
+        if (!unix) {
+            bootstrap.option(ChannelOption.TCP_NODELAY, true);
+        }
+        ChannelFuture connected = bootstrap.connect(address);
+        connected.addListener(f -> {
+            if (!f.isSuccess()) {
+                promise.tryFailure(new java.io.IOException("cannot connect to " + endpoint.describe() + ": "
+                        + f.cause().getMessage(), f.cause()));
+            }
+        });
+        return promise;
+    }
+}

@@ -1,0 +1,270 @@
+package io.cleave.proxy.backend;
+
+import io.netty.channel.EventLoop;
+import io.netty.util.concurrent.ScheduledFuture;
+
+import java.util.ArrayDeque;
+import java.util.Iterator;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The backend connections one event loop keeps to one shard. Only that loop touches it, so it
+ * has no locks; a client on the loop borrows a connection for one statement (or one transaction)
+ * and gives it back, which is how thousands of clients share a few connections.
+ *
+ * <p>The shard sees bounded concurrency: at most {@code limit} connections from this loop, and a
+ * borrower beyond that waits in line until one is returned or its timeout passes. Connections
+ * are kept per response profile (the capability flags that shape responses, see
+ * {@code Capabilities.RESPONSE_SHAPING}); the limit spans all profiles.
+ */
+public final class BackendPool {
+
+    private final class Waiter implements Runnable {
+        final int profile;
+        final AcquireCallback callback;
+        final long since = System.nanoTime();
+        ScheduledFuture<?> timeout;
+
+        Waiter(int profile, AcquireCallback callback) {
+            this.profile = profile;
+            this.callback = callback;
+        }
+
+        @Override
+        public void run() {
+            if (waiters.remove(this)) {
+                metrics.waitTimedOut(shard());
+                callback.failed(new ShardBusyException(shard(),
+                        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - since), limit));
+            }
+        }
+    }
+
+    private final EventLoop loop;
+    private final BackendConnector connector;
+    private final int limit;
+    private final long acquireTimeoutMillis;
+    private final PoolMetrics metrics;
+    /** Idle connections by profile; profiles are few, so a small scan beats a map. */
+    private final ArrayDeque<BackendConnection>[] idleByProfile;
+    private final int[] profiles;
+    private int profileCount;
+    private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
+    private int open;
+    private int inUse;
+    private boolean closed;
+
+    @SuppressWarnings("unchecked")
+    public BackendPool(EventLoop loop, BackendConnector connector, int limit, long acquireTimeoutMillis,
+                       PoolMetrics metrics) {
+        this.loop = loop;
+        this.connector = connector;
+        this.limit = limit;
+        this.acquireTimeoutMillis = acquireTimeoutMillis;
+        this.metrics = metrics;
+        this.idleByProfile = new ArrayDeque[16];
+        this.profiles = new int[16];
+    }
+
+    public int shard() {
+        return connector.endpoint().shard();
+    }
+
+    public EventLoop loop() {
+        return loop;
+    }
+
+    public int open() {
+        return open;
+    }
+
+    public int inUse() {
+        return inUse;
+    }
+
+    public int idle() {
+        return open - inUse;
+    }
+
+    public int waiting() {
+        return waiters.size();
+    }
+
+    /** Borrows a connection of {@code profile}; the callback runs on this pool's loop. */
+    public void acquire(int profile, AcquireCallback callback) {
+        if (closed) {
+            callback.failed(new IllegalStateException("proxy is shutting down"));
+            return;
+        }
+        BackendConnection idle = pollIdle(profile);
+        if (idle != null) {
+            inUse++;
+            callback.acquired(idle);
+            return;
+        }
+        if (open >= limit && !closeAnIdleConnection()) {
+            Waiter waiter = new Waiter(profile, callback);
+            waiter.timeout = loop.schedule(waiter, acquireTimeoutMillis, TimeUnit.MILLISECONDS);
+            waiters.add(waiter);
+            return;
+        }
+        openFor(profile, callback);
+    }
+
+    /** Gives a connection back after its statement or transaction is done. */
+    public void release(BackendConnection connection) {
+        inUse--;
+        if (!connection.isUsable() || closed) {
+            forget(connection);
+            return;
+        }
+        Waiter waiter = firstWaiterFor(connection.capabilities().responseProfile());
+        if (waiter != null) {
+            inUse++;
+            waiter.callback.acquired(connection);
+            return;
+        }
+        if (!waiters.isEmpty()) {
+            // Someone waits for another profile: make room for them.
+            forget(connection);
+            connection.close();
+            return;
+        }
+        connection.markIdle(System.nanoTime());
+        idleQueue(connection.capabilities().responseProfile()).push(connection);
+    }
+
+    /** A connection broke (server gone, protocol error): it no longer counts. */
+    void onBroken(BackendConnection connection) {
+        for (int i = 0; i < profileCount; i++) {
+            if (idleByProfile[i].remove(connection)) {
+                forget(connection);
+                return;
+            }
+        }
+        // In use: release() will forget it when the borrower gives it back.
+    }
+
+    /** Closes idle connections unused for longer than {@code maxIdleNanos}. */
+    public void evictIdle(long maxIdleNanos) {
+        long now = System.nanoTime();
+        for (int i = 0; i < profileCount; i++) {
+            Iterator<BackendConnection> it = idleByProfile[i].descendingIterator();
+            while (it.hasNext()) {
+                BackendConnection c = it.next();
+                if (now - c.idleSinceNanos() > maxIdleNanos || !c.isUsable()) {
+                    it.remove();
+                    open--;
+                    c.close();
+                }
+            }
+        }
+    }
+
+    /** Closes every idle connection, e.g. after the shard restarted. */
+    public void closeIdle() {
+        for (int i = 0; i < profileCount; i++) {
+            while (!idleByProfile[i].isEmpty()) {
+                open--;
+                idleByProfile[i].poll().close();
+            }
+        }
+    }
+
+    public void close() {
+        closed = true;
+        closeIdle();
+        while (!waiters.isEmpty()) {
+            Waiter w = waiters.poll();
+            w.timeout.cancel(false);
+            w.callback.failed(new IllegalStateException("proxy is shutting down"));
+        }
+    }
+
+    private void openFor(int profile, AcquireCallback callback) {
+        open++;
+        inUse++;
+        connector.connect(loop, profile).addListener(f -> {
+            if (f.isSuccess()) {
+                BackendConnection connection = (BackendConnection) f.getNow();
+                connection.pool(this);
+                metrics.connectionOpened(shard());
+                if (closed) {
+                    inUse--;
+                    open--;
+                    connection.close();
+                    callback.failed(new IllegalStateException("proxy is shutting down"));
+                    return;
+                }
+                callback.acquired(connection);
+            } else {
+                inUse--;
+                open--;
+                metrics.connectFailed(shard());
+                callback.failed(f.cause());
+                // Waiters would otherwise sit until their timeout although a slot is free.
+                serveWaiter();
+            }
+        });
+    }
+
+    private void forget(BackendConnection connection) {
+        open--;
+        serveWaiter();
+    }
+
+    private void serveWaiter() {
+        if (!waiters.isEmpty() && open < limit) {
+            Waiter w = waiters.poll();
+            w.timeout.cancel(false);
+            openFor(w.profile, w.callback);
+        }
+    }
+
+    private Waiter firstWaiterFor(int profile) {
+        for (Iterator<Waiter> it = waiters.iterator(); it.hasNext(); ) {
+            Waiter w = it.next();
+            if (w.profile == profile) {
+                it.remove();
+                w.timeout.cancel(false);
+                return w;
+            }
+        }
+        return null;
+    }
+
+    private BackendConnection pollIdle(int profile) {
+        ArrayDeque<BackendConnection> queue = idleQueue(profile);
+        while (!queue.isEmpty()) {
+            BackendConnection c = queue.pop();
+            if (c.isUsable()) {
+                return c;
+            }
+            open--;
+        }
+        return null;
+    }
+
+    private boolean closeAnIdleConnection() {
+        for (int i = 0; i < profileCount; i++) {
+            BackendConnection c = idleByProfile[i].pollLast();
+            if (c != null) {
+                open--;
+                c.close();
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private ArrayDeque<BackendConnection> idleQueue(int profile) {
+        for (int i = 0; i < profileCount; i++) {
+            if (profiles[i] == profile) {
+                return idleByProfile[i];
+            }
+        }
+        profiles[profileCount] = profile;
+        idleByProfile[profileCount] = new ArrayDeque<>();
+        return idleByProfile[profileCount++];
+    }
+}

@@ -1,0 +1,17 @@
+package io.cleave.proxy.backend;
+
+/** Events of backend pools worth counting. Defaults do nothing, so tests need no registry. */
+public interface PoolMetrics {
+
+    PoolMetrics NONE = new PoolMetrics() {
+    };
+
+    default void connectionOpened(int shard) {
+    }
+
+    default void connectFailed(int shard) {
+    }
+
+    default void waitTimedOut(int shard) {
+    }
+}

@@ -1,0 +1,100 @@
+package io.cleave.proxy.frontend;
+
+import io.cleave.proxy.protocol.Capabilities;
+import io.cleave.proxy.protocol.Frames;
+import io.cleave.proxy.protocol.packet.server.EofPacket;
+import io.cleave.proxy.protocol.packet.server.ErrPacket;
+import io.cleave.proxy.protocol.packet.server.OkPacket;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+
+import java.util.function.Consumer;
+
+/**
+ * Writes packets to the client with the right sequence ids: a response continues the sequence of
+ * the command it answers. Nothing is flushed until {@link #flush()}.
+ */
+final class ClientOutput {
+
+    private final Channel channel;
+    private Capabilities capabilities = Capabilities.PROXY_SERVER;
+    private int sequence;
+
+    ClientOutput(Channel channel) {
+        this.channel = channel;
+    }
+
+    Channel channel() {
+        return channel;
+    }
+
+    void capabilities(Capabilities caps) {
+        this.capabilities = caps;
+    }
+
+    Capabilities capabilities() {
+        return capabilities;
+    }
+
+    /** The next packet answers a command whose last frame had {@code commandSequence}. */
+    void respondTo(int commandSequence) {
+        sequence = (commandSequence + 1) & 0xff;
+    }
+
+    int nextSequence() {
+        int s = sequence;
+        sequence = (sequence + 1) & 0xff;
+        return s;
+    }
+
+    /** Relays a frame produced elsewhere (a backend), giving it the next sequence id. */
+    void relay(ByteBuf frame) {
+        Frames.setSequence(frame, nextSequence());
+        channel.write(frame, channel.voidPromise());
+    }
+
+    void packet(int sizeHint, Consumer<ByteBuf> payload) {
+        ByteBuf buf = Frames.begin(channel.alloc(), sizeHint);
+        payload.accept(buf);
+        int payloadLength = buf.readableBytes() - Frames.HEADER_SIZE;
+        int seq = sequence;
+        sequence = (sequence + Frames.frameCount(payloadLength)) & 0xff;
+        channel.write(Frames.finish(buf, seq), channel.voidPromise());
+    }
+
+    void ok(OkPacket ok) {
+        packet(16 + ok.info().length, b -> ok.write(b, capabilities));
+    }
+
+    void ok(int status) {
+        ok(OkPacket.of(0, 0, status, 0));
+    }
+
+    void error(ErrPacket err) {
+        packet(16 + err.message().length(), err::write);
+    }
+
+    void error(int code, String sqlState, String message) {
+        error(new ErrPacket(code, sqlState, message));
+    }
+
+    /** The end-of-result-set marker this client expects: classic EOF or an 0xFE-headed OK. */
+    void endOfRows(int status, int warnings) {
+        if (capabilities.deprecateEof()) {
+            ok(OkPacket.endOfRows(status, warnings));
+        } else {
+            packet(5, b -> new EofPacket(warnings, status).write(b));
+        }
+    }
+
+    /** The EOF after column definitions, which only clients without DEPRECATE_EOF get. */
+    void endOfColumns(int status) {
+        if (!capabilities.deprecateEof()) {
+            packet(5, b -> new EofPacket(0, status).write(b));
+        }
+    }
+
+    void flush() {
+        channel.flush();
+    }
+}

@@ -1,0 +1,97 @@
+package io.cleave.proxy.frontend;
+
+import io.cleave.proxy.backend.PreparedSql;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.CompositeByteBuf;
+
+/**
+ * A statement the client prepared, under the id the proxy gave it. Backend connections prepare
+ * the same text lazily under their own ids; this object remembers what every execute needs:
+ * the parameter count, the last bound parameter types, and long data sent for the next execute.
+ */
+final class ClientStatement {
+
+    private final long id;
+    private final PreparedSql sql;
+    private int paramCount;
+    private int columnCount;
+    private short[] boundTypes;
+    private CompositeByteBuf[] longData;
+
+    ClientStatement(long id, PreparedSql sql) {
+        this.id = id;
+        this.sql = sql;
+    }
+
+    long id() {
+        return id;
+    }
+
+    PreparedSql sql() {
+        return sql;
+    }
+
+    int paramCount() {
+        return paramCount;
+    }
+
+    int columnCount() {
+        return columnCount;
+    }
+
+    void prepared(int params, int columns) {
+        this.paramCount = params;
+        this.columnCount = columns;
+    }
+
+    short[] boundTypes() {
+        return boundTypes;
+    }
+
+    void boundTypes(short[] types) {
+        this.boundTypes = types;
+    }
+
+    void appendLongData(ByteBufAllocator alloc, int param, ByteBuf data) {
+        if (param < 0 || param >= paramCount) {
+            data.release();
+            return;
+        }
+        if (longData == null) {
+            longData = new CompositeByteBuf[paramCount];
+        }
+        if (longData[param] == null) {
+            longData[param] = alloc.compositeBuffer();
+        }
+        longData[param].addComponent(true, data);
+    }
+
+    /** Which parameters have long data waiting (null when none). */
+    boolean[] longDataFlags() {
+        if (longData == null) {
+            return null;
+        }
+        boolean[] flags = new boolean[paramCount];
+        for (int i = 0; i < paramCount; i++) {
+            flags[i] = longData[i] != null;
+        }
+        return flags;
+    }
+
+    CompositeByteBuf longData(int param) {
+        return longData == null ? null : longData[param];
+    }
+
+    /** Long data is consumed by an execute (and by COM_STMT_RESET). */
+    void clearLongData() {
+        if (longData != null) {
+            for (CompositeByteBuf b : longData) {
+                if (b != null) {
+                    b.release();
+                }
+            }
+            longData = null;
+        }
+    }
+}

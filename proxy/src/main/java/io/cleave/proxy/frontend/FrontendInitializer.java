@@ -1,0 +1,25 @@
+package io.cleave.proxy.frontend;
+
+import io.cleave.proxy.protocol.PacketFrameDecoder;
+import io.cleave.proxy.server.ProxyRuntime;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+
+/** The pipeline of a client connection: TLS sniffing (when TLS is offered), framing, the session. */
+public final class FrontendInitializer extends ChannelInitializer<Channel> {
+
+    private final ProxyRuntime runtime;
+
+    public FrontendInitializer(ProxyRuntime runtime) {
+        this.runtime = runtime;
+    }
+
+    @Override
+    protected void initChannel(Channel ch) {
+        if (runtime.sslContext() != null) {
+            ch.pipeline().addLast("sniffer", new SslRequestSniffer(runtime.sslContext()));
+        }
+        ch.pipeline().addLast("frames", new PacketFrameDecoder());
+        ch.pipeline().addLast("session", new FrontendHandler(runtime));
+    }
+}

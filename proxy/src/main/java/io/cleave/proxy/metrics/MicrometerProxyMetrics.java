@@ -1,0 +1,142 @@
+package io.cleave.proxy.metrics;
+
+import io.cleave.proxy.protocol.packet.client.CommandCode;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+
+import java.time.Duration;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntFunction;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * Proxy meters in a Micrometer registry. Counters and timers are resolved once and kept in
+ * arrays indexed by enum ordinal or shard, so the per-statement cost is an increment.
+ */
+public final class MicrometerProxyMetrics implements ProxyMetrics {
+
+    public static final String QUERIES = "cleave.proxy.queries";
+    public static final String SHARD_LATENCY = "cleave.proxy.shard.latency";
+    public static final String ERRORS = "cleave.proxy.errors";
+    public static final String CLIENT_CONNECTIONS = "cleave.proxy.client.connections";
+    public static final String BACKEND_CONNECTIONS = "cleave.proxy.backend.connections";
+    public static final String BACKEND_CONNECT_FAILURES = "cleave.proxy.backend.connect.failures";
+    public static final String BACKEND_WAIT_TIMEOUTS = "cleave.proxy.backend.wait.timeouts";
+    public static final String AUTH_FAILURES = "cleave.proxy.auth.failures";
+
+    private final MeterRegistry registry;
+    private final Counter[][] queries = new Counter[CommandCode.values().length][RouteKind.values().length];
+    private final Timer[] latency;
+    private final Counter[] connectFailures;
+    private final Counter[] waitTimeouts;
+    private final ConcurrentHashMap<Integer, Counter> errors = new ConcurrentHashMap<>();
+    private final Counter authFailures;
+    private final AtomicInteger clients = new AtomicInteger();
+
+    public MicrometerProxyMetrics(MeterRegistry registry, int shards) {
+        this.registry = registry;
+        for (CommandCode c : CommandCode.values()) {
+            for (RouteKind r : RouteKind.values()) {
+                queries[c.ordinal()][r.ordinal()] = Counter.builder(QUERIES)
+                        .description("Client commands by command and how they were routed")
+                        .tag("command", c.metricName()).tag("route", r.tag()).register(registry);
+            }
+        }
+        latency = perShard(shards, s -> Timer.builder(SHARD_LATENCY)
+                .description("Time from sending a statement to a shard to the end of its response")
+                .tag("shard", Integer.toString(s))
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofNanos(20_000))
+                .maximumExpectedValue(Duration.ofSeconds(30))
+                .register(registry), new Timer[shards]);
+        connectFailures = perShard(shards, s -> Counter.builder(BACKEND_CONNECT_FAILURES)
+                .tag("shard", Integer.toString(s)).register(registry), new Counter[shards]);
+        waitTimeouts = perShard(shards, s -> Counter.builder(BACKEND_WAIT_TIMEOUTS)
+                .tag("shard", Integer.toString(s)).register(registry), new Counter[shards]);
+        authFailures = Counter.builder(AUTH_FAILURES).description("Failed client logins").register(registry);
+        Gauge.builder(CLIENT_CONNECTIONS, clients, AtomicInteger::get).description("Open client connections")
+                .register(registry);
+    }
+
+    /** Registers gauges of backend pool use per shard and state ("in_use", "idle", "waiting"). */
+    public void backendGauges(int shards, BackendPoolStats stats) {
+        for (int s = 0; s < shards; s++) {
+            int shard = s;
+            gauge(shard, "in_use", st -> st.inUse(shard), stats);
+            gauge(shard, "idle", st -> st.idle(shard), stats);
+            gauge(shard, "waiting", st -> st.waiting(shard), stats);
+        }
+    }
+
+    private void gauge(int shard, String state, ToDoubleFunction<BackendPoolStats> f, BackendPoolStats stats) {
+        Gauge.builder(BACKEND_CONNECTIONS, stats, f).tag("shard", Integer.toString(shard)).tag("state", state)
+                .description("Backend connections to each shard by state").register(registry);
+    }
+
+    private static <T> T[] perShard(int shards, IntFunction<T> make, T[] out) {
+        for (int s = 0; s < shards; s++) {
+            out[s] = make.apply(s);
+        }
+        return out;
+    }
+
+    @Override
+    public void command(CommandCode command, RouteKind route) {
+        queries[command.ordinal()][route.ordinal()].increment();
+    }
+
+    @Override
+    public void shardLatency(int shard, long nanos) {
+        if (shard >= 0 && shard < latency.length) {
+            latency[shard].record(nanos, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    @Override
+    public void error(int code) {
+        errors.computeIfAbsent(code, c -> Counter.builder(ERRORS).description("Errors returned to clients by code")
+                .tag("code", Integer.toString(c)).register(registry)).increment();
+    }
+
+    @Override
+    public void clientConnected() {
+        clients.incrementAndGet();
+    }
+
+    @Override
+    public void clientDisconnected() {
+        clients.decrementAndGet();
+    }
+
+    @Override
+    public void authFailed(String user) {
+        authFailures.increment();
+    }
+
+    @Override
+    public void connectFailed(int shard) {
+        if (shard < connectFailures.length) {
+            connectFailures[shard].increment();
+        }
+    }
+
+    @Override
+    public void waitTimedOut(int shard) {
+        if (shard < waitTimeouts.length) {
+            waitTimeouts[shard].increment();
+        }
+    }
+
+    /** Read side of the pools for the gauges (plain int reads of loop-confined counters). */
+    public interface BackendPoolStats {
+        int inUse(int shard);
+
+        int idle(int shard);
+
+        int waiting(int shard);
+    }
+}

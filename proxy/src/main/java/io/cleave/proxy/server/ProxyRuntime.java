@@ -1,0 +1,112 @@
+package io.cleave.proxy.server;
+
+import io.cleave.proxy.auth.RsaKeys;
+import io.cleave.proxy.auth.UserDirectory;
+import io.cleave.proxy.backend.BackendConnector;
+import io.cleave.proxy.metrics.ProxyMetrics;
+import io.cleave.router.shardmap.ShardMapHolder;
+import io.cleave.router.topology.Topology;
+import io.netty.channel.EventLoop;
+import io.netty.handler.ssl.SslContext;
+
+import java.security.KeyPair;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * What every client connection of one proxy shares: configuration, accounts, routing, shard
+ * connectors, metrics, and the per-loop resources. Thread-safe.
+ */
+public final class ProxyRuntime {
+
+    private final ProxyConfig config;
+    private final UserDirectory users;
+    private final Topology topology;
+    private final ShardMapHolder shardMaps;
+    private final BackendConnector[] connectors;
+    private final ProxyMetrics metrics;
+    private final SslContext sslContext;
+    private final int perLoopLimit;
+    private final AtomicLong connectionIds = new AtomicLong();
+    private final Map<EventLoop, LoopResources> loops = new ConcurrentHashMap<>();
+    private volatile KeyPair rsaKeys;
+    private volatile String serverVersion = "8.0.0-cleave";
+
+    ProxyRuntime(ProxyConfig config, UserDirectory users, Topology topology, ShardMapHolder shardMaps,
+                 BackendConnector[] connectors, ProxyMetrics metrics, SslContext sslContext, int loopCount) {
+        this.config = config;
+        this.users = users;
+        this.topology = topology;
+        this.shardMaps = shardMaps;
+        this.connectors = connectors;
+        this.metrics = metrics;
+        this.sslContext = sslContext;
+        this.perLoopLimit = Math.max(1, (config.maxBackendConnectionsPerShard() + loopCount - 1) / loopCount);
+    }
+
+    public ProxyConfig config() {
+        return config;
+    }
+
+    public UserDirectory users() {
+        return users;
+    }
+
+    public Topology topology() {
+        return topology;
+    }
+
+    public ShardMapHolder shardMaps() {
+        return shardMaps;
+    }
+
+    public ProxyMetrics metrics() {
+        return metrics;
+    }
+
+    public SslContext sslContext() {
+        return sslContext;
+    }
+
+    public int shardCount() {
+        return connectors.length;
+    }
+
+    public long nextConnectionId() {
+        return connectionIds.incrementAndGet();
+    }
+
+    /** The version string clients see: the shards' own, so clients pick the right dialect. */
+    public String serverVersion() {
+        return serverVersion;
+    }
+
+    void serverVersion(String version) {
+        this.serverVersion = version;
+    }
+
+    /** The RSA key pair for caching_sha2_password without TLS, made on first use. */
+    public KeyPair rsaKeys() {
+        KeyPair keys = rsaKeys;
+        if (keys == null) {
+            synchronized (this) {
+                keys = rsaKeys;
+                if (keys == null) {
+                    keys = RsaKeys.generate();
+                    rsaKeys = keys;
+                }
+            }
+        }
+        return keys;
+    }
+
+    public LoopResources loop(EventLoop loop) {
+        return loops.computeIfAbsent(loop, l -> new LoopResources(l, connectors, perLoopLimit,
+                config.backendAcquireTimeout().toMillis(), metrics));
+    }
+
+    Iterable<LoopResources> allLoops() {
+        return loops.values();
+    }
+}

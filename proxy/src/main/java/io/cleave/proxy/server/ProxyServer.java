@@ -1,0 +1,173 @@
+package io.cleave.proxy.server;
+
+import io.cleave.proxy.auth.UserDirectory;
+import io.cleave.proxy.backend.BackendConnector;
+import io.cleave.proxy.backend.ShardEndpoint;
+import io.cleave.proxy.frontend.FrontendInitializer;
+import io.cleave.proxy.metrics.MicrometerProxyMetrics;
+import io.cleave.proxy.metrics.ProxyMetrics;
+import io.cleave.router.shardmap.ShardMapHolder;
+import io.cleave.router.topology.Topology;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollEventLoopGroup;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import javax.net.ssl.SSLException;
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The MySQL-protocol endpoint: accepts clients on the configured address and serves them from a
+ * small set of event loops, each owning its own backend pools.
+ */
+public final class ProxyServer implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(ProxyServer.class);
+    /** Prepared statements across all of a shard's connections stay below this (max_prepared_stmt_count is 16382 by default). */
+    private static final int SHARD_STATEMENT_BUDGET = 12_000;
+
+    private final EventLoopGroup boss;
+    private final EventLoopGroup workers;
+    private final Channel serverChannel;
+    private final ProxyRuntime runtime;
+
+    private ProxyServer(EventLoopGroup boss, EventLoopGroup workers, Channel serverChannel, ProxyRuntime runtime) {
+        this.boss = boss;
+        this.workers = workers;
+        this.serverChannel = serverChannel;
+        this.runtime = runtime;
+    }
+
+    /**
+     * Starts listening. {@code metrics} may be {@link ProxyMetrics#NONE}; a
+     * {@link MicrometerProxyMetrics} also gets backend pool gauges.
+     */
+    public static ProxyServer start(ProxyConfig config, Topology topology, ShardMapHolder shardMaps,
+                                    List<ShardEndpoint> shards, ProxyMetrics metrics) throws InterruptedException {
+        if (shards.size() != topology.shardCount()) {
+            throw new IllegalArgumentException("topology has " + topology.shardCount() + " shards but "
+                    + shards.size() + " endpoints were given");
+        }
+        int threads = config.threads() > 0 ? config.threads() : Runtime.getRuntime().availableProcessors();
+        boolean epoll = Epoll.isAvailable();
+        EventLoopGroup boss = epoll ? new EpollEventLoopGroup(1) : new NioEventLoopGroup(1);
+        EventLoopGroup workers = epoll ? new EpollEventLoopGroup(threads) : new NioEventLoopGroup(threads);
+        Class<? extends ServerChannel> channelType = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+        int statementCache = Math.max(16, Math.min(256, SHARD_STATEMENT_BUDGET / config.maxBackendConnectionsPerShard()));
+        BackendConnector[] connectors = new BackendConnector[shards.size()];
+        for (ShardEndpoint endpoint : shards) {
+            connectors[endpoint.shard()] = new BackendConnector(endpoint, statementCache, 5_000);
+        }
+        SslContext ssl = sslContext(config);
+        ProxyRuntime runtime = new ProxyRuntime(config, new UserDirectory(config.users()), topology, shardMaps,
+                connectors, metrics, ssl, threads);
+        if (metrics instanceof MicrometerProxyMetrics micrometer) {
+            micrometer.backendGauges(shards.size(), new PoolStats(runtime));
+        }
+        try {
+            Channel channel = new ServerBootstrap()
+                    .group(boss, workers)
+                    .channel(channelType)
+                    .option(ChannelOption.SO_BACKLOG, 1024)
+                    .option(ChannelOption.SO_REUSEADDR, true)
+                    .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childOption(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
+                    .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 * 1024, 1024 * 1024))
+                    .childHandler(new FrontendInitializer(runtime))
+                    .bind(config.listen()).sync().channel();
+            log.info("proxy listening on {} ({} event loops, {} shards, {} transport)", channel.localAddress(), threads,
+                    shards.size(), epoll ? "epoll" : "nio");
+            return new ProxyServer(boss, workers, channel, runtime);
+        } catch (RuntimeException | InterruptedException e) {
+            boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            workers.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            throw e;
+        }
+    }
+
+    private static SslContext sslContext(ProxyConfig config) {
+        if (config.tlsCertificate() == null) {
+            return null;
+        }
+        try {
+            return SslContextBuilder.forServer(config.tlsCertificate().toFile(), config.tlsPrivateKey().toFile())
+                    .protocols("TLSv1.3", "TLSv1.2").build();
+        } catch (SSLException | IllegalArgumentException e) {
+            throw new IllegalArgumentException("cannot use the TLS certificate " + config.tlsCertificate() + " / key "
+                    + config.tlsPrivateKey() + ": " + e.getMessage(), e);
+        }
+    }
+
+    public int port() {
+        return ((InetSocketAddress) serverChannel.localAddress()).getPort();
+    }
+
+    public InetSocketAddress address() {
+        return (InetSocketAddress) serverChannel.localAddress();
+    }
+
+    public ProxyRuntime runtime() {
+        return runtime;
+    }
+
+    /** Drops idle backend connections to a shard, e.g. after it restarted (they are dead anyway). */
+    public void shardRestarted(int shard) {
+        for (LoopResources loop : runtime.allLoops()) {
+            loop.loop().execute(() -> loop.pool(shard).closeIdle());
+        }
+    }
+
+    @Override
+    public void close() {
+        serverChannel.close().syncUninterruptibly();
+        for (LoopResources loop : runtime.allLoops()) {
+            loop.loop().execute(loop::close);
+        }
+        workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+
+    /** Sums pool counters across loops for the gauges (plain reads; a scrape may see a moment's skew). */
+    private record PoolStats(ProxyRuntime runtime) implements MicrometerProxyMetrics.BackendPoolStats {
+        @Override
+        public int inUse(int shard) {
+            int n = 0;
+            for (LoopResources l : runtime.allLoops()) {
+                n += l.pool(shard).inUse();
+            }
+            return n;
+        }
+
+        @Override
+        public int idle(int shard) {
+            int n = 0;
+            for (LoopResources l : runtime.allLoops()) {
+                n += l.pool(shard).idle();
+            }
+            return n;
+        }
+
+        @Override
+        public int waiting(int shard) {
+            int n = 0;
+            for (LoopResources l : runtime.allLoops()) {
+                n += l.pool(shard).waiting();
+            }
+            return n;
+        }
+    }
+}

@@ -1,0 +1,116 @@
+package io.cleave.proxy.session;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The part of a client session that must be reproduced on whichever backend connection runs its
+ * next statement: schema, character set, autocommit and the variables the client set. Immutable,
+ * so a backend connection can remember which settings it carries by reference and the usual case
+ * (nothing changed) costs one comparison.
+ *
+ * <p>Variable values are SQL literals, ready to be put in a SET statement.
+ */
+public final class SessionSettings {
+
+    private final String schema;
+    private final Charset charset;
+    private final boolean autocommit;
+    private final Map<String, String> systemVariables;
+    private final Map<String, String> userVariables;
+    private final int hash;
+
+    public SessionSettings(String schema, Charset charset, boolean autocommit, Map<String, String> systemVariables,
+                           Map<String, String> userVariables) {
+        this.schema = schema;
+        this.charset = charset;
+        this.autocommit = autocommit;
+        this.systemVariables = Collections.unmodifiableMap(new LinkedHashMap<>(systemVariables));
+        this.userVariables = Collections.unmodifiableMap(new LinkedHashMap<>(userVariables));
+        this.hash = Objects.hash(schema, charset, autocommit, this.systemVariables, this.userVariables);
+    }
+
+    public static SessionSettings initial(String schema, Charset charset) {
+        return new SessionSettings(schema, charset, true, Map.of(), Map.of());
+    }
+
+    public String schema() {
+        return schema;
+    }
+
+    public Charset charset() {
+        return charset;
+    }
+
+    public boolean autocommit() {
+        return autocommit;
+    }
+
+    public Map<String, String> systemVariables() {
+        return systemVariables;
+    }
+
+    public Map<String, String> userVariables() {
+        return userVariables;
+    }
+
+    public SessionSettings withSchema(String newSchema) {
+        return new SessionSettings(newSchema, charset, autocommit, systemVariables, userVariables);
+    }
+
+    /** SET NAMES also sets these three variables, so an earlier explicit value of them is gone. */
+    public SessionSettings withCharset(Charset newCharset) {
+        Map<String, String> vars = new LinkedHashMap<>(systemVariables);
+        vars.remove("character_set_client");
+        vars.remove("character_set_connection");
+        vars.remove("character_set_results");
+        vars.remove("collation_connection");
+        return new SessionSettings(schema, newCharset, autocommit, vars, userVariables);
+    }
+
+    public SessionSettings withAutocommit(boolean on) {
+        return new SessionSettings(schema, charset, on, systemVariables, userVariables);
+    }
+
+    /** Records a session variable's literal value; {@code null} means back to its default. */
+    public SessionSettings withSystemVariable(String name, String literal) {
+        Map<String, String> vars = new LinkedHashMap<>(systemVariables);
+        vars.remove(name);
+        if (literal != null) {
+            vars.put(name, literal);
+        }
+        return new SessionSettings(schema, charset, autocommit, vars, userVariables);
+    }
+
+    public SessionSettings withUserVariable(String name, String literal) {
+        Map<String, String> vars = new LinkedHashMap<>(userVariables);
+        vars.put(name, literal);
+        return new SessionSettings(schema, charset, autocommit, systemVariables, vars);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) {
+            return true;
+        }
+        if (!(o instanceof SessionSettings other) || other.hash != hash) {
+            return false;
+        }
+        return autocommit == other.autocommit && Objects.equals(schema, other.schema)
+                && Objects.equals(charset, other.charset) && systemVariables.equals(other.systemVariables)
+                && userVariables.equals(other.userVariables);
+    }
+
+    @Override
+    public int hashCode() {
+        return hash;
+    }
+
+    @Override
+    public String toString() {
+        return "SessionSettings{schema=" + schema + ", " + charset + ", autocommit=" + autocommit
+                + ", vars=" + systemVariables + ", user=" + userVariables.keySet() + "}";
+    }
+}

@@ -1,0 +1,58 @@
+package io.cleave.proxy.session;
+
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What to send a backend connection so that it carries a session's settings: a COM_INIT_DB for
+ * the schema and one SET statement for everything else. Variables the connection still carries
+ * from an earlier session but this one never set go back to their defaults.
+ */
+public record SessionSync(String initDb, String setStatement) {
+
+    public static final SessionSync NONE = new SessionSync(null, null);
+
+    public boolean isNeeded() {
+        return initDb != null || setStatement != null;
+    }
+
+    public static SessionSync between(SessionSettings applied, SessionSettings target) {
+        if (applied == target || applied.equals(target)) {
+            return NONE;
+        }
+        // A connection cannot leave its schema; a session without one is held to that by the
+        // planner, which refuses unqualified table names there ("No database selected").
+        String initDb = target.schema() != null && !target.schema().equals(applied.schema()) ? target.schema() : null;
+        StringBuilder set = new StringBuilder();
+        if (!Objects.equals(applied.charset(), target.charset()) && target.charset() != null) {
+            append(set, target.charset().setNamesClause());
+        }
+        if (applied.autocommit() != target.autocommit()) {
+            append(set, "autocommit=" + (target.autocommit() ? 1 : 0));
+        }
+        diff(set, applied.systemVariables(), target.systemVariables(), "@@session.", "DEFAULT");
+        diff(set, applied.userVariables(), target.userVariables(), "@", "NULL");
+        return new SessionSync(initDb, set.length() == 0 ? null : "SET " + set);
+    }
+
+    private static void diff(StringBuilder set, Map<String, String> applied, Map<String, String> target,
+                             String prefix, String reset) {
+        for (Map.Entry<String, String> e : target.entrySet()) {
+            if (!e.getValue().equals(applied.get(e.getKey()))) {
+                append(set, prefix + e.getKey() + "=" + e.getValue());
+            }
+        }
+        for (String name : applied.keySet()) {
+            if (!target.containsKey(name)) {
+                append(set, prefix + name + "=" + reset);
+            }
+        }
+    }
+
+    private static void append(StringBuilder set, String clause) {
+        if (set.length() > 0) {
+            set.append(", ");
+        }
+        set.append(clause);
+    }
+}

@@ -1,0 +1,48 @@
+package io.cleave.proxy.session;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class SessionSyncTest {
+
+    private static final Charset UTF8 = new Charset("utf8mb4", "utf8mb4_general_ci");
+    private final SessionSettings fresh = SessionSettings.initial(null, UTF8);
+
+    @Test
+    void equalSettingsNeedNothing() {
+        SessionSettings a = fresh.withSchema("shop").withSystemVariable("sql_mode", "'ANSI'");
+        SessionSettings b = fresh.withSchema("shop").withSystemVariable("sql_mode", "'ANSI'");
+        assertThat(SessionSync.between(a, b).isNeeded()).isFalse();
+        assertThat(SessionSync.between(a, a)).isSameAs(SessionSync.NONE);
+    }
+
+    @Test
+    void schemaGoesThroughInitDb() {
+        SessionSync sync = SessionSync.between(fresh, fresh.withSchema("shop"));
+        assertThat(sync.initDb()).isEqualTo("shop");
+        assertThat(sync.setStatement()).isNull();
+    }
+
+    @Test
+    void everythingElseInOneSet() {
+        SessionSettings target = fresh.withCharset(new Charset("latin1", null)).withAutocommit(false)
+                .withSystemVariable("time_zone", "'+02:00'").withUserVariable("w", "7");
+        assertThat(SessionSync.between(fresh, target).setStatement())
+                .isEqualTo("SET NAMES latin1, autocommit=0, @@session.time_zone='+02:00', @w=7");
+    }
+
+    @Test
+    void leftoversOfAnEarlierSessionAreReset() {
+        SessionSettings earlier = fresh.withSystemVariable("sql_mode", "'ANSI'").withUserVariable("x", "1");
+        assertThat(SessionSync.between(earlier, fresh).setStatement())
+                .isEqualTo("SET @@session.sql_mode=DEFAULT, @x=NULL");
+    }
+
+    @Test
+    void setNamesForgetsExplicitCharsetVariables() {
+        SessionSettings s = fresh.withSystemVariable("character_set_results", "NULL")
+                .withCharset(new Charset("utf8mb4", null));
+        assertThat(s.systemVariables()).doesNotContainKey("character_set_results");
+    }
+}
