@@ -1,0 +1,246 @@
+package io.cleave.proxy.merge;
+
+import io.cleave.router.plan.AggregateKind;
+import io.cleave.router.plan.AggregateSpec;
+import io.cleave.router.plan.GroupKey;
+import io.cleave.router.plan.Grouping;
+import io.cleave.router.plan.MergeSpec;
+import io.cleave.router.plan.SortKey;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Combines the rows several shards returned for one statement into the rows one server would have
+ * returned: re-aggregates partial groups, orders, and applies OFFSET/LIMIT. Works on buffered
+ * rows; the shards already applied LIMIT offset+count, so that is at most N x (offset+count).
+ */
+public final class ResultMerger {
+
+    /** MySQL's div_precision_increment default: AVG of a DECIMAL(p, s) has scale s + 4. */
+    private static final int DIV_PRECISION_INCREMENT = 4;
+
+    private final MergeSpec spec;
+    private final List<ResultColumn> columns;
+
+    public ResultMerger(MergeSpec spec, List<ResultColumn> columns) {
+        this.spec = spec;
+        this.columns = columns;
+    }
+
+    /**
+     * The merged rows (all columns; the writer shows only the visible ones).
+     *
+     * @param having evaluates the HAVING predicate on a merged row (null when there is none)
+     */
+    public List<TextRow> merge(List<TextRow> rows, long offset, long count, RowFilter having) {
+        List<TextRow> out = rows;
+        if (spec.grouping() != null) {
+            out = group(rows, spec.grouping(), having);
+        }
+        if (!spec.order().isEmpty()) {
+            out = new ArrayList<>(out);
+            out.sort(orderComparator(spec.order()));
+        }
+        if (spec.hasLimit()) {
+            int from = (int) Math.min(offset, out.size());
+            int to = (int) Math.min(out.size(), from + Math.max(0, count));
+            out = out.subList(from, to);
+        }
+        return out;
+    }
+
+    /** The column definitions to send, adjusted where the merge changes a type (AVG's scale). */
+    public List<ResultColumn> outputColumns() {
+        List<ResultColumn> out = new ArrayList<>(columns.subList(0, spec.visibleColumns()));
+        if (spec.grouping() == null) {
+            return out;
+        }
+        for (AggregateSpec a : spec.grouping().aggregates()) {
+            if (a.kind() == AggregateKind.AVG && a.column() < out.size()) {
+                ResultColumn sum = out.get(a.column());
+                if (sum.type().isDecimal()) {
+                    var d = sum.definition();
+                    int scale = Math.min(30, d.decimals() + DIV_PRECISION_INCREMENT);
+                    var avg = d.withType(d.type(), d.columnLength() + DIV_PRECISION_INCREMENT + (d.decimals() == 0 ? 1 : 0),
+                            d.flags(), scale);
+                    out.set(a.column(), new ResultColumn(avg, null));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** A predicate on merged rows. */
+    @FunctionalInterface
+    public interface RowFilter {
+        boolean test(TextRow row);
+    }
+
+    private List<TextRow> group(List<TextRow> rows, Grouping grouping, RowFilter having) {
+        List<GroupKey> keys = grouping.keys();
+        List<TextRow> sorted = new ArrayList<>(rows);
+        Comparator<TextRow> byKey = (a, b) -> {
+            for (GroupKey k : keys) {
+                int c = ValueOrder.compare(columns.get(k.column()), k.column(), k.weightColumn(), a, b);
+                if (c != 0) {
+                    return c;
+                }
+            }
+            return 0;
+        };
+        if (!keys.isEmpty()) {
+            sorted.sort(byKey);
+        }
+        List<TextRow> out = new ArrayList<>();
+        int start = 0;
+        while (start < sorted.size()) {
+            int end = start + 1;
+            while (end < sorted.size() && byKey.compare(sorted.get(start), sorted.get(end)) == 0) {
+                end++;
+            }
+            TextRow merged = combine(sorted.subList(start, end), grouping.aggregates());
+            if (having == null || having.test(merged)) {
+                out.add(merged);
+            }
+            start = end;
+        }
+        if (keys.isEmpty() && out.isEmpty() && having == null && !grouping.aggregates().isEmpty()) {
+            out.add(combine(List.of(), grouping.aggregates()));
+        }
+        return out;
+    }
+
+    private TextRow combine(List<TextRow> group, List<AggregateSpec> aggregates) {
+        int width = columns.size();
+        byte[][] values = new byte[width][];
+        if (!group.isEmpty()) {
+            TextRow first = group.get(0);
+            for (int c = 0; c < width; c++) {
+                values[c] = first.bytes(c);
+            }
+        }
+        for (AggregateSpec a : aggregates) {
+            switch (a.kind()) {
+                case COUNT:
+                    long total = 0;
+                    for (TextRow r : group) {
+                        if (!r.isNull(a.column())) {
+                            total += Long.parseLong(r.string(a.column()));
+                        }
+                    }
+                    values[a.column()] = ascii(Long.toString(total));
+                    break;
+                case SUM:
+                    values[a.column()] = sum(group, a.column());
+                    break;
+                case AVG:
+                    values[a.column()] = average(group, a);
+                    break;
+                case MIN:
+                case MAX:
+                    TextRow best = extreme(group, a, a.kind() == AggregateKind.MIN);
+                    values[a.column()] = best == null ? null : best.bytes(a.column());
+                    if (a.weightColumn() >= 0) {
+                        values[a.weightColumn()] = best == null ? null : best.bytes(a.weightColumn());
+                    }
+                    break;
+                case FIRST:
+                default:
+                    break;
+            }
+        }
+        return TextRow.of(values);
+    }
+
+    private byte[] sum(List<TextRow> group, int column) {
+        boolean floating = columns.get(column).type().isFloatingPoint();
+        BigDecimal decimal = null;
+        double dbl = 0;
+        boolean any = false;
+        for (TextRow r : group) {
+            if (r.isNull(column)) {
+                continue;
+            }
+            any = true;
+            if (floating) {
+                dbl += Double.parseDouble(r.string(column));
+            } else {
+                BigDecimal v = new BigDecimal(r.string(column));
+                decimal = decimal == null ? v : decimal.add(v);
+            }
+        }
+        if (!any) {
+            return null;
+        }
+        return ascii(floating ? MysqlNumbers.formatDouble(dbl) : decimal.toPlainString());
+    }
+
+    private byte[] average(List<TextRow> group, AggregateSpec a) {
+        boolean floating = columns.get(a.column()).type().isFloatingPoint();
+        BigDecimal sum = BigDecimal.ZERO;
+        double dsum = 0;
+        long n = 0;
+        for (TextRow r : group) {
+            if (r.isNull(a.column()) || r.isNull(a.countColumn())) {
+                continue;
+            }
+            long c = Long.parseLong(r.string(a.countColumn()));
+            if (c == 0) {
+                continue;
+            }
+            n += c;
+            if (floating) {
+                dsum += Double.parseDouble(r.string(a.column()));
+            } else {
+                sum = sum.add(new BigDecimal(r.string(a.column())));
+            }
+        }
+        if (n == 0) {
+            return null;
+        }
+        if (floating) {
+            return ascii(MysqlNumbers.formatDouble(dsum / n));
+        }
+        int scale = Math.min(30, columns.get(a.column()).definition().decimals() + DIV_PRECISION_INCREMENT);
+        return ascii(sum.divide(BigDecimal.valueOf(n), scale, RoundingMode.HALF_UP).toPlainString());
+    }
+
+    private TextRow extreme(List<TextRow> group, AggregateSpec a, boolean min) {
+        TextRow best = null;
+        for (TextRow r : group) {
+            if (r.isNull(a.column())) {
+                continue;
+            }
+            if (best == null) {
+                best = r;
+                continue;
+            }
+            int c = ValueOrder.compare(columns.get(a.column()), a.column(), a.weightColumn(), r, best);
+            if (min ? c < 0 : c > 0) {
+                best = r;
+            }
+        }
+        return best;
+    }
+
+    private Comparator<TextRow> orderComparator(List<SortKey> keys) {
+        return (a, b) -> {
+            for (SortKey k : keys) {
+                int c = ValueOrder.compare(columns.get(k.column()), k.column(), k.weightColumn(), a, b);
+                if (c != 0) {
+                    return k.descending() ? -c : c;
+                }
+            }
+            return 0;
+        };
+    }
+
+    private static byte[] ascii(String s) {
+        return s.getBytes(StandardCharsets.US_ASCII);
+    }
+}

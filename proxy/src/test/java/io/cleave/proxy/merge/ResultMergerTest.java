@@ -1,0 +1,153 @@
+package io.cleave.proxy.merge;
+
+import io.cleave.proxy.protocol.ColumnType;
+import io.cleave.proxy.protocol.packet.server.ColumnDefinition41;
+import io.cleave.router.plan.AggregateKind;
+import io.cleave.router.plan.AggregateSpec;
+import io.cleave.router.plan.GroupKey;
+import io.cleave.router.plan.Grouping;
+import io.cleave.router.plan.MergeSpec;
+import io.cleave.router.plan.SortKey;
+import io.cleave.router.plan.ValueRef;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ResultMergerTest {
+
+    private static ResultColumn col(String name, ColumnType type, int collation, int decimals) {
+        return new ResultColumn(new ColumnDefinition41("db", "t", "t", name, name, collation, 20, type.code(), 0,
+                decimals), null);
+    }
+
+    private static final ResultColumn NAME = col("name", ColumnType.VAR_STRING, 45, 0);
+    private static final ResultColumn WEIGHT = col("w", ColumnType.VAR_STRING, 63, 0);
+    private static final ResultColumn COUNT = col("COUNT(*)", ColumnType.LONGLONG, 63, 0);
+    private static final ResultColumn SUM = col("AVG(k)", ColumnType.NEWDECIMAL, 63, 0);
+    private static final ResultColumn N = col("n", ColumnType.LONGLONG, 63, 0);
+
+    private static TextRow row(String... values) {
+        byte[][] bytes = new byte[values.length][];
+        for (int i = 0; i < values.length; i++) {
+            bytes[i] = values[i] == null ? null : values[i].getBytes(StandardCharsets.UTF_8);
+        }
+        return TextRow.of(bytes);
+    }
+
+    private static List<List<String>> values(List<TextRow> rows, int visible) {
+        List<List<String>> out = new ArrayList<>();
+        for (TextRow r : rows) {
+            List<String> v = new ArrayList<>();
+            for (int c = 0; c < visible; c++) {
+                v.add(r.string(c));
+            }
+            out.add(v);
+        }
+        return out;
+    }
+
+    @Test
+    void regroupsPartialCountsAndAveragesAcrossShards() {
+        // SELECT name, COUNT(*), AVG(k) ... GROUP BY name, rewritten as name, COUNT(*), SUM(k), COUNT(k), WEIGHT_STRING(name)
+        List<ResultColumn> columns = List.of(NAME, COUNT, SUM, N, WEIGHT);
+        Grouping grouping = new Grouping(List.of(new GroupKey(0, 4)), List.of(
+                new AggregateSpec(AggregateKind.COUNT, 1, -1, -1),
+                new AggregateSpec(AggregateKind.AVG, 2, 3, -1)), null);
+        MergeSpec spec = new MergeSpec(3, List.of(), grouping, false, null, null);
+        List<TextRow> rows = List.of(
+                row("abc", "2", "10", "2", "ABC"), // shard 0
+                row("zed", "1", "1", "1", "ZED"),
+                row("ABC", "1", "5", "1", "ABC"), // shard 1: same group under a _ci collation
+                row("Mid", "3", "7", "3", "MID"));
+        ResultMerger merger = new ResultMerger(spec, columns);
+        List<TextRow> merged = merger.merge(rows, 0, 0, null);
+        assertThat(values(merged, 3)).containsExactly(
+                List.of("abc", "3", "5.0000"),
+                List.of("Mid", "3", "2.3333"),
+                List.of("zed", "1", "1.0000"));
+        assertThat(merger.outputColumns().get(2).definition().decimals()).isEqualTo(4);
+    }
+
+    @Test
+    void ordersWithLimitAndOffsetAfterMerging() {
+        List<ResultColumn> columns = List.of(N, NAME, WEIGHT);
+        MergeSpec spec = new MergeSpec(2, List.of(new SortKey(1, false, 2), new SortKey(0, true, -1)), null, false,
+                new ValueRef.Constant(1), new ValueRef.Constant(3));
+        List<TextRow> rows = List.of(row("1", "b", "B"), row("2", null, null), row("3", "a", "A"),
+                row("4", "B", "B"), row("5", "c", "C"));
+        List<TextRow> merged = new ResultMerger(spec, columns).merge(rows, 1, 3, null);
+        // NULL first; then a; then b/B tie broken by n DESC; then c. Offset 1, count 3.
+        assertThat(values(merged, 2)).containsExactly(Arrays.asList("3", "a"), Arrays.asList("4", "B"),
+                Arrays.asList("1", "b"));
+    }
+
+    @Test
+    void countWithoutGroupByOverNoRowsIsZero() {
+        MergeSpec spec = new MergeSpec(2, List.of(), new Grouping(List.of(), List.of(
+                new AggregateSpec(AggregateKind.COUNT, 0, -1, -1), new AggregateSpec(AggregateKind.SUM, 1, -1, -1)),
+                null), false, null, null);
+        List<TextRow> merged = new ResultMerger(spec, List.of(COUNT, SUM)).merge(List.of(), 0, 0, null);
+        assertThat(values(merged, 2)).containsExactly(Arrays.asList("0", null));
+    }
+
+    @Test
+    void minAndMaxOfStringsFollowWeights() {
+        List<ResultColumn> columns = List.of(NAME, WEIGHT);
+        MergeSpec spec = new MergeSpec(1, List.of(), new Grouping(List.of(), List.of(
+                new AggregateSpec(AggregateKind.MIN, 0, -1, 1)), null), false, null, null);
+        List<TextRow> merged = new ResultMerger(spec, columns).merge(
+                List.of(row("b", "B"), row("Äpfel", "A"), row(null, null)), 0, 0, null);
+        assertThat(values(merged, 1)).containsExactly(List.of("Äpfel"));
+    }
+
+    @Test
+    void havingFiltersMergedGroups() {
+        List<ResultColumn> columns = List.of(N, COUNT);
+        MergeSpec spec = new MergeSpec(2, List.of(), new Grouping(List.of(new GroupKey(0, -1)),
+                List.of(new AggregateSpec(AggregateKind.COUNT, 1, -1, -1)), null), false, null, null);
+        List<TextRow> merged = new ResultMerger(spec, columns).merge(
+                List.of(row("1", "1"), row("2", "5"), row("1", "1")), 0, 0, r -> Long.parseLong(r.string(1)) > 1);
+        assertThat(values(merged, 2)).containsExactly(List.of("1", "2"), List.of("2", "5"));
+    }
+
+    @Test
+    void orderingByEnumIsRefused() {
+        ResultColumn e = new ResultColumn(new ColumnDefinition41("db", "t", "t", "e", "e", 45, 5,
+                ColumnType.STRING.code(), 256, 0), null);
+        MergeSpec spec = new MergeSpec(1, List.of(new SortKey(0, false, -1)), null, false, null, null);
+        assertThatThrownBy(() -> new ResultMerger(spec, List.of(e)).merge(List.of(row("x"), row("y")), 0, 0, null))
+                .isInstanceOf(MergeNotSupportedException.class).hasMessageContaining("ENUM");
+    }
+
+    @Test
+    void numbersCompareAsNumbers() {
+        List<ResultColumn> columns = List.of(col("d", ColumnType.NEWDECIMAL, 63, 2), col("f", ColumnType.DOUBLE, 63, 31),
+                col("t", ColumnType.TIME, 63, 0));
+        MergeSpec byDecimal = new MergeSpec(3, List.of(new SortKey(0, false, -1)), null, false, null, null);
+        List<TextRow> rows = List.of(row("10.50", "1e20", "-01:00:00"), row("9.75", "2.5", "100:00:00"),
+                row("-3.00", "-0.5", "00:00:01"));
+        assertThat(values(new ResultMerger(byDecimal, columns).merge(rows, 0, 0, null), 1))
+                .containsExactly(List.of("-3.00"), List.of("9.75"), List.of("10.50"));
+        MergeSpec byDouble = new MergeSpec(3, List.of(new SortKey(1, true, -1)), null, false, null, null);
+        assertThat(values(new ResultMerger(byDouble, columns).merge(rows, 0, 0, null), 1))
+                .containsExactly(List.of("10.50"), List.of("9.75"), List.of("-3.00"));
+        MergeSpec byTime = new MergeSpec(3, List.of(new SortKey(2, false, -1)), null, false, null, null);
+        assertThat(values(new ResultMerger(byTime, columns).merge(rows, 0, 0, null), 1))
+                .containsExactly(List.of("10.50"), List.of("-3.00"), List.of("9.75"));
+    }
+
+    @Test
+    void doublesPrintLikeTheServer() {
+        assertThat(MysqlNumbers.formatDouble(3.0)).isEqualTo("3");
+        assertThat(MysqlNumbers.formatDouble(0.1 + 0.2)).isEqualTo("0.30000000000000004");
+        assertThat(MysqlNumbers.formatDouble(1e20)).isEqualTo("1e20");
+        assertThat(MysqlNumbers.formatDouble(-2.5e-7)).isEqualTo("-2.5e-7");
+        assertThat(MysqlNumbers.formatDouble(123456.75)).isEqualTo("123456.75");
+    }
+}
