@@ -10,6 +10,7 @@ import java.util.List;
 /**
  * Settings of one proxy instance, sealed when it starts.
  *
+ * @param socket                          Unix socket to listen on as well (null: none); local clients save the TCP stack
  * @param threads                         event loops (client and backend I/O share them); 0 = one per core
  * @param maxBackendConnectionsPerShard   cap on connections to each shard across all loops
  * @param backendAcquireTimeout           how long a statement waits for a free backend connection
@@ -17,7 +18,7 @@ import java.util.List;
  * @param tlsCertificate                  PEM certificate chain offered to clients asking for TLS (null: none)
  * @param tlsPrivateKey                   PEM private key of that certificate
  */
-public record ProxyConfig(InetSocketAddress listen, List<ProxyUser> users, int threads,
+public record ProxyConfig(InetSocketAddress listen, Path socket, List<ProxyUser> users, int threads,
                           int maxBackendConnectionsPerShard, Duration backendAcquireTimeout, long maxAllowedPacket,
                           Path tlsCertificate, Path tlsPrivateKey) {
 
@@ -29,21 +30,26 @@ public record ProxyConfig(InetSocketAddress listen, List<ProxyUser> users, int t
     }
 
     public static ProxyConfig defaults(InetSocketAddress listen, List<ProxyUser> users) {
-        return new ProxyConfig(listen, users, 0, 32, Duration.ofSeconds(10), 64L * 1024 * 1024, null, null);
+        return new ProxyConfig(listen, null, users, 0, 32, Duration.ofSeconds(10), 64L * 1024 * 1024, null, null);
     }
 
     public ProxyConfig withTls(Path certificate, Path privateKey) {
-        return new ProxyConfig(listen, users, threads, maxBackendConnectionsPerShard, backendAcquireTimeout,
+        return new ProxyConfig(listen, socket, users, threads, maxBackendConnectionsPerShard, backendAcquireTimeout,
                 maxAllowedPacket, certificate, privateKey);
     }
 
     public ProxyConfig withMaxBackendConnectionsPerShard(int max) {
-        return new ProxyConfig(listen, users, threads, max, backendAcquireTimeout, maxAllowedPacket, tlsCertificate,
+        return new ProxyConfig(listen, socket, users, threads, max, backendAcquireTimeout, maxAllowedPacket, tlsCertificate,
                 tlsPrivateKey);
     }
 
+    public ProxyConfig withSocket(Path path) {
+        return new ProxyConfig(listen, path, users, threads, maxBackendConnectionsPerShard, backendAcquireTimeout,
+                maxAllowedPacket, tlsCertificate, tlsPrivateKey);
+    }
+
     public ProxyConfig withThreads(int count) {
-        return new ProxyConfig(listen, users, count, maxBackendConnectionsPerShard, backendAcquireTimeout,
+        return new ProxyConfig(listen, socket, users, count, maxBackendConnectionsPerShard, backendAcquireTimeout,
                 maxAllowedPacket, tlsCertificate, tlsPrivateKey);
     }
 }

@@ -43,12 +43,15 @@ public final class ProxyServer implements AutoCloseable {
     private final EventLoopGroup boss;
     private final EventLoopGroup workers;
     private final Channel serverChannel;
+    private final Channel socketChannel;
     private final ProxyRuntime runtime;
 
-    private ProxyServer(EventLoopGroup boss, EventLoopGroup workers, Channel serverChannel, ProxyRuntime runtime) {
+    private ProxyServer(EventLoopGroup boss, EventLoopGroup workers, Channel serverChannel, Channel socketChannel,
+                        ProxyRuntime runtime) {
         this.boss = boss;
         this.workers = workers;
         this.serverChannel = serverChannel;
+        this.socketChannel = socketChannel;
         this.runtime = runtime;
     }
 
@@ -89,9 +92,27 @@ public final class ProxyServer implements AutoCloseable {
                     .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 * 1024, 1024 * 1024))
                     .childHandler(new FrontendInitializer(runtime))
                     .bind(config.listen()).sync().channel();
-            log.info("proxy listening on {} ({} event loops, {} shards, {} transport)", channel.localAddress(), threads,
-                    shards.size(), epoll ? "epoll" : "nio");
-            return new ProxyServer(boss, workers, channel, runtime);
+            Channel socket = null;
+            if (config.socket() != null) {
+                if (!epoll) {
+                    throw new IllegalStateException("a Unix socket listener needs the epoll transport (Linux)");
+                }
+                java.nio.file.Files.deleteIfExists(config.socket());
+                socket = new ServerBootstrap()
+                        .group(boss, workers)
+                        .channel(io.netty.channel.epoll.EpollServerDomainSocketChannel.class)
+                        .childOption(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
+                        .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 * 1024, 1024 * 1024))
+                        .childHandler(new FrontendInitializer(runtime))
+                        .bind(new io.netty.channel.unix.DomainSocketAddress(config.socket().toFile())).sync().channel();
+            }
+            log.info("proxy listening on {}{} ({} event loops, {} shards, {} transport)", channel.localAddress(),
+                    socket != null ? " and " + config.socket() : "", threads, shards.size(), epoll ? "epoll" : "nio");
+            return new ProxyServer(boss, workers, channel, socket, runtime);
+        } catch (java.io.IOException e) {
+            boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            workers.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            throw new IllegalStateException("cannot listen on " + config.socket() + ": " + e.getMessage(), e);
         } catch (RuntimeException | InterruptedException e) {
             boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             workers.shutdownGracefully(0, 1, TimeUnit.SECONDS);
@@ -134,6 +155,9 @@ public final class ProxyServer implements AutoCloseable {
     @Override
     public void close() {
         serverChannel.close().syncUninterruptibly();
+        if (socketChannel != null) {
+            socketChannel.close().syncUninterruptibly();
+        }
         for (LoopResources loop : runtime.allLoops()) {
             loop.loop().execute(loop::close);
         }
