@@ -104,7 +104,7 @@ public final class CnfRenderer {
         v.put("log_bin", plan.logDir().resolve("binlog").toString());
         StringBuilder options = new StringBuilder();
         extra.forEach((key, value) -> options.append(options.length() == 0 ? "" : "\n").append(key).append(" = ").append(value));
-        v.put("extra_options", extra.isEmpty() ? null : options.toString());
+        v.put("extra_options", extra.isEmpty() ? null : "# From server.options in the config.\n" + options);
         return v;
     }
 }

@@ -5,12 +5,15 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -217,9 +220,52 @@ public final class DatadirInitializer {
                 if (Files.isDirectory(source)) {
                     Files.createDirectories(target);
                 } else {
-                    Files.copy(source, target, StandardCopyOption.COPY_ATTRIBUTES);
+                    copySparse(source, target);
                 }
             }
         }
+    }
+
+    /**
+     * Copies a file leaving all-zero blocks as holes. A fresh datadir is mostly preallocated zeros
+     * (redo log, undo and system tablespaces): skipping them makes a shard's copy a few MB of
+     * writes instead of ~150 MB, and InnoDB reads holes as the zeros they stand for.
+     */
+    private static void copySparse(Path source, Path target) throws IOException {
+        final int block = 64 * 1024;
+        try (FileChannel in = FileChannel.open(source, StandardOpenOption.READ);
+             FileChannel out = FileChannel.open(target, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            ByteBuffer buf = ByteBuffer.allocate(block);
+            long position = 0;
+            long size = in.size();
+            while (position < size) {
+                buf.clear();
+                int n = in.read(buf, position);
+                if (n <= 0) {
+                    break;
+                }
+                buf.flip();
+                if (!allZero(buf.array(), n)) {
+                    while (buf.hasRemaining()) {
+                        out.write(buf, position + buf.position());
+                    }
+                }
+                position += n;
+            }
+            if (out.size() < size) {
+                out.write(ByteBuffer.wrap(new byte[1]), size - 1); // sets the length; the last byte is zero anyway
+            }
+        }
+        Files.setPosixFilePermissions(target, Files.getPosixFilePermissions(source));
+        Files.setLastModifiedTime(target, Files.getLastModifiedTime(source));
+    }
+
+    private static boolean allZero(byte[] bytes, int length) {
+        for (int i = 0; i < length; i++) {
+            if (bytes[i] != 0) {
+                return false;
+            }
+        }
+        return true;
     }
 }
