@@ -241,7 +241,8 @@ public final class InstanceSupervisor {
             }
             String how = code.isPresent() ? "exit code " + code.getAsInt() : "an unknown exit code (adopted process)";
             String reason = "pid " + p.pid() + " exited with " + how + "; error log " + plan.errorLog() + " ends:\n"
-                    + LogTail.lastLines(plan.errorLog(), REASON_LINES);
+                    + LogTail.lastLines(plan.errorLog(), REASON_LINES) + "\nconsole output " + plan.consoleLog() + " ends:\n"
+                    + LogTail.lastLines(plan.consoleLog(), 5);
             if (!killedForTimeout) {
                 lastError = reason;
             }
