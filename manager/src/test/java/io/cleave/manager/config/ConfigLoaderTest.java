@@ -17,9 +17,10 @@ class ConfigLoaderTest {
     private static final Path FILE = Path.of("/etc/cleave/test.yaml");
 
     @ParameterizedTest
-    @ValueSource(strings = {"cleave.yaml", "tpcc.yaml", "sysbench.yaml", "single.yaml"})
+    @ValueSource(strings = {"config/cleave.yaml", "config/tpcc.yaml", "config/sysbench.yaml", "config/single.yaml",
+            "docker/cleave.yaml"})
     void everySampleConfigLoads(String name) {
-        CleaveConfig config = ConfigLoader.load(SAMPLES.resolve(name));
+        CleaveConfig config = ConfigLoader.load(Path.of("..").resolve(name));
         assertThat(config.shards()).isPositive();
         assertThat(config.proxy().users()).isNotEmpty();
     }
