@@ -1,0 +1,123 @@
+package io.cleave.manager.admin;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.BindException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Supplier;
+
+/**
+ * The daemon's admin HTTP API, on loopback only. Everything but {@code GET /metrics} needs
+ * {@code Authorization: Bearer <state/admin-token>}.
+ * <ul>
+ *   <li>{@code GET /v1/status}: a {@link StatusReport} as JSON</li>
+ *   <li>{@code POST /v1/shutdown}: stops the proxy and every instance cleanly, then the daemon</li>
+ *   <li>{@code GET /metrics}: Prometheus text format</li>
+ * </ul>
+ */
+public final class AdminServer implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(AdminServer.class);
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    private final HttpServer server;
+    private final ExecutorService executor;
+    private final byte[] expectedAuth;
+
+    /**
+     * @param port     0 picks a free port (see {@link #port()})
+     * @param shutdown called once for POST /v1/shutdown, on its own thread
+     */
+    public AdminServer(int port, String token, PrometheusMeterRegistry registry, Supplier<StatusReport> status,
+                       Runnable shutdown) {
+        this.expectedAuth = ("Bearer " + token).getBytes(StandardCharsets.UTF_8);
+        try {
+            server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 16);
+        } catch (BindException e) {
+            throw new IllegalStateException("admin port " + port + " on 127.0.0.1 is in use (another daemon?): "
+                    + "stop that process or set admin.port in the config", e);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot open the admin port " + port + ": " + e.getMessage(), e);
+        }
+        executor = Executors.newFixedThreadPool(2, r -> {
+            Thread t = new Thread(r, "admin-http");
+            t.setDaemon(true);
+            return t;
+        });
+        server.setExecutor(executor);
+        server.createContext("/metrics", ex -> handle(ex, "GET", false,
+                () -> respond(ex, 200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape())));
+        server.createContext("/v1/status", ex -> handle(ex, "GET", true,
+                () -> respond(ex, 200, "application/json", JSON.writeValueAsString(status.get()))));
+        server.createContext("/v1/shutdown", ex -> handle(ex, "POST", true, () -> {
+            respond(ex, 202, "application/json", "{\"shutdown\":\"started\"}");
+            Thread t = new Thread(shutdown, "admin-shutdown");
+            t.start();
+        }));
+        server.createContext("/", ex -> handle(ex, "GET", true, () -> respond(ex, 404, "application/json",
+                JSON.writeValueAsString(Map.of("error", "no such endpoint: expected /v1/status, /v1/shutdown or /metrics")))));
+    }
+
+    public void start() {
+        server.start();
+        log.info("admin API listening on http://127.0.0.1:{}", port());
+    }
+
+    public int port() {
+        return server.getAddress().getPort();
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        executor.shutdownNow();
+    }
+
+    private interface Action {
+        void run() throws IOException;
+    }
+
+    private void handle(HttpExchange ex, String method, boolean authenticated, Action action) throws IOException {
+        try (ex) {
+            if (authenticated && !authorized(ex)) {
+                respond(ex, 401, "application/json", "{\"error\":\"missing or wrong bearer token: read it from state/admin-token\"}");
+                return;
+            }
+            if (!ex.getRequestMethod().equals(method)) {
+                respond(ex, 405, "application/json", "{\"error\":\"use " + method + "\"}");
+                return;
+            }
+            action.run();
+        } catch (RuntimeException e) {
+            log.warn("admin request {} failed", ex.getRequestURI(), e);
+            respond(ex, 500, "application/json", JSON.writeValueAsString(Map.of("error", String.valueOf(e.getMessage()))));
+        }
+    }
+
+    private boolean authorized(HttpExchange ex) {
+        String header = ex.getRequestHeaders().getFirst("Authorization");
+        return header != null && MessageDigest.isEqual(header.getBytes(StandardCharsets.UTF_8), expectedAuth);
+    }
+
+    private static void respond(HttpExchange ex, int code, String type, String body) throws IOException {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        ex.getResponseHeaders().set("Content-Type", type);
+        ex.sendResponseHeaders(code, bytes.length);
+        try (OutputStream out = ex.getResponseBody()) {
+            out.write(bytes);
+        }
+    }
+}

@@ -1,0 +1,81 @@
+package io.cleave.manager.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.cleave.manager.admin.AdminClient;
+import io.cleave.manager.admin.StatusReport;
+import io.cleave.manager.config.ByteSize;
+import io.cleave.manager.home.CleaveHome;
+import io.cleave.manager.supervisor.InstanceStatus;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+
+/** Prints the state of every instance of the running daemon. */
+@Command(name = "status", mixinStandardHelpOptions = true,
+        description = "Shows each instance: state, pid, socket/port, uptime, restarts, buffer pool, datadir, server version.")
+public final class StatusCommand implements Callable<Integer> {
+
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    @Mixin
+    HomeOptions options;
+
+    @Option(names = "--json", description = "Print the status as JSON, for scripts.")
+    boolean json;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws IOException {
+        CleaveHome home = options.home();
+        AdminClient client = AdminClient.connect(home).orElseThrow(() -> new ExitCodes.NoDaemonException(
+                "no cleave daemon is running for home " + home.root() + " (start one with 'cleave up')"));
+        StatusReport report = client.status();
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) {
+            out.println(JSON.writeValueAsString(report));
+        } else {
+            print(report, out);
+        }
+        out.flush();
+        return report.ready() ? ExitCodes.OK : ExitCodes.NOT_READY;
+    }
+
+    static void print(StatusReport report, PrintWriter out) {
+        out.printf("daemon pid %d, home %s, %s; proxy: %s%n", report.daemonPid(), report.home(),
+                report.ready() ? "all instances ready" : "NOT all instances ready", report.proxy());
+        out.printf("server: %s%n%n", report.serverBinary());
+        String format = "%-9s %-10s %-8s %-40s %-6s %-9s %-8s %-6s %-16s %s%n";
+        out.printf(format, "INSTANCE", "STATE", "PID", "SOCKET", "PORT", "UPTIME", "RESTARTS", "POOL", "VERSION", "DATADIR");
+        for (InstanceStatus i : report.instances()) {
+            out.printf(format, i.name(), i.state(), i.pid() == null ? "-" : i.pid(), i.socket(), i.port(),
+                    uptime(i.uptimeSeconds()), i.restarts(), ByteSize.format(i.bufferPoolBytes()),
+                    i.serverVersion() == null ? "-" : i.serverVersion(), i.datadir());
+        }
+        for (InstanceStatus i : report.instances()) {
+            if (i.lastError() != null && i.state() != io.cleave.manager.supervisor.InstanceState.RUNNING) {
+                out.printf("%n%s (%s): %s%n", i.name(), i.state(), i.lastError());
+            }
+        }
+    }
+
+    static String uptime(long seconds) {
+        if (seconds < 60) {
+            return seconds + "s";
+        }
+        if (seconds < 3600) {
+            return seconds / 60 + "m" + seconds % 60 + "s";
+        }
+        if (seconds < 86400) {
+            return seconds / 3600 + "h" + (seconds % 3600) / 60 + "m";
+        }
+        return seconds / 86400 + "d" + (seconds % 86400) / 3600 + "h";
+    }
+}

@@ -1,0 +1,32 @@
+package io.cleave.manager.config;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A validated config file. Built only by {@link ConfigLoader}, so every instance passed all checks.
+ *
+ * @param source        the file it came from (named in later error messages)
+ * @param bufferPoolBytes total InnoDB buffer pool, split evenly across the shards
+ * @param datadirRoots  directories (one per flash device) the datadirs are spread across; empty
+ *                      means {@code <home>/data}
+ * @param logDir        a separate directory (device) for redo logs and binlogs
+ * @param ioCapacity    innodb_io_capacity of one device, split across the shards sharing it
+ * @param cpuSets       empty, or one taskset-style CPU list per shard
+ */
+public record CleaveConfig(Path source, int shards, ServerConfig server, long bufferPoolBytes,
+                           List<Path> datadirRoots, Optional<Path> logDir, int ioCapacity, List<String> cpuSets,
+                           ProxyConfig proxy, int adminPort, ShardingConfig sharding) {
+
+    public static final int DEFAULT_ADMIN_PORT = 6034;
+
+    public CleaveConfig {
+        datadirRoots = List.copyOf(datadirRoots);
+        cpuSets = List.copyOf(cpuSets);
+    }
+
+    public long bufferPoolPerShard() {
+        return bufferPoolBytes / shards;
+    }
+}

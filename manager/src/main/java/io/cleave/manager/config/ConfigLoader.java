@@ -1,0 +1,218 @@
+package io.cleave.manager.config;
+
+import io.cleave.manager.auth.PasswordHashes;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
+import org.yaml.snakeyaml.nodes.Node;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.io.StringReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * Loads and validates {@code cleave.yaml}. Works on SnakeYAML's node tree rather than on
+ * deserialized maps so that every error can name the file, the line and the field path.
+ */
+public final class ConfigLoader {
+
+    private static final Pattern CPU_SET = Pattern.compile("\\d+(-\\d+)?(,\\d+(-\\d+)?)*");
+    private static final Pattern OPTION_NAME = Pattern.compile("[a-z][a-z0-9_-]*");
+    private static final int MAX_SHARDS = 64;
+    private static final long MIN_POOL_PER_SHARD = 16L << 20;
+
+    private ConfigLoader() {
+    }
+
+    public static CleaveConfig load(Path file) {
+        String text;
+        try {
+            text = Files.readString(file);
+        } catch (IOException e) {
+            throw new ConfigException(file.toString(), "cannot read the config file: " + e.getMessage());
+        }
+        return parse(file, text);
+    }
+
+    /** Parses config text as if it came from {@code file} (relative paths resolve against its directory). */
+    public static CleaveConfig parse(Path file, String text) {
+        String name = file.toString();
+        Node root;
+        try (Reader reader = new StringReader(text)) {
+            LoaderOptions options = new LoaderOptions();
+            options.setAllowDuplicateKeys(true); // reported with their line by YamlMapping instead
+            root = new Yaml(options).compose(reader);
+        } catch (MarkedYAMLException e) {
+            int line = e.getProblemMark() == null ? 1 : e.getProblemMark().getLine() + 1;
+            throw new ConfigException(List.of(new ConfigError(name, line, "(syntax)", "not valid YAML: " + e.getProblem())));
+        } catch (IOException e) {
+            throw new ConfigException(name, e.getMessage());
+        }
+        if (root == null) {
+            throw new ConfigException(name, "the file is empty: expected at least 'shards: N'");
+        }
+        Problems problems = new Problems(name);
+        Path dir = file.toAbsolutePath().getParent();
+        YamlMapping top = new YamlMapping(root, "", problems);
+
+        int shards = top.integer("shards", 4, 1, MAX_SHARDS);
+        ServerConfig server = server(top.mapping("server"), dir);
+        long bufferPool = top.size("buffer_pool", 1L << 30);
+        if (bufferPool / shards < MIN_POOL_PER_SHARD) {
+            problems.add(top.lineOf("buffer_pool"), "buffer_pool", ByteSize.format(bufferPool) + " split across "
+                    + shards + " shards is below the 16M each a shard needs: expected at least " + ByteSize.format(MIN_POOL_PER_SHARD * shards));
+        }
+        List<Path> roots = new ArrayList<>();
+        for (String root1 : top.stringList("datadir_roots")) {
+            roots.add(dir.resolve(root1).normalize());
+        }
+        Optional<Path> logDir = top.string("log_dir").map(p -> dir.resolve(p).normalize());
+        int ioCapacity = top.integer("io_capacity", 2000, 100, 10_000_000);
+        List<String> cpuSets = top.stringList("cpu_sets");
+        if (!cpuSets.isEmpty() && cpuSets.size() != shards) {
+            problems.add(top.lineOf("cpu_sets"), "cpu_sets", "has " + cpuSets.size() + " entries for " + shards
+                    + " shards: expected none or exactly one per shard");
+        }
+        for (int i = 0; i < cpuSets.size(); i++) {
+            if (!CPU_SET.matcher(cpuSets.get(i)).matches()) {
+                problems.add(top.lineOf("cpu_sets"), "cpu_sets[" + i + "]", "'" + cpuSets.get(i)
+                        + "' is not a CPU list: expected e.g. \"0-7\" or \"0,2,4-6\"");
+            }
+        }
+        ProxyConfig proxy = proxy(top.mapping("proxy"), dir);
+        YamlMapping admin = top.mapping("admin");
+        int adminPort = admin.integer("port", CleaveConfig.DEFAULT_ADMIN_PORT, 0, 65535); // 0: any free port
+        admin.rejectUnknownKeys();
+        ShardingConfig sharding = new ShardingLoader(top.mapping("sharding"), shards).load();
+        top.rejectUnknownKeys();
+
+        int maxPort = server.basePort() + shards - 1;
+        if (maxPort > 65535) {
+            problems.add(top.lineOf("server"), "server.base_port", "shard ports " + server.basePort() + ".." + maxPort
+                    + " go past 65535: expected a lower base_port");
+        }
+        problems.throwIfAny();
+        return new CleaveConfig(file, shards, server, bufferPool, roots, logDir, ioCapacity, cpuSets, proxy,
+                adminPort, sharding);
+    }
+
+    private static ServerConfig server(YamlMapping server, Path dir) {
+        Problems problems = server.problems();
+        String binary = server.string("binary", "auto");
+        Optional<Path> binaryPath = Optional.empty();
+        if (!binary.equals("auto")) {
+            Path path = dir.resolve(binary).normalize();
+            if (!Files.isRegularFile(path) || !Files.isExecutable(path)) {
+                problems.add(server.lineOf("binary"), server.field("binary"), path + " is not an executable file: expected 'auto' or the path of a mysqld/mariadbd binary");
+            }
+            binaryPath = Optional.of(path);
+        }
+        int basePort = server.integer("base_port", ServerConfig.DEFAULT_BASE_PORT, 1, 65535);
+        Map<String, String> options = new LinkedHashMap<>();
+        YamlMapping extra = server.mapping("options");
+        for (String key : extra.keys()) {
+            if (!OPTION_NAME.matcher(key).matches()) {
+                problems.add(extra.lineOf(key), extra.field(key), "is not a server option name: expected lower-case letters, digits, '_' or '-'");
+            }
+            extra.string(key).ifPresent(v -> options.put(key, v));
+        }
+        server.rejectUnknownKeys();
+        return new ServerConfig(binaryPath, basePort, options);
+    }
+
+    private static ProxyConfig proxy(YamlMapping proxy, Path dir) {
+        Problems problems = proxy.problems();
+        HostPort listen = new HostPort("127.0.0.1", 6033);
+        Optional<String> listenText = proxy.string("listen");
+        if (listenText.isPresent()) {
+            try {
+                listen = HostPort.parse(listenText.get());
+            } catch (IllegalArgumentException e) {
+                problems.add(proxy.lineOf("listen"), proxy.field("listen"), e.getMessage());
+            }
+        }
+        int maxBackend = proxy.integer("max_backend_connections_per_shard", 32, 1, 10_000);
+        YamlMapping tls = proxy.mapping("tls");
+        Optional<Path> cert = tls.string("cert").map(p -> dir.resolve(p).normalize());
+        Optional<Path> key = tls.string("key").map(p -> dir.resolve(p).normalize());
+        if (cert.isPresent() != key.isPresent()) {
+            problems.add(tls.line(), tls.field(cert.isPresent() ? "key" : "cert"),
+                    "cert and key go together: expected both PEM files, or neither (a self-signed pair is generated)");
+        }
+        for (Optional<Path> pem : List.of(cert, key)) {
+            if (pem.isPresent() && !Files.isReadable(pem.get())) {
+                problems.add(tls.line(), tls.field(pem == cert ? "cert" : "key"), pem.get() + " is not a readable file");
+            }
+        }
+        tls.rejectUnknownKeys();
+
+        List<ProxyUser> users = new ArrayList<>();
+        List<Node> items = proxy.list("users");
+        if (items.isEmpty()) {
+            problems.add(proxy.lineOf("users"), proxy.field("users"), "no users: expected at least one, e.g. - { name: root, password: \"\" }");
+        }
+        for (int i = 0; i < items.size(); i++) {
+            YamlMapping user = new YamlMapping(items.get(i), proxy.field("users") + "[" + i + "]", problems);
+            ProxyUser parsed = user(user, listen);
+            if (parsed != null) {
+                if (users.stream().anyMatch(u -> u.name().equals(parsed.name()))) {
+                    problems.add(user.lineOf("name"), user.field("name"), "user '" + parsed.name() + "' is defined twice");
+                }
+                users.add(parsed);
+            }
+        }
+        proxy.rejectUnknownKeys();
+        return new ProxyConfig(listen, maxBackend, cert, key, users);
+    }
+
+    private static ProxyUser user(YamlMapping user, HostPort listen) {
+        Problems problems = user.problems();
+        Optional<String> name = user.string("name");
+        boolean passwordGiven = user.keys().contains("password");
+        Optional<String> password = user.string("password");
+        Optional<String> nativeHash = user.string("mysql_native_password");
+        Optional<String> sha2Hash = user.string("caching_sha2_password");
+        user.rejectUnknownKeys();
+        if (name.isEmpty() || name.get().isBlank()) {
+            problems.add(user.line(), user.field("name"), "missing: every user needs a name");
+            return null;
+        }
+        if (password.isPresent() && !password.get().isEmpty()) {
+            problems.add(user.lineOf("password"), user.field("password"), "a plain-text password is only allowed when empty: "
+                    + "store its hash instead (run 'cleave hash-password' and paste the mysql_native_password / caching_sha2_password lines)");
+            return null;
+        }
+        if (passwordGiven && (nativeHash.isPresent() || sha2Hash.isPresent())) {
+            problems.add(user.lineOf("password"), user.field("password"),
+                    "give either an empty password or password hashes, not both");
+            return null;
+        }
+        if (!passwordGiven && nativeHash.isEmpty() && sha2Hash.isEmpty()) {
+            problems.add(user.line(), user.field("name"), "user '" + name.get() + "' has no password: expected password: \"\" "
+                    + "or at least one of mysql_native_password, caching_sha2_password");
+            return null;
+        }
+        if (nativeHash.isPresent() && !PasswordHashes.isNativeHash(nativeHash.get())) {
+            problems.add(user.lineOf("mysql_native_password"), user.field("mysql_native_password"),
+                    "expected '*' followed by 40 hex digits, as in mysql.user (SHA1(SHA1(password)))");
+        }
+        if (sha2Hash.isPresent() && !PasswordHashes.isCachingSha2Hash(sha2Hash.get())) {
+            problems.add(user.lineOf("caching_sha2_password"), user.field("caching_sha2_password"),
+                    "expected MySQL's SHA-256 crypt form: '$A$005$', a 20-character salt and a 43-character hash");
+        }
+        if (passwordGiven && !listen.isLoopback()) {
+            problems.add(user.lineOf("password"), user.field("password"), "user '" + name.get()
+                    + "' has an empty password and proxy.listen " + listen + " is not a loopback address: "
+                    + "set a password hash or listen on 127.0.0.1");
+        }
+        return new ProxyUser(name.get(), nativeHash, sha2Hash);
+    }
+}

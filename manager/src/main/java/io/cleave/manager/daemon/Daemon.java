@@ -1,0 +1,342 @@
+package io.cleave.manager.daemon;
+
+import io.cleave.manager.admin.AdminServer;
+import io.cleave.manager.admin.InstanceMetrics;
+import io.cleave.manager.admin.StatusReport;
+import io.cleave.manager.config.CleaveConfig;
+import io.cleave.manager.config.ConfigLoader;
+import io.cleave.manager.home.CleaveHome;
+import io.cleave.manager.home.DaemonInfo;
+import io.cleave.manager.home.DaemonLock;
+import io.cleave.manager.instance.InstancePlan;
+import io.cleave.manager.instance.LocalStorageProbe;
+import io.cleave.manager.instance.ShardAccount;
+import io.cleave.manager.supervisor.InstanceListener;
+import io.cleave.manager.supervisor.InstanceState;
+import io.cleave.manager.supervisor.InstanceStatus;
+import io.cleave.manager.supervisor.InstanceSupervisor;
+import io.cleave.manager.supervisor.MysqldLauncher;
+import io.cleave.manager.supervisor.ProcessInspector;
+import io.cleave.manager.supervisor.ReadinessProbe;
+import io.cleave.router.shardmap.ShardMapHolder;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The daemon of one home: loads the config, provisions the home, supervises every shard instance,
+ * serves the admin API and /metrics, and runs the proxy once all shards are ready. Usable
+ * in-process (tests start it directly); {@code cleave up} wraps it.
+ *
+ * <p>Order: start = provision, admin API, shards (adopted or launched), wait for readiness, proxy.
+ * Stop = proxy, shards (in parallel, cleanly), admin API.
+ */
+public final class Daemon implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(Daemon.class);
+
+    private final DaemonOptions options;
+    private final CleaveHome home;
+    private final CountDownLatch terminated = new CountDownLatch(1);
+    private final List<InstanceListener> listeners = new CopyOnWriteArrayList<>();
+    private final Object lifecycle = new Object();
+
+    private DaemonLock lock;
+    private CleaveConfig config;
+    private Provisioned provisioned;
+    private PrometheusMeterRegistry registry;
+    private ScheduledExecutorService scheduler;
+    private List<InstanceSupervisor> supervisors = List.of();
+    private AdminServer admin;
+    private ProxyService proxy;
+    private String proxyState = "not started";
+    private Instant startedAt;
+    private boolean closed;
+
+    public Daemon(DaemonOptions options) {
+        this.options = options;
+        this.home = options.home();
+    }
+
+    /**
+     * Starts everything and waits until every shard is RUNNING or given up (CRASH_LOOP), up to
+     * {@link DaemonOptions#readyTimeout()}. A shard that never becomes ready does not fail start:
+     * the daemon keeps supervising and reports why in status; the proxy then stays down.
+     *
+     * @throws RuntimeException when the config is invalid or the home cannot be provisioned
+     */
+    public void start() {
+        synchronized (lifecycle) {
+            startedAt = Instant.now();
+            home.createDirectories();
+            lock = DaemonLock.acquire(home);
+            try {
+                config = ConfigLoader.load(options.configFile());
+                provisioned = new Provisioner(home, config, options.cacheDir(), options.pathVariable(), new LocalStorageProbe()).prepare();
+                checkPortsFree(provisioned.plans());
+                registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+                scheduler = Executors.newScheduledThreadPool(4, daemonThreads("supervisor"));
+                ReadinessProbe probe = new ReadinessProbe(ShardAccount.USER, provisioned.account().secret());
+                MysqldLauncher launcher = new MysqldLauncher(provisioned.binary(), provisioned.accountInitFile());
+                InstanceMetrics metrics = new InstanceMetrics(registry);
+                List<InstanceSupervisor> list = new ArrayList<>();
+                for (InstancePlan plan : provisioned.plans()) {
+                    list.add(new InstanceSupervisor(plan, launcher, probe, provisioned.account(), options.restartPolicy(),
+                            Clock.systemUTC(), scheduler, this::fireStateChanged, metrics));
+                }
+                supervisors = List.copyOf(list);
+                metrics.bind(supervisors);
+                admin = new AdminServer(config.adminPort(), provisioned.adminToken(), registry, this::statusReport,
+                        this::requestShutdown);
+                admin.start();
+                new DaemonInfo(ProcessHandle.current().pid(), admin.port(), startedAt.toString(), version()).write(home);
+                supervisors.forEach(InstanceSupervisor::start);
+            } catch (RuntimeException e) {
+                log.error("daemon start failed: {}", e.getMessage());
+                shutdown(true);
+                throw e;
+            }
+        }
+        if (awaitSettled()) {
+            startProxy();
+        }
+    }
+
+    private boolean awaitSettled() {
+        long deadline = System.nanoTime() + options.readyTimeout().toNanos();
+        while (System.nanoTime() < deadline) {
+            List<InstanceState> states = supervisors.stream().map(InstanceSupervisor::state).toList();
+            if (states.stream().allMatch(s -> s == InstanceState.RUNNING)) {
+                log.info("all {} instances ready {} ms after start", states.size(),
+                        java.time.Duration.between(startedAt, Instant.now()).toMillis());
+                return true;
+            }
+            if (states.stream().allMatch(s -> s == InstanceState.RUNNING || s == InstanceState.CRASH_LOOP)) {
+                log.error("not all instances could start: {}; the proxy stays down, see 'cleave status'", states);
+                return false;
+            }
+            if (closed) {
+                return false;
+            }
+            sleep(50);
+        }
+        log.error("instances not ready within {} s; the proxy stays down, see 'cleave status'", options.readyTimeout().toSeconds());
+        return false;
+    }
+
+    private void startProxy() {
+        if (options.proxy().isEmpty()) {
+            proxyState = "not part of this build";
+            return;
+        }
+        synchronized (lifecycle) {
+            if (closed) {
+                return;
+            }
+            ProxyService service = options.proxy().get().create(proxyContext());
+            try {
+                service.start();
+            } catch (Exception e) {
+                log.error("proxy failed to start: {}", e.getMessage(), e);
+                proxyState = "failed: " + e.getMessage();
+                service.close();
+                return;
+            }
+            proxy = service;
+            proxyState = service.describe();
+            log.info("proxy {}", proxyState);
+        }
+    }
+
+    /** What the proxy is given; public so a proxy can also be built and tested against a running daemon. */
+    public ProxyContext proxyContext() {
+        return new ProxyContext(config.proxy().listen(), config.proxy().users(), config.proxy().tlsCert(),
+                config.proxy().tlsKey(), config.proxy().maxBackendConnectionsPerShard(), config.sharding().topology(),
+                provisioned.shardMaps(), shardEndpoints(), instanceEvents(), registry, home.state());
+    }
+
+    public List<ShardEndpoint> shardEndpoints() {
+        List<ShardEndpoint> endpoints = new ArrayList<>();
+        for (InstancePlan plan : provisioned.plans()) {
+            endpoints.add(new ShardEndpoint(plan.index(), plan.name(), plan.socket(), "127.0.0.1", plan.port(),
+                    ShardAccount.USER, provisioned.account().secret()));
+        }
+        return endpoints;
+    }
+
+    public InstanceEvents instanceEvents() {
+        return new InstanceEvents() {
+            @Override
+            public InstanceState stateOf(int shard) {
+                return supervisors.get(shard).state();
+            }
+
+            @Override
+            public void subscribe(InstanceListener listener) {
+                listeners.add(listener);
+            }
+        };
+    }
+
+    private void fireStateChanged(InstanceStatus status, InstanceState previous) {
+        log.info("{}: {} -> {}", status.name(), previous, status.state());
+        for (InstanceListener l : listeners) {
+            l.stateChanged(status, previous);
+        }
+    }
+
+    public StatusReport statusReport() {
+        List<InstanceStatus> instances = supervisors.stream().map(InstanceSupervisor::status).toList();
+        boolean ready = !instances.isEmpty() && instances.stream().allMatch(i -> i.state() == InstanceState.RUNNING);
+        return new StatusReport(ProcessHandle.current().pid(), home.toString(), String.valueOf(startedAt),
+                provisioned == null ? null : provisioned.binary().describe(), ready, proxyState, instances);
+    }
+
+    public List<InstanceStatus> status() {
+        return statusReport().instances();
+    }
+
+    public CleaveConfig config() {
+        return config;
+    }
+
+    public CleaveHome home() {
+        return home;
+    }
+
+    public int adminPort() {
+        return admin.port();
+    }
+
+    public String adminToken() {
+        return provisioned.adminToken();
+    }
+
+    public PrometheusMeterRegistry meterRegistry() {
+        return registry;
+    }
+
+    public ShardMapHolder shardMaps() {
+        return provisioned.shardMaps();
+    }
+
+    public List<InstanceSupervisor> supervisors() {
+        return supervisors;
+    }
+
+    /** Blocks until the daemon has stopped (after {@link #close()} or POST /v1/shutdown). */
+    public void awaitTermination() throws InterruptedException {
+        terminated.await();
+    }
+
+    /** Stops the daemon from another thread; returns at once. */
+    public void requestShutdown() {
+        Thread t = new Thread(this::close, "daemon-shutdown");
+        t.start();
+    }
+
+    /** Stops the proxy, then every shard cleanly, then the admin API. Idempotent. */
+    @Override
+    public void close() {
+        shutdown(true);
+    }
+
+    /**
+     * Stops supervising but leaves the shard servers running, as a daemon that is killed would; a
+     * later daemon on this home adopts them (used to replace the daemon without stopping shards).
+     */
+    public void closeLeavingInstancesRunning() {
+        shutdown(false);
+    }
+
+    private void shutdown(boolean stopInstances) {
+        synchronized (lifecycle) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            if (proxy != null) {
+                log.info("stopping the proxy");
+                proxy.close();
+                proxy = null;
+            }
+            if (stopInstances) {
+                List<CompletableFuture<Void>> stops = supervisors.stream()
+                        .map(s -> s.stop(options.stopTimeout())).toList();
+                CompletableFuture.allOf(stops.toArray(CompletableFuture[]::new)).join();
+            } else {
+                supervisors.forEach(InstanceSupervisor::release);
+                log.info("left {} instances running for the next daemon to adopt", supervisors.size());
+            }
+            if (scheduler != null) {
+                scheduler.shutdownNow();
+            }
+            if (admin != null) {
+                admin.close();
+            }
+            if (lock != null) {
+                DaemonInfo.delete(home);
+                lock.close();
+            }
+            if (registry != null) {
+                registry.close();
+            }
+            log.info("daemon stopped");
+            terminated.countDown();
+        }
+    }
+
+    private void checkPortsFree(List<InstancePlan> plans) {
+        for (InstancePlan plan : plans) {
+            if (ProcessInspector.findServerFor(plan.cnf()).isPresent()) {
+                continue; // its own server holds the port; it will be adopted
+            }
+            try (ServerSocket socket = new ServerSocket()) {
+                socket.setReuseAddress(true);
+                socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), plan.port()));
+            } catch (IOException e) {
+                throw new IllegalStateException("port " + plan.port() + " for " + plan.name()
+                        + " on 127.0.0.1 is taken by another process: free it, or set server.base_port in " + config.source());
+            }
+        }
+    }
+
+    static String version() {
+        String v = Daemon.class.getPackage().getImplementationVersion();
+        return v == null ? "dev" : v;
+    }
+
+    private static java.util.concurrent.ThreadFactory daemonThreads(String name) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, name + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    private static void sleep(long millis) {
+        try {
+            TimeUnit.MILLISECONDS.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

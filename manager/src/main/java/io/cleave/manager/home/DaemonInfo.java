@@ -1,0 +1,51 @@
+package io.cleave.manager.home;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Optional;
+
+/** {@code state/daemon.json}: how the CLI finds a running daemon of a home. */
+public record DaemonInfo(long pid, int adminPort, String startedAt, String version) {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    public static Optional<DaemonInfo> read(CleaveHome home) {
+        Path file = home.daemonInfoFile();
+        if (!Files.isRegularFile(file)) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(JSON.readValue(file.toFile(), DaemonInfo.class));
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    public void write(CleaveHome home) {
+        Path file = home.daemonInfoFile();
+        Path tmp = file.resolveSibling("daemon.json.tmp");
+        try {
+            JSON.writerWithDefaultPrettyPrinter().writeValue(tmp.toFile(), this);
+            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    public static void delete(CleaveHome home) {
+        try {
+            Files.deleteIfExists(home.daemonInfoFile());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public boolean processAlive() {
+        return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+    }
+}

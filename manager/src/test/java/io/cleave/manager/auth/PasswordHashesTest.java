@@ -1,0 +1,76 @@
+package io.cleave.manager.auth;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class PasswordHashesTest {
+
+    /** MariaDB 11.4: SELECT PASSWORD('x'). */
+    @Test
+    void nativeHashMatchesTheServersPasswordFunction() {
+        assertThat(PasswordHashes.mysqlNative("x")).isEqualTo("*B69027D44F6E5EDC07F1AEAD1477967B16F28227");
+        assertThat(PasswordHashes.isNativeHash(PasswordHashes.mysqlNative("anything"))).isTrue();
+    }
+
+    /** The test vectors published with the SHA-crypt specification (glibc's $5$). */
+    @Test
+    void sha256CryptMatchesThePublishedVectors() {
+        assertThat(Sha256Crypt.glibcCrypt(bytes("Hello world!"), "$5$saltstring"))
+                .isEqualTo("$5$saltstring$5B8vYYiY.CVt1RlTTf8KbXBH3hsxY/GNooZaBBGWEc5");
+        assertThat(Sha256Crypt.glibcCrypt(bytes("Hello world!"), "$5$rounds=10000$saltstringsaltstring"))
+                .isEqualTo("$5$rounds=10000$saltstringsaltst$3xv.VbSHBb41AL9AvLeujZkZRBAwqFMz2.opqey6IcA");
+        assertThat(Sha256Crypt.glibcCrypt(bytes("This is just a test"), "$5$rounds=5000$toolongsaltstring"))
+                .isEqualTo("$5$rounds=5000$toolongsaltstrin$Un/5jzAHMgOGZ5.mWJpuVolil07guHPvOW8mGRcvxa5");
+        assertThat(Sha256Crypt.glibcCrypt(bytes("a very much longer text to encrypt.  This one even stretches over morethan one line."),
+                "$5$rounds=1400$anotherlongsaltstring"))
+                .isEqualTo("$5$rounds=1400$anotherlongsalts$Rx.j8H.h8HjEDGomFU8bDkXm3XIUnzyxf12oP84Bnq1");
+    }
+
+    /**
+     * MySQL frames the same digest as $A$005$ + 20-byte salt + digest, with 5000 rounds and the
+     * salt not truncated: with a 16-byte salt the digest must equal glibc's $5$rounds=5000$.
+     */
+    @Test
+    void cachingSha2UsesTheSameDigestWithMysqlFraming() {
+        String glibc = Sha256Crypt.glibcCrypt(bytes(""), "$5$rounds=5000$abcdefghijklmnop");
+        assertThat(glibc).isEqualTo("$5$rounds=5000$abcdefghijklmnop$p99E2fxZB/BTl9j.a2VRY5z71zEP761isnVBuiGlzV3");
+        assertThat(Sha256Crypt.digest(bytes(""), bytes("abcdefghijklmnop"), 5000))
+                .isEqualTo(glibc.substring(glibc.lastIndexOf('$') + 1));
+
+        String stored = PasswordHashes.cachingSha2("secret", "0123456789abcdefghij");
+        assertThat(stored).startsWith("$A$005$0123456789abcdefghij").hasSize(70);
+        assertThat(stored.substring(27)).isEqualTo(Sha256Crypt.digest(bytes("secret"), bytes("0123456789abcdefghij"), 5000));
+        assertThat(PasswordHashes.isCachingSha2Hash(stored)).isTrue();
+        assertThat(PasswordHashes.matchesCachingSha2("secret", stored)).isTrue();
+        assertThat(PasswordHashes.matchesCachingSha2("Secret", stored)).isFalse();
+    }
+
+    @Test
+    void randomSaltsDiffer() {
+        String a = PasswordHashes.cachingSha2("pw");
+        String b = PasswordHashes.cachingSha2("pw");
+        assertThat(a).isNotEqualTo(b);
+        assertThat(PasswordHashes.matchesCachingSha2("pw", a)).isTrue();
+        assertThat(PasswordHashes.matchesCachingSha2("pw", b)).isTrue();
+    }
+
+    @Test
+    void hashFormsAreValidated() {
+        assertThat(PasswordHashes.isNativeHash("*2470C0C06DEE42FD1618BB99005ADCA2EC9D1E19")).isTrue();
+        assertThat(PasswordHashes.isNativeHash("2470C0C06DEE42FD1618BB99005ADCA2EC9D1E19")).isFalse();
+        assertThat(PasswordHashes.isNativeHash("*2470C0C06DEE42FD1618BB99005ADCA2EC9D1E1")).isFalse();
+        // A salt as MySQL makes it may hold any ASCII but '$', quotes and backslashes included.
+        String punctuated = PasswordHashes.cachingSha2("pw", "i`xay#fG/\\' TrbkNA82");
+        assertThat(PasswordHashes.isCachingSha2Hash(punctuated)).isTrue();
+        assertThat(PasswordHashes.isCachingSha2Hash(punctuated.substring(0, 69))).isFalse();
+        assertThat(PasswordHashes.isCachingSha2Hash(punctuated.replace("$A$005$", "$A$000$"))).isFalse();
+        assertThat(PasswordHashes.isCachingSha2Hash(punctuated.replace("$A$005$", "$5$005$"))).isFalse();
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,88 @@
+package io.cleave.manager.cli;
+
+import io.cleave.manager.auth.PasswordHashes;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import picocli.CommandLine;
+
+import java.io.ByteArrayInputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class CleaveMainTest {
+
+    @TempDir
+    Path tmp;
+
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private int run(CommandLine cmd, String... args) {
+        cmd.setOut(new PrintWriter(out, true));
+        cmd.setErr(new PrintWriter(err, true));
+        return cmd.execute(args);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"init", "up", "down", "status", "hash-password"})
+    void everySubcommandHasHelp(String sub) {
+        assertThat(run(CleaveMain.commandLine(), sub, "--help")).isZero();
+        assertThat(out.toString()).startsWith("Usage: cleave " + sub);
+    }
+
+    @Test
+    void homeAndConfigAreSharedOptions() {
+        run(CleaveMain.commandLine(), "up", "--help");
+        assertThat(out.toString()).contains("--home=DIR").contains("--config=FILE").contains("--detach");
+    }
+
+    @Test
+    void statusWithoutADaemonSaysSoAndFails() {
+        int code = run(CleaveMain.commandLine(), "status", "--home", tmp.toString());
+        assertThat(code).isEqualTo(ExitCodes.NO_DAEMON);
+        assertThat(err.toString()).isEqualTo("error: no cleave daemon is running for home " + tmp
+                + " (start one with 'cleave up')" + System.lineSeparator());
+    }
+
+    @Test
+    void downWithNothingRunningIsANoOp() {
+        assertThat(run(CleaveMain.commandLine(), "down", "--home", tmp.toString())).isZero();
+        assertThat(out.toString()).contains("no cleave daemon is running for home " + tmp + "; nothing to stop");
+    }
+
+    @Test
+    void invalidConfigExitsWithItsOwnCodeAndTheMessage() throws Exception {
+        Path config = tmp.resolve("bad.yaml");
+        Files.writeString(config, "shards: 2\nproxy: {users: [{name: root, password: \"\"}]}\nbogus: 1\n");
+        int code = run(CleaveMain.commandLine(), "init", "--home", tmp.resolve("home").toString(), "--config", config.toString());
+        assertThat(code).isEqualTo(ExitCodes.CONFIG_INVALID);
+        assertThat(err.toString()).contains("error: invalid config:\n" + config + ":3: bogus: unknown key: expected one of");
+    }
+
+    @Test
+    void missingConfigFileIsNamed() {
+        int code = run(CleaveMain.commandLine(), "up", "--home", tmp.toString(), "--config", tmp.resolve("nope.yaml").toString());
+        assertThat(code).isEqualTo(ExitCodes.FAILED);
+        assertThat(err.toString()).contains("config file " + tmp.resolve("nope.yaml") + " does not exist: pass --config FILE");
+    }
+
+    @Test
+    void hashPasswordPrintsBothLinesReadyToPaste() {
+        CommandLine cmd = CleaveMain.commandLine();
+        HashPasswordCommand hash = cmd.getSubcommands().get("hash-password").getCommand();
+        hash.in = new ByteArrayInputStream("x\n".getBytes(StandardCharsets.UTF_8));
+        assertThat(run(cmd, "hash-password")).isZero();
+        String[] lines = out.toString().split("\\R");
+        assertThat(lines[0]).isEqualTo("mysql_native_password: \"*B69027D44F6E5EDC07F1AEAD1477967B16F28227\"");
+        assertThat(lines[1]).startsWith("caching_sha2_password: \"$A$005$");
+        String sha2 = lines[1].substring("caching_sha2_password: \"".length(), lines[1].length() - 1);
+        assertThat(PasswordHashes.matchesCachingSha2("x", sha2)).isTrue();
+    }
+}

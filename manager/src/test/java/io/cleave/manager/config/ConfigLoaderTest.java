@@ -1,0 +1,259 @@
+package io.cleave.manager.config;
+
+import io.cleave.router.keyspace.RangeShardFunction;
+import io.cleave.router.topology.TableRule;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ConfigLoaderTest {
+
+    private static final Path SAMPLES = Path.of("..", "config");
+    private static final Path FILE = Path.of("/etc/cleave/test.yaml");
+
+    @ParameterizedTest
+    @ValueSource(strings = {"config/cleave.yaml", "config/tpcc.yaml", "config/sysbench.yaml", "config/single.yaml",
+            "docker/cleave.yaml"})
+    void everySampleConfigLoads(String name) {
+        CleaveConfig config = ConfigLoader.load(Path.of("..").resolve(name));
+        assertThat(config.shards()).isPositive();
+        assertThat(config.proxy().users()).isNotEmpty();
+    }
+
+    @Test
+    void quickstartHasFourShardsAndAnEmptyRootPasswordOnLoopback() {
+        CleaveConfig config = ConfigLoader.load(SAMPLES.resolve("cleave.yaml"));
+        assertThat(config.shards()).isEqualTo(4);
+        assertThat(config.bufferPoolPerShard()).isEqualTo(256L << 20);
+        assertThat(config.server().binary()).isEmpty();
+        assertThat(config.proxy().listen()).isEqualTo(new HostPort("127.0.0.1", 6033));
+        assertThat(config.adminPort()).isEqualTo(6034);
+        assertThat(config.proxy().users()).singleElement()
+                .satisfies(u -> assertThat(u.name()).isEqualTo("root"))
+                .satisfies(u -> assertThat(u.hasEmptyPassword()).isTrue());
+    }
+
+    @Test
+    void tpccMapsWarehouseRangesOntoShardsWithAnOpenEnd() {
+        CleaveConfig config = ConfigLoader.load(SAMPLES.resolve("tpcc.yaml"));
+        var topology = config.sharding().topology();
+        var ranges = ((RangeShardFunction) topology.keyspace("warehouse").function()).ranges();
+        assertThat(ranges).hasSize(4);
+        assertThat(ranges.get(3).from()).isEqualTo(76);
+        assertThat(ranges.get(3).to()).isEqualTo(Long.MAX_VALUE);
+        assertThat(config.sharding().explicitAssignments().get("warehouse")).containsExactly(0, 1, 2, 3);
+        assertThat(topology.tables()).hasSize(9);
+        assertThat(topology.ruleFor("ORDER_LINE")).isEqualTo(new TableRule.Sharded("order_line", "warehouse", "ol_w_id"));
+        assertThat(topology.ruleFor("item")).isInstanceOf(TableRule.Reference.class);
+    }
+
+    @Test
+    void sysbenchHashesSixteenTables() {
+        CleaveConfig config = ConfigLoader.load(SAMPLES.resolve("sysbench.yaml"));
+        assertThat(config.sharding().topology().keyspace("sbtest").function().bucketCount()).isEqualTo(256);
+        assertThat(config.sharding().explicitAssignments()).isEmpty();
+        assertThat(config.sharding().topology().tables()).hasSize(16);
+    }
+
+    @Test
+    void singleHasNoKeyspacesAndEveryTableOnShardZero() {
+        CleaveConfig config = ConfigLoader.load(SAMPLES.resolve("single.yaml"));
+        assertThat(config.shards()).isEqualTo(1);
+        assertThat(config.sharding().topology().ruleFor("anything")).isEqualTo(new TableRule.Unsharded("anything", 0));
+    }
+
+    @Test
+    void unknownKeyNamesFileLineFieldAndTheValidKeys() {
+        assertError("""
+                shards: 2
+                buffer_pool: 256M
+                bufer_pool_size: 1G
+                proxy:
+                  users: [{name: root, password: ""}]
+                """, "/etc/cleave/test.yaml:3: bufer_pool_size: unknown key: expected one of shards, server, buffer_pool,"
+                + " datadir_roots, log_dir, io_capacity, cpu_sets, proxy, admin, sharding");
+    }
+
+    @Test
+    void nestedUnknownKeyHasItsFieldPath() {
+        assertError("""
+                proxy:
+                  listen: 127.0.0.1:6033
+                  users:
+                    - name: root
+                      password: ""
+                      pasword: x
+                """, "/etc/cleave/test.yaml:6: proxy.users[0].pasword: unknown key: expected one of name, password,"
+                + " mysql_native_password, caching_sha2_password");
+    }
+
+    @Test
+    void plainTextPasswordIsRefusedWithAdvice() {
+        assertError("""
+                proxy:
+                  users:
+                    - name: app
+                      password: secret
+                """, "/etc/cleave/test.yaml:4: proxy.users[0].password: a plain-text password is only allowed when empty: "
+                + "store its hash instead (run 'cleave hash-password' and paste the mysql_native_password / caching_sha2_password lines)");
+    }
+
+    @Test
+    void emptyPasswordOnAPublicAddressIsRefused() {
+        assertError("""
+                proxy:
+                  listen: 0.0.0.0:6033
+                  users:
+                    - name: root
+                      password: ""
+                """, "/etc/cleave/test.yaml:5: proxy.users[0].password: user 'root' has an empty password and proxy.listen "
+                + "0.0.0.0:6033 is not a loopback address: set a password hash or listen on 127.0.0.1");
+    }
+
+    @Test
+    void badHashFormsAreNamed() {
+        assertError("""
+                proxy:
+                  users:
+                    - name: app
+                      mysql_native_password: "2470C0C06DEE42FD1618BB99005ADCA2EC9D1E19"
+                """, "/etc/cleave/test.yaml:4: proxy.users[0].mysql_native_password: expected '*' followed by 40 hex digits,"
+                + " as in mysql.user (SHA1(SHA1(password)))");
+        assertError("""
+                proxy:
+                  users:
+                    - name: app
+                      caching_sha2_password: "$A$005$tooshort"
+                """, "/etc/cleave/test.yaml:4: proxy.users[0].caching_sha2_password: expected MySQL's SHA-256 crypt form: "
+                + "'$A$005$', a 20-character salt and a 43-character hash");
+    }
+
+    @Test
+    void badSizeSaysWhatWouldBeValid() {
+        assertError("buffer_pool: 1.5G\nproxy: {users: [{name: root, password: \"\"}]}\n",
+                "/etc/cleave/test.yaml:1: buffer_pool: '1.5G' is not a size: expected a whole number with an optional"
+                        + " K, M, G or T suffix, e.g. 512M or 4G");
+    }
+
+    @Test
+    void shardCountOutOfRange() {
+        assertError("shards: 0\nproxy: {users: [{name: root, password: \"\"}]}\n",
+                "/etc/cleave/test.yaml:1: shards: 0 is out of range: expected 1..64");
+    }
+
+    @Test
+    void overlappingRangesNameBothLines() {
+        assertError("""
+                shards: 2
+                proxy: {users: [{name: root, password: ""}]}
+                sharding:
+                  keyspaces:
+                    - name: w
+                      function: range
+                      ranges:
+                        - {from: 1, to: 10, shard: 0}
+                        - {from: 10, to: 20, shard: 1}
+                """, "/etc/cleave/test.yaml:9: sharding.keyspaces[0].ranges[1]: range 10-20 overlaps range 1-10 (line 8)");
+    }
+
+    @Test
+    void unknownKeyspaceOfATableListsTheDefinedOnes() {
+        assertError("""
+                shards: 2
+                proxy: {users: [{name: root, password: ""}]}
+                sharding:
+                  keyspaces:
+                    - {name: sbtest, function: hash, buckets: 16}
+                  tables:
+                    - {name: t1, keyspace: sbtset, column: id}
+                """, "/etc/cleave/test.yaml:7: sharding.tables[0].keyspace: keyspace 'sbtset' is not defined: expected one of sbtest");
+    }
+
+    @Test
+    void homeShardOutOfRange() {
+        assertError("""
+                shards: 2
+                proxy: {users: [{name: root, password: ""}]}
+                sharding:
+                  default_shard: 2
+                """, "/etc/cleave/test.yaml:4: sharding.default_shard: shard 2 does not exist: expected one of 0..1");
+        assertError("""
+                shards: 2
+                proxy: {users: [{name: root, password: ""}]}
+                sharding:
+                  tables:
+                    - {name: settings, type: unsharded, shard: 5}
+                """, "/etc/cleave/test.yaml:5: sharding.tables[0].shard: shard 5 does not exist: expected one of 0..1");
+    }
+
+    @Test
+    void unknownFunctionListsTheRegisteredOnes() {
+        assertError("""
+                proxy: {users: [{name: root, password: ""}]}
+                sharding:
+                  keyspaces:
+                    - {name: k, function: modulo}
+                """, "/etc/cleave/test.yaml:4: sharding.keyspaces[0].function: 'modulo' is unknown: expected one of hash, range");
+    }
+
+    @Test
+    void everyProblemIsReportedAtOnce() {
+        ConfigException e = catchConfig("shards: 100\nio_capacity: 5\nproxy: {users: [{name: root, password: \"\"}]}\nextra: 1\n");
+        assertThat(e.errors()).extracting(ConfigError::field).containsExactlyInAnyOrder("shards", "io_capacity", "extra");
+    }
+
+    @Test
+    void syntaxErrorsHaveALine() {
+        ConfigException e = catchConfig("shards: 2\nproxy: [\n");
+        assertThat(e.errors()).singleElement().satisfies(err -> {
+            assertThat(err.field()).isEqualTo("(syntax)");
+            assertThat(err.line()).isGreaterThan(1);
+        });
+    }
+
+    @Test
+    void cpuSetsNeedOnePerShard() {
+        assertError("shards: 2\ncpu_sets: [\"0-3\"]\nproxy: {users: [{name: root, password: \"\"}]}\n",
+                "/etc/cleave/test.yaml:2: cpu_sets: has 1 entries for 2 shards: expected none or exactly one per shard");
+    }
+
+    @Test
+    void hashesAreAccepted() {
+        CleaveConfig config = ConfigLoader.parse(FILE, """
+                proxy:
+                  listen: 0.0.0.0:6033
+                  users:
+                    - name: app
+                      mysql_native_password: "*2470C0C06DEE42FD1618BB99005ADCA2EC9D1E19"
+                """);
+        assertThat(config.proxy().users().get(0).hasEmptyPassword()).isFalse();
+    }
+
+    private static void assertError(String yaml, String expected) {
+        assertThat(catchConfig(yaml).getMessage()).isEqualTo(expected);
+    }
+
+    private static ConfigException catchConfig(String yaml) {
+        try {
+            ConfigLoader.parse(FILE, yaml);
+        } catch (ConfigException e) {
+            return e;
+        }
+        throw new AssertionError("config was accepted:\n" + yaml);
+    }
+
+    @Test
+    void sizesParseAndFormat() {
+        assertThat(ByteSize.parse("512M")).isEqualTo(512L << 20);
+        assertThat(ByteSize.parse("4g")).isEqualTo(4L << 30);
+        assertThat(ByteSize.parse("1024")).isEqualTo(1024);
+        assertThat(ByteSize.format(256L << 20)).isEqualTo("256M");
+        assertThat(ByteSize.format(1000)).isEqualTo("1000");
+        assertThatThrownBy(() -> ByteSize.parse("lots")).hasMessageContaining("expected a whole number");
+    }
+}

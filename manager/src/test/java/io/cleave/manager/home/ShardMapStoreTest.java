@@ -1,0 +1,77 @@
+package io.cleave.manager.home;
+
+import io.cleave.manager.config.CleaveConfig;
+import io.cleave.manager.config.ConfigLoader;
+import io.cleave.router.shardmap.ShardMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ShardMapStoreTest {
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void firstStartPersistsTheConfiguredAssignmentAndLaterStartsReadItBack() throws Exception {
+        CleaveConfig tpcc = ConfigLoader.load(Path.of("..", "config", "tpcc.yaml"));
+        ShardMapStore store = new ShardMapStore(tmp.resolve("shard-map.json"));
+        ShardMap first = store.loadOrCreate(tpcc.sharding(), tpcc.source());
+        assertThat(first.version()).isEqualTo(1);
+        assertThat(first.buckets("warehouse")).containsExactly(0, 1, 2, 3);
+        assertThat(Files.readString(tmp.resolve("shard-map.json")))
+                .isEqualTo("{\"version\":1,\"shard_count\":4,\"keyspaces\":{\"warehouse\":{\"function\":\"range\",\"buckets\":4,\"assignment\":[0,1,2,3]}}}");
+
+        ShardMap moved = first.withBucketsMoved("warehouse", List.of(3), 0);
+        store.save(moved, tpcc.sharding().topology());
+        assertThat(store.loadOrCreate(tpcc.sharding(), tpcc.source())).isEqualTo(moved);
+    }
+
+    @Test
+    void hashKeyspacesSpreadEvenlyWithoutExplicitShards() {
+        CleaveConfig sysbench = ConfigLoader.load(Path.of("..", "config", "sysbench.yaml"));
+        ShardMap map = new ShardMapStore(tmp.resolve("m.json")).loadOrCreate(sysbench.sharding(), sysbench.source());
+        int[] buckets = map.buckets("sbtest");
+        assertThat(buckets).hasSize(256);
+        assertThat(buckets[0]).isZero();
+        assertThat(buckets[64]).isEqualTo(1);
+        assertThat(buckets[255]).isEqualTo(3);
+    }
+
+    @Test
+    void aConfigThatNoLongerMatchesIsNamedClearly() {
+        CleaveConfig tpcc = ConfigLoader.load(Path.of("..", "config", "tpcc.yaml"));
+        CleaveConfig sysbench = ConfigLoader.load(Path.of("..", "config", "sysbench.yaml"));
+        ShardMapStore store = new ShardMapStore(tmp.resolve("shard-map.json"));
+        store.loadOrCreate(tpcc.sharding(), tpcc.source());
+        assertThatThrownBy(() -> store.loadOrCreate(sysbench.sharding(), sysbench.source()))
+                .isInstanceOf(ShardMapStore.ShardMapMismatchException.class)
+                .hasMessageContaining("no longer matches")
+                .hasMessageContaining("it holds keyspaces [warehouse], the config defines [sbtest]");
+        CleaveConfig single = ConfigLoader.load(Path.of("..", "config", "single.yaml"));
+        assertThatThrownBy(() -> store.loadOrCreate(single.sharding(), single.source()))
+                .hasMessageContaining("it was written for 4 shards, the config has 1");
+    }
+
+    @Test
+    void secretsAreOwnerOnlyAndStable() throws Exception {
+        Path file = tmp.resolve("state/secret");
+        String secret = Secrets.readOrCreate(file);
+        assertThat(secret).matches("[0-9a-f]{32}");
+        assertThat(Files.getPosixFilePermissions(file))
+                .containsExactlyInAnyOrder(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE);
+        assertThat(Secrets.readOrCreate(file)).isEqualTo(secret);
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
+        assertThat(Secrets.readOrCreate(file)).isEqualTo(secret);
+        assertThat(Files.getPosixFilePermissions(file))
+                .containsExactlyInAnyOrder(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE);
+    }
+}

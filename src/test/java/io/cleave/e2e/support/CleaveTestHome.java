@@ -1,0 +1,223 @@
+package io.cleave.e2e.support;
+
+import io.cleave.manager.daemon.DaemonOptions;
+import io.cleave.manager.daemon.ProxyFactory;
+import io.cleave.manager.home.CleaveHome;
+import io.cleave.manager.supervisor.ProcessInspector;
+import io.cleave.manager.supervisor.RestartPolicy;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.Stream;
+
+/**
+ * A throw-away Cleave home for a test: a temp directory under /tmp (short, for Unix sockets) with a
+ * generated cleave.yaml on free loopback ports, from which real daemons are started in-process.
+ * Datadirs are copies of the datadir template cached per server version (in $CLEAVE_CACHE or
+ * ~/.cache/cleave), so a daemon with two shards is up in a second or two.
+ *
+ * <pre>{@code
+ * try (CleaveTestHome home = CleaveTestHome.builder().shards(2).create();
+ *      RunningDaemon daemon = home.start()) {
+ *     try (Connection c = daemon.connect(1)) { ... }
+ * }
+ * }</pre>
+ *
+ * {@link #close()} stops any server this home still has running and deletes the directory.
+ */
+public final class CleaveTestHome implements AutoCloseable {
+
+    private final Path root;
+    private final Path configFile;
+    private final int basePort;
+    private final int shards;
+    private final RestartPolicy restartPolicy;
+    private final Optional<ProxyFactory> proxy;
+
+    private CleaveTestHome(Builder b) throws IOException {
+        this.root = Files.createTempDirectory(Path.of("/tmp"), "cleave-it-");
+        this.shards = b.shards;
+        this.basePort = freePortRange(b.shards);
+        this.restartPolicy = b.restartPolicy;
+        this.proxy = Optional.ofNullable(b.proxy);
+        this.configFile = root.resolve("cleave.yaml");
+        StringBuilder yaml = new StringBuilder();
+        yaml.append("shards: ").append(b.shards).append('\n');
+        yaml.append("server:\n  binary: auto\n  base_port: ").append(basePort).append('\n');
+        if (!b.serverOptions.isEmpty()) {
+            yaml.append("  options:\n");
+            b.serverOptions.forEach((k, v) -> yaml.append("    ").append(k).append(": \"").append(v).append("\"\n"));
+        }
+        yaml.append("buffer_pool: ").append(b.bufferPoolPerShardMiB * b.shards).append("M\n");
+        yaml.append("proxy:\n  listen: 127.0.0.1:").append(b.proxyPort).append('\n');
+        yaml.append("  users:\n    - name: root\n      password: \"\"\n");
+        yaml.append("admin:\n  port: 0\n");
+        yaml.append(b.extraYaml);
+        Files.writeString(configFile, yaml.toString());
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The home directory ({@code --home}). */
+    public Path root() {
+        return root;
+    }
+
+    public CleaveHome home() {
+        return new CleaveHome(root);
+    }
+
+    public Path configFile() {
+        return configFile;
+    }
+
+    /** Shard i listens on 127.0.0.1:(basePort + i). */
+    public int basePort() {
+        return basePort;
+    }
+
+    public int shards() {
+        return shards;
+    }
+
+    public DaemonOptions daemonOptions() {
+        DaemonOptions options = DaemonOptions.standard(home(), configFile, System.getenv()).withRestartPolicy(restartPolicy);
+        return proxy.map(options::withProxy).orElse(options);
+    }
+
+    /** Starts an in-process daemon and waits until every shard is ready or given up. */
+    public RunningDaemon start() {
+        return RunningDaemon.start(this);
+    }
+
+    /** Pids of the servers running for this home, found by their command line (etc/shard-N.cnf). */
+    public Map<Integer, Long> serverPids() {
+        Map<Integer, Long> pids = new LinkedHashMap<>();
+        for (int i = 0; i < shards; i++) {
+            Path cnf = home().etc().resolve("shard-" + i + ".cnf");
+            int shard = i;
+            ProcessInspector.findServerFor(cnf).ifPresent(p -> pids.put(shard, p.pid()));
+        }
+        return pids;
+    }
+
+    /** Kills whatever this home left running, then deletes it. */
+    @Override
+    public void close() {
+        for (long pid : serverPids().values()) {
+            ProcessHandle.of(pid).ifPresent(p -> {
+                p.destroyForcibly();
+                p.onExit().orTimeout(30, java.util.concurrent.TimeUnit.SECONDS).join();
+            });
+        }
+        try (Stream<Path> paths = Files.walk(root)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A port range of {@code n} consecutive ports nobody listens on. */
+    static int freePortRange(int n) {
+        for (int attempt = 0; attempt < 200; attempt++) {
+            int base = 20000 + ThreadLocalRandom.current().nextInt(20000);
+            boolean free = true;
+            for (int p = base; p < base + n && free; p++) {
+                free = isFree(p);
+            }
+            if (free) {
+                return base;
+            }
+        }
+        throw new IllegalStateException("no " + n + " consecutive free ports found");
+    }
+
+    static int freePort() {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static boolean isFree(int port) {
+        try (ServerSocket s = new ServerSocket()) {
+            s.setReuseAddress(true);
+            s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** Options of a test home; defaults: 2 shards of 64M, quick restarts (a crash loop after 3 crashes). */
+    public static final class Builder {
+        private int shards = 2;
+        private int bufferPoolPerShardMiB = 64;
+        private final Map<String, String> serverOptions = new LinkedHashMap<>();
+        private String extraYaml = "";
+        private int proxyPort = freePort();
+        private RestartPolicy restartPolicy = new RestartPolicy(Duration.ofMillis(200), Duration.ofSeconds(2), 3,
+                Duration.ofMinutes(2), Duration.ofSeconds(30), Duration.ofMinutes(2));
+        private ProxyFactory proxy;
+
+        public Builder shards(int n) {
+            this.shards = n;
+            return this;
+        }
+
+        public Builder bufferPoolPerShardMiB(int mib) {
+            this.bufferPoolPerShardMiB = mib;
+            return this;
+        }
+
+        /** An extra my.cnf option for every shard (server.options). */
+        public Builder serverOption(String name, String value) {
+            serverOptions.put(name, value);
+            return this;
+        }
+
+        /** YAML appended to the generated config, e.g. a {@code sharding:} section. */
+        public Builder extraYaml(String yaml) {
+            this.extraYaml = yaml.endsWith("\n") ? yaml : yaml + "\n";
+            return this;
+        }
+
+        public Builder proxyPort(int port) {
+            this.proxyPort = port;
+            return this;
+        }
+
+        public Builder restartPolicy(RestartPolicy policy) {
+            this.restartPolicy = policy;
+            return this;
+        }
+
+        /** The proxy the daemon starts once the shards are ready. */
+        public Builder proxy(ProxyFactory factory) {
+            this.proxy = factory;
+            return this;
+        }
+
+        public CleaveTestHome create() {
+            try {
+                return new CleaveTestHome(this);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+}

@@ -1,0 +1,136 @@
+package io.cleave.e2e.support;
+
+import io.cleave.manager.daemon.Daemon;
+import io.cleave.manager.daemon.ShardEndpoint;
+import io.cleave.manager.instance.EmbeddedServer;
+import io.cleave.manager.supervisor.InstanceStatus;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+/**
+ * An in-process {@link Daemon} of a {@link CleaveTestHome}, started and ready. Exposes what tests
+ * need to reach the shards (endpoints, JDBC connections with the shard account, the embedded
+ * client over a socket) and the admin API.
+ */
+public final class RunningDaemon implements AutoCloseable {
+
+    private final CleaveTestHome home;
+    private final Daemon daemon;
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    private RunningDaemon(CleaveTestHome home, Daemon daemon) {
+        this.home = home;
+        this.daemon = daemon;
+    }
+
+    static RunningDaemon start(CleaveTestHome home) {
+        Daemon daemon = new Daemon(home.daemonOptions());
+        daemon.start();
+        return new RunningDaemon(home, daemon);
+    }
+
+    public Daemon daemon() {
+        return daemon;
+    }
+
+    /** One endpoint per shard: socket, port, account, secret. */
+    public List<ShardEndpoint> shards() {
+        return daemon.shardEndpoints();
+    }
+
+    public String shardSecret() {
+        return shards().get(0).secret();
+    }
+
+    public int adminPort() {
+        return daemon.adminPort();
+    }
+
+    public String adminToken() {
+        return daemon.adminToken();
+    }
+
+    public InstanceStatus status(int shard) {
+        return daemon.status().get(shard);
+    }
+
+    /** A JDBC connection to one shard over loopback TCP, as the shard account. */
+    public Connection connect(int shard) throws SQLException {
+        ShardEndpoint e = shards().get(shard);
+        return DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + e.port() + "/?sslMode=PREFERRED&allowPublicKeyRetrieval=true",
+                e.user(), e.secret());
+    }
+
+    /** Runs SQL through the embedded {@code mariadb} client over the shard's Unix socket; returns its output. */
+    public String querySocket(int shard, String sql) throws IOException, InterruptedException {
+        ShardEndpoint e = shards().get(shard);
+        Path client = EmbeddedServer.standard(io.cleave.manager.home.CleaveHome.cacheDir(System.getenv()))
+                .installDir().resolve("bin/mariadb");
+        Process p = new ProcessBuilder(client.toString(), "--no-defaults", "--skip-ssl", "--batch", "--skip-column-names",
+                "--socket=" + e.socket(), "--user=" + e.user(), "--password=" + e.secret(), "-e", sql)
+                .redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
+            throw new IOException("mariadb client failed: " + out);
+        }
+        return out;
+    }
+
+    /** Waits until {@code condition} holds for one shard's status. */
+    public InstanceStatus awaitStatus(int shard, Predicate<InstanceStatus> condition, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        InstanceStatus last = status(shard);
+        while (System.nanoTime() < deadline) {
+            last = status(shard);
+            if (condition.test(last)) {
+                return last;
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("shard " + shard + " did not reach the expected status within " + timeout + "; last: " + last);
+    }
+
+    /** GET or POST on the admin API; {@code withToken=false} sends no Authorization header. */
+    public HttpResponse<String> admin(String method, String path, boolean withToken) throws IOException, InterruptedException {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + adminPort() + path))
+                .method(method, HttpRequest.BodyPublishers.noBody());
+        if (withToken) {
+            b.header("Authorization", "Bearer " + adminToken());
+        }
+        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    public List<Long> pids() {
+        List<Long> pids = new ArrayList<>();
+        daemon.status().forEach(s -> pids.add(s.pid()));
+        return pids;
+    }
+
+    public CleaveTestHome home() {
+        return home;
+    }
+
+    /** Stops the daemon as a crash would: instances stay up for the next daemon to adopt. */
+    public void closeLeavingInstancesRunning() {
+        daemon.closeLeavingInstancesRunning();
+    }
+
+    @Override
+    public void close() {
+        daemon.close();
+    }
+}
