@@ -73,8 +73,8 @@ final class RunCommand implements Callable<Integer> {
         RunOptions options = RunOptions.of(w, connections, duration).withWarmup(warmup)
             .withReportInterval(reportInterval).withIsolation(isolation).withSeeds(seed, loadSeed)
             .withMaxRetries(maxRetries).withLabel(label);
-        System.out.printf("%s: %d warehouses, %d connections, %s warm-up, %s measured, target %s%n", label, w,
-            connections, warmup, duration, target.redactedUrl());
+        System.out.printf("%s: %d warehouses, %d connections, %.0f s warm-up, %.0f s measured, target %s%n", label, w,
+            connections, warmup.toMillis() / 1000.0, duration.toMillis() / 1000.0, target.redactedUrl());
         RunResult result = TpccDriver.run(target::getConnection, options, target.redactedUrl(),
             (sample, soFar) -> System.out.println(ResultTable.progressLine(sample, soFar)));
         System.out.print(ResultTable.render(result));
