@@ -52,7 +52,8 @@ final class LoadCommand implements Callable<Integer> {
 
     /** Convenience for a fresh server: the URL's database is created when the server says it is unknown. */
     private static void createDatabaseIfMissing(JdbcTarget target) throws SQLException {
-        try (Connection ignored = target.getConnection()) {
+        try {
+            target.getConnection().close();
             return;
         } catch (SQLException e) {
             if (e.getErrorCode() != ER_BAD_DB || target.database().isEmpty()) {

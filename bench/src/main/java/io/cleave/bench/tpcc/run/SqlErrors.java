@@ -12,7 +12,7 @@ public final class SqlErrors {
 
     /** What a failed attempt leads to. */
     public enum Kind {
-        /** Deadlock, lock wait timeout, serialization failure: run the same transaction again. */
+        /** Deadlock, lock wait timeout, serialization failure, rolled-back XA branch: run it again. */
         RETRYABLE,
         /** The connection is gone: count it, reconnect, move on to the next transaction. */
         CONNECTION_LOST,
@@ -34,8 +34,9 @@ public final class SqlErrors {
             return Kind.CONNECTION_LOST;
         }
         // SQLSTATE class 40 is "transaction rollback": serialization failures (40001) and the
-        // rollbacks a proxy reports when a distributed transaction loses a conflict.
-        if (state.startsWith("40")) {
+        // rollbacks a proxy reports when a distributed transaction loses a conflict. XA1xx says
+        // the same of an XA branch (deadlock, timeout) in a two-phase commit.
+        if (state.startsWith("40") || state.startsWith("XA1")) {
             return Kind.RETRYABLE;
         }
         return Kind.OTHER;
