@@ -141,7 +141,8 @@ final class Terminal implements Runnable {
                       MeasurementWindow w) {
         live.error();
         if (w.contains(now)) {
-            stats.failed(type, code, sqlState, message);
+            // Driver messages can span lines; one line keeps the table and results.json readable.
+            stats.failed(type, code, sqlState, message == null ? "" : message.replaceAll("\\s+", " ").trim());
         }
     }
 
