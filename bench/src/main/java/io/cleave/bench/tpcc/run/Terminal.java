@@ -4,12 +4,13 @@ import io.cleave.bench.tpcc.data.NURandConstants;
 import io.cleave.bench.tpcc.data.TpccRandom;
 import io.cleave.bench.tpcc.txn.InputGenerator;
 import io.cleave.bench.tpcc.txn.Outcome;
-import io.cleave.bench.tpcc.txn.PreparedTransactions;
 import io.cleave.bench.tpcc.txn.TransactionDeck;
+import io.cleave.bench.tpcc.txn.TransactionExecutor;
 import io.cleave.bench.tpcc.txn.TransactionInput;
 import io.cleave.bench.tpcc.txn.TransactionType;
-import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,7 +24,7 @@ final class Terminal implements Runnable {
     private static final Logger log = LoggerFactory.getLogger(Terminal.class);
     private static final long RECONNECT_PAUSE_MILLIS = 500;
 
-    private final ConnectionSource source;
+    private final ExecutorFactory factory;
     private final RunOptions options;
     private final LiveCounters live;
     private final CountDownLatch ready;
@@ -35,11 +36,11 @@ final class Terminal implements Runnable {
     private final TerminalStats stats = new TerminalStats();
     private volatile MeasurementWindow window;
     private volatile SQLException startFailure;
-    private PreparedTransactions transactions;
+    private TransactionExecutor transactions;
 
-    Terminal(int index, ConnectionSource source, RunOptions options, NURandConstants constants, LiveCounters live,
+    Terminal(int index, ExecutorFactory factory, RunOptions options, NURandConstants constants, LiveCounters live,
              CountDownLatch ready, CountDownLatch go) {
-        this.source = source;
+        this.factory = factory;
         this.options = options;
         this.live = live;
         this.ready = ready;
@@ -64,20 +65,16 @@ final class Terminal implements Runnable {
 
     /** Closes the connection from outside, to unblock a terminal stuck past the end of the run. */
     void abort() {
-        PreparedTransactions current = transactions;
+        TransactionExecutor current = transactions;
         if (current != null) {
-            try {
-                current.connection().abort(Runnable::run);
-            } catch (SQLException e) {
-                log.debug("abort failed", e);
-            }
+            current.abort();
         }
     }
 
     @Override
     public void run() {
         try {
-            transactions = connect();
+            transactions = factory.open();
         } catch (SQLException e) {
             startFailure = e;
             return;
@@ -99,10 +96,14 @@ final class Terminal implements Runnable {
         }
     }
 
+    /**
+     * Runs one business transaction, retrying it on retryable failures. Its retries are counted
+     * with it, when it ends inside the window, so counts and latencies describe the same set.
+     */
     private void runOne(TransactionInput input, MeasurementWindow w) {
         TransactionType type = input.type();
         long started = System.nanoTime();
-        int retries = 0;
+        List<String> retryCodes = new ArrayList<>(0);
         while (true) {
             try {
                 Outcome outcome = transactions.execute(input);
@@ -110,6 +111,7 @@ final class Terminal implements Runnable {
                 boolean inWindow = w.contains(ended);
                 live.completed(type, inWindow);
                 if (inWindow) {
+                    retryCodes.forEach(code -> stats.retried(type, code));
                     stats.completed(type, outcome, (ended - started) / 1_000);
                 }
                 return;
@@ -117,30 +119,30 @@ final class Terminal implements Runnable {
                 long now = System.nanoTime();
                 SqlErrors.Kind kind = SqlErrors.classify(e);
                 String code = SqlErrors.code(e);
-                if (kind == SqlErrors.Kind.RETRYABLE && retries < options.maxRetries() && now < w.endNanos()) {
-                    retries++;
-                    if (w.contains(now)) {
-                        stats.retried(type, code);
-                    }
+                if (kind == SqlErrors.Kind.RETRYABLE && retryCodes.size() < options.maxRetries() && now < w.endNanos()) {
+                    retryCodes.add(code);
                     continue;
                 }
-                fail(type, code, e.getSQLState(), retries > 0 ? "after " + retries + " retries: " + e.getMessage()
-                    : e.getMessage(), now, w);
+                String message = retryCodes.isEmpty() ? e.getMessage()
+                    : "after " + retryCodes.size() + " retries: " + e.getMessage();
+                fail(type, code, e.getSQLState(), message, retryCodes, now, w);
                 if (kind == SqlErrors.Kind.CONNECTION_LOST) {
                     reconnect(w);
                 }
                 return;
             } catch (RuntimeException e) {
-                fail(type, "client:" + e.getClass().getSimpleName(), null, e.getMessage(), System.nanoTime(), w);
+                fail(type, "client:" + e.getClass().getSimpleName(), null, e.getMessage(), retryCodes,
+                    System.nanoTime(), w);
                 return;
             }
         }
     }
 
-    private void fail(TransactionType type, String code, String sqlState, String message, long now,
-                      MeasurementWindow w) {
+    private void fail(TransactionType type, String code, String sqlState, String message, List<String> retryCodes,
+                      long now, MeasurementWindow w) {
         live.error();
         if (w.contains(now)) {
+            retryCodes.forEach(retried -> stats.retried(type, retried));
             // Driver messages can span lines; one line keeps the table and results.json readable.
             stats.failed(type, code, sqlState, message == null ? "" : message.replaceAll("\\s+", " ").trim());
         }
@@ -150,7 +152,7 @@ final class Terminal implements Runnable {
         closeQuietly();
         while (System.nanoTime() < w.endNanos()) {
             try {
-                transactions = connect();
+                transactions = factory.open();
                 if (w.contains(System.nanoTime())) {
                     stats.reconnected();
                 }
@@ -167,20 +169,8 @@ final class Terminal implements Runnable {
         }
     }
 
-    private PreparedTransactions connect() throws SQLException {
-        Connection connection = source.open();
-        try {
-            connection.setAutoCommit(false);
-            connection.setTransactionIsolation(options.isolation().jdbcLevel());
-            return new PreparedTransactions(connection);
-        } catch (SQLException | RuntimeException e) {
-            connection.close();
-            throw e;
-        }
-    }
-
     private void closeQuietly() {
-        PreparedTransactions current = transactions;
+        TransactionExecutor current = transactions;
         transactions = null;
         if (current != null) {
             try {

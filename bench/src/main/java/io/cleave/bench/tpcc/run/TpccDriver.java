@@ -35,6 +35,11 @@ public final class TpccDriver {
     /** target only labels the result (e.g. the JDBC URL without credentials). */
     public static RunResult run(ConnectionSource source, RunOptions options, String target,
                                 IntervalListener listener) throws SQLException {
+        return run(ExecutorFactory.preparedOn(source, options.isolation()), options, target, listener);
+    }
+
+    static RunResult run(ExecutorFactory factory, RunOptions options, String target, IntervalListener listener)
+        throws SQLException {
         NURandConstants loadConstants = NURandConstants.forLoad(options.loadSeed());
         NURandConstants runConstants = NURandConstants.forRun(loadConstants, new TpccRandom(options.seed()));
         LiveCounters live = new LiveCounters();
@@ -43,7 +48,7 @@ public final class TpccDriver {
         List<Terminal> terminals = new ArrayList<>();
         List<Thread> threads = new ArrayList<>();
         for (int i = 0; i < options.connections(); i++) {
-            Terminal terminal = new Terminal(i, source, options, runConstants, live, ready, go);
+            Terminal terminal = new Terminal(i, factory, options, runConstants, live, ready, go);
             Thread thread = new Thread(terminal, "tpcc-terminal-" + (i + 1));
             thread.setDaemon(true);
             terminals.add(terminal);

@@ -7,7 +7,7 @@ import java.sql.SQLException;
  * One connection with the statements of all five transactions prepared on it; runs a transaction
  * input as one explicit database transaction. The connection must have autocommit off.
  */
-public final class PreparedTransactions implements AutoCloseable {
+public final class PreparedTransactions implements TransactionExecutor {
     private final Connection connection;
     private final NewOrderTransaction newOrder;
     private final PaymentTransaction payment;
@@ -32,6 +32,7 @@ public final class PreparedTransactions implements AutoCloseable {
     }
 
     /** Runs and commits; on any failure the transaction is rolled back before the exception leaves. */
+    @Override
     public Outcome execute(TransactionInput input) throws SQLException {
         try {
             if (input instanceof TransactionInput.NewOrder in) {
@@ -63,6 +64,15 @@ public final class PreparedTransactions implements AutoCloseable {
             connection.rollback();
         } catch (SQLException rollbackFailure) {
             cause.addSuppressed(rollbackFailure);
+        }
+    }
+
+    @Override
+    public void abort() {
+        try {
+            connection.abort(Runnable::run);
+        } catch (SQLException e) {
+            // Already closed or closing: either way the terminal is unblocked.
         }
     }
 
