@@ -36,7 +36,8 @@ final class Terminal implements Runnable {
     private final TerminalStats stats = new TerminalStats();
     private volatile MeasurementWindow window;
     private volatile SQLException startFailure;
-    private TransactionExecutor transactions;
+    /** Volatile: abort() reads it from the driver thread. */
+    private volatile TransactionExecutor transactions;
 
     Terminal(int index, ExecutorFactory factory, RunOptions options, NURandConstants constants, LiveCounters live,
              CountDownLatch ready, CountDownLatch go) {
