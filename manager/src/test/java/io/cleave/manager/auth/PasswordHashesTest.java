@@ -1,5 +1,6 @@
 package io.cleave.manager.auth;
 
+import io.cleave.proxy.auth.Sha256Crypt;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -15,20 +16,6 @@ class PasswordHashesTest {
         assertThat(PasswordHashes.isNativeHash(PasswordHashes.mysqlNative("anything"))).isTrue();
     }
 
-    /** The test vectors published with the SHA-crypt specification (glibc's $5$). */
-    @Test
-    void sha256CryptMatchesThePublishedVectors() {
-        assertThat(Sha256Crypt.glibcCrypt(bytes("Hello world!"), "$5$saltstring"))
-                .isEqualTo("$5$saltstring$5B8vYYiY.CVt1RlTTf8KbXBH3hsxY/GNooZaBBGWEc5");
-        assertThat(Sha256Crypt.glibcCrypt(bytes("Hello world!"), "$5$rounds=10000$saltstringsaltstring"))
-                .isEqualTo("$5$rounds=10000$saltstringsaltst$3xv.VbSHBb41AL9AvLeujZkZRBAwqFMz2.opqey6IcA");
-        assertThat(Sha256Crypt.glibcCrypt(bytes("This is just a test"), "$5$rounds=5000$toolongsaltstring"))
-                .isEqualTo("$5$rounds=5000$toolongsaltstrin$Un/5jzAHMgOGZ5.mWJpuVolil07guHPvOW8mGRcvxa5");
-        assertThat(Sha256Crypt.glibcCrypt(bytes("a very much longer text to encrypt.  This one even stretches over morethan one line."),
-                "$5$rounds=1400$anotherlongsaltstring"))
-                .isEqualTo("$5$rounds=1400$anotherlongsalts$Rx.j8H.h8HjEDGomFU8bDkXm3XIUnzyxf12oP84Bnq1");
-    }
-
     /**
      * MySQL frames the same digest as $A$005$ + 20-byte salt + digest, with 5000 rounds and the
      * salt not truncated: with a 16-byte salt the digest must equal glibc's $5$rounds=5000$.
@@ -37,12 +24,12 @@ class PasswordHashesTest {
     void cachingSha2UsesTheSameDigestWithMysqlFraming() {
         String glibc = Sha256Crypt.glibcCrypt(bytes(""), "$5$rounds=5000$abcdefghijklmnop");
         assertThat(glibc).isEqualTo("$5$rounds=5000$abcdefghijklmnop$p99E2fxZB/BTl9j.a2VRY5z71zEP761isnVBuiGlzV3");
-        assertThat(Sha256Crypt.digest(bytes(""), bytes("abcdefghijklmnop"), 5000))
+        assertThat(Sha256Crypt.encode(bytes(""), bytes("abcdefghijklmnop"), 5000))
                 .isEqualTo(glibc.substring(glibc.lastIndexOf('$') + 1));
 
         String stored = PasswordHashes.cachingSha2("secret", "0123456789abcdefghij");
         assertThat(stored).startsWith("$A$005$0123456789abcdefghij").hasSize(70);
-        assertThat(stored.substring(27)).isEqualTo(Sha256Crypt.digest(bytes("secret"), bytes("0123456789abcdefghij"), 5000));
+        assertThat(stored.substring(27)).isEqualTo(Sha256Crypt.encode(bytes("secret"), bytes("0123456789abcdefghij"), 5000));
         assertThat(PasswordHashes.isCachingSha2Hash(stored)).isTrue();
         assertThat(PasswordHashes.matchesCachingSha2("secret", stored)).isTrue();
         assertThat(PasswordHashes.matchesCachingSha2("Secret", stored)).isFalse();

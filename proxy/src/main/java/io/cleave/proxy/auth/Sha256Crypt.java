@@ -6,46 +6,103 @@ import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 
 /**
- * SHA-256 crypt (the "$5$" algorithm of glibc's crypt), which caching_sha2_password stores as
- * {@code $A$005$<20-byte salt><43-char hash>}: "005" means 5 x 1000 rounds, and unlike glibc the
- * salt is not cut to 16 bytes.
+ * SHA-256 crypt as specified by Ulrich Drepper ("Unix crypt using SHA-256 and SHA-512"): glibc's
+ * {@code $5$} and, framed differently, caching_sha2_password's stored form
+ * {@code $A$<rounds/1000 as 3 hex digits>$<20-byte salt><43-char hash>}. Unlike glibc, MySQL does
+ * not cut the salt to 16 bytes, so {@link #encode} takes the salt as given.
  */
 public final class Sha256Crypt {
 
     public static final String MYSQL_PREFIX = "$A$005$";
     public static final int MYSQL_SALT_LENGTH = 20;
     public static final int MYSQL_ROUNDS = 5000;
+    private static final int MYSQL_HASH_LENGTH = 7 + MYSQL_SALT_LENGTH + 43;
+    private static final int GLIBC_MAX_SALT = 16;
     private static final String B64 = "./0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private Sha256Crypt() {
     }
 
-    /** A new caching_sha2_password authentication string for {@code password}. */
+    /** A new caching_sha2_password authentication string for {@code password}, with a random salt. */
     public static String mysqlHash(byte[] password) {
         byte[] salt = new byte[MYSQL_SALT_LENGTH];
         for (int i = 0; i < salt.length; i++) {
             // Printable, never '$' or NUL, so the string stays parseable.
             salt[i] = (byte) B64.charAt(RANDOM.nextInt(B64.length()));
         }
-        return MYSQL_PREFIX + new String(salt, StandardCharsets.US_ASCII) + encode(password, salt, MYSQL_ROUNDS);
+        return mysqlHash(password, new String(salt, StandardCharsets.US_ASCII));
     }
 
-    /** Whether {@code password} matches an {@code $A$005$...} authentication string. */
+    /** The caching_sha2_password authentication string for a given 20-character salt (5000 rounds). */
+    public static String mysqlHash(byte[] password, String salt) {
+        if (salt.length() != MYSQL_SALT_LENGTH || salt.indexOf('$') >= 0) {
+            throw new IllegalArgumentException("a caching_sha2_password salt is 20 characters without '$'");
+        }
+        return MYSQL_PREFIX + salt + encode(password, salt.getBytes(StandardCharsets.ISO_8859_1), MYSQL_ROUNDS);
+    }
+
+    /** Whether {@code password} matches a {@code $A$xxx$...} authentication string. */
     public static boolean verifyMysqlHash(byte[] password, String stored) {
         if (!isMysqlHash(stored)) {
             return false;
         }
-        byte[] salt = stored.substring(MYSQL_PREFIX.length(), MYSQL_PREFIX.length() + MYSQL_SALT_LENGTH)
-                .getBytes(StandardCharsets.ISO_8859_1);
-        String expected = stored.substring(MYSQL_PREFIX.length() + MYSQL_SALT_LENGTH);
-        String actual = encode(password, salt, MYSQL_ROUNDS);
+        int rounds = Integer.parseInt(stored.substring(3, 6), 16) * 1000;
+        byte[] salt = stored.substring(7, 7 + MYSQL_SALT_LENGTH).getBytes(StandardCharsets.ISO_8859_1);
+        String expected = stored.substring(7 + MYSQL_SALT_LENGTH);
+        String actual = encode(password, salt, rounds);
         return MessageDigest.isEqual(actual.getBytes(StandardCharsets.US_ASCII),
                 expected.getBytes(StandardCharsets.US_ASCII));
     }
 
+    /**
+     * {@code $A$}, a non-zero round count as three hex digits, {@code $}, 20 salt characters (any
+     * ASCII but '$' and NUL, as MySQL makes them), then 43 characters of the crypt alphabet.
+     */
     public static boolean isMysqlHash(String s) {
-        return s != null && s.startsWith(MYSQL_PREFIX) && s.length() == MYSQL_PREFIX.length() + MYSQL_SALT_LENGTH + 43;
+        if (s == null || s.length() != MYSQL_HASH_LENGTH || !s.startsWith("$A$") || s.charAt(6) != '$') {
+            return false;
+        }
+        for (int i = 3; i < 6; i++) {
+            if (Character.digit(s.charAt(i), 16) < 0) {
+                return false;
+            }
+        }
+        if (Integer.parseInt(s.substring(3, 6), 16) == 0) {
+            return false;
+        }
+        for (int i = 7; i < 7 + MYSQL_SALT_LENGTH; i++) {
+            char c = s.charAt(i);
+            if (c == '$' || c == 0 || c > 0x7f) {
+                return false;
+            }
+        }
+        for (int i = 7 + MYSQL_SALT_LENGTH; i < s.length(); i++) {
+            if (B64.indexOf(s.charAt(i)) < 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * glibc's {@code crypt(key, "$5$[rounds=N$]salt")}: the specification's test vectors are
+     * stated in this form.
+     */
+    public static String glibcCrypt(byte[] key, String setting) {
+        String rest = setting.substring("$5$".length());
+        int rounds = MYSQL_ROUNDS;
+        boolean explicitRounds = rest.startsWith("rounds=");
+        if (explicitRounds) {
+            int end = rest.indexOf('$');
+            rounds = Math.max(1000, Math.min(999_999_999, Integer.parseInt(rest.substring("rounds=".length(), end))));
+            rest = rest.substring(end + 1);
+        }
+        int dollar = rest.indexOf('$');
+        String salt = dollar < 0 ? rest : rest.substring(0, dollar);
+        salt = salt.substring(0, Math.min(GLIBC_MAX_SALT, salt.length()));
+        String digest = encode(key, salt.getBytes(StandardCharsets.ISO_8859_1), rounds);
+        return "$5$" + (explicitRounds ? "rounds=" + rounds + "$" : "") + salt + "$" + digest;
     }
 
     /** The 43-character encoded hash of the SHA-256 crypt algorithm for this salt and round count. */

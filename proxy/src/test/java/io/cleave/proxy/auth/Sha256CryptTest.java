@@ -30,4 +30,22 @@ class Sha256CryptTest {
         assertThat(Sha256Crypt.verifyMysqlHash("apppx".getBytes(StandardCharsets.UTF_8), stored)).isFalse();
         assertThat(Sha256Crypt.verifyMysqlHash("apppw".getBytes(StandardCharsets.UTF_8), "*ABC")).isFalse();
     }
+
+    /** The test vectors published with the SHA-crypt specification (glibc's $5$). */
+    @Test
+    void sha256CryptMatchesThePublishedVectors() {
+        assertThat(Sha256Crypt.glibcCrypt(utf8("Hello world!"), "$5$saltstring"))
+                .isEqualTo("$5$saltstring$5B8vYYiY.CVt1RlTTf8KbXBH3hsxY/GNooZaBBGWEc5");
+        assertThat(Sha256Crypt.glibcCrypt(utf8("Hello world!"), "$5$rounds=10000$saltstringsaltstring"))
+                .isEqualTo("$5$rounds=10000$saltstringsaltst$3xv.VbSHBb41AL9AvLeujZkZRBAwqFMz2.opqey6IcA");
+        assertThat(Sha256Crypt.glibcCrypt(utf8("This is just a test"), "$5$rounds=5000$toolongsaltstring"))
+                .isEqualTo("$5$rounds=5000$toolongsaltstrin$Un/5jzAHMgOGZ5.mWJpuVolil07guHPvOW8mGRcvxa5");
+        assertThat(Sha256Crypt.glibcCrypt(utf8("a very much longer text to encrypt.  This one even stretches over morethan one line."),
+                "$5$rounds=1400$anotherlongsaltstring"))
+                .isEqualTo("$5$rounds=1400$anotherlongsalts$Rx.j8H.h8HjEDGomFU8bDkXm3XIUnzyxf12oP84Bnq1");
+    }
+
+    private static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
 }
