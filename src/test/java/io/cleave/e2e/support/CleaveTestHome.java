@@ -1,6 +1,7 @@
 package io.cleave.e2e.support;
 
 import io.cleave.manager.daemon.DaemonOptions;
+import io.cleave.manager.daemon.CleaveProxyService;
 import io.cleave.manager.daemon.ProxyFactory;
 import io.cleave.manager.home.CleaveHome;
 import io.cleave.manager.supervisor.ProcessInspector;
@@ -44,6 +45,7 @@ public final class CleaveTestHome implements AutoCloseable {
     private final int shards;
     private final RestartPolicy restartPolicy;
     private final Optional<ProxyFactory> proxy;
+    private int proxyPort;
 
     private CleaveTestHome(Builder b) throws IOException {
         this.root = Files.createTempDirectory(Path.of("/tmp"), "cleave-it-");
@@ -61,6 +63,7 @@ public final class CleaveTestHome implements AutoCloseable {
         }
         yaml.append("buffer_pool: ").append(b.bufferPoolPerShardMiB * b.shards).append("M\n");
         yaml.append("proxy:\n  listen: 127.0.0.1:").append(b.proxyPort).append('\n');
+        this.proxyPort = b.proxyPort;
         yaml.append("  users:\n    - name: root\n      password: \"\"\n");
         yaml.append("admin:\n  port: 0\n");
         yaml.append(b.extraYaml);
@@ -91,6 +94,11 @@ public final class CleaveTestHome implements AutoCloseable {
 
     public int shards() {
         return shards;
+    }
+
+    /** The proxy's TCP port on 127.0.0.1. */
+    public int proxyPort() {
+        return proxyPort;
     }
 
     public DaemonOptions daemonOptions() {
@@ -172,7 +180,7 @@ public final class CleaveTestHome implements AutoCloseable {
         private int proxyPort = freePort();
         private RestartPolicy restartPolicy = new RestartPolicy(Duration.ofMillis(200), Duration.ofSeconds(2), 3,
                 Duration.ofMinutes(2), Duration.ofSeconds(30), Duration.ofMinutes(2));
-        private ProxyFactory proxy;
+        private ProxyFactory proxy = CleaveProxyService.FACTORY;
 
         public Builder shards(int n) {
             this.shards = n;
@@ -206,9 +214,15 @@ public final class CleaveTestHome implements AutoCloseable {
             return this;
         }
 
-        /** The proxy the daemon starts once the shards are ready. */
+        /** The proxy the daemon starts once the shards are ready (the real one unless told otherwise). */
         public Builder proxy(ProxyFactory factory) {
             this.proxy = factory;
+            return this;
+        }
+
+        /** Run the shards only. */
+        public Builder withoutProxy() {
+            this.proxy = null;
             return this;
         }
 

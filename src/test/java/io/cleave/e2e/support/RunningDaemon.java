@@ -75,6 +75,17 @@ public final class RunningDaemon implements AutoCloseable {
                 e.user(), e.secret());
     }
 
+    /** The proxy's TCP port. */
+    public int proxyPort() {
+        return home.proxyPort();
+    }
+
+    /** A Connector/J connection to the proxy as root (empty password), with {@code extra} URL properties. */
+    public Connection connectProxy(String database, String extra) throws SQLException {
+        return DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + proxyPort() + "/" + database
+                + "?sslMode=DISABLED&allowPublicKeyRetrieval=true" + (extra.isEmpty() ? "" : "&" + extra), "root", "");
+    }
+
     /** Runs SQL through the embedded {@code mariadb} client over the shard's Unix socket; returns its output. */
     public String querySocket(int shard, String sql) throws IOException, InterruptedException {
         ShardEndpoint e = shards().get(shard);

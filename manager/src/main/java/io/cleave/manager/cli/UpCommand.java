@@ -3,6 +3,7 @@ package io.cleave.manager.cli;
 import io.cleave.manager.admin.AdminClient;
 import io.cleave.manager.admin.StatusReport;
 import io.cleave.manager.daemon.Daemon;
+import io.cleave.manager.daemon.CleaveProxyService;
 import io.cleave.manager.daemon.DaemonOptions;
 import io.cleave.manager.home.CleaveHome;
 import io.cleave.manager.home.DaemonInfo;
@@ -50,7 +51,7 @@ public final class UpCommand implements Callable<Integer> {
         if (detach) {
             return detach(home, config);
         }
-        Daemon daemon = new Daemon(DaemonOptions.standard(home, config, options.env));
+        Daemon daemon = new Daemon(DaemonOptions.standard(home, config, options.env).withProxy(CleaveProxyService.FACTORY));
         Runtime.getRuntime().addShutdownHook(new Thread(daemon::close, "sigterm"));
         daemon.start();
         daemon.awaitTermination();

@@ -140,6 +140,9 @@ public final class ConfigLoader {
             }
         }
         int maxBackend = proxy.integer("max_backend_connections_per_shard", 32, 1, 10_000);
+        int threads = proxy.integer("threads", 0, 0, 1024);
+        Optional<Path> socket = proxy.string("socket")
+                .map(p -> p.equals("none") ? ProxyConfig.NO_SOCKET : dir.resolve(p).normalize());
         YamlMapping tls = proxy.mapping("tls");
         Optional<Path> cert = tls.string("cert").map(p -> dir.resolve(p).normalize());
         Optional<Path> key = tls.string("key").map(p -> dir.resolve(p).normalize());
@@ -170,7 +173,7 @@ public final class ConfigLoader {
             }
         }
         proxy.rejectUnknownKeys();
-        return new ProxyConfig(listen, maxBackend, cert, key, users);
+        return new ProxyConfig(listen, socket, threads, maxBackend, cert, key, users);
     }
 
     private static ProxyUser user(YamlMapping user, HostPort listen) {

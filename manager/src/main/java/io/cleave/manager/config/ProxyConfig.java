@@ -4,9 +4,18 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 
-/** The client-facing MySQL endpoint. */
-public record ProxyConfig(HostPort listen, int maxBackendConnectionsPerShard, Optional<Path> tlsCert,
-                          Optional<Path> tlsKey, List<ProxyUser> users) {
+/**
+ * The client-facing MySQL endpoint.
+ *
+ * @param socket  Unix socket for local clients; empty means {@code <home>/run/proxy.sock}, and
+ *                {@link #NO_SOCKET} turns it off
+ * @param threads proxy event loops; 0 picks a quarter of the cores (at least one), leaving the
+ *                rest to the shards on the same host
+ */
+public record ProxyConfig(HostPort listen, Optional<Path> socket, int threads, int maxBackendConnectionsPerShard,
+                          Optional<Path> tlsCert, Optional<Path> tlsKey, List<ProxyUser> users) {
+
+    public static final Path NO_SOCKET = Path.of("none");
 
     public ProxyConfig {
         users = List.copyOf(users);

@@ -167,9 +167,8 @@ public final class Daemon implements AutoCloseable {
 
     /** What the proxy is given; public so a proxy can also be built and tested against a running daemon. */
     public ProxyContext proxyContext() {
-        return new ProxyContext(config.proxy().listen(), config.proxy().users(), config.proxy().tlsCert(),
-                config.proxy().tlsKey(), config.proxy().maxBackendConnectionsPerShard(), config.sharding().topology(),
-                provisioned.shardMaps(), shardEndpoints(), instanceEvents(), registry, home.state());
+        return new ProxyContext(config.proxy(), config.sharding().topology(), provisioned.shardMaps(), shardEndpoints(),
+                instanceEvents(), registry, home.state(), home.run());
     }
 
     public List<ShardEndpoint> shardEndpoints() {

@@ -81,6 +81,7 @@ public final class ProxyServer implements AutoCloseable {
         if (metrics instanceof MicrometerProxyMetrics micrometer) {
             micrometer.backendGauges(shards.size(), new PoolStats(runtime));
         }
+        learnServerVersion(runtime, connectors[0], workers);
         try {
             Channel channel = new ServerBootstrap()
                     .group(boss, workers)
@@ -117,6 +118,22 @@ public final class ProxyServer implements AutoCloseable {
             boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             workers.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             throw e;
+        }
+    }
+
+    /**
+     * Clients see the shards' version string (drivers choose dialect and features by it), so ask
+     * shard 0 for it once before accepting anyone.
+     */
+    private static void learnServerVersion(ProxyRuntime runtime, BackendConnector connector, EventLoopGroup workers) {
+        try {
+            io.cleave.proxy.backend.BackendConnection probe = connector.connect(
+                    (io.netty.channel.EventLoop) workers.next(), 0).get(10, TimeUnit.SECONDS);
+            runtime.serverVersion(probe.server().version());
+            probe.close();
+        } catch (Exception e) {
+            log.warn("could not learn the server version from {}: {}; clients see {}", connector.endpoint().describe(),
+                    e.getMessage(), runtime.serverVersion());
         }
     }
 

@@ -1,0 +1,108 @@
+package io.cleave.manager.daemon;
+
+import io.cleave.manager.config.HostPort;
+import io.cleave.manager.config.ProxyConfig;
+import io.cleave.manager.supervisor.InstanceState;
+import io.cleave.proxy.auth.ProxyUser;
+import io.cleave.proxy.backend.ShardEndpoint;
+import io.cleave.proxy.metrics.MicrometerProxyMetrics;
+import io.cleave.proxy.server.ProxyServer;
+import io.cleave.proxy.tls.SelfSignedCertificate;
+
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The MySQL-protocol proxy as the daemon runs it, built from the config and the running shards. */
+public final class CleaveProxyService implements ProxyService {
+
+    /** What {@code cleave up} runs. */
+    public static final ProxyFactory FACTORY = CleaveProxyService::new;
+
+    private static final String TLS_DIR = "tls";
+
+    private final ProxyContext context;
+    private ProxyServer server;
+
+    public CleaveProxyService(ProxyContext context) {
+        this.context = context;
+    }
+
+    @Override
+    public void start() throws Exception {
+        ProxyConfig config = context.proxy();
+        HostPort listen = config.listen();
+        Path cert = config.tlsCert().orElse(context.stateDir().resolve(TLS_DIR).resolve("proxy-cert.pem"));
+        Path key = config.tlsKey().orElse(context.stateDir().resolve(TLS_DIR).resolve("proxy-key.pem"));
+        if (config.tlsCert().isEmpty()) {
+            SelfSignedCertificate.createIfMissing(cert, key, "cleave-proxy");
+        }
+        Path socket = config.socket().orElse(context.runDir().resolve("proxy.sock"));
+        io.cleave.proxy.server.ProxyConfig proxyConfig = new io.cleave.proxy.server.ProxyConfig(
+                new InetSocketAddress(listen.host(), listen.port()),
+                socket.equals(ProxyConfig.NO_SOCKET) ? null : socket, users(), threads(config.threads()),
+                config.maxBackendConnectionsPerShard(), Duration.ofSeconds(10), 64L * 1024 * 1024, cert, key);
+        MicrometerProxyMetrics metrics = new MicrometerProxyMetrics(context.meterRegistry(), context.shards().size());
+        server = ProxyServer.start(proxyConfig, context.topology(), context.shardMaps(), endpoints(), metrics);
+        // Idle connections to a shard that restarted are dead: drop them instead of failing a statement on each.
+        context.instanceEvents().subscribe((status, previous) -> {
+            if (status.state() == InstanceState.RUNNING && previous != InstanceState.RUNNING && server != null) {
+                server.shardRestarted(status.index());
+            }
+        });
+    }
+
+    /** A quarter of the cores by default: the shards on this host need the rest. */
+    static int threads(int configured) {
+        return configured > 0 ? configured : Math.max(1, Runtime.getRuntime().availableProcessors() / 4);
+    }
+
+    private List<ProxyUser> users() {
+        List<ProxyUser> users = new ArrayList<>();
+        for (io.cleave.manager.config.ProxyUser u : context.proxy().users()) {
+            users.add(u.hasEmptyPassword() ? ProxyUser.withEmptyPassword(u.name())
+                    : ProxyUser.withHashes(u.name(), u.mysqlNativePassword().orElse(null),
+                            u.cachingSha2Password().orElse(null)));
+        }
+        return users;
+    }
+
+    private List<ShardEndpoint> endpoints() {
+        List<ShardEndpoint> endpoints = new ArrayList<>();
+        for (io.cleave.manager.daemon.ShardEndpoint s : context.shards()) {
+            endpoints.add(new ShardEndpoint(s.index(), s.socket(), new InetSocketAddress(s.host(), s.port()), s.user(),
+                    s.secret().getBytes(StandardCharsets.UTF_8)));
+        }
+        return endpoints;
+    }
+
+    /** The proxy's bound port (useful when the config asked for port 0). */
+    public int port() {
+        return server.port();
+    }
+
+    public ProxyServer server() {
+        return server;
+    }
+
+    @Override
+    public String describe() {
+        if (server == null) {
+            return "not started";
+        }
+        Path socket = server.runtime().config().socket();
+        return "listening on " + server.address().getHostString() + ":" + server.port()
+                + (socket != null ? " and " + socket : "");
+    }
+
+    @Override
+    public void close() {
+        if (server != null) {
+            server.close();
+            server = null;
+        }
+    }
+}
