@@ -102,6 +102,8 @@ public final class CnfRenderer {
         v.put("io_capacity_max", String.valueOf(plan.ioCapacity() * 2));
         v.put("redo_dir", plan.separateLogDir() ? plan.logDir().toString() : null);
         v.put("log_bin", plan.logDir().resolve("binlog").toString());
+        v.put("auto_increment_increment", String.valueOf(plan.shardCount()));
+        v.put("auto_increment_offset", String.valueOf(plan.index() + 1));
         StringBuilder options = new StringBuilder();
         extra.forEach((key, value) -> options.append(options.length() == 0 ? "" : "\n").append(key).append(" = ").append(value));
         v.put("extra_options", extra.isEmpty() ? null : "# From server.options in the config.\n" + options);

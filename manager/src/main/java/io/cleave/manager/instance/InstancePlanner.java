@@ -51,7 +51,7 @@ public final class InstancePlanner {
             Optional<String> noDirect = directIo.computeIfAbsent(root, storage::directIoUnsupported);
             Path logDir = config.logDir().map(d -> d.resolve(name)).orElse(datadirs[i]);
             int ioCapacity = Math.max(MIN_IO_CAPACITY, config.ioCapacity() / perDevice.get(devices[i]));
-            plans.add(new InstancePlan(i, name, InstancePlan.SERVER_ID_BASE + i, config.server().basePort() + i,
+            plans.add(new InstancePlan(i, config.shards(), name, InstancePlan.SERVER_ID_BASE + i, config.server().basePort() + i,
                     run.resolve(name + ".sock"), run.resolve(name + ".pid"), datadirs[i], logDir,
                     config.logDir().isPresent(), home.logs().resolve(name + ".err"),
                     home.logs().resolve(name + ".console.log"), home.etc().resolve(name + ".cnf"), pool, poolInstances,
