@@ -437,11 +437,11 @@ final class ExprParser {
                 Query q = parenthesizedQuery();
                 return new Expr.Subquery(c.spanFrom(start), q);
             } catch (SqlSyntaxException e) {
+                c.pos = save;
                 if (c.type(1) != TokenType.LPAREN) {
                     throw e;
                 }
-                // ((SELECT 1) + 1): not a query after all.
-                c.pos = save;
+                // ((SELECT 1) + 1): not a query after all; read it as an expression.
             }
         }
         c.pos++;

@@ -7,11 +7,13 @@ import java.nio.charset.StandardCharsets;
 /**
  * A statement the parser cannot read. {@link #getMessage()} is MySQL's text for error 1064
  * (SQLSTATE 42000), quoting up to 80 characters of the original statement from the failing
- * token; {@link #detail()} says what the parser expected, for logs.
+ * token (or "Query was empty", error 1065, when there are no tokens); {@link #detail()} says
+ * what the parser expected, for logs.
  */
 public final class SqlSyntaxException extends RuntimeException {
 
     public static final int ER_PARSE_ERROR = 1064;
+    public static final int ER_EMPTY_QUERY = 1065;
     public static final String SQLSTATE = "42000";
 
     private final int tokenIndex;
@@ -23,10 +25,15 @@ public final class SqlSyntaxException extends RuntimeException {
     }
 
     SqlSyntaxException(TokenBuffer tokens, int tokenIndex, String detail, Throwable cause) {
-        super(mysqlMessage(tokens, tokenIndex), cause, false, false);
+        super(tokens.size() == 0 ? "Query was empty" : mysqlMessage(tokens, tokenIndex), cause, false, false);
         this.tokenIndex = tokenIndex;
         this.line = lineOf(tokens, tokenIndex);
         this.detail = detail;
+    }
+
+    /** MySQL's error code: 1065 (ER_EMPTY_QUERY) for a statement with no tokens, else 1064 (ER_PARSE_ERROR). */
+    public int errorCode() {
+        return getMessage().equals("Query was empty") ? ER_EMPTY_QUERY : ER_PARSE_ERROR;
     }
 
     /** The token the parser failed at; {@code tokens.size()} when the statement ended too early. */
