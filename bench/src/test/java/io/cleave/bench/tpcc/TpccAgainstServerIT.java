@@ -48,7 +48,7 @@ class TpccAgainstServerIT {
 
         try (Connection c = a.getConnection(); Statement s = c.createStatement()) {
             s.executeUpdate("UPDATE warehouse SET w_ytd = w_ytd + 1 WHERE w_id = 1");
-            s.executeUpdate("DELETE FROM new_order WHERE no_w_id = 1 AND no_d_id = 3 AND no_o_id = 2500");
+            s.executeUpdate("DELETE FROM new_orders WHERE no_w_id = 1 AND no_d_id = 3 AND no_o_id = 2500");
         }
         List<Violation> violations = ConsistencyCheck.check(List.of(a), 2);
         assertThat(violations).extracting(Violation::condition).containsExactlyInAnyOrder(

@@ -27,9 +27,15 @@ public final class ResultMerger {
     private final MergeSpec spec;
     private final List<ResultColumn> columns;
 
+    /** {@code columns}: every column the shards returned, helpers included. */
     public ResultMerger(MergeSpec spec, List<ResultColumn> columns) {
-        this.spec = spec;
+        this.spec = spec.resolved(columns.size());
         this.columns = columns;
+    }
+
+    /** Columns the client sees (the helpers at the right are not shown). */
+    public int visibleColumns() {
+        return columns.size() - spec.hiddenColumns();
     }
 
     /**
@@ -56,7 +62,7 @@ public final class ResultMerger {
 
     /** The column definitions to send, adjusted where the merge changes a type (AVG's scale). */
     public List<ResultColumn> outputColumns() {
-        List<ResultColumn> out = new ArrayList<>(columns.subList(0, spec.visibleColumns()));
+        List<ResultColumn> out = new ArrayList<>(columns.subList(0, visibleColumns()));
         if (spec.grouping() == null) {
             return out;
         }

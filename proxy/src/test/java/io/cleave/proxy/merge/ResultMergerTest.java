@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
+import static io.cleave.router.plan.MergeSpec.NONE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -56,10 +57,10 @@ class ResultMergerTest {
     void regroupsPartialCountsAndAveragesAcrossShards() {
         // SELECT name, COUNT(*), AVG(k) ... GROUP BY name, rewritten as name, COUNT(*), SUM(k), COUNT(k), WEIGHT_STRING(name)
         List<ResultColumn> columns = List.of(NAME, COUNT, SUM, N, WEIGHT);
-        Grouping grouping = new Grouping(List.of(new GroupKey(0, 4)), List.of(
-                new AggregateSpec(AggregateKind.COUNT, 1, -1, -1),
-                new AggregateSpec(AggregateKind.AVG, 2, 3, -1)), null);
-        MergeSpec spec = new MergeSpec(3, List.of(), grouping, false, null, null);
+        Grouping grouping = new Grouping(List.of(new GroupKey(0, -1)), List.of(
+                new AggregateSpec(AggregateKind.COUNT, 1, NONE, NONE),
+                new AggregateSpec(AggregateKind.AVG, 2, -2, NONE)), null);
+        MergeSpec spec = new MergeSpec(2, List.of(), grouping, false, null, null);
         List<TextRow> rows = List.of(
                 row("abc", "2", "10", "2", "ABC"), // shard 0
                 row("zed", "1", "1", "1", "ZED"),
@@ -77,7 +78,7 @@ class ResultMergerTest {
     @Test
     void ordersWithLimitAndOffsetAfterMerging() {
         List<ResultColumn> columns = List.of(N, NAME, WEIGHT);
-        MergeSpec spec = new MergeSpec(2, List.of(new SortKey(1, false, 2), new SortKey(0, true, -1)), null, false,
+        MergeSpec spec = new MergeSpec(1, List.of(new SortKey(1, false, -1), new SortKey(0, true, NONE)), null, false,
                 new ValueRef.Constant(1), new ValueRef.Constant(3));
         List<TextRow> rows = List.of(row("1", "b", "B"), row("2", null, null), row("3", "a", "A"),
                 row("4", "B", "B"), row("5", "c", "C"));
@@ -89,8 +90,8 @@ class ResultMergerTest {
 
     @Test
     void countWithoutGroupByOverNoRowsIsZero() {
-        MergeSpec spec = new MergeSpec(2, List.of(), new Grouping(List.of(), List.of(
-                new AggregateSpec(AggregateKind.COUNT, 0, -1, -1), new AggregateSpec(AggregateKind.SUM, 1, -1, -1)),
+        MergeSpec spec = new MergeSpec(0, List.of(), new Grouping(List.of(), List.of(
+                new AggregateSpec(AggregateKind.COUNT, 0, NONE, NONE), new AggregateSpec(AggregateKind.SUM, 1, NONE, NONE)),
                 null), false, null, null);
         List<TextRow> merged = new ResultMerger(spec, List.of(COUNT, SUM)).merge(List.of(), 0, 0, null);
         assertThat(values(merged, 2)).containsExactly(Arrays.asList("0", null));
@@ -100,7 +101,7 @@ class ResultMergerTest {
     void minAndMaxOfStringsFollowWeights() {
         List<ResultColumn> columns = List.of(NAME, WEIGHT);
         MergeSpec spec = new MergeSpec(1, List.of(), new Grouping(List.of(), List.of(
-                new AggregateSpec(AggregateKind.MIN, 0, -1, 1)), null), false, null, null);
+                new AggregateSpec(AggregateKind.MIN, 0, NONE, -1)), null), false, null, null);
         List<TextRow> merged = new ResultMerger(spec, columns).merge(
                 List.of(row("b", "B"), row("Äpfel", "A"), row(null, null)), 0, 0, null);
         assertThat(values(merged, 1)).containsExactly(List.of("Äpfel"));
@@ -109,8 +110,8 @@ class ResultMergerTest {
     @Test
     void havingFiltersMergedGroups() {
         List<ResultColumn> columns = List.of(N, COUNT);
-        MergeSpec spec = new MergeSpec(2, List.of(), new Grouping(List.of(new GroupKey(0, -1)),
-                List.of(new AggregateSpec(AggregateKind.COUNT, 1, -1, -1)), null), false, null, null);
+        MergeSpec spec = new MergeSpec(0, List.of(), new Grouping(List.of(new GroupKey(0, NONE)),
+                List.of(new AggregateSpec(AggregateKind.COUNT, 1, NONE, NONE)), null), false, null, null);
         List<TextRow> merged = new ResultMerger(spec, columns).merge(
                 List.of(row("1", "1"), row("2", "5"), row("1", "1")), 0, 0, r -> Long.parseLong(r.string(1)) > 1);
         assertThat(values(merged, 2)).containsExactly(List.of("1", "2"), List.of("2", "5"));
@@ -120,7 +121,7 @@ class ResultMergerTest {
     void orderingByEnumIsRefused() {
         ResultColumn e = new ResultColumn(new ColumnDefinition41("db", "t", "t", "e", "e", 45, 5,
                 ColumnType.STRING.code(), 256, 0), null);
-        MergeSpec spec = new MergeSpec(1, List.of(new SortKey(0, false, -1)), null, false, null, null);
+        MergeSpec spec = new MergeSpec(0, List.of(new SortKey(0, false, NONE)), null, false, null, null);
         assertThatThrownBy(() -> new ResultMerger(spec, List.of(e)).merge(List.of(row("x"), row("y")), 0, 0, null))
                 .isInstanceOf(MergeNotSupportedException.class).hasMessageContaining("ENUM");
     }
@@ -129,15 +130,15 @@ class ResultMergerTest {
     void numbersCompareAsNumbers() {
         List<ResultColumn> columns = List.of(col("d", ColumnType.NEWDECIMAL, 63, 2), col("f", ColumnType.DOUBLE, 63, 31),
                 col("t", ColumnType.TIME, 63, 0));
-        MergeSpec byDecimal = new MergeSpec(3, List.of(new SortKey(0, false, -1)), null, false, null, null);
+        MergeSpec byDecimal = new MergeSpec(0, List.of(new SortKey(0, false, NONE)), null, false, null, null);
         List<TextRow> rows = List.of(row("10.50", "1e20", "-01:00:00"), row("9.75", "2.5", "100:00:00"),
                 row("-3.00", "-0.5", "00:00:01"));
         assertThat(values(new ResultMerger(byDecimal, columns).merge(rows, 0, 0, null), 1))
                 .containsExactly(List.of("-3.00"), List.of("9.75"), List.of("10.50"));
-        MergeSpec byDouble = new MergeSpec(3, List.of(new SortKey(1, true, -1)), null, false, null, null);
+        MergeSpec byDouble = new MergeSpec(0, List.of(new SortKey(1, true, NONE)), null, false, null, null);
         assertThat(values(new ResultMerger(byDouble, columns).merge(rows, 0, 0, null), 1))
                 .containsExactly(List.of("10.50"), List.of("9.75"), List.of("-3.00"));
-        MergeSpec byTime = new MergeSpec(3, List.of(new SortKey(2, false, -1)), null, false, null, null);
+        MergeSpec byTime = new MergeSpec(0, List.of(new SortKey(2, false, NONE)), null, false, null, null);
         assertThat(values(new ResultMerger(byTime, columns).merge(rows, 0, 0, null), 1))
                 .containsExactly(List.of("10.50"), List.of("-3.00"), List.of("9.75"));
     }

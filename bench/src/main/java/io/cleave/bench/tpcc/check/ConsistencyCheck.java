@@ -108,7 +108,7 @@ public final class ConsistencyCheck {
             Map<Integer, long[]> orders = grouped(w,
                 "SELECT o_d_id, MAX(o_id), SUM(o_ol_cnt) FROM orders WHERE o_w_id = ? GROUP BY o_d_id", 2);
             Map<Integer, long[]> newOrders = grouped(w, "SELECT no_d_id, COUNT(*), MIN(no_o_id), MAX(no_o_id)"
-                + " FROM new_order WHERE no_w_id = ? GROUP BY no_d_id", 3);
+                + " FROM new_orders WHERE no_w_id = ? GROUP BY no_d_id", 3);
             Map<Integer, long[]> lines = grouped(w,
                 "SELECT ol_d_id, COUNT(*) FROM order_line WHERE ol_w_id = ? GROUP BY ol_d_id", 1);
             for (Map.Entry<Integer, long[]> district : districts.entrySet()) {

@@ -111,7 +111,7 @@ final class WarehouseLoader {
              MultiRowInsert lines = new MultiRowInsert(connection, "order_line",
                  "ol_w_id", "ol_d_id", "ol_o_id", "ol_number", "ol_i_id", "ol_supply_w_id", "ol_delivery_d",
                  "ol_quantity", "ol_amount", "ol_dist_info");
-             MultiRowInsert newOrders = new MultiRowInsert(connection, "new_order",
+             MultiRowInsert newOrders = new MultiRowInsert(connection, "new_orders",
                  "no_w_id", "no_d_id", "no_o_id")) {
             for (int d = 1; d <= DISTRICTS_PER_WAREHOUSE; d++) {
                 int[] customers = random.permutation(CUSTOMERS_PER_DISTRICT);
@@ -133,7 +133,7 @@ final class WarehouseLoader {
             lines.flush();
             newOrders.flush();
             return Map.of("orders", orders.written(), "order_line", lines.written(),
-                "new_order", newOrders.written());
+                "new_orders", newOrders.written());
         }
     }
 }

@@ -14,7 +14,7 @@ public final class TpccSchema {
 
     /** In dependency-free order; dropped in reverse. */
     public static final List<String> TABLES = List.of(
-        "item", "warehouse", "district", "customer", "history", "new_order", "orders", "order_line", "stock");
+        "item", "warehouse", "district", "customer", "history", "new_orders", "orders", "order_line", "stock");
 
     private static final List<String> CREATE = List.of(
         """
@@ -93,7 +93,7 @@ public final class TpccSchema {
           h_data VARCHAR(24) NOT NULL
         ) ENGINE=InnoDB""",
         """
-        CREATE TABLE IF NOT EXISTS new_order (
+        CREATE TABLE IF NOT EXISTS new_orders (
           no_w_id INT NOT NULL,
           no_d_id TINYINT NOT NULL,
           no_o_id INT NOT NULL,

@@ -22,10 +22,10 @@ final class DeliveryTransaction {
     private final PreparedStatement updateCustomer;
 
     DeliveryTransaction(Connection c) throws SQLException {
-        oldestNewOrder = c.prepareStatement("SELECT no_o_id FROM new_order WHERE no_w_id = ? AND no_d_id = ?"
+        oldestNewOrder = c.prepareStatement("SELECT no_o_id FROM new_orders WHERE no_w_id = ? AND no_d_id = ?"
             + " ORDER BY no_o_id LIMIT 1 FOR UPDATE");
         deleteNewOrder = c.prepareStatement(
-            "DELETE FROM new_order WHERE no_w_id = ? AND no_d_id = ? AND no_o_id = ?");
+            "DELETE FROM new_orders WHERE no_w_id = ? AND no_d_id = ? AND no_o_id = ?");
         orderCustomer = c.prepareStatement(
             "SELECT o_c_id FROM orders WHERE o_w_id = ? AND o_d_id = ? AND o_id = ? FOR UPDATE");
         updateOrder = c.prepareStatement(

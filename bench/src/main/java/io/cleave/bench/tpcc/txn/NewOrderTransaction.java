@@ -35,7 +35,7 @@ final class NewOrderTransaction {
         districtNext = c.prepareStatement("UPDATE district SET d_next_o_id = ? WHERE d_w_id = ? AND d_id = ?");
         insertOrder = c.prepareStatement("INSERT INTO orders (o_w_id, o_d_id, o_id, o_c_id, o_entry_d, o_carrier_id,"
             + " o_ol_cnt, o_all_local) VALUES (?, ?, ?, ?, ?, NULL, ?, ?)");
-        insertNewOrder = c.prepareStatement("INSERT INTO new_order (no_w_id, no_d_id, no_o_id) VALUES (?, ?, ?)");
+        insertNewOrder = c.prepareStatement("INSERT INTO new_orders (no_w_id, no_d_id, no_o_id) VALUES (?, ?, ?)");
         item = c.prepareStatement("SELECT i_price, i_name, i_data FROM item WHERE i_id = ?");
         for (int d = 1; d <= TpccScale.DISTRICTS_PER_WAREHOUSE; d++) {
             stock[d] = c.prepareStatement(String.format("SELECT s_quantity, s_data, s_dist_%02d FROM stock"

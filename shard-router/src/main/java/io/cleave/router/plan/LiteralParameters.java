@@ -1,0 +1,117 @@
+package io.cleave.router.plan;
+
+import io.cleave.router.keyspace.KeyType;
+import io.cleave.router.keyspace.ShardKey;
+import io.cleave.router.sql.digest.SlotKind;
+import io.cleave.router.sql.digest.SlotValues;
+import io.cleave.router.sql.lex.TokenType;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Slot values of a statement's own literals, decoded lazily from its bytes. Placeholder slots
+ * ({@code ?} of a prepared statement) have no value here: {@link #forPlaceholders} supplies them.
+ */
+public class LiteralParameters implements ParameterValues {
+
+    private SlotValues slots;
+    private byte[] source;
+    private Charset charset = StandardCharsets.UTF_8;
+    private ParameterValues placeholders;
+
+    /** Reads the literals of the statement last analyzed into {@code analysis}. */
+    public LiteralParameters bind(Analysis analysis, Charset connectionCharset) {
+        this.slots = analysis.slots();
+        this.source = analysis.tokens().source();
+        this.charset = connectionCharset;
+        this.placeholders = null;
+        return this;
+    }
+
+    /** Where the values of {@code ?} slots come from (a prepared statement's execute). */
+    public LiteralParameters forPlaceholders(ParameterValues values) {
+        this.placeholders = values;
+        return this;
+    }
+
+    private boolean placeholder(int slot) {
+        return slots.kind(slot) == SlotKind.PLACEHOLDER;
+    }
+
+    private ParameterValues bound(int slot) {
+        if (placeholders == null) {
+            throw new IllegalStateException("no value bound for placeholder slot " + slot);
+        }
+        return placeholders;
+    }
+
+    /** The placeholder slot's client parameter index (what an execute binds). */
+    public int parameterIndex(int slot) {
+        return slots.parameterIndex(slot);
+    }
+
+    @Override
+    public boolean isNull(int slot) {
+        return placeholder(slot) && bound(slot).isNull(slots.parameterIndex(slot));
+    }
+
+    @Override
+    public ShardKey key(int slot, KeyType type) {
+        if (placeholder(slot)) {
+            return bound(slot).key(slots.parameterIndex(slot), type);
+        }
+        TokenType t = slots.type(slot);
+        switch (t) {
+            case INTEGER:
+                return slots.isLong(slot) ? Keys.ofLong(slots.asLong(slot), type) : null;
+            case DECIMAL:
+            case FLOAT:
+                return Keys.ofDecimal(slots.asBigDecimal(slot), type);
+            case STRING:
+                return slots.introducer(slot) != null && slots.introducer(slot).equalsIgnoreCase("_binary") ? null
+                        : Keys.ofString(slots.asString(slot, charset), type);
+            default:
+                return null;
+        }
+    }
+
+    @Override
+    public long longValue(int slot) {
+        if (placeholder(slot)) {
+            return bound(slot).longValue(slots.parameterIndex(slot));
+        }
+        if (slots.type(slot) != TokenType.INTEGER || !slots.isLong(slot)) {
+            throw new IllegalArgumentException("not an integer: " + slots.originalText(slot));
+        }
+        return slots.asLong(slot);
+    }
+
+    @Override
+    public void appendSql(int slot, ByteArrayOutputStream out) {
+        if (placeholder(slot)) {
+            bound(slot).appendSql(slots.parameterIndex(slot), out);
+            return;
+        }
+        int start = slots.byteStart(slot);
+        out.write(source, start, slots.byteEnd(slot) - start);
+    }
+
+    @Override
+    public String text(int slot) {
+        if (placeholder(slot)) {
+            return bound(slot).text(slots.parameterIndex(slot));
+        }
+        return slots.type(slot) == TokenType.STRING ? slots.asString(slot, charset) : slots.originalText(slot);
+    }
+
+    @Override
+    public boolean isNumeric(int slot) {
+        if (placeholder(slot)) {
+            return bound(slot).isNumeric(slots.parameterIndex(slot));
+        }
+        TokenType t = slots.type(slot);
+        return t == TokenType.INTEGER || t == TokenType.DECIMAL || t == TokenType.FLOAT;
+    }
+}

@@ -1,0 +1,11 @@
+package io.cleave.router.plan;
+
+/** Queries about the session that the proxy answers itself, since a shard connection would not know. */
+public enum LocalQuery {
+    /** SELECT LAST_INSERT_ID(): the id from this session's last insert, whichever shard ran it. */
+    LAST_INSERT_ID,
+    /** SELECT CONNECTION_ID(): the proxy's id for the session. */
+    CONNECTION_ID,
+    /** SELECT DATABASE() / SCHEMA(). */
+    DATABASE
+}

@@ -1,0 +1,54 @@
+package io.cleave.router.plan;
+
+import io.cleave.router.sql.ast.Span;
+import io.cleave.router.sql.digest.StatementDigest;
+import io.cleave.router.sql.lex.TokenBuffer;
+import io.cleave.router.topology.Topology;
+
+/** What planning one statement may look at: the topology and the statement's tokens and digest. */
+final class PlanContext {
+
+    final Topology topology;
+    final TokenBuffer tokens;
+    final StatementDigest digest;
+
+    PlanContext(Topology topology, TokenBuffer tokens, StatementDigest digest) {
+        this.topology = topology;
+        this.tokens = tokens;
+        this.digest = digest;
+    }
+
+    int tokenCount() {
+        return tokens.size();
+    }
+
+    /** Whether two spans are the same expression as written (keywords and names case-insensitively, slots by number). */
+    boolean sameTokens(Span a, Span b) {
+        if (a.size() != b.size()) {
+            return false;
+        }
+        for (int i = 0; i < a.size(); i++) {
+            int x = a.first() + i;
+            int y = b.first() + i;
+            if (tokens.type(x) != tokens.type(y)) {
+                return false;
+            }
+            int sx = digest.slotOfToken(x);
+            int sy = digest.slotOfToken(y);
+            if (sx >= 0 || sy >= 0) {
+                if (sx != sy) {
+                    return false;
+                }
+                continue;
+            }
+            if (!tokens.text(x).equalsIgnoreCase(tokens.text(y))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    String text(Span span) {
+        return span.text(tokens);
+    }
+}

@@ -1,0 +1,92 @@
+package io.cleave.router.plan;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A plan as one line of text, for golden tests and EXPLAIN: what goes where, and for a statement
+ * whose text changes on the way, the text itself (rendered for the analyzed statement).
+ */
+public final class PlanPrinter {
+
+    private PlanPrinter() {
+    }
+
+    public static String print(Analysis analysis) {
+        Plan plan = analysis.plan();
+        LiteralParameters values = new LiteralParameters().bind(analysis, StandardCharsets.UTF_8);
+        return print(plan, analysis, values);
+    }
+
+    public static String print(Plan plan, Analysis analysis, ParameterValues values) {
+        if (plan instanceof Plan.Route r) {
+            List<String> parts = new ArrayList<>();
+            parts.add("route " + r.target());
+            if (r.write()) {
+                parts.add("write");
+            }
+            if (r.lockingRead()) {
+                parts.add("locking");
+            }
+            if (r.usesLastInsertId()) {
+                parts.add("last_insert_id");
+            }
+            if (r.pin() != Pin.NONE) {
+                parts.add("pin " + r.pin().name().toLowerCase(java.util.Locale.ROOT));
+            }
+            if (r.previousConnection()) {
+                parts.add("previous connection");
+            }
+            if (r.multi() instanceof MultiShard.Merge m) {
+                parts.add("merge " + describe(m.spec()));
+                if (!(m.sql() instanceof SqlTemplate.Original)) {
+                    parts.add("as: " + text(m.sql(), analysis, values));
+                }
+            } else if (r.multi() instanceof MultiShard.WriteAll w) {
+                parts.add(w.replicated() ? "all alike" : "sum of shards");
+            } else if (r.multi() instanceof MultiShard.Refused f) {
+                parts.add("multi-shard refused: " + f.message());
+            }
+            return String.join("; ", parts);
+        }
+        if (plan instanceof Plan.InsertSplit s) {
+            List<String> keys = new ArrayList<>();
+            for (Plan.InsertRow row : s.rows()) {
+                keys.add(row.key() == null ? "?" : row.key().toString());
+            }
+            return "insert into " + s.table() + " by " + s.keyspace() + " rows " + keys
+                    + (s.missingKeyColumn() != null ? " generating " + s.missingKeyColumn() : "");
+        }
+        if (plan instanceof Plan.Session s) {
+            return "session " + s.action();
+        }
+        if (plan instanceof Plan.Local l) {
+            return "local " + l.query().name().toLowerCase(java.util.Locale.ROOT);
+        }
+        Plan.Refuse r = (Plan.Refuse) plan;
+        return "refuse " + r.code() + ": " + r.message();
+    }
+
+    private static String describe(MergeSpec spec) {
+        List<String> parts = new ArrayList<>();
+        if (spec.grouping() != null) {
+            parts.add("group " + spec.grouping().keys() + " " + spec.grouping().aggregates()
+                    + (spec.grouping().having() != null ? " having " + spec.grouping().having() : ""));
+        }
+        if (!spec.order().isEmpty()) {
+            parts.add("order " + spec.order());
+        }
+        if (spec.hasLimit()) {
+            parts.add("limit " + spec.offset() + "," + spec.count());
+        }
+        if (spec.hiddenColumns() > 0) {
+            parts.add("hide " + spec.hiddenColumns());
+        }
+        return parts.isEmpty() ? "(concatenate)" : "(" + String.join(" ", parts) + ")";
+    }
+
+    private static String text(SqlTemplate t, Analysis analysis, ParameterValues values) {
+        return new String(SqlRenderer.render(t, analysis, values), StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,432 @@
+package io.cleave.router.plan;
+
+import io.cleave.router.sql.ast.Ddl;
+import io.cleave.router.sql.ast.Delete;
+import io.cleave.router.sql.ast.Expr;
+import io.cleave.router.sql.ast.Exprs;
+import io.cleave.router.sql.ast.Insert;
+import io.cleave.router.sql.ast.Query;
+import io.cleave.router.sql.ast.Select;
+import io.cleave.router.sql.ast.SelectItem;
+import io.cleave.router.sql.ast.SetStatement;
+import io.cleave.router.sql.ast.Statement;
+import io.cleave.router.sql.ast.StatementKind;
+import io.cleave.router.sql.ast.TableName;
+import io.cleave.router.sql.ast.TransactionStatement;
+import io.cleave.router.sql.ast.Update;
+import io.cleave.router.sql.ast.UtilityStatement;
+import io.cleave.router.sql.ast.VariableScope;
+import io.cleave.router.topology.TableRule;
+import io.cleave.router.topology.Topology;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Turns a parsed statement into a {@link Plan}. Pure: the same statement shape always gives the
+ * same plan, which is why plans are cached by digest. Anything that cannot be answered correctly
+ * across shards becomes a {@link Plan.Refuse} naming the reason.
+ */
+public final class Planner {
+
+    private static final Set<String> LOCAL_FUNCTIONS = Set.of("LAST_INSERT_ID", "CONNECTION_ID", "DATABASE", "SCHEMA");
+
+    private final Topology topology;
+
+    public Planner(Topology topology) {
+        this.topology = topology;
+    }
+
+    public Topology topology() {
+        return topology;
+    }
+
+    public Plan plan(Statement statement, io.cleave.router.sql.lex.TokenBuffer tokens,
+                     io.cleave.router.sql.digest.StatementDigest digest) {
+        PlanContext ctx = new PlanContext(topology, tokens, digest);
+        try {
+            return plan(statement, ctx);
+        } catch (PlanningException e) {
+            return new Plan.Refuse(statement.kind(), e.code, e.sqlState, e.getMessage());
+        }
+    }
+
+    private Plan plan(Statement s, PlanContext ctx) {
+        Plan session = sessionPlan(s);
+        if (session != null) {
+            return session;
+        }
+        if (s instanceof Query q) {
+            Plan local = localPlan(q);
+            if (local != null) {
+                return local;
+            }
+        }
+        if (topology.shardCount() == 1) {
+            // One shard holds everything: no statement needs analysis beyond its session effects.
+            return route(s.kind(), new Target.Shard(0), null, isWrite(s), s, false);
+        }
+        if (s instanceof Query q) {
+            return new SelectPlanner(ctx).plan(q);
+        }
+        if (s instanceof Insert i) {
+            return new WritePlanner(ctx).insert(i);
+        }
+        if (s instanceof Update u) {
+            return new WritePlanner(ctx).update(u);
+        }
+        if (s instanceof Delete d) {
+            return new WritePlanner(ctx).delete(d);
+        }
+        if (s instanceof Ddl ddl) {
+            return ddl(ddl);
+        }
+        return utility(s, ctx);
+    }
+
+    // ---- session statements ------------------------------------------------------------------
+
+    private Plan sessionPlan(Statement s) {
+        if (s instanceof SetStatement set) {
+            List<SessionAction.SetTarget> targets = new ArrayList<>();
+            for (SetStatement.Item item : set.items()) {
+                if (item instanceof SetStatement.Variable v) {
+                    if (v.user()) {
+                        targets.add(new SessionAction.UserVariable(v.name()));
+                        continue;
+                    }
+                    if (v.scope() == VariableScope.GLOBAL || v.scope() == VariableScope.PERSIST
+                            || v.scope() == VariableScope.PERSIST_ONLY) {
+                        return refuse(s, "SET GLOBAL would change one shard's server only: set server variables for"
+                                + " every shard in the cleave config (server.options)");
+                    }
+                    String name = v.name().toLowerCase(Locale.ROOT);
+                    if (name.equals("autocommit")) {
+                        targets.add(new SessionAction.Autocommit(autocommitLiteral(v.value())));
+                    } else {
+                        targets.add(new SessionAction.SystemVariable(name));
+                    }
+                } else {
+                    targets.add(new SessionAction.Names());
+                }
+            }
+            return new Plan.Session(s.kind(), new SessionAction.SetVariables(targets));
+        }
+        if (s instanceof UtilityStatement.Use use) {
+            return new Plan.Session(s.kind(), new SessionAction.Use(use.schema().value()));
+        }
+        if (s instanceof TransactionStatement t) {
+            if (t instanceof TransactionStatement.Begin b) {
+                List<String> characteristics = new ArrayList<>();
+                if (b.consistentSnapshot()) {
+                    characteristics.add("WITH CONSISTENT SNAPSHOT");
+                }
+                if (b.readOnly()) {
+                    characteristics.add("READ ONLY");
+                }
+                if (b.readWrite()) {
+                    characteristics.add("READ WRITE");
+                }
+                return new Plan.Session(s.kind(), new SessionAction.Begin(
+                        "START TRANSACTION" + (characteristics.isEmpty() ? "" : " " + String.join(", ", characteristics))));
+            }
+            if (t instanceof TransactionStatement.Commit c) {
+                return new Plan.Session(s.kind(), new SessionAction.Commit(Boolean.TRUE.equals(c.chain()),
+                        Boolean.TRUE.equals(c.release())));
+            }
+            if (t instanceof TransactionStatement.Rollback r) {
+                if (r.savepoint() != null) {
+                    return new Plan.Session(s.kind(), new SessionAction.Savepoint(SessionAction.SavepointOp.ROLLBACK_TO,
+                            r.savepoint().value()));
+                }
+                return new Plan.Session(s.kind(), new SessionAction.Rollback(Boolean.TRUE.equals(r.chain()),
+                        Boolean.TRUE.equals(r.release())));
+            }
+            if (t instanceof TransactionStatement.Savepoint sp) {
+                return new Plan.Session(s.kind(), new SessionAction.Savepoint(
+                        sp.release() ? SessionAction.SavepointOp.RELEASE : SessionAction.SavepointOp.SET, sp.name().value()));
+            }
+            if (t instanceof TransactionStatement.SetTransaction st) {
+                if (st.scope() == VariableScope.GLOBAL || st.scope() == VariableScope.PERSIST
+                        || st.scope() == VariableScope.PERSIST_ONLY) {
+                    return refuse(s, "SET GLOBAL TRANSACTION would change one shard's server only: set it for every"
+                            + " shard in the cleave config (server.options)");
+                }
+                boolean session = st.scope() == VariableScope.SESSION || st.scope() == VariableScope.LOCAL;
+                String statement = "SET " + (session ? "SESSION " : "") + "TRANSACTION "
+                        + (st.isolation() != null ? "ISOLATION LEVEL " + st.isolation() : "")
+                        + (st.isolation() != null && st.accessMode() != null ? ", " : "")
+                        + (st.accessMode() != null ? st.accessMode() : "");
+                return new Plan.Session(s.kind(), new SessionAction.SetTransaction(session, statement));
+            }
+            return refuse(s, "XA statements are not accepted: the proxy runs distributed transactions itself; use"
+                    + " BEGIN and COMMIT");
+        }
+        return null;
+    }
+
+    private static Boolean autocommitLiteral(Expr value) {
+        if (value instanceof Expr.Literal l) {
+            switch (l.kind()) {
+                case TRUE:
+                    return true;
+                case FALSE:
+                    return false;
+                case WORD:
+                    if (l.text().equalsIgnoreCase("ON")) {
+                        return true;
+                    }
+                    if (l.text().equalsIgnoreCase("OFF")) {
+                        return false;
+                    }
+                    return null;
+                default:
+                    return null;
+            }
+        }
+        return null;
+    }
+
+    /** SELECT LAST_INSERT_ID() / CONNECTION_ID() / DATABASE() alone: answered by the proxy. */
+    private Plan localPlan(Query q) {
+        if (!(q instanceof Select s) || !s.from().isEmpty() || s.items().size() != 1 || s.where() != null
+                || !(s.items().get(0) instanceof SelectItem.Column c)
+                || !(c.expr() instanceof Expr.FunctionCall f) || f.schema() != null || f.isWindow()) {
+            return null;
+        }
+        String name = f.upperName();
+        if (!LOCAL_FUNCTIONS.contains(name) || !f.args().isEmpty()) {
+            return null;
+        }
+        LocalQuery query = name.equals("LAST_INSERT_ID") ? LocalQuery.LAST_INSERT_ID
+                : name.equals("CONNECTION_ID") ? LocalQuery.CONNECTION_ID : LocalQuery.DATABASE;
+        return new Plan.Local(q.kind(), query, c.alias(), f.span().first(), f.span().end());
+    }
+
+    // ---- DDL and utility statements --------------------------------------------------------
+
+    private Plan ddl(Ddl ddl) {
+        boolean temporary = ddl instanceof Ddl.CreateTable ct && ct.temporary()
+                || ddl instanceof Ddl.DropTable dt && dt.temporary();
+        if (temporary) {
+            // Temporary tables live in one connection: keep them on the default shard, pinned.
+            Pin pin = ddl instanceof Ddl.CreateTable ? Pin.TEMPORARY_TABLE : Pin.DROP_TEMPORARY_TABLE;
+            return new Plan.Route(ddl.kind(), new Target.Shard(topology.defaultShard()), new SqlTemplate.Original(),
+                    null, true, false, false, pin, false);
+        }
+        if (ddl instanceof Ddl.CreateTable ct && ct.asQuery() != null) {
+            return refuse(ddl, "CREATE TABLE ... SELECT would copy rows from where each shard stands: not supported"
+                    + " across shards (create the table, then INSERT ... SELECT on one shard)");
+        }
+        if (ddl instanceof Ddl.TableMaintenance) {
+            return new Plan.Route(ddl.kind(), new Target.AllShards(), new SqlTemplate.Original(),
+                    new MultiShard.Merge(new SqlTemplate.Original(), concatenation()), false, false, false, Pin.NONE,
+                    false);
+        }
+        // Every shard has every table and schema: structure changes go everywhere.
+        return new Plan.Route(ddl.kind(), new Target.AllShards(), new SqlTemplate.Original(),
+                new MultiShard.WriteAll(true), true, false, false, Pin.NONE, false);
+    }
+
+    private Plan utility(Statement s, PlanContext ctx) {
+        if (s instanceof UtilityStatement.Show show) {
+            String what = show.what();
+            boolean previous = what.equals("WARNINGS") || what.equals("ERRORS") || what.startsWith("COUNT");
+            return new Plan.Route(s.kind(), new Target.AnyShard(), new SqlTemplate.Original(), null, false, false,
+                    false, Pin.NONE, previous);
+        }
+        if (s instanceof UtilityStatement.Describe) {
+            return anyShard(s);
+        }
+        if (s instanceof UtilityStatement.Explain e) {
+            Plan inner = plan(e.statement(), ctx);
+            if (inner instanceof Plan.Route r) {
+                return new Plan.Route(s.kind(), r.target(), new SqlTemplate.Original(), new MultiShard.Refused(
+                        PlanningException.NOT_SUPPORTED, PlanningException.NOT_SUPPORTED_STATE,
+                        "EXPLAIN of a statement that runs on several shards: use the proxy's EXPLAIN CLEAVE to see its"
+                                + " plan, or EXPLAIN it with a sharding key"), false, false, false, Pin.NONE, false);
+            }
+            if (inner instanceof Plan.InsertSplit split) {
+                return refuse(s, "EXPLAIN of an INSERT into the sharded table " + split.table()
+                        + " is not supported across shards");
+            }
+            return inner instanceof Plan.Refuse ? inner : anyShard(s);
+        }
+        if (s instanceof UtilityStatement.LockTables lock) {
+            KeyAnalyzer analyzer = new KeyAnalyzer(topology);
+            KeyAnalyzer.Block block = analyzer.newBlock(null, false);
+            for (UtilityStatement.TableLock t : lock.locks()) {
+                analyzer.table(t.table(), t.alias() != null ? t.alias() : t.table().name(), block);
+            }
+            Object target = analyzer.target();
+            if (!(target instanceof Target.Shard)) {
+                return refuse(s, "LOCK TABLES on sharded or reference tables would lock one shard's copy only: not"
+                        + " supported across shards (use a transaction with SELECT ... FOR UPDATE)");
+            }
+            return new Plan.Route(s.kind(), (Target) target, new SqlTemplate.Original(), null,
+                    false, false, false, Pin.LOCK_TABLES, false);
+        }
+        if (s instanceof UtilityStatement.UnlockTables) {
+            return new Plan.Route(s.kind(), new Target.AnyShard(), new SqlTemplate.Original(),
+                    null, false, false, false, Pin.UNLOCK_TABLES, false);
+        }
+        if (s instanceof UtilityStatement.Prepare) {
+            return new Plan.Route(s.kind(), new Target.Shard(topology.defaultShard()), new SqlTemplate.Original(),
+                    null, false, false, false, Pin.SQL_PREPARE, false);
+        }
+        if (s instanceof UtilityStatement.Execute) {
+            return new Plan.Route(s.kind(), new Target.Shard(topology.defaultShard()), new SqlTemplate.Original(),
+                    null, true, false, false, Pin.SQL_EXECUTE, false);
+        }
+        if (s instanceof UtilityStatement.Deallocate) {
+            return new Plan.Route(s.kind(), new Target.Shard(topology.defaultShard()), new SqlTemplate.Original(),
+                    null, false, false, false, Pin.SQL_DEALLOCATE, false);
+        }
+        if (s instanceof UtilityStatement.Do d) {
+            Pin pin = Pin.NONE;
+            boolean lastInsertId = false;
+            for (Expr e : d.exprs()) {
+                pin = pin == Pin.NONE ? namedLockPin(e) : pin;
+                lastInsertId |= usesLastInsertId(e);
+                if (Exprs.containsSubquery(e)) {
+                    return refuse(s, "DO with a subquery is not supported across shards");
+                }
+            }
+            Target target = pin == Pin.NONE ? new Target.AnyShard() : new Target.Shard(topology.defaultShard());
+            return new Plan.Route(s.kind(), target, new SqlTemplate.Original(), null, false,
+                    false, lastInsertId, pin, false);
+        }
+        if (s instanceof UtilityStatement.LoadData load) {
+            TableRule rule = topology.ruleFor(load.table().name());
+            if (rule instanceof TableRule.Unsharded u) {
+                return new Plan.Route(s.kind(), new Target.Shard(u.homeShard()), new SqlTemplate.Original(),
+                        null, true, false, false, Pin.NONE, false);
+            }
+            return refuse(s, "LOAD DATA into the " + (rule instanceof TableRule.Sharded ? "sharded" : "reference")
+                    + " table " + load.table().name() + " is not supported: insert the rows with INSERT");
+        }
+        if (s instanceof UtilityStatement.Call) {
+            return refuse(s, "CALL runs a stored procedure on one shard, which cannot see the other shards' rows: not"
+                    + " supported across shards");
+        }
+        UtilityStatement.Other other = (UtilityStatement.Other) s;
+        switch (other.kind()) {
+            case FLUSH:
+                return new Plan.Route(s.kind(), new Target.AllShards(), new SqlTemplate.Original(),
+                        new MultiShard.WriteAll(true), false, false, false, Pin.NONE, false);
+            case GRANT:
+            case REVOKE:
+            case USER_ADMIN:
+            case SET_PASSWORD:
+            case SET_ROLE:
+                return refuse(s, "accounts of the proxy are managed in the cleave config (proxy.users), not with "
+                        + other.words());
+            case KILL:
+                return refuse(s, "KILL through the proxy is not supported yet: close the client connection instead");
+            default:
+                return refuse(s, other.words() + " is not supported through the proxy");
+        }
+    }
+
+    private static MergeSpec concatenation() {
+        return new MergeSpec(0, List.of(), null, false, null, null);
+    }
+
+    // ---- helpers shared by the statement planners ------------------------------------------
+
+    static Plan.Refuse refuse(Statement s, String message) {
+        return new Plan.Refuse(s.kind(), PlanningException.NOT_SUPPORTED, PlanningException.NOT_SUPPORTED_STATE, message);
+    }
+
+    private static Plan anyShard(Statement s) {
+        return new Plan.Route(s.kind(), new Target.AnyShard(), new SqlTemplate.Original(), null,
+                false, false, false, Pin.NONE, false);
+    }
+
+    private Plan route(StatementKind kind, Target target, MultiShard multi, boolean write, Statement s,
+                       boolean locking) {
+        return new Plan.Route(kind, target, new SqlTemplate.Original(), multi, write, locking,
+                usesLastInsertId(s), pinOf(s), previousConnection(s));
+    }
+
+    static boolean isWrite(Statement s) {
+        StatementKind k = s.kind();
+        return k == StatementKind.INSERT || k == StatementKind.REPLACE || k == StatementKind.UPDATE
+                || k == StatementKind.DELETE || k.isDdl() || k == StatementKind.LOAD_DATA || k == StatementKind.CALL;
+    }
+
+    /** Named locks and connection-bound state a statement touches. */
+    static Pin pinOf(Statement s) {
+        if (s instanceof Ddl.CreateTable ct && ct.temporary()) {
+            return Pin.TEMPORARY_TABLE;
+        }
+        if (s instanceof Ddl.DropTable dt && dt.temporary()) {
+            return Pin.DROP_TEMPORARY_TABLE;
+        }
+        switch (s.kind()) {
+            case LOCK_TABLES:
+                return Pin.LOCK_TABLES;
+            case UNLOCK_TABLES:
+                return Pin.UNLOCK_TABLES;
+            case PREPARE:
+                return Pin.SQL_PREPARE;
+            case EXECUTE:
+                return Pin.SQL_EXECUTE;
+            case DEALLOCATE_PREPARE:
+                return Pin.SQL_DEALLOCATE;
+            default:
+                break;
+        }
+        Pin[] found = {Pin.NONE};
+        visitExprs(s, e -> {
+            if (found[0] == Pin.NONE) {
+                found[0] = namedLockPin(e);
+            }
+        });
+        return found[0];
+    }
+
+    private static Pin namedLockPin(Expr root) {
+        Pin[] found = {Pin.NONE};
+        Exprs.walk(root, e -> {
+            if (e instanceof Expr.FunctionCall f && found[0] == Pin.NONE) {
+                String n = f.upperName();
+                if (n.equals("GET_LOCK")) {
+                    found[0] = Pin.NAMED_LOCK;
+                } else if (n.equals("RELEASE_LOCK") || n.equals("RELEASE_ALL_LOCKS")) {
+                    found[0] = Pin.RELEASE_NAMED_LOCK;
+                }
+            }
+        });
+        return found[0];
+    }
+
+    static boolean usesLastInsertId(Statement s) {
+        boolean[] found = {false};
+        visitExprs(s, e -> found[0] |= usesLastInsertId(e));
+        return found[0];
+    }
+
+    private static boolean usesLastInsertId(Expr root) {
+        return Exprs.anyMatch(root, e -> e instanceof Expr.FunctionCall f && f.args().isEmpty()
+                && f.upperName().equals("LAST_INSERT_ID"));
+    }
+
+    static boolean previousConnection(Statement s) {
+        boolean[] found = {false};
+        visitExprs(s, e -> found[0] |= Exprs.anyMatch(e, x -> x instanceof Expr.FunctionCall f
+                && (f.upperName().equals("FOUND_ROWS") || f.upperName().equals("ROW_COUNT"))));
+        return found[0];
+    }
+
+    /** Every expression of a statement, including those of nested queries. */
+    static void visitExprs(Statement s, java.util.function.Consumer<Expr> visitor) {
+        new ExpressionVisitor(visitor).statement(s);
+    }
+
+    static boolean isSystemTable(TableName name) {
+        return name.schema() != null && KeyAnalyzer.SYSTEM_SCHEMAS.contains(name.schema().toLowerCase(Locale.ROOT));
+    }
+}

@@ -1,0 +1,184 @@
+package io.cleave.router.plan;
+
+import io.cleave.router.sql.ast.Statement;
+import io.cleave.router.sql.ast.StatementKind;
+import io.cleave.router.sql.digest.DigestKey;
+import io.cleave.router.sql.lex.SqlMode;
+import io.cleave.router.sql.lex.TokenBuffer;
+import io.cleave.router.sql.lex.TokenType;
+import io.cleave.router.sql.parse.SqlParser;
+import io.cleave.router.sql.parse.SqlSyntaxException;
+import io.cleave.router.topology.TableRule;
+import io.cleave.router.topology.Topology;
+
+import java.util.Locale;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Statement text in, plan out. The hot path lexes the bytes and computes the digest (no
+ * allocation once warm), then finds the plan cached under the digest; only a statement shape
+ * never seen before is parsed and planned. Thread-safe; each caller brings its own {@link Analysis}.
+ */
+public final class Router {
+
+    private final Topology topology;
+    private final Planner planner;
+    private final SqlParser parser = new SqlParser();
+    private final int capacity;
+    @SuppressWarnings("unchecked")
+    private final ConcurrentHashMap<DigestKey, Plan>[] caches = new ConcurrentHashMap[4];
+
+    public Router(Topology topology) {
+        this(topology, 20_000);
+    }
+
+    public Router(Topology topology, int capacity) {
+        this.topology = topology;
+        this.planner = new Planner(topology);
+        this.capacity = capacity;
+        for (int i = 0; i < caches.length; i++) {
+            caches[i] = new ConcurrentHashMap<>();
+        }
+    }
+
+    public Topology topology() {
+        return topology;
+    }
+
+    static int modeIndex(SqlMode mode) {
+        return (mode.ansiQuotes() ? 2 : 0) + (mode.noBackslashEscapes() ? 1 : 0);
+    }
+
+    /** Analyzes {@code sql[offset, offset + length)} into {@code into}; returns it. */
+    public Analysis analyze(byte[] sql, int offset, int length, SqlMode mode, Analysis into) {
+        into.lexer(mode).lex(sql, offset, length, into.tokens);
+        into.digest.compute(into.tokens);
+        into.slots.bind(into.tokens, into.digest);
+        ConcurrentHashMap<DigestKey, Plan> cache = caches[modeIndex(mode)];
+        Plan plan = cache.get(into.digest.lookupKey());
+        into.cached = plan != null;
+        if (plan == null) {
+            plan = planFresh(into);
+            if (cache.size() >= capacity) {
+                // Shapes beyond the working set (ad-hoc queries): start over rather than track recency.
+                cache.clear();
+            }
+            cache.put(DigestKey.copyOf(into.digest.lookupKey()), plan);
+        }
+        into.plan = plan;
+        return into;
+    }
+
+    public Analysis analyze(byte[] sql, SqlMode mode, Analysis into) {
+        return analyze(sql, 0, sql.length, mode, into);
+    }
+
+    /** Cached plans per SQL mode (for metrics and tests). */
+    public int cachedPlans() {
+        int n = 0;
+        for (ConcurrentHashMap<DigestKey, Plan> c : caches) {
+            n += c.size();
+        }
+        return n;
+    }
+
+    private Plan planFresh(Analysis a) {
+        TokenBuffer tokens = a.tokens;
+        if (isMultiStatement(tokens)) {
+            return multiStatement(tokens);
+        }
+        try {
+            Statement statement = parser.parse(tokens, a.digest);
+            return planner.plan(statement, tokens, a.digest);
+        } catch (SqlSyntaxException e) {
+            return unparsed(tokens, e);
+        }
+    }
+
+    /**
+     * A statement the parser does not understand: with one shard, or when it names no sharded or
+     * reference table, the server can judge it (default shard); otherwise it is refused, since
+     * its rows could be anywhere.
+     */
+    private Plan unparsed(TokenBuffer tokens, SqlSyntaxException e) {
+        if (topology.shardCount() == 1) {
+            return unparsedRoute(topology.defaultShard());
+        }
+        for (int i = 0; i < tokens.size(); i++) {
+            if (tokens.type(i) == TokenType.IDENTIFIER || tokens.type(i) == TokenType.QUOTED_IDENTIFIER
+                    || tokens.type(i) == TokenType.KEYWORD) {
+                String name = tokens.text(i);
+                if (name.startsWith("`") && name.endsWith("`") && name.length() > 1) {
+                    name = name.substring(1, name.length() - 1);
+                }
+                TableRule rule = topology.tables().get(name.toLowerCase(Locale.ROOT));
+                if (rule instanceof TableRule.Sharded || rule instanceof TableRule.Reference) {
+                    return new Plan.Refuse(StatementKind.OTHER, 1064, "42000", e.getMessage());
+                }
+            }
+        }
+        return unparsedRoute(topology.defaultShard());
+    }
+
+    private static Plan unparsedRoute(int shard) {
+        return new Plan.Route(StatementKind.OTHER, new Target.Shard(shard), new SqlTemplate.Original(), null, true,
+                false, false, Pin.NONE, false);
+    }
+
+    private static boolean isMultiStatement(TokenBuffer tokens) {
+        for (int i = 0; i < tokens.size() - 1; i++) {
+            if (tokens.type(i) == TokenType.SEMICOLON && tokens.type(i + 1) != TokenType.SEMICOLON
+                    && tokens.type(i + 1) != TokenType.EOF) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Several statements in one COM_QUERY: each is planned; the text can go as it is only when
+     * they all go to the same fixed shard and none changes the session.
+     */
+    private Plan multiStatement(TokenBuffer tokens) {
+        Integer common = null;
+        int start = 0;
+        int n = tokens.size();
+        for (int i = 0; i <= n; i++) {
+            boolean end = i == n || tokens.type(i) == TokenType.SEMICOLON || tokens.type(i) == TokenType.EOF;
+            if (!end) {
+                continue;
+            }
+            if (i > start) {
+                int from = tokens.start(start);
+                int to = tokens.end(i - 1);
+                Plan p = analyze(tokens.source(), from, to - from, SqlMode.DEFAULT, new Analysis()).plan();
+                if (!(p instanceof Plan.Route r) || r.pin() != Pin.NONE) {
+                    return refuseMulti();
+                }
+                if (r.target() instanceof Target.Shard s) {
+                    if (common != null && common != s.shard()) {
+                        return refuseMulti();
+                    }
+                    common = s.shard();
+                } else if (!(r.target() instanceof Target.AnyShard)) {
+                    return refuseMulti();
+                }
+            }
+            if (i < n && tokens.type(i) == TokenType.EOF) {
+                break;
+            }
+            start = i + 1;
+        }
+        if (common == null) {
+            return new Plan.Route(StatementKind.OTHER, new Target.AnyShard(), new SqlTemplate.Original(), null, false,
+                    false, false, Pin.NONE, false);
+        }
+        return unparsedRoute(common);
+    }
+
+    private static Plan refuseMulti() {
+        return new Plan.Refuse(StatementKind.OTHER, PlanningException.NOT_SUPPORTED, PlanningException.NOT_SUPPORTED_STATE,
+                "several statements in one query are only supported when they all run on one fixed shard and change no"
+                        + " session state: send them one at a time");
+    }
+}

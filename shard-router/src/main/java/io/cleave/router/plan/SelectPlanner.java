@@ -1,0 +1,57 @@
+package io.cleave.router.plan;
+
+import io.cleave.router.sql.ast.Query;
+import io.cleave.router.sql.ast.Select;
+
+/**
+ * Plans SELECT: the shards its tables and key conditions allow, and, when that can be several,
+ * how their answers merge (or why they cannot).
+ */
+final class SelectPlanner {
+
+    private final PlanContext ctx;
+
+    SelectPlanner(PlanContext ctx) {
+        this.ctx = ctx;
+    }
+
+    Plan plan(Query q) {
+        KeyAnalyzer analyzer = new KeyAnalyzer(ctx.topology);
+        analyzer.query(q, null, false);
+        Object target = analyzer.target();
+        if (target instanceof String refusal) {
+            return new Plan.Refuse(q.kind(), PlanningException.NOT_SUPPORTED, PlanningException.NOT_SUPPORTED_STATE,
+                    refusal);
+        }
+        boolean locking = q instanceof Select s && s.locking() != null;
+        MultiShard multi = target instanceof Target.Keyed keyed ? multiShard(q, analyzer, keyed) : null;
+        return new Plan.Route(q.kind(), (Target) target, new SqlTemplate.Original(), multi, false, locking,
+                Planner.usesLastInsertId(q), Planner.pinOf(q), Planner.previousConnection(q));
+    }
+
+    private MultiShard multiShard(Query q, KeyAnalyzer analyzer, Target.Keyed keyed) {
+        if (keyed.classes().size() > 1 || !keyed.homeShards().isEmpty()) {
+            // Only one shard can answer: the resolver refuses if the keys land on different shards.
+            return refused(keyed.notColocatedMessage());
+        }
+        String tables = String.join(", ", keyed.classes().get(0).tables());
+        if (analyzer.hasSetOperation() || !(q instanceof Select select)) {
+            return refused("UNION, INTERSECT and EXCEPT over " + tables + " on several shards are not supported"
+                    + " across shards");
+        }
+        if (!analyzer.nestedBlocksShardLocal()) {
+            return refused("a subquery or derived table over " + tables + " needs rows of other shards (it aggregates,"
+                    + " is DISTINCT or LIMITed without being tied to the outer rows by the sharding key): not supported"
+                    + " across shards");
+        }
+        try {
+            return new ScatterRewriter(ctx, select).rewrite();
+        } catch (PlanningException e) {
+            return new MultiShard.Refused(e.code, e.sqlState, e.getMessage());
+        }
+    }
+
+    private static MultiShard refused(String message) {
+        return new MultiShard.Refused(PlanningException.NOT_SUPPORTED, PlanningException.NOT_SUPPORTED_STATE, message);
+    }
+}

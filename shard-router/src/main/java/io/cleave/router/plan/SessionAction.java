@@ -1,0 +1,74 @@
+package io.cleave.router.plan;
+
+import java.util.List;
+
+/** A statement that changes the session rather than data: the proxy keeps the state and replays it. */
+public sealed interface SessionAction permits SessionAction.SetVariables, SessionAction.Use, SessionAction.Begin,
+        SessionAction.Commit, SessionAction.Rollback, SessionAction.Savepoint, SessionAction.SetTransaction {
+
+    /** What one SET item sets. */
+    sealed interface SetTarget permits SystemVariable, UserVariable, Names, Autocommit {
+    }
+
+    /** A session system variable, name in lower case. */
+    record SystemVariable(String name) implements SetTarget {
+    }
+
+    record UserVariable(String name) implements SetTarget {
+    }
+
+    /** SET NAMES or SET CHARACTER SET: the connection character set variables. */
+    record Names() implements SetTarget {
+    }
+
+    /**
+     * {@code autocommit}; {@code literal} is its value when written as a constant (0, 1, ON, OFF,
+     * TRUE, FALSE), else null (evaluated by the server).
+     */
+    record Autocommit(Boolean literal) implements SetTarget {
+    }
+
+    /**
+     * A session SET: the server runs it (so it validates and evaluates it), then the proxy reads
+     * back what it set. {@code autocommitOnly} when it only sets autocommit to a constant, which
+     * the proxy does without a round trip.
+     */
+    record SetVariables(List<SetTarget> targets) implements SessionAction {
+        public SetVariables {
+            targets = List.copyOf(targets);
+        }
+
+        public Boolean autocommitOnly() {
+            if (targets.size() == 1 && targets.get(0) instanceof Autocommit a) {
+                return a.literal();
+            }
+            return null;
+        }
+    }
+
+    record Use(String schema) implements SessionAction {
+    }
+
+    /** BEGIN / START TRANSACTION; {@code statement} is what starts it on a shard (characteristics kept). */
+    record Begin(String statement) implements SessionAction {
+    }
+
+    record Commit(boolean chain, boolean release) implements SessionAction {
+    }
+
+    record Rollback(boolean chain, boolean release) implements SessionAction {
+    }
+
+    enum SavepointOp { SET, ROLLBACK_TO, RELEASE }
+
+    /** SAVEPOINT, ROLLBACK TO, RELEASE SAVEPOINT: sent to every shard of the transaction. */
+    record Savepoint(SavepointOp op, String name) implements SessionAction {
+    }
+
+    /**
+     * SET [SESSION] TRANSACTION ...: with {@code session}, a session setting (like a variable);
+     * without, it applies to the next transaction only.
+     */
+    record SetTransaction(boolean session, String statement) implements SessionAction {
+    }
+}

@@ -1,0 +1,52 @@
+package io.cleave.router.plan;
+
+import java.util.List;
+
+/** Which shards a statement goes to, before the values of this execution are known. */
+public sealed interface Target permits Target.Shard, Target.Keyed, Target.AllShards, Target.AnyShard {
+
+    /** A fixed shard (an unsharded table's home, temporary tables, session-bound statements). */
+    record Shard(int shard) implements Target {
+        @Override
+        public String toString() {
+            return "shard " + shard;
+        }
+    }
+
+    /**
+     * Decided by sharding keys. Every class must land on the same single shard for the statement
+     * to stay on one shard; {@code homeShards} are unsharded tables' homes that must be that shard
+     * too. One class may also spread over several shards (then the plan's multi-shard policy applies).
+     * {@code notColocatedMessage} is the error when they do not meet on one shard.
+     */
+    record Keyed(List<KeyClass> classes, List<Integer> homeShards, String notColocatedMessage) implements Target {
+        public Keyed {
+            classes = List.copyOf(classes);
+            homeShards = List.copyOf(homeShards);
+        }
+
+        @Override
+        public String toString() {
+            return "keyed " + classes + (homeShards.isEmpty() ? "" : " home " + homeShards);
+        }
+    }
+
+    /** Every shard (DDL, keyless writes, reference-table writes). */
+    record AllShards() implements Target {
+        @Override
+        public String toString() {
+            return "all shards";
+        }
+    }
+
+    /**
+     * Any one shard gives the same answer (reference tables, no tables, metadata): the shard the
+     * session already uses, else the default shard.
+     */
+    record AnyShard() implements Target {
+        @Override
+        public String toString() {
+            return "any shard";
+        }
+    }
+}

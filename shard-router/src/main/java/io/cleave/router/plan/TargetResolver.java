@@ -1,0 +1,130 @@
+package io.cleave.router.plan;
+
+import io.cleave.router.keyspace.KeyOutOfRangeException;
+import io.cleave.router.keyspace.Keyspace;
+import io.cleave.router.keyspace.ShardKey;
+import io.cleave.router.shardmap.ShardMap;
+import io.cleave.router.topology.Topology;
+
+import java.util.Arrays;
+
+/** Turns a plan's target into shards, with one execution's values and the current shard map. */
+public final class TargetResolver {
+
+    private final Topology topology;
+
+    public TargetResolver(Topology topology) {
+        this.topology = topology;
+    }
+
+    public Resolution resolve(Target target, ParameterValues values, ShardMap map) {
+        if (target instanceof Target.Shard s) {
+            return Resolution.single(s.shard());
+        }
+        if (target instanceof Target.AnyShard) {
+            return Resolution.anyShard();
+        }
+        if (target instanceof Target.AllShards) {
+            return Resolution.of(all(map.shardCount()));
+        }
+        return keyed((Target.Keyed) target, values, map);
+    }
+
+    /** The shard a key value lives on, or -1 when no bucket covers it. */
+    public int shardOf(String keyspaceName, ShardKey key, ShardMap map) {
+        Keyspace keyspace = topology.keyspace(keyspaceName);
+        try {
+            return map.shardOf(keyspaceName, keyspace.function().bucketOf(key));
+        } catch (KeyOutOfRangeException e) {
+            return -1;
+        }
+    }
+
+    /** The shard of one key value from a slot, or -1 when it cannot be narrowed (NULL, inexact, out of range). */
+    public int shardOf(String keyspaceName, KeyValue value, ParameterValues values, ShardMap map) {
+        ShardKey key = keyOf(keyspaceName, value, values);
+        return key == null ? -1 : shardOf(keyspaceName, key, map);
+    }
+
+    private Resolution keyed(Target.Keyed target, ParameterValues values, ShardMap map) {
+        int shardCount = map.shardCount();
+        int agreed = -1;
+        boolean allSingle = true;
+        int[] spread = null;
+        for (KeyClass c : target.classes()) {
+            int[] shards = shardsOf(c, values, map, shardCount);
+            if (shards.length == 1) {
+                if (agreed == -1) {
+                    agreed = shards[0];
+                } else if (agreed != shards[0]) {
+                    return Resolution.error(target.notColocatedMessage());
+                }
+            } else {
+                allSingle = false;
+                spread = shards;
+            }
+        }
+        for (int home : target.homeShards()) {
+            if (agreed == -1) {
+                agreed = home;
+            } else if (agreed != home) {
+                return Resolution.error(target.notColocatedMessage());
+            }
+        }
+        if (allSingle) {
+            return agreed >= 0 ? Resolution.single(agreed) : Resolution.anyShard();
+        }
+        if (target.classes().size() == 1 && target.homeShards().isEmpty()) {
+            return Resolution.of(spread);
+        }
+        return Resolution.error(target.notColocatedMessage());
+    }
+
+    private int[] shardsOf(KeyClass c, ParameterValues values, ShardMap map, int shardCount) {
+        if (!c.restricted()) {
+            return all(shardCount);
+        }
+        if (c.values().size() == 1) {
+            int shard = shardOf(c.keyspace(), c.values().get(0), values, map);
+            return shard >= 0 ? new int[] {shard} : all(shardCount);
+        }
+        boolean[] hit = new boolean[shardCount];
+        int n = 0;
+        for (KeyValue v : c.values()) {
+            int shard = shardOf(c.keyspace(), v, values, map);
+            if (shard < 0) {
+                return all(shardCount);
+            }
+            if (!hit[shard]) {
+                hit[shard] = true;
+                n++;
+            }
+        }
+        int[] out = new int[n];
+        int i = 0;
+        for (int s = 0; s < shardCount; s++) {
+            if (hit[s]) {
+                out[i++] = s;
+            }
+        }
+        return out;
+    }
+
+    private ShardKey keyOf(String keyspaceName, KeyValue value, ParameterValues values) {
+        if (value instanceof KeyValue.ConstantKey c) {
+            return c.key();
+        }
+        KeyValue.SlotValue slot = (KeyValue.SlotValue) value;
+        ShardKey key = values.key(slot.slot(), topology.keyspace(keyspaceName).function().keyType());
+        if (key == null || !slot.negated()) {
+            return key;
+        }
+        return key instanceof ShardKey.IntKey i && i.value() != Long.MIN_VALUE ? ShardKey.of(-i.value()) : null;
+    }
+
+    private static int[] all(int shardCount) {
+        int[] out = new int[shardCount];
+        Arrays.setAll(out, i -> i);
+        return out;
+    }
+}

@@ -1,0 +1,260 @@
+package io.cleave.router.plan;
+
+import io.cleave.router.sql.ast.Assignment;
+import io.cleave.router.sql.ast.Delete;
+import io.cleave.router.sql.ast.Insert;
+import io.cleave.router.sql.ast.Name;
+import io.cleave.router.sql.ast.Statement;
+import io.cleave.router.sql.ast.TableRef;
+import io.cleave.router.sql.ast.Update;
+import io.cleave.router.topology.TableRule;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Plans INSERT, REPLACE, UPDATE and DELETE. Rows of a multi-row INSERT go to their keys' shards;
+ * UPDATE and DELETE go where their key conditions point, to every shard without one; writes to
+ * reference tables go everywhere; a write that would move a row between shards is refused.
+ */
+final class WritePlanner {
+
+    private final PlanContext ctx;
+
+    WritePlanner(PlanContext ctx) {
+        this.ctx = ctx;
+    }
+
+    Plan insert(Insert insert) {
+        if (Planner.isSystemTable(insert.table())) {
+            return Planner.refuse(insert, "writing to " + insert.table() + " through the proxy is not supported");
+        }
+        TableRule rule = ctx.topology.ruleFor(insert.table().name());
+        boolean lastInsertId = Planner.usesLastInsertId(insert);
+        if (insert.source() instanceof Insert.FromQuery fq) {
+            return insertSelect(insert, rule, fq, lastInsertId);
+        }
+        if (rule instanceof TableRule.Unsharded u) {
+            return route(insert, new Target.Shard(u.homeShard()), null, lastInsertId);
+        }
+        if (rule instanceof TableRule.Reference) {
+            if (readsSubqueries(insert)) {
+                return Planner.refuse(insert, "an INSERT into the reference table " + insert.table().name()
+                        + " with subqueries is not supported across shards");
+            }
+            return route(insert, new Target.AllShards(), new MultiShard.WriteAll(true), lastInsertId);
+        }
+        TableRule.Sharded sharded = (TableRule.Sharded) rule;
+        for (Assignment a : insert.onDuplicateKeyUpdate()) {
+            if (a.column().column().equalsIgnoreCase(sharded.column())) {
+                return Planner.refuse(insert, "ON DUPLICATE KEY UPDATE of the sharding key " + sharded.column()
+                        + " would move the row to another shard: not supported across shards");
+            }
+        }
+        if (readsSubqueries(insert)) {
+            return Planner.refuse(insert, "an INSERT into the sharded table " + insert.table().name()
+                    + " with subqueries is not supported across shards");
+        }
+        if (insert.source() instanceof Insert.SetList set) {
+            for (Assignment a : set.assignments()) {
+                if (a.column().column().equalsIgnoreCase(sharded.column())) {
+                    KeyValue key = KeyAnalyzer.value(a.value());
+                    if (key == null) {
+                        return keyNotConstant(insert, sharded);
+                    }
+                    return route(insert, keyed(sharded, insert.table().name(), key), null, lastInsertId);
+                }
+            }
+            return Planner.refuse(insert, "INSERT ... SET into the sharded table " + insert.table().name()
+                    + " must set its sharding key " + sharded.column());
+        }
+        Insert.Values values = (Insert.Values) insert.source();
+        if (insert.columns().isEmpty()) {
+            return Planner.refuse(insert, "INSERT into the sharded table " + insert.table().name()
+                    + " needs a column list naming its sharding key " + sharded.column()
+                    + " (the proxy routes each row by that column)");
+        }
+        int keyIndex = -1;
+        for (int i = 0; i < insert.columns().size(); i++) {
+            if (insert.columns().get(i).value().equalsIgnoreCase(sharded.column())) {
+                keyIndex = i;
+            }
+        }
+        List<Plan.InsertRow> rows = new ArrayList<>();
+        for (Insert.Row row : values.rows()) {
+            if (row.values().size() != insert.columns().size()) {
+                return new Plan.Refuse(insert.kind(), 1136, "21S01", "Column count doesn't match value count at row "
+                        + (rows.size() + 1));
+            }
+            KeyValue key = null;
+            if (keyIndex >= 0) {
+                key = KeyAnalyzer.value(row.values().get(keyIndex));
+                if (key == null) {
+                    return keyNotConstant(insert, sharded);
+                }
+            }
+            rows.add(new Plan.InsertRow(row.span().first(), row.span().end(), key));
+        }
+        int first = rows.get(0).first();
+        int last = rows.get(rows.size() - 1).end();
+        List<Name> columns = insert.columns();
+        int columnListEnd = columns.get(columns.size() - 1).span().end();
+        return new Plan.InsertSplit(insert.kind(), insert.table().name(), sharded.keyspace(),
+                new SqlTemplate.Tokens(0, first), rows, new SqlTemplate.Tokens(last, ctx.tokenCount()),
+                keyIndex < 0 ? sharded.column() : null, columnListEnd);
+    }
+
+    private Plan insertSelect(Insert insert, TableRule rule, Insert.FromQuery fq, boolean lastInsertId) {
+        KeyAnalyzer analyzer = new KeyAnalyzer(ctx.topology);
+        analyzer.query(fq.query(), null, true);
+        Object source = analyzer.target();
+        if (source instanceof String refusal) {
+            return Planner.refuse(insert, refusal);
+        }
+        if (rule instanceof TableRule.Unsharded u) {
+            if (source instanceof Target.AnyShard
+                    || source instanceof Target.Shard s && s.shard() == u.homeShard()) {
+                return route(insert, new Target.Shard(u.homeShard()), null, lastInsertId);
+            }
+            if (source instanceof Target.Keyed k) {
+                List<Integer> homes = new ArrayList<>(k.homeShards());
+                homes.add(u.homeShard());
+                return route(insert, new Target.Keyed(k.classes(), homes, "INSERT ... SELECT into "
+                        + insert.table().name() + " (shard " + u.homeShard() + ") reads rows of other shards: "
+                        + k.notColocatedMessage()), refusedMulti("INSERT ... SELECT into " + insert.table().name()
+                        + " reads rows of several shards: not supported across shards"), lastInsertId);
+            }
+        }
+        if (rule instanceof TableRule.Reference && source instanceof Target.AnyShard) {
+            return route(insert, new Target.AllShards(), new MultiShard.WriteAll(true), lastInsertId);
+        }
+        return Planner.refuse(insert, "INSERT ... SELECT into the " + (rule instanceof TableRule.Sharded ? "sharded"
+                : rule instanceof TableRule.Reference ? "reference" : "unsharded") + " table " + insert.table().name()
+                + " from " + describe(source) + " is not supported across shards");
+    }
+
+    Plan update(Update update) {
+        KeyAnalyzer analyzer = new KeyAnalyzer(ctx.topology);
+        KeyAnalyzer.Block block = analyzer.newBlock(null, false);
+        for (TableRef ref : update.tables()) {
+            analyzer.ref(ref, block);
+        }
+        analyzer.conditions(update.where(), block, true);
+        for (Assignment a : update.assignments()) {
+            analyzer.subqueries(a.value(), block);
+        }
+        for (Assignment a : update.assignments()) {
+            KeyAnalyzer.Binding target = assignedBinding(a, block);
+            if (target != null && target.sharded() != null
+                    && target.sharded().column().equalsIgnoreCase(a.column().column())) {
+                return Planner.refuse(update, "UPDATE of the sharding key " + target.table + "." + a.column().column()
+                        + " would move the row to another shard: not supported across shards (delete and insert it)");
+            }
+        }
+        boolean limited = !update.orderBy().isEmpty() || update.limit() != null;
+        return write(update, analyzer, block, limited);
+    }
+
+    Plan delete(Delete delete) {
+        KeyAnalyzer analyzer = new KeyAnalyzer(ctx.topology);
+        KeyAnalyzer.Block block = analyzer.newBlock(null, false);
+        for (TableRef ref : delete.from()) {
+            analyzer.ref(ref, block);
+        }
+        analyzer.conditions(delete.where(), block, true);
+        boolean limited = !delete.orderBy().isEmpty() || delete.limit() != null;
+        return write(delete, analyzer, block, limited);
+    }
+
+    /** UPDATE/DELETE: where the key conditions point; reference tables everywhere. */
+    private Plan write(Statement s, KeyAnalyzer analyzer, KeyAnalyzer.Block block, boolean limited) {
+        boolean lastInsertId = Planner.usesLastInsertId(s);
+        boolean references = false;
+        boolean shardedOrUnsharded = false;
+        for (KeyAnalyzer.Binding b : analyzer.bindings()) {
+            if (b.system) {
+                return Planner.refuse(s, "writing to " + b.table + " through the proxy is not supported");
+            }
+            references |= b.rule instanceof TableRule.Reference;
+            shardedOrUnsharded |= !(b.rule instanceof TableRule.Reference);
+        }
+        if (references) {
+            if (shardedOrUnsharded || analyzer.hasNestedBlocks()) {
+                return Planner.refuse(s, "a write that changes a reference table and reads sharded or unsharded rows"
+                        + " would leave the copies different: not supported across shards");
+            }
+            return route(s, new Target.AllShards(), new MultiShard.WriteAll(true), lastInsertId);
+        }
+        Object target = analyzer.target();
+        if (target instanceof String refusal) {
+            return Planner.refuse(s, refusal);
+        }
+        MultiShard multi = null;
+        if (target instanceof Target.Keyed keyed) {
+            String tables = String.join(", ", keyed.classes().get(0).tables());
+            if (keyed.classes().size() > 1 || !keyed.homeShards().isEmpty()) {
+                multi = refusedMulti(keyed.notColocatedMessage());
+            } else if (limited) {
+                multi = refusedMulti(s.kind() + " with ORDER BY or LIMIT on " + tables + " without one sharding key"
+                        + " cannot pick the same rows one server would: not supported across shards");
+            } else if (!analyzer.nestedBlocksShardLocal()) {
+                multi = refusedMulti("a subquery of this " + s.kind() + " needs rows of other shards: not supported"
+                        + " across shards");
+            } else {
+                multi = new MultiShard.WriteAll(false);
+            }
+        }
+        return route(s, (Target) target, multi, lastInsertId);
+    }
+
+    private static KeyAnalyzer.Binding assignedBinding(Assignment a, KeyAnalyzer.Block block) {
+        String qualifier = a.column().table();
+        KeyAnalyzer.Binding only = null;
+        for (KeyAnalyzer.Binding b : block.tables) {
+            if (qualifier != null ? b.exposed.equalsIgnoreCase(qualifier) : block.tables.size() == 1
+                    || b.sharded() != null && b.sharded().column().equalsIgnoreCase(a.column().column())) {
+                only = b;
+                if (qualifier != null) {
+                    return b;
+                }
+            }
+        }
+        return only;
+    }
+
+    private static Target keyed(TableRule.Sharded sharded, String table, KeyValue key) {
+        return new Target.Keyed(List.of(new KeyClass(sharded.keyspace(), List.of(table), List.of(key))), List.of(),
+                table + " rows on more than one shard cannot be combined here: not supported across shards");
+    }
+
+    private Plan route(Statement s, Target target, MultiShard multi, boolean lastInsertId) {
+        return new Plan.Route(s.kind(), target, new SqlTemplate.Original(), multi, true, false, lastInsertId,
+                Planner.pinOf(s), false);
+    }
+
+    private static Plan keyNotConstant(Insert insert, TableRule.Sharded sharded) {
+        return Planner.refuse(insert, "the sharding key " + sharded.column() + " of " + insert.table().name()
+                + " must be given as a value in every row (not NULL, DEFAULT or an expression) so the row's shard is known");
+    }
+
+    private static boolean readsSubqueries(Insert insert) {
+        boolean[] found = {false};
+        Planner.visitExprs(insert, e -> found[0] |= io.cleave.router.sql.ast.Exprs.containsSubquery(e));
+        return found[0];
+    }
+
+    private static MultiShard refusedMulti(String message) {
+        return new MultiShard.Refused(PlanningException.NOT_SUPPORTED, PlanningException.NOT_SUPPORTED_STATE, message);
+    }
+
+    private static String describe(Object source) {
+        if (source instanceof Target.Keyed k) {
+            List<String> tables = new ArrayList<>();
+            for (KeyClass c : k.classes()) {
+                tables.addAll(c.tables());
+            }
+            return "sharded tables " + tables;
+        }
+        return String.valueOf(source);
+    }
+}
