@@ -15,9 +15,43 @@ public final class PlanPrinter {
 
     public static String print(Analysis analysis) {
         Plan plan = analysis.plan();
-        LiteralParameters values = new LiteralParameters().bind(analysis, StandardCharsets.UTF_8);
+        LiteralParameters values = new LiteralParameters().bind(analysis, StandardCharsets.UTF_8)
+                .forPlaceholders(UNBOUND);
         return print(plan, analysis, values);
     }
+
+    /** Placeholders of a statement printed without an execute: shown as {@code ?}. */
+    private static final ParameterValues UNBOUND = new ParameterValues() {
+        @Override
+        public boolean isNull(int slot) {
+            return false;
+        }
+
+        @Override
+        public io.cleave.router.keyspace.ShardKey key(int slot, io.cleave.router.keyspace.KeyType type) {
+            return null;
+        }
+
+        @Override
+        public long longValue(int slot) {
+            throw new IllegalArgumentException("unbound");
+        }
+
+        @Override
+        public void appendSql(int slot, java.io.ByteArrayOutputStream out) {
+            out.write('?');
+        }
+
+        @Override
+        public String text(int slot) {
+            return "?";
+        }
+
+        @Override
+        public boolean isNumeric(int slot) {
+            return false;
+        }
+    };
 
     public static String print(Plan plan, Analysis analysis, ParameterValues values) {
         if (plan instanceof Plan.Route r) {
@@ -87,6 +121,19 @@ public final class PlanPrinter {
     }
 
     private static String text(SqlTemplate t, Analysis analysis, ParameterValues values) {
-        return new String(SqlRenderer.render(t, analysis, values), StandardCharsets.UTF_8);
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        for (SqlTemplate.Piece piece : ((SqlTemplate.Pieces) t).pieces()) {
+            if (piece instanceof SqlTemplate.LimitSum sum) {
+                try {
+                    SqlRenderer.append(out, piece, analysis, values);
+                } catch (IllegalArgumentException unbound) {
+                    byte[] b = ("(" + sum.offset() + "+" + sum.count() + ")").getBytes(StandardCharsets.UTF_8);
+                    out.write(b, 0, b.length);
+                }
+            } else {
+                SqlRenderer.append(out, piece, analysis, values);
+            }
+        }
+        return out.toString(StandardCharsets.UTF_8);
     }
 }

@@ -325,9 +325,25 @@ public final class Planner {
                         + other.words());
             case KILL:
                 return refuse(s, "KILL through the proxy is not supported yet: close the client connection instead");
+            case OTHER:
+                return unknownStatement(s, ctx);
             default:
                 return refuse(s, other.words() + " is not supported through the proxy");
         }
+    }
+
+    /**
+     * A statement the parser knows only by its first words: the default shard's server judges it
+     * (it may be valid there, or answer with its own syntax error), unless it names a sharded or
+     * reference table, whose rows it could not see all of.
+     */
+    private Plan unknownStatement(Statement s, PlanContext ctx) {
+        String table = Router.namedDistributedTable(ctx.tokens, topology);
+        if (table != null) {
+            return new Plan.Refuse(s.kind(), 1064, "42000", Router.syntaxErrorMessage(ctx.tokens, 0));
+        }
+        return new Plan.Route(s.kind(), new Target.Shard(topology.defaultShard()), new SqlTemplate.Original(), null,
+                true, false, false, Pin.NONE, false);
     }
 
     private static MergeSpec concatenation() {

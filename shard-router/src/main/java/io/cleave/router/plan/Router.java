@@ -101,9 +101,14 @@ public final class Router {
      * its rows could be anywhere.
      */
     private Plan unparsed(TokenBuffer tokens, SqlSyntaxException e) {
-        if (topology.shardCount() == 1) {
+        if (topology.shardCount() == 1 || namedDistributedTable(tokens, topology) == null) {
             return unparsedRoute(topology.defaultShard());
         }
+        return new Plan.Refuse(StatementKind.OTHER, 1064, "42000", e.getMessage());
+    }
+
+    /** The first sharded or reference table a statement's words name, or null. */
+    static String namedDistributedTable(TokenBuffer tokens, Topology topology) {
         for (int i = 0; i < tokens.size(); i++) {
             if (tokens.type(i) == TokenType.IDENTIFIER || tokens.type(i) == TokenType.QUOTED_IDENTIFIER
                     || tokens.type(i) == TokenType.KEYWORD) {
@@ -113,11 +118,21 @@ public final class Router {
                 }
                 TableRule rule = topology.tables().get(name.toLowerCase(Locale.ROOT));
                 if (rule instanceof TableRule.Sharded || rule instanceof TableRule.Reference) {
-                    return new Plan.Refuse(StatementKind.OTHER, 1064, "42000", e.getMessage());
+                    return name;
                 }
             }
         }
-        return unparsedRoute(topology.defaultShard());
+        return null;
+    }
+
+    /** The server's wording for a syntax error near token {@code at}. */
+    static String syntaxErrorMessage(TokenBuffer tokens, int at) {
+        String near = at < tokens.size() ? tokens.text(at, tokens.size() - 1) : "";
+        if (near.length() > 80) {
+            near = near.substring(0, 80);
+        }
+        return "You have an error in your SQL syntax; check the manual that corresponds to your server version for"
+                + " the right syntax to use near '" + near + "' at line 1";
     }
 
     private static Plan unparsedRoute(int shard) {

@@ -141,7 +141,7 @@ final class ScatterRewriter {
         if (!hidden.isEmpty()) {
             List<SqlTemplate.Piece> added = new ArrayList<>();
             for (List<SqlTemplate.Piece> h : hidden) {
-                added.add(TemplateBuilder.text(", "));
+                added.add(TemplateBuilder.text(added.isEmpty() ? "," : ", "));
                 added.addAll(h);
             }
             int afterItems = s.items().get(s.items().size() - 1).span().end();

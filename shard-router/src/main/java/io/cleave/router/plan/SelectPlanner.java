@@ -24,9 +24,18 @@ final class SelectPlanner {
                     refusal);
         }
         boolean locking = q instanceof Select s && s.locking() != null;
+        Pin pin = Planner.pinOf(q);
+        if (pin == Pin.NAMED_LOCK || pin == Pin.RELEASE_NAMED_LOCK) {
+            // Named locks only exclude each other on one server: every session takes them on the default shard.
+            if (!(target instanceof Target.AnyShard)) {
+                return Planner.refuse(q, "GET_LOCK() and RELEASE_LOCK() in a statement that reads tables are not"
+                        + " supported: call them on their own");
+            }
+            target = new Target.Shard(ctx.topology.defaultShard());
+        }
         MultiShard multi = target instanceof Target.Keyed keyed ? multiShard(q, analyzer, keyed) : null;
         return new Plan.Route(q.kind(), (Target) target, new SqlTemplate.Original(), multi, false, locking,
-                Planner.usesLastInsertId(q), Planner.pinOf(q), Planner.previousConnection(q));
+                Planner.usesLastInsertId(q), pin, Planner.previousConnection(q));
     }
 
     private MultiShard multiShard(Query q, KeyAnalyzer analyzer, Target.Keyed keyed) {

@@ -13,6 +13,8 @@ final class TemplateBuilder {
     private record Edit(int first, int end, List<SqlTemplate.Piece> pieces, int order) {
     }
 
+    private static final SqlTemplate.Piece SPACE = new SqlTemplate.Text(" ");
+
     private final List<Edit> edits = new ArrayList<>();
 
     /** Replaces tokens {@code [first, end)}. */
@@ -51,8 +53,17 @@ final class TemplateBuilder {
             if (e.first() > pos) {
                 out.add(new SqlTemplate.Tokens(pos, e.first()));
             }
-            out.addAll(e.pieces());
+            // Token ranges carry no whitespace at their ends: keep edits apart from their neighbours.
+            if (!e.pieces().isEmpty()) {
+                if (!out.isEmpty()) {
+                    out.add(SPACE);
+                }
+                out.addAll(e.pieces());
+            }
             pos = e.end();
+            if (pos < tokenCount) {
+                out.add(SPACE);
+            }
         }
         if (pos < tokenCount) {
             out.add(new SqlTemplate.Tokens(pos, tokenCount));
