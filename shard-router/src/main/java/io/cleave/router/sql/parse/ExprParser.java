@@ -481,7 +481,11 @@ final class ExprParser {
         return t == TokenType.IDENTIFIER || t == TokenType.QUOTED_IDENTIFIER || t == TokenType.KEYWORD;
     }
 
+    /** {@code [[schema.]table.]column} at the cursor ({@code start} is the cursor position). */
     Expr.ColumnRef columnRef(int start) {
+        if (!c.isIdentifier()) {
+            throw c.error("expected a column name");
+        }
         String a = c.identifierText(c.pos++);
         if (c.type() != TokenType.DOT || !isWord(1)) {
             return new Expr.ColumnRef(c.spanFrom(start), null, null, a);

@@ -453,6 +453,15 @@ final class QueryParser {
     }
 
     private TableRef tableFactor() {
+        c.enter();
+        try {
+            return tableFactorBody();
+        } finally {
+            c.leave();
+        }
+    }
+
+    private TableRef tableFactorBody() {
         int start = c.pos;
         boolean lateral = c.accept(Keyword.LATERAL);
         if (c.is(TokenType.LPAREN)) {

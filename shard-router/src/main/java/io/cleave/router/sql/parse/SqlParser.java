@@ -94,6 +94,15 @@ public final class SqlParser {
         }
 
         Statement statement() {
+            c.enter();
+            try {
+                return dispatch();
+            } finally {
+                c.leave();
+            }
+        }
+
+        private Statement dispatch() {
             if (c.type() == TokenType.LPAREN) {
                 return queries.queryExpression();
             }
