@@ -221,9 +221,16 @@ class SqlParserTest {
         assertThat(st.isolation()).isEqualTo("REPEATABLE READ");
         TransactionStatement.Rollback rb = (TransactionStatement.Rollback) SqlParser.parse("ROLLBACK TO SAVEPOINT s1");
         assertThat(rb.savepoint().value()).isEqualTo("s1");
-        TransactionStatement.Xa xa = (TransactionStatement.Xa) SqlParser.parse("XA PREPARE 'cleave-1', 'b'");
+        Parsed p = Parsed.of("XA PREPARE 'cleave-1', 'b'");
+        TransactionStatement.Xa xa = p.as(TransactionStatement.Xa.class);
         assertThat(xa.action()).isEqualTo("PREPARE");
-        assertThat(xa.xid()).isEqualTo("'cleave-1', 'b'");
+        assertThat(p.text(xa.xid())).isEqualTo("'cleave-1', 'b'");
+        assertThat(p.values().asString(((Expr.Slot) xa.xidParts().get(0)).slot())).isEqualTo("cleave-1");
+
+        Parsed kill = Parsed.of("KILL QUERY 42");
+        UtilityStatement.Kill k = kill.as(UtilityStatement.Kill.class);
+        assertThat(k.queryOnly()).isTrue();
+        assertThat(kill.values().asLong(((Expr.Slot) k.id()).slot())).isEqualTo(42);
     }
 
     @Test

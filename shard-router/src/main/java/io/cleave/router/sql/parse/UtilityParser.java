@@ -251,6 +251,18 @@ final class UtilityParser {
         return new UtilityStatement.LoadData(c.spanFrom(start), table);
     }
 
+    Statement kill() {
+        int start = c.expect(Keyword.KILL);
+        boolean queryOnly = false;
+        if (c.acceptWord("QUERY")) {
+            queryOnly = true;
+        } else {
+            c.acceptWord("CONNECTION");
+        }
+        Expr id = exprs.expr();
+        return new UtilityStatement.Kill(c.spanFrom(start), queryOnly, id);
+    }
+
     Statement handler() {
         int start = c.expect(Keyword.HANDLER);
         TableName table = c.tableName();
