@@ -31,6 +31,8 @@ import java.util.Arrays;
  * <p>Slots are numbered from 0 in key order. Slot {@code s} covers tokens
  * {@code [slotToken(s), slotToken(s) + slotTokenCount(s))}; placeholders also have their 0-based
  * client parameter index. {@link SlotValues} decodes literal slot values from the original bytes.
+ *
+ * <p>Not thread-safe: one per connection (or per event loop), like the {@link TokenBuffer} it reads.
  */
 public final class StatementDigest {
 
