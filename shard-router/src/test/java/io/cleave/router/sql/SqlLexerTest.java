@@ -192,6 +192,25 @@ class SqlLexerTest {
     }
 
     @Test
+    void sqlModeFlagsFromTheSessionValue() {
+        assertThat(SqlMode.fromSqlMode("STRICT_TRANS_TABLES,ANSI_QUOTES")).isEqualTo(new SqlMode(true, false));
+        assertThat(SqlMode.fromSqlMode("ansi,no_backslash_escapes")).isEqualTo(new SqlMode(true, true));
+        assertThat(SqlMode.fromSqlMode("")).isEqualTo(SqlMode.DEFAULT);
+    }
+
+    @Test
+    void introducersBeforeBitLiteralsAndVersionCommentsWithoutDigits() {
+        assertThat(tokens("_binary b'01' /*M! , 1 */")).containsExactly("BIT _binary b'01'", "COMMA ,", "INTEGER 1");
+        assertThat(tokens("/*!*/SELECT")).containsExactly("KEYWORD SELECT");
+    }
+
+    @Test
+    void userVariablesAfterStringsAreHostParts() {
+        assertThat(tokens("'u'@'%' u@localhost")).containsExactly("STRING 'u'", "USER_VARIABLE @'%'",
+                "IDENTIFIER u", "USER_VARIABLE @localhost");
+    }
+
+    @Test
     void growsPastTheInitialCapacity() {
         StringBuilder sb = new StringBuilder("SELECT 0");
         for (int i = 1; i < 1000; i++) {

@@ -97,6 +97,13 @@ class StatementDigestTest {
     }
 
     @Test
+    void charsetNamesWrittenAsStringsAreKept() {
+        assertThat(key("SET NAMES 'utf8mb4'")).isEqualTo("SET NAMES 'utf8mb4'");
+        assertThat(key("SET CHARACTER SET 'latin1'")).isEqualTo("SET CHARACTER SET 'latin1'");
+        assertThat(key("SELECT a COLLATE 'utf8mb4_bin' FROM t")).isEqualTo("SELECT a COLLATE 'utf8mb4_bin' FROM t");
+    }
+
+    @Test
     void slotsListLiteralsAndPlaceholdersInOrder() {
         StatementDigest d = digest("UPDATE t SET a = ?, b = 'x' WHERE id = ? AND k = 3");
         assertThat(d.keyString()).isEqualTo("UPDATE t SET a = ? , b = ? WHERE id = ? AND k = ?");

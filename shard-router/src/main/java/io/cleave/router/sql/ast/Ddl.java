@@ -49,8 +49,11 @@ public sealed interface Ddl extends Statement {
                      boolean notNull) implements Node {
     }
 
-    /** A table-level key or constraint: its type, name (null if none) and key column names. */
-    record KeyDef(Span span, KeyType type, String name, List<String> columns) implements Node {
+    /**
+     * A table-level key or constraint: its type, name (null if none), key column names, and the
+     * expressions of functional key parts ({@code KEY k ((lower(email)))}).
+     */
+    record KeyDef(Span span, KeyType type, String name, List<String> columns, List<Expr> expressions) implements Node {
     }
 
     enum KeyType { PRIMARY, UNIQUE, INDEX, FULLTEXT, SPATIAL, FOREIGN, CHECK }
@@ -104,8 +107,9 @@ public sealed interface Ddl extends Statement {
         }
     }
 
-    /** {@code CREATE [UNIQUE|FULLTEXT|SPATIAL] INDEX i ON t (cols)}. */
-    record CreateIndex(Span span, KeyType type, Name name, TableName table, List<String> columns) implements Ddl {
+    /** {@code CREATE [UNIQUE|FULLTEXT|SPATIAL] INDEX i ON t (cols)}; functional parts in {@code expressions}. */
+    record CreateIndex(Span span, KeyType type, Name name, TableName table, List<String> columns,
+                       List<Expr> expressions) implements Ddl {
         @Override
         public StatementKind kind() {
             return StatementKind.CREATE_INDEX;

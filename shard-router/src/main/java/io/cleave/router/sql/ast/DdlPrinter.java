@@ -38,6 +38,9 @@ final class DdlPrinter {
                         p.sp().text(k.name());
                     }
                     names(p, k.columns());
+                    for (Expr e : k.expressions()) {
+                        p.child(e);
+                    }
                     p.close();
                 }
                 p.close();
@@ -68,6 +71,9 @@ final class DdlPrinter {
             p.open("create-index").sp().text(ci.type().name().toLowerCase(Locale.ROOT)).sp().text(ci.name().value())
                     .sp().text(ci.table().qualified());
             names(p, ci.columns());
+            for (Expr e : ci.expressions()) {
+                p.child(e);
+            }
             p.close();
         } else if (d instanceof Ddl.DropIndex di) {
             p.open("drop-index").sp().text(di.name().value()).sp().text(di.table().qualified()).close();

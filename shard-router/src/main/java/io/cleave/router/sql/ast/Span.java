@@ -41,14 +41,21 @@ public record Span(int first, int end) {
         return token >= first && token < end;
     }
 
-    /** Byte offset of the first token in {@code tokens.source()}. */
+    /**
+     * Byte offset of the first token in {@code tokens.source()}. For an empty span, the position
+     * right after the token before it (where text would be inserted).
+     */
     public int byteStart(TokenBuffer tokens) {
-        return isEmpty() ? tokens.offset() : tokens.start(first);
+        return isEmpty() ? insertionPoint(tokens) : tokens.start(first);
     }
 
-    /** Byte offset just past the last token in {@code tokens.source()}. */
+    /** Byte offset just past the last token in {@code tokens.source()}; for an empty span, see {@link #byteStart}. */
     public int byteEnd(TokenBuffer tokens) {
-        return isEmpty() ? tokens.offset() : tokens.end(end - 1);
+        return isEmpty() ? insertionPoint(tokens) : tokens.end(end - 1);
+    }
+
+    private int insertionPoint(TokenBuffer tokens) {
+        return first == 0 ? tokens.offset() : tokens.end(Math.min(first, tokens.size()) - 1);
     }
 
     /** The original text of the span (allocates). */

@@ -141,8 +141,8 @@ final class StatementPrinter {
             p.open(s.release() ? "release-savepoint" : "savepoint").sp().text(s.name().value()).close();
         } else if (t instanceof TransactionStatement.Xa x) {
             p.open("xa").sp().text(x.action());
-            if (x.xid() != null) {
-                p.sp().text(x.xid());
+            for (Expr part : x.xidParts()) {
+                p.child(part);
             }
             p.close();
         } else if (t instanceof TransactionStatement.SetTransaction st) {
@@ -236,6 +236,8 @@ final class StatementPrinter {
             p.close();
         } else if (u instanceof UtilityStatement.LoadData l) {
             p.open("load-data").sp().text(l.table().qualified()).close();
+        } else if (u instanceof UtilityStatement.Kill k) {
+            p.open(k.queryOnly() ? "kill-query" : "kill").child(k.id()).close();
         } else if (u instanceof UtilityStatement.Other o) {
             p.open("other").sp().text(o.kind().name()).sp().text('"' + o.words() + '"');
             if (o.table() != null) {

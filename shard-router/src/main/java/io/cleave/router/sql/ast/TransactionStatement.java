@@ -1,5 +1,7 @@
 package io.cleave.router.sql.ast;
 
+import java.util.List;
+
 /** Transaction control. */
 public sealed interface TransactionStatement extends Statement {
 
@@ -38,8 +40,11 @@ public sealed interface TransactionStatement extends Statement {
         }
     }
 
-    /** {@code XA START|BEGIN|END|PREPARE|COMMIT|ROLLBACK|RECOVER xid ...}: action upper case, xid its original text (null for RECOVER). */
-    record Xa(Span span, String action, String xid) implements TransactionStatement {
+    /**
+     * {@code XA START|BEGIN|END|PREPARE|COMMIT|ROLLBACK|RECOVER xid ...}: action in upper case; the
+     * xid's parts (gtrid [, bqual [, formatID]]) are slots, and {@code xid} spans them (empty for RECOVER).
+     */
+    record Xa(Span span, String action, Span xid, List<Expr> xidParts) implements TransactionStatement {
         @Override
         public StatementKind kind() {
             return StatementKind.XA;

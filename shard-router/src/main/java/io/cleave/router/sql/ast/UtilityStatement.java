@@ -110,6 +110,14 @@ public sealed interface UtilityStatement extends Statement {
         }
     }
 
+    /** {@code KILL [CONNECTION | QUERY] id}: id is a slot (the proxy maps client connection ids). */
+    record Kill(Span span, boolean queryOnly, Expr id) implements UtilityStatement {
+        @Override
+        public StatementKind kind() {
+            return StatementKind.KILL;
+        }
+    }
+
     /**
      * Anything recognized only by its leading keywords (FLUSH, KILL, GRANT, REVOKE, CREATE USER,
      * HANDLER, INSTALL PLUGIN, SET PASSWORD, SET ROLE, ...). {@code words} are the leading words

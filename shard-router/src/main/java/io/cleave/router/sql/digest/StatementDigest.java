@@ -24,12 +24,15 @@ import java.util.Arrays;
  * </ul>
  * Not parameterized, because their values change the plan or the result's shape: an integer
  * that is a whole ORDER BY or GROUP BY item (a column position, {@code ORDER BY 2 DESC}), and a
- * string used as a column alias ({@code AS 'x'}, {@code SELECT a 'x'}). NULL, TRUE, FALSE are
+ * string used as a column alias ({@code AS 'x'}, {@code SELECT a 'x'}) or as a charset or collation
+ * name ({@code SET NAMES 'utf8mb4'}, {@code COLLATE 'x'}). NULL, TRUE, FALSE are
  * keywords and stay. A negative number is {@code -} then a number: the minus stays in the key.
  *
  * <p>Slots are numbered from 0 in key order. Slot {@code s} covers tokens
  * {@code [slotToken(s), slotToken(s) + slotTokenCount(s))}; placeholders also have their 0-based
  * client parameter index. {@link SlotValues} decodes literal slot values from the original bytes.
+ *
+ * <p>Not thread-safe: one per connection (or per event loop), like the {@link TokenBuffer} it reads.
  */
 public final class StatementDigest {
 
@@ -105,7 +108,7 @@ public final class StatementDigest {
                     keyLength += upper.length;
                 }
                 case STRING -> {
-                    if (isAlias(tokens, i)) {
+                    if (isAlias(tokens, i) || namesCharset(tokens, i)) {
                         copy(src, tokens.start(i), tokens.end(i));
                     } else {
                         int run = 1;
@@ -208,6 +211,16 @@ public final class StatementDigest {
         };
     }
 
+    /**
+     * A charset or collation name written as a string ({@code SET NAMES 'utf8mb4'},
+     * {@code COLLATE 'utf8mb4_bin'}): the parser reads it as a name, so it must be in the key.
+     */
+    private static boolean namesCharset(TokenBuffer tokens, int i) {
+        Keyword k = tokens.keyword(i - 1);
+        return k == Keyword.NAMES || k == Keyword.CHARSET || k == Keyword.COLLATE
+                || (k == Keyword.SET && tokens.isKeyword(i - 2, Keyword.CHARACTER));
+    }
+
     /** A string written where MySQL reads a column alias: after AS, or right after an operand. */
     private static boolean isAlias(TokenBuffer tokens, int i) {
         if (i == 0) {
@@ -221,7 +234,8 @@ public final class StatementDigest {
             }
             case KEYWORD -> {
                 Keyword k = tokens.keyword(i - 1);
-                return k == Keyword.AS || k == Keyword.NULL || k == Keyword.TRUE || k == Keyword.FALSE || k == Keyword.END;
+                return k == Keyword.AS || k == Keyword.NULL || k == Keyword.TRUE || k == Keyword.FALSE
+                        || (k == Keyword.END && !tokens.isKeyword(i - 2, Keyword.XA));
             }
             default -> {
                 return false;

@@ -97,11 +97,16 @@ public enum Keyword {
 
     /** The keyword spelled by {@code src[start, end)} in any letter case, or {@code null}. */
     public static Keyword lookup(byte[] src, int start, int end) {
+        return lookup(src, start, end, hash(src, start, end));
+    }
+
+    /** {@link #lookup(byte[], int, int)} with the case-folded hash already computed by the caller's scan. */
+    static Keyword lookup(byte[] src, int start, int end, int hash) {
         int length = end - start;
         if (length < 2 || length > MAX_LENGTH) {
             return null;
         }
-        int slot = slotOf(hash(src, start, end));
+        int slot = slotOf(hash);
         Keyword k;
         while ((k = BY_HASH[slot]) != null) {
             if (k.upper.length == length && equalsUpper(k.upper, src, start)) {
@@ -125,7 +130,8 @@ public enum Keyword {
         return true;
     }
 
-    private static int hash(byte[] src, int start, int end) {
+    /** Must match the hash {@link SqlLexer} computes while scanning a word. */
+    static int hash(byte[] src, int start, int end) {
         int h = 0;
         for (int i = start; i < end; i++) {
             // Clearing bit 5 folds ASCII letter case; other bytes may collide, which the compare resolves.

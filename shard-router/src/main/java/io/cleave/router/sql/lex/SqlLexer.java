@@ -437,7 +437,13 @@ public final class SqlLexer {
             }
         }
         int p = pos;
-        while (p < end && isIdent(sql[p])) {
+        int hash = 0;
+        while (p < end) {
+            byte b = sql[p];
+            if (IDENT[b & 0xFF] == 0) {
+                break;
+            }
+            hash = hash * 31 + (b & 0xDF);
             p++;
         }
         if (followsIdentifierDot(out, pos)) {
@@ -450,7 +456,7 @@ public final class SqlLexer {
                 return r;
             }
         }
-        Keyword k = Keyword.lookup(sql, pos, p);
+        Keyword k = Keyword.lookup(sql, pos, p, hash);
         if (k != null) {
             out.add(TokenType.KEYWORD, pos, p, k.ordinal(), 0);
         } else {

@@ -10,6 +10,8 @@ import java.util.Arrays;
  * <p>Token {@code i} covers {@code source()[start(i), end(i))}. Tokens are numbered from 0 in the
  * order they appear; comments and whitespace produce none, so two statements that differ only in
  * literal values, whitespace and comments have the same token indexes.
+ *
+ * <p>Not thread-safe: one per connection (or per event loop), reused statement after statement.
  */
 public final class TokenBuffer {
 

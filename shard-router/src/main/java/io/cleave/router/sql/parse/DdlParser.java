@@ -2,6 +2,7 @@ package io.cleave.router.sql.parse;
 
 import io.cleave.router.sql.ast.DataType;
 import io.cleave.router.sql.ast.Ddl;
+import io.cleave.router.sql.ast.Expr;
 import io.cleave.router.sql.ast.Name;
 import io.cleave.router.sql.ast.Query;
 import io.cleave.router.sql.ast.Span;
@@ -267,7 +268,7 @@ final class DdlParser {
             c.pos++;
             c.skipParens();
             skipConstraintTail();
-            keys.add(new Ddl.KeyDef(c.spanFrom(start), Ddl.KeyType.CHECK, constraintName, List.of()));
+            keys.add(new Ddl.KeyDef(c.spanFrom(start), Ddl.KeyType.CHECK, constraintName, List.of(), List.of()));
             return true;
         } else {
             if (start != c.pos) {
@@ -285,21 +286,25 @@ final class DdlParser {
         if (c.accept(Keyword.USING)) {
             c.anyWord();
         }
-        List<String> columns = keyParts();
+        KeyParts parts = keyParts();
         skipConstraintTail();
-        keys.add(new Ddl.KeyDef(c.spanFrom(start), type, name, columns));
+        keys.add(new Ddl.KeyDef(c.spanFrom(start), type, name, parts.columns(), parts.expressions()));
         return true;
     }
 
-    /** {@code (col [(len)] [ASC|DESC], (expr), ...)}: column names, or an expression's text. */
-    private List<String> keyParts() {
+    private record KeyParts(List<String> columns, List<Expr> expressions) {
+    }
+
+    /** {@code (col [(len)] [ASC|DESC], (expr), ...)}: column names and functional parts. */
+    private KeyParts keyParts() {
         c.expect(TokenType.LPAREN);
         List<String> columns = new ArrayList<>();
+        List<Expr> expressions = new ArrayList<>();
         do {
             if (c.is(TokenType.LPAREN)) {
-                int s = c.pos;
-                c.skipParens();
-                columns.add(Span.of(s, c.pos).text(c.tokens));
+                c.pos++;
+                expressions.add(queries.exprs.expr());
+                c.expect(TokenType.RPAREN);
             } else {
                 columns.add(c.anyWord().value());
                 if (c.is(TokenType.LPAREN)) {
@@ -311,7 +316,7 @@ final class DdlParser {
             }
         } while (c.accept(TokenType.COMMA));
         c.expect(TokenType.RPAREN);
-        return List.copyOf(columns);
+        return new KeyParts(List.copyOf(columns), List.copyOf(expressions));
     }
 
     /** Index options, REFERENCES ..., [NOT] ENFORCED: up to the next ',' or ')' of the definition list. */
@@ -391,9 +396,9 @@ final class DdlParser {
         }
         c.expect(Keyword.ON);
         TableName table = c.tableName();
-        List<String> columns = keyParts();
+        KeyParts parts = keyParts();
         skipRest();
-        return new Ddl.CreateIndex(c.spanFrom(start), type, name, table, columns);
+        return new Ddl.CreateIndex(c.spanFrom(start), type, name, table, parts.columns(), parts.expressions());
     }
 
     Statement alter() {

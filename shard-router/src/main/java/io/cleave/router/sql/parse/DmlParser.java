@@ -120,9 +120,6 @@ final class DmlParser {
         List<Assignment> list = new ArrayList<>();
         do {
             int start = c.pos;
-            if (!c.isIdentifier() && !(c.type() == TokenType.KEYWORD && c.type(1) == TokenType.DOT)) {
-                throw c.error("expected a column name");
-            }
             Expr.ColumnRef column = exprs.columnRef(start);
             if (!c.accept(TokenType.EQ) && !c.accept(TokenType.ASSIGN)) {
                 throw c.error("expected =");

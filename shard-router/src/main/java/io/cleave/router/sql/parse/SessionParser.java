@@ -259,25 +259,36 @@ final class SessionParser {
         int start = c.expect(Keyword.XA);
         String action = c.upperWord();
         if (action.equals("RECOVER")) {
+            int at = c.pos;
             while (!c.atEnd()) {
                 c.pos++;
             }
-            return new TransactionStatement.Xa(c.spanFrom(start), action, null);
+            return new TransactionStatement.Xa(c.spanFrom(start), action, Span.of(at, at), List.of());
         }
         if (!List.of("START", "BEGIN", "END", "PREPARE", "COMMIT", "ROLLBACK").contains(action)) {
             c.pos--;
             throw c.error("expected an XA action");
         }
         int xidStart = c.pos;
-        exprs.primary();
+        List<Expr> parts = new ArrayList<>();
+        parts.add(xidPart());
         for (int i = 0; i < 2 && c.accept(TokenType.COMMA); i++) {
-            exprs.primary();
+            parts.add(xidPart());
         }
-        String xid = Span.of(xidStart, c.pos).text(c.tokens);
+        Span xid = c.spanFrom(xidStart);
         // Trailing options: JOIN, RESUME, SUSPEND [FOR MIGRATE], ONE PHASE.
         while (c.isAnyWord()) {
             c.pos++;
         }
-        return new TransactionStatement.Xa(c.spanFrom(start), action, xid);
+        return new TransactionStatement.Xa(c.spanFrom(start), action, xid, List.copyOf(parts));
+    }
+
+    private Expr xidPart() {
+        TokenType t = c.type();
+        if (t == TokenType.STRING || t == TokenType.HEX || t == TokenType.INTEGER || t == TokenType.PLACEHOLDER
+                || t == TokenType.BIT) {
+            return c.literal();
+        }
+        throw c.error("expected an xid");
     }
 }

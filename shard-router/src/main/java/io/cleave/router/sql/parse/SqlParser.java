@@ -94,6 +94,15 @@ public final class SqlParser {
         }
 
         Statement statement() {
+            c.enter();
+            try {
+                return dispatch();
+            } finally {
+                c.leave();
+            }
+        }
+
+        private Statement dispatch() {
             if (c.type() == TokenType.LPAREN) {
                 return queries.queryExpression();
             }
@@ -180,7 +189,7 @@ public final class SqlParser {
                 case FLUSH:
                     return utility.other(start, StatementKind.FLUSH, 2);
                 case KILL:
-                    return utility.other(start, StatementKind.KILL, 2);
+                    return utility.kill();
                 case GRANT:
                     return utility.other(start, StatementKind.GRANT, 1);
                 case REVOKE:

@@ -161,9 +161,18 @@ final class TokenCursor {
         return identifierText(pos++).toUpperCase(Locale.ROOT);
     }
 
-    /** An identifier token's name: quotes removed and doubled quotes undone. */
+    /**
+     * An identifier token's name: quotes removed and doubled quotes undone. A keyword used as a
+     * name ({@code status}, {@code date}) is given in lower case: the digest folds keyword case, so
+     * anything the AST says must not depend on it (MySQL compares column names, and the router
+     * table names, case-insensitively).
+     */
     String identifierText(int i) {
-        if (tokens.type(i) != TokenType.QUOTED_IDENTIFIER) {
+        TokenType type = tokens.type(i);
+        if (type == TokenType.KEYWORD) {
+            return tokens.text(i).toLowerCase(Locale.ROOT);
+        }
+        if (type != TokenType.QUOTED_IDENTIFIER) {
             return tokens.text(i);
         }
         byte[] src = tokens.source();

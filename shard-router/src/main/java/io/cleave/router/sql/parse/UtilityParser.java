@@ -40,8 +40,10 @@ final class UtilityParser {
         boolean full = false;
         VariableScope scope = VariableScope.DEFAULT;
         while (true) {
-            if (c.accept(Keyword.FULL) || c.accept(Keyword.EXTENDED)) {
-                full = full || c.tokens.isKeyword(c.pos - 1, Keyword.FULL);
+            if (c.accept(Keyword.FULL)) {
+                full = true;
+            } else if (c.accept(Keyword.EXTENDED)) {
+                // SHOW EXTENDED COLUMNS: hidden columns too; nothing the router needs.
             } else if (c.accept(Keyword.GLOBAL)) {
                 scope = VariableScope.GLOBAL;
             } else if (c.accept(Keyword.SESSION) || c.accept(Keyword.LOCAL)) {
@@ -132,8 +134,7 @@ final class UtilityParser {
     /** MariaDB's {@code ANALYZE SELECT ...} (ANALYZE TABLE goes to the DDL parser). */
     Statement analyzeStatement(SqlParser.StatementReader reader) {
         int start = c.expect(Keyword.ANALYZE);
-        c.accept(Keyword.FORMAT);
-        if (c.tokens.isKeyword(c.pos - 1, Keyword.FORMAT)) {
+        if (c.accept(Keyword.FORMAT)) {
             c.expect(TokenType.EQ);
             c.upperWord();
         }
@@ -249,6 +250,18 @@ final class UtilityParser {
         TableName table = c.tableName();
         skipRest();
         return new UtilityStatement.LoadData(c.spanFrom(start), table);
+    }
+
+    Statement kill() {
+        int start = c.expect(Keyword.KILL);
+        boolean queryOnly = false;
+        if (c.acceptWord("QUERY")) {
+            queryOnly = true;
+        } else {
+            c.acceptWord("CONNECTION");
+        }
+        Expr id = exprs.expr();
+        return new UtilityStatement.Kill(c.spanFrom(start), queryOnly, id);
     }
 
     Statement handler() {
