@@ -1,7 +1,6 @@
 package io.cleave.proxy.frontend;
 
 import io.cleave.proxy.backend.BackendConnection;
-import io.cleave.proxy.backend.BackendException;
 import io.cleave.proxy.backend.BackendStatement;
 import io.cleave.proxy.backend.PreparedSql;
 import io.cleave.proxy.backend.ResponseKind;
@@ -14,30 +13,38 @@ import io.cleave.proxy.protocol.MalformedPacketException;
 import io.cleave.proxy.protocol.PacketAssembler;
 import io.cleave.proxy.protocol.PacketTooLargeException;
 import io.cleave.proxy.protocol.ServerStatus;
-import io.cleave.proxy.protocol.Wire;
-import io.cleave.proxy.protocol.packet.client.CommandCode;
 import io.cleave.proxy.protocol.packet.client.ComStmtExecute;
 import io.cleave.proxy.protocol.packet.client.ComStmtSendLongData;
+import io.cleave.proxy.protocol.packet.client.CommandCode;
 import io.cleave.proxy.protocol.packet.server.ErrPacket;
 import io.cleave.proxy.server.LoopResources;
 import io.cleave.proxy.server.ProxyRuntime;
 import io.cleave.proxy.session.Charset;
 import io.cleave.proxy.session.SessionSettings;
+import io.cleave.router.plan.Analysis;
+import io.cleave.router.plan.LiteralParameters;
+import io.cleave.router.plan.ParameterValues;
+import io.cleave.router.plan.Pin;
+import io.cleave.router.plan.Plan;
+import io.cleave.router.sql.lex.SqlMode;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
  * One logged-in client: reads commands one at a time (a client that pipelines waits in a queue),
- * keeps the session's state, and runs each command on the right shard. Everything happens on the
+ * keeps the session's state (settings, transaction, pinned connections, prepared statements) and
+ * hands each statement to the {@link StatementRunner} with its plan. Everything happens on the
  * client channel's event loop.
  */
-final class ClientSession {
+final class ClientSession implements ExchangeContext {
 
     private static final Logger log = LoggerFactory.getLogger(ClientSession.class);
 
@@ -47,25 +54,33 @@ final class ClientSession {
     private final long connectionId;
     private final Capabilities capabilities;
     private final Charset handshakeCharset;
-    private final byte[] scramble;
     private final ShardExchange exchange;
+    private final StatementRunner runner;
     private final PacketAssembler assembler;
     private final ArrayDeque<ByteBuf> queued = new ArrayDeque<>();
     private final Map<Long, ClientStatement> statements = new HashMap<>();
-    private final BackendConnection[] held;
+    private final TransactionState transaction;
+    private final BackendConnection[] pinned;
+    private final int[] pinReasons;
+    private final LiteralParameters literals = new LiteralParameters();
     private String user;
     private SessionSettings settings;
+    private SqlMode sqlMode = SqlMode.DEFAULT;
     private boolean busy;
     private boolean closed;
     private ByteBuf current;
     private CommandCode currentCommand;
+    private Plan currentPlan;
     private long nextStatementId;
     private long lastInsertId;
+    private long lastAffectedRows;
     private boolean multiStatements;
     private BackendConnection paused;
+    /** The connection of the previous statement, kept while it has warnings the client may ask for. */
+    private BackendConnection warningsConnection;
 
     ClientSession(ProxyRuntime runtime, LoopResources loop, ClientOutput output, long connectionId, String user,
-                  Capabilities capabilities, Charset charset, byte[] scramble) {
+                  Capabilities capabilities, Charset charset) {
         this.runtime = runtime;
         this.loop = loop;
         this.output = output;
@@ -73,27 +88,31 @@ final class ClientSession {
         this.user = user;
         this.capabilities = capabilities;
         this.handshakeCharset = charset;
-        this.scramble = scramble;
         this.exchange = new ShardExchange(this);
+        this.runner = new StatementRunner(this);
         this.assembler = new PacketAssembler(runtime.config().maxAllowedPacket());
-        this.held = new BackendConnection[runtime.shardCount()];
+        this.transaction = new TransactionState(runtime.shardCount());
+        this.pinned = new BackendConnection[runtime.shardCount()];
+        this.pinReasons = new int[runtime.shardCount()];
         this.multiStatements = capabilities.multiStatements();
         output.capabilities(capabilities);
     }
 
-    /** Login succeeded: check the requested schema, then say OK. */
+    /** Login succeeded; the schema the client asked for is taken as given (USE semantics come with its first statement). */
     void start(String database) {
-        settings = SessionSettings.initial(null, handshakeCharset);
+        settings = SessionSettings.initial(database, handshakeCharset);
         output.ok(ServerStatus.AUTOCOMMIT);
         output.flush();
-        if (database != null) {
-            settings = settings.withSchema(database);
-        }
     }
 
-    // ---- what the exchange needs -------------------------------------------------------------
+    // ---- accessors for the runner and the exchanges ------------------------------------------
 
-    LoopResources loop() {
+    ProxyRuntime runtime() {
+        return runtime;
+    }
+
+    @Override
+    public LoopResources loop() {
         return loop;
     }
 
@@ -105,25 +124,121 @@ final class ClientSession {
         return runtime.metrics();
     }
 
-    SessionSettings settings() {
+    @Override
+    public SessionSettings settings() {
         return settings;
     }
 
-    int responseProfile() {
+    void settings(SessionSettings updated) {
+        this.settings = updated;
+        String mode = updated.systemVariables().get("sql_mode");
+        sqlMode = mode == null ? SqlMode.DEFAULT : SqlMode.fromSqlMode(unquote(mode));
+    }
+
+    SqlMode sqlMode() {
+        return sqlMode;
+    }
+
+    long connectionId() {
+        return connectionId;
+    }
+
+    long lastInsertId() {
+        return lastInsertId;
+    }
+
+    void lastInsertId(long id) {
+        this.lastInsertId = id;
+    }
+
+    long lastAffectedRows() {
+        return lastAffectedRows;
+    }
+
+    TransactionState transaction() {
+        return transaction;
+    }
+
+    ShardExchange exchange() {
+        return exchange;
+    }
+
+    ByteBuf currentFrame() {
+        return current;
+    }
+
+    CommandCode currentCommand() {
+        return currentCommand;
+    }
+
+    Plan currentPlan() {
+        return currentPlan;
+    }
+
+    void currentPlan(Plan plan) {
+        this.currentPlan = plan;
+    }
+
+    @Override
+    public int responseProfile() {
         return capabilities.responseProfile();
     }
 
-    BackendConnection heldConnection(int shard) {
-        return held[shard];
+    boolean multiStatements() {
+        return multiStatements;
     }
 
-    /** The START TRANSACTION to send before the next statement on {@code shard}, if one is due. */
-    String transactionToBegin(int shard) {
+    java.nio.charset.Charset javaCharset() {
+        Charset c = settings.charset();
+        return c == null ? java.nio.charset.StandardCharsets.UTF_8 : c.javaCharset();
+    }
+
+    /** The session's own connection to {@code shard}, if it has one: its transaction's, else a pinned one. */
+    @Override
+    public BackendConnection connectionFor(int shard) {
+        BackendConnection c = transaction.held(shard);
+        if (c != null) {
+            return c;
+        }
+        if (pinned[shard] != null) {
+            return pinned[shard];
+        }
+        if (warningsConnection != null && warningsConnection.shard() == shard && currentPlan instanceof Plan.Route r
+                && r.previousConnection()) {
+            return warningsConnection;
+        }
         return null;
     }
 
-    void transactionBegun(int shard, BackendConnection conn) {
-        held[shard] = conn;
+    /** A shard where the session already works (its transaction, a pinned connection), or -1. */
+    int shardInUse() {
+        int s = transaction.onlyShard();
+        if (s >= 0) {
+            return s;
+        }
+        for (int i = 0; i < pinned.length; i++) {
+            if (pinned[i] != null) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** What to send a shard ahead of the current statement: transaction start, LAST_INSERT_ID. */
+    @Override
+    public List<String> preamble(int shard, boolean startsTransaction) {
+        List<String> out = transaction.preamble(shard, startsTransaction);
+        if (currentPlan instanceof Plan.Route r && r.usesLastInsertId()) {
+            out = out == null ? new ArrayList<>(1) : out;
+            // The connection's own LAST_INSERT_ID() belongs to whoever used it last.
+            out.add("DO LAST_INSERT_ID(" + lastInsertId + ")");
+        }
+        return out;
+    }
+
+    @Override
+    public void transactionJoined(int shard, BackendConnection conn) {
+        transaction.hold(shard, conn);
     }
 
     void pauseBackend(BackendConnection conn) {
@@ -137,6 +252,10 @@ final class ClientSession {
             paused = null;
             conn.channel().config().setAutoRead(true);
         }
+    }
+
+    LiteralParameters literals(Analysis analysis) {
+        return literals.bind(analysis, javaCharset());
     }
 
     // ---- reading commands ----------------------------------------------------------------------
@@ -156,16 +275,18 @@ final class ClientSession {
 
     private void process(ByteBuf frame) {
         ByteBuf payload;
-        if (Frames.payloadLength(frame) < Frames.MAX_PAYLOAD && assemblerIdle()) {
+        if (Frames.payloadLength(frame) < Frames.MAX_PAYLOAD && !assemblerBusy) {
             current = frame;
             payload = Frames.payload(frame);
             output.respondTo(Frames.sequence(frame));
         } else {
             try {
+                assemblerBusy = true;
                 ByteBuf whole = assembler.add(output.channel().alloc(), frame);
                 if (whole == null) {
                     return;
                 }
+                assemblerBusy = false;
                 output.respondTo(assembler.lastSequence());
                 current = reframe(whole);
                 payload = Frames.payload(current);
@@ -183,12 +304,13 @@ final class ClientSession {
             dispatch(payload);
         } catch (MalformedPacketException | IndexOutOfBoundsException e) {
             fatal(1835, "08S01", "Malformed communication packet: " + e.getMessage());
+        } catch (RuntimeException e) {
+            log.warn("connection {}: command failed in the proxy", connectionId, e);
+            error(1105, "HY000", "proxy error: " + e);
         }
     }
 
-    private boolean assemblerIdle() {
-        return assembler.lastSequence() < 0 || true;
-    }
+    private boolean assemblerBusy;
 
     private ByteBuf reframe(ByteBuf payload) {
         ByteBuf buf = Frames.begin(output.channel().alloc(), payload.readableBytes());
@@ -201,16 +323,21 @@ final class ClientSession {
         if (!payload.isReadable()) {
             throw new MalformedPacketException("empty command packet");
         }
-        CommandCode command = CommandCode.of(payload.getUnsignedByte(payload.readerIndex()));
+        int code = payload.getUnsignedByte(payload.readerIndex());
+        CommandCode command = CommandCode.of(code);
         currentCommand = command;
+        currentPlan = null;
         if (command == null) {
-            unknownCommand(payload.getUnsignedByte(payload.readerIndex()));
+            unknownCommand(code);
             return;
+        }
+        if (command != CommandCode.QUERY) {
+            releaseWarningsConnection();
         }
         switch (command) {
             case QUIT:
                 closed = true;
-                finishCommand();
+                releaseCurrent();
                 output.channel().close();
                 return;
             case PING:
@@ -219,16 +346,16 @@ final class ClientSession {
                 finishCommand();
                 return;
             case QUERY:
-                query(payload);
+                runner.query(payload);
                 return;
             case INIT_DB:
-                initDb(payload);
+                runner.initDb(payload);
                 return;
             case STMT_PREPARE:
-                prepare(payload);
+                runner.prepare(payload);
                 return;
             case STMT_EXECUTE:
-                execute(payload);
+                runner.execute(payload);
                 return;
             case STMT_CLOSE:
                 statementClose(payload);
@@ -239,65 +366,64 @@ final class ClientSession {
             case STMT_SEND_LONG_DATA:
                 sendLongData(payload);
                 return;
+            case STMT_FETCH:
+                error(1235, "42000", "cursors (COM_STMT_FETCH) are not supported through the proxy: read the result"
+                        + " without a cursor");
+                return;
             case FIELD_LIST:
-                runOnShard(runtime.topology().defaultShard(), ResponseKind.FIELD_LIST, RouteKind.SINGLE_SHARD);
+                runner.relayToAnyShard(ResponseKind.FIELD_LIST);
                 return;
             case STATISTICS:
-                runOnShard(runtime.topology().defaultShard(), ResponseKind.STATISTICS, RouteKind.SINGLE_SHARD);
+                runner.relayToAnyShard(ResponseKind.STATISTICS);
                 return;
             case SET_OPTION:
                 setOption(payload);
                 return;
             case RESET_CONNECTION:
-                resetSession();
                 runtime.metrics().command(command, RouteKind.LOCAL);
+                resetSession();
                 output.ok(status());
                 finishCommand();
                 return;
+            case CHANGE_USER:
+                error(1235, "42000", "COM_CHANGE_USER is not supported through the proxy: open a new connection");
+                return;
             default:
-                unknownCommand(command.code());
+                unknownCommand(code);
         }
     }
 
-    // ---- commands ------------------------------------------------------------------------------
+    // ---- prepared statements ---------------------------------------------------------------------
 
-    private void query(ByteBuf payload) {
-        int shard = runtime.topology().defaultShard();
-        runOnShard(shard, ResponseKind.RESULT, RouteKind.SINGLE_SHARD);
-    }
-
-    private void initDb(ByteBuf payload) {
-        String schema = payload.toString(payload.readerIndex() + 1, payload.readableBytes() - 1,
-                java.nio.charset.StandardCharsets.UTF_8);
-        settings = settings.withSchema(schema);
-        runOnShard(runtime.topology().defaultShard(), ResponseKind.SIMPLE, RouteKind.SINGLE_SHARD);
-    }
-
-    private void prepare(ByteBuf payload) {
-        byte[] sql = new byte[payload.readableBytes() - 1];
-        payload.getBytes(payload.readerIndex() + 1, sql);
-        ClientStatement statement = new ClientStatement(++nextStatementId, new PreparedSql(sql));
+    ClientStatement newStatement(PreparedSql sql, Analysis analysis) {
+        ClientStatement statement = new ClientStatement(++nextStatementId, sql, analysis);
         statements.put(statement.id(), statement);
-        runtime.metrics().command(currentCommand, RouteKind.SINGLE_SHARD);
-        exchange.run(runtime.topology().defaultShard(), current, ResponseKind.PREPARE, ShardExchange.Mode.PREPARE,
-                statement, false);
+        return statement;
     }
 
-    private void execute(ByteBuf payload) {
-        long id = ComStmtExecute.statementId(payload);
-        ClientStatement statement = statements.get(id);
-        if (statement == null) {
-            error(1243, "HY000", "Unknown prepared statement handler (" + id + ") given to mysqld_stmt_execute");
-            return;
+    ClientStatement statement(long id) {
+        return statements.get(id);
+    }
+
+    /** The id of the statement prepared last (MariaDB clients execute id 0xffffffff to mean it). */
+    long lastStatementId() {
+        return nextStatementId;
+    }
+
+    void forgetStatement(ClientStatement statement) {
+        statements.remove(statement.id());
+        statement.clearLongData();
+    }
+
+    void cacheBackendStatement(BackendConnection conn, ClientStatement statement, long backendId, int params,
+                               int columns) {
+        List<BackendStatement> evicted = conn.statements().put(statement.sql(),
+                new BackendStatement(backendId, params, columns));
+        for (BackendStatement old : evicted) {
+            long id = old.id();
+            conn.sendWithoutResponse(conn.commandFrame(CommandCode.STMT_CLOSE,
+                    new byte[] {(byte) id, (byte) (id >>> 8), (byte) (id >>> 16), (byte) (id >>> 24)}));
         }
-        ComStmtExecute execute = ComStmtExecute.parse(payload, statement.paramCount(), statement.boundTypes(),
-                statement.longDataFlags());
-        if (execute.newParamsBound()) {
-            statement.boundTypes(execute.types().clone());
-        }
-        runtime.metrics().command(currentCommand, RouteKind.SINGLE_SHARD);
-        exchange.run(runtime.topology().defaultShard(), current, ResponseKind.RESULT, ShardExchange.Mode.EXECUTE,
-                statement, execute.newParamsBound());
     }
 
     /** Sends the long data collected for {@code statement} to {@code conn}, ahead of its execute. */
@@ -341,7 +467,14 @@ final class ClientSession {
                     payload.readableBytes() - ComStmtSendLongData.DATA_OFFSET);
             statement.appendLongData(output.channel().alloc(), header.paramId(), data);
         }
+        // COM_STMT_SEND_LONG_DATA has no response.
         finishCommandSilently();
+    }
+
+    ParameterValues executeParameters(ComStmtExecute execute, ByteBuf payload, ClientStatement statement) {
+        BoundParameters bound = new BoundParameters(execute, payload, statement, javaCharset(),
+                sqlMode.noBackslashEscapes());
+        return new LiteralParameters().bind(statement.analysis(), javaCharset()).forPlaceholders(bound);
     }
 
     private void setOption(ByteBuf payload) {
@@ -357,25 +490,27 @@ final class ClientSession {
     }
 
     private void unknownCommand(int code) {
-        runtime.metrics().error(1047);
         error(1047, "08S01", "Unknown command (0x" + Integer.toHexString(code) + ")");
-    }
-
-    private void runOnShard(int shard, ResponseKind kind, RouteKind route) {
-        runtime.metrics().command(currentCommand, route);
-        exchange.run(shard, current, kind, ShardExchange.Mode.RELAY, null, false);
     }
 
     // ---- after a shard answered ------------------------------------------------------------------
 
-    void afterResponse(int shard, BackendConnection conn, ResponseTracker tracker, boolean relayed) {
+    /** A single-shard statement's response was relayed completely. */
+    void afterResponse(int shard, BackendConnection conn, ResponseTracker tracker) {
         if (currentCommand == CommandCode.STMT_PREPARE && tracker.isError()) {
             statements.remove(nextStatementId);
         }
-        if (!tracker.isError() && tracker.lastInsertId() != 0) {
-            lastInsertId = tracker.lastInsertId();
+        if (!tracker.isError()) {
+            if (tracker.lastInsertId() != 0) {
+                lastInsertId = tracker.lastInsertId();
+            }
+            lastAffectedRows = tracker.affectedRows();
+            if (currentPlan instanceof Plan.Route r && r.pin() != Pin.NONE) {
+                pin(shard, conn, r.pin());
+            }
         }
-        keepOrRelease(shard, conn);
+        boolean keepForWarnings = tracker.warnings() > 0 && !tracker.isError();
+        settle(shard, conn, keepForWarnings);
         finishCommand();
     }
 
@@ -384,7 +519,7 @@ final class ClientSession {
             statements.remove(nextStatementId);
         }
         if (conn != null) {
-            keepOrRelease(shard, conn);
+            settle(shard, conn, false);
         }
         runtime.metrics().error(error.errorCode());
         output.error(error);
@@ -392,8 +527,8 @@ final class ClientSession {
     }
 
     void backendLost(int shard, BackendConnection conn, Throwable cause, boolean partial) {
-        boolean inTransaction = held[shard] == conn;
-        keepOrRelease(shard, conn);
+        boolean inTransaction = transaction.held(shard) == conn;
+        settle(shard, conn, false);
         log.info("connection {}: lost {} ({})", connectionId, conn, cause.getMessage());
         if (partial || inTransaction) {
             // The client saw part of a result, or its transaction is gone: only a closed
@@ -402,21 +537,87 @@ final class ClientSession {
                     + (inTransaction ? "; the transaction was rolled back" : "") + ": " + cause.getMessage());
             return;
         }
-        runtime.metrics().error(1158);
-        output.error(1158, "08S01", "Lost connection to shard " + shard + " during query: " + cause.getMessage());
-        finishCommand();
+        error(1158, "08S01", "Lost connection to shard " + shard + " during query: " + cause.getMessage());
     }
 
-    private void keepOrRelease(int shard, BackendConnection conn) {
+    /** A leg of a multi-shard statement is done with its connection. */
+    @Override
+    public void releaseLeg(int shard, BackendConnection conn, boolean ok) {
+        settle(shard, conn, false);
+    }
+
+    /**
+     * Keeps a connection the session still needs (an open transaction on it, pinned state, warnings
+     * the client may ask for) and gives the others back to the pool.
+     */
+    void settle(int shard, BackendConnection conn, boolean keepForWarnings) {
         boolean inTransaction = conn.isUsable() && ServerStatus.has(conn.lastStatus(), ServerStatus.IN_TRANS);
         if (inTransaction) {
-            held[shard] = conn;
+            transaction.hold(shard, conn);
             return;
         }
-        if (held[shard] == conn) {
-            held[shard] = null;
+        if (transaction.held(shard) == conn) {
+            transaction.drop(shard);
+            if (!transaction.begun() && transaction.deferredBegin() != null && !conn.isUsable()) {
+                transaction.end();
+            }
+        }
+        if (pinned[shard] == conn) {
+            if (conn.isUsable()) {
+                return;
+            }
+            pinned[shard] = null;
+            pinReasons[shard] = 0;
+        }
+        if (warningsConnection == conn) {
+            warningsConnection = null;
+        }
+        if (keepForWarnings && conn.isUsable()) {
+            releaseWarningsConnection();
+            warningsConnection = conn;
+            return;
         }
         conn.release();
+    }
+
+    void releaseWarningsConnection() {
+        BackendConnection c = warningsConnection;
+        if (c != null) {
+            warningsConnection = null;
+            if (transaction.held(c.shard()) != c && pinned[c.shard()] != c) {
+                c.release();
+            }
+        }
+    }
+
+    boolean hasWarningsConnection() {
+        return warningsConnection != null;
+    }
+
+    int warningsShard() {
+        return warningsConnection == null ? -1 : warningsConnection.shard();
+    }
+
+    private void pin(int shard, BackendConnection conn, Pin pin) {
+        switch (pin) {
+            case TEMPORARY_TABLE:
+            case NAMED_LOCK:
+            case SQL_PREPARE:
+            case LOCK_TABLES:
+                pinned[shard] = conn;
+                pinReasons[shard] |= 1 << pin.ordinal();
+                break;
+            case UNLOCK_TABLES:
+                pinReasons[shard] &= ~(1 << Pin.LOCK_TABLES.ordinal());
+                if (pinReasons[shard] == 0 && pinned[shard] == conn) {
+                    pinned[shard] = null;
+                }
+                break;
+            default:
+                // Dropping a temporary table, releasing a lock or a statement may leave others:
+                // the pin stays until the session ends or resets.
+                break;
+        }
     }
 
     static ErrPacket shardUnavailable(int shard, String message) {
@@ -425,23 +626,25 @@ final class ClientSession {
 
     // ---- command completion ----------------------------------------------------------------
 
-    private int status() {
+    int status() {
         int status = settings.autocommit() ? ServerStatus.AUTOCOMMIT : 0;
-        for (BackendConnection c : held) {
-            if (c != null) {
-                status |= ServerStatus.IN_TRANS;
-            }
+        if (transaction.active()) {
+            status |= ServerStatus.IN_TRANS;
         }
         return status;
     }
 
-    private void error(int code, String state, String message) {
+    void error(int code, String state, String message) {
         runtime.metrics().error(code);
         output.error(code, state, message);
         finishCommand();
     }
 
-    private void fatal(int code, String state, String message) {
+    void error(ErrPacket err) {
+        error(err.errorCode(), err.sqlState(), err.message());
+    }
+
+    void fatal(int code, String state, String message) {
         runtime.metrics().error(code);
         output.error(code, state, message);
         output.flush();
@@ -450,12 +653,12 @@ final class ClientSession {
         output.channel().close();
     }
 
-    private void finishCommand() {
+    void finishCommand() {
         output.flush();
         finishCommandSilently();
     }
 
-    private void finishCommandSilently() {
+    void finishCommandSilently() {
         releaseCurrent();
         busy = false;
         if (closed) {
@@ -476,12 +679,35 @@ final class ClientSession {
         }
     }
 
+    void close() {
+        closed = true;
+        output.channel().close();
+    }
+
+    /** COM_RESET_CONNECTION: the session starts over, keeping its schema and login. */
     private void resetSession() {
         for (ClientStatement s : statements.values()) {
             s.clearLongData();
         }
         statements.clear();
-        settings = SessionSettings.initial(settings.schema(), handshakeCharset);
+        releaseWarningsConnection();
+        for (int shard = 0; shard < pinned.length; shard++) {
+            BackendConnection held = transaction.drop(shard);
+            BackendConnection pin = pinned[shard];
+            pinned[shard] = null;
+            pinReasons[shard] = 0;
+            // Transactions roll back, temporary tables and locks go with the connection.
+            if (held != null) {
+                held.close();
+                held.release();
+            }
+            if (pin != null && pin != held) {
+                pin.close();
+                pin.release();
+            }
+        }
+        transaction.end();
+        settings(SessionSettings.initial(settings.schema(), handshakeCharset));
         lastInsertId = 0;
     }
 
@@ -493,19 +719,36 @@ final class ClientSession {
         for (ClientStatement s : statements.values()) {
             s.clearLongData();
         }
-        for (int shard = 0; shard < held.length; shard++) {
-            BackendConnection conn = held[shard];
-            if (conn != null) {
-                held[shard] = null;
+        releaseWarningsConnection();
+        for (int shard = 0; shard < pinned.length; shard++) {
+            BackendConnection held = transaction.drop(shard);
+            BackendConnection pin = pinned[shard];
+            pinned[shard] = null;
+            if (held != null) {
                 // An open transaction dies with its client, as on a real server: closing the
                 // backend connection rolls it back.
-                conn.close();
-                conn.release();
+                held.close();
+                held.release();
+            }
+            if (pin != null && pin != held) {
+                pin.close();
+                pin.release();
             }
         }
         if (paused != null) {
             paused.channel().config().setAutoRead(true);
             paused = null;
         }
+    }
+
+    private static String unquote(String literal) {
+        if (literal.length() >= 2 && literal.charAt(0) == '\'' && literal.charAt(literal.length() - 1) == '\'') {
+            return literal.substring(1, literal.length() - 1).replace("''", "'");
+        }
+        return literal;
+    }
+
+    String user() {
+        return user;
     }
 }

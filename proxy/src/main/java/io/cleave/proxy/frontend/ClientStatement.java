@@ -14,14 +14,21 @@ final class ClientStatement {
 
     private final long id;
     private final PreparedSql sql;
+    private final io.cleave.router.plan.Analysis analysis;
     private int paramCount;
     private int columnCount;
     private short[] boundTypes;
     private CompositeByteBuf[] longData;
 
-    ClientStatement(long id, PreparedSql sql) {
+    ClientStatement(long id, PreparedSql sql, io.cleave.router.plan.Analysis analysis) {
         this.id = id;
         this.sql = sql;
+        this.analysis = analysis;
+    }
+
+    /** The statement's own tokens, digest and plan (kept: every execute resolves against them). */
+    io.cleave.router.plan.Analysis analysis() {
+        return analysis;
     }
 
     long id() {

@@ -141,7 +141,7 @@ public final class FrontendHandler extends ChannelInboundHandlerAdapter {
             charset = new Charset("utf8mb4", null);
         }
         session = new ClientSession(runtime, runtime.loop(ctx.channel().eventLoop()), output, connectionId,
-                login.userName(), response.capabilities().intersect(Capabilities.PROXY_SERVER), charset, scramble);
+                login.userName(), response.capabilities().intersect(Capabilities.PROXY_SERVER), charset);
         session.start(response.database());
         login = null;
         response = null;

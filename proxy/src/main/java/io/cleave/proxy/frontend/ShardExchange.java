@@ -8,20 +8,20 @@ import io.cleave.proxy.backend.ResponseKind;
 import io.cleave.proxy.backend.ResponseSink;
 import io.cleave.proxy.backend.ResponseTracker;
 import io.cleave.proxy.protocol.Frames;
+import io.cleave.proxy.protocol.ServerStatus;
 import io.cleave.proxy.protocol.packet.client.CommandCode;
 import io.cleave.proxy.protocol.packet.server.ErrPacket;
-import io.cleave.proxy.session.SessionSync;
 import io.netty.buffer.ByteBuf;
 
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
- * Runs one client command on one shard and relays the answer: get a connection (the session's own
- * inside a transaction, else one borrowed from the loop's pool), bring it to the session's settings,
- * prepare the statement there if an execute needs it, send (after a deferred START TRANSACTION when
- * one is due), and relay the response frames as they arrive with only sequence ids rewritten.
- * One instance per session, reused for every command.
+ * Runs one client command on one shard and relays the answer: get a connection (the session's
+ * own when its transaction or pinned state is there, else one borrowed from the loop's pool),
+ * bring it to the session's settings, prepare the statement there if an execute needs it, send
+ * it (after a deferred START TRANSACTION when one is due, in the same round trip), and relay the
+ * response frames as they arrive with only sequence ids rewritten. One instance per session,
+ * reused for every command.
  */
 final class ShardExchange implements AcquireCallback, ResponseSink {
 
@@ -44,11 +44,11 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
     private Mode mode;
     private ClientStatement statement;
     private boolean executeBoundTypes;
-    private String beginStatement;
+    private boolean startsTransaction;
+    private boolean forceInTransaction;
     private BackendConnection connection;
-    private int syncResponses;
+    private int preambleResponses;
     private ErrPacket swallowedError;
-    private boolean beginPending;
     private boolean relayedAny;
     private long startNanos;
 
@@ -59,21 +59,27 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
     /**
      * Starts the exchange. {@code request} (the command frame, sequence 0) is retained here and
      * released when done.
+     *
+     * @param startsTransaction  the statement joins the session's transaction (a deferred BEGIN goes first)
+     * @param forceInTransaction relayed status flags say IN_TRANS although this connection has none
+     *                           (a read served outside the transaction the client has begun)
      */
     void run(int shard, ByteBuf request, ResponseKind kind, Mode mode, ClientStatement statement,
-             boolean executeBoundTypes) {
+             boolean executeBoundTypes, boolean startsTransaction, boolean forceInTransaction) {
         this.shard = shard;
         this.request = request.retain();
         this.kind = kind;
         this.mode = mode;
         this.statement = statement;
         this.executeBoundTypes = executeBoundTypes;
+        this.startsTransaction = startsTransaction;
+        this.forceInTransaction = forceInTransaction;
         this.swallowedError = null;
         this.relayedAny = false;
-        this.beginPending = false;
-        BackendConnection held = session.heldConnection(shard);
-        if (held != null) {
-            onConnection(held);
+        this.preambleResponses = 0;
+        BackendConnection own = session.connectionFor(shard);
+        if (own != null) {
+            onConnection(own);
         } else {
             step = Step.ACQUIRE;
             session.loop().pool(shard).acquire(session.responseProfile(), this);
@@ -93,23 +99,17 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
 
     private void onConnection(BackendConnection conn) {
         connection = conn;
-        SessionSync sync = SessionSync.between(conn.sessionState().applied(), session.settings());
-        if (!sync.isNeeded()) {
-            afterSync();
-            return;
-        }
         step = Step.SYNC;
-        syncResponses = 0;
-        if (sync.initDb() != null) {
-            conn.send(conn.commandFrame(CommandCode.INIT_DB, sync.initDb().getBytes(StandardCharsets.UTF_8)),
-                    ResponseKind.SIMPLE, this);
-            syncResponses++;
-        }
-        if (sync.setStatement() != null) {
-            conn.send(conn.queryFrame(sync.setStatement()), ResponseKind.RESULT, this);
-            syncResponses++;
-        }
-        conn.flush();
+        SessionSyncStep.run(conn, session.settings(), error -> {
+            if (step != Step.SYNC) {
+                return;
+            }
+            if (error != null) {
+                finishWithError(conn, error);
+                return;
+            }
+            afterSync();
+        });
     }
 
     private void afterSync() {
@@ -125,10 +125,12 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
 
     private void sendRequest() {
         step = Step.RUN;
-        beginStatement = session.transactionToBegin(shard);
-        if (beginStatement != null) {
-            beginPending = true;
-            connection.send(connection.queryFrame(beginStatement), ResponseKind.RESULT, this);
+        List<String> preamble = session.preamble(shard, startsTransaction);
+        if (preamble != null) {
+            for (String s : preamble) {
+                connection.send(connection.queryFrame(s), ResponseKind.RESULT, this);
+                preambleResponses++;
+            }
         }
         ByteBuf toSend = request.retain();
         if (mode == Mode.EXECUTE) {
@@ -156,24 +158,19 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
 
     @Override
     public void frame(BackendConnection conn, ByteBuf frame, FrameKind frameKind) {
-        if (step == Step.SYNC || beginPending) {
-            captureError(frame, frameKind);
-            return;
-        }
         if (step == Step.PREPARE) {
             if (frameKind == FrameKind.PREPARE_OK) {
                 ByteBuf p = Frames.payload(frame);
-                long id = p.getUnsignedIntLE(p.readerIndex() + 1);
-                int columns = p.getUnsignedShortLE(p.readerIndex() + 5);
-                int params = p.getUnsignedShortLE(p.readerIndex() + 7);
-                cacheStatement(conn, new BackendStatement(id, params, columns));
+                session.cacheBackendStatement(conn, statement, p.getUnsignedIntLE(p.readerIndex() + 1),
+                        p.getUnsignedShortLE(p.readerIndex() + 7), p.getUnsignedShortLE(p.readerIndex() + 5));
             }
             captureError(frame, frameKind);
             return;
         }
-        if (swallowedError != null) {
-            // The deferred START TRANSACTION failed: the statement's answer must not reach the client.
-            frame.release();
+        if (preambleResponses > 0 || swallowedError != null) {
+            // A preamble statement's answer, or the statement's own after a preamble failed:
+            // neither reaches the client.
+            captureError(frame, frameKind);
             return;
         }
         if (mode == Mode.PREPARE && frameKind == FrameKind.PREPARE_OK) {
@@ -182,26 +179,17 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
             int columns = p.getUnsignedShortLE(p.readerIndex() + 5);
             int params = p.getUnsignedShortLE(p.readerIndex() + 7);
             statement.prepared(params, columns);
-            cacheStatement(conn, new BackendStatement(backendId, params, columns));
+            session.cacheBackendStatement(conn, statement, backendId, params, columns);
             p.setIntLE(p.readerIndex() + 1, (int) statement.id());
+        }
+        if (forceInTransaction && (frameKind == FrameKind.OK || frameKind == FrameKind.EOF)) {
+            StatusPatch.or(frame, ServerStatus.IN_TRANS);
         }
         relayedAny = true;
         session.output().relay(frame);
         if (!session.output().channel().isWritable()) {
             session.pauseBackend(conn);
         }
-    }
-
-    private void cacheStatement(BackendConnection conn, BackendStatement backend) {
-        List<BackendStatement> evicted = conn.statements().put(statement.sql(), backend);
-        for (BackendStatement old : evicted) {
-            ByteBuf close = conn.commandFrame(CommandCode.STMT_CLOSE, intLe(old.id()));
-            conn.sendWithoutResponse(close);
-        }
-    }
-
-    private static byte[] intLe(long v) {
-        return new byte[] {(byte) v, (byte) (v >>> 8), (byte) (v >>> 16), (byte) (v >>> 24)};
     }
 
     private void captureError(ByteBuf frame, FrameKind frameKind) {
@@ -214,19 +202,6 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
     @Override
     public void complete(BackendConnection conn, ResponseTracker tracker) {
         switch (step) {
-            case SYNC:
-                if (--syncResponses > 0) {
-                    return;
-                }
-                if (swallowedError != null) {
-                    // The connection's state is now unknown: it must not serve anyone again.
-                    conn.close();
-                    finishWithError(conn, swallowedError);
-                    return;
-                }
-                conn.sessionState().applied(session.settings());
-                afterSync();
-                return;
             case PREPARE:
                 if (swallowedError != null) {
                     finishWithError(conn, swallowedError);
@@ -235,10 +210,9 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
                 sendRequest();
                 return;
             case RUN:
-                if (beginPending) {
-                    beginPending = false;
-                    if (swallowedError == null) {
-                        session.transactionBegun(shard, conn);
+                if (preambleResponses > 0) {
+                    if (--preambleResponses == 0 && swallowedError == null && startsTransaction) {
+                        session.transactionJoined(shard, conn);
                     }
                     return;
                 }
@@ -249,7 +223,7 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
                 }
                 BackendConnection used = connection;
                 reset();
-                session.afterResponse(shard, used, tracker, relayedAny);
+                session.afterResponse(shard, used, tracker);
                 return;
             default:
                 throw new IllegalStateException("response completed in step " + step);
@@ -284,9 +258,5 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
             request.release();
             request = null;
         }
-    }
-
-    boolean isIdle() {
-        return step == Step.IDLE;
     }
 }

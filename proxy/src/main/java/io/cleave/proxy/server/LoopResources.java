@@ -17,6 +17,9 @@ public final class LoopResources {
 
     private final EventLoop loop;
     private final BackendPool[] pools;
+    private final io.cleave.router.plan.Analysis analysis = new io.cleave.router.plan.Analysis();
+    private byte[] sqlBuffer = new byte[1024];
+    private int nextAnyShard;
 
     LoopResources(EventLoop loop, BackendConnector[] connectors, int perLoopLimit, long acquireTimeoutMillis,
                   PoolMetrics metrics) {
@@ -42,6 +45,29 @@ public final class LoopResources {
 
     public int shardCount() {
         return pools.length;
+    }
+
+    /**
+     * The loop's router buffers. Valid only until the next statement on this loop is analyzed:
+     * whatever a statement needs from its analysis is taken before anything asynchronous happens.
+     */
+    public io.cleave.router.plan.Analysis analysis() {
+        return analysis;
+    }
+
+    /** A byte array of at least {@code length} for statement text, reused (same lifetime as {@link #analysis()}). */
+    public byte[] sqlBuffer(int length) {
+        if (sqlBuffer.length < length) {
+            sqlBuffer = new byte[Math.max(length, sqlBuffer.length * 2)];
+        }
+        return sqlBuffer;
+    }
+
+    /** Round robin over the shards for statements any shard can answer, so no shard gets them all. */
+    public int nextAnyShard() {
+        int s = nextAnyShard;
+        nextAnyShard = (s + 1) % pools.length;
+        return s;
     }
 
     void close() {

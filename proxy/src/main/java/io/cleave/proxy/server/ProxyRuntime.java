@@ -30,6 +30,9 @@ public final class ProxyRuntime {
     private final int perLoopLimit;
     private final AtomicLong connectionIds = new AtomicLong();
     private final Map<EventLoop, LoopResources> loops = new ConcurrentHashMap<>();
+    private final io.cleave.router.plan.Router router;
+    private final io.cleave.router.plan.TargetResolver resolver;
+    private final io.cleave.proxy.frontend.SequenceService sequences;
     private volatile KeyPair rsaKeys;
     private volatile String serverVersion = "8.0.0-cleave";
 
@@ -43,6 +46,21 @@ public final class ProxyRuntime {
         this.metrics = metrics;
         this.sslContext = sslContext;
         this.perLoopLimit = Math.max(1, (config.maxBackendConnectionsPerShard() + loopCount - 1) / loopCount);
+        this.router = new io.cleave.router.plan.Router(topology);
+        this.resolver = new io.cleave.router.plan.TargetResolver(topology);
+        this.sequences = new io.cleave.proxy.frontend.SequenceService(topology.defaultShard(), connectors.length);
+    }
+
+    public io.cleave.proxy.frontend.SequenceService sequences() {
+        return sequences;
+    }
+
+    public io.cleave.router.plan.Router router() {
+        return router;
+    }
+
+    public io.cleave.router.plan.TargetResolver resolver() {
+        return resolver;
     }
 
     public ProxyConfig config() {

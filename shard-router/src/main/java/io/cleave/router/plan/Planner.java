@@ -104,7 +104,8 @@ public final class Planner {
                     }
                     String name = v.name().toLowerCase(Locale.ROOT);
                     if (name.equals("autocommit")) {
-                        targets.add(new SessionAction.Autocommit(autocommitLiteral(v.value())));
+                        targets.add(new SessionAction.Autocommit(autocommitLiteral(v.value()),
+                                v.value() instanceof Expr.Slot slot ? slot.slot() : -1));
                     } else {
                         targets.add(new SessionAction.SystemVariable(name));
                     }

@@ -22,10 +22,11 @@ public sealed interface SessionAction permits SessionAction.SetVariables, Sessio
     }
 
     /**
-     * {@code autocommit}; {@code literal} is its value when written as a constant (0, 1, ON, OFF,
-     * TRUE, FALSE), else null (evaluated by the server).
+     * {@code autocommit}; {@code literal} is its value when written as a word (ON, OFF, TRUE,
+     * FALSE), {@code slot} the slot holding it when written as a number (0, 1), else -1; with
+     * neither, an expression the server evaluates.
      */
-    record Autocommit(Boolean literal) implements SetTarget {
+    record Autocommit(Boolean literal, int slot) implements SetTarget {
     }
 
     /**
@@ -38,9 +39,10 @@ public sealed interface SessionAction permits SessionAction.SetVariables, Sessio
             targets = List.copyOf(targets);
         }
 
-        public Boolean autocommitOnly() {
-            if (targets.size() == 1 && targets.get(0) instanceof Autocommit a) {
-                return a.literal();
+        /** The autocommit target when it is the only thing set and written as a constant, else null. */
+        public Autocommit autocommitOnly() {
+            if (targets.size() == 1 && targets.get(0) instanceof Autocommit a && (a.literal() != null || a.slot() >= 0)) {
+                return a;
             }
             return null;
         }

@@ -57,7 +57,11 @@ public final class SqlRenderer {
         return ref instanceof ValueRef.Constant c ? c.value() : values.longValue(((ValueRef.Slot) ref).slot());
     }
 
-    /** Tokens {@code [first, end)} with the text between them, placeholders replaced by their values. */
+    /**
+     * Tokens {@code [first, end)} with the text between them, placeholders replaced by their
+     * values. A range that reaches the statement's first or last token takes the text before or
+     * after it as well, so comments there (and the closing of a version comment) survive.
+     */
     private static void tokens(ByteArrayOutputStream out, int first, int end, Analysis statement,
                                ParameterValues values) {
         if (first >= end) {
@@ -66,7 +70,8 @@ public final class SqlRenderer {
         TokenBuffer tokens = statement.tokens();
         StatementDigest digest = statement.digest();
         byte[] src = tokens.source();
-        int pos = tokens.start(first);
+        int pos = first == 0 ? tokens.offset() : tokens.start(first);
+        int stop = end >= tokens.size() ? tokens.offset() + tokens.length() : tokens.end(end - 1);
         for (int i = first; i < end; i++) {
             int slot = digest.slotOfToken(i);
             if (slot >= 0 && digest.slotKind(slot) == SlotKind.PLACEHOLDER) {
@@ -75,6 +80,6 @@ public final class SqlRenderer {
                 pos = tokens.end(i);
             }
         }
-        out.write(src, pos, tokens.end(end - 1) - pos);
+        out.write(src, pos, stop - pos);
     }
 }

@@ -1,0 +1,253 @@
+package io.cleave.proxy.frontend;
+
+import io.cleave.proxy.protocol.ColumnType;
+import io.cleave.proxy.protocol.Wire;
+import io.cleave.proxy.protocol.packet.client.ComStmtExecute;
+import io.cleave.router.keyspace.KeyType;
+import io.cleave.router.keyspace.ShardKey;
+import io.cleave.router.plan.Keys;
+import io.cleave.router.plan.ParameterValues;
+import io.netty.buffer.ByteBuf;
+
+import java.io.ByteArrayOutputStream;
+import java.math.BigDecimal;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The values a COM_STMT_EXECUTE binds, by parameter index, read from the packet where they lie
+ * (or from long data sent before). Decoded only when routing or a rewrite needs them.
+ */
+final class BoundParameters implements ParameterValues {
+
+    private static final byte[] HEX = "0123456789ABCDEF".getBytes(StandardCharsets.US_ASCII);
+
+    private final ComStmtExecute execute;
+    private final ByteBuf payload;
+    private final ClientStatement statement;
+    private final Charset charset;
+    private final boolean noBackslashEscapes;
+
+    BoundParameters(ComStmtExecute execute, ByteBuf payload, ClientStatement statement, Charset charset,
+                    boolean noBackslashEscapes) {
+        this.execute = execute;
+        this.payload = payload;
+        this.statement = statement;
+        this.charset = charset;
+        this.noBackslashEscapes = noBackslashEscapes;
+    }
+
+    private boolean isLongData(int p) {
+        return statement.longData(p) != null;
+    }
+
+    @Override
+    public boolean isNull(int p) {
+        return !isLongData(p) && execute.isNull(p);
+    }
+
+    private ColumnType type(int p) {
+        return execute.type(p);
+    }
+
+    @Override
+    public ShardKey key(int p, KeyType keyType) {
+        if (isNull(p)) {
+            return null;
+        }
+        ColumnType t = type(p);
+        if (t.isInteger()) {
+            long v = integer(p);
+            return execute.unsigned(p) && t == ColumnType.LONGLONG ? Keys.ofUnsigned(v, keyType) : Keys.ofLong(v, keyType);
+        }
+        if (t == ColumnType.DOUBLE || t == ColumnType.FLOAT) {
+            double d = t == ColumnType.DOUBLE ? payload.getDoubleLE(execute.valueOffset(p))
+                    : payload.getFloatLE(execute.valueOffset(p));
+            return Double.isFinite(d) ? Keys.ofDecimal(new BigDecimal(d), keyType) : null;
+        }
+        if (t.isDecimal()) {
+            try {
+                return Keys.ofDecimal(new BigDecimal(string(p)), keyType);
+            } catch (NumberFormatException e) {
+                return null;
+            }
+        }
+        if (t.isLengthEncoded() && t != ColumnType.BLOB && t != ColumnType.LONG_BLOB && t != ColumnType.MEDIUM_BLOB
+                && t != ColumnType.TINY_BLOB && t != ColumnType.GEOMETRY) {
+            return Keys.ofString(string(p), keyType);
+        }
+        return null;
+    }
+
+    @Override
+    public long longValue(int p) {
+        if (isNull(p)) {
+            throw new IllegalArgumentException("NULL where an integer is needed");
+        }
+        ColumnType t = type(p);
+        if (t.isInteger()) {
+            return integer(p);
+        }
+        try {
+            return new BigDecimal(string(p).strip()).longValueExact();
+        } catch (ArithmeticException | NumberFormatException e) {
+            throw new IllegalArgumentException("not an integer: " + string(p));
+        }
+    }
+
+    private long integer(int p) {
+        int at = execute.valueOffset(p);
+        boolean unsigned = execute.unsigned(p);
+        switch (type(p)) {
+            case TINY:
+                return unsigned ? payload.getUnsignedByte(at) : payload.getByte(at);
+            case SHORT:
+            case YEAR:
+                return unsigned ? payload.getUnsignedShortLE(at) : payload.getShortLE(at);
+            case LONG:
+            case INT24:
+                return unsigned ? payload.getUnsignedIntLE(at) : payload.getIntLE(at);
+            default:
+                return payload.getLongLE(at);
+        }
+    }
+
+    /** The value of a length-encoded parameter (or long data) as bytes. */
+    private byte[] bytes(int p) {
+        if (isLongData(p)) {
+            ByteBuf data = statement.longData(p);
+            byte[] b = new byte[data.readableBytes()];
+            data.getBytes(data.readerIndex(), b);
+            return b;
+        }
+        ByteBuf slice = payload.slice(execute.valueOffset(p), execute.valueLength(p));
+        return Wire.readLenencBytes(slice);
+    }
+
+    private String string(int p) {
+        return new String(bytes(p), charset);
+    }
+
+    @Override
+    public String text(int p) {
+        if (isNull(p)) {
+            return null;
+        }
+        ColumnType t = type(p);
+        if (t.isInteger()) {
+            long v = integer(p);
+            return execute.unsigned(p) && t == ColumnType.LONGLONG ? Long.toUnsignedString(v) : Long.toString(v);
+        }
+        if (t == ColumnType.DOUBLE) {
+            return Double.toString(payload.getDoubleLE(execute.valueOffset(p)));
+        }
+        if (t == ColumnType.FLOAT) {
+            return Float.toString(payload.getFloatLE(execute.valueOffset(p)));
+        }
+        if (t.isTemporal()) {
+            return temporal(p);
+        }
+        return string(p);
+    }
+
+    @Override
+    public boolean isNumeric(int p) {
+        ColumnType t = type(p);
+        return t.isInteger() || t.isFloatingPoint() || t.isDecimal();
+    }
+
+    /** The value as a SQL literal, for statements the proxy rewrites and sends as text. */
+    @Override
+    public void appendSql(int p, ByteArrayOutputStream out) {
+        if (isNull(p)) {
+            write(out, "NULL");
+            return;
+        }
+        ColumnType t = type(p);
+        if (t.isInteger() || t.isDecimal()) {
+            write(out, text(p));
+        } else if (t.isFloatingPoint()) {
+            double d = t == ColumnType.DOUBLE ? payload.getDoubleLE(execute.valueOffset(p))
+                    : payload.getFloatLE(execute.valueOffset(p));
+            write(out, Double.isFinite(d) ? Double.toString(d) : "NULL");
+        } else if (t.isTemporal()) {
+            write(out, "'" + temporal(p) + "'");
+        } else if (t == ColumnType.BLOB || t == ColumnType.TINY_BLOB || t == ColumnType.MEDIUM_BLOB
+                || t == ColumnType.LONG_BLOB || t == ColumnType.GEOMETRY || t == ColumnType.BIT) {
+            hex(out, bytes(p));
+        } else {
+            quoted(out, bytes(p));
+        }
+    }
+
+    /** A string literal in the connection's character set: quotes doubled, backslashes escaped unless the mode says not to. */
+    private void quoted(ByteArrayOutputStream out, byte[] value) {
+        out.write('\'');
+        for (byte b : value) {
+            if (b == '\'') {
+                out.write('\'');
+                out.write('\'');
+            } else if (b == '\\' && !noBackslashEscapes) {
+                out.write('\\');
+                out.write('\\');
+            } else if (b == 0 && !noBackslashEscapes) {
+                out.write('\\');
+                out.write('0');
+            } else {
+                out.write(b);
+            }
+        }
+        out.write('\'');
+    }
+
+    private static void hex(ByteArrayOutputStream out, byte[] value) {
+        if (value.length == 0) {
+            write(out, "''");
+            return;
+        }
+        out.write('X');
+        out.write('\'');
+        for (byte b : value) {
+            out.write(HEX[(b >> 4) & 0xf]);
+            out.write(HEX[b & 0xf]);
+        }
+        out.write('\'');
+    }
+
+    /** A DATE/DATETIME/TIMESTAMP/TIME parameter as the server's text form. */
+    private String temporal(int p) {
+        int at = execute.valueOffset(p);
+        int length = payload.getUnsignedByte(at);
+        if (type(p) == ColumnType.TIME) {
+            if (length == 0) {
+                return "00:00:00";
+            }
+            boolean negative = payload.getByte(at + 1) == 1;
+            long days = payload.getUnsignedIntLE(at + 2);
+            int hours = payload.getUnsignedByte(at + 6);
+            int minutes = payload.getUnsignedByte(at + 7);
+            int seconds = payload.getUnsignedByte(at + 8);
+            long micros = length >= 12 ? payload.getUnsignedIntLE(at + 9) : 0;
+            return String.format("%s%02d:%02d:%02d%s", negative ? "-" : "", days * 24 + hours, minutes, seconds,
+                    micros > 0 ? String.format(".%06d", micros) : "");
+        }
+        if (length == 0) {
+            return "0000-00-00 00:00:00";
+        }
+        int year = payload.getUnsignedShortLE(at + 1);
+        int month = payload.getUnsignedByte(at + 3);
+        int day = payload.getUnsignedByte(at + 4);
+        int hour = length >= 7 ? payload.getUnsignedByte(at + 5) : 0;
+        int minute = length >= 7 ? payload.getUnsignedByte(at + 6) : 0;
+        int second = length >= 7 ? payload.getUnsignedByte(at + 7) : 0;
+        long micros = length >= 11 ? payload.getUnsignedIntLE(at + 8) : 0;
+        return String.format("%04d-%02d-%02d %02d:%02d:%02d%s", year, month, day, hour, minute, second,
+                micros > 0 ? String.format(".%06d", micros) : "");
+    }
+
+    private static void write(ByteArrayOutputStream out, String s) {
+        byte[] b = s.getBytes(StandardCharsets.US_ASCII);
+        out.write(b, 0, b.length);
+    }
+
+}

@@ -1,0 +1,31 @@
+package io.cleave.proxy.frontend;
+
+import io.cleave.proxy.backend.BackendConnection;
+import io.cleave.proxy.server.LoopResources;
+import io.cleave.proxy.session.SessionSettings;
+
+import java.util.List;
+
+/**
+ * Whose statement a {@link MultiExchange} runs: a client session (its settings, its transaction's
+ * connections) or the proxy itself (neutral settings, pool connections only).
+ */
+interface ExchangeContext {
+
+    LoopResources loop();
+
+    int responseProfile();
+
+    SessionSettings settings();
+
+    /** A connection this context already holds to {@code shard}, or null to borrow one. */
+    BackendConnection connectionFor(int shard);
+
+    /** Statements to send before the leg's statement (transaction start), or null. */
+    List<String> preamble(int shard, boolean startsTransaction);
+
+    void transactionJoined(int shard, BackendConnection conn);
+
+    /** The leg is done with its connection. */
+    void releaseLeg(int shard, BackendConnection conn, boolean ok);
+}

@@ -1,0 +1,213 @@
+package io.cleave.proxy.frontend;
+
+import io.cleave.proxy.backend.AcquireCallback;
+import io.cleave.proxy.backend.BackendConnection;
+import io.cleave.proxy.backend.FrameKind;
+import io.cleave.proxy.backend.ResponseKind;
+import io.cleave.proxy.backend.ResponseSink;
+import io.cleave.proxy.backend.ResponseTracker;
+import io.cleave.proxy.merge.ResultColumn;
+import io.cleave.proxy.merge.TextRow;
+import io.cleave.proxy.protocol.Frames;
+import io.cleave.proxy.protocol.packet.client.CommandCode;
+import io.cleave.proxy.protocol.packet.server.ColumnDefinition41;
+import io.cleave.proxy.protocol.packet.server.ErrPacket;
+import io.netty.buffer.ByteBuf;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * Sends text statements to several shards at once (or one, for the proxy's own queries) and
+ * collects every answer: rows decoded for merging, OK counts, errors. Each leg gets its
+ * connection the way the session does (its transaction's, else one from the pool), brought to
+ * the session's settings first. When every leg is done, the results go to {@code done}.
+ */
+final class MultiExchange {
+
+    /** Rows a merge may buffer across all shards before the statement is refused. */
+    static final int MAX_BUFFERED_ROWS = 2_000_000;
+
+    private final ExchangeContext session;
+    private final List<Leg> legs = new ArrayList<>();
+    private final Consumer<List<LegResult>> done;
+    private final boolean startsTransaction;
+    private int pending;
+    private int bufferedRows;
+    private java.util.function.BiConsumer<BackendConnection, LegResult> beforeRelease;
+
+    MultiExchange(ExchangeContext session, boolean startsTransaction, Consumer<List<LegResult>> done) {
+        this.session = session;
+        this.startsTransaction = startsTransaction;
+        this.done = done;
+    }
+
+    /** Runs with each leg's connection and result before the connection is settled (e.g. to record what a SET changed). */
+    MultiExchange beforeRelease(java.util.function.BiConsumer<BackendConnection, LegResult> hook) {
+        this.beforeRelease = hook;
+        return this;
+    }
+
+    /** Adds a leg: {@code sql} (a complete statement) on {@code shard}. */
+    MultiExchange leg(int shard, byte[] sql) {
+        legs.add(new Leg(shard, sql));
+        return this;
+    }
+
+    void start() {
+        pending = legs.size();
+        for (Leg leg : new ArrayList<>(legs)) {
+            leg.begin();
+        }
+    }
+
+    private void legDone() {
+        if (--pending == 0) {
+            List<LegResult> results = new ArrayList<>(legs.size());
+            for (Leg leg : legs) {
+                results.add(leg.result);
+            }
+            done.accept(results);
+        }
+    }
+
+    private final class Leg implements AcquireCallback, ResponseSink {
+        final int shard;
+        final byte[] sql;
+        final LegResult result;
+        BackendConnection conn;
+        int preambleResponses;
+        boolean syncing;
+        int columnCount;
+
+        Leg(int shard, byte[] sql) {
+            this.shard = shard;
+            this.sql = sql;
+            this.result = new LegResult(shard);
+        }
+
+        void begin() {
+            BackendConnection own = session.connectionFor(shard);
+            if (own != null) {
+                onConnection(own);
+            } else {
+                session.loop().pool(shard).acquire(session.responseProfile(), this);
+            }
+        }
+
+        @Override
+        public void acquired(BackendConnection connection) {
+            onConnection(connection);
+        }
+
+        @Override
+        public void failed(Throwable cause) {
+            result.failure = cause;
+            legDone();
+        }
+
+        private void onConnection(BackendConnection c) {
+            conn = c;
+            SessionSyncStep.run(c, session.settings(), error -> {
+                if (error != null) {
+                    result.error = error;
+                    session.releaseLeg(shard, c, false);
+                    legDone();
+                    return;
+                }
+                send();
+            });
+        }
+
+        private void send() {
+            List<String> preamble = session.preamble(shard, startsTransaction);
+            if (preamble != null) {
+                for (String s : preamble) {
+                    conn.send(conn.queryFrame(s), ResponseKind.RESULT, this);
+                    preambleResponses++;
+                }
+            }
+            ByteBuf frame = Frames.begin(conn.channel().alloc(), 1 + sql.length);
+            frame.writeByte(CommandCode.QUERY.code());
+            frame.writeBytes(sql);
+            conn.send(Frames.finish(frame, 0), ResponseKind.RESULT, this);
+            conn.flush();
+        }
+
+        @Override
+        public void frame(BackendConnection c, ByteBuf frame, FrameKind kind) {
+            try {
+                if (preambleResponses > 0) {
+                    if (kind == FrameKind.ERR && result.error == null) {
+                        result.error = ErrPacket.decode(Frames.payload(frame));
+                    }
+                    return;
+                }
+                switch (kind) {
+                    case COLUMN_COUNT:
+                        result.resultSet = true;
+                        columnCount = (int) io.cleave.proxy.protocol.Wire.readLenencInt(Frames.payload(frame));
+                        break;
+                    case COLUMN_DEFINITION:
+                        ByteBuf p = Frames.payload(frame);
+                        byte[] raw = new byte[p.readableBytes()];
+                        p.getBytes(p.readerIndex(), raw);
+                        result.columns.add(new ResultColumn(ColumnDefinition41.decode(p), raw));
+                        break;
+                    case ROW:
+                        if (++bufferedRows > MAX_BUFFERED_ROWS) {
+                            if (result.error == null) {
+                                result.error = new ErrPacket(1235, "42000", "the shards returned more than "
+                                        + MAX_BUFFERED_ROWS + " rows to merge: narrow the query with its sharding key"
+                                        + " or a LIMIT");
+                            }
+                            break;
+                        }
+                        if (result.error == null) {
+                            result.rows.add(TextRow.decode(Frames.payload(frame), columnCount));
+                        }
+                        break;
+                    case ERR:
+                        if (result.error == null) {
+                            result.error = ErrPacket.decode(Frames.payload(frame));
+                        }
+                        break;
+                    default:
+                        break;
+                }
+            } finally {
+                frame.release();
+            }
+        }
+
+        @Override
+        public void complete(BackendConnection c, ResponseTracker tracker) {
+            if (preambleResponses > 0) {
+                preambleResponses--;
+                if (preambleResponses == 0 && result.error == null && startsTransaction) {
+                    session.transactionJoined(shard, c);
+                }
+                return;
+            }
+            if (tracker.resultSets() <= 1 || !result.resultSet) {
+                result.affectedRows = tracker.affectedRows();
+                result.lastInsertId = tracker.lastInsertId();
+            }
+            result.warnings = tracker.warnings();
+            result.status = tracker.statusFlags();
+            if (beforeRelease != null) {
+                beforeRelease.accept(c, result);
+            }
+            session.releaseLeg(shard, c, true);
+            legDone();
+        }
+
+        @Override
+        public void failed(BackendConnection c, Throwable cause) {
+            result.failure = cause;
+            session.releaseLeg(shard, c, false);
+            legDone();
+        }
+    }
+}

@@ -1,0 +1,334 @@
+package io.cleave.proxy.frontend;
+
+import io.cleave.proxy.backend.BackendConnection;
+import io.cleave.proxy.merge.ResultColumn;
+import io.cleave.proxy.merge.TextRow;
+import io.cleave.proxy.session.Charset;
+import io.cleave.proxy.session.SessionSettings;
+import io.cleave.router.plan.ParameterValues;
+import io.cleave.router.plan.Plan;
+import io.cleave.router.plan.SessionAction;
+import io.cleave.router.plan.SqlRenderer;
+import io.cleave.router.plan.SqlTemplate;
+import io.netty.buffer.ByteBuf;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Statements that change the session rather than data. The proxy keeps the session's state and
+ * reproduces it on whichever connection serves the next statement: SET runs once on a shard (which
+ * validates and evaluates it) and the values it set are read back; USE checks the schema exists;
+ * BEGIN waits for the first statement; COMMIT and ROLLBACK go to the shard the transaction is on.
+ */
+final class SessionStatements {
+
+    private static final int NO_SUCH_SAVEPOINT = 1305;
+
+    private final ClientSession session;
+
+    SessionStatements(ClientSession session) {
+        this.session = session;
+    }
+
+    void handle(Plan.Session plan, StatementRunner.Execution exec) {
+        SessionAction action = plan.action();
+        if (action instanceof SessionAction.SetVariables set) {
+            setVariables(set, exec);
+        } else if (action instanceof SessionAction.Use use) {
+            useSchema(use.schema());
+        } else if (action instanceof SessionAction.Begin begin) {
+            begin(begin.statement());
+        } else if (action instanceof SessionAction.Commit commit) {
+            endTransaction("COMMIT", commit.chain(), commit.release());
+        } else if (action instanceof SessionAction.Rollback rollback) {
+            endTransaction("ROLLBACK", rollback.chain(), rollback.release());
+        } else if (action instanceof SessionAction.Savepoint savepoint) {
+            savepoint(savepoint, statementText(exec));
+        } else {
+            SessionAction.SetTransaction st = (SessionAction.SetTransaction) action;
+            if (st.session()) {
+                runSet(statementText(exec), List.of(new SessionAction.SystemVariable("transaction_isolation"),
+                        new SessionAction.SystemVariable("transaction_read_only")));
+            } else {
+                session.transaction().nextTransaction(st.statement());
+                ok();
+            }
+        }
+    }
+
+    // ---- SET ---------------------------------------------------------------------------------
+
+    private void setVariables(SessionAction.SetVariables set, StatementRunner.Execution exec) {
+        SessionAction.Autocommit only = set.autocommitOnly();
+        if (only != null) {
+            Boolean on = only.literal() != null ? only.literal() : booleanValue(exec.values(), only.slot());
+            TransactionState tx = session.transaction();
+            // Turning autocommit on commits an open transaction: that needs the shard it is on.
+            if (on != null && !(on && tx.begun())) {
+                if (on) {
+                    tx.end();
+                }
+                session.settings(session.settings().withAutocommit(on));
+                ok();
+                return;
+            }
+        }
+        runSet(statementText(exec), set.targets());
+    }
+
+    private static Boolean booleanValue(ParameterValues values, int slot) {
+        if (slot < 0 || values.isNull(slot)) {
+            return null;
+        }
+        String v = values.text(slot).strip();
+        if (v.equals("1") || v.equalsIgnoreCase("ON") || v.equalsIgnoreCase("TRUE")) {
+            return true;
+        }
+        if (v.equals("0") || v.equalsIgnoreCase("OFF") || v.equalsIgnoreCase("FALSE")) {
+            return false;
+        }
+        return null;
+    }
+
+    /**
+     * Runs the SET on a shard and, in the same round trip, reads back what it set; records those
+     * values in the session (and as that connection's state) and answers OK.
+     */
+    private void runSet(byte[] setStatement, List<SessionAction.SetTarget> targets) {
+        List<String> readBack = new ArrayList<>();
+        for (SessionAction.SetTarget t : targets) {
+            if (t instanceof SessionAction.SystemVariable v) {
+                readBack.add("@@session." + v.name());
+            } else if (t instanceof SessionAction.UserVariable u) {
+                readBack.add("@`" + u.name().replace("`", "``") + "`");
+            } else if (t instanceof SessionAction.Names) {
+                readBack.add("@@session.character_set_client");
+                readBack.add("@@session.collation_connection");
+                readBack.add("@@session.character_set_results");
+            } else {
+                readBack.add("@@session.autocommit");
+            }
+        }
+        ByteArrayOutputStream sql = new ByteArrayOutputStream(setStatement.length + 64);
+        sql.write(setStatement, 0, setStatement.length);
+        byte[] select = ("; SELECT " + String.join(", ", readBack)).getBytes(StandardCharsets.UTF_8);
+        sql.write(select, 0, select.length);
+        SessionSettings before = session.settings();
+        SessionSettings[] after = new SessionSettings[1];
+        int shard = pickShard();
+        new MultiExchange(session, false, results -> {
+            LegResult leg = results.get(0);
+            if (!leg.ok()) {
+                session.error(leg.errorPacket());
+                return;
+            }
+            session.settings(after[0]);
+            if (after[0].autocommit() && !before.autocommit() && !session.transaction().begun()) {
+                session.transaction().end();
+            }
+            ok();
+        }).beforeRelease((conn, leg) -> {
+            if (!leg.ok() || leg.rows.size() != 1) {
+                if (leg.ok()) {
+                    leg.error = new io.cleave.proxy.protocol.packet.server.ErrPacket(1105, "HY000",
+                            "SET read back " + leg.rows.size() + " rows");
+                }
+                return;
+            }
+            after[0] = apply(before, targets, leg.columns, leg.rows.get(0));
+            // The connection now carries exactly the new settings.
+            conn.sessionState().applied(after[0]);
+        }).leg(shard, sql.toByteArray()).start();
+    }
+
+    /** The session settings with what the read-back row says the SET established. */
+    private SessionSettings apply(SessionSettings settings, List<SessionAction.SetTarget> targets,
+                                  List<ResultColumn> columns, TextRow row) {
+        int c = 0;
+        SessionSettings s = settings;
+        for (SessionAction.SetTarget t : targets) {
+            if (t instanceof SessionAction.SystemVariable v) {
+                s = s.withSystemVariable(v.name(), literal(columns.get(c), row, c));
+                c++;
+            } else if (t instanceof SessionAction.UserVariable u) {
+                s = s.withUserVariable(u.name(), literal(columns.get(c), row, c));
+                c++;
+            } else if (t instanceof SessionAction.Names) {
+                String client = row.string(c);
+                String collation = row.string(c + 1);
+                String results = row.string(c + 2);
+                s = s.withCharset(new Charset(client, collation));
+                if (results == null || !results.equalsIgnoreCase(client)) {
+                    s = s.withSystemVariable("character_set_results", literal(columns.get(c + 2), row, c + 2));
+                }
+                c += 3;
+            } else {
+                s = s.withAutocommit("1".equals(row.string(c)));
+                c++;
+            }
+        }
+        return s;
+    }
+
+    /** A read-back value as a SQL literal for replaying it on other connections. */
+    private String literal(ResultColumn column, TextRow row, int c) {
+        String value = row.string(c);
+        if (value == null) {
+            return "NULL";
+        }
+        if (column.type().isInteger() || column.type().isDecimal() || column.type().isFloatingPoint()) {
+            return value;
+        }
+        boolean backslashes = !session.sqlMode().noBackslashEscapes();
+        StringBuilder out = new StringBuilder(value.length() + 2).append('\'');
+        for (int i = 0; i < value.length(); i++) {
+            char ch = value.charAt(i);
+            if (ch == '\'') {
+                out.append("''");
+            } else if (ch == '\\' && backslashes) {
+                out.append("\\\\");
+            } else {
+                out.append(ch);
+            }
+        }
+        return out.append('\'').toString();
+    }
+
+    // ---- USE / COM_INIT_DB -----------------------------------------------------------------
+
+    void initDb(ByteBuf payload) {
+        String schema = payload.toString(payload.readerIndex() + 1, payload.readableBytes() - 1,
+                StandardCharsets.UTF_8);
+        useSchema(schema);
+    }
+
+    private void useSchema(String schema) {
+        byte[] sql = ("USE `" + schema.replace("`", "``") + "`").getBytes(StandardCharsets.UTF_8);
+        SessionSettings after = session.settings().withSchema(schema);
+        new MultiExchange(session, false, results -> {
+            LegResult leg = results.get(0);
+            if (!leg.ok()) {
+                session.error(leg.errorPacket());
+                return;
+            }
+            session.settings(after);
+            ok();
+        }).beforeRelease((conn, leg) -> {
+            if (leg.ok()) {
+                conn.sessionState().applied(after);
+            }
+        }).leg(pickShard(), sql).start();
+    }
+
+    // ---- transactions --------------------------------------------------------------------------
+
+    private void begin(String startStatement) {
+        TransactionState tx = session.transaction();
+        if (tx.begun()) {
+            // BEGIN inside a transaction commits it first, as the server does.
+            finishTransaction("COMMIT", () -> {
+                tx.begin(startStatement);
+                ok();
+            });
+            return;
+        }
+        tx.end();
+        tx.begin(startStatement);
+        ok();
+    }
+
+    private void endTransaction(String verb, boolean chain, boolean release) {
+        TransactionState tx = session.transaction();
+        String previousBegin = tx.deferredBegin();
+        finishTransaction(verb, () -> {
+            if (chain) {
+                tx.begin(previousBegin != null ? previousBegin : "START TRANSACTION");
+            }
+            ok();
+            if (release) {
+                session.close();
+            }
+        });
+    }
+
+    /** Sends {@code verb} to every shard of the transaction; runs {@code then} once it ended. */
+    private void finishTransaction(String verb, Runnable then) {
+        TransactionState tx = session.transaction();
+        List<BackendConnection> held = tx.heldConnections();
+        if (held.isEmpty()) {
+            tx.end();
+            then.run();
+            return;
+        }
+        byte[] sql = verb.getBytes(StandardCharsets.US_ASCII);
+        MultiExchange multi = new MultiExchange(session, false, results -> {
+            tx.end();
+            for (LegResult leg : results) {
+                if (!leg.ok()) {
+                    session.error(leg.errorPacket());
+                    return;
+                }
+            }
+            then.run();
+        });
+        for (BackendConnection c : held) {
+            multi.leg(c.shard(), sql);
+        }
+        multi.start();
+    }
+
+    private void savepoint(SessionAction.Savepoint sp, byte[] text) {
+        TransactionState tx = session.transaction();
+        if (tx.begun()) {
+            MultiExchange multi = new MultiExchange(session, false, results -> {
+                for (LegResult leg : results) {
+                    if (!leg.ok()) {
+                        session.error(leg.errorPacket());
+                        return;
+                    }
+                }
+                ok();
+            });
+            for (BackendConnection c : tx.heldConnections()) {
+                multi.leg(c.shard(), text);
+            }
+            multi.start();
+            return;
+        }
+        if (sp.op() == SessionAction.SavepointOp.SET) {
+            if (tx.deferredBegin() != null) {
+                tx.earlySavepoint(sp.name(), new String(text, StandardCharsets.UTF_8));
+            }
+            ok();
+            return;
+        }
+        if (tx.deferredBegin() != null && tx.hasEarlySavepoint(sp.name())) {
+            if (sp.op() == SessionAction.SavepointOp.RELEASE) {
+                tx.releaseEarlySavepoint(sp.name());
+            }
+            ok();
+            return;
+        }
+        session.error(NO_SUCH_SAVEPOINT, "42000", "SAVEPOINT " + sp.name() + " does not exist");
+    }
+
+    // ---- helpers -------------------------------------------------------------------------------
+
+    /** The shard a session statement runs on: where the session already is, else any. */
+    private int pickShard() {
+        int inUse = session.shardInUse();
+        return inUse >= 0 ? inUse : session.loop().nextAnyShard();
+    }
+
+    private static byte[] statementText(StatementRunner.Execution exec) {
+        return SqlRenderer.render(new SqlTemplate.Original(), exec.analysis(), exec.values());
+    }
+
+    private void ok() {
+        session.output().ok(session.status());
+        session.finishCommand();
+    }
+}

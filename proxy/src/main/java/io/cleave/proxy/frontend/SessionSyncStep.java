@@ -1,0 +1,87 @@
+package io.cleave.proxy.frontend;
+
+import io.cleave.proxy.backend.BackendConnection;
+import io.cleave.proxy.backend.FrameKind;
+import io.cleave.proxy.backend.ResponseKind;
+import io.cleave.proxy.backend.ResponseSink;
+import io.cleave.proxy.backend.ResponseTracker;
+import io.cleave.proxy.protocol.Frames;
+import io.cleave.proxy.protocol.packet.client.CommandCode;
+import io.cleave.proxy.protocol.packet.server.ErrPacket;
+import io.cleave.proxy.session.SessionSettings;
+import io.cleave.proxy.session.SessionSync;
+import io.netty.buffer.ByteBuf;
+
+import java.nio.charset.StandardCharsets;
+import java.util.function.Consumer;
+
+/**
+ * Brings a backend connection to a session's settings before it runs the session's statement.
+ * The common case (already there) calls back at once; otherwise the schema and SET go out and
+ * the callback waits for their answers. A connection whose sync failed is closed: its state is
+ * unknown, so it must serve no one again.
+ */
+final class SessionSyncStep implements ResponseSink {
+
+    private final BackendConnection conn;
+    private final SessionSettings target;
+    private final Consumer<ErrPacket> then;
+    private int pending;
+    private ErrPacket error;
+
+    private SessionSyncStep(BackendConnection conn, SessionSettings target, Consumer<ErrPacket> then) {
+        this.conn = conn;
+        this.target = target;
+        this.then = then;
+    }
+
+    /** Calls {@code then} with null once {@code conn} carries {@code target}, or with the error that prevented it. */
+    static void run(BackendConnection conn, SessionSettings target, Consumer<ErrPacket> then) {
+        SessionSync sync = SessionSync.between(conn.sessionState().applied(), target);
+        if (!sync.isNeeded()) {
+            then.accept(null);
+            return;
+        }
+        SessionSyncStep step = new SessionSyncStep(conn, target, then);
+        if (sync.initDb() != null) {
+            step.pending++;
+            conn.send(conn.commandFrame(CommandCode.INIT_DB, sync.initDb().getBytes(StandardCharsets.UTF_8)),
+                    ResponseKind.SIMPLE, step);
+        }
+        if (sync.setStatement() != null) {
+            step.pending++;
+            conn.send(conn.queryFrame(sync.setStatement()), ResponseKind.RESULT, step);
+        }
+        conn.flush();
+    }
+
+    @Override
+    public void frame(BackendConnection c, ByteBuf frame, FrameKind kind) {
+        if (kind == FrameKind.ERR && error == null) {
+            error = ErrPacket.decode(Frames.payload(frame));
+        }
+        frame.release();
+    }
+
+    @Override
+    public void complete(BackendConnection c, ResponseTracker tracker) {
+        if (--pending > 0) {
+            return;
+        }
+        if (error != null) {
+            conn.close();
+        } else {
+            conn.sessionState().applied(target);
+        }
+        then.accept(error);
+    }
+
+    @Override
+    public void failed(BackendConnection c, Throwable cause) {
+        if (pending > 0) {
+            pending = 0;
+            then.accept(new ErrPacket(1158, "08S01", "Lost connection to shard " + c.shard() + " while preparing the"
+                    + " session: " + cause.getMessage()));
+        }
+    }
+}

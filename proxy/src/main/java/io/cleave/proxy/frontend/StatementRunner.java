@@ -1,0 +1,342 @@
+package io.cleave.proxy.frontend;
+
+import io.cleave.proxy.backend.PreparedSql;
+import io.cleave.proxy.backend.ResponseKind;
+import io.cleave.proxy.merge.MergeNotSupportedException;
+import io.cleave.proxy.merge.ResultColumn;
+import io.cleave.proxy.merge.ResultMerger;
+import io.cleave.proxy.merge.TextRow;
+import io.cleave.proxy.metrics.RouteKind;
+import io.cleave.proxy.protocol.packet.client.ComStmtExecute;
+import io.cleave.proxy.protocol.packet.server.ErrPacket;
+import io.cleave.proxy.protocol.packet.server.OkPacket;
+import io.cleave.router.plan.Analysis;
+import io.cleave.router.plan.MergeSpec;
+import io.cleave.router.plan.MultiShard;
+import io.cleave.router.plan.ParameterValues;
+import io.cleave.router.plan.Plan;
+import io.cleave.router.plan.Resolution;
+import io.cleave.router.plan.SqlRenderer;
+import io.cleave.router.plan.SqlTemplate;
+import io.cleave.router.plan.Target;
+import io.cleave.router.shardmap.ShardMap;
+import io.netty.buffer.ByteBuf;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Executes a statement's plan for a session: relays single-shard statements, fans out and merges
+ * multi-shard reads, sends writes to every shard they concern, splits multi-row inserts by key,
+ * and refuses, with the plan's reason, what cannot be done correctly.
+ */
+final class StatementRunner {
+
+    private static final int NOT_SUPPORTED = 1235;
+    private static final String NOT_SUPPORTED_STATE = "42000";
+
+    private final ClientSession session;
+    private final SessionStatements sessionStatements;
+    private final InsertSplitter inserts;
+
+    StatementRunner(ClientSession session) {
+        this.session = session;
+        this.sessionStatements = new SessionStatements(session);
+        this.inserts = new InsertSplitter(session, this);
+    }
+
+    /** What is running: a text statement, or a prepared statement's execute. */
+    record Execution(Analysis analysis, ParameterValues values, ClientStatement statement, boolean boundTypes) {
+        boolean binary() {
+            return statement != null;
+        }
+    }
+
+    // ---- COM_QUERY ---------------------------------------------------------------------------
+
+    void query(ByteBuf payload) {
+        int length = payload.readableBytes() - 1;
+        byte[] sql = session.loop().sqlBuffer(length);
+        payload.getBytes(payload.readerIndex() + 1, sql, 0, length);
+        Analysis analysis = session.runtime().router().analyze(sql, 0, length, session.sqlMode(),
+                session.loop().analysis());
+        Plan plan = analysis.plan();
+        session.currentPlan(plan);
+        if (!(plan instanceof Plan.Route r && r.previousConnection())) {
+            session.releaseWarningsConnection();
+        }
+        run(plan, new Execution(analysis, session.literals(analysis), null, false));
+    }
+
+    void run(Plan plan, Execution exec) {
+        if (plan instanceof Plan.Route r) {
+            route(r, exec);
+        } else if (plan instanceof Plan.InsertSplit split) {
+            inserts.run(split, exec);
+        } else if (plan instanceof Plan.Session s) {
+            session.metrics().command(session.currentCommand(), RouteKind.LOCAL);
+            sessionStatements.handle(s, exec);
+        } else if (plan instanceof Plan.Local l) {
+            session.metrics().command(session.currentCommand(), RouteKind.LOCAL);
+            LocalAnswers.answer(session, l, exec.analysis());
+        } else {
+            Plan.Refuse refuse = (Plan.Refuse) plan;
+            refuse(refuse.code(), refuse.sqlState(), refuse.message());
+        }
+    }
+
+    void refuse(int code, String state, String message) {
+        session.metrics().command(session.currentCommand(), RouteKind.REFUSED);
+        session.error(code, state, message);
+    }
+
+    void refuse(String message) {
+        refuse(NOT_SUPPORTED, NOT_SUPPORTED_STATE, message);
+    }
+
+    // ---- routed statements -------------------------------------------------------------------
+
+    private void route(Plan.Route r, Execution exec) {
+        ShardMap map = session.runtime().shardMaps().current();
+        Resolution resolution;
+        try {
+            resolution = session.runtime().resolver().resolve(r.target(), exec.values(), map);
+        } catch (IllegalArgumentException e) {
+            refuse(e.getMessage());
+            return;
+        }
+        if (resolution.isError()) {
+            refuse(resolution.error());
+            return;
+        }
+        if (resolution.isAny()) {
+            if (r.previousConnection() && !session.hasWarningsConnection() && r.kind().name().equals("SHOW")) {
+                LocalAnswers.noWarnings(session);
+                return;
+            }
+            single(r, anyShard(r), exec);
+        } else if (resolution.isSingle()) {
+            single(r, resolution.shard(), exec);
+        } else {
+            multi(r, resolution.shards(), exec);
+        }
+    }
+
+    private int anyShard(Plan.Route r) {
+        if (r.previousConnection() && session.hasWarningsConnection()) {
+            return session.warningsShard();
+        }
+        int inUse = session.shardInUse();
+        return inUse >= 0 ? inUse : session.loop().nextAnyShard();
+    }
+
+    /** Relays the client's own statement to one shard (the hot path). */
+    void single(Plan.Route r, int shard, Execution exec) {
+        TransactionState tx = session.transaction();
+        int other = tx.otherShard(shard);
+        if (other >= 0 && tx.held(shard) == null) {
+            refuse(crossShardTransaction(other, shard));
+            return;
+        }
+        boolean readAnywhere = r.target() instanceof Target.AnyShard && !r.write() && !r.lockingRead();
+        boolean startsTransaction = tx.deferredBegin() != null && tx.held(shard) == null && !readAnywhere;
+        boolean forceInTransaction = tx.active() && !startsTransaction && tx.held(shard) == null;
+        session.metrics().command(session.currentCommand(), RouteKind.SINGLE_SHARD);
+        if (exec.binary()) {
+            session.exchange().run(shard, session.currentFrame(), ResponseKind.RESULT, ShardExchange.Mode.EXECUTE,
+                    exec.statement(), exec.boundTypes(), startsTransaction, forceInTransaction);
+        } else {
+            session.exchange().run(shard, session.currentFrame(), ResponseKind.RESULT, ShardExchange.Mode.RELAY, null,
+                    false, startsTransaction, forceInTransaction);
+        }
+    }
+
+    static String crossShardTransaction(int used, int wanted) {
+        return "this transaction already works on shard " + used + " and the statement needs shard " + wanted
+                + ": transactions across shards are not supported yet (commit first, or keep a transaction on one"
+                + " sharding key)";
+    }
+
+    private void multi(Plan.Route r, int[] shards, Execution exec) {
+        MultiShard policy = r.multi();
+        if (policy == null) {
+            refuse("statement resolved to several shards but has no way to combine them");
+            return;
+        }
+        if (policy instanceof MultiShard.Refused f) {
+            refuse(f.code(), f.sqlState(), f.message());
+            return;
+        }
+        TransactionState tx = session.transaction();
+        if (tx.active() || !session.settings().autocommit()) {
+            refuse("a statement over shards " + Arrays.toString(shards) + " inside a transaction: transactions across"
+                    + " shards are not supported yet");
+            return;
+        }
+        if (policy instanceof MultiShard.Merge merge) {
+            session.metrics().command(session.currentCommand(), RouteKind.MULTI_SHARD);
+            byte[] sql = SqlRenderer.render(merge.sql(), exec.analysis(), exec.values());
+            MultiExchange multi = new MultiExchange(session, false,
+                    results -> merged(results, merge.spec(), exec));
+            for (int shard : shards) {
+                multi.leg(shard, sql);
+            }
+            multi.start();
+            return;
+        }
+        MultiShard.WriteAll writeAll = (MultiShard.WriteAll) policy;
+        session.metrics().command(session.currentCommand(), RouteKind.BROADCAST);
+        byte[] sql = SqlRenderer.render(new SqlTemplate.Original(), exec.analysis(), exec.values());
+        MultiExchange multi = new MultiExchange(session, false, results -> written(results, writeAll.replicated(),
+                r.kind().name()));
+        for (int shard : shards) {
+            multi.leg(shard, sql);
+        }
+        multi.start();
+    }
+
+    /** Merges the shards' rows and writes the one result a single server would have given. */
+    private void merged(List<LegResult> results, MergeSpec spec, Execution exec) {
+        for (LegResult leg : results) {
+            if (!leg.ok()) {
+                session.error(leg.errorPacket());
+                return;
+            }
+        }
+        LegResult first = results.get(0);
+        if (!first.resultSet) {
+            written(results, true, "statement");
+            return;
+        }
+        List<TextRow> rows = new ArrayList<>();
+        int warnings = 0;
+        for (LegResult leg : results) {
+            if (leg.columns.size() != first.columns.size()) {
+                session.error(1105, "HY000", "shards " + first.shard + " and " + leg.shard
+                        + " returned different columns: their schemas differ");
+                return;
+            }
+            rows.addAll(leg.rows);
+            warnings += leg.warnings;
+        }
+        try {
+            ResultMerger merger = new ResultMerger(spec, first.columns);
+            ResultMerger.RowFilter having = null;
+            if (spec.grouping() != null && spec.grouping().having() != null) {
+                PredicateEvaluator evaluator = new PredicateEvaluator(first.columns, exec.values());
+                having = row -> evaluator.test(spec.grouping().having(), row);
+            }
+            long offset = spec.offset() == null ? 0 : SqlRenderer.value(spec.offset(), exec.values());
+            long count = spec.count() == null ? Long.MAX_VALUE : SqlRenderer.value(spec.count(), exec.values());
+            List<TextRow> out = merger.merge(rows, offset, count, having);
+            List<ResultColumn> columns = merger.outputColumns();
+            ResultWriter.write(session.output(), columns, out, exec.binary(), session.status(), warnings);
+            session.finishCommand();
+        } catch (MergeNotSupportedException | IllegalArgumentException | ArithmeticException e) {
+            refuse(e.getMessage());
+        }
+    }
+
+    /**
+     * Combines the OKs of a statement every shard ran. Replicated writes (DDL, reference tables)
+     * did the same thing everywhere, so one shard's count answers; otherwise counts add up. A
+     * failure on some shards is reported with which shards applied the statement and which not.
+     */
+    void written(List<LegResult> results, boolean replicated, String what) {
+        List<Integer> applied = new ArrayList<>();
+        List<Integer> failed = new ArrayList<>();
+        ErrPacket firstError = null;
+        long affected = 0;
+        long insertId = 0;
+        int warnings = 0;
+        for (LegResult leg : results) {
+            if (leg.ok()) {
+                applied.add(leg.shard);
+                affected = replicated ? Math.max(affected, leg.affectedRows) : affected + leg.affectedRows;
+                if (insertId == 0) {
+                    insertId = leg.lastInsertId;
+                }
+                warnings += leg.warnings;
+            } else {
+                failed.add(leg.shard);
+                if (firstError == null) {
+                    firstError = leg.errorPacket();
+                }
+            }
+        }
+        if (firstError != null) {
+            String message = failed.size() == results.size() ? firstError.message()
+                    : what + " applied on shard(s) " + applied + " but failed on shard(s) " + failed + ": "
+                    + firstError.message();
+            session.error(firstError.errorCode(), firstError.sqlState(), message);
+            return;
+        }
+        if (insertId != 0) {
+            session.lastInsertId(insertId);
+        }
+        session.output().ok(OkPacket.of(affected, insertId, session.status(), warnings));
+        session.finishCommand();
+    }
+
+    void initDb(ByteBuf payload) {
+        session.metrics().command(session.currentCommand(), RouteKind.LOCAL);
+        sessionStatements.initDb(payload);
+    }
+
+    // ---- COM_FIELD_LIST, COM_STATISTICS ---------------------------------------------------------
+
+    void relayToAnyShard(ResponseKind kind) {
+        int shard = session.shardInUse();
+        session.metrics().command(session.currentCommand(), RouteKind.SINGLE_SHARD);
+        session.exchange().run(shard >= 0 ? shard : session.loop().nextAnyShard(), session.currentFrame(), kind,
+                ShardExchange.Mode.RELAY, null, false, false, session.transaction().active());
+    }
+
+    // ---- prepared statements ---------------------------------------------------------------
+
+    void prepare(ByteBuf payload) {
+        byte[] sql = new byte[payload.readableBytes() - 1];
+        payload.getBytes(payload.readerIndex() + 1, sql);
+        Analysis analysis = session.runtime().router().analyze(sql, session.sqlMode(), new Analysis());
+        Plan plan = analysis.plan();
+        if (plan instanceof Plan.Session || plan instanceof Plan.Local) {
+            refuse(1295, "HY000", "This command is not supported in the prepared statement protocol yet");
+            return;
+        }
+        if (plan instanceof Plan.Refuse r) {
+            refuse(r.code(), r.sqlState(), r.message());
+            return;
+        }
+        ClientStatement statement = session.newStatement(new PreparedSql(sql), analysis);
+        // The statement's metadata is the same on every shard: prepare where it will most likely run.
+        int shard = plan instanceof Plan.Route r && r.target() instanceof Target.Shard s ? s.shard()
+                : session.shardInUse() >= 0 ? session.shardInUse()
+                : session.runtime().topology().defaultShard();
+        session.metrics().command(session.currentCommand(), RouteKind.SINGLE_SHARD);
+        session.exchange().run(shard, session.currentFrame(), ResponseKind.PREPARE, ShardExchange.Mode.PREPARE,
+                statement, false, false, session.transaction().active());
+    }
+
+    void execute(ByteBuf payload) {
+        long id = ComStmtExecute.statementId(payload);
+        ClientStatement statement = session.statement(id == 0xffffffffL ? session.lastStatementId() : id);
+        if (statement == null) {
+            session.error(1243, "HY000", "Unknown prepared statement handler (" + id + ") given to mysqld_stmt_execute");
+            return;
+        }
+        ComStmtExecute execute = ComStmtExecute.parse(payload, statement.paramCount(), statement.boundTypes(),
+                statement.longDataFlags());
+        if (execute.newParamsBound()) {
+            statement.boundTypes(execute.types().clone());
+        }
+        if (execute.opensCursor()) {
+            refuse("cursors (COM_STMT_EXECUTE with a cursor type) are not supported through the proxy");
+            return;
+        }
+        Plan plan = statement.analysis().plan();
+        session.currentPlan(plan);
+        ParameterValues values = session.executeParameters(execute, payload, statement);
+        run(plan, new Execution(statement.analysis(), values, statement, execute.newParamsBound()));
+    }
+}
