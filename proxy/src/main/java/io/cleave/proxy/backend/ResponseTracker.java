@@ -29,6 +29,7 @@ public final class ResponseTracker {
     private long affectedRows;
     private long lastInsertId;
     private boolean error;
+    private int errorCode;
     private int resultSets;
 
     public void start(ResponseKind kind, boolean deprecateEof) {
@@ -39,6 +40,7 @@ public final class ResponseTracker {
         this.remaining = kind == ResponseKind.FIELD_LIST ? Long.MAX_VALUE : 0;
         this.continuation = false;
         this.error = false;
+        this.errorCode = 0;
         this.statusFlags = 0;
         this.warnings = 0;
         this.affectedRows = 0;
@@ -200,6 +202,8 @@ public final class ResponseTracker {
 
     private FrameKind err(ByteBuf frame) {
         error = true;
+        errorCode = Frames.payloadLength(frame) >= 3
+                ? frame.getUnsignedShortLE(frame.readerIndex() + Frames.HEADER_SIZE + 1) : 0;
         state = State.DONE;
         return FrameKind.ERR;
     }
@@ -244,6 +248,11 @@ public final class ResponseTracker {
 
     public boolean isError() {
         return error;
+    }
+
+    /** The error code of the ERR that ended the response (0 when none). */
+    public int errorCode() {
+        return errorCode;
     }
 
     /** Status flags of the last OK/EOF seen (the final one once complete). */

@@ -224,10 +224,13 @@ final class ClientSession implements ExchangeContext {
         return -1;
     }
 
-    /** What to send a shard ahead of the current statement: transaction start, LAST_INSERT_ID. */
+    /**
+     * What to send a shard ahead of the current statement: joining the transaction (START
+     * TRANSACTION on the first shard, XA START on others), LAST_INSERT_ID.
+     */
     @Override
-    public List<String> preamble(int shard, boolean startsTransaction) {
-        List<String> out = transaction.preamble(shard, startsTransaction);
+    public List<String> preamble(int shard, boolean inTransaction) {
+        List<String> out = transaction.preamble(shard, inTransaction, this::newXid);
         if (currentPlan instanceof Plan.Route r && r.usesLastInsertId()) {
             out = out == null ? new ArrayList<>(1) : out;
             // The connection's own LAST_INSERT_ID() belongs to whoever used it last.
@@ -238,8 +241,30 @@ final class ClientSession implements ExchangeContext {
 
     @Override
     public void transactionJoined(int shard, BackendConnection conn) {
-        transaction.hold(shard, conn);
+        if (transaction.held(shard) == null && transaction.joining(shard)) {
+            transaction.hold(shard, conn);
+        }
     }
+
+    @Override
+    public void joinFailed(int shard) {
+        transaction.joinFailed(shard);
+    }
+
+    /** Whether the current statement belongs to a transaction (so it joins it on its shard). */
+    boolean inTransaction() {
+        return transaction.active() || !settings.autocommit();
+    }
+
+    /**
+     * A new XA id: {@code cleave:<coordinator shard>:<proxy run>:<connection>:<sequence>}. Recovery
+     * reads the coordinator from it to find the commit decision.
+     */
+    private String newXid(int coordinator) {
+        return "cleave:" + coordinator + ":" + runtime.runId() + ":" + connectionId + ":" + (++transactionSequence);
+    }
+
+    private long transactionSequence;
 
     void pauseBackend(BackendConnection conn) {
         paused = conn;
@@ -495,8 +520,23 @@ final class ClientSession implements ExchangeContext {
 
     // ---- after a shard answered ------------------------------------------------------------------
 
+    /** Errors that end a transaction spanning shards: no shard may keep its half. */
+    boolean abortsDistributedTransaction(int code) {
+        return transaction.distributed() && (code == 1213 || code == 1205 || code == 1062);
+    }
+
+    /** Rolls back every shard of the transaction, then runs {@code then}. */
+    void rollbackDistributed(Runnable then) {
+        new DistributedCommit(this).rollback(ignored -> then.run());
+    }
+
     /** A single-shard statement's response was relayed completely. */
     void afterResponse(int shard, BackendConnection conn, ResponseTracker tracker) {
+        if (tracker.isError() && abortsDistributedTransaction(tracker.errorCode())) {
+            settle(shard, conn, false);
+            rollbackDistributed(this::finishCommand);
+            return;
+        }
         if (currentCommand == CommandCode.STMT_PREPARE && tracker.isError()) {
             statements.remove(nextStatementId);
         }
@@ -552,6 +592,10 @@ final class ClientSession implements ExchangeContext {
      */
     void settle(int shard, BackendConnection conn, boolean keepForWarnings) {
         boolean inTransaction = conn.isUsable() && ServerStatus.has(conn.lastStatus(), ServerStatus.IN_TRANS);
+        if (transaction.held(shard) == conn && conn.isUsable() && transaction.isXaBranch(shard)) {
+            // An XA branch stays with the transaction until the distributed commit ends it.
+            return;
+        }
         if (inTransaction) {
             transaction.hold(shard, conn);
             return;

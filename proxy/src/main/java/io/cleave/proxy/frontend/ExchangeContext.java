@@ -24,7 +24,12 @@ interface ExchangeContext {
     /** Statements to send before the leg's statement (transaction start), or null. */
     List<String> preamble(int shard, boolean startsTransaction);
 
+    /** The preamble went through: if it joined the shard to the transaction, the connection now belongs to it. */
     void transactionJoined(int shard, BackendConnection conn);
+
+    /** The preamble failed: the shard did not join. */
+    default void joinFailed(int shard) {
+    }
 
     /** The leg is done with its connection. */
     void releaseLeg(int shard, BackendConnection conn, boolean ok);

@@ -115,42 +115,19 @@ final class InsertSplitter {
     /** One statement per shard with that shard's rows; answers with the combined OK. */
     private void send(byte[] head, byte[][] rows, byte[] tail, int[] shardOfRow, long firstGeneratedId,
                       StatementRunner.Execution exec) {
-        TransactionState tx = session.transaction();
         List<Integer> shards = new ArrayList<>();
         for (int s : shardOfRow) {
             if (!shards.contains(s)) {
                 shards.add(s);
             }
         }
-        if (shards.size() > 1 && (tx.active() || !session.settings().autocommit())) {
-            runner.refuse("an INSERT whose rows go to shards " + shards + " inside a transaction: transactions"
-                    + " across shards are not supported yet");
-            return;
-        }
-        if (shards.size() == 1) {
-            int other = tx.otherShard(shards.get(0));
-            if (other >= 0 && tx.held(shards.get(0)) == null) {
-                runner.refuse(StatementRunner.crossShardTransaction(other, shards.get(0)));
-                return;
-            }
-        }
         session.metrics().command(session.currentCommand(), shards.size() > 1 ? RouteKind.MULTI_SHARD
                 : RouteKind.SINGLE_SHARD);
-        boolean startsTransaction = tx.deferredBegin() != null;
-        MultiExchange multi = new MultiExchange(session, startsTransaction, results -> {
-            if (firstGeneratedId > 0) {
-                boolean ok = results.stream().allMatch(LegResult::ok);
-                if (ok) {
-                    // LAST_INSERT_ID() is the first id the statement generated, as on one server.
-                    for (LegResult leg : results) {
-                        leg.lastInsertId = 0;
-                    }
-                    results.get(0).lastInsertId = firstGeneratedId;
-                }
-            }
-            runner.written(results, false, "INSERT");
-        });
-        for (int shard : shards) {
+        int[] targets = new int[shards.size()];
+        List<byte[]> statements = new ArrayList<>();
+        for (int t = 0; t < targets.length; t++) {
+            int shard = shards.get(t);
+            targets[t] = shard;
             ByteArrayOutputStream out = new ByteArrayOutputStream(head.length + tail.length + 256);
             out.write(head, 0, head.length);
             out.write(' ');
@@ -167,12 +144,12 @@ final class InsertSplitter {
             }
             out.write(' ');
             out.write(tail, 0, tail.length);
-            multi.leg(shard, out.toByteArray());
+            statements.add(out.toByteArray());
         }
         if (exec != null && exec.binary()) {
             exec.statement().clearLongData();
         }
-        multi.start();
+        runner.writeToShards(targets, statements, true, false, "INSERT", firstGeneratedId);
     }
 
     private static byte[][] renderRows(Plan.InsertSplit split, StatementRunner.Execution exec) {

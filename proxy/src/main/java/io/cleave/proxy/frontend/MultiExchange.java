@@ -51,7 +51,17 @@ final class MultiExchange {
 
     /** Adds a leg: {@code sql} (a complete statement) on {@code shard}. */
     MultiExchange leg(int shard, byte[] sql) {
-        legs.add(new Leg(shard, sql));
+        legs.add(new Leg(shard, List.of(sql)));
+        return this;
+    }
+
+    /**
+     * Adds a leg of several statements sent one after the other in one round trip (not as one
+     * multi-statement text: a failing statement must not stop the ones after it, as XA END before
+     * XA ROLLBACK). The leg's error is the first one.
+     */
+    MultiExchange leg(int shard, List<byte[]> statements) {
+        legs.add(new Leg(shard, statements));
         return this;
     }
 
@@ -74,16 +84,16 @@ final class MultiExchange {
 
     private final class Leg implements AcquireCallback, ResponseSink {
         final int shard;
-        final byte[] sql;
+        final List<byte[]> statements;
         final LegResult result;
         BackendConnection conn;
         int preambleResponses;
-        boolean syncing;
+        int statementResponses;
         int columnCount;
 
-        Leg(int shard, byte[] sql) {
+        Leg(int shard, List<byte[]> statements) {
             this.shard = shard;
-            this.sql = sql;
+            this.statements = statements;
             this.result = new LegResult(shard);
         }
 
@@ -128,10 +138,13 @@ final class MultiExchange {
                     preambleResponses++;
                 }
             }
-            ByteBuf frame = Frames.begin(conn.channel().alloc(), 1 + sql.length);
-            frame.writeByte(CommandCode.QUERY.code());
-            frame.writeBytes(sql);
-            conn.send(Frames.finish(frame, 0), ResponseKind.RESULT, this);
+            for (byte[] sql : statements) {
+                ByteBuf frame = Frames.begin(conn.channel().alloc(), 1 + sql.length);
+                frame.writeByte(CommandCode.QUERY.code());
+                frame.writeBytes(sql);
+                conn.send(Frames.finish(frame, 0), ResponseKind.RESULT, this);
+                statementResponses++;
+            }
             conn.flush();
         }
 
@@ -185,9 +198,16 @@ final class MultiExchange {
         public void complete(BackendConnection c, ResponseTracker tracker) {
             if (preambleResponses > 0) {
                 preambleResponses--;
-                if (preambleResponses == 0 && result.error == null && startsTransaction) {
-                    session.transactionJoined(shard, c);
+                if (preambleResponses == 0) {
+                    if (result.error == null) {
+                        session.transactionJoined(shard, c);
+                    } else {
+                        session.joinFailed(shard);
+                    }
                 }
+                return;
+            }
+            if (--statementResponses > 0) {
                 return;
             }
             if (tracker.resultSets() <= 1 || !result.resultSet) {

@@ -30,7 +30,6 @@ public final class SequenceService {
     private final int defaultShard;
     private final int shardCount;
     private final ConcurrentHashMap<String, Sequence> sequences = new ConcurrentHashMap<>();
-    private volatile boolean schemaReady;
 
     public SequenceService(int defaultShard, int shardCount) {
         this.defaultShard = defaultShard;
@@ -93,26 +92,7 @@ public final class SequenceService {
     }
 
     private void fetch(Sequence seq, LoopResources loop) {
-        if (!schemaReady) {
-            String ddl = "CREATE DATABASE IF NOT EXISTS cleave; CREATE TABLE IF NOT EXISTS cleave.sequences ("
-                    + "name VARCHAR(192) NOT NULL PRIMARY KEY, next_value BIGINT NOT NULL) ENGINE=InnoDB";
-            // Every shard gets the (empty) schema, so all of them list the same databases.
-            MultiExchange create = new MultiExchange(new SystemContext(loop), false, results -> {
-                for (LegResult r : results) {
-                    if (!r.ok()) {
-                        fail(seq, r.errorPacket());
-                        return;
-                    }
-                }
-                schemaReady = true;
-                reserve(seq, loop, true);
-            });
-            for (int s = 0; s < shardCount; s++) {
-                create.leg(s, ddl.getBytes(StandardCharsets.US_ASCII));
-            }
-            create.start();
-            return;
-        }
+        // cleave.sequences exists on every shard: the proxy creates it before it accepts clients.
         reserve(seq, loop, true);
     }
 

@@ -257,6 +257,22 @@ final class SessionStatements {
     /** Sends {@code verb} to every shard of the transaction; runs {@code then} once it ended. */
     private void finishTransaction(String verb, Runnable then) {
         TransactionState tx = session.transaction();
+        if (tx.distributed()) {
+            DistributedCommit end = new DistributedCommit(session);
+            java.util.function.Consumer<io.cleave.proxy.protocol.packet.server.ErrPacket> after = error -> {
+                if (error != null) {
+                    session.error(error);
+                } else {
+                    then.run();
+                }
+            };
+            if (verb.equals("COMMIT")) {
+                end.commit(after);
+            } else {
+                end.rollback(after);
+            }
+            return;
+        }
         List<BackendConnection> held = tx.heldConnections();
         if (held.isEmpty()) {
             tx.end();

@@ -195,9 +195,13 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
     private void captureError(ByteBuf frame, FrameKind frameKind) {
         if (frameKind == FrameKind.ERR && swallowedError == null) {
             swallowedError = ErrPacket.decode(Frames.payload(frame));
+            log.info("shard {} {}: a statement the proxy sent before the client's failed: {}", shard, connection,
+                    swallowedError.message());
         }
         frame.release();
     }
+
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ShardExchange.class);
 
     @Override
     public void complete(BackendConnection conn, ResponseTracker tracker) {

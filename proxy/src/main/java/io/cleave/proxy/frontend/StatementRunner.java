@@ -134,28 +134,21 @@ final class StatementRunner {
     /** Relays the client's own statement to one shard (the hot path). */
     void single(Plan.Route r, int shard, Execution exec) {
         TransactionState tx = session.transaction();
-        int other = tx.otherShard(shard);
-        if (other >= 0 && tx.held(shard) == null) {
-            refuse(crossShardTransaction(other, shard));
-            return;
-        }
         boolean readAnywhere = r.target() instanceof Target.AnyShard && !r.write() && !r.lockingRead();
-        boolean startsTransaction = tx.deferredBegin() != null && tx.held(shard) == null && !readAnywhere;
-        boolean forceInTransaction = tx.active() && !startsTransaction && tx.held(shard) == null;
+        // A read any shard could answer stays out of a transaction that has not reached a shard yet.
+        boolean joins = session.inTransaction() && !(readAnywhere && tx.held(shard) == null);
+        boolean forceInTransaction = tx.active() && !joins && tx.held(shard) == null;
+        if (joins && (r.write() || r.lockingRead())) {
+            tx.markWritten(shard);
+        }
         session.metrics().command(session.currentCommand(), RouteKind.SINGLE_SHARD);
         if (exec.binary()) {
             session.exchange().run(shard, session.currentFrame(), ResponseKind.RESULT, ShardExchange.Mode.EXECUTE,
-                    exec.statement(), exec.boundTypes(), startsTransaction, forceInTransaction);
+                    exec.statement(), exec.boundTypes(), joins, forceInTransaction);
         } else {
             session.exchange().run(shard, session.currentFrame(), ResponseKind.RESULT, ShardExchange.Mode.RELAY, null,
-                    false, startsTransaction, forceInTransaction);
+                    false, joins, forceInTransaction);
         }
-    }
-
-    static String crossShardTransaction(int used, int wanted) {
-        return "this transaction already works on shard " + used + " and the statement needs shard " + wanted
-                + ": transactions across shards are not supported yet (commit first, or keep a transaction on one"
-                + " sharding key)";
     }
 
     private void multi(Plan.Route r, int[] shards, Execution exec) {
@@ -168,39 +161,115 @@ final class StatementRunner {
             refuse(f.code(), f.sqlState(), f.message());
             return;
         }
-        TransactionState tx = session.transaction();
-        if (tx.active() || !session.settings().autocommit()) {
-            refuse("a statement over shards " + Arrays.toString(shards) + " inside a transaction: transactions across"
-                    + " shards are not supported yet");
-            return;
-        }
+        boolean inTransaction = session.inTransaction();
         if (policy instanceof MultiShard.Merge merge) {
             session.metrics().command(session.currentCommand(), RouteKind.MULTI_SHARD);
             byte[] sql = SqlRenderer.render(merge.sql(), exec.analysis(), exec.values());
-            MultiExchange multi = new MultiExchange(session, false,
-                    results -> merged(results, merge.spec(), exec));
+            if (inTransaction && r.lockingRead()) {
+                markWritten(shards);
+            }
+            MultiExchange multi = new MultiExchange(session, inTransaction, results -> merged(results, merge.spec(), exec));
             for (int shard : shards) {
                 multi.leg(shard, sql);
             }
+            clearLongData(exec);
             multi.start();
             return;
         }
         MultiShard.WriteAll writeAll = (MultiShard.WriteAll) policy;
         session.metrics().command(session.currentCommand(), RouteKind.BROADCAST);
         byte[] sql = SqlRenderer.render(new SqlTemplate.Original(), exec.analysis(), exec.values());
-        MultiExchange multi = new MultiExchange(session, false, results -> written(results, writeAll.replicated(),
-                r.kind().name()));
-        for (int shard : shards) {
-            multi.leg(shard, sql);
+        List<byte[]> perShard = new ArrayList<>();
+        for (int i = 0; i < shards.length; i++) {
+            perShard.add(sql);
+        }
+        clearLongData(exec);
+        // DDL is not transactional on any server: it simply goes to every shard.
+        boolean transactional = !r.kind().isDdl() && r.write();
+        writeToShards(shards, perShard, transactional, writeAll.replicated(), r.kind().name(), 0);
+    }
+
+    /**
+     * Runs a write on several shards. Inside the session's transaction the shards join it; outside
+     * one, a transactional write gets a transaction of its own, committed atomically across the
+     * shards (or rolled back on all of them).
+     *
+     * @param firstGeneratedId an id the proxy generated for the first row (reported as the insert id), or 0
+     */
+    void writeToShards(int[] shards, List<byte[]> sql, boolean transactional, boolean replicated, String what,
+                       long firstGeneratedId) {
+        TransactionState tx = session.transaction();
+        boolean inTransaction = session.inTransaction();
+        boolean implicit = !inTransaction && transactional && shards.length > 1;
+        if (implicit) {
+            tx.beginImplicit();
+        }
+        if (inTransaction || implicit) {
+            markWritten(shards);
+        }
+        MultiExchange multi = new MultiExchange(session, inTransaction || implicit, results -> {
+            if (firstGeneratedId > 0 && results.stream().allMatch(LegResult::ok)) {
+                // LAST_INSERT_ID() is the first id the statement generated, as on one server.
+                for (LegResult leg : results) {
+                    leg.lastInsertId = 0;
+                }
+                results.get(0).lastInsertId = firstGeneratedId;
+            }
+            if (!implicit) {
+                afterTransactionalLegs(results, () -> written(results, replicated, what));
+                return;
+            }
+            DistributedCommit end = new DistributedCommit(session);
+            if (results.stream().allMatch(LegResult::ok)) {
+                end.commit(error -> {
+                    if (error != null) {
+                        session.error(error);
+                    } else {
+                        written(results, replicated, what);
+                    }
+                });
+            } else {
+                end.rollback(ignored -> written(results, replicated, what));
+            }
+        });
+        for (int i = 0; i < shards.length; i++) {
+            multi.leg(shards[i], sql.get(i));
         }
         multi.start();
+    }
+
+    /**
+     * After legs that ran in the session's transaction: a deadlock, lock wait timeout or duplicate
+     * key on one shard of a transaction that spans shards rolls the whole transaction back, so no
+     * shard keeps half of it; the client then gets the original error.
+     */
+    private void afterTransactionalLegs(List<LegResult> results, Runnable then) {
+        for (LegResult leg : results) {
+            if (leg.error != null && session.abortsDistributedTransaction(leg.error.errorCode())) {
+                session.rollbackDistributed(then);
+                return;
+            }
+        }
+        then.run();
+    }
+
+    private void markWritten(int[] shards) {
+        for (int s : shards) {
+            session.transaction().markWritten(s);
+        }
+    }
+
+    private static void clearLongData(Execution exec) {
+        if (exec.binary()) {
+            exec.statement().clearLongData();
+        }
     }
 
     /** Merges the shards' rows and writes the one result a single server would have given. */
     private void merged(List<LegResult> results, MergeSpec spec, Execution exec) {
         for (LegResult leg : results) {
             if (!leg.ok()) {
-                session.error(leg.errorPacket());
+                afterTransactionalLegs(results, () -> session.error(leg.errorPacket()));
                 return;
             }
         }

@@ -4,18 +4,27 @@ import io.cleave.proxy.backend.BackendConnection;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The session's transaction as the proxy sees it. BEGIN is deferred until the first statement
- * names its shard, then sent in the same round trip as that statement; each shard that joins
- * keeps its connection here until COMMIT or ROLLBACK.
+ * names its shard, then sent in the same round trip as that statement: that shard holds a plain
+ * transaction and is the coordinator. Every other shard the transaction reaches joins as an XA
+ * branch (XA START goes with its first statement), so that COMMIT can be made atomic across
+ * shards; a transaction that stays on one shard never pays for that.
  */
 final class TransactionState {
 
     private final BackendConnection[] held;
+    private final boolean[] xaBranch;
+    private final boolean[] wrote;
     private int heldCount;
-    /** START TRANSACTION ... to send before the first statement on a shard, or null. */
+    private int coordinator = -1;
+    private String xid;
+    /** START TRANSACTION ... to send before the first statement on the first shard, or null. */
     private String deferredBegin;
+    /** A transaction the proxy opened itself around a multi-shard autocommit write. */
+    private boolean implicit;
     /** SET TRANSACTION ... (without SESSION): applies to the next transaction only. */
     private String nextTransaction;
     /** SAVEPOINTs issued before any shard joined: replayed on the first shard. */
@@ -24,6 +33,8 @@ final class TransactionState {
 
     TransactionState(int shards) {
         this.held = new BackendConnection[shards];
+        this.xaBranch = new boolean[shards];
+        this.wrote = new boolean[shards];
     }
 
     /** Whether the client believes it is in a transaction (BEGIN given, or a shard holds one). */
@@ -43,23 +54,46 @@ final class TransactionState {
         return held[shard];
     }
 
-    /** The one shard holding a transaction, or -1 (none or several). */
+    boolean isXaBranch(int shard) {
+        return xaBranch[shard];
+    }
+
+    /** An XA branch takes part: COMMIT must go through the distributed commit. */
+    boolean distributed() {
+        for (boolean b : xaBranch) {
+            if (b) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    int coordinator() {
+        return coordinator;
+    }
+
+    String xid() {
+        return xid;
+    }
+
+    boolean wrote(int shard) {
+        return wrote[shard];
+    }
+
+    boolean implicit() {
+        return implicit;
+    }
+
+    /** The one shard holding a transaction, or the coordinator when several do; -1 when none. */
     int onlyShard() {
-        if (heldCount != 1) {
+        if (heldCount == 0) {
             return -1;
+        }
+        if (coordinator >= 0 && held[coordinator] != null) {
+            return coordinator;
         }
         for (int s = 0; s < held.length; s++) {
             if (held[s] != null) {
-                return s;
-            }
-        }
-        return -1;
-    }
-
-    /** A shard other than {@code shard} that already holds a transaction, or -1. */
-    int otherShard(int shard) {
-        for (int s = 0; s < held.length; s++) {
-            if (s != shard && held[s] != null) {
                 return s;
             }
         }
@@ -76,9 +110,14 @@ final class TransactionState {
         return out;
     }
 
+    /** A shard's connection joined the transaction (its START TRANSACTION or XA START succeeded). */
     void hold(int shard, BackendConnection conn) {
         if (held[shard] == null) {
             heldCount++;
+            if (coordinator < 0 && !xaBranch[shard]) {
+                coordinator = shard;
+                firstShard = shard;
+            }
         }
         held[shard] = conn;
         // The transaction started there: deferred work is done once the first shard joined.
@@ -93,11 +132,26 @@ final class TransactionState {
             held[shard] = null;
             heldCount--;
         }
+        xaBranch[shard] = false;
+        wrote[shard] = false;
+        if (shard == coordinator) {
+            coordinator = -1;
+        }
         return c;
+    }
+
+    void markWritten(int shard) {
+        wrote[shard] = true;
     }
 
     void begin(String statement) {
         deferredBegin = statement;
+    }
+
+    /** A transaction the proxy opens to make a multi-shard autocommit write atomic. */
+    void beginImplicit() {
+        deferredBegin = "START TRANSACTION";
+        implicit = true;
     }
 
     void nextTransaction(String setTransaction) {
@@ -105,25 +159,29 @@ final class TransactionState {
     }
 
     void earlySavepoint(String name, String statement) {
-        earlySavepointNames.add(name.toLowerCase(java.util.Locale.ROOT));
+        earlySavepointNames.add(name.toLowerCase(Locale.ROOT));
         earlySavepoints.add(statement);
     }
 
     boolean hasEarlySavepoint(String name) {
-        return earlySavepointNames.contains(name.toLowerCase(java.util.Locale.ROOT));
+        return earlySavepointNames.contains(name.toLowerCase(Locale.ROOT));
     }
 
     void releaseEarlySavepoint(String name) {
-        int i = earlySavepointNames.indexOf(name.toLowerCase(java.util.Locale.ROOT));
+        int i = earlySavepointNames.indexOf(name.toLowerCase(Locale.ROOT));
         if (i >= 0) {
             earlySavepointNames.remove(i);
             earlySavepoints.remove(i);
         }
     }
 
-    /** The deferred BEGIN is over (the transaction ended or never needed a shard). */
+    /** The transaction is over (committed, rolled back, or never needed a shard). */
     void end() {
         deferredBegin = null;
+        implicit = false;
+        xid = null;
+        coordinator = -1;
+        firstShard = -1;
         earlySavepoints.clear();
         earlySavepointNames.clear();
     }
@@ -134,24 +192,62 @@ final class TransactionState {
 
     /**
      * What to send before a statement on {@code shard}: SET TRANSACTION for the next transaction,
-     * and when a BEGIN waits and the shard has not joined, START TRANSACTION and early savepoints.
-     * Consumes the one-shot parts.
+     * and, when the statement belongs to a transaction the shard has not joined yet, START
+     * TRANSACTION (the first shard, the coordinator) or XA START (every further shard). Consumes
+     * the one-shot parts.
+     *
+     * @param inTransaction the statement belongs to a transaction (BEGIN, autocommit off, or one
+     *                      the proxy opened)
+     * @param xidFor        makes the transaction's XA id from the coordinator shard, when a second shard joins
      */
-    List<String> preamble(int shard, boolean startsTransaction) {
+    List<String> preamble(int shard, boolean inTransaction, java.util.function.IntFunction<String> xidFor) {
         List<String> out = null;
-        boolean joining = deferredBegin != null && held[shard] == null && startsTransaction;
-        if (nextTransaction != null && (joining || deferredBegin == null && heldCount == 0)) {
+        boolean joining = inTransaction && held[shard] == null;
+        if (nextTransaction != null && (!inTransaction || joining && heldCount == 0 && firstShard < 0)) {
             out = new ArrayList<>(3);
             out.add(nextTransaction);
             nextTransaction = null;
         }
-        if (joining) {
-            if (out == null) {
-                out = new ArrayList<>(2);
-            }
-            out.add(deferredBegin);
-            out.addAll(earlySavepoints);
+        if (!joining) {
+            return out;
         }
-        return out;
+        if (out == null) {
+            out = new ArrayList<>(2);
+        }
+        if (heldCount == 0 && (firstShard < 0 || firstShard == shard)) {
+            // The coordinator: a plain transaction (implicit when autocommit is off).
+            firstShard = shard;
+            if (deferredBegin != null) {
+                out.add(deferredBegin);
+                out.addAll(earlySavepoints);
+            }
+        } else {
+            if (xid == null) {
+                xid = xidFor.apply(heldCount > 0 ? onlyShard() : firstShard);
+            }
+            xaBranch[shard] = true;
+            out.add("XA START " + quoted(xid));
+        }
+        return out.isEmpty() ? null : out;
+    }
+
+    /** The shard whose START TRANSACTION went first (the coordinator-to-be), or -1. */
+    private int firstShard = -1;
+
+    /** Whether {@code shard} is joining (its START TRANSACTION or XA START was sent) but not held yet. */
+    boolean joining(int shard) {
+        return held[shard] == null && (xaBranch[shard] || firstShard == shard);
+    }
+
+    /** A join failed: the shard is not part of the transaction. */
+    void joinFailed(int shard) {
+        xaBranch[shard] = false;
+        if (firstShard == shard && held[shard] == null) {
+            firstShard = -1;
+        }
+    }
+
+    static String quoted(String xid) {
+        return "'" + xid.replace("'", "''") + "'";
     }
 }

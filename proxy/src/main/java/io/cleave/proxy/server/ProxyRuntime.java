@@ -33,6 +33,11 @@ public final class ProxyRuntime {
     private final io.cleave.router.plan.Router router;
     private final io.cleave.router.plan.TargetResolver resolver;
     private final io.cleave.proxy.frontend.SequenceService sequences;
+    private final InDoubtRegistry inDoubt = new InDoubtRegistry();
+    private volatile CommitHooks commitHooks = CommitHooks.fromSystemProperties();
+    /** Distinguishes this run's XA ids from an earlier run's (whose in-doubt branches recovery settles). */
+    private final String runId = Long.toHexString(System.currentTimeMillis()) + "-"
+            + Integer.toHexString(new java.security.SecureRandom().nextInt() & 0xffff);
     private volatile KeyPair rsaKeys;
     private volatile String serverVersion = "8.0.0-cleave";
 
@@ -49,6 +54,23 @@ public final class ProxyRuntime {
         this.router = new io.cleave.router.plan.Router(topology);
         this.resolver = new io.cleave.router.plan.TargetResolver(topology);
         this.sequences = new io.cleave.proxy.frontend.SequenceService(topology.defaultShard(), connectors.length);
+    }
+
+    public InDoubtRegistry inDoubt() {
+        return inDoubt;
+    }
+
+    public CommitHooks commitHooks() {
+        return commitHooks;
+    }
+
+    /** For tests that stop a commit at a step in-process. */
+    public void commitHooks(CommitHooks hooks) {
+        this.commitHooks = hooks;
+    }
+
+    public String runId() {
+        return runId;
     }
 
     public io.cleave.proxy.frontend.SequenceService sequences() {

@@ -45,14 +45,51 @@ public final class ProxyServer implements AutoCloseable {
     private final Channel serverChannel;
     private final Channel socketChannel;
     private final ProxyRuntime runtime;
+    private final ShardAdmin admin;
+    private final XaRecovery recovery;
+    private final java.util.concurrent.ScheduledExecutorService recoveryTimer;
 
     private ProxyServer(EventLoopGroup boss, EventLoopGroup workers, Channel serverChannel, Channel socketChannel,
-                        ProxyRuntime runtime) {
+                        ProxyRuntime runtime, ShardAdmin admin, XaRecovery recovery) {
         this.boss = boss;
         this.workers = workers;
         this.serverChannel = serverChannel;
         this.socketChannel = socketChannel;
         this.runtime = runtime;
+        this.admin = admin;
+        this.recovery = recovery;
+        this.recoveryTimer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "xa-recovery");
+            t.setDaemon(true);
+            return t;
+        });
+        // A branch whose shard or coordinator was down gets settled once they are back.
+        recoveryTimer.scheduleWithFixedDelay(() -> {
+            try {
+                recovery.recover();
+            } catch (RuntimeException e) {
+                log.warn("periodic recovery failed", e);
+            }
+        }, 30, 30, TimeUnit.SECONDS);
+    }
+
+    /** Prepared branches on the shards and their coordinators' decisions (for status and operators). */
+    public java.util.List<XaRecovery.InDoubtBranch> inDoubt() {
+        return recovery.scan();
+    }
+
+    /** Commits or rolls back a transaction's prepared branches by hand; returns how many. */
+    public int resolveInDoubt(String xid, boolean commit) {
+        return recovery.resolve(xid, commit);
+    }
+
+    /** Settles every branch whose decision is known, now. */
+    public int recoverNow() {
+        return recovery.recover();
+    }
+
+    public ShardAdmin admin() {
+        return admin;
     }
 
     /**
@@ -83,6 +120,13 @@ public final class ProxyServer implements AutoCloseable {
         }
         learnServerVersion(runtime, connectors[0], workers);
         try {
+            ShardAdmin admin = new ShardAdmin(connectors, workers);
+            bootstrapShards(admin);
+            XaRecovery recovery = new XaRecovery(admin, runtime.inDoubt());
+            int settled = recovery.recover();
+            if (settled > 0) {
+                log.info("recovery settled {} in-doubt transaction branch(es) left by an earlier run", settled);
+            }
             Channel channel = new ServerBootstrap()
                     .group(boss, workers)
                     .channel(channelType)
@@ -109,7 +153,7 @@ public final class ProxyServer implements AutoCloseable {
             }
             log.info("proxy listening on {}{} ({} event loops, {} shards, {} transport)", channel.localAddress(),
                     socket != null ? " and " + config.socket() : "", threads, shards.size(), epoll ? "epoll" : "nio");
-            return new ProxyServer(boss, workers, channel, socket, runtime);
+            return new ProxyServer(boss, workers, channel, socket, runtime, admin, recovery);
         } catch (java.io.IOException e) {
             boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             workers.shutdownGracefully(0, 1, TimeUnit.SECONDS);
@@ -169,8 +213,33 @@ public final class ProxyServer implements AutoCloseable {
         }
     }
 
+    /**
+     * The proxy's own tables on every shard: commit decisions of distributed transactions and the
+     * sequences that generate sharding keys. Every shard gets them, so all list the same schemas.
+     */
+    private static void bootstrapShards(ShardAdmin admin) {
+        String[] ddl = {
+            "CREATE DATABASE IF NOT EXISTS cleave",
+            "CREATE TABLE IF NOT EXISTS cleave.decisions (xid VARCHAR(128) NOT NULL PRIMARY KEY,"
+                    + " shards VARCHAR(255) NOT NULL, created TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6))"
+                    + " ENGINE=InnoDB",
+            "CREATE TABLE IF NOT EXISTS cleave.sequences (name VARCHAR(192) NOT NULL PRIMARY KEY,"
+                    + " next_value BIGINT NOT NULL) ENGINE=InnoDB",
+        };
+        for (int shard = 0; shard < admin.shardCount(); shard++) {
+            for (String sql : ddl) {
+                try {
+                    admin.query(shard, sql);
+                } catch (ShardAdmin.ShardAdminException e) {
+                    throw new IllegalStateException("cannot prepare shard " + shard + " for the proxy: " + e.getMessage(), e);
+                }
+            }
+        }
+    }
+
     @Override
     public void close() {
+        recoveryTimer.shutdownNow();
         serverChannel.close().syncUninterruptibly();
         if (socketChannel != null) {
             socketChannel.close().syncUninterruptibly();

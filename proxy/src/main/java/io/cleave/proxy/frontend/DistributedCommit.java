@@ -1,0 +1,296 @@
+package io.cleave.proxy.frontend;
+
+import io.cleave.proxy.backend.BackendConnection;
+import io.cleave.proxy.protocol.packet.server.ErrPacket;
+import io.cleave.proxy.server.CommitStep;
+import io.cleave.proxy.server.LoopResources;
+import io.cleave.proxy.session.SessionSettings;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * Ends a transaction that reached several shards. The coordinator shard holds a plain
+ * transaction, every other shard an XA branch. When at most one shard wrote, each shard simply
+ * ends its part (the writer commits in one phase). Otherwise: the writing branches are prepared;
+ * the commit decision is a row inserted into {@code cleave.decisions} inside the coordinator's own
+ * transaction, so the coordinator's COMMIT (fsynced by InnoDB) is the one atomic, durable
+ * decision; then the branches commit. A crash before that COMMIT leaves prepared branches
+ * without a decision (recovery rolls them back); after it, recovery commits them.
+ */
+final class DistributedCommit implements ExchangeContext {
+
+    private static final Logger log = LoggerFactory.getLogger(DistributedCommit.class);
+
+    private final ClientSession session;
+    private final TransactionState tx;
+    private final String xid;
+    private final List<Integer> shards = new ArrayList<>();
+    private final int coordinator;
+
+    DistributedCommit(ClientSession session) {
+        this.session = session;
+        this.tx = session.transaction();
+        this.xid = tx.xid();
+        for (BackendConnection c : tx.heldConnections()) {
+            shards.add(c.shard());
+        }
+        this.coordinator = tx.coordinator();
+    }
+
+    /** Commits; {@code done} gets null on success or the error the client should see. */
+    void commit(Consumer<ErrPacket> done) {
+        List<Integer> writers = new ArrayList<>();
+        for (int s : shards) {
+            if (tx.wrote(s)) {
+                writers.add(s);
+            }
+        }
+        if (writers.size() <= 1 || xid == null) {
+            onePhase(writers, done);
+            return;
+        }
+        if (coordinator < 0 || tx.held(coordinator) == null) {
+            // The coordinator's part is gone (its server rolled it back): nothing can decide a commit.
+            rollback(ignored -> done.accept(new ErrPacket(1213, "40001", "the transaction was rolled back on shard "
+                    + "of its first statement; it is rolled back on shards " + shards + " too")));
+            return;
+        }
+        twoPhase(writers, done);
+    }
+
+    /** Rolls every shard back; errors (a branch a deadlock already rolled back) do not matter. */
+    void rollback(Consumer<ErrPacket> done) {
+        MultiExchange multi = new MultiExchange(this, false, results -> {
+            finish();
+            done.accept(null);
+        });
+        for (int s : shards) {
+            multi.leg(s, s == coordinator ? List.of(sql("ROLLBACK")) : List.of(sql("XA END " + q()), sql("XA ROLLBACK " + q())));
+        }
+        multi.start();
+    }
+
+    /** At most one shard wrote: no decision to record, each shard ends its own part. */
+    private void onePhase(List<Integer> writers, Consumer<ErrPacket> done) {
+        MultiExchange multi = new MultiExchange(this, false, results -> {
+            finish();
+            done.accept(firstError(results));
+        });
+        for (int s : shards) {
+            if (s == coordinator) {
+                multi.leg(s, sql("COMMIT"));
+            } else if (writers.contains(s)) {
+                multi.leg(s, List.of(sql("XA END " + q()), sql("XA COMMIT " + q() + " ONE PHASE")));
+            } else {
+                multi.leg(s, List.of(sql("XA END " + q()), sql("XA ROLLBACK " + q())));
+            }
+        }
+        multi.start();
+    }
+
+    private void twoPhase(List<Integer> writers, Consumer<ErrPacket> done) {
+        hook(CommitStep.BEFORE_PREPARE);
+        List<Integer> prepared = new ArrayList<>();
+        MultiExchange prepare = new MultiExchange(this, false, results -> {
+            ErrPacket error = firstError(results);
+            for (LegResult r : results) {
+                if (r.ok() && writers.contains(r.shard)) {
+                    prepared.add(r.shard);
+                }
+            }
+            if (error != null) {
+                abort(prepared, error, done);
+                return;
+            }
+            hook(CommitStep.AFTER_PREPARE);
+            decide(prepared, done);
+        });
+        for (int s : shards) {
+            if (s == coordinator) {
+                continue;
+            }
+            if (writers.contains(s)) {
+                prepare.leg(s, List.of(sql("XA END " + q()), sql("XA PREPARE " + q())));
+            } else {
+                prepare.leg(s, List.of(sql("XA END " + q()), sql("XA ROLLBACK " + q())));
+            }
+        }
+        session.runtime().inDoubt().started(xid);
+        prepare.start();
+    }
+
+    /** The decision: a row inserted in the coordinator's transaction, which then commits. */
+    private void decide(List<Integer> prepared, Consumer<ErrPacket> done) {
+        String row = "INSERT INTO cleave.decisions (xid, shards) VALUES (" + q() + ", '" + join(prepared) + "')";
+        new MultiExchange(this, false, results -> {
+            LegResult r = results.get(0);
+            if (r.error != null) {
+                // The coordinator refused: nothing committed anywhere.
+                abort(prepared, r.error, done);
+                return;
+            }
+            if (r.failure != null) {
+                // Lost the coordinator during COMMIT: whether it committed is unknown here, but the
+                // decision table knows; recovery commits or rolls back the prepared branches from it.
+                session.runtime().inDoubt().finished(xid);
+                finish();
+                log.warn("transaction {}: lost shard {} while committing; recovery will settle branches {}", xid,
+                        coordinator, prepared);
+                done.accept(new ErrPacket(2013, "HY000", "Lost connection to shard " + coordinator
+                        + " while committing a transaction across shards " + shards + "; its outcome is being settled"
+                        + " by recovery (xid " + xid + ")"));
+                return;
+            }
+            hook(CommitStep.AFTER_DECISION);
+            commitBranches(prepared, done);
+        }).leg(coordinator, List.of(sql(row), sql("COMMIT"))).start();
+    }
+
+    private void commitBranches(List<Integer> prepared, Consumer<ErrPacket> done) {
+        if (prepared.isEmpty()) {
+            committed(done);
+            return;
+        }
+        // The first branch commits alone, so a test can stop the coordinator between branch commits.
+        int first = prepared.get(0);
+        new MultiExchange(this, false, firstResult -> {
+            hook(CommitStep.DURING_COMMIT);
+            List<Integer> rest = prepared.subList(1, prepared.size());
+            if (rest.isEmpty()) {
+                committed(done);
+                return;
+            }
+            MultiExchange others = new MultiExchange(this, false, results -> committed(done));
+            for (int s : rest) {
+                others.leg(s, sql("XA COMMIT " + q()));
+            }
+            others.start();
+        }).leg(first, sql("XA COMMIT " + q())).start();
+    }
+
+    /**
+     * The decision is durable, so the transaction is committed whatever happened to a branch's
+     * XA COMMIT (recovery finishes it). The decision row goes once no branch needs it.
+     */
+    private void committed(Consumer<ErrPacket> done) {
+        session.runtime().inDoubt().finished(xid);
+        finish();
+        String cleanup = "DELETE FROM cleave.decisions WHERE xid = " + q();
+        new MultiExchange(new SystemContext(session.loop()), false, results -> {
+        }).leg(coordinator, sql(cleanup)).start();
+        done.accept(null);
+    }
+
+    /**
+     * Rolls back the coordinator's transaction and every branch, prepared or not (a branch whose
+     * PREPARE failed may still be open); reports {@code error}.
+     */
+    private void abort(List<Integer> prepared, ErrPacket error, Consumer<ErrPacket> done) {
+        MultiExchange multi = new MultiExchange(this, false, results -> {
+            session.runtime().inDoubt().finished(xid);
+            finish();
+            done.accept(error);
+        });
+        for (int s : shards) {
+            if (s == coordinator) {
+                multi.leg(s, sql("ROLLBACK"));
+            } else if (prepared.contains(s)) {
+                multi.leg(s, sql("XA ROLLBACK " + q()));
+            } else {
+                multi.leg(s, List.of(sql("XA END " + q()), sql("XA ROLLBACK " + q())));
+            }
+        }
+        multi.start();
+    }
+
+    /** Hands the connections back: the transaction is over on every shard. */
+    private void finish() {
+        for (int s : shards) {
+            BackendConnection c = tx.drop(s);
+            if (c != null) {
+                c.release();
+            }
+        }
+        tx.end();
+    }
+
+    private void hook(CommitStep step) {
+        session.runtime().commitHooks().at(step, xid);
+    }
+
+    private ErrPacket firstError(List<LegResult> results) {
+        ErrPacket first = null;
+        for (LegResult r : results) {
+            if (!r.ok()) {
+                log.info("transaction {}: shard {} failed: {}", xid, r.shard, r.errorPacket().message());
+                if (first == null) {
+                    first = r.errorPacket();
+                }
+            }
+        }
+        return first;
+    }
+
+    private String q() {
+        return TransactionState.quoted(xid);
+    }
+
+    private static byte[] sql(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String join(List<Integer> shards) {
+        StringBuilder sb = new StringBuilder();
+        for (int s : shards) {
+            if (sb.length() > 0) {
+                sb.append(',');
+            }
+            sb.append(s);
+        }
+        return sb.toString();
+    }
+
+    // ---- ExchangeContext: the commit talks to the transaction's own connections only --------
+
+    @Override
+    public LoopResources loop() {
+        return session.loop();
+    }
+
+    @Override
+    public int responseProfile() {
+        return session.responseProfile();
+    }
+
+    @Override
+    public SessionSettings settings() {
+        return session.settings();
+    }
+
+    @Override
+    public BackendConnection connectionFor(int shard) {
+        return tx.held(shard);
+    }
+
+    @Override
+    public List<String> preamble(int shard, boolean inTransaction) {
+        return null;
+    }
+
+    @Override
+    public void transactionJoined(int shard, BackendConnection conn) {
+    }
+
+    @Override
+    public void releaseLeg(int shard, BackendConnection conn, boolean ok) {
+        // Kept until the whole commit is done; finish() gives them back.
+        if (tx.held(shard) != conn) {
+            conn.release();
+        }
+    }
+}

@@ -1,0 +1,142 @@
+package io.cleave.proxy.server;
+
+import io.cleave.proxy.backend.BackendConnection;
+import io.cleave.proxy.backend.BackendConnector;
+import io.cleave.proxy.backend.FrameKind;
+import io.cleave.proxy.backend.ResponseKind;
+import io.cleave.proxy.backend.ResponseSink;
+import io.cleave.proxy.backend.ResponseTracker;
+import io.cleave.proxy.protocol.Frames;
+import io.cleave.proxy.protocol.Wire;
+import io.cleave.proxy.protocol.packet.server.ErrPacket;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.EventLoop;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Blocking statements against one shard for the proxy's control work (bootstrap DDL, XA recovery,
+ * admin commands): a fresh connection per call, off the client event loops' hot path.
+ */
+public final class ShardAdmin {
+
+    /** A row of text values (null for SQL NULL). */
+    public record Row(List<String> values) {
+        public String get(int i) {
+            return values.get(i);
+        }
+    }
+
+    private final BackendConnector[] connectors;
+    private final EventLoopGroup loops;
+
+    ShardAdmin(BackendConnector[] connectors, EventLoopGroup loops) {
+        this.connectors = connectors;
+        this.loops = loops;
+    }
+
+    public int shardCount() {
+        return connectors.length;
+    }
+
+    /** Runs {@code sql} (one statement) on {@code shard} and returns its rows. */
+    public List<Row> query(int shard, String sql) throws ShardAdminException {
+        EventLoop loop = loops.next();
+        BackendConnection conn;
+        try {
+            conn = connectors[shard].connect(loop, 0).get(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ShardAdminException("interrupted connecting to shard " + shard);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new ShardAdminException("shard " + shard + " unreachable: " + rootMessage(e));
+        }
+        try {
+            CompletableFuture<List<Row>> result = new CompletableFuture<>();
+            loop.execute(() -> {
+                conn.send(conn.queryFrame(sql), ResponseKind.RESULT, new Collector(result));
+                conn.flush();
+            });
+            return result.get(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ShardAdminException("interrupted on shard " + shard);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new ShardAdminException("shard " + shard + ": " + rootMessage(e));
+        } finally {
+            conn.close();
+        }
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t.getMessage() != null ? t.getMessage() : t.toString();
+    }
+
+    private static final class Collector implements ResponseSink {
+        private final CompletableFuture<List<Row>> result;
+        private final List<Row> rows = new ArrayList<>();
+        private int columns;
+        private ErrPacket error;
+
+        Collector(CompletableFuture<List<Row>> result) {
+            this.result = result;
+        }
+
+        @Override
+        public void frame(BackendConnection connection, ByteBuf frame, FrameKind kind) {
+            try {
+                ByteBuf p = Frames.payload(frame);
+                if (kind == FrameKind.COLUMN_COUNT) {
+                    columns = (int) Wire.readLenencInt(p);
+                } else if (kind == FrameKind.ROW) {
+                    List<String> values = new ArrayList<>(columns);
+                    for (int c = 0; c < columns; c++) {
+                        if (p.getUnsignedByte(p.readerIndex()) == Wire.NULL_MARKER) {
+                            p.skipBytes(1);
+                            values.add(null);
+                        } else {
+                            values.add(Wire.readLenencString(p, StandardCharsets.UTF_8));
+                        }
+                    }
+                    rows.add(new Row(values));
+                } else if (kind == FrameKind.ERR) {
+                    error = ErrPacket.decode(p);
+                }
+            } finally {
+                frame.release();
+            }
+        }
+
+        @Override
+        public void complete(BackendConnection connection, ResponseTracker tracker) {
+            if (error != null) {
+                result.completeExceptionally(new ShardAdminException(error.errorCode() + " " + error.message()));
+            } else {
+                result.complete(rows);
+            }
+        }
+
+        @Override
+        public void failed(BackendConnection connection, Throwable cause) {
+            result.completeExceptionally(cause);
+        }
+    }
+
+    /** A control statement failed or its shard could not be reached. */
+    public static final class ShardAdminException extends Exception {
+        public ShardAdminException(String message) {
+            super(message);
+        }
+    }
+}

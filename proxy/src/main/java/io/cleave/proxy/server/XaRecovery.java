@@ -1,0 +1,153 @@
+package io.cleave.proxy.server;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Settles prepared XA branches left by distributed commits that did not finish (the daemon or a
+ * shard died mid-commit). A branch's fate is read, never guessed: its id names the coordinator
+ * shard, and the coordinator's {@code cleave.decisions} table has a row for the transaction if and
+ * only if its commit decision was committed. A branch whose coordinator cannot be reached stays
+ * in doubt until it can; one whose commit this proxy is still running is left alone.
+ */
+public final class XaRecovery {
+
+    private static final Logger log = LoggerFactory.getLogger(XaRecovery.class);
+    private static final String PREFIX = "cleave:";
+
+    /** What should happen to an in-doubt branch. */
+    public enum Decision { COMMIT, ROLLBACK, COORDINATOR_UNREACHABLE, COMMIT_RUNNING }
+
+    /** A prepared branch on a shard. */
+    public record InDoubtBranch(int shard, String xid, int coordinator, Decision decision) {
+    }
+
+    private final ShardAdmin admin;
+    private final InDoubtRegistry running;
+
+    public XaRecovery(ShardAdmin admin, InDoubtRegistry running) {
+        this.admin = admin;
+        this.running = running;
+    }
+
+    /** The prepared branches on every reachable shard, with what their coordinator decided. */
+    public List<InDoubtBranch> scan() {
+        List<InDoubtBranch> out = new ArrayList<>();
+        for (int shard = 0; shard < admin.shardCount(); shard++) {
+            List<ShardAdmin.Row> rows;
+            try {
+                rows = admin.query(shard, "XA RECOVER");
+            } catch (ShardAdmin.ShardAdminException e) {
+                log.debug("XA RECOVER on shard {} failed: {}", shard, e.getMessage());
+                continue;
+            }
+            for (ShardAdmin.Row row : rows) {
+                String data = row.get(3);
+                if (data == null || !data.startsWith(PREFIX)) {
+                    continue;
+                }
+                int gtridLength = Integer.parseInt(row.get(1));
+                String xid = data.substring(0, Math.min(gtridLength, data.length()));
+                out.add(new InDoubtBranch(shard, xid, coordinatorOf(xid), decide(xid)));
+            }
+        }
+        return out;
+    }
+
+    /** Commits or rolls back every branch whose decision is known; returns how many it settled. */
+    public int recover() {
+        int settled = 0;
+        for (InDoubtBranch b : scan()) {
+            if (b.decision() == Decision.COMMIT || b.decision() == Decision.ROLLBACK) {
+                if (settle(b.shard(), b.xid(), b.decision() == Decision.COMMIT)) {
+                    settled++;
+                }
+            } else if (b.decision() == Decision.COORDINATOR_UNREACHABLE) {
+                log.warn("transaction {}: branch on shard {} stays prepared until coordinator shard {} is reachable",
+                        b.xid(), b.shard(), b.coordinator());
+            }
+        }
+        forgetOldDecisions();
+        return settled;
+    }
+
+    /** An operator's decision for one transaction on every shard where it is prepared. */
+    public int resolve(String xid, boolean commit) {
+        int n = 0;
+        for (InDoubtBranch b : scan()) {
+            if (b.xid().equals(xid) && settle(b.shard(), xid, commit)) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    private boolean settle(int shard, String xid, boolean commit) {
+        String verb = commit ? "XA COMMIT " : "XA ROLLBACK ";
+        try {
+            admin.query(shard, verb + quote(xid));
+            log.info("recovery: {} branch {} on shard {}", commit ? "committed" : "rolled back", xid, shard);
+            return true;
+        } catch (ShardAdmin.ShardAdminException e) {
+            log.warn("recovery: {} of {} on shard {} failed: {}", verb.trim(), xid, shard, e.getMessage());
+            return false;
+        }
+    }
+
+    private Decision decide(String xid) {
+        if (running.isRunning(xid)) {
+            return Decision.COMMIT_RUNNING;
+        }
+        int coordinator = coordinatorOf(xid);
+        if (coordinator < 0 || coordinator >= admin.shardCount()) {
+            return Decision.ROLLBACK;
+        }
+        try {
+            List<ShardAdmin.Row> rows = admin.query(coordinator, "SELECT 1 FROM cleave.decisions WHERE xid = "
+                    + quote(xid));
+            return rows.isEmpty() ? Decision.ROLLBACK : Decision.COMMIT;
+        } catch (ShardAdmin.ShardAdminException e) {
+            return Decision.COORDINATOR_UNREACHABLE;
+        }
+    }
+
+    /** Decision rows whose branches are all settled are no longer needed. */
+    private void forgetOldDecisions() {
+        Set<String> stillPrepared = new HashSet<>();
+        for (InDoubtBranch b : scan()) {
+            stillPrepared.add(b.xid());
+        }
+        for (int shard = 0; shard < admin.shardCount(); shard++) {
+            try {
+                for (ShardAdmin.Row row : admin.query(shard, "SELECT xid FROM cleave.decisions WHERE created < "
+                        + "NOW(6) - INTERVAL 1 MINUTE")) {
+                    String xid = row.get(0);
+                    if (!stillPrepared.contains(xid) && !running.isRunning(xid)) {
+                        admin.query(shard, "DELETE FROM cleave.decisions WHERE xid = " + quote(xid));
+                    }
+                }
+            } catch (ShardAdmin.ShardAdminException e) {
+                log.debug("cleaning decisions on shard {}: {}", shard, e.getMessage());
+            }
+        }
+    }
+
+    /** {@code cleave:<coordinator>:...} */
+    static int coordinatorOf(String xid) {
+        try {
+            int end = xid.indexOf(':', PREFIX.length());
+            return Integer.parseInt(xid.substring(PREFIX.length(), end));
+        } catch (RuntimeException e) {
+            return -1;
+        }
+    }
+
+    private static String quote(String s) {
+        return "'" + s.replace("'", "''") + "'";
+    }
+}
