@@ -13,8 +13,8 @@ import java.util.concurrent.Callable;
 
 /** Prints the two stored forms of a password, ready to paste under proxy.users in the config. */
 @Command(name = "hash-password", mixinStandardHelpOptions = true,
-        description = {"Reads a password from stdin (or prompts on a terminal) and prints its",
-                "mysql_native_password and caching_sha2_password hashes for proxy.users."})
+        description = {"Prints a password's hashes for proxy.users (mysql_native_password, caching_sha2_password).",
+                "Reads the password from stdin, or prompts for it on a terminal."})
 public final class HashPasswordCommand implements Callable<Integer> {
 
     @CommandLine.Spec

@@ -95,12 +95,14 @@ public final class UpCommand implements Callable<Integer> {
                     StatusReport report = client.get().status();
                     boolean settled = report.instances().stream()
                             .allMatch(i -> i.state() == InstanceState.RUNNING || i.state() == InstanceState.CRASH_LOOP);
-                    if (settled && !report.instances().isEmpty()) {
+                    // Clients connect as soon as this returns: wait for the proxy's outcome too.
+                    if (settled && !report.instances().isEmpty() && !report.proxy().equals("not started")) {
                         StatusCommand.print(report, out);
                         out.printf("%ncleave daemon pid %d runs in the background; log: %s; stop it with 'cleave down --home %s'%n",
                                 report.daemonPid(), log, home.root());
                         out.flush();
-                        return report.ready() ? ExitCodes.OK : ExitCodes.NOT_READY;
+                        return report.ready() && !report.proxy().startsWith("failed") && !report.proxy().startsWith("down")
+                                ? ExitCodes.OK : ExitCodes.NOT_READY;
                     }
                 } catch (IOException e) {
                     // still starting

@@ -66,7 +66,8 @@ public final class Daemon implements AutoCloseable {
     private List<InstanceSupervisor> supervisors = List.of();
     private AdminServer admin;
     private ProxyService proxy;
-    private String proxyState = "not started";
+    /** Read by admin API threads. */
+    private volatile String proxyState = "not started";
     private Instant startedAt;
     private boolean closed;
 
@@ -116,6 +117,8 @@ public final class Daemon implements AutoCloseable {
         }
         if (awaitSettled()) {
             startProxy();
+        } else {
+            proxyState = options.proxy().isPresent() ? "down: not every instance is ready" : "not part of this build";
         }
     }
 
