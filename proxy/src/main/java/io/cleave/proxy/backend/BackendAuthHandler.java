@@ -46,6 +46,7 @@ final class BackendAuthHandler extends ChannelInboundHandlerAdapter {
     private HandshakeV10 handshake;
     private Capabilities agreed;
     private byte[] scramble;
+    private AuthPlugin plugin;
     private int sequence;
 
     BackendAuthHandler(ShardEndpoint endpoint, int profile, int statementCacheSize, Promise<BackendConnection> promise) {
@@ -99,7 +100,7 @@ final class BackendAuthHandler extends ChannelInboundHandlerAdapter {
             throw new IllegalStateException(endpoint.describe() + " lacks capabilities the client needs: 0x"
                     + Long.toHexString(profile & ~agreed.flags()));
         }
-        AuthPlugin plugin = AuthPlugin.byName(hs.authPluginName());
+        plugin = AuthPlugin.byName(hs.authPluginName());
         if (plugin == null) {
             plugin = AuthPlugin.MYSQL_NATIVE_PASSWORD;
         }
@@ -119,13 +120,14 @@ final class BackendAuthHandler extends ChannelInboundHandlerAdapter {
             BackendConnection connection = new BackendConnection(ctx.channel(), endpoint, agreed,
                     new ServerInfo(handshake.serverVersion(), handshake.capabilities(), collationFor(handshake)),
                     handshake.connectionId(), statementCacheSize);
+            connection.loggedInWith(plugin, scramble);
             ctx.pipeline().replace(this, "backend", new BackendHandler(connection));
             promise.trySuccess(connection);
             return;
         }
         if (first == AuthSwitchRequest.HEADER) {
             AuthSwitchRequest sw = AuthSwitchRequest.decode(payload);
-            AuthPlugin plugin = AuthPlugin.byName(sw.pluginName());
+            plugin = AuthPlugin.byName(sw.pluginName());
             if (plugin == null) {
                 throw new IllegalStateException(endpoint.describe() + " asks for auth plugin " + sw.pluginName()
                         + ", which the proxy does not speak; create the account with mysql_native_password"

@@ -1,5 +1,6 @@
 package io.cleave.proxy.backend;
 
+import io.cleave.proxy.auth.AuthPlugin;
 import io.cleave.proxy.protocol.Capabilities;
 import io.cleave.proxy.protocol.Frames;
 import io.cleave.proxy.protocol.packet.client.CommandCode;
@@ -35,6 +36,8 @@ public final class BackendConnection {
     private boolean broken;
     private BackendPool pool;
     private long idleSinceNanos;
+    private AuthPlugin loginPlugin = AuthPlugin.MYSQL_NATIVE_PASSWORD;
+    private byte[] loginScramble = new byte[0];
 
     BackendConnection(Channel channel, ShardEndpoint endpoint, Capabilities capabilities, ServerInfo server,
                       long connectionId, int statementCacheSize) {
@@ -45,6 +48,20 @@ public final class BackendConnection {
         this.connectionId = connectionId;
         this.sessionState = new BackendSessionState(server.defaultCollation());
         this.statements = new PreparedStatementCache(statementCacheSize);
+    }
+
+    /** The plugin and scramble the login finished with: COM_CHANGE_USER answers the same challenge. */
+    void loggedInWith(AuthPlugin plugin, byte[] scramble) {
+        this.loginPlugin = plugin;
+        this.loginScramble = scramble;
+    }
+
+    AuthPlugin loginPlugin() {
+        return loginPlugin;
+    }
+
+    byte[] loginScramble() {
+        return loginScramble;
     }
 
     public Channel channel() {

@@ -13,6 +13,8 @@ public enum FrameKind {
     PARAM_DEFINITION,
     /** COM_STATISTICS's string. */
     STRING,
+    /** An authentication round of COM_CHANGE_USER (auth switch request or more data): the client must answer. */
+    AUTH_ROUND,
     /** A later frame of a packet of 16 MB or more. */
     CONTINUATION,
     /** 0xFB: the server asks for a local file (never requested, since LOCAL_FILES is not offered). */

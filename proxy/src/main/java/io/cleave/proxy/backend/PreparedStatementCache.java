@@ -46,6 +46,11 @@ public final class PreparedStatementCache {
         return statements.remove(sql);
     }
 
+    /** Forgets every statement without closing it: the server already released them (a new login). */
+    void clear() {
+        statements.clear();
+    }
+
     public int size() {
         return statements.size();
     }

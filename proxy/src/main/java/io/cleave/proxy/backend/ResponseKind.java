@@ -13,5 +13,10 @@ public enum ResponseKind {
     /** One packet: OK, EOF or ERR (COM_PING, COM_INIT_DB, COM_SET_OPTION, COM_RESET_CONNECTION, ...). */
     SIMPLE,
     /** COM_STATISTICS: one string packet. */
-    STATISTICS
+    STATISTICS,
+    /**
+     * COM_CHANGE_USER: authentication rounds (auth switch, more data) until OK or ERR. The sink
+     * answers each round itself; the response ends with the OK or ERR.
+     */
+    CHANGE_USER
 }

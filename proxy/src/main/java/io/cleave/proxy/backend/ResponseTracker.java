@@ -150,6 +150,13 @@ public final class ResponseTracker {
                     return first == 0x00 ? FrameKind.OK : FrameKind.EOF;
                 }
                 throw new MalformedPacketException("expected OK or ERR, got 0x" + Integer.toHexString(first));
+            case CHANGE_USER:
+                if (first == 0x00) {
+                    readOk(frame);
+                    state = State.DONE;
+                    return FrameKind.OK;
+                }
+                return FrameKind.AUTH_ROUND;
             case PREPARE:
                 if (first != 0x00) {
                     throw new MalformedPacketException("expected PREPARE_OK, got 0x" + Integer.toHexString(first));

@@ -1,6 +1,7 @@
 package io.cleave.proxy.frontend;
 
 import io.cleave.proxy.backend.BackendConnection;
+import io.cleave.proxy.backend.BackendLogin;
 import io.cleave.proxy.backend.FrameKind;
 import io.cleave.proxy.backend.ResponseKind;
 import io.cleave.proxy.backend.ResponseSink;
@@ -18,7 +19,8 @@ import java.util.function.Consumer;
 /**
  * Brings a backend connection to a session's settings before it runs the session's statement.
  * The common case (already there) calls back at once; otherwise the schema and SET go out and
- * the callback waits for their answers. A connection whose sync failed is closed: its state is
+ * the callback waits for their answers. A session without a schema on a connection that has one
+ * gets the connection logged in afresh first. A connection whose sync failed is closed: its state is
  * unknown, so it must serve no one again.
  */
 final class SessionSyncStep implements ResponseSink {
@@ -37,6 +39,22 @@ final class SessionSyncStep implements ResponseSink {
 
     /** Calls {@code then} with null once {@code conn} carries {@code target}, or with the error that prevented it. */
     static void run(BackendConnection conn, SessionSettings target, Consumer<ErrPacket> then) {
+        if (target.schema() == null && conn.sessionState().applied().schema() != null) {
+            // USE cannot leave a schema: only a new login leaves the connection without one. It
+            // also drops the rest of the connection's state, which the sync then rebuilds.
+            BackendLogin.again(conn, error -> {
+                if (error != null) {
+                    then.accept(error);
+                } else {
+                    sync(conn, target, then);
+                }
+            });
+            return;
+        }
+        sync(conn, target, then);
+    }
+
+    private static void sync(BackendConnection conn, SessionSettings target, Consumer<ErrPacket> then) {
         SessionSync sync = SessionSync.between(conn.sessionState().applied(), target);
         if (!sync.isNeeded()) {
             then.accept(null);

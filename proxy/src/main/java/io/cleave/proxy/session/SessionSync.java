@@ -20,8 +20,8 @@ public record SessionSync(String initDb, String setStatement) {
         if (applied == target || applied.equals(target)) {
             return NONE;
         }
-        // A connection cannot leave its schema; a session without one is held to that by the
-        // planner, which refuses unqualified table names there ("No database selected").
+        // A connection cannot leave its schema by USE: a session without one gets a connection
+        // logged in afresh before this sync (see the proxy's SessionSyncStep).
         String initDb = target.schema() != null && !target.schema().equals(applied.schema()) ? target.schema() : null;
         StringBuilder set = new StringBuilder();
         if (!Objects.equals(applied.charset(), target.charset()) && target.charset() != null) {

@@ -12,6 +12,36 @@ import java.util.Map;
 public record ComChangeUser(String username, byte[] authResponse, String database, int collationId,
                             String authPluginName, Map<String, String> attributes) {
 
+    /** Writes the packet as a client with {@code caps} (SECURE_CONNECTION, PLUGIN_AUTH, CONNECT_ATTRS as agreed). */
+    public void write(ByteBuf out, Capabilities caps) {
+        out.writeByte(CommandCode.CHANGE_USER.code());
+        Wire.writeNulString(out, username);
+        if (caps.secureConnection()) {
+            out.writeByte(authResponse.length);
+            out.writeBytes(authResponse);
+        } else {
+            Wire.writeNulBytes(out, authResponse);
+        }
+        Wire.writeNulString(out, database == null ? "" : database);
+        out.writeShortLE(collationId);
+        if (caps.pluginAuth()) {
+            Wire.writeNulString(out, authPluginName);
+        }
+        if (caps.connectAttrs()) {
+            ByteBuf attrs = out.alloc().buffer();
+            try {
+                for (Map.Entry<String, String> e : attributes.entrySet()) {
+                    Wire.writeLenencString(attrs, e.getKey());
+                    Wire.writeLenencString(attrs, e.getValue());
+                }
+                Wire.writeLenencInt(out, attrs.readableBytes());
+                out.writeBytes(attrs);
+            } finally {
+                attrs.release();
+            }
+        }
+    }
+
     public static ComChangeUser decode(ByteBuf in, Capabilities caps) {
         in.skipBytes(1);
         String user = Wire.readNulString(in, StandardCharsets.UTF_8);
