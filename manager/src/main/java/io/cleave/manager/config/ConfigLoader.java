@@ -140,6 +140,7 @@ public final class ConfigLoader {
             }
         }
         int maxBackend = proxy.integer("max_backend_connections_per_shard", 32, 1, 10_000);
+        int waitMillis = proxy.integer("backend_wait_timeout_ms", 10_000, 1, 3_600_000);
         int threads = proxy.integer("threads", 0, 0, 1024);
         Optional<Path> socket = proxy.string("socket")
                 .map(p -> p.equals("none") ? ProxyConfig.NO_SOCKET : dir.resolve(p).normalize());
@@ -173,7 +174,8 @@ public final class ConfigLoader {
             }
         }
         proxy.rejectUnknownKeys();
-        return new ProxyConfig(listen, socket, threads, maxBackend, cert, key, users);
+        return new ProxyConfig(listen, socket, threads, maxBackend, java.time.Duration.ofMillis(waitMillis), cert, key,
+                users);
     }
 
     private static ProxyUser user(YamlMapping user, HostPort listen) {

@@ -1,6 +1,7 @@
 package io.cleave.manager.config;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
@@ -11,9 +12,12 @@ import java.util.Optional;
  *                {@link #NO_SOCKET} turns it off
  * @param threads proxy event loops; 0 picks a quarter of the cores (at least one), leaving the
  *                rest to the shards on the same host
+ * @param backendWaitTimeout how long a statement waits in line for a backend connection when the
+ *                shard's connections are all busy, before it fails with an error
  */
 public record ProxyConfig(HostPort listen, Optional<Path> socket, int threads, int maxBackendConnectionsPerShard,
-                          Optional<Path> tlsCert, Optional<Path> tlsKey, List<ProxyUser> users) {
+                          Duration backendWaitTimeout, Optional<Path> tlsCert, Optional<Path> tlsKey,
+                          List<ProxyUser> users) {
 
     public static final Path NO_SOCKET = Path.of("none");
 

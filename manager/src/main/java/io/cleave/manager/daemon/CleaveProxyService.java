@@ -12,7 +12,6 @@ import io.cleave.proxy.tls.SelfSignedCertificate;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -44,7 +43,7 @@ public final class CleaveProxyService implements ProxyService {
         io.cleave.proxy.server.ProxyConfig proxyConfig = new io.cleave.proxy.server.ProxyConfig(
                 new InetSocketAddress(listen.host(), listen.port()),
                 socket.equals(ProxyConfig.NO_SOCKET) ? null : socket, users(), threads(config.threads()),
-                config.maxBackendConnectionsPerShard(), Duration.ofSeconds(10), 64L * 1024 * 1024, cert, key);
+                config.maxBackendConnectionsPerShard(), config.backendWaitTimeout(), 64L * 1024 * 1024, cert, key);
         MicrometerProxyMetrics metrics = new MicrometerProxyMetrics(context.meterRegistry(), context.shards().size());
         server = ProxyServer.start(proxyConfig, context.topology(), context.shardMaps(), endpoints(), metrics);
         // Idle connections to a shard that restarted are dead: drop them instead of failing a statement on each.

@@ -24,13 +24,23 @@ import java.net.SocketAddress;
 public final class BackendConnector {
 
     private final ShardEndpoint endpoint;
-    private final int statementCacheSize;
+    /** Set once from the shard's max_prepared_stmt_count before clients are served. */
+    private volatile int statementCacheSize;
     private final int connectTimeoutMillis;
 
     public BackendConnector(ShardEndpoint endpoint, int statementCacheSize, int connectTimeoutMillis) {
         this.endpoint = endpoint;
         this.statementCacheSize = statementCacheSize;
         this.connectTimeoutMillis = connectTimeoutMillis;
+    }
+
+    /** How many prepared statements each new connection keeps before closing the least recently used. */
+    public void statementCacheSize(int size) {
+        this.statementCacheSize = size;
+    }
+
+    public int statementCacheSize() {
+        return statementCacheSize;
     }
 
     public ShardEndpoint endpoint() {

@@ -81,7 +81,8 @@ final class ClientLogin {
                 return fail();
             }
             plugin = user.preferredPlugin();
-            scramble = Scrambles.newScramble();
+            // The same challenge again, as servers do: a client answers a later COM_CHANGE_USER
+            // against the connection's scramble, whichever packet it last came in.
             step = Step.AWAIT_SWITCH_RESPONSE;
             return new Outcome(new AuthSwitchRequest(plugin.pluginName(), scramble), step);
         }

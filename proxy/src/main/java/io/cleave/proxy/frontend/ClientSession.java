@@ -5,6 +5,7 @@ import io.cleave.proxy.backend.BackendStatement;
 import io.cleave.proxy.backend.PreparedSql;
 import io.cleave.proxy.backend.ResponseKind;
 import io.cleave.proxy.backend.ResponseTracker;
+import io.cleave.proxy.backend.ShardBusyException;
 import io.cleave.proxy.metrics.ProxyMetrics;
 import io.cleave.proxy.metrics.RouteKind;
 import io.cleave.proxy.protocol.Capabilities;
@@ -53,15 +54,19 @@ final class ClientSession implements ExchangeContext {
     private final ClientOutput output;
     private final long connectionId;
     private final Capabilities capabilities;
-    private final Charset handshakeCharset;
+    private final LoginChallenge challenge;
+    /** The character set a reset goes back to: the handshake's, or the last COM_CHANGE_USER's. */
+    private Charset loginCharset;
     private final ShardExchange exchange;
     private final StatementRunner runner;
     private final PacketAssembler assembler;
     private final ArrayDeque<ByteBuf> queued = new ArrayDeque<>();
     private final Map<Long, ClientStatement> statements = new HashMap<>();
     private final TransactionState transaction;
-    private final BackendConnection[] pinned;
-    private final int[] pinReasons;
+    private final ConnectionPins pins;
+    private final Cursors cursors;
+    /** The connection-bound state the current statement creates or releases (read before it runs). */
+    private PinNames currentPins = PinNames.NONE;
     private final LiteralParameters literals = new LiteralParameters();
     private String user;
     private SessionSettings settings;
@@ -76,31 +81,34 @@ final class ClientSession implements ExchangeContext {
     private long lastAffectedRows;
     private boolean multiStatements;
     private BackendConnection paused;
+    /** A COM_CHANGE_USER waiting for the client's next authentication packet. */
+    private ChangeUser changeUser;
     /** The connection of the previous statement, kept while it has warnings the client may ask for. */
     private BackendConnection warningsConnection;
 
     ClientSession(ProxyRuntime runtime, LoopResources loop, ClientOutput output, long connectionId, String user,
-                  Capabilities capabilities, Charset charset) {
+                  Capabilities capabilities, Charset charset, LoginChallenge challenge) {
         this.runtime = runtime;
         this.loop = loop;
         this.output = output;
         this.connectionId = connectionId;
         this.user = user;
         this.capabilities = capabilities;
-        this.handshakeCharset = charset;
+        this.loginCharset = charset;
+        this.challenge = challenge;
         this.exchange = new ShardExchange(this);
         this.runner = new StatementRunner(this);
         this.assembler = new PacketAssembler(runtime.config().maxAllowedPacket());
         this.transaction = new TransactionState(runtime.shardCount());
-        this.pinned = new BackendConnection[runtime.shardCount()];
-        this.pinReasons = new int[runtime.shardCount()];
+        this.pins = new ConnectionPins(runtime.shardCount());
+        this.cursors = new Cursors(this, pins);
         this.multiStatements = capabilities.multiStatements();
         output.capabilities(capabilities);
     }
 
     /** Login succeeded; the schema the client asked for is taken as given (USE semantics come with its first statement). */
     void start(String database) {
-        settings = SessionSettings.initial(database, handshakeCharset);
+        settings = SessionSettings.initial(database, loginCharset);
         output.ok(ServerStatus.AUTOCOMMIT);
         output.flush();
     }
@@ -163,6 +171,10 @@ final class ClientSession implements ExchangeContext {
         return exchange;
     }
 
+    Cursors cursors() {
+        return cursors;
+    }
+
     ByteBuf currentFrame() {
         return current;
     }
@@ -200,8 +212,9 @@ final class ClientSession implements ExchangeContext {
         if (c != null) {
             return c;
         }
-        if (pinned[shard] != null) {
-            return pinned[shard];
+        BackendConnection pin = pins.connection(shard);
+        if (pin != null) {
+            return pin;
         }
         if (warningsConnection != null && warningsConnection.shard() == shard && currentPlan instanceof Plan.Route r
                 && r.previousConnection()) {
@@ -216,12 +229,7 @@ final class ClientSession implements ExchangeContext {
         if (s >= 0) {
             return s;
         }
-        for (int i = 0; i < pinned.length; i++) {
-            if (pinned[i] != null) {
-                return i;
-            }
-        }
-        return -1;
+        return pins.anyShard();
     }
 
     /**
@@ -290,6 +298,20 @@ final class ClientSession implements ExchangeContext {
             frame.release();
             return;
         }
+        if (changeUser != null) {
+            // An authentication round of COM_CHANGE_USER, not a new command.
+            try {
+                if (changeUser.onPacket(frame, challenge)) {
+                    changeUser = null;
+                }
+            } catch (MalformedPacketException | IndexOutOfBoundsException | IllegalStateException e) {
+                changeUser = null;
+                fatal(1835, "08S01", "Malformed communication packet: " + e.getMessage());
+            } finally {
+                frame.release();
+            }
+            return;
+        }
         if (busy) {
             queued.add(frame);
             output.channel().config().setAutoRead(false);
@@ -352,6 +374,8 @@ final class ClientSession implements ExchangeContext {
         CommandCode command = CommandCode.of(code);
         currentCommand = command;
         currentPlan = null;
+        currentPins = PinNames.NONE;
+        cursors.newCommand();
         if (command == null) {
             unknownCommand(code);
             return;
@@ -392,8 +416,7 @@ final class ClientSession implements ExchangeContext {
                 sendLongData(payload);
                 return;
             case STMT_FETCH:
-                error(1235, "42000", "cursors (COM_STMT_FETCH) are not supported through the proxy: read the result"
-                        + " without a cursor");
+                cursors.fetch(payload);
                 return;
             case FIELD_LIST:
                 runner.relayToAnyShard(ResponseKind.FIELD_LIST);
@@ -406,12 +429,12 @@ final class ClientSession implements ExchangeContext {
                 return;
             case RESET_CONNECTION:
                 runtime.metrics().command(command, RouteKind.LOCAL);
-                resetSession();
+                resetSession(settings.schema(), loginCharset);
                 output.ok(status());
                 finishCommand();
                 return;
             case CHANGE_USER:
-                error(1235, "42000", "COM_CHANGE_USER is not supported through the proxy: open a new connection");
+                changeUser = ChangeUser.start(this, payload, challenge);
                 return;
             default:
                 unknownCommand(code);
@@ -467,8 +490,12 @@ final class ClientSession implements ExchangeContext {
         ClientStatement statement = statements.remove(id);
         if (statement != null) {
             statement.clearLongData();
+            if (statement.cursorShard() >= 0) {
+                // COM_STMT_CLOSE has no response: the next command waits for the cursor to close.
+                cursors.close(statement, this::finishCommandSilently);
+                return;
+            }
         }
-        // COM_STMT_CLOSE has no response.
         finishCommandSilently();
     }
 
@@ -480,6 +507,13 @@ final class ClientSession implements ExchangeContext {
             return;
         }
         statement.clearLongData();
+        if (statement.cursorShard() >= 0) {
+            cursors.close(statement, () -> {
+                output.ok(status());
+                finishCommand();
+            });
+            return;
+        }
         output.ok(status());
         finishCommand();
     }
@@ -545,9 +579,10 @@ final class ClientSession implements ExchangeContext {
                 lastInsertId = tracker.lastInsertId();
             }
             lastAffectedRows = tracker.affectedRows();
-            if (currentPlan instanceof Plan.Route r && r.pin() != Pin.NONE) {
-                pin(shard, conn, r.pin());
+            if (currentPins.pin() != Pin.NONE) {
+                pins.apply(shard, conn, currentPins);
             }
+            cursors.afterResponse(shard, conn, tracker);
         }
         boolean keepForWarnings = tracker.warnings() > 0 && !tracker.isError();
         settle(shard, conn, keepForWarnings);
@@ -606,12 +641,11 @@ final class ClientSession implements ExchangeContext {
                 transaction.end();
             }
         }
-        if (pinned[shard] == conn) {
+        if (pins.isPinned(shard, conn)) {
             if (conn.isUsable()) {
                 return;
             }
-            pinned[shard] = null;
-            pinReasons[shard] = 0;
+            pins.lost(shard, conn);
         }
         if (warningsConnection == conn) {
             warningsConnection = null;
@@ -628,7 +662,7 @@ final class ClientSession implements ExchangeContext {
         BackendConnection c = warningsConnection;
         if (c != null) {
             warningsConnection = null;
-            if (transaction.held(c.shard()) != c && pinned[c.shard()] != c) {
+            if (transaction.held(c.shard()) != c && !pins.isPinned(c.shard(), c)) {
                 c.release();
             }
         }
@@ -642,29 +676,16 @@ final class ClientSession implements ExchangeContext {
         return warningsConnection == null ? -1 : warningsConnection.shard();
     }
 
-    private void pin(int shard, BackendConnection conn, Pin pin) {
-        switch (pin) {
-            case TEMPORARY_TABLE:
-            case NAMED_LOCK:
-            case SQL_PREPARE:
-            case LOCK_TABLES:
-                pinned[shard] = conn;
-                pinReasons[shard] |= 1 << pin.ordinal();
-                break;
-            case UNLOCK_TABLES:
-                pinReasons[shard] &= ~(1 << Pin.LOCK_TABLES.ordinal());
-                if (pinReasons[shard] == 0 && pinned[shard] == conn) {
-                    pinned[shard] = null;
-                }
-                break;
-            default:
-                // Dropping a temporary table, releasing a lock or a statement may leave others:
-                // the pin stays until the session ends or resets.
-                break;
+    /**
+     * The error for a statement that got no backend connection: all busy past the wait timeout
+     * (1040, like a server out of connections, but with SQLSTATE HY000: the client's own
+     * connection is fine and drivers must not drop it), or the shard unreachable.
+     */
+    static ErrPacket shardUnavailable(int shard, Throwable cause) {
+        String message = cause.getMessage() != null ? cause.getMessage() : cause.toString();
+        if (cause instanceof ShardBusyException) {
+            return new ErrPacket(1040, "HY000", "Too many connections: " + message);
         }
-    }
-
-    static ErrPacket shardUnavailable(int shard, String message) {
         return new ErrPacket(2013, "HY000", "Shard " + shard + " is unavailable: " + message);
     }
 
@@ -728,30 +749,31 @@ final class ClientSession implements ExchangeContext {
         output.channel().close();
     }
 
-    /** COM_RESET_CONNECTION: the session starts over, keeping its schema and login. */
-    private void resetSession() {
+    /** COM_CHANGE_USER succeeded: the session starts over as {@code name}, in {@code schema}. */
+    void loggedInAs(String name, String schema, Charset charset) {
+        user = name;
+        if (charset != null) {
+            loginCharset = charset;
+        }
+        resetSession(schema, loginCharset);
+        output.ok(status());
+        finishCommand();
+    }
+
+    /**
+     * COM_RESET_CONNECTION and COM_CHANGE_USER: the session starts over. Statements, transaction,
+     * temporary tables and locks go; an open transaction rolls back with its connection.
+     */
+    private void resetSession(String schema, Charset charset) {
         for (ClientStatement s : statements.values()) {
             s.clearLongData();
         }
         statements.clear();
         releaseWarningsConnection();
-        for (int shard = 0; shard < pinned.length; shard++) {
-            BackendConnection held = transaction.drop(shard);
-            BackendConnection pin = pinned[shard];
-            pinned[shard] = null;
-            pinReasons[shard] = 0;
-            // Transactions roll back, temporary tables and locks go with the connection.
-            if (held != null) {
-                held.close();
-                held.release();
-            }
-            if (pin != null && pin != held) {
-                pin.close();
-                pin.release();
-            }
-        }
+        // Transactions roll back, temporary tables, locks and cursors go with their connections.
+        dropConnections();
         transaction.end();
-        settings(SessionSettings.initial(settings.schema(), handshakeCharset));
+        settings(SessionSettings.initial(schema, charset));
         lastInsertId = 0;
     }
 
@@ -764,25 +786,35 @@ final class ClientSession implements ExchangeContext {
             s.clearLongData();
         }
         releaseWarningsConnection();
-        for (int shard = 0; shard < pinned.length; shard++) {
-            BackendConnection held = transaction.drop(shard);
-            BackendConnection pin = pinned[shard];
-            pinned[shard] = null;
-            if (held != null) {
-                // An open transaction dies with its client, as on a real server: closing the
-                // backend connection rolls it back.
-                held.close();
-                held.release();
-            }
-            if (pin != null && pin != held) {
-                pin.close();
-                pin.release();
-            }
-        }
+        // An open transaction dies with its client, as on a real server: closing the backend
+        // connection rolls it back (and drops temporary tables, locks, cursors).
+        dropConnections();
         if (paused != null) {
             paused.channel().config().setAutoRead(true);
             paused = null;
         }
+    }
+
+    /** Closes the connections of the session's transaction and pinned state, and forgets them. */
+    private void dropConnections() {
+        List<BackendConnection> pinnedConnections = pins.dropAll();
+        for (int shard = 0; shard < runtime.shardCount(); shard++) {
+            BackendConnection held = transaction.drop(shard);
+            if (held != null) {
+                held.close();
+                held.release();
+                pinnedConnections.remove(held);
+            }
+        }
+        for (BackendConnection pin : pinnedConnections) {
+            pin.close();
+            pin.release();
+        }
+    }
+
+    /** What the statement about to run creates or releases on its connection (see {@link PinNames}). */
+    void currentPins(PinNames names) {
+        this.currentPins = names;
     }
 
     private static String unquote(String literal) {

@@ -19,6 +19,7 @@ final class ClientStatement {
     private int columnCount;
     private short[] boundTypes;
     private CompositeByteBuf[] longData;
+    private int cursorShard = -1;
 
     ClientStatement(long id, PreparedSql sql, io.cleave.router.plan.Analysis analysis) {
         this.id = id;
@@ -58,6 +59,19 @@ final class ClientStatement {
 
     void boundTypes(short[] types) {
         this.boundTypes = types;
+    }
+
+    /** The shard whose connection holds this statement's open cursor, or -1. */
+    int cursorShard() {
+        return cursorShard;
+    }
+
+    void cursorOpened(int shard) {
+        this.cursorShard = shard;
+    }
+
+    void cursorClosed() {
+        this.cursorShard = -1;
     }
 
     void appendLongData(ByteBufAllocator alloc, int param, ByteBuf data) {

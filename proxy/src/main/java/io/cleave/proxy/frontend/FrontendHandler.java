@@ -141,7 +141,8 @@ public final class FrontendHandler extends ChannelInboundHandlerAdapter {
             charset = new Charset("utf8mb4", null);
         }
         session = new ClientSession(runtime, runtime.loop(ctx.channel().eventLoop()), output, connectionId,
-                login.userName(), response.capabilities().intersect(Capabilities.PROXY_SERVER), charset);
+                login.userName(), response.capabilities().intersect(Capabilities.PROXY_SERVER), charset,
+                new LoginChallenge(scramble, tls || isLocalSocket(ctx), remoteHost(ctx)));
         session.start(response.database());
         login = null;
         response = null;

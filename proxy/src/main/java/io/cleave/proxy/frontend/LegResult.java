@@ -34,6 +34,9 @@ final class LegResult {
         if (error != null) {
             return error;
         }
+        if (failure instanceof io.cleave.proxy.backend.ShardBusyException) {
+            return ClientSession.shardUnavailable(shard, failure);
+        }
         String message = failure == null ? "no answer" : failure.getMessage() != null ? failure.getMessage()
                 : failure.toString();
         return new ErrPacket(1158, "08S01", "Lost connection to shard " + shard + ": " + message);

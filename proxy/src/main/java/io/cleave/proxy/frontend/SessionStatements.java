@@ -3,6 +3,8 @@ package io.cleave.proxy.frontend;
 import io.cleave.proxy.backend.BackendConnection;
 import io.cleave.proxy.merge.ResultColumn;
 import io.cleave.proxy.merge.TextRow;
+import io.cleave.proxy.protocol.packet.server.OkPacket;
+import io.cleave.proxy.protocol.packet.server.SessionStateChanges;
 import io.cleave.proxy.session.Charset;
 import io.cleave.proxy.session.SessionSettings;
 import io.cleave.router.plan.ParameterValues;
@@ -215,7 +217,12 @@ final class SessionStatements {
                 return;
             }
             session.settings(after);
-            ok();
+            OkPacket ok = OkPacket.of(0, 0, session.status(), 0);
+            if (session.output().capabilities().sessionTrack()) {
+                ok = ok.withSessionState(new SessionStateChanges().schema(schema).toBytes());
+            }
+            session.output().ok(ok);
+            session.finishCommand();
         }).beforeRelease((conn, leg) -> {
             if (leg.ok()) {
                 conn.sessionState().applied(after);

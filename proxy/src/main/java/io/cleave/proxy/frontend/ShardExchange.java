@@ -31,7 +31,9 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
         /** COM_STMT_PREPARE: relay, with the backend's statement id replaced by the client's. */
         PREPARE,
         /** COM_STMT_EXECUTE: prepare on this connection first if needed, put its id in the packet. */
-        EXECUTE
+        EXECUTE,
+        /** COM_STMT_FETCH: on the connection holding the cursor, with that connection's statement id. */
+        FETCH
     }
 
     private enum Step { IDLE, ACQUIRE, SYNC, PREPARE, RUN }
@@ -93,8 +95,7 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
 
     @Override
     public void failed(Throwable cause) {
-        String message = cause.getMessage() != null ? cause.getMessage() : cause.toString();
-        finishWithError(null, ClientSession.shardUnavailable(shard, message));
+        finishWithError(null, ClientSession.shardUnavailable(shard, cause));
     }
 
     private void onConnection(BackendConnection conn) {
@@ -135,6 +136,9 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
         ByteBuf toSend = request.retain();
         if (mode == Mode.EXECUTE) {
             toSend = executeFrameFor(connection.statements().get(statement.sql()), toSend);
+        } else if (mode == Mode.FETCH) {
+            toSend.setIntLE(toSend.readerIndex() + Frames.HEADER_SIZE + 1,
+                    (int) connection.statements().get(statement.sql()).id());
         }
         startNanos = System.nanoTime();
         connection.send(toSend, kind, this);

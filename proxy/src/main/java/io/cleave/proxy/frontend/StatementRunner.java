@@ -14,11 +14,15 @@ import io.cleave.router.plan.Analysis;
 import io.cleave.router.plan.MergeSpec;
 import io.cleave.router.plan.MultiShard;
 import io.cleave.router.plan.ParameterValues;
+import io.cleave.router.plan.Pin;
 import io.cleave.router.plan.Plan;
 import io.cleave.router.plan.Resolution;
 import io.cleave.router.plan.SqlRenderer;
 import io.cleave.router.plan.SqlTemplate;
 import io.cleave.router.plan.Target;
+import io.cleave.router.sql.ast.StatementKind;
+import io.cleave.router.sql.lex.TokenBuffer;
+import io.cleave.router.sql.lex.TokenType;
 import io.cleave.router.shardmap.ShardMap;
 import io.netty.buffer.ByteBuf;
 
@@ -63,10 +67,34 @@ final class StatementRunner {
                 session.loop().analysis());
         Plan plan = analysis.plan();
         session.currentPlan(plan);
+        if (plan.kind() == StatementKind.OTHER && !session.multiStatements()) {
+            int second = secondStatement(analysis.tokens());
+            if (second >= 0) {
+                // Multi-statements are off (capability or COM_SET_OPTION): a server reads one statement.
+                refuse(1064, "42000", "You have an error in your SQL syntax; check the manual that corresponds to"
+                        + " your server version for the right syntax to use near '"
+                        + analysis.tokens().text(second, analysis.tokens().size() - 1) + "' at line 1");
+                return;
+            }
+        }
+        if (plan instanceof Plan.Route r && r.pin() != Pin.NONE) {
+            session.currentPins(PinNames.of(r.pin(), analysis.tokens()));
+        }
         if (!(plan instanceof Plan.Route r && r.previousConnection())) {
             session.releaseWarningsConnection();
         }
         run(plan, new Execution(analysis, session.literals(analysis), null, false));
+    }
+
+    /** The first token of a second statement in the text (after a semicolon), or -1. */
+    private static int secondStatement(TokenBuffer tokens) {
+        for (int i = 0; i + 1 < tokens.size(); i++) {
+            if (tokens.type(i) == TokenType.SEMICOLON && tokens.type(i + 1) != TokenType.SEMICOLON
+                    && tokens.type(i + 1) != TokenType.EOF) {
+                return i + 1;
+            }
+        }
+        return -1;
     }
 
     void run(Plan plan, Execution exec) {
@@ -399,12 +427,27 @@ final class StatementRunner {
         if (execute.newParamsBound()) {
             statement.boundTypes(execute.types().clone());
         }
-        if (execute.opensCursor()) {
-            refuse("cursors (COM_STMT_EXECUTE with a cursor type) are not supported through the proxy");
+        if (statement.cursorShard() >= 0) {
+            // The statement's earlier cursor may sit on another shard's connection than this
+            // execute goes to: close it first, as a server does on re-execute.
+            // (The command's frame stays alive until the command finishes.)
+            session.cursors().close(statement, () -> execute(statement, execute, payload));
             return;
         }
+        execute(statement, execute, payload);
+    }
+
+    private void execute(ClientStatement statement, ComStmtExecute execute, ByteBuf payload) {
         Plan plan = statement.analysis().plan();
         session.currentPlan(plan);
+        if (plan instanceof Plan.Route r && r.pin() != Pin.NONE) {
+            session.currentPins(PinNames.of(r.pin(), statement.analysis().tokens()));
+        }
+        if (execute.opensCursor()) {
+            // Only a single-shard relay opens the cursor on a shard; a merged result comes whole,
+            // without CURSOR_EXISTS, which tells the client to read it without fetching.
+            session.cursors().requested(statement);
+        }
         ParameterValues values = session.executeParameters(execute, payload, statement);
         run(plan, new Execution(statement.analysis(), values, statement, execute.newParamsBound()));
     }

@@ -59,7 +59,7 @@ public final class MicrometerProxyMetrics implements ProxyMetrics {
                 .tag("shard", Integer.toString(s)).register(registry), new Counter[shards]);
         authFailures = Counter.builder(AUTH_FAILURES).description("Failed client logins").register(registry);
         Gauge.builder(CLIENT_CONNECTIONS, clients, AtomicInteger::get).description("Open client connections")
-                .register(registry);
+                .strongReference(true).register(registry);
     }
 
     /** Registers gauges of backend pool use per shard and state ("in_use", "idle", "waiting"). */
@@ -73,8 +73,9 @@ public final class MicrometerProxyMetrics implements ProxyMetrics {
     }
 
     private void gauge(int shard, String state, ToDoubleFunction<BackendPoolStats> f, BackendPoolStats stats) {
+        // Held strongly: nothing else keeps the stats view alive, and a collected one reads NaN.
         Gauge.builder(BACKEND_CONNECTIONS, stats, f).tag("shard", Integer.toString(shard)).tag("state", state)
-                .description("Backend connections to each shard by state").register(registry);
+                .description("Backend connections to each shard by state").strongReference(true).register(registry);
     }
 
     private static <T> T[] perShard(int shards, IntFunction<T> make, T[] out) {

@@ -28,6 +28,7 @@ public final class ProxyRuntime {
     private final ProxyMetrics metrics;
     private final SslContext sslContext;
     private final int perLoopLimit;
+    private final int loopCount;
     private final AtomicLong connectionIds = new AtomicLong();
     private final Map<EventLoop, LoopResources> loops = new ConcurrentHashMap<>();
     private final io.cleave.router.plan.Router router;
@@ -50,10 +51,16 @@ public final class ProxyRuntime {
         this.connectors = connectors;
         this.metrics = metrics;
         this.sslContext = sslContext;
+        this.loopCount = loopCount;
         this.perLoopLimit = Math.max(1, (config.maxBackendConnectionsPerShard() + loopCount - 1) / loopCount);
         this.router = new io.cleave.router.plan.Router(topology);
         this.resolver = new io.cleave.router.plan.TargetResolver(topology);
         this.sequences = new io.cleave.proxy.frontend.SequenceService(topology.defaultShard(), connectors.length);
+    }
+
+    /** The most backend connections this proxy opens to one shard (the per-loop cap times the loops). */
+    public int backendConnectionsPerShard() {
+        return perLoopLimit * loopCount;
     }
 
     public InDoubtRegistry inDoubt() {

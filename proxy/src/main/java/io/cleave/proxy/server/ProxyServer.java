@@ -39,6 +39,8 @@ public final class ProxyServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ProxyServer.class);
     /** Prepared statements across all of a shard's connections stay below this (max_prepared_stmt_count is 16382 by default). */
     private static final int SHARD_STATEMENT_BUDGET = 12_000;
+    /** Most statements one backend connection keeps prepared. */
+    private static final int MAX_STATEMENTS_PER_CONNECTION = 256;
 
     private final EventLoopGroup boss;
     private final EventLoopGroup workers;
@@ -107,7 +109,8 @@ public final class ProxyServer implements AutoCloseable {
         EventLoopGroup boss = epoll ? new EpollEventLoopGroup(1) : new NioEventLoopGroup(1);
         EventLoopGroup workers = epoll ? new EpollEventLoopGroup(threads) : new NioEventLoopGroup(threads);
         Class<? extends ServerChannel> channelType = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
-        int statementCache = Math.max(16, Math.min(256, SHARD_STATEMENT_BUDGET / config.maxBackendConnectionsPerShard()));
+        int statementCache = Math.max(1, Math.min(MAX_STATEMENTS_PER_CONNECTION,
+                SHARD_STATEMENT_BUDGET / config.maxBackendConnectionsPerShard() - 1));
         BackendConnector[] connectors = new BackendConnector[shards.size()];
         for (ShardEndpoint endpoint : shards) {
             connectors[endpoint.shard()] = new BackendConnector(endpoint, statementCache, 5_000);
@@ -122,6 +125,7 @@ public final class ProxyServer implements AutoCloseable {
         try {
             ShardAdmin admin = new ShardAdmin(connectors, workers);
             bootstrapShards(admin);
+            sizeStatementCaches(admin, connectors, runtime.backendConnectionsPerShard());
             XaRecovery recovery = new XaRecovery(admin, runtime.inDoubt());
             int settled = recovery.recover();
             if (settled > 0) {
@@ -210,6 +214,34 @@ public final class ProxyServer implements AutoCloseable {
     public void shardRestarted(int shard) {
         for (LoopResources loop : runtime.allLoops()) {
             loop.loop().execute(() -> loop.pool(shard).closeIdle());
+        }
+    }
+
+    /**
+     * Sizes each shard's per-connection statement cache so that all the proxy's connections to it
+     * together stay within three quarters of its max_prepared_stmt_count (the rest is for other
+     * clients and SQL PREPARE), counting the one extra statement a connection holds while
+     * replacing an evicted one.
+     */
+    private static void sizeStatementCaches(ShardAdmin admin, BackendConnector[] connectors, int connectionsPerShard) {
+        for (int shard = 0; shard < connectors.length; shard++) {
+            int budget = SHARD_STATEMENT_BUDGET;
+            try {
+                long max = Long.parseLong(admin.query(shard, "SELECT @@global.max_prepared_stmt_count").get(0).get(0));
+                budget = (int) Math.min(budget, max * 3 / 4);
+            } catch (ShardAdmin.ShardAdminException | RuntimeException e) {
+                log.warn("shard {}: could not read max_prepared_stmt_count ({}); assuming the default", shard,
+                        e.getMessage());
+            }
+            int perConnection = Math.min(MAX_STATEMENTS_PER_CONNECTION, budget / connectionsPerShard - 1);
+            if (perConnection < 1) {
+                log.warn("shard {}: max_prepared_stmt_count leaves fewer than 2 statements per backend connection for"
+                        + " {} connections: raise it or lower proxy.max_backend_connections_per_shard", shard,
+                        connectionsPerShard);
+                perConnection = 1;
+            }
+            connectors[shard].statementCacheSize(perConnection);
+            log.debug("shard {}: {} prepared statements per backend connection", shard, perConnection);
         }
     }
 

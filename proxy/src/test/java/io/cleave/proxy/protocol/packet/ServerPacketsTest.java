@@ -9,6 +9,7 @@ import io.cleave.proxy.protocol.packet.server.ColumnDefinition41;
 import io.cleave.proxy.protocol.packet.server.EofPacket;
 import io.cleave.proxy.protocol.packet.server.ErrPacket;
 import io.cleave.proxy.protocol.packet.server.OkPacket;
+import io.cleave.proxy.protocol.packet.server.SessionStateChanges;
 import io.cleave.proxy.protocol.packet.server.StmtPrepareOk;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -40,6 +41,21 @@ class ServerPacketsTest {
         ByteBuf out = Unpooled.buffer();
         ok.write(out, TRACKING);
         assertThat(Hex.of(out)).isEqualTo(hex);
+    }
+
+    @Test
+    void schemaChangeIsWrittenAsTheServerWritesIt() {
+        // The tracker data of the captured login OK above: SESSION_TRACK_SCHEMA "test1".
+        assertThat(Hex.of(Unpooled.wrappedBuffer(new SessionStateChanges().schema("test1").toBytes())))
+                .isEqualTo("0106057465737431");
+        byte[] both = new SessionStateChanges().schema("app").systemVariable("autocommit", "ON").toBytes();
+        assertThat(Hex.of(Unpooled.wrappedBuffer(both))).isEqualTo("010403617070" + "000e0a6175746f636f6d6d6974024f4e");
+        OkPacket ok = OkPacket.of(0, 0, ServerStatus.AUTOCOMMIT, 0).withSessionState(both);
+        ByteBuf out = Unpooled.buffer();
+        ok.write(out, TRACKING);
+        OkPacket back = OkPacket.decode(out, TRACKING);
+        assertThat(back.statusFlags()).isEqualTo(ServerStatus.AUTOCOMMIT | ServerStatus.SESSION_STATE_CHANGED);
+        assertThat(back.sessionStateChanges()).isEqualTo(both);
     }
 
     @Test

@@ -31,6 +31,12 @@ public record OkPacket(int header, long affectedRows, long lastInsertId, int sta
         return new OkPacket(EOF_HEADER, 0, 0, statusFlags, warnings, EMPTY, EMPTY);
     }
 
+    /** This OK reporting session state changes (for clients with SESSION_TRACK). */
+    public OkPacket withSessionState(byte[] changes) {
+        return new OkPacket(header, affectedRows, lastInsertId, statusFlags | ServerStatus.SESSION_STATE_CHANGED, warnings,
+                info, changes);
+    }
+
     public OkPacket withStatus(int newStatus) {
         return new OkPacket(header, affectedRows, lastInsertId, newStatus, warnings, info, sessionStateChanges);
     }
