@@ -64,7 +64,8 @@ public final class CleaveTestHome implements AutoCloseable {
         yaml.append("buffer_pool: ").append(b.bufferPoolPerShardMiB * b.shards).append("M\n");
         yaml.append("proxy:\n  listen: 127.0.0.1:").append(b.proxyPort).append('\n');
         this.proxyPort = b.proxyPort;
-        yaml.append("  users:\n    - name: root\n      password: \"\"\n");
+        b.proxyOptions.forEach((k, v) -> yaml.append("  ").append(k).append(": ").append(v).append('\n'));
+        yaml.append(b.proxyUsers);
         yaml.append("admin:\n  port: 0\n");
         yaml.append(b.extraYaml);
         Files.writeString(configFile, yaml.toString());
@@ -176,6 +177,8 @@ public final class CleaveTestHome implements AutoCloseable {
         private int shards = 2;
         private int bufferPoolPerShardMiB = 64;
         private final Map<String, String> serverOptions = new LinkedHashMap<>();
+        private final Map<String, String> proxyOptions = new LinkedHashMap<>();
+        private String proxyUsers = "  users:\n    - name: root\n      password: \"\"\n";
         private String extraYaml = "";
         private int proxyPort = freePort();
         private RestartPolicy restartPolicy = new RestartPolicy(Duration.ofMillis(200), Duration.ofSeconds(2), 3,
@@ -195,6 +198,21 @@ public final class CleaveTestHome implements AutoCloseable {
         /** An extra my.cnf option for every shard (server.options). */
         public Builder serverOption(String name, String value) {
             serverOptions.put(name, value);
+            return this;
+        }
+
+        /** An option of the proxy section, e.g. {@code max_backend_connections_per_shard}. */
+        public Builder proxyOption(String name, Object value) {
+            proxyOptions.put(name, String.valueOf(value));
+            return this;
+        }
+
+        /**
+         * The proxy's {@code users:} block instead of the default (root with an empty password),
+         * indented as it sits under {@code proxy:}.
+         */
+        public Builder proxyUsers(String usersYaml) {
+            this.proxyUsers = usersYaml.endsWith("\n") ? usersYaml : usersYaml + "\n";
             return this;
         }
 
