@@ -585,6 +585,16 @@ final class ClientSession implements ExchangeContext {
             cursors.afterResponse(shard, conn, tracker);
         }
         boolean keepForWarnings = tracker.warnings() > 0 && !tracker.isError();
+        if (!tracker.isError() && currentPins.pin() == Pin.NAMED_LOCK && !currentPins.names().isEmpty()
+                && conn.isUsable()) {
+            // GET_LOCK() may have timed out: keep the connection only for locks it really owns.
+            NamedLockCheck.run(conn, currentPins.names(), free -> {
+                pins.notHeld(shard, conn, free);
+                settle(shard, conn, keepForWarnings);
+                finishCommand();
+            });
+            return;
+        }
         settle(shard, conn, keepForWarnings);
         finishCommand();
     }

@@ -127,6 +127,15 @@ final class ConnectionPins {
         }
     }
 
+    /** The named locks {@code names} turned out not to be owned by {@code conn} (a GET_LOCK that timed out). */
+    void notHeld(int shard, BackendConnection conn, List<String> names) {
+        Held h = held[shard];
+        if (h != null && h.connection == conn) {
+            names.forEach(h.namedLocks::remove);
+            release(shard);
+        }
+    }
+
     /** A cursor was opened on {@code conn}: it serves the statement's COM_STMT_FETCH until closed. */
     void cursorOpened(int shard, BackendConnection conn) {
         Held h = held[shard];

@@ -1,0 +1,239 @@
+package io.cleave.e2e.proxy;
+
+import io.cleave.e2e.support.CleaveTestHome;
+import io.cleave.e2e.support.CommandLine;
+import io.cleave.e2e.support.RunningDaemon;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Session state over multiplexed backend connections: the proxy keeps two backend connections
+ * to the shard, and clients taking turns one statement at a time all land on the same one (the
+ * pool hands out the most recently returned), so each statement finds the previous client's
+ * settings there and the proxy must bring its own. Connection-bound state (temporary tables,
+ * named locks, LOCK TABLES, SQL PREPARE) keeps its connection until it is gone.
+ */
+class SessionStateIT {
+
+    private static CleaveTestHome home;
+    private static RunningDaemon daemon;
+
+    @BeforeAll
+    static void start() throws Exception {
+        home = CleaveTestHome.builder().shards(1).proxyOption("max_backend_connections_per_shard", 2).create();
+        daemon = home.start();
+        try (Connection c = open(""); Statement st = c.createStatement()) {
+            st.execute("CREATE DATABASE app");
+            st.execute("CREATE DATABASE other");
+            st.execute("CREATE TABLE app.items (id INT PRIMARY KEY, name VARCHAR(20))");
+            st.execute("CREATE TABLE app.audit (id INT PRIMARY KEY)");
+            st.execute("INSERT INTO app.items VALUES (1, 'one'), (2, 'two')");
+        }
+    }
+
+    @AfterAll
+    static void stop() {
+        if (daemon != null) {
+            daemon.close();
+        }
+        if (home != null) {
+            home.close();
+        }
+    }
+
+    private static Connection open(String database) throws SQLException {
+        return DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + daemon.proxyPort() + "/" + database
+                + "?sslMode=DISABLED&useServerPrepStmts=false", "root", "");
+    }
+
+    private static List<String> row(Connection c, String sql) throws SQLException {
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            assertThat(rs.next()).as(sql).isTrue();
+            List<String> values = new ArrayList<>();
+            for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
+                values.add(rs.getString(i));
+            }
+            return values;
+        }
+    }
+
+    private static void exec(Connection c, String... sql) throws SQLException {
+        try (Statement st = c.createStatement()) {
+            for (String s : sql) {
+                st.execute(s);
+            }
+        }
+    }
+
+    private static final String STATE = "SELECT DATABASE(), @@character_set_client, @@collation_connection, @@sql_mode,"
+            + " @@time_zone, @@transaction_isolation, @v, @@autocommit";
+
+    @Test
+    void eachClientKeepsItsOwnSettingsOnASharedConnection() throws Exception {
+        try (Connection a = open("app"); Connection b = open("other"); Connection c = open("")) {
+            exec(a, "SET NAMES latin1 COLLATE latin1_bin", "SET sql_mode = 'ANSI_QUOTES'", "SET time_zone = '+05:00'",
+                    "SET SESSION TRANSACTION ISOLATION LEVEL SERIALIZABLE", "SET @v = 'from a'");
+            exec(b, "SET NAMES utf8mb4", "SET sql_mode = 'NO_ENGINE_SUBSTITUTION'", "SET time_zone = '-03:00'",
+                    "SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED", "SET @v = 'from b'", "SET autocommit = 0");
+            List<String> aState = Arrays.asList("app", "latin1", "latin1_bin", "ANSI_QUOTES", "+05:00", "SERIALIZABLE",
+                    "from a", "1");
+            List<String> bState = Arrays.asList("other", "utf8mb4", "utf8mb4_general_ci", "NO_ENGINE_SUBSTITUTION",
+                    "-03:00", "READ-COMMITTED", "from b", "0");
+            List<String> cDefault = row(c, STATE);
+            assertThat(cDefault.get(0)).as("a client that chose no database has none").isNull();
+            for (int round = 0; round < 5; round++) {
+                assertThat(row(a, STATE)).isEqualTo(aState);
+                assertThat(row(b, STATE)).isEqualTo(bState);
+                assertThat(row(c, STATE)).isEqualTo(cDefault);
+                exec(a, "SET @v = 'from a'");
+            }
+            assertThat(row(a, "SELECT \"name\" FROM items WHERE id = 1")).containsExactly("one");
+            assertThat(row(b, "SELECT COUNT(*) FROM app.items")).containsExactly("2");
+            exec(b, "COMMIT");
+        }
+    }
+
+    @Test
+    void aClientWithoutDatabaseNeverSeesAnotherClientsSchema() throws Exception {
+        try (Connection a = open("app")) {
+            exec(a, "USE app");
+            assertThat(row(a, "SELECT DATABASE(), 1")).containsExactly("app", "1");
+        }
+        try (Connection none = open("")) {
+            assertThat(row(none, "SELECT DATABASE(), USER() IS NOT NULL")).containsExactly(null, "1");
+            assertThatThrownBy(() -> row(none, "SELECT * FROM items")).isInstanceOfSatisfying(SQLException.class,
+                    e -> assertThat(e.getErrorCode()).isEqualTo(1046));
+            exec(none, "USE other");
+            assertThat(row(none, "SELECT DATABASE(), 2")).containsExactly("other", "2");
+        }
+        CommandLine.Result cli = CommandLine.mariadb(daemon.proxyPort(), "root", "", List.of("--skip-ssl"), "status");
+        assertThat(cli.exitCode()).as(cli.output()).isZero();
+        assertThat(cli.stdout()).containsPattern("Current database:\\s*\\n");
+    }
+
+    @Test
+    void settingsHoldUnderConcurrentClientsQueuedOnTwoConnections() throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(6);
+        try {
+            List<Future<?>> runs = new ArrayList<>();
+            for (int t = 0; t < 6; t++) {
+                int id = t;
+                runs.add(pool.submit(() -> {
+                    try (Connection c = open(id % 2 == 0 ? "app" : "other")) {
+                        String zone = String.format("+%02d:00", id);
+                        exec(c, "SET time_zone = '" + zone + "'", "SET @v = " + id,
+                                "SET sql_mode = '" + (id % 3 == 0 ? "ANSI_QUOTES" : "STRICT_ALL_TABLES") + "'");
+                        for (int i = 0; i < 40; i++) {
+                            List<String> r = row(c, "SELECT DATABASE(), @@time_zone, @v, @@sql_mode");
+                            assertThat(r).containsExactly(id % 2 == 0 ? "app" : "other", zone, Integer.toString(id),
+                                    id % 3 == 0 ? "ANSI_QUOTES" : "STRICT_ALL_TABLES");
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : runs) {
+                f.get();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void temporaryTablePinsItsConnectionUntilDropped() throws Exception {
+        try (Connection a = open("app"); Connection b = open("app")) {
+            exec(a, "CREATE TEMPORARY TABLE scratch (x INT)", "INSERT INTO scratch VALUES (1)");
+            assertThat(inUse()).isEqualTo(1);
+            for (int i = 2; i <= 4; i++) {
+                assertThatThrownBy(() -> row(b, "SELECT COUNT(*) FROM scratch")).isInstanceOfSatisfying(
+                        SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(1146));
+                exec(b, "SET @other = 1");
+                exec(a, "INSERT INTO scratch VALUES (" + i + ")");
+            }
+            assertThat(row(a, "SELECT COUNT(*), SUM(x) FROM scratch")).containsExactly("4", "10");
+            exec(a, "CREATE TEMPORARY TABLE scratch2 (y INT)", "DROP TEMPORARY TABLE scratch");
+            assertThat(inUse()).as("scratch2 still holds the connection").isEqualTo(1);
+            exec(a, "DROP TEMPORARY TABLE scratch2");
+            assertThat(inUse()).isZero();
+        }
+    }
+
+    @Test
+    void namedLockPinsItsConnectionUntilReleased() throws Exception {
+        try (Connection a = open("app"); Connection b = open("app")) {
+            assertThat(row(a, "SELECT GET_LOCK('job', 0)")).containsExactly("1");
+            assertThat(row(a, "SELECT GET_LOCK('job', 0)")).as("held again by its owner").containsExactly("1");
+            assertThat(inUse()).isEqualTo(1);
+            assertThat(row(b, "SELECT GET_LOCK('job', 0)")).as("another session cannot take it").containsExactly("0");
+            assertThat(row(a, "SELECT IS_USED_LOCK('job') IS NOT NULL, 1")).containsExactly("1", "1");
+            assertThat(row(a, "SELECT RELEASE_LOCK('job')")).containsExactly("1");
+            assertThat(inUse()).as("taken twice, released once").isEqualTo(1);
+            assertThat(row(b, "SELECT GET_LOCK('job', 0)")).containsExactly("0");
+            assertThat(row(a, "SELECT RELEASE_LOCK('job')")).containsExactly("1");
+            assertThat(inUse()).isZero();
+            assertThat(row(b, "SELECT GET_LOCK('job', 0)")).containsExactly("1");
+            assertThat(row(b, "SELECT RELEASE_ALL_LOCKS()")).containsExactly("1");
+            assertThat(inUse()).isZero();
+        }
+    }
+
+    @Test
+    void lockTablesPinsItsConnectionUntilUnlocked() throws Exception {
+        try (Connection a = open("app"); Connection b = open("app")) {
+            exec(a, "LOCK TABLES items READ");
+            assertThat(inUse()).isEqualTo(1);
+            assertThat(row(a, "SELECT COUNT(*) FROM items")).containsExactly("2");
+            // Only the locking connection refuses tables it did not lock.
+            assertThatThrownBy(() -> exec(a, "INSERT INTO audit VALUES (1)")).isInstanceOfSatisfying(
+                    SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(1100));
+            exec(b, "INSERT INTO audit VALUES (1)");
+            assertThat(row(b, "SELECT COUNT(*) FROM items")).containsExactly("2");
+            exec(a, "UNLOCK TABLES");
+            assertThat(inUse()).isZero();
+            exec(a, "INSERT INTO audit VALUES (2)");
+            exec(a, "DELETE FROM audit");
+        }
+    }
+
+    @Test
+    void sqlPreparePinsItsConnectionUntilDeallocated() throws Exception {
+        try (Connection a = open("app"); Connection b = open("app")) {
+            exec(a, "PREPARE plus_one FROM 'SELECT ? + 1'", "SET @a = 41");
+            assertThat(inUse()).isEqualTo(1);
+            assertThatThrownBy(() -> exec(b, "EXECUTE plus_one USING @a")).isInstanceOfSatisfying(
+                    SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(1243));
+            exec(b, "SET @a = 1");
+            assertThat(row(a, "EXECUTE plus_one USING @a")).containsExactly("42");
+            exec(a, "DEALLOCATE PREPARE plus_one");
+            assertThat(inUse()).isZero();
+        }
+    }
+
+    /** Backend connections to the shard lent out right now (between statements: the pinned ones). */
+    private static long inUse() throws Exception {
+        String body = daemon.admin("GET", "/metrics", false).body();
+        Matcher m = Pattern.compile("cleave_proxy_backend_connections\\{shard=\"0\",state=\"in_use\"} ([0-9.]+)")
+                .matcher(body);
+        assertThat(m.find()).as(body).isTrue();
+        return (long) Double.parseDouble(m.group(1));
+    }
+}
