@@ -688,13 +688,14 @@ final class ClientSession implements ExchangeContext {
 
     /**
      * The error for a statement that got no backend connection: all busy past the wait timeout
-     * (1040, like a server out of connections, but with SQLSTATE HY000: the client's own
-     * connection is fine and drivers must not drop it), or the shard unreachable.
+     * (ER_QUERY_TIMEOUT: the statement was not run and may be retried; not a connection error
+     * such as 1040, which drivers map to SQLSTATE 08004 and treat as a dead connection), or the
+     * shard unreachable.
      */
     static ErrPacket shardUnavailable(int shard, Throwable cause) {
         String message = cause.getMessage() != null ? cause.getMessage() : cause.toString();
         if (cause instanceof ShardBusyException) {
-            return new ErrPacket(1040, "HY000", "Too many connections: " + message);
+            return new ErrPacket(3024, "HY000", "Statement timed out waiting for a backend connection: " + message);
         }
         return new ErrPacket(2013, "HY000", "Shard " + shard + " is unavailable: " + message);
     }
