@@ -571,10 +571,12 @@ final class ClientSession implements ExchangeContext {
             rollbackDistributed(this::finishCommand);
             return;
         }
-        if (currentCommand == CommandCode.STMT_PREPARE && tracker.isError()) {
-            statements.remove(nextStatementId);
-        }
-        if (!tracker.isError()) {
+        if (tracker.isError()) {
+            runtime.metrics().error(tracker.errorCode());
+            if (currentCommand == CommandCode.STMT_PREPARE) {
+                statements.remove(nextStatementId);
+            }
+        } else {
             if (tracker.lastInsertId() != 0) {
                 lastInsertId = tracker.lastInsertId();
             }
