@@ -42,12 +42,13 @@ class ProtocolCommandsIT {
 
     @BeforeAll
     static void start() throws Exception {
-        home = CleaveTestHome.builder().shards(2).proxyUsers(USERS).create();
+        home = CleaveTestHome.builder().shards(2).proxyUsers(USERS).serverOption("max_allowed_packet", "64M").create();
         daemon = home.start();
         try (RawMysqlClient c = root(null)) {
             for (String sql : List.of("CREATE DATABASE app", "CREATE DATABASE other",
                     "CREATE TABLE app.notes (id INT PRIMARY KEY, body VARCHAR(40) NOT NULL, at DATETIME)",
-                    "INSERT INTO app.notes VALUES (1, 'one', NULL), (2, 'two', '2024-01-02 03:04:05')")) {
+                    "INSERT INTO app.notes VALUES (1, 'one', NULL), (2, 'two', '2024-01-02 03:04:05')",
+                    "CREATE TABLE app.blobs (id INT PRIMARY KEY, data LONGBLOB, note LONGTEXT)")) {
                 assertThat(describe(c.query(sql))).isEqualTo("OK");
             }
         }
@@ -295,6 +296,60 @@ class ProtocolCommandsIT {
             assertThat(sqlState(denied)).isEqualTo("28000");
             assertThat(RawMysqlClient.errorMessage(denied)).contains("'nat'").contains("using password: YES");
             assertThat(c.closedByServer()).isTrue();
+        }
+    }
+
+    /** About 20 MB: more than one 16 MB packet, in both directions. */
+    private static final int LARGE = 20 * 1024 * 1024 + 12345;
+
+    @Test
+    void valuesOfTwentyMegabytesThroughTextAndBinaryProtocol() throws Exception {
+        byte[] data = new byte[LARGE];
+        new java.util.Random(42).nextBytes(data);
+        char[] letters = new char[LARGE];
+        for (int i = 0; i < letters.length; i++) {
+            letters[i] = (char) ('a' + (i * 7 + i / 1000) % 26);
+        }
+        String text = new String(letters);
+        String url = "jdbc:mysql://127.0.0.1:" + daemon.proxyPort() + "/app?sslMode=DISABLED&useServerPrepStmts=";
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection(url + "false", "root", "");
+             java.sql.Statement st = c.createStatement()) {
+            // Text protocol: the statement itself is over 16 MB.
+            st.executeUpdate("INSERT INTO blobs (id, note) VALUES (1, '" + text + "')");
+            try (java.sql.ResultSet rs = st.executeQuery("SELECT note, LENGTH(note) FROM blobs WHERE id = 1")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getLong(2)).isEqualTo(LARGE);
+                assertThat(rs.getString(1)).isEqualTo(text);
+            }
+        }
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection(url + "true", "root", "")) {
+            try (java.sql.PreparedStatement insert = c.prepareStatement("INSERT INTO blobs (id, data) VALUES (?, ?)")) {
+                // Binary protocol: the value inline in one COM_STMT_EXECUTE over 16 MB...
+                insert.setInt(1, 2);
+                insert.setBytes(2, data);
+                assertThat(insert.executeUpdate()).isEqualTo(1);
+                // ...and streamed in COM_STMT_SEND_LONG_DATA chunks.
+                insert.setInt(1, 3);
+                insert.setBinaryStream(2, new java.io.ByteArrayInputStream(data), data.length);
+                assertThat(insert.executeUpdate()).isEqualTo(1);
+            }
+            try (java.sql.PreparedStatement select = c.prepareStatement("SELECT data, LENGTH(data) FROM blobs WHERE id = ?")) {
+                for (int id : new int[] {2, 3}) {
+                    select.setInt(1, id);
+                    try (java.sql.ResultSet rs = select.executeQuery()) {
+                        assertThat(rs.next()).isTrue();
+                        assertThat(rs.getLong(2)).isEqualTo(LARGE);
+                        assertThat(java.util.Arrays.equals(rs.getBytes(1), data)).as("row %d reads back intact", id).isTrue();
+                    }
+                }
+            }
+        }
+        try (java.sql.Connection shard = daemon.connect(0); java.sql.Statement st = shard.createStatement();
+             java.sql.ResultSet rs = st.executeQuery("SELECT COUNT(*), SUM(LENGTH(data)), SUM(LENGTH(note)) FROM app.blobs")) {
+            rs.next();
+            assertThat(rs.getLong(1)).isEqualTo(3);
+            assertThat(rs.getLong(2)).isEqualTo(2L * LARGE);
+            assertThat(rs.getLong(3)).isEqualTo(LARGE);
         }
     }
 

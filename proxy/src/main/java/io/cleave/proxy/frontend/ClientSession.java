@@ -74,6 +74,10 @@ final class ClientSession implements ExchangeContext {
     private boolean busy;
     private boolean closed;
     private ByteBuf current;
+    /** The current command's payload: a slice of {@link #current}, or {@link #joined}. */
+    private ByteBuf currentPayload;
+    /** A command of 16 MB or more, joined from its frames (owned; {@link #current} is its re-framed copy). */
+    private ByteBuf joined;
     private CommandCode currentCommand;
     private Plan currentPlan;
     private long nextStatementId;
@@ -177,6 +181,11 @@ final class ClientSession implements ExchangeContext {
 
     ByteBuf currentFrame() {
         return current;
+    }
+
+    /** The current command's whole payload (joined when it came in several frames). */
+    ByteBuf currentPayload() {
+        return currentPayload;
     }
 
     CommandCode currentCommand() {
@@ -335,8 +344,10 @@ final class ClientSession implements ExchangeContext {
                 }
                 assemblerBusy = false;
                 output.respondTo(assembler.lastSequence());
+                // Read from the joined payload; relay the re-framed copy.
+                joined = whole;
                 current = reframe(whole);
-                payload = Frames.payload(current);
+                payload = whole;
             } catch (PacketTooLargeException e) {
                 output.respondTo(assembler.lastSequence());
                 fatal(1153, "08S01", e.getMessage());
@@ -347,6 +358,7 @@ final class ClientSession implements ExchangeContext {
             }
         }
         busy = true;
+        currentPayload = payload;
         try {
             dispatch(payload);
         } catch (MalformedPacketException | IndexOutOfBoundsException e) {
@@ -361,8 +373,7 @@ final class ClientSession implements ExchangeContext {
 
     private ByteBuf reframe(ByteBuf payload) {
         ByteBuf buf = Frames.begin(output.channel().alloc(), payload.readableBytes());
-        buf.writeBytes(payload);
-        payload.release();
+        buf.writeBytes(payload, payload.readerIndex(), payload.readableBytes());
         return Frames.finish(buf, 0);
     }
 
@@ -755,6 +766,11 @@ final class ClientSession implements ExchangeContext {
             current.release();
             current = null;
         }
+        if (joined != null) {
+            joined.release();
+            joined = null;
+        }
+        currentPayload = null;
     }
 
     void close() {

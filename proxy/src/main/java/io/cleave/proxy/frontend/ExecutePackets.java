@@ -14,14 +14,13 @@ final class ExecutePackets {
      * backend statement that has not seen the client's last types must get them, although the
      * client (which talked to another connection before) did not resend them.
      */
-    static ByteBuf withTypes(ByteBuf frame, int paramCount, short[] types, long backendId) {
-        ByteBuf payload = Frames.payload(frame);
+    static ByteBuf withTypes(ByteBuf payload, int paramCount, short[] types, long backendId) {
         int base = payload.readerIndex();
         int bitmap = (paramCount + 7) / 8;
         int boundFlagAt = base + 10 + bitmap;
         int valuesAt = boundFlagAt + 1;
         int valuesLength = payload.writerIndex() - valuesAt;
-        ByteBuf out = Frames.begin(frame.alloc(), payload.readableBytes() + 2 * paramCount);
+        ByteBuf out = Frames.begin(payload.alloc(), payload.readableBytes() + 2 * paramCount);
         out.writeBytes(payload, base, 10 + bitmap);
         out.setIntLE(Frames.HEADER_SIZE + 1, (int) backendId);
         out.writeByte(1);

@@ -150,7 +150,8 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
         session.replayLongData(connection, statement, backend.id());
         short[] types = statement.boundTypes();
         if (!executeBoundTypes && types != null && backend.boundTypes() != types) {
-            ByteBuf rebuilt = ExecutePackets.withTypes(frame, statement.paramCount(), types, backend.id());
+            ByteBuf rebuilt = ExecutePackets.withTypes(session.currentPayload(), statement.paramCount(), types,
+                    backend.id());
             frame.release();
             frame = rebuilt;
         } else {

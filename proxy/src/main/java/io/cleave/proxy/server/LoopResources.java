@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 public final class LoopResources {
 
     private static final long MAX_IDLE_NANOS = TimeUnit.MINUTES.toNanos(5);
+    private static final int MAX_REUSED_SQL = 1 << 20;
 
     private final EventLoop loop;
     private final BackendPool[] pools;
@@ -57,6 +58,10 @@ public final class LoopResources {
 
     /** A byte array of at least {@code length} for statement text, reused (same lifetime as {@link #analysis()}). */
     public byte[] sqlBuffer(int length) {
+        if (length > MAX_REUSED_SQL) {
+            // A rare huge statement (a large literal) is not worth keeping its buffer for.
+            return new byte[length];
+        }
         if (sqlBuffer.length < length) {
             sqlBuffer = new byte[Math.max(length, sqlBuffer.length * 2)];
         }
