@@ -112,6 +112,21 @@ class SessionStateIT {
     }
 
     @Test
+    void userVariablesAssignedInsideStatementsFollowTheClient() throws Exception {
+        try (Connection a = open("app"); Connection b = open("app")) {
+            assertThat(row(a, "SELECT @n := 5")).containsExactly("5");
+            exec(b, "SET @n = 'b', @p = 'b'");
+            assertThat(row(a, "SELECT @n + 1")).containsExactly("6");
+            exec(a, "SELECT name, id INTO @p, @`q q` FROM items WHERE id = 2");
+            assertThat(row(b, "SELECT @p, @n")).containsExactly("b", "b");
+            assertThat(row(a, "SELECT @p, @`q q`, @n")).containsExactly("two", "2", "5");
+            assertThat(row(a, "SELECT COUNT(*) FROM (SELECT @r := id FROM items ORDER BY id) t")).containsExactly("2");
+            exec(b, "SET @r = NULL");
+            assertThat(row(a, "SELECT @r")).containsExactly("2");
+        }
+    }
+
+    @Test
     void aClientWithoutDatabaseNeverSeesAnotherClientsSchema() throws Exception {
         try (Connection a = open("app")) {
             exec(a, "USE app");

@@ -67,6 +67,8 @@ final class ClientSession implements ExchangeContext {
     private final Cursors cursors;
     /** The connection-bound state the current statement creates or releases (read before it runs). */
     private PinNames currentPins = PinNames.NONE;
+    /** User variables the current statement assigns outside SET (null: none), read back after it. */
+    private List<String> assignedVariables;
     private final LiteralParameters literals = new LiteralParameters();
     private String user;
     private SessionSettings settings;
@@ -386,6 +388,7 @@ final class ClientSession implements ExchangeContext {
         currentCommand = command;
         currentPlan = null;
         currentPins = PinNames.NONE;
+        assignedVariables = null;
         cursors.newCommand();
         if (command == null) {
             unknownCommand(code);
@@ -598,18 +601,57 @@ final class ClientSession implements ExchangeContext {
             cursors.afterResponse(shard, conn, tracker);
         }
         boolean keepForWarnings = tracker.warnings() > 0 && !tracker.isError();
-        if (!tracker.isError() && currentPins.pin() == Pin.NAMED_LOCK && !currentPins.names().isEmpty()
-                && conn.isUsable()) {
-            // GET_LOCK() may have timed out: keep the connection only for locks it really owns.
-            NamedLockCheck.run(conn, currentPins.names(), free -> {
-                pins.notHeld(shard, conn, free);
-                settle(shard, conn, keepForWarnings);
-                finishCommand();
-            });
+        boolean ok = !tracker.isError() && conn.isUsable();
+        List<String> locks = ok && currentPins.pin() == Pin.NAMED_LOCK ? currentPins.names() : List.of();
+        List<String> variables = ok ? assignedVariables : null;
+        if (locks.isEmpty() && variables == null) {
+            settle(shard, conn, keepForWarnings);
+            finishCommand();
             return;
         }
-        settle(shard, conn, keepForWarnings);
-        finishCommand();
+        readBack(shard, conn, variables, locks, () -> {
+            settle(shard, conn, keepForWarnings);
+            finishCommand();
+        });
+    }
+
+    /**
+     * After a statement that assigned user variables outside SET, or called GET_LOCK(): reads
+     * from its connection what they are now, so the session carries the variables to whichever
+     * connection serves it next, and keeps the connection pinned only for locks it really owns
+     * (a GET_LOCK that timed out took nothing).
+     */
+    private void readBack(int shard, BackendConnection conn, List<String> variables, List<String> locks, Runnable then) {
+        StringBuilder select = new StringBuilder(variables != null ? AssignedVariables.select(variables) : "SELECT 1");
+        for (String lock : locks) {
+            select.append(", IS_USED_LOCK('").append(lock.replace("\\", "\\\\").replace("'", "''"))
+                    .append("') <=> CONNECTION_ID()");
+        }
+        int firstLock = variables != null ? variables.size() : 1;
+        ConnectionReadBack.run(conn, select.toString(), (columns, row) -> {
+            if (variables != null && row != null) {
+                SessionSettings updated = settings;
+                for (int i = 0; i < variables.size(); i++) {
+                    updated = updated.withUserVariable(variables.get(i),
+                            SessionStatements.literal(columns.get(i), row, i, !sqlMode.noBackslashEscapes()));
+                }
+                settings(updated);
+                conn.sessionState().applied(updated);
+            }
+            List<String> free = new ArrayList<>();
+            for (int i = 0; i < locks.size(); i++) {
+                if (row == null || !"1".equals(row.string(firstLock + i))) {
+                    free.add(locks.get(i));
+                }
+            }
+            pins.notHeld(shard, conn, free);
+            then.run();
+        });
+    }
+
+    /** The user variables the statement about to run assigns outside SET (null: none). */
+    void assignedVariables(List<String> names) {
+        this.assignedVariables = names;
     }
 
     void afterError(int shard, BackendConnection conn, ErrPacket error) {

@@ -175,8 +175,12 @@ final class SessionStatements {
         return s;
     }
 
-    /** A read-back value as a SQL literal for replaying it on other connections. */
     private String literal(ResultColumn column, TextRow row, int c) {
+        return literal(column, row, c, !session.sqlMode().noBackslashEscapes());
+    }
+
+    /** A read-back value as a SQL literal for replaying it on other connections. */
+    static String literal(ResultColumn column, TextRow row, int c, boolean backslashEscapes) {
         String value = row.string(c);
         if (value == null) {
             return "NULL";
@@ -184,13 +188,12 @@ final class SessionStatements {
         if (column.type().isInteger() || column.type().isDecimal() || column.type().isFloatingPoint()) {
             return value;
         }
-        boolean backslashes = !session.sqlMode().noBackslashEscapes();
         StringBuilder out = new StringBuilder(value.length() + 2).append('\'');
         for (int i = 0; i < value.length(); i++) {
             char ch = value.charAt(i);
             if (ch == '\'') {
                 out.append("''");
-            } else if (ch == '\\' && backslashes) {
+            } else if (ch == '\\' && backslashEscapes) {
                 out.append("\\\\");
             } else {
                 out.append(ch);

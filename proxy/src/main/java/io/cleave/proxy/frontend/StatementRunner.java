@@ -77,8 +77,11 @@ final class StatementRunner {
                 return;
             }
         }
-        if (plan instanceof Plan.Route r && r.pin() != Pin.NONE) {
-            session.currentPins(PinNames.of(r.pin(), analysis.tokens()));
+        if (plan instanceof Plan.Route r) {
+            if (r.pin() != Pin.NONE) {
+                session.currentPins(PinNames.of(r.pin(), analysis.tokens()));
+            }
+            session.assignedVariables(AssignedVariables.in(analysis.tokens()));
         }
         if (!(plan instanceof Plan.Route r && r.previousConnection())) {
             session.releaseWarningsConnection();
@@ -406,6 +409,7 @@ final class StatementRunner {
             return;
         }
         ClientStatement statement = session.newStatement(new PreparedSql(sql), analysis);
+        statement.assignedVariables(AssignedVariables.in(analysis.tokens()));
         // The statement's metadata is the same on every shard: prepare where it will most likely run.
         int shard = plan instanceof Plan.Route r && r.target() instanceof Target.Shard s ? s.shard()
                 : session.shardInUse() >= 0 ? session.shardInUse()
@@ -440,8 +444,11 @@ final class StatementRunner {
     private void execute(ClientStatement statement, ComStmtExecute execute, ByteBuf payload) {
         Plan plan = statement.analysis().plan();
         session.currentPlan(plan);
-        if (plan instanceof Plan.Route r && r.pin() != Pin.NONE) {
-            session.currentPins(PinNames.of(r.pin(), statement.analysis().tokens()));
+        if (plan instanceof Plan.Route r) {
+            if (r.pin() != Pin.NONE) {
+                session.currentPins(PinNames.of(r.pin(), statement.analysis().tokens()));
+            }
+            session.assignedVariables(statement.assignedVariables());
         }
         if (execute.opensCursor()) {
             // Only a single-shard relay opens the cursor on a shard; a merged result comes whole,

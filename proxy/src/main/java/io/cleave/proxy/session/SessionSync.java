@@ -39,14 +39,25 @@ public record SessionSync(String initDb, String setStatement) {
                              String prefix, String reset) {
         for (Map.Entry<String, String> e : target.entrySet()) {
             if (!e.getValue().equals(applied.get(e.getKey()))) {
-                append(set, prefix + e.getKey() + "=" + e.getValue());
+                append(set, prefix + quoted(e.getKey()) + "=" + e.getValue());
             }
         }
         for (String name : applied.keySet()) {
             if (!target.containsKey(name)) {
-                append(set, prefix + name + "=" + reset);
+                append(set, prefix + quoted(name) + "=" + reset);
             }
         }
+    }
+
+    /** A variable name as SET takes it: quoted when it holds more than letters, digits, '_', '$' and '.'. */
+    private static String quoted(String name) {
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (!(Character.isLetterOrDigit(c) || c == '_' || c == '$' || c == '.')) {
+                return "`" + name.replace("`", "``") + "`";
+            }
+        }
+        return name;
     }
 
     private static void append(StringBuilder set, String clause) {

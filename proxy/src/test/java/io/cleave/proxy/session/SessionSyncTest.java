@@ -40,6 +40,16 @@ class SessionSyncTest {
     }
 
     @Test
+    void userVariableNamesAreQuotedWhenTheyNeedIt() {
+        SessionSettings target = fresh.withUserVariable("q q", "1").withUserVariable("a`b", "'x'")
+                .withUserVariable("plain_1", "2");
+        assertThat(SessionSync.between(fresh, target).setStatement())
+                .isEqualTo("SET @`q q`=1, @`a``b`='x', @plain_1=2");
+        assertThat(SessionSync.between(target, fresh).setStatement())
+                .isEqualTo("SET @`q q`=NULL, @`a``b`=NULL, @plain_1=NULL");
+    }
+
+    @Test
     void setNamesForgetsExplicitCharsetVariables() {
         SessionSettings s = fresh.withSystemVariable("character_set_results", "NULL")
                 .withCharset(new Charset("utf8mb4", null));

@@ -1,0 +1,68 @@
+package io.cleave.proxy.frontend;
+
+import io.cleave.router.sql.lex.TokenBuffer;
+import io.cleave.router.sql.lex.TokenType;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The user variables a statement assigns outside SET ({@code SELECT @n := n + 1},
+ * {@code SELECT ... INTO @a, @b}): the proxy reads them back from the connection afterwards, so
+ * the session's next statement sees them whichever connection serves it. A scan of token types
+ * that allocates only when it finds one.
+ */
+final class AssignedVariables {
+
+    private AssignedVariables() {
+    }
+
+    /** The names assigned, or null when none. */
+    static List<String> in(TokenBuffer tokens) {
+        List<String> names = null;
+        boolean into = false;
+        int n = tokens.size();
+        for (int i = 0; i < n; i++) {
+            TokenType t = tokens.type(i);
+            if (t == TokenType.USER_VARIABLE) {
+                if (into || (i + 1 < n && tokens.type(i + 1) == TokenType.ASSIGN)) {
+                    names = add(names, name(tokens.text(i)));
+                }
+            } else if (t == TokenType.KEYWORD || t == TokenType.IDENTIFIER) {
+                into = tokens.textEqualsIgnoreCase(i, "INTO");
+            } else if (t != TokenType.COMMA) {
+                into = false;
+            }
+        }
+        return names;
+    }
+
+    private static List<String> add(List<String> names, String name) {
+        List<String> out = names == null ? new ArrayList<>(2) : names;
+        if (!out.contains(name)) {
+            out.add(name);
+        }
+        return out;
+    }
+
+    /** {@code @x}, {@code @`x`}, {@code @'x'}, {@code @"x"} -> x. */
+    static String name(String token) {
+        String body = token.substring(1);
+        if (body.length() >= 2) {
+            char q = body.charAt(0);
+            if ((q == '`' || q == '\'' || q == '"') && body.charAt(body.length() - 1) == q) {
+                return body.substring(1, body.length() - 1).replace(String.valueOf(q) + q, String.valueOf(q));
+            }
+        }
+        return body;
+    }
+
+    /** SELECT @`a`, @`b`: reads the variables back. */
+    static String select(List<String> names) {
+        StringBuilder sql = new StringBuilder("SELECT ");
+        for (int i = 0; i < names.size(); i++) {
+            sql.append(i == 0 ? "@`" : ", @`").append(names.get(i).replace("`", "``")).append('`');
+        }
+        return sql.toString();
+    }
+}
