@@ -52,14 +52,15 @@ record PinNames(Pin pin, List<String> names, List<String> released, boolean rele
         List<String> names = new ArrayList<>();
         boolean complete = true;
         while (i < tokens.size()) {
-            StringBuilder name = new StringBuilder();
-            while (i < tokens.size() && (isName(tokens.type(i)) || tokens.type(i) == TokenType.DOT)) {
-                name.append(tokens.type(i) == TokenType.DOT ? "." : unquote(tokens.text(i)));
-                i++;
-            }
-            if (name.length() == 0) {
+            if (i >= tokens.size() || !isName(tokens.type(i))) {
                 complete = false;
                 break;
+            }
+            // name, or schema.name
+            StringBuilder name = new StringBuilder(unquote(tokens.text(i++)));
+            if (tokens.type(i) == TokenType.DOT && i + 1 < tokens.size() && isName(tokens.type(i + 1))) {
+                name.append('.').append(unquote(tokens.text(i + 1)));
+                i += 2;
             }
             names.add(name.toString());
             if (pin == Pin.TEMPORARY_TABLE || tokens.type(i) != TokenType.COMMA) {

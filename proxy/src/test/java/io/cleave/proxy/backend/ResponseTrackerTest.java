@@ -38,6 +38,22 @@ class ResponseTrackerTest {
     }
 
     @Test
+    void changeUserGoesOnThroughAuthenticationRounds() {
+        tracker.start(ResponseKind.CHANGE_USER, true);
+        // Auth switch to mysql_native_password with a new scramble, then the OK.
+        assertThat(feed("fe6d7973716c5f6e61746976655f70617373776f726400" + "3132333435363738393031323334353637383930" + "00",
+                "00000002000000")).containsExactly(FrameKind.AUTH_ROUND, OK);
+        assertThat(tracker.isComplete()).isTrue();
+        // caching_sha2_password's fast path: more data (3), then the OK.
+        tracker.start(ResponseKind.CHANGE_USER, true);
+        assertThat(feed("0103", "00000002000000")).containsExactly(FrameKind.AUTH_ROUND, OK);
+        tracker.start(ResponseKind.CHANGE_USER, true);
+        assertThat(feed("ff1504233238303030416363657373")).containsExactly(ERR);
+        assertThat(tracker.isComplete()).isTrue();
+        assertThat(tracker.errorCode()).isEqualTo(1045);
+    }
+
+    @Test
     void textResultSetWithClassicEof() {
         // SELECT id, v FROM t WHERE id = 2, as MariaDB 11.4 answered a client without DEPRECATE_EOF.
         tracker.start(ResponseKind.RESULT, false);

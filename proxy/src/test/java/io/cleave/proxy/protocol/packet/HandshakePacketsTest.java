@@ -3,6 +3,7 @@ package io.cleave.proxy.protocol.packet;
 import io.cleave.proxy.protocol.Capabilities;
 import io.cleave.proxy.protocol.Hex;
 import io.cleave.proxy.protocol.MalformedPacketException;
+import io.cleave.proxy.protocol.packet.client.ComChangeUser;
 import io.cleave.proxy.protocol.packet.client.HandshakeResponse41;
 import io.cleave.proxy.protocol.packet.server.HandshakeV10;
 import io.netty.buffer.ByteBuf;
@@ -106,5 +107,27 @@ class HandshakePacketsTest {
         ByteBuf old = Hex.payload("0000000000000000000000000000000000000000000000000000000000000000");
         assertThatThrownBy(() -> HandshakeResponse41.decode(old)).isInstanceOf(MalformedPacketException.class)
                 .hasMessageContaining("4.1");
+    }
+
+    @Test
+    void comChangeUserWrittenAndDecoded() {
+        Capabilities caps = new Capabilities(Capabilities.PROTOCOL_41 | Capabilities.SECURE_CONNECTION
+                | Capabilities.PLUGIN_AUTH | Capabilities.CONNECT_ATTRS);
+        byte[] token = new byte[20];
+        for (int i = 0; i < token.length; i++) {
+            token[i] = (byte) (i + 1);
+        }
+        ComChangeUser packet = new ComChangeUser("nat", token, "app", 45, "mysql_native_password", Map.of("k", "v"));
+        ByteBuf out = Unpooled.buffer();
+        packet.write(out, caps);
+        assertThat(Hex.of(out)).isEqualTo("11" + "6e617400" + "14" + "0102030405060708090a0b0c0d0e0f1011121314"
+                + "61707000" + "2d00" + "6d7973716c5f6e61746976655f70617373776f726400" + "04016b0176");
+        ComChangeUser back = ComChangeUser.decode(out, caps);
+        assertThat(back.username()).isEqualTo("nat");
+        assertThat(back.authResponse()).isEqualTo(token);
+        assertThat(back.database()).isEqualTo("app");
+        assertThat(back.collationId()).isEqualTo(45);
+        assertThat(back.authPluginName()).isEqualTo("mysql_native_password");
+        assertThat(back.attributes()).containsExactly(Map.entry("k", "v"));
     }
 }
