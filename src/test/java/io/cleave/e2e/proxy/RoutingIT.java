@@ -233,6 +233,18 @@ class RoutingIT {
                         .containsExactly("ANSI_QUOTES,NO_ZERO_DATE/17/app");
             }
             assertThat(column(p, "SHOW VARIABLES LIKE 'sql_mode'")).containsExactly("sql_mode");
+            try (Statement st = p.createStatement()) {
+                // Dropped on every shard while current: the session has no schema any more, as on one server.
+                st.execute("CREATE DATABASE doomed");
+                st.execute("USE doomed");
+                st.execute("DROP DATABASE doomed");
+            }
+            for (int i = 0; i < 3; i++) {
+                assertThat(column(p, "SELECT IFNULL(DATABASE(), 'none')")).containsExactly("none");
+            }
+            try (Statement st = p.createStatement()) {
+                st.execute("USE app");
+            }
             assertThat(column(p, "SELECT \"owner\" FROM accounts WHERE id = 1")).hasSize(1);
         }
     }

@@ -145,6 +145,17 @@ class SessionStateIT {
     }
 
     @Test
+    void droppingTheCurrentDatabaseLeavesTheClientWithoutOne() throws Exception {
+        try (Connection a = open("app"); Connection b = open("app")) {
+            exec(a, "CREATE DATABASE doomed", "USE doomed", "DROP DATABASE doomed");
+            assertThat(row(a, "SELECT DATABASE(), 1")).containsExactly(null, "1");
+            assertThat(row(a, "SELECT COUNT(*) FROM app.items")).containsExactly("2");
+            assertThat(row(b, "SELECT DATABASE(), COUNT(*) FROM items")).containsExactly("app", "2");
+            assertThat(row(a, "SELECT DATABASE(), 2")).containsExactly(null, "2");
+        }
+    }
+
+    @Test
     void settingsHoldUnderConcurrentClientsQueuedOnTwoConnections() throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(6);
         try {

@@ -595,6 +595,10 @@ final class ClientSession implements ExchangeContext {
                 lastInsertId = tracker.lastInsertId();
             }
             lastAffectedRows = tracker.affectedRows();
+            if (ServerStatus.has(tracker.statusFlags(), ServerStatus.DB_DROPPED)) {
+                schemaDropped();
+                conn.sessionState().applied(conn.sessionState().applied().withSchema(null));
+            }
             if (currentPins.pin() != Pin.NONE) {
                 pins.apply(shard, conn, currentPins);
             }
@@ -647,6 +651,11 @@ final class ClientSession implements ExchangeContext {
             pins.notHeld(shard, conn, free);
             then.run();
         });
+    }
+
+    /** The session's statement dropped its current schema: as on a server, it now has none. */
+    void schemaDropped() {
+        settings(settings.withSchema(null));
     }
 
     /** The user variables the statement about to run assigns outside SET (null: none). */

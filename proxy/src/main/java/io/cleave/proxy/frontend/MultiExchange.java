@@ -9,6 +9,7 @@ import io.cleave.proxy.backend.ResponseTracker;
 import io.cleave.proxy.merge.ResultColumn;
 import io.cleave.proxy.merge.TextRow;
 import io.cleave.proxy.protocol.Frames;
+import io.cleave.proxy.protocol.ServerStatus;
 import io.cleave.proxy.protocol.packet.client.CommandCode;
 import io.cleave.proxy.protocol.packet.server.ColumnDefinition41;
 import io.cleave.proxy.protocol.packet.server.ErrPacket;
@@ -216,6 +217,10 @@ final class MultiExchange {
             }
             result.warnings = tracker.warnings();
             result.status = tracker.statusFlags();
+            if (ServerStatus.has(result.status, ServerStatus.DB_DROPPED)) {
+                // The statement dropped the connection's current schema: the server left it without one.
+                c.sessionState().applied(c.sessionState().applied().withSchema(null));
+            }
             if (beforeRelease != null) {
                 beforeRelease.accept(c, result);
             }

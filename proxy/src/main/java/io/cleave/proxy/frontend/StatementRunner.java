@@ -7,6 +7,7 @@ import io.cleave.proxy.merge.ResultColumn;
 import io.cleave.proxy.merge.ResultMerger;
 import io.cleave.proxy.merge.TextRow;
 import io.cleave.proxy.metrics.RouteKind;
+import io.cleave.proxy.protocol.ServerStatus;
 import io.cleave.proxy.protocol.packet.client.ComStmtExecute;
 import io.cleave.proxy.protocol.packet.server.ErrPacket;
 import io.cleave.proxy.protocol.packet.server.OkPacket;
@@ -374,6 +375,9 @@ final class StatementRunner {
         }
         if (insertId != 0) {
             session.lastInsertId(insertId);
+        }
+        if (ServerStatus.has(results.get(0).status, ServerStatus.DB_DROPPED)) {
+            session.schemaDropped();
         }
         session.output().ok(OkPacket.of(affected, insertId, session.status(), warnings));
         session.finishCommand();
