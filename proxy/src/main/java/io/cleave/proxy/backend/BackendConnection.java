@@ -180,7 +180,9 @@ public final class BackendConnection {
         p.sink.frame(this, frame, kind);
         if (p.tracker.isComplete()) {
             pending.poll();
-            lastStatus = p.tracker.statusFlags();
+            if (p.tracker.statusSeen()) {
+                lastStatus = p.tracker.statusFlags();
+            }
             ResponseSink sink = p.sink;
             p.sink = null;
             sink.complete(this, p.tracker);

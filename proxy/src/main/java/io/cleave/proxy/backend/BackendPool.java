@@ -1,7 +1,10 @@
 package io.cleave.proxy.backend;
 
+import io.cleave.proxy.protocol.ServerStatus;
 import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.ScheduledFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.ArrayDeque;
 import java.util.Iterator;
@@ -18,6 +21,8 @@ import java.util.concurrent.TimeUnit;
  * {@code Capabilities.RESPONSE_SHAPING}); the limit spans all profiles.
  */
 public final class BackendPool {
+
+    private static final Logger log = LoggerFactory.getLogger(BackendPool.class);
 
     private final class Waiter implements Runnable {
         final int profile;
@@ -116,6 +121,13 @@ public final class BackendPool {
         inUse--;
         if (!connection.isUsable() || closed) {
             forget(connection);
+            return;
+        }
+        if (ServerStatus.has(connection.lastStatus(), ServerStatus.IN_TRANS)) {
+            // An open transaction must not reach the next borrower, who would write into it unknowingly.
+            log.warn("{} came back with a transaction open: closed instead of pooled", connection);
+            forget(connection);
+            connection.close();
             return;
         }
         Waiter waiter = firstWaiterFor(connection.capabilities().responseProfile());

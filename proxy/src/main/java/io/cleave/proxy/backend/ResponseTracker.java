@@ -25,6 +25,7 @@ public final class ResponseTracker {
     private boolean continuationOfRow;
 
     private int statusFlags;
+    private boolean statusSeen;
     private int warnings;
     private long affectedRows;
     private long lastInsertId;
@@ -42,6 +43,7 @@ public final class ResponseTracker {
         this.error = false;
         this.errorCode = 0;
         this.statusFlags = 0;
+        this.statusSeen = false;
         this.warnings = 0;
         this.affectedRows = 0;
         this.lastInsertId = 0;
@@ -237,6 +239,7 @@ public final class ResponseTracker {
         if (p.readableBytes() >= 5) {
             warnings = p.getUnsignedShortLE(p.readerIndex() + 1);
             statusFlags = p.getUnsignedShortLE(p.readerIndex() + 3);
+            statusSeen = true;
         }
     }
 
@@ -246,6 +249,7 @@ public final class ResponseTracker {
         affectedRows = Wire.readLenencInt(p);
         lastInsertId = Wire.readLenencInt(p);
         statusFlags = p.readUnsignedShortLE();
+        statusSeen = true;
         warnings = p.readUnsignedShortLE();
     }
 
@@ -265,6 +269,14 @@ public final class ResponseTracker {
     /** Status flags of the last OK/EOF seen (the final one once complete). */
     public int statusFlags() {
         return statusFlags;
+    }
+
+    /**
+     * Whether the response carried status flags at all: an ERR does not, nor a PREPARE_OK without
+     * EOFs, and the connection's transaction state is then what it was before.
+     */
+    public boolean statusSeen() {
+        return statusSeen;
     }
 
     public int warnings() {
