@@ -1,5 +1,6 @@
 package io.cleave.proxy.frontend;
 
+import io.cleave.proxy.merge.MergeNotSupportedException;
 import io.cleave.proxy.merge.ResultColumn;
 import io.cleave.proxy.merge.TextRow;
 import io.cleave.router.plan.MergeSpec;
@@ -7,12 +8,14 @@ import io.cleave.router.plan.ParameterValues;
 import io.cleave.router.plan.Predicate;
 
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 
 /**
  * Evaluates a merged HAVING on merged rows: numbers compare as numbers when either side is
- * numeric (as the server does), strings case-insensitively, and any comparison with NULL is
- * not true (except NULL-safe equality).
+ * numeric (as the server does), binary strings byte by byte, and any comparison with NULL is not
+ * true (except NULL-safe equality). Strings in a collation are refused (see {@link #refuseCollated}).
  */
 final class PredicateEvaluator {
 
@@ -74,7 +77,10 @@ final class PredicateEvaluator {
         if (numeric(c.left()) || numeric(c.right())) {
             cmp = number(left).compareTo(number(right));
         } else {
-            cmp = left.compareToIgnoreCase(right);
+            refuseCollated(c.left());
+            refuseCollated(c.right());
+            // Binary strings and temporal text: byte order is the server's order.
+            cmp = compareBytes(left, right);
         }
         switch (c.op()) {
             case EQ:
@@ -99,6 +105,25 @@ final class PredicateEvaluator {
         }
         int column = MergeSpec.resolve(((Predicate.ColumnOperand) o).column(), row.columns());
         return row.string(column);
+    }
+
+    /**
+     * Strings in a collation compare by its rules (case, accents, expansions), which the proxy
+     * does not know: such a HAVING condition is refused rather than answered approximately.
+     */
+    private void refuseCollated(Predicate.Operand o) {
+        if (o instanceof Predicate.ColumnOperand col) {
+            ResultColumn c = columns.get(MergeSpec.resolve(col.column(), columns.size()));
+            if (c.isCollatedString()) {
+                throw new MergeNotSupportedException("HAVING compares the string column '" + c.name() + "' with an"
+                        + " aggregate's value or another string after merging shards, which needs its collation: not"
+                        + " supported across shards (compare group columns on their own, or in WHERE)");
+            }
+        }
+    }
+
+    private static int compareBytes(String a, String b) {
+        return Arrays.compareUnsigned(a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
     }
 
     private boolean numeric(Predicate.Operand o) {

@@ -1,5 +1,6 @@
 package io.cleave.proxy.merge;
 
+import io.cleave.proxy.protocol.packet.server.ColumnDefinition41;
 import io.cleave.router.plan.AggregateKind;
 import io.cleave.router.plan.AggregateSpec;
 import io.cleave.router.plan.GroupKey;
@@ -23,6 +24,10 @@ public final class ResultMerger {
 
     /** MySQL's div_precision_increment default: AVG of a DECIMAL(p, s) has scale s + 4. */
     private static final int DIV_PRECISION_INCREMENT = 4;
+    /** Digits the server adds to a DECIMAL argument's precision for SUM (DECIMAL_LONGLONG_DIGITS). */
+    private static final int SUM_PRECISION_INCREMENT = 22;
+    private static final int MAX_DECIMAL_PRECISION = 65;
+    private static final int MAX_DECIMAL_SCALE = 38;
 
     private final MergeSpec spec;
     private final List<ResultColumn> columns;
@@ -54,13 +59,13 @@ public final class ResultMerger {
         }
         if (spec.hasLimit()) {
             int from = (int) Math.min(offset, out.size());
-            int to = (int) Math.min(out.size(), from + Math.max(0, count));
+            int to = count >= out.size() - from ? out.size() : from + (int) Math.max(0, count);
             out = out.subList(from, to);
         }
         return out;
     }
 
-    /** The column definitions to send, adjusted where the merge changes a type (AVG's scale). */
+    /** The column definitions to send, adjusted where the merge changes a type (AVG's precision and scale). */
     public List<ResultColumn> outputColumns() {
         List<ResultColumn> out = new ArrayList<>(columns.subList(0, visibleColumns()));
         if (spec.grouping() == null) {
@@ -70,15 +75,26 @@ public final class ResultMerger {
             if (a.kind() == AggregateKind.AVG && a.column() < out.size()) {
                 ResultColumn sum = out.get(a.column());
                 if (sum.type().isDecimal()) {
-                    var d = sum.definition();
-                    int scale = Math.min(30, d.decimals() + DIV_PRECISION_INCREMENT);
-                    var avg = d.withType(d.type(), d.columnLength() + DIV_PRECISION_INCREMENT + (d.decimals() == 0 ? 1 : 0),
-                            d.flags(), scale);
-                    out.set(a.column(), new ResultColumn(avg, null));
+                    out.set(a.column(), new ResultColumn(averageDefinition(sum.definition()), null));
                 }
             }
         }
         return out;
+    }
+
+    /**
+     * The definition the server gives AVG(x), from the one it gave SUM(x) for the same x. For an
+     * argument of precision p and scale s the server types SUM as DECIMAL(min(p + 22, 65), s) and
+     * AVG as DECIMAL(min(p + 4, 65), min(s + 4, 38)); a SUM at the 65-digit cap hides p, and AVG
+     * is then taken as 65 digits wide.
+     */
+    static ColumnDefinition41 averageDefinition(ColumnDefinition41 sum) {
+        int sign = sum.unsigned() ? 0 : 1;
+        long sumPrecision = sum.columnLength() - sign - (sum.decimals() > 0 ? 1 : 0);
+        long precision = sumPrecision >= MAX_DECIMAL_PRECISION ? MAX_DECIMAL_PRECISION
+                : Math.min(MAX_DECIMAL_PRECISION, sumPrecision - SUM_PRECISION_INCREMENT + DIV_PRECISION_INCREMENT);
+        int scale = Math.min(MAX_DECIMAL_SCALE, sum.decimals() + DIV_PRECISION_INCREMENT);
+        return sum.withType(sum.type(), precision + 1 + sign, sum.flags(), scale);
     }
 
     /** A predicate on merged rows. */
@@ -212,7 +228,7 @@ public final class ResultMerger {
         if (floating) {
             return ascii(MysqlNumbers.formatDouble(dsum / n));
         }
-        int scale = Math.min(30, columns.get(a.column()).definition().decimals() + DIV_PRECISION_INCREMENT);
+        int scale = Math.min(MAX_DECIMAL_SCALE, columns.get(a.column()).definition().decimals() + DIV_PRECISION_INCREMENT);
         return ascii(sum.divide(BigDecimal.valueOf(n), scale, RoundingMode.HALF_UP).toPlainString());
     }
 

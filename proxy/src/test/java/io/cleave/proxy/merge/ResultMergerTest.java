@@ -89,6 +89,32 @@ class ResultMergerTest {
     }
 
     @Test
+    void aLimitOfAllRowsTakesEverythingAfterTheOffset() {
+        // LIMIT 2, 18446744073709551615: the count arrives as Long.MAX_VALUE.
+        MergeSpec spec = new MergeSpec(0, List.of(new SortKey(0, false, NONE)), null, false,
+                new ValueRef.Constant(2), new ValueRef.Constant(Long.MAX_VALUE));
+        List<TextRow> rows = List.of(row("3"), row("1"), row("4"), row("2"));
+        List<TextRow> merged = new ResultMerger(spec, List.of(N)).merge(rows, 2, Long.MAX_VALUE, null);
+        assertThat(values(merged, 1)).containsExactly(List.of("3"), List.of("4"));
+        assertThat(new ResultMerger(spec, List.of(N)).merge(rows, 9, Long.MAX_VALUE, null)).isEmpty();
+    }
+
+    @Test
+    void averageOfADecimalIsTypedAsTheServerTypesIt() {
+        // SUM(DECIMAL(12,2)) is DECIMAL(34,2): length 34 digits + point + sign; AVG is DECIMAL(16,6).
+        ColumnDefinition41 sum = new ColumnDefinition41("db", "t", "t", "AVG(x)", "", 63, 36,
+                ColumnType.NEWDECIMAL.code(), 0, 2);
+        ColumnDefinition41 avg = ResultMerger.averageDefinition(sum);
+        assertThat(avg.columnLength()).isEqualTo(18);
+        assertThat(avg.decimals()).isEqualTo(6);
+        // SUM(INT) is DECIMAL(32,0) (length 33); AVG(INT) is DECIMAL(14,4).
+        ColumnDefinition41 intSum = new ColumnDefinition41("db", "t", "t", "AVG(k)", "", 63, 33,
+                ColumnType.NEWDECIMAL.code(), 0, 0);
+        assertThat(ResultMerger.averageDefinition(intSum).columnLength()).isEqualTo(16);
+        assertThat(ResultMerger.averageDefinition(intSum).decimals()).isEqualTo(4);
+    }
+
+    @Test
     void countWithoutGroupByOverNoRowsIsZero() {
         MergeSpec spec = new MergeSpec(0, List.of(), new Grouping(List.of(), List.of(
                 new AggregateSpec(AggregateKind.COUNT, 0, NONE, NONE), new AggregateSpec(AggregateKind.SUM, 1, NONE, NONE)),

@@ -416,7 +416,8 @@ final class KeyAnalyzer {
         return new Target.Keyed(classes, new ArrayList<>(homes.keySet()), notColocatedMessage(classes, homes));
     }
 
-    private static String notColocatedMessage(List<KeyClass> classes, Map<Integer, Set<String>> homes) {
+    /** Why the classes (and homes) cannot meet on one shard: the error when their keys disagree. */
+    private String notColocatedMessage(List<KeyClass> classes, Map<Integer, Set<String>> homes) {
         List<String> parts = new ArrayList<>();
         Set<String> keyspaces = new LinkedHashSet<>();
         for (KeyClass c : classes) {
@@ -428,7 +429,33 @@ final class KeyAnalyzer {
             return String.join(", ", classes.get(0).tables()) + " rows on more than one shard cannot be combined here:"
                     + " not supported across shards";
         }
+        if (setOperation) {
+            return "UNION, INTERSECT and EXCEPT of " + String.join(" and ", parts) + " on different shards are not"
+                    + " supported across shards";
+        }
+        String nested = nestedOnlyTables();
+        if (nested != null) {
+            return "a subquery over " + nested + " is not tied to the outer rows by the sharding key, so it needs rows"
+                    + " of other shards: not supported across shards";
+        }
         return "join between " + String.join(" and ", parts) + " is not co-located on "
                 + String.join("/", keyspaces) + ": not supported across shards";
+    }
+
+    /** The tables of a key class that lives only in subqueries or derived tables, or null. */
+    private String nestedOnlyTables() {
+        Map<Integer, Boolean> nestedOnly = new LinkedHashMap<>();
+        Map<Integer, Set<String>> tables = new LinkedHashMap<>();
+        for (Binding b : sharded) {
+            int root = find(b.id);
+            nestedOnly.merge(root, b.block.nested, Boolean::logicalAnd);
+            tables.computeIfAbsent(root, k -> new LinkedHashSet<>()).add(b.table);
+        }
+        for (Map.Entry<Integer, Boolean> e : nestedOnly.entrySet()) {
+            if (e.getValue()) {
+                return String.join(", ", tables.get(e.getKey()));
+            }
+        }
+        return null;
     }
 }

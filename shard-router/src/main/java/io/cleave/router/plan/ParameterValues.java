@@ -26,6 +26,30 @@ public interface ParameterValues {
      */
     long longValue(int slot);
 
+    /**
+     * A LIMIT or OFFSET value. A whole number beyond a long (LIMIT 18446744073709551615 is the
+     * usual way to say "all the rest") counts as {@link Long#MAX_VALUE}: no result is that large.
+     *
+     * @throws IllegalArgumentException when the value is not a non-negative whole number
+     */
+    default long limitValue(int slot) {
+        long value;
+        try {
+            value = longValue(slot);
+        } catch (IllegalArgumentException e) {
+            value = -1;
+        }
+        if (value >= 0) {
+            return value;
+        }
+        String text = text(slot);
+        String digits = text == null ? "" : text.strip();
+        if (!digits.isEmpty() && digits.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            return Long.MAX_VALUE;
+        }
+        throw new IllegalArgumentException("LIMIT and OFFSET take a non-negative whole number, not " + text);
+    }
+
     /** Appends the slot's value as SQL text: a literal as written, or a bound value rendered as a literal. */
     void appendSql(int slot, ByteArrayOutputStream out);
 

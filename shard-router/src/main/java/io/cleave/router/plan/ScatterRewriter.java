@@ -86,6 +86,7 @@ final class ScatterRewriter {
                         + " computes on aggregates, which cannot be combined across shards; select the aggregates"
                         + " themselves (not supported across shards)");
             }
+            keepName(c);
         }
         boolean distinct = s.options().distinct();
         if (star && (aggregated || distinct)) {
@@ -114,9 +115,7 @@ final class ScatterRewriter {
 
         Predicate having = null;
         if (s.having() != null && aggregated) {
-            having = predicate(s.having());
-            // HAVING must see merged groups, not one shard's partial ones.
-            edits.remove(s.having().span().first() - 1, s.having().span().end());
+            having = splitHaving(s.having());
         }
 
         List<PendingSort> sorts = new ArrayList<>();
@@ -215,6 +214,22 @@ final class ScatterRewriter {
         itemAggregates.put(i, a);
     }
 
+    /**
+     * The shards of a prepared statement get its values as literals, so an unnamed expression
+     * with a value in it would be named after the literal ({@code k + 1}) instead of as the client
+     * wrote it ({@code k + ?}): name it as written. A bare value is named after the value itself
+     * either way; AVG is renamed where it is rewritten.
+     */
+    private void keepName(SelectItem.Column c) {
+        Expr e = c.expr();
+        if (c.alias() != null || e instanceof Expr.Slot || !Exprs.anyMatch(e, x -> x instanceof Expr.Slot)
+                || e instanceof Expr.FunctionCall f && f.isAggregate() && f.upperName().equals("AVG")) {
+            return;
+        }
+        edits.insert(e.span().end(), List.of(TemplateBuilder.text("AS "),
+                new SqlTemplate.QuotedTokens(e.span().first(), e.span().end())));
+    }
+
     private Span argsSpan(Expr.FunctionCall f) {
         if (f.args().isEmpty()) {
             throw new PlanningException(f.upperName() + "() without arguments cannot be merged across shards");
@@ -246,6 +261,60 @@ final class ScatterRewriter {
         }
         Col col = addHidden(exprPieces(o.expr()));
         return new PendingSort(col, o.descending(), addHidden(weightPieces(o.expr().span())));
+    }
+
+    /**
+     * HAVING conditions on aggregates must see merged groups, not one shard's partial ones: they
+     * are evaluated after the merge. Conditions without aggregates only look at group keys, which
+     * are the same in every shard's part of a group, so they stay with the shards (where strings
+     * compare in their collation).
+     */
+    private Predicate splitHaving(Expr having) {
+        List<Expr> local = new ArrayList<>();
+        List<Predicate> merged = new ArrayList<>();
+        for (Expr c : Exprs.conjuncts(having)) {
+            if (onGroupKeys(c)) {
+                local.add(c);
+            } else {
+                merged.add(predicate(c));
+            }
+        }
+        if (merged.isEmpty()) {
+            return null;
+        }
+        int clause = having.span().first() - 1;
+        if (local.isEmpty()) {
+            edits.remove(clause, having.span().end());
+        } else {
+            List<SqlTemplate.Piece> kept = new ArrayList<>();
+            kept.add(TemplateBuilder.text("HAVING "));
+            for (Expr c : local) {
+                kept.add(TemplateBuilder.text(kept.size() == 1 ? "(" : " AND ("));
+                kept.add(TemplateBuilder.tokens(c.span()));
+                kept.add(TemplateBuilder.text(")"));
+            }
+            edits.replace(clause, having.span().end(), kept);
+        }
+        return merged.size() == 1 ? merged.get(0) : new Predicate.And(merged);
+    }
+
+    /** A condition without aggregates, naming no aggregated select item by its alias. */
+    private boolean onGroupKeys(Expr c) {
+        if (Exprs.containsAggregate(c)) {
+            return false;
+        }
+        return !Exprs.anyMatch(c, x -> x instanceof Expr.ColumnRef ref && ref.table() == null
+                && itemAggregates.containsKey(findAlias(ref.column())));
+    }
+
+    private int findAlias(String name) {
+        for (int i = 0; i < select.items().size(); i++) {
+            if (select.items().get(i) instanceof SelectItem.Column item && item.alias() != null
+                    && item.alias().equalsIgnoreCase(name)) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     private Predicate predicate(Expr e) {
@@ -427,8 +496,17 @@ final class ScatterRewriter {
         return List.of(TemplateBuilder.tokens(e.span()));
     }
 
+    /**
+     * The server's sort key of a value in its collation. WEIGHT_STRING keeps trailing spaces,
+     * which PAD SPACE collations ignore ('a ' = 'a'): there the value is weighed without them.
+     * {@code x = RTRIM(x)} holds exactly when trailing spaces do not count or there are none, so
+     * the key is right for PAD SPACE and NO PAD collations alike. (Under PAD SPACE a value ending
+     * in a character that sorts below the space, as a tab, still orders after its trimmed prefix.)
+     */
     private static List<SqlTemplate.Piece> weightPieces(Span span) {
-        return List.of(TemplateBuilder.text("WEIGHT_STRING("), TemplateBuilder.tokens(span), TemplateBuilder.text(")"));
+        SqlTemplate.Piece x = TemplateBuilder.tokens(span);
+        return List.of(TemplateBuilder.text("WEIGHT_STRING(IF("), x, TemplateBuilder.text(" = RTRIM("), x,
+                TemplateBuilder.text("), RTRIM("), x, TemplateBuilder.text("), "), x, TemplateBuilder.text("))"));
     }
 
     private static int index(Col c, int hiddenCount) {

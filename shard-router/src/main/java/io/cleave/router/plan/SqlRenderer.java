@@ -36,8 +36,11 @@ public final class SqlRenderer {
             byte[] b = text.text().getBytes(java.nio.charset.StandardCharsets.UTF_8);
             out.write(b, 0, b.length);
         } else if (piece instanceof SqlTemplate.LimitSum sum) {
-            long total = Math.addExact(value(sum.offset(), values), value(sum.count(), values));
-            byte[] b = Long.toString(total).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            long offset = value(sum.offset(), values);
+            long count = value(sum.count(), values);
+            // Beyond a long is "all rows" either way: the largest LIMIT the server takes says so.
+            String total = count > Long.MAX_VALUE - offset ? MAX_LIMIT : Long.toString(offset + count);
+            byte[] b = total.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
             out.write(b, 0, b.length);
         } else if (piece instanceof SqlTemplate.QuotedTokens q) {
             TokenBuffer tokens = statement.tokens();
@@ -53,8 +56,11 @@ public final class SqlRenderer {
         }
     }
 
+    private static final String MAX_LIMIT = "18446744073709551615";
+
+    /** A LIMIT/OFFSET value of this execution (see {@link ParameterValues#limitValue}). */
     public static long value(ValueRef ref, ParameterValues values) {
-        return ref instanceof ValueRef.Constant c ? c.value() : values.longValue(((ValueRef.Slot) ref).slot());
+        return ref instanceof ValueRef.Constant c ? c.value() : values.limitValue(((ValueRef.Slot) ref).slot());
     }
 
     /**
