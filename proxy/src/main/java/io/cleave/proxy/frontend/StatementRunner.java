@@ -27,6 +27,7 @@ import io.cleave.router.sql.lex.TokenType;
 import io.cleave.router.shardmap.ShardMap;
 import io.netty.buffer.ByteBuf;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -222,9 +223,11 @@ final class StatementRunner {
     }
 
     /**
-     * Runs a write on several shards. Inside the session's transaction the shards join it; outside
-     * one, a transactional write gets a transaction of its own, committed atomically across the
-     * shards (or rolled back on all of them).
+     * Runs a write on several shards. Inside the session's transaction the shards join it, and a
+     * statement savepoint on each makes the statement all-or-nothing there too: when it fails on
+     * some shards, the others roll back to the savepoint, as one server undoes a failed statement.
+     * Outside a transaction, a transactional write gets a transaction of its own, committed
+     * atomically across the shards (or rolled back on all of them).
      *
      * @param firstGeneratedId an id the proxy generated for the first row (reported as the insert id), or 0
      */
@@ -233,6 +236,7 @@ final class StatementRunner {
         TransactionState tx = session.transaction();
         boolean inTransaction = session.inTransaction();
         boolean implicit = !inTransaction && transactional && shards.length > 1;
+        boolean savepoint = inTransaction && transactional && shards.length > 1;
         if (implicit) {
             tx.beginImplicit();
         }
@@ -248,6 +252,14 @@ final class StatementRunner {
                 results.get(0).lastInsertId = firstGeneratedId;
             }
             if (!implicit) {
+                if (savepoint && !results.stream().allMatch(LegResult::ok) && !lostTransaction(results)) {
+                    if (partlyApplied(results)) {
+                        undoStatement(results);
+                    } else {
+                        session.error(firstError(results));
+                    }
+                    return;
+                }
                 afterTransactionalLegs(results, () -> written(results, replicated, what));
                 return;
             }
@@ -261,13 +273,66 @@ final class StatementRunner {
                     }
                 });
             } else {
-                end.rollback(ignored -> written(results, replicated, what));
+                // Rolled back everywhere: the statement failed as a whole, as on one server.
+                end.rollback(ignored -> session.error(firstError(results)));
             }
         });
         for (int i = 0; i < shards.length; i++) {
-            multi.leg(shards[i], sql.get(i));
+            multi.leg(shards[i], savepoint ? List.of(STATEMENT_SAVEPOINT, sql.get(i)) : List.of(sql.get(i)));
         }
         multi.start();
+    }
+
+    private static final byte[] STATEMENT_SAVEPOINT = "SAVEPOINT cleave_statement".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] UNDO_STATEMENT = "ROLLBACK TO SAVEPOINT cleave_statement".getBytes(StandardCharsets.US_ASCII);
+
+    private static boolean partlyApplied(List<LegResult> results) {
+        return results.stream().anyMatch(LegResult::ok) && !results.stream().allMatch(LegResult::ok);
+    }
+
+    /** A shard rolled the whole transaction back (deadlock) or its connection is gone: no statement undo helps. */
+    private static boolean lostTransaction(List<LegResult> results) {
+        for (LegResult leg : results) {
+            if (leg.failure != null || leg.error != null && leg.error.errorCode() == DEADLOCK) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static final int DEADLOCK = 1213;
+
+    /**
+     * A statement of the transaction failed on some shards: the shards where it succeeded go back
+     * to its savepoint, so the transaction goes on without any of it; the client gets the error.
+     * If that fails, the whole transaction is rolled back.
+     */
+    private void undoStatement(List<LegResult> results) {
+        ErrPacket error = firstError(results);
+        MultiExchange undo = new MultiExchange(session, true, undone -> {
+            if (undone.stream().allMatch(LegResult::ok)) {
+                session.error(error);
+                return;
+            }
+            session.rollbackDistributed(() -> session.error(error.errorCode(), error.sqlState(), error.message()
+                    + "; undoing the statement on the shards where it had succeeded failed, so the transaction was"
+                    + " rolled back"));
+        });
+        for (LegResult leg : results) {
+            if (leg.ok()) {
+                undo.leg(leg.shard, UNDO_STATEMENT);
+            }
+        }
+        undo.start();
+    }
+
+    private static ErrPacket firstError(List<LegResult> results) {
+        for (LegResult leg : results) {
+            if (!leg.ok()) {
+                return leg.errorPacket();
+            }
+        }
+        throw new IllegalStateException("no shard failed");
     }
 
     /**
