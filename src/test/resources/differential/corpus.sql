@@ -385,7 +385,9 @@ SELECT id, tenant FROM accounts ORDER BY tenant COLLATE utf8mb4_bin, id
 [fold] SELECT tenant, COUNT(*) AS n FROM accounts GROUP BY tenant HAVING tenant = 'lodz'
 [fold] SELECT tenant, COUNT(*) AS n FROM accounts GROUP BY tenant HAVING tenant <> 'acme' ORDER BY tenant
 
-# ---- more aggregates, HAVING, empty groups ---------------------------------------------------
+# ---- more aggregates, HAVING, empty groups
+[refused 1235: HAVING compares the string column] SELECT c_last, COUNT(*) AS n FROM customer GROUP BY c_last HAVING n > 10 OR c_last = 'elan'
+ ---------------------------------------------------
 SELECT c_w_id, COUNT(*) FROM customer WHERE c_w_id > 100 GROUP BY c_w_id
 SELECT COUNT(*) FROM customer HAVING COUNT(*) > 1000
 SELECT COUNT(*) FROM customer HAVING COUNT(*) > 1
@@ -467,6 +469,43 @@ DELETE FROM nosuchtable WHERE id = 1
 [refused 1235: no shard holds] INSERT INTO warehouse (w_id, w_name) VALUES (0, 'zero')
 [refused 1235: no shard holds] INSERT INTO warehouse (w_id, w_name) VALUES (11, 'W11'), (-3, 'negative')
 
+# ---- more types through the merge (binary rows in the prepared run), long values --------------
+SELECT id, fl, yr, bits, tags FROM metrics ORDER BY id
+SELECT id, fl, yr, HEX(bits), tags FROM metrics WHERE id < 40 ORDER BY yr, id
+SELECT id, fl FROM metrics ORDER BY fl, id LIMIT 20
+SELECT yr, COUNT(*) FROM metrics GROUP BY yr ORDER BY yr
+SELECT MIN(yr), MAX(yr), MIN(fl), MAX(fl), COUNT(bits), COUNT(tags) FROM metrics
+SELECT bits, COUNT(*) FROM metrics GROUP BY bits ORDER BY bits LIMIT 10
+[refused 1235: ENUM/SET] SELECT tags, COUNT(*) FROM metrics GROUP BY tags
+SELECT CAST(tags AS CHAR) AS t, COUNT(*) FROM metrics GROUP BY t ORDER BY t
+SELECT id, REPEAT(c, 3) AS long_c FROM sbtest1 WHERE id < 30 ORDER BY long_c
+SELECT k, MAX(REPEAT(pad, 5)) FROM sbtest2 GROUP BY k ORDER BY k
+SELECT id, CONCAT(c, pad, c, pad, c) FROM sbtest2 ORDER BY id DESC LIMIT 12
+
+# ---- literals that are keys in disguise ------------------------------------------------------
+SELECT id, k FROM sbtest1 WHERE id = 0x10
+SELECT id, k FROM sbtest1 WHERE id = X'11'
+SELECT id, k FROM sbtest1 WHERE id = b'10010'
+SELECT id, k FROM sbtest1 WHERE id = 020
+SELECT id, k FROM sbtest1 WHERE id = TRUE
+SELECT id, k FROM sbtest1 WHERE id IN (0x15, 22, '23')
+SELECT w_id, w_name FROM warehouse WHERE w_id = 0x05
+SELECT id FROM accounts WHERE tenant = 5 ORDER BY id
+SELECT id FROM accounts WHERE tenant = '5' ORDER BY id
+SELECT id FROM accounts WHERE tenant = 5.0 ORDER BY id
+SELECT id FROM accounts WHERE tenant IN (5, 'lodz') ORDER BY id
+SET @w = 3
+SELECT w_id, w_name FROM warehouse WHERE w_id = @w
+SELECT COUNT(*) FROM customer WHERE c_w_id = @w + 1
+
+# ---- metadata every shard answers alike ------------------------------------------------------
+SHOW TABLES
+[noparam] SHOW COLUMNS FROM customer
+DESCRIBE sbtest1
+SHOW CREATE TABLE metrics
+SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE() ORDER BY table_name
+SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = DATABASE() AND table_name = 'accounts' ORDER BY ordinal_position
+
 # ---- writes: multi-row inserts across shards --------------------------------------------------
 INSERT INTO warehouse (w_id, w_name, w_street_1, w_city, w_state, w_zip, w_tax, w_ytd) VALUES (9, 'W9', 'x', 'Zürich', 'ZZ', '123411111', 0.1000, 0.00), (10, 'W10', 'y', 'Łódź', 'ŁÓ', '999911111', 0.0500, 10.00)
 SELECT * FROM warehouse ORDER BY w_id
@@ -484,6 +523,17 @@ SELECT id, tag, amount, ratio, qty, day, at_time, stamp, flag, raw, kind FROM me
 INSERT INTO notes (id, author, body, created, score) VALUES (31, 'Zed', 'late', '2024-12-31', 1.5), (32, 'zed', 'later', NULL, NULL)
 INSERT INTO item (i_id, i_im_id, i_name, i_price, i_data) VALUES (41, 1, 'Ætherium', 9.99, 'new'), (42, 2, 'aetherium', 1.00, 'new')
 INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data) VALUES (1, 1, 2, 1, 2, '2024-01-01 00:00:00', 5.00, 'p1'), (1, 1, 7, 1, 7, '2024-01-01 00:00:00', 6.00, 'p2')
+
+# LAST_INSERT_ID() after explicit ids is not compared: the server keeps its last generated id, the
+# proxy reports the id of the OK packet (see AutoIncrementIT for generated ids).
+INSERT INTO sbtest2 (id, k, c, pad) VALUES (400, 1, 'explicit id', 'p')
+INSERT INTO sbtest2 (id, k, c, pad) VALUES (401, 1, 'explicit ids', 'p'), (402, 1, 'on two shards', 'p'), (403, 1, 'or more', 'p')
+INSERT INTO sbtest1 SET id = 501, k = 1, c = 'insert set', pad = 'p'
+REPLACE INTO sbtest1 SET id = 501, k = 2, c = 'replace set', pad = 'p'
+INSERT INTO sbtest1 (id, k, c, pad) VALUES (502, 1 + 1, CONCAT('con', 'cat'), UPPER('pad'))
+[refused 1235: must be given as a value] INSERT INTO sbtest1 (id, k, c, pad) VALUES (NULL, 1, 'null key', 'p')
+[refused 1235: must be given as a value] INSERT INTO sbtest1 (id, k, c, pad) VALUES (DEFAULT, 1, 'default key', 'p')
+[refused 1235: must set its sharding key] INSERT INTO sbtest1 SET k = 1, c = 'no key', pad = 'p'
 
 # ---- writes: ON DUPLICATE KEY UPDATE and REPLACE (routed per row) ------------------------------
 INSERT INTO sbtest2 (id, k, c, pad) VALUES (1, 100, 'c1', 'p'), (151, 151, 'c151', 'p'), (64, 100, 'c64', 'p'), (152, 152, 'c152', 'p') ON DUPLICATE KEY UPDATE k = k + 1000, c = VALUES(c)
@@ -518,6 +568,11 @@ UPDATE sbtest1 SET c = 'updated-c' WHERE id = 18
 UPDATE sbtest1 SET k = k + 1 WHERE id IN (20, 21, 22, 23, 24, 25)
 UPDATE sbtest2 SET pad = 'no key' WHERE k < 3
 UPDATE sbtest2 SET pad = 'matches nothing' WHERE k > 100000
+SELECT ROW_COUNT()
+UPDATE sbtest2 SET pad = 'counted' WHERE k BETWEEN 10 AND 14
+SELECT ROW_COUNT()
+UPDATE sbtest1 SET pad = 'counted' WHERE id = 8
+SELECT ROW_COUNT()
 UPDATE sbtest2 SET k = k WHERE id < 10
 UPDATE metrics SET amount = amount * 2, ratio = ratio / 2 WHERE grp = 'c'
 UPDATE metrics SET tag = UPPER(tag) WHERE id IN (3, 4, 5)

@@ -104,7 +104,8 @@ final class DifferentialData {
                     + " c CHAR(120) NOT NULL DEFAULT '', pad CHAR(60) NOT NULL DEFAULT '', PRIMARY KEY (id), KEY k_1 (k))",
             "CREATE TABLE metrics (id INT NOT NULL, tag VARCHAR(20) COLLATE utf8mb4_general_ci, grp CHAR(1), amount DECIMAL(10,3), ratio DOUBLE,"
                     + " qty BIGINT UNSIGNED, day DATE, at_time TIME, stamp DATETIME(3), flag TINYINT, raw VARBINARY(8),"
-                    + " kind ENUM('red','green','blue'), PRIMARY KEY (id), KEY (grp))",
+                    + " kind ENUM('red','green','blue'), fl FLOAT, yr YEAR, bits BIT(8), tags SET('x','y','z'),"
+                    + " PRIMARY KEY (id), KEY (grp))",
             "CREATE TABLE notes (id INT NOT NULL, author VARCHAR(20) COLLATE utf8mb4_bin, body VARCHAR(100), created DATE, score DOUBLE,"
                     + " PRIMARY KEY (id))",
             "CREATE TABLE accounts (tenant VARCHAR(20) NOT NULL, id INT NOT NULL, balance DECIMAL(10,2), note VARCHAR(20),"
@@ -126,7 +127,7 @@ final class DifferentialData {
     private static final String[] KINDS = {"red", "green", "blue", null};
     /** Tenants that the default collation (utf8mb4_uca1400_ai_ci) ties in groups. */
     private static final String[] TENANTS = {"Łódź", "lodz", "LODZ", "Straße", "STRASSE", "strasse", "Æther",
-            "aether", "Øre", "ore", "cœur", "Coeur", "Ａcme", "acme", "ACME", "Zoë", "zoe", "plain", "Plain  "};
+            "aether", "Øre", "ore", "cœur", "Coeur", "Ａcme", "acme", "ACME", "Zoë", "zoe", "plain", "Plain  ", "5.0", "05"};
 
     private final Random random = new Random(20_240_601L);
     private final List<String> statements = new ArrayList<>();
@@ -204,7 +205,7 @@ final class DifferentialData {
         add("stock", "s_i_id, s_w_id, s_quantity, s_dist_01, s_ytd, s_order_cnt, s_remote_cnt, s_data", stock);
         add("sbtest1", "id, k, c, pad", sb1);
         add("sbtest2", "id, k, c, pad", sb2);
-        add("metrics", "id, tag, grp, amount, ratio, qty, day, at_time, stamp, flag, raw, kind", metrics);
+        add("metrics", "id, tag, grp, amount, ratio, qty, day, at_time, stamp, flag, raw, kind, fl, yr, bits, tags", metrics);
         add("notes", "id, author, body, created, score", notes);
         List<String> accounts = new ArrayList<>();
         for (int id = 1; id <= ACCOUNTS_ROWS; id++) {
@@ -248,8 +249,12 @@ final class DifferentialData {
                 + two(random.nextInt(60)) + "." + random.nextInt(10) + random.nextInt(10) + random.nextInt(10) + "'";
         String raw = random.nextInt(6) == 0 ? "NULL" : "X'" + hex(1 + random.nextInt(8)) + "'";
         String kind = pick(KINDS);
+        String fl = random.nextInt(8) == 0 ? "NULL" : Float.toString((random.nextInt(2000) - 1000) / 16f);
+        String yr = random.nextInt(8) == 0 ? "NULL" : Integer.toString(1990 + random.nextInt(50));
+        String bits = random.nextInt(8) == 0 ? "NULL" : "b'" + Integer.toBinaryString(random.nextInt(256)) + "'";
+        String set = random.nextInt(6) == 0 ? "NULL" : str(List.of("", "x", "y", "x,y", "x,z", "x,y,z").get(random.nextInt(6)));
         return row(id, str(pick(TAGS)), str(pick(GROUPS)), amount, ratio, qty, day, time, stamp,
-                random.nextInt(256) - 128, raw, kind == null ? "NULL" : str(kind));
+                random.nextInt(256) - 128, raw, kind == null ? "NULL" : str(kind), fl, yr, bits, set);
     }
 
     /** One INSERT per 25 rows, rows shuffled so that each statement spans shards. */
