@@ -525,7 +525,7 @@ INSERT INTO item (i_id, i_im_id, i_name, i_price, i_data) VALUES (41, 1, 'Æther
 INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount, h_data) VALUES (1, 1, 2, 1, 2, '2024-01-01 00:00:00', 5.00, 'p1'), (1, 1, 7, 1, 7, '2024-01-01 00:00:00', 6.00, 'p2')
 
 # LAST_INSERT_ID() after explicit ids is not compared: the server keeps its last generated id, the
-# proxy reports the id of the OK packet (see AutoIncrementIT for generated ids).
+# proxy reports the id of the OK packet (see WritesAcrossShardsIT for generated ids).
 INSERT INTO sbtest2 (id, k, c, pad) VALUES (400, 1, 'explicit id', 'p')
 INSERT INTO sbtest2 (id, k, c, pad) VALUES (401, 1, 'explicit ids', 'p'), (402, 1, 'on two shards', 'p'), (403, 1, 'or more', 'p')
 INSERT INTO sbtest1 SET id = 501, k = 1, c = 'insert set', pad = 'p'

@@ -219,7 +219,7 @@ final class StatementRunner {
         clearLongData(exec);
         // DDL is not transactional on any server: it simply goes to every shard.
         boolean transactional = !r.kind().isDdl() && r.write();
-        writeToShards(shards, perShard, transactional, writeAll.replicated(), r.kind().name(), 0);
+        writeToShards(shards, perShard, transactional, writeAll.replicated(), r.kind().name().replace('_', ' '), 0);
     }
 
     /**
