@@ -9,6 +9,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.Optional;
@@ -52,11 +53,21 @@ public final class AdminClient {
         send("POST", "/v1/shutdown");
     }
 
+    /** The daemon's plan for a statement and the shards it reaches. */
+    public ExplainReport explain(String sql) throws IOException {
+        return AdminServer.JSON.readValue(send("POST", "/v1/explain", HttpRequest.BodyPublishers.ofString(sql,
+                StandardCharsets.UTF_8)), ExplainReport.class);
+    }
+
     private String send(String method, String path) throws IOException {
+        return send(method, path, HttpRequest.BodyPublishers.noBody());
+    }
+
+    private String send(String method, String path, HttpRequest.BodyPublisher body) throws IOException {
         HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + info.adminPort() + path))
                 .timeout(Duration.ofSeconds(10))
                 .header("Authorization", "Bearer " + token)
-                .method(method, HttpRequest.BodyPublishers.noBody()).build();
+                .method(method, body).build();
         try {
             HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() / 100 != 2) {

@@ -17,6 +17,7 @@ import java.security.MessageDigest;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -25,6 +26,7 @@ import java.util.function.Supplier;
  * <ul>
  *   <li>{@code GET /v1/status}: a {@link StatusReport} as JSON</li>
  *   <li>{@code POST /v1/shutdown}: stops the proxy and every instance cleanly, then the daemon</li>
+ *   <li>{@code POST /v1/explain} with a statement as the body: an {@link ExplainReport} as JSON</li>
  *   <li>{@code GET /metrics}: Prometheus text format</li>
  * </ul>
  */
@@ -40,9 +42,10 @@ public final class AdminServer implements AutoCloseable {
     /**
      * @param port     0 picks a free port (see {@link #port()})
      * @param shutdown called once for POST /v1/shutdown, on its own thread
+     * @param explain  plans a statement for POST /v1/explain
      */
     public AdminServer(int port, String token, PrometheusMeterRegistry registry, Supplier<StatusReport> status,
-                       Runnable shutdown) {
+                       Runnable shutdown, Function<String, ExplainReport> explain) {
         this.expectedAuth = ("Bearer " + token).getBytes(StandardCharsets.UTF_8);
         try {
             server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 16);
@@ -67,8 +70,17 @@ public final class AdminServer implements AutoCloseable {
             Thread t = new Thread(shutdown, "admin-shutdown");
             t.start();
         }));
+        server.createContext("/v1/explain", ex -> handle(ex, "POST", true, () -> {
+            String sql = new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8).strip();
+            if (sql.isEmpty()) {
+                respond(ex, 400, "application/json", "{\"error\":\"send the statement to explain as the request body\"}");
+                return;
+            }
+            respond(ex, 200, "application/json", JSON.writeValueAsString(explain.apply(sql)));
+        }));
         server.createContext("/", ex -> handle(ex, "GET", true, () -> respond(ex, 404, "application/json",
-                JSON.writeValueAsString(Map.of("error", "no such endpoint: expected /v1/status, /v1/shutdown or /metrics")))));
+                JSON.writeValueAsString(Map.of("error", "no such endpoint: expected /v1/status, /v1/shutdown,"
+                        + " /v1/explain or /metrics")))));
     }
 
     public void start() {

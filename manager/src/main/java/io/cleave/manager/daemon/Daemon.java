@@ -1,6 +1,7 @@
 package io.cleave.manager.daemon;
 
 import io.cleave.manager.admin.AdminServer;
+import io.cleave.manager.admin.ExplainReport;
 import io.cleave.manager.admin.InstanceMetrics;
 import io.cleave.manager.admin.StatusReport;
 import io.cleave.manager.config.CleaveConfig;
@@ -18,7 +19,10 @@ import io.cleave.manager.supervisor.InstanceSupervisor;
 import io.cleave.manager.supervisor.MysqldLauncher;
 import io.cleave.manager.supervisor.ProcessInspector;
 import io.cleave.manager.supervisor.ReadinessProbe;
+import io.cleave.router.plan.Explainer;
+import io.cleave.router.plan.Router;
 import io.cleave.router.shardmap.ShardMapHolder;
+import io.cleave.router.sql.lex.SqlMode;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.slf4j.Logger;
@@ -28,6 +32,7 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -105,7 +110,7 @@ public final class Daemon implements AutoCloseable {
                 supervisors = List.copyOf(list);
                 metrics.bind(supervisors);
                 admin = new AdminServer(config.adminPort(), provisioned.adminToken(), registry, this::statusReport,
-                        this::requestShutdown);
+                        this::requestShutdown, this::explain);
                 admin.start();
                 new DaemonInfo(ProcessHandle.current().pid(), admin.port(), startedAt.toString(), version()).write(home);
                 supervisors.forEach(InstanceSupervisor::start);
@@ -210,6 +215,23 @@ public final class Daemon implements AutoCloseable {
         return new StatusReport(ProcessHandle.current().pid(), home.toString(), String.valueOf(startedAt),
                 provisioned == null ? null : provisioned.binary().describe(), ready, proxyState, instances);
     }
+
+    /**
+     * How the proxy routes a statement: its plan from a router over this daemon's sharding rules,
+     * and the shards it reaches with its own values under the current shard map.
+     */
+    public ExplainReport explain(String sql) {
+        Explainer e = explainer;
+        if (e == null) {
+            e = new Explainer(new Router(config.sharding().topology()));
+            explainer = e;
+        }
+        Explainer.Explanation x = e.explain(sql.getBytes(StandardCharsets.UTF_8), SqlMode.DEFAULT,
+                provisioned.shardMaps().current());
+        return new ExplainReport(sql, x.plan(), x.shards());
+    }
+
+    private volatile Explainer explainer;
 
     public List<InstanceStatus> status() {
         return statusReport().instances();

@@ -31,7 +31,7 @@ class CleaveMainTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"init", "up", "down", "status", "hash-password"})
+    @ValueSource(strings = {"init", "up", "down", "status", "explain", "hash-password"})
     void everySubcommandHasHelp(String sub) {
         assertThat(run(CleaveMain.commandLine(), sub, "--help")).isZero();
         assertThat(out.toString()).startsWith("Usage: cleave " + sub);
@@ -49,6 +49,19 @@ class CleaveMainTest {
         assertThat(code).isEqualTo(ExitCodes.NO_DAEMON);
         assertThat(err.toString()).isEqualTo("error: no cleave daemon is running for home " + tmp
                 + " (start one with 'cleave up')" + System.lineSeparator());
+    }
+
+    @Test
+    void explainWithoutADaemonSaysSoAndFails() {
+        int code = run(CleaveMain.commandLine(), "explain", "--home", tmp.toString(), "SELECT 1");
+        assertThat(code).isEqualTo(ExitCodes.NO_DAEMON);
+        assertThat(err.toString()).contains("no cleave daemon is running for home " + tmp);
+    }
+
+    @Test
+    void explainNeedsTheStatement() {
+        assertThat(run(CleaveMain.commandLine(), "explain", "--home", tmp.toString())).isEqualTo(ExitCodes.USAGE);
+        assertThat(err.toString()).contains("Missing required parameter: 'SQL'");
     }
 
     @Test

@@ -7,5 +7,7 @@ public enum LocalQuery {
     /** SELECT CONNECTION_ID(): the proxy's id for the session. */
     CONNECTION_ID,
     /** SELECT DATABASE() / SCHEMA(). */
-    DATABASE
+    DATABASE,
+    /** EXPLAIN CLEAVE statement: the statement's plan and the shards it reaches, from the proxy's own router. */
+    EXPLAIN_CLEAVE
 }

@@ -55,7 +55,8 @@ public sealed interface Plan permits Plan.Route, Plan.InsertSplit, Plan.Session,
 
     /**
      * Answered by the proxy. The result column is named {@code alias}, or when null as the client
-     * wrote the expression (tokens {@code [nameFirst, nameEnd)}).
+     * wrote the expression (tokens {@code [nameFirst, nameEnd)}); for EXPLAIN CLEAVE, those tokens
+     * are the statement explained.
      */
     record Local(StatementKind kind, LocalQuery query, String alias, int nameFirst, int nameEnd) implements Plan {
     }

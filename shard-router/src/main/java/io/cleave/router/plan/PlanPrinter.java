@@ -21,7 +21,7 @@ public final class PlanPrinter {
     }
 
     /** Placeholders of a statement printed without an execute: shown as {@code ?}. */
-    private static final ParameterValues UNBOUND = new ParameterValues() {
+    static final ParameterValues UNBOUND = new ParameterValues() {
         @Override
         public boolean isNull(int slot) {
             return false;

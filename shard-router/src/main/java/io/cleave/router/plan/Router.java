@@ -84,6 +84,9 @@ public final class Router {
 
     private Plan planFresh(Analysis a) {
         TokenBuffer tokens = a.tokens;
+        if (isExplainCleave(tokens)) {
+            return new Plan.Local(StatementKind.EXPLAIN, LocalQuery.EXPLAIN_CLEAVE, null, 2, tokens.size());
+        }
         if (isMultiStatement(tokens)) {
             return multiStatement(tokens);
         }
@@ -138,6 +141,16 @@ public final class Router {
     private static Plan unparsedRoute(int shard) {
         return new Plan.Route(StatementKind.OTHER, new Target.Shard(shard), new SqlTemplate.Original(), null, true,
                 false, false, Pin.NONE, false);
+    }
+
+    /**
+     * {@code EXPLAIN CLEAVE <statement>}: the proxy's own EXPLAIN, which no server would accept
+     * ({@code EXPLAIN t c} describes column c of table t, and a statement is no column name).
+     */
+    private static boolean isExplainCleave(TokenBuffer tokens) {
+        return tokens.size() > 2 && tokens.type(0) == TokenType.KEYWORD && tokens.text(0).equalsIgnoreCase("EXPLAIN")
+                && tokens.type(1) == TokenType.IDENTIFIER && tokens.text(1).equalsIgnoreCase("CLEAVE")
+                && tokens.type(2) != TokenType.EOF && tokens.type(2) != TokenType.SEMICOLON;
     }
 
     private static boolean isMultiStatement(TokenBuffer tokens) {

@@ -1,0 +1,121 @@
+package io.cleave.router.plan;
+
+import io.cleave.router.shardmap.ShardMap;
+import io.cleave.router.sql.digest.SlotKind;
+import io.cleave.router.sql.lex.SqlMode;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.StringJoiner;
+import java.util.TreeMap;
+
+/**
+ * What the router does with one statement, told for people: its plan (as {@link PlanPrinter}
+ * prints it) and the shards it reaches with the statement's own values under the current shard
+ * map. Behind {@code cleave explain} and the proxy's {@code EXPLAIN CLEAVE <statement>}.
+ */
+public final class Explainer {
+
+    /** The plan and the shards, each one line. */
+    public record Explanation(String plan, String shards) {
+    }
+
+    private final Router router;
+    private final TargetResolver resolver;
+
+    public Explainer(Router router) {
+        this.router = router;
+        this.resolver = new TargetResolver(router.topology());
+    }
+
+    public Explanation explain(byte[] sql, SqlMode mode, ShardMap map) {
+        Analysis analysis = router.analyze(sql, mode, new Analysis());
+        return new Explanation(PlanPrinter.print(analysis), shards(analysis, map));
+    }
+
+    private String shards(Analysis analysis, ShardMap map) {
+        Plan plan = analysis.plan();
+        if (plan instanceof Plan.Refuse r) {
+            return "none: refused with error " + r.code();
+        }
+        if (plan instanceof Plan.Session) {
+            return "none: a session statement, kept by the proxy and replayed on the shards the session uses";
+        }
+        if (plan instanceof Plan.Local) {
+            return "none: answered by the proxy";
+        }
+        boolean placeholders = analysis.digest().placeholderCount() > 0;
+        ParameterValues values = new LiteralParameters().bind(analysis, StandardCharsets.UTF_8)
+                .forPlaceholders(PlanPrinter.UNBOUND);
+        if (plan instanceof Plan.InsertSplit split) {
+            return insertShards(split, analysis, values, map);
+        }
+        Plan.Route route = (Plan.Route) plan;
+        if (placeholders && keyedOnPlaceholder(route.target(), analysis)) {
+            return "depends on the values bound to its parameters (?)";
+        }
+        Resolution resolution = resolver.resolve(route.target(), values, map);
+        if (resolution.isError()) {
+            return "none: " + resolution.error();
+        }
+        if (resolution.isAny()) {
+            return "any one shard (the one the session already uses, else the next in turn)";
+        }
+        if (resolution.isSingle()) {
+            return "shard " + resolution.shard();
+        }
+        String shards = "shards " + join(resolution.shards())
+                + (resolution.shards().length == map.shardCount() ? " (all)" : "");
+        if (route.multi() instanceof MultiShard.Refused refused) {
+            return "none: it would need " + shards + ", and " + refused.message();
+        }
+        return shards;
+    }
+
+    private String insertShards(Plan.InsertSplit split, Analysis analysis, ParameterValues values, ShardMap map) {
+        if (split.missingKeyColumn() != null) {
+            return "each row's, from the " + split.missingKeyColumn() + " the proxy draws from its sequence";
+        }
+        Map<Integer, List<Integer>> rowsByShard = new TreeMap<>();
+        for (int i = 0; i < split.rows().size(); i++) {
+            KeyValue key = split.rows().get(i).key();
+            if (key instanceof KeyValue.SlotValue s && analysis.digest().slotKind(s.slot()) == SlotKind.PLACEHOLDER) {
+                return "depends on the values bound to its parameters (?)";
+            }
+            int shard = resolver.shardOf(split.keyspace(), key, values, map);
+            if (shard < 0) {
+                return "none: row " + (i + 1) + " has a sharding key no shard holds";
+            }
+            rowsByShard.computeIfAbsent(shard, k -> new ArrayList<>()).add(i + 1);
+        }
+        StringJoiner out = new StringJoiner(", ");
+        rowsByShard.forEach((shard, rows) -> out.add("shard " + shard + " (row" + (rows.size() > 1 ? "s " : " ")
+                + join(rows.stream().mapToInt(Integer::intValue).toArray()) + ")"));
+        return out.toString();
+    }
+
+    /** Whether a key of the target comes from a {@code ?} (so only an execute's values decide). */
+    private static boolean keyedOnPlaceholder(Target target, Analysis analysis) {
+        if (!(target instanceof Target.Keyed keyed)) {
+            return false;
+        }
+        for (KeyClass c : keyed.classes()) {
+            for (KeyValue v : c.values()) {
+                if (v instanceof KeyValue.SlotValue s && analysis.digest().slotKind(s.slot()) == SlotKind.PLACEHOLDER) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static String join(int[] values) {
+        StringJoiner j = new StringJoiner(", ");
+        for (int v : values) {
+            j.add(Integer.toString(v));
+        }
+        return j.toString();
+    }
+}
