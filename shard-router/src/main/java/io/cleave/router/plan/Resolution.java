@@ -4,11 +4,19 @@ import java.util.Arrays;
 
 /**
  * The shards one execution of a routed statement goes to, or why it cannot go anywhere. A single
- * shard is the common case and allocates nothing beyond this object.
+ * shard is the common case and allocates nothing: its resolutions are shared (so the array
+ * {@link #shards()} returns must not be changed).
  */
 public final class Resolution {
 
     private static final int[] NONE = new int[0];
+    private static final Resolution[] SINGLE = new Resolution[256];
+
+    static {
+        for (int i = 0; i < SINGLE.length; i++) {
+            SINGLE[i] = new Resolution(new int[] {i}, false, null);
+        }
+    }
 
     private final int[] shards;
     private final boolean any;
@@ -21,7 +29,7 @@ public final class Resolution {
     }
 
     public static Resolution single(int shard) {
-        return new Resolution(new int[] {shard}, false, null);
+        return shard >= 0 && shard < SINGLE.length ? SINGLE[shard] : new Resolution(new int[] {shard}, false, null);
     }
 
     public static Resolution of(int[] shards) {
@@ -57,6 +65,7 @@ public final class Resolution {
         return shards[0];
     }
 
+    /** The shards, in ascending order; shared, not to be changed. */
     public int[] shards() {
         return shards;
     }

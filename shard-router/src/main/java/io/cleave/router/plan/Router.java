@@ -32,6 +32,7 @@ public final class Router {
         this(topology, 20_000);
     }
 
+    /** {@code capacity}: plans kept per SQL mode; 0 keeps none (every statement is parsed and planned). */
     public Router(Topology topology, int capacity) {
         this.topology = topology;
         this.planner = new Planner(topology);
@@ -59,11 +60,13 @@ public final class Router {
         into.cached = plan != null;
         if (plan == null) {
             plan = planFresh(into);
-            if (cache.size() >= capacity) {
-                // Shapes beyond the working set (ad-hoc queries): start over rather than track recency.
-                cache.clear();
+            if (capacity > 0) {
+                if (cache.size() >= capacity) {
+                    // Shapes beyond the working set (ad-hoc queries): start over rather than track recency.
+                    cache.clear();
+                }
+                cache.put(DigestKey.copyOf(into.digest.lookupKey()), plan);
             }
-            cache.put(DigestKey.copyOf(into.digest.lookupKey()), plan);
         }
         into.plan = plan;
         return into;
