@@ -35,7 +35,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * else may fail, and every table must still hold exactly its rows, each on its shard, with no
  * transaction left open.
  */
-class SysbenchIT {
+class ShardedSysbenchIT {
 
     private static final int TABLES = 4;
     private static final int TABLE_SIZE = 500;
