@@ -1,5 +1,6 @@
 package io.cleave.bench.cli;
 
+import io.cleave.bench.jdbc.JdbcTarget;
 import io.cleave.bench.tpcc.check.ConsistencyCheck;
 import io.cleave.bench.tpcc.check.Violation;
 import java.sql.SQLException;

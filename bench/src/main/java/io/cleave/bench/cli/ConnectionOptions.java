@@ -1,5 +1,6 @@
 package io.cleave.bench.cli;
 
+import io.cleave.bench.jdbc.JdbcTarget;
 import picocli.CommandLine.Option;
 
 /** --url, --user, --password: shared by the commands that talk to one target. */

@@ -1,5 +1,6 @@
 package io.cleave.bench.cli;
 
+import io.cleave.bench.jdbc.JdbcTarget;
 import io.cleave.bench.tpcc.load.LoadOptions;
 import io.cleave.bench.tpcc.load.LoadResult;
 import io.cleave.bench.tpcc.load.TpccLoader;

@@ -1,5 +1,6 @@
 package io.cleave.bench.cli;
 
+import io.cleave.bench.jdbc.JdbcTarget;
 import io.cleave.bench.report.ResultCharts;
 import io.cleave.bench.report.ResultFiles;
 import io.cleave.bench.report.ResultTable;

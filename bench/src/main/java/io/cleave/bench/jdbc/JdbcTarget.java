@@ -1,4 +1,4 @@
-package io.cleave.bench.cli;
+package io.cleave.bench.jdbc;
 
 import java.io.PrintWriter;
 import java.sql.Connection;
@@ -10,10 +10,10 @@ import java.util.logging.Logger;
 import javax.sql.DataSource;
 
 /** A JDBC URL with credentials, as a DataSource that opens a new physical connection each time. */
-record JdbcTarget(String url, String user, String password) implements DataSource {
+public record JdbcTarget(String url, String user, String password) implements DataSource {
 
     /** The URL with server-side prepared statements turned on unless it already says otherwise. */
-    JdbcTarget withServerPreparedStatements() {
+    public JdbcTarget withServerPreparedStatements() {
         String u = url;
         if (!u.contains("useServerPrepStmts")) {
             u = withParameter(u, "useServerPrepStmts=true");
@@ -25,18 +25,18 @@ record JdbcTarget(String url, String user, String password) implements DataSourc
     }
 
     /** The same server with no default database, to create the one the URL names. */
-    JdbcTarget withoutDatabase() {
+    public JdbcTarget withoutDatabase() {
         return new JdbcTarget(url.replaceFirst("^(jdbc:[a-z]+://[^/?]*)/[^?]*", "$1/"), user, password);
     }
 
     /** The database the URL names, or empty. */
-    String database() {
+    public String database() {
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("^jdbc:[a-z]+://[^/?]*/([^?]*)").matcher(url);
         return m.find() ? m.group(1) : "";
     }
 
     /** For results and logs: the URL with any password parameter blanked out. */
-    String redactedUrl() {
+    public String redactedUrl() {
         return url.replaceAll("(?i)(password=)[^&]*", "$1***");
     }
 

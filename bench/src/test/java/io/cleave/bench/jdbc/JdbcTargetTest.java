@@ -1,4 +1,4 @@
-package io.cleave.bench.cli;
+package io.cleave.bench.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

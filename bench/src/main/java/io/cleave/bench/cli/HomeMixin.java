@@ -1,0 +1,58 @@
+package io.cleave.bench.cli;
+
+import io.cleave.bench.home.HomeSpec;
+import io.cleave.bench.home.Layout;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import picocli.CommandLine.Option;
+
+/** Options of the Cleave homes a comparison starts: the binary to run them with and what they get. */
+final class HomeMixin {
+    @Option(names = "--cleave-jar", description = "The Cleave binary (default: $CLEAVE_JAR, else manager/target/cleave.jar "
+        + "next to this jar's checkout, else under the current directory).")
+    Path cleaveJar;
+
+    @Option(names = "--buffer-pool", defaultValue = "1G",
+        description = "Total InnoDB buffer pool, split evenly over each home's shards (default: ${DEFAULT-VALUE}).")
+    String bufferPool;
+
+    @Option(names = "--server-binary", defaultValue = "auto",
+        description = "mysqld/mariadbd to run, or auto (default: ${DEFAULT-VALUE}).")
+    String serverBinary;
+
+    @Option(names = "--datadir-root", description = "Directory for the shards' datadirs, e.g. on a flash device "
+        + "(default: inside each home under /tmp).")
+    String datadirRoot;
+
+    @Option(names = "--proxy-threads", defaultValue = "0",
+        description = "Proxy event loops; 0 keeps Cleave's default, a quarter of the cores (default: ${DEFAULT-VALUE}).")
+    int proxyThreads;
+
+    HomeSpec spec(Layout layout, int warehouses, int sysbenchTables) {
+        return new HomeSpec(1, bufferPool, layout, warehouses, sysbenchTables, serverBinary,
+            Optional.ofNullable(datadirRoot), proxyThreads);
+    }
+
+    Path cleaveJar() {
+        if (cleaveJar != null) {
+            return cleaveJar;
+        }
+        String env = System.getenv("CLEAVE_JAR");
+        if (env != null && !env.isBlank()) {
+            return Path.of(env);
+        }
+        try {
+            Path self = Path.of(HomeMixin.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            // bench/target/cleave-bench.jar (or bench/target/classes) -> manager/target/cleave.jar
+            Path candidate = self.getParent().getParent().resolveSibling("manager").resolve("target/cleave.jar");
+            if (Files.isRegularFile(candidate)) {
+                return candidate;
+            }
+        } catch (URISyntaxException | RuntimeException e) {
+            // fall back to the working directory
+        }
+        return Path.of("manager/target/cleave.jar");
+    }
+}

@@ -1,0 +1,9 @@
+package io.cleave.bench.compare;
+
+/** How the benchmark client reaches the data. */
+public enum Access {
+    /** Straight to the shard's own port, as an application without Cleave would. */
+    DIRECT,
+    /** Through the Cleave proxy. */
+    PROXY
+}

@@ -1,0 +1,145 @@
+package io.cleave.bench.compare;
+
+import io.cleave.bench.home.BenchHome;
+import io.cleave.bench.home.HomeSpec;
+import io.cleave.bench.measure.LoadAverage;
+import io.cleave.bench.measure.ProcessCpu;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Measures workloads on configurations in one run: one home per shard count, each loaded with the
+ * whole dataset; then, per workload, the configurations alternate round after round (see
+ * {@link Schedule}), each measurement after a warm-up of its own. Only the home being measured
+ * runs: the others are stopped, so their background flushing cannot steal from it. Afterwards
+ * the dataset is checked on every home.
+ */
+public final class ComparisonRunner {
+    private final Path cleaveJar;
+    private final HomeSpec spec;
+    private final PrintStream log;
+
+    /** spec is every home's template; its shard count is set per home. */
+    public ComparisonRunner(Path cleaveJar, HomeSpec spec, PrintStream log) {
+        this.cleaveJar = cleaveJar;
+        this.spec = spec;
+        this.log = log;
+    }
+
+    /** How long and how often: every configuration rounds times, each run warmup + duration. */
+    public record Plan(List<Configuration> configurations, int rounds, Duration warmup, Duration duration) {
+        public Plan {
+            if (configurations.isEmpty()) {
+                throw new IllegalArgumentException("nothing to compare: no configuration");
+            }
+        }
+    }
+
+    /** The measurements per workload, the checks afterwards, and what the homes ran. */
+    public record Outcome(List<Comparison> comparisons, List<Dataset.CheckResult> checks, String serverVersion) {
+        public boolean checksPassed() {
+            return checks.stream().allMatch(Dataset.CheckResult::passed);
+        }
+    }
+
+    public Outcome run(Dataset dataset, List<Workload> workloads, Plan plan) throws Exception {
+        Map<Integer, BenchHome> homes = new LinkedHashMap<>();
+        try {
+            for (Configuration c : plan.configurations()) {
+                homes.computeIfAbsent(c.shards(), n -> BenchHome.create(cleaveJar, spec.withShards(n)));
+            }
+            String serverVersion = "";
+            for (BenchHome home : homes.values()) {
+                switchTo(home, homes);
+                long started = System.nanoTime();
+                log.printf("loading %s (%s) ...%n", home, dataset.getClass().getSimpleName());
+                dataset.load(home);
+                log.printf("loaded %s in %.0f s%n", home, (System.nanoTime() - started) / 1e9);
+                serverVersion = home.status().serverBinary();
+            }
+            List<Comparison> comparisons = new ArrayList<>();
+            for (Workload workload : workloads) {
+                comparisons.add(measure(workload, plan, homes));
+            }
+            List<Dataset.CheckResult> checks = new ArrayList<>();
+            for (BenchHome home : homes.values()) {
+                switchTo(home, homes);
+                for (Dataset.CheckResult check : dataset.verify(home)) {
+                    log.println((check.passed() ? "check: " : "CHECK FAILED: ") + check.line());
+                    checks.add(check);
+                }
+            }
+            return new Outcome(comparisons, checks, serverVersion);
+        } finally {
+            for (BenchHome home : homes.values()) {
+                home.close();
+            }
+        }
+    }
+
+    private Comparison measure(Workload workload, Plan plan, Map<Integer, BenchHome> homes) throws Exception {
+        List<Schedule.Slot> slots = Schedule.of(plan.configurations(), plan.rounds());
+        List<Measurement> measurements = new ArrayList<>();
+        int n = 0;
+        for (Schedule.Slot slot : slots) {
+            Configuration c = slot.configuration();
+            BenchHome home = homes.get(c.shards());
+            switchTo(home, homes);
+            if (!plan.warmup().isZero()) {
+                workload.run(home, c.access(), plan.warmup(), c.label() + " warm-up");
+            }
+            Measurement m = measureOnce(workload, home, c, slot.round(), plan.duration());
+            measurements.add(m);
+            log.printf(Locale.ROOT, "[%d/%d] %s, round %d, %s: %.1f %s, %.0f stmt/s, proxy %.1f us/stmt, shards %.1f us/stmt,"
+                    + " errors %d, load %s%n", ++n, slots.size(), workload.name(), slot.round(), c.label(),
+                m.result().throughput(), workload.unit(), m.qps(), c.access() == Access.PROXY ? m.proxyMicrosPerQuery() : 0,
+                m.shardMicrosPerQuery(), m.result().errors(), m.loadBefore());
+        }
+        return new Comparison(workload.name(), workload.unit(), plan.configurations(), measurements);
+    }
+
+    private Measurement measureOnce(Workload workload, BenchHome home, Configuration c, int round, Duration time)
+        throws Exception {
+        LoadAverage loadBefore = LoadAverage.read();
+        String startedAt = Instant.now().toString();
+        // Counters are read outside the CPU window: scraping /metrics and asking the shards costs CPU too.
+        Statements statementsBefore = Statements.read(home, c.access());
+        long proxyCpuBefore = ProcessCpu.micros(home.daemonPid());
+        long shardCpuBefore = ProcessCpu.micros(home.shardPids());
+        WorkloadResult result = workload.run(home, c.access(), time, c.label());
+        long proxyCpu = ProcessCpu.micros(home.daemonPid()) - proxyCpuBefore;
+        long shardCpu = ProcessCpu.micros(home.shardPids()) - shardCpuBefore;
+        Statements statementsAfter = Statements.read(home, c.access());
+        LoadAverage loadAfter = LoadAverage.read();
+        // Each read of Questions is itself a statement on every shard: leave out the second read's.
+        long shardStatements = statementsAfter.shard - statementsBefore.shard - c.shards();
+        long clientStatements = c.access() == Access.PROXY ? statementsAfter.proxy - statementsBefore.proxy
+            : shardStatements;
+        return new Measurement(c.label(), c.shards(), c.access(), round, startedAt, loadBefore, loadAfter, result,
+            proxyCpu, shardCpu, clientStatements, shardStatements);
+    }
+
+    /** Stops every other home, then starts this one if it is not up. */
+    private static void switchTo(BenchHome home, Map<Integer, BenchHome> homes) {
+        for (BenchHome other : homes.values()) {
+            if (other != home && other.isUp()) {
+                other.down();
+            }
+        }
+        home.up();
+    }
+
+    /** Client statements the proxy served (0 when not through it) and statements the shards ran. */
+    private record Statements(long proxy, long shard) {
+        static Statements read(BenchHome home, Access access) {
+            return new Statements(access == Access.PROXY ? home.proxyStatements() : 0, home.shardStatements());
+        }
+    }
+}

@@ -1,0 +1,242 @@
+package io.cleave.bench.home;
+
+import io.cleave.bench.exec.ChildProcess;
+import io.cleave.bench.jdbc.JdbcTarget;
+import io.cleave.bench.sysbench.SysbenchTarget;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * A Cleave home run by the real binary, as a user runs it: {@code cleave.jar up --detach} on a
+ * generated config with free loopback ports, {@code cleave.jar down} to stop. The daemon and the
+ * shards are separate processes, so their CPU time is read from /proc apart from the benchmark's.
+ */
+public final class BenchHome implements AutoCloseable {
+    public static final String SHARD_USER = "cleave";
+    private static final Duration READY_TIMEOUT = Duration.ofMinutes(2);
+
+    private final Path cleaveJar;
+    private final Path dir;
+    private final HomeSpec spec;
+    private final int basePort;
+    private final int proxyPort;
+    private final int adminPort;
+    private HomeStatus status;
+
+    private BenchHome(Path cleaveJar, Path dir, HomeSpec spec) throws IOException {
+        this.cleaveJar = cleaveJar;
+        this.dir = dir;
+        this.spec = spec;
+        this.basePort = FreePorts.range(spec.shards());
+        this.proxyPort = FreePorts.one();
+        this.adminPort = FreePorts.one();
+        Files.writeString(config(), ConfigYaml.render(spec, basePort, proxyPort, adminPort));
+    }
+
+    /** Writes the config into a new directory under /tmp (short: the shards' Unix sockets live in it). */
+    public static BenchHome create(Path cleaveJar, HomeSpec spec) {
+        if (!Files.isRegularFile(cleaveJar)) {
+            throw new IllegalArgumentException(cleaveJar + " is missing: build it with mvn -q -DskipTests package");
+        }
+        try {
+            return new BenchHome(cleaveJar, Files.createTempDirectory(Path.of("/tmp"), "cb" + spec.shards() + "-"), spec);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public HomeSpec spec() {
+        return spec;
+    }
+
+    public Path directory() {
+        return dir;
+    }
+
+    public Path config() {
+        return dir.resolve("cleave.yaml");
+    }
+
+    public Path home() {
+        return dir.resolve("home");
+    }
+
+    public boolean isUp() {
+        return status != null;
+    }
+
+    /** Starts the daemon and its shards and waits until the proxy answers a query. */
+    public void up() {
+        if (status != null) {
+            return;
+        }
+        cleave(Duration.ofMinutes(11), "up", "--config=" + config(), "--home=" + home(), "--detach", "--wait=600");
+        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+        SQLException last = null;
+        while (System.nanoTime() < deadline) {
+            try (Connection c = proxy("").getConnection(); Statement s = c.createStatement()) {
+                s.execute("SELECT 1");
+                last = null;
+                break;
+            } catch (SQLException e) {
+                last = e;
+                sleep(200);
+            }
+        }
+        if (last != null) {
+            down();
+            throw new IllegalStateException("the proxy of " + home() + " did not answer within " + READY_TIMEOUT
+                + ": " + last.getMessage(), last);
+        }
+        HomeStatus now = HomeStatus.parse(cleave(Duration.ofMinutes(1), "status", "--home=" + home(), "--json"));
+        if (!now.allRunning() || now.shardPids().size() != spec.shards()) {
+            down();
+            throw new IllegalStateException("not every shard of " + home() + " runs: " + now.instances());
+        }
+        status = now;
+    }
+
+    /** Stops the daemon and every shard cleanly (the datadirs stay for the next up). */
+    public void down() {
+        status = null;
+        if (Files.isDirectory(home())) {
+            cleave(Duration.ofMinutes(5), "down", "--home=" + home());
+        }
+    }
+
+    public HomeStatus status() {
+        requireUp();
+        return status;
+    }
+
+    public long daemonPid() {
+        return status().daemonPid();
+    }
+
+    public List<Long> shardPids() {
+        return status().shardPids();
+    }
+
+    public int proxyPort() {
+        return proxyPort;
+    }
+
+    public int shardPort(int shard) {
+        return basePort + shard;
+    }
+
+    /** The proxy as root with the empty password (loopback only), on the given database. */
+    public JdbcTarget proxy(String database) {
+        return new JdbcTarget("jdbc:mysql://127.0.0.1:" + proxyPort + "/" + database + "?sslMode=DISABLED", "root", "");
+    }
+
+    /** One shard directly, as the shard account the daemon provisions. */
+    public JdbcTarget shard(int shard, String database) {
+        return new JdbcTarget("jdbc:mysql://127.0.0.1:" + shardPort(shard) + "/" + database
+            + "?sslMode=DISABLED&allowPublicKeyRetrieval=true", SHARD_USER, shardSecret());
+    }
+
+    public List<JdbcTarget> shards(String database) {
+        List<JdbcTarget> all = new ArrayList<>();
+        for (int s = 0; s < spec.shards(); s++) {
+            all.add(shard(s, database));
+        }
+        return all;
+    }
+
+    public SysbenchTarget sysbenchProxy(String database) {
+        return new SysbenchTarget("127.0.0.1", proxyPort, "root", "", database);
+    }
+
+    public SysbenchTarget sysbenchShard(int shard, String database) {
+        return new SysbenchTarget("127.0.0.1", shardPort(shard), SHARD_USER, shardSecret(), database);
+    }
+
+    /** Client statements the proxy served so far (COM_QUERY + COM_STMT_EXECUTE). */
+    public long proxyStatements() {
+        return ProxyCounters.statements(adminPort);
+    }
+
+    /** The servers' own count of client statements (Questions), summed over the shards. */
+    public long shardStatements() {
+        long sum = 0;
+        for (JdbcTarget shard : shards("")) {
+            try (Connection c = shard.getConnection(); Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("SHOW GLOBAL STATUS LIKE 'Questions'")) {
+                rs.next();
+                sum += rs.getLong(2);
+            } catch (SQLException e) {
+                throw new IllegalStateException("cannot read Questions from " + shard + ": " + e.getMessage(), e);
+            }
+        }
+        return sum;
+    }
+
+    public String shardSecret() {
+        try {
+            return Files.readString(home().resolve("state/shard-secret"), StandardCharsets.UTF_8).trim();
+        } catch (IOException e) {
+            throw new UncheckedIOException("no shard secret yet in " + home() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Stops whatever runs and deletes the directory. */
+    @Override
+    public void close() {
+        try {
+            down();
+        } finally {
+            try (Stream<Path> paths = Files.walk(dir)) {
+                paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            } catch (IOException e) {
+                // Best effort: a leftover directory under /tmp is harmless.
+            }
+        }
+    }
+
+    private void requireUp() {
+        if (status == null) {
+            throw new IllegalStateException(home() + " is not up");
+        }
+    }
+
+    private String cleave(Duration timeout, String... args) {
+        List<String> command = new ArrayList<>();
+        command.add(ProcessHandle.current().info().command().orElse("java"));
+        command.add("-jar");
+        command.add(cleaveJar.toString());
+        command.addAll(List.of(args));
+        ChildProcess.Result result = ChildProcess.run(command, timeout);
+        if (result.exitCode() != 0) {
+            throw new IllegalStateException("cleave " + String.join(" ", args) + " failed (exit " + result.exitCode()
+                + "):\n" + result.lastLines(30));
+        }
+        return result.output();
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return spec.shards() + "-shard home " + home();
+    }
+}

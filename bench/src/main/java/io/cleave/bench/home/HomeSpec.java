@@ -1,0 +1,44 @@
+package io.cleave.bench.home;
+
+import java.util.Optional;
+
+/**
+ * One Cleave home to benchmark: how many shards share the total buffer pool, how tables are
+ * placed, and the few settings a benchmark host may need (server binary, datadir root on flash,
+ * proxy event loops; 0 keeps the daemon's default).
+ *
+ * @param warehouses     TPC-C warehouses spread over the shards (TPCC layout)
+ * @param sysbenchTables sbtest tables hashed over the shards (SYSBENCH layout)
+ */
+public record HomeSpec(int shards, String bufferPool, Layout layout, int warehouses, int sysbenchTables,
+                       String serverBinary, Optional<String> datadirRoot, int proxyThreads) {
+
+    public HomeSpec {
+        if (shards < 1) {
+            throw new IllegalArgumentException("shards must be at least 1: " + shards);
+        }
+        if (layout == Layout.TPCC && warehouses < shards) {
+            throw new IllegalArgumentException("TPC-C over " + shards + " shards needs at least " + shards
+                + " warehouses, not " + warehouses);
+        }
+        if (layout == Layout.SYSBENCH && sysbenchTables < 1) {
+            throw new IllegalArgumentException("sysbench layout needs at least one table");
+        }
+        if (!bufferPool.matches("\\d+[KMGT]?")) {
+            throw new IllegalArgumentException("buffer pool size like 512M or 4G expected, not " + bufferPool);
+        }
+    }
+
+    public HomeSpec withShards(int n) {
+        return new HomeSpec(n, bufferPool, layout, warehouses, sysbenchTables, serverBinary, datadirRoot, proxyThreads);
+    }
+
+    /** The first and last warehouse on a shard: contiguous, equal-sized ranges, the remainder on the last ones. */
+    public int firstWarehouse(int shard) {
+        return shard * warehouses / shards + 1;
+    }
+
+    public int lastWarehouse(int shard) {
+        return (shard + 1) * warehouses / shards;
+    }
+}

@@ -1,0 +1,11 @@
+package io.cleave.bench.home;
+
+/** How a home's tables are placed, after the sample configs in config/. */
+public enum Layout {
+    /** config/single.yaml: no sharding rules, every table lives on shard 0. */
+    SINGLE,
+    /** config/tpcc.yaml: every table but item sharded by warehouse in contiguous ranges; item a reference table. */
+    TPCC,
+    /** config/sysbench.yaml: sbtest1..sbtestN hashed by id into 256 buckets. */
+    SYSBENCH
+}

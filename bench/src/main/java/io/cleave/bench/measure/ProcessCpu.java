@@ -1,0 +1,72 @@
+package io.cleave.bench.measure;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+
+/**
+ * CPU time (user + system, all threads) a process has used, from /proc/PID/stat. The clock tick is
+ * read once from {@code getconf CLK_TCK}; Linux reports 100 on every common build.
+ */
+public final class ProcessCpu {
+    private static final int UTIME_AFTER_STATE = 11;
+    private static final int STIME_AFTER_STATE = 12;
+    private static final long TICKS_PER_SECOND = clockTicks();
+
+    private ProcessCpu() {
+    }
+
+    /** CPU microseconds used so far by the process. */
+    public static long micros(long pid) {
+        Path stat = Path.of("/proc", Long.toString(pid), "stat");
+        try {
+            return ticksToMicros(parseTicks(Files.readString(stat, StandardCharsets.US_ASCII)));
+        } catch (NoSuchFileException e) {
+            throw new IllegalStateException("process " + pid + " is gone (no " + stat + ")", e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Summed CPU microseconds of several processes. */
+    public static long micros(Iterable<Long> pids) {
+        long sum = 0;
+        for (long pid : pids) {
+            sum += micros(pid);
+        }
+        return sum;
+    }
+
+    /** utime + stime in clock ticks from one stat line; the command name may hold spaces and parentheses. */
+    static long parseTicks(String statLine) {
+        int end = statLine.lastIndexOf(')');
+        if (end < 0) {
+            throw new IllegalArgumentException("not a /proc/PID/stat line: " + statLine);
+        }
+        String[] fields = statLine.substring(end + 2).trim().split(" +");
+        if (fields.length <= STIME_AFTER_STATE) {
+            throw new IllegalArgumentException("too few fields in /proc/PID/stat: " + statLine);
+        }
+        return Long.parseLong(fields[UTIME_AFTER_STATE]) + Long.parseLong(fields[STIME_AFTER_STATE]);
+    }
+
+    static long ticksToMicros(long ticks) {
+        return ticks * 1_000_000L / TICKS_PER_SECOND;
+    }
+
+    private static long clockTicks() {
+        try {
+            Process p = new ProcessBuilder("getconf", "CLK_TCK").redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).trim();
+            return p.waitFor() == 0 ? Long.parseLong(out) : 100;
+        } catch (IOException | NumberFormatException e) {
+            return 100;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return 100;
+        }
+    }
+}
