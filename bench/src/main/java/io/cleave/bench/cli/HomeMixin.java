@@ -2,8 +2,6 @@ package io.cleave.bench.cli;
 
 import io.cleave.bench.home.HomeSpec;
 import io.cleave.bench.home.Layout;
-import java.net.URISyntaxException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 import picocli.CommandLine.Option;
@@ -11,7 +9,7 @@ import picocli.CommandLine.Option;
 /** Options of the Cleave homes a comparison starts: the binary to run them with and what they get. */
 final class HomeMixin {
     @Option(names = "--cleave-jar", description = "The Cleave binary (default: $CLEAVE_JAR, else manager/target/cleave.jar "
-        + "next to this jar's checkout, else under the current directory).")
+        + "of the checkout this jar was built in).")
     Path cleaveJar;
 
     @Option(names = "--buffer-pool", defaultValue = "1G",
@@ -43,16 +41,6 @@ final class HomeMixin {
         if (env != null && !env.isBlank()) {
             return Path.of(env);
         }
-        try {
-            Path self = Path.of(HomeMixin.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-            // bench/target/cleave-bench.jar (or bench/target/classes) -> manager/target/cleave.jar
-            Path candidate = self.getParent().getParent().resolveSibling("manager").resolve("target/cleave.jar");
-            if (Files.isRegularFile(candidate)) {
-                return candidate;
-            }
-        } catch (URISyntaxException | RuntimeException e) {
-            // fall back to the working directory
-        }
-        return Path.of("manager/target/cleave.jar");
+        return BenchPaths.cleaveJar();
     }
 }

@@ -22,7 +22,7 @@ final class MeasureMixin {
     Duration warmup;
 
     @Option(names = "--output", description = "Directory for measurements.json, summary.md and the PNG charts "
-        + "(default: bench/results/<comparison> under the current directory).")
+        + "(default: bench/results/<comparison> of this checkout).")
     Path output;
 
     @Option(names = "--doc", description = "Markdown document whose generated section for this comparison is "
@@ -34,6 +34,6 @@ final class MeasureMixin {
     }
 
     Path output(String name) {
-        return output != null ? output : Path.of("bench", "results", name);
+        return output != null ? output : BenchPaths.benchDir().resolve("results").resolve(name);
     }
 }
