@@ -4,6 +4,7 @@
 # whole buffer pool vs N shards behind the proxy, with TPC-C and with sysbench.
 #
 #   bench/run-all.sh                 sizes for a small host (about 75 minutes on 2 cores)
+#   bench/run-all.sh --short         the same comparisons on smaller data with shorter runs (about 40 minutes)
 #   bench/run-all.sh --large         a 16+ core host with flash: 100 warehouses, 64 clients, 1/2/4/8 shards
 #   bench/run-all.sh --quick         seconds-long runs on tiny data into a temporary directory, to check that
 #                                    the suite works end to end (its figures mean nothing; RESULTS.md is untouched)
@@ -19,10 +20,11 @@ preset=default
 extra=()
 while (($#)); do
   case "$1" in
+    --short) preset=short ;;
     --large) preset=large ;;
     --quick) preset=quick ;;
     --) shift; extra=("$@"); break ;;
-    -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -34,6 +36,11 @@ case $preset in
     overhead=(--tables 4 --table-size 100000 --threads 8 --duration 30s --warmup 10s --rounds 3 --buffer-pool 1G)
     tpcc=(--shards 1,2,4 --warehouses 8 --connections 16 --duration 60s --warmup 20s --rounds 3 --buffer-pool 1G)
     sysb=(--shards 1,2,4 --tables 8 --table-size 100000 --threads 16 --duration 30s --warmup 10s --rounds 3
+          --buffer-pool 1G) ;;
+  short)
+    overhead=(--tables 4 --table-size 25000 --threads 8 --duration 15s --warmup 10s --rounds 3 --buffer-pool 1G)
+    tpcc=(--shards 1,2,4 --warehouses 4 --connections 8 --duration 30s --warmup 15s --rounds 3 --buffer-pool 1G)
+    sysb=(--shards 1,2,4 --tables 4 --table-size 25000 --threads 8 --duration 15s --warmup 10s --rounds 3
           --buffer-pool 1G) ;;
   large)
     overhead=(--tables 16 --table-size 1000000 --threads 64 --duration 120s --warmup 30s --rounds 3 --buffer-pool 32G)

@@ -192,11 +192,13 @@ public final class BenchHome implements AutoCloseable {
         }
     }
 
-    /** Stops whatever runs and deletes the directory. */
+    /** Stops whatever runs and deletes the directory; a failure to stop is reported, not thrown over another. */
     @Override
     public void close() {
         try {
             down();
+        } catch (RuntimeException e) {
+            System.err.println("warning: could not stop " + this + ": " + e.getMessage());
         } finally {
             try (Stream<Path> paths = Files.walk(dir)) {
                 paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
