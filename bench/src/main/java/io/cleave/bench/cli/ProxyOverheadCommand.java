@@ -59,7 +59,7 @@ final class ProxyOverheadCommand implements Callable<Integer> {
         String startedAt = ComparisonReporting.now();
         Sysbench sysbench = Sysbench.onPath();
         String sysbenchVersion = sysbench.version();
-        SysbenchOptions options = new SysbenchOptions(workloads.get(0), tables, tableSize, threads, psMode);
+        SysbenchOptions options = new SysbenchOptions(workloads.get(0), tables, tableSize, threads, psMode, true);
         List<Workload> runs = new ArrayList<>();
         for (String w : workloads) {
             runs.add(new SysbenchWorkload(options.withWorkload(w), sysbench));

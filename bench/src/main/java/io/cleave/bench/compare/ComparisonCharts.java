@@ -1,5 +1,6 @@
 package io.cleave.bench.compare;
 
+import io.cleave.bench.report.PngWriter;
 import io.cleave.bench.report.ResultCharts;
 import io.cleave.bench.tpcc.run.LatencySummary;
 import io.cleave.bench.tpcc.run.RunResult;
@@ -11,7 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.ToDoubleFunction;
-import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.XYChart;
@@ -116,10 +116,8 @@ public final class ComparisonCharts {
     }
 
     /** Panels two by two when they pair up, else one above the other. */
-    private static <T extends Chart<?, ?>> String save(List<T> panels, Path dir, String name) throws IOException {
-        int cols = panels.size() % 2 == 0 ? 2 : 1;
-        int rows = (panels.size() + cols - 1) / cols;
-        BitmapEncoder.saveBitmap(panels, rows, cols, dir.resolve(name).toString(), BitmapEncoder.BitmapFormat.PNG);
+    private static String save(List<? extends Chart<?, ?>> panels, Path dir, String name) throws IOException {
+        PngWriter.write(panels, panels.size() % 2 == 0 ? 2 : 1, PANEL_WIDTH, PANEL_HEIGHT, dir.resolve(name));
         return name;
     }
 }

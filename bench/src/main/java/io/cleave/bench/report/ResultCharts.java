@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.function.ToDoubleFunction;
 import org.knowm.xchart.AnnotationLine;
-import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.XYChart;
@@ -29,6 +28,8 @@ import org.knowm.xchart.style.Styler;
 public final class ResultCharts {
     public static final String THROUGHPUT_PNG = "throughput.png";
     public static final String LATENCY_PNG = "latency.png";
+    private static final int PANEL_WIDTH = 640;
+    private static final int PANEL_HEIGHT = 480;
 
     private static final List<Percentile> PERCENTILES = List.of(
         new Percentile("p50", LatencySummary::p50),
@@ -80,7 +81,7 @@ public final class ResultCharts {
         if (anyWarmup) {
             chart.addAnnotation(new AnnotationLine(0, true, false));
         }
-        BitmapEncoder.saveBitmap(chart, png.toString(), BitmapEncoder.BitmapFormat.PNG);
+        PngWriter.write(List.of(chart), 1, chart.getWidth(), chart.getHeight(), png);
     }
 
     /** Three panels side by side (p50, p95, p99); in each, per transaction type one bar per configuration. */
@@ -92,7 +93,7 @@ public final class ResultCharts {
         }
         List<CategoryChart> panels = new ArrayList<>();
         for (Percentile percentile : PERCENTILES) {
-            CategoryChart chart = new CategoryChartBuilder().width(640).height(480)
+            CategoryChart chart = new CategoryChartBuilder().width(PANEL_WIDTH).height(PANEL_HEIGHT)
                 .title(percentile.name() + " latency").yAxisTitle("milliseconds").build();
             chart.getStyler().setXAxisLabelRotation(30);
             chart.getStyler().setYAxisDecimalPattern("#,##0.#");
@@ -107,7 +108,7 @@ public final class ResultCharts {
             }
             panels.add(chart);
         }
-        BitmapEncoder.saveBitmap(panels, 1, panels.size(), png.toString(), BitmapEncoder.BitmapFormat.PNG);
+        PngWriter.write(panels, panels.size(), PANEL_WIDTH, PANEL_HEIGHT, png);
     }
 
     private static LatencySummary latency(RunResult result, TransactionType type) {

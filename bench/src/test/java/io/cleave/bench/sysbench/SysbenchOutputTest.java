@@ -60,21 +60,21 @@ class SysbenchOutputTest {
     void commandLineHasTheTargetTheWorkloadAndNoPasswordInMessages() {
         Sysbench sysbench = new Sysbench("/usr/bin/sysbench");
         List<String> command = sysbench.runCommand(new SysbenchTarget("127.0.0.1", 3307, "cleave", "s3cret", "sbtest"),
-            new SysbenchOptions("oltp_point_select", 4, 1000, 8, "disable"), Duration.ofSeconds(20));
+            new SysbenchOptions("oltp_point_select", 4, 1000, 8, "disable", false), Duration.ofSeconds(20));
         assertThat(command).startsWith("/usr/bin/sysbench", "oltp_point_select").endsWith("run")
             .contains("--mysql-port=3307", "--mysql-user=cleave", "--mysql-password=s3cret", "--mysql-db=sbtest",
-                "--tables=4", "--table-size=1000", "--db-ps-mode=disable", "--threads=8", "--time=20",
+                "--tables=4", "--table-size=1000", "--db-ps-mode=disable", "--auto-inc=off", "--threads=8", "--time=20",
                 "--report-interval=1", "--histogram=on");
         assertThat(Sysbench.redacted(command)).contains("--mysql-password=***").doesNotContain("s3cret");
     }
 
     @Test
     void optionsAreCheckedUpFront() {
-        assertThatThrownBy(() -> new SysbenchOptions("oltp; rm -rf", 1, 1, 1, "auto"))
+        assertThatThrownBy(() -> new SysbenchOptions("oltp; rm -rf", 1, 1, 1, "auto", true))
             .isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new SysbenchOptions("oltp_insert", 1, 1, 1, "on"))
+        assertThatThrownBy(() -> new SysbenchOptions("oltp_insert", 1, 1, 1, "on", true))
             .hasMessageContaining("auto or disable");
-        assertThatThrownBy(() -> new SysbenchOptions("oltp_insert", 0, 1, 1, "auto"))
+        assertThatThrownBy(() -> new SysbenchOptions("oltp_insert", 0, 1, 1, "auto", true))
             .isInstanceOf(IllegalArgumentException.class);
     }
 
