@@ -97,10 +97,11 @@ public final class ComparisonRunner {
             }
             Measurement m = measureOnce(workload, home, c, slot.round(), plan.duration());
             measurements.add(m);
-            log.printf(Locale.ROOT, "[%d/%d] %s, round %d, %s: %.1f %s, %.0f stmt/s, proxy %.1f us/stmt, shards %.1f us/stmt,"
-                    + " errors %d, load %s%n", ++n, slots.size(), workload.name(), slot.round(), c.label(),
-                m.result().throughput(), workload.unit(), m.qps(), c.access() == Access.PROXY ? m.proxyMicrosPerQuery() : 0,
-                m.shardMicrosPerQuery(), m.result().errors(), m.loadBefore());
+            String proxy = c.access() == Access.PROXY
+                ? String.format(Locale.ROOT, "proxy %.1f us/stmt, ", m.proxyMicrosPerQuery()) : "";
+            log.printf(Locale.ROOT, "[%d/%d] %s, round %d, %s: %.1f %s, %.0f stmt/s, %sshards %.1f us/stmt, errors %d, load %s%n",
+                ++n, slots.size(), workload.name(), slot.round(), c.label(), m.result().throughput(), workload.unit(),
+                m.qps(), proxy, m.shardMicrosPerQuery(), m.result().errors(), m.loadBefore());
         }
         return new Comparison(workload.name(), workload.unit(), plan.configurations(), measurements);
     }

@@ -19,11 +19,6 @@ public record Spread(double median, double min, double max, int count) {
         return new Spread(median, sorted.get(0), sorted.get(n - 1), n);
     }
 
-    /** Largest distance from the median, relative to it: 0.04 means every value within 4 %. */
-    public double relativeHalfRange() {
-        return median == 0 ? 0 : Math.max(max - median, median - min) / Math.abs(median);
-    }
-
     /** "1234 (1200-1250)" with the given number format, or just the value for one measurement. */
     public String format(String pattern) {
         if (count == 0) {

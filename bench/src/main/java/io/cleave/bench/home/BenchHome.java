@@ -61,10 +61,6 @@ public final class BenchHome implements AutoCloseable {
         return spec;
     }
 
-    public Path directory() {
-        return dir;
-    }
-
     public Path config() {
         return dir.resolve("cleave.yaml");
     }

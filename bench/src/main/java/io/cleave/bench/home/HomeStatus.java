@@ -36,9 +36,4 @@ public record HomeStatus(long daemonPid, String serverBinary, String proxy, List
     public boolean allRunning() {
         return !instances.isEmpty() && instances.stream().allMatch(i -> i.state().equals("RUNNING"));
     }
-
-    /** The shard server's version string, e.g. 11.4.5-MariaDB-log. */
-    public String serverVersion() {
-        return instances.isEmpty() ? "" : instances.get(0).serverVersion();
-    }
 }

@@ -1,7 +1,6 @@
 package io.cleave.bench.compare;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -20,10 +19,5 @@ class SpreadTest {
         assertThat(Spread.of(List.of(0.81, 0.85, 0.8)).format("%.2f")).isEqualTo("0.81 (0.80–0.85)");
         assertThat(Spread.of(List.of(12.0)).format("%.0f")).isEqualTo("12");
         assertThat(Spread.of(List.of()).format("%.0f")).isEqualTo("-");
-    }
-
-    @Test
-    void relativeHalfRangeIsTheWorstDistanceFromTheMedian() {
-        assertThat(Spread.of(List.of(90.0, 100.0, 104.0)).relativeHalfRange()).isCloseTo(0.10, within(1e-9));
     }
 }

@@ -20,7 +20,7 @@ class HomeStatusTest {
         assertThat(s.daemonPid()).isEqualTo(15224);
         assertThat(s.shardPids()).containsExactly(15291L, 15292L);
         assertThat(s.serverBinary()).isEqualTo("MariaDB 11.4.5 (embedded)");
-        assertThat(s.serverVersion()).isEqualTo("11.4.5-MariaDB-log");
+        assertThat(s.instances().get(0).serverVersion()).isEqualTo("11.4.5-MariaDB-log");
         assertThat(s.instances().get(1).port()).isEqualTo(24511);
         assertThat(s.allRunning()).isFalse();
     }
