@@ -2,6 +2,7 @@ package io.cleave.bench.compare;
 
 import io.cleave.bench.home.BenchHome;
 import io.cleave.bench.home.HomeSpec;
+import io.cleave.bench.measure.HostCpu;
 import io.cleave.bench.measure.LoadAverage;
 import io.cleave.bench.measure.ProcessCpu;
 import java.io.PrintStream;
@@ -51,10 +52,13 @@ public final class ComparisonRunner {
 
     public Outcome run(Dataset dataset, List<Workload> workloads, Plan plan) throws Exception {
         Map<Integer, BenchHome> homes = new LinkedHashMap<>();
+        for (Configuration c : plan.configurations()) {
+            homes.computeIfAbsent(c.shards(), n -> BenchHome.create(cleaveJar, spec.withShards(n)));
+        }
+        // The daemons run detached: an interrupted benchmark (Ctrl-C, kill) must still stop them.
+        Thread cleanup = new Thread(() -> homes.values().forEach(BenchHome::close), "bench-homes-cleanup");
+        Runtime.getRuntime().addShutdownHook(cleanup);
         try {
-            for (Configuration c : plan.configurations()) {
-                homes.computeIfAbsent(c.shards(), n -> BenchHome.create(cleaveJar, spec.withShards(n)));
-            }
             String serverVersion = "";
             for (BenchHome home : homes.values()) {
                 switchTo(home, homes);
@@ -81,6 +85,11 @@ public final class ComparisonRunner {
             for (BenchHome home : homes.values()) {
                 home.close();
             }
+            try {
+                Runtime.getRuntime().removeShutdownHook(cleanup);
+            } catch (IllegalStateException e) {
+                // The JVM is already shutting down and the hook runs or ran.
+            }
         }
     }
 
@@ -99,9 +108,10 @@ public final class ComparisonRunner {
             measurements.add(m);
             String proxy = c.access() == Access.PROXY
                 ? String.format(Locale.ROOT, "proxy %.1f us/stmt, ", m.proxyMicrosPerQuery()) : "";
-            log.printf(Locale.ROOT, "[%d/%d] %s, round %d, %s: %.1f %s, %.0f stmt/s, %sshards %.1f us/stmt, errors %d, load %s%n",
-                ++n, slots.size(), workload.name(), slot.round(), c.label(), m.result().throughput(), workload.unit(),
-                m.qps(), proxy, m.shardMicrosPerQuery(), m.result().errors(), m.loadBefore());
+            log.printf(Locale.ROOT, "[%d/%d] %s, round %d, %s: %.1f %s, %.0f stmt/s, %sshards %.1f us/stmt, errors %d, "
+                    + "others used %.0f%% of the CPU, load %s%n", ++n, slots.size(), workload.name(), slot.round(), c.label(),
+                m.result().throughput(), workload.unit(), m.qps(), proxy, m.shardMicrosPerQuery(), m.result().errors(),
+                100 * m.otherCpuShare(), m.loadBefore());
         }
         return new Comparison(workload.name(), workload.unit(), plan.configurations(), measurements);
     }
@@ -112,11 +122,15 @@ public final class ComparisonRunner {
         String startedAt = Instant.now().toString();
         // Counters are read outside the CPU window: scraping /metrics and asking the shards costs CPU too.
         Statements statementsBefore = Statements.read(home, c.access());
+        HostCpu hostBefore = HostCpu.read();
+        long clientCpuBefore = ProcessCpu.selfAndChildrenMicros();
         long proxyCpuBefore = ProcessCpu.micros(home.daemonPid());
         long shardCpuBefore = ProcessCpu.micros(home.shardPids());
         WorkloadResult result = workload.run(home, c.access(), time, c.label());
         long proxyCpu = ProcessCpu.micros(home.daemonPid()) - proxyCpuBefore;
         long shardCpu = ProcessCpu.micros(home.shardPids()) - shardCpuBefore;
+        long clientCpu = ProcessCpu.selfAndChildrenMicros() - clientCpuBefore;
+        HostCpu host = HostCpu.read().minus(hostBefore);
         Statements statementsAfter = Statements.read(home, c.access());
         LoadAverage loadAfter = LoadAverage.read();
         // Each read of Questions is itself a statement on every shard: leave out the second read's.
@@ -124,7 +138,7 @@ public final class ComparisonRunner {
         long clientStatements = c.access() == Access.PROXY ? statementsAfter.proxy - statementsBefore.proxy
             : shardStatements;
         return new Measurement(c.label(), c.shards(), c.access(), round, startedAt, loadBefore, loadAfter, result,
-            proxyCpu, shardCpu, clientStatements, shardStatements);
+            proxyCpu, shardCpu, clientStatements, shardStatements, clientCpu, host.busyMicros(), host.totalMicros());
     }
 
     /** Stops every other home, then starts this one if it is not up. */

@@ -31,8 +31,8 @@ public final class SummaryTable {
             md.append("Settings: ").append(String.join("; ", settings)).append(".\n\n");
         }
         md.append("| workload | configuration | throughput | vs first | statements/s | proxy CPU µs/stmt | proxy CPU µs/txn | shard CPU µs/stmt | shard CPU µs/txn"
-                + " | shard stmts per client stmt | latency p50 / p95 / p99 ms | errors | load (1 min) |\n");
-        md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                + " | shard stmts per client stmt | latency p50 / p95 / p99 ms | errors | CPU used by others | load (1 min) |\n");
+        md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (Comparison c : set.comparisons()) {
             for (Configuration conf : c.configurations()) {
                 row(md, c, conf);
@@ -43,7 +43,9 @@ public final class SummaryTable {
             + "percentiles").append(set.comparisons().stream().anyMatch(c -> c.unit().equals("tpmC"))
             ? " (TPC-C: new-order; the chart shows every transaction type)" : " (per sysbench event)")
             .append(". CPU: user + system time of the daemon JVM (the proxy) and of the shard servers, from /proc, "
-                + "over the measured run only.\n");
+                + "over the measured run only. CPU used by others: the host's busy CPU time (/proc/stat) minus that of "
+                + "the proxy, the shards and the client, as a share of all cores: work that competed with the "
+                + "measurement. The load average counts the benchmark's own threads as well.\n");
         if (!set.checks().isEmpty()) {
             md.append("\nChecks after the runs:\n\n");
             for (String check : set.checks()) {
@@ -81,6 +83,8 @@ public final class SummaryTable {
         cells.add(String.format(Locale.ROOT, "%.2f / %.2f / %.2f", median(runs, LatencySummary::p50),
             median(runs, LatencySummary::p95), median(runs, LatencySummary::p99)));
         cells.add(Long.toString(runs.stream().mapToLong(m -> m.result().errors()).sum()));
+        List<Double> others = runs.stream().map(m -> 100 * m.otherCpuShare()).filter(v -> !v.isNaN()).toList();
+        cells.add(others.isEmpty() ? NONE : Spread.of(others).format("%.0f") + " %");
         cells.add(Spread.of(runs.stream().map(m -> m.loadBefore().one()).toList()).format("%.1f"));
         md.append("| ").append(String.join(" | ", cells)).append(" |\n");
     }
@@ -89,7 +93,7 @@ public final class SummaryTable {
         return Spread.of(runs.stream().map(m -> f.applyAsDouble(m.result().latency())).toList()).median();
     }
 
-    /** The 1-minute load average over all measurements: the one figure that says how quiet the host was. */
+    /** How busy the host was: the 1-minute load average over all runs, and the CPU other processes took. */
     static String loadLine(ComparisonSet set) {
         List<Double> loads = new ArrayList<>();
         for (Comparison c : set.comparisons()) {
@@ -107,7 +111,21 @@ public final class SummaryTable {
         }
         Spread s = Spread.of(loads);
         String cores = set.host().get("cores");
-        return String.format(Locale.ROOT, "Load average (1 min) at the start and end of the runs: median %.1f, %.1f to %.1f%s.",
-            s.median(), s.min(), s.max(), cores == null ? "" : " on " + cores + " cores");
+        String line = String.format(Locale.ROOT, "Load average (1 min) at the start and end of the runs: median %.1f, "
+            + "%.1f to %.1f%s.", s.median(), s.min(), s.max(), cores == null ? "" : " on " + cores + " cores");
+        List<Double> others = new ArrayList<>();
+        for (Comparison c : set.comparisons()) {
+            for (Measurement m : c.measurements()) {
+                if (!Double.isNaN(m.otherCpuShare())) {
+                    others.add(100 * m.otherCpuShare());
+                }
+            }
+        }
+        if (!others.isEmpty()) {
+            Spread o = Spread.of(others);
+            line += String.format(Locale.ROOT, " Other processes used %.0f%% of the host's CPU during the median run "
+                + "(%.0f%% to %.0f%%).", o.median(), o.min(), o.max());
+        }
+        return line;
     }
 }

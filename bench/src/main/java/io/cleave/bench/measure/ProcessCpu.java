@@ -14,6 +14,8 @@ import java.nio.file.Path;
 public final class ProcessCpu {
     private static final int UTIME_AFTER_STATE = 11;
     private static final int STIME_AFTER_STATE = 12;
+    private static final int CUTIME_AFTER_STATE = 13;
+    private static final int CSTIME_AFTER_STATE = 14;
     private static final long TICKS_PER_SECOND = clockTicks();
 
     private ProcessCpu() {
@@ -21,9 +23,21 @@ public final class ProcessCpu {
 
     /** CPU microseconds used so far by the process. */
     public static long micros(long pid) {
+        return ticksToMicros(parseTicks(stat(pid)));
+    }
+
+    /**
+     * CPU microseconds of this JVM plus its children it has waited for: the benchmark client,
+     * whether it runs in-process (TPC-C) or as a child that has exited (sysbench).
+     */
+    public static long selfAndChildrenMicros() {
+        return ticksToMicros(parseTicksWithChildren(stat(ProcessHandle.current().pid())));
+    }
+
+    private static String stat(long pid) {
         Path stat = Path.of("/proc", Long.toString(pid), "stat");
         try {
-            return ticksToMicros(parseTicks(Files.readString(stat, StandardCharsets.US_ASCII)));
+            return Files.readString(stat, StandardCharsets.US_ASCII);
         } catch (NoSuchFileException e) {
             throw new IllegalStateException("process " + pid + " is gone (no " + stat + ")", e);
         } catch (IOException e) {
@@ -42,15 +56,27 @@ public final class ProcessCpu {
 
     /** utime + stime in clock ticks from one stat line; the command name may hold spaces and parentheses. */
     static long parseTicks(String statLine) {
+        String[] fields = fieldsAfterState(statLine);
+        return Long.parseLong(fields[UTIME_AFTER_STATE]) + Long.parseLong(fields[STIME_AFTER_STATE]);
+    }
+
+    /** utime + stime + cutime + cstime: the process and its waited-for children. */
+    static long parseTicksWithChildren(String statLine) {
+        String[] fields = fieldsAfterState(statLine);
+        return parseTicks(statLine) + Long.parseLong(fields[CUTIME_AFTER_STATE])
+            + Long.parseLong(fields[CSTIME_AFTER_STATE]);
+    }
+
+    private static String[] fieldsAfterState(String statLine) {
         int end = statLine.lastIndexOf(')');
         if (end < 0) {
             throw new IllegalArgumentException("not a /proc/PID/stat line: " + statLine);
         }
         String[] fields = statLine.substring(end + 2).trim().split(" +");
-        if (fields.length <= STIME_AFTER_STATE) {
+        if (fields.length <= CSTIME_AFTER_STATE) {
             throw new IllegalArgumentException("too few fields in /proc/PID/stat: " + statLine);
         }
-        return Long.parseLong(fields[UTIME_AFTER_STATE]) + Long.parseLong(fields[STIME_AFTER_STATE]);
+        return fields;
     }
 
     static long ticksToMicros(long ticks) {

@@ -38,5 +38,15 @@ class ComparisonTest {
         assertThat(proxied.shardStatementsPerQuery()).isCloseTo(1.1, within(1e-9));
         assertThat(proxied.qps()).isEqualTo(8000);
         assertThat(c.spread(PROXY_1, Measurement::proxyMicrosPerQuery).median()).isEqualTo(10);
+        assertThat(proxied.otherCpuShare()).isCloseTo(0.10, within(1e-9));
+    }
+
+    @Test
+    void otherCpuIsUnknownWhenTheHostWasNotMetered() {
+        Measurement m = c.of(DIRECT).get(0);
+        Measurement old = new Measurement(m.configuration(), m.shards(), m.access(), m.round(), m.startedAt(),
+            m.loadBefore(), m.loadAfter(), m.result(), m.proxyCpuMicros(), m.shardCpuMicros(), m.clientStatements(),
+            m.shardStatements(), 0, 0, 0);
+        assertThat(old.otherCpuShare()).isNaN();
     }
 }

@@ -30,7 +30,8 @@ class ReportingTest {
             "| 1.10 (1.10–1.10) |", "| 1.00 / 3.00 / 4.00 |");
         assertThat(line(md, "| oltp_point_select | 2 shards, proxy |")).contains("1200 (1100–1300) tps");
         // errors are summed over the rounds; the load is the 1-minute figure at each run's start
-        assertThat(proxy).endsWith("| 2 | 2.5 (1.5–3.5) |");
+        assertThat(proxy).endsWith("| 2 | 10 (10–10) % | 2.5 (1.5–3.5) |");
+        assertThat(md).contains("Other processes used 10% of the host's CPU");
     }
 
     @Test

@@ -15,6 +15,22 @@ class ProcessCpuTest {
     }
 
     @Test
+    void childrenAreTheWaitedForChildrensTicks() {
+        String stat = "7 (java) S 1 7 7 0 -1 4194560 1 0 5 0 100 20 3000 400 20 0 31 0 100 1 1";
+        assertThat(ProcessCpu.parseTicksWithChildren(stat)).isEqualTo(100 + 20 + 3000 + 400);
+    }
+
+    @Test
+    void hostCpuCountsBusyAndIdleTimeOfAllCores() {
+        HostCpu before = HostCpu.parse("cpu  100 5 50 1000 20 3 2 10 0 0");
+        HostCpu after = HostCpu.parse("cpu  300 5 90 1800 30 3 2 10 0 0");
+        HostCpu delta = after.minus(before);
+        assertThat(delta.busyMicros()).isEqualTo(ProcessCpu.ticksToMicros(240));
+        assertThat(delta.totalMicros()).isEqualTo(ProcessCpu.ticksToMicros(240 + 800 + 10));
+        assertThat(HostCpu.read().totalMicros()).isPositive();
+    }
+
+    @Test
     void aTruncatedLineIsRefused() {
         assertThatThrownBy(() -> ProcessCpu.parseTicks("12 (x) S 1 2 3")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> ProcessCpu.parseTicks("no parenthesis")).isInstanceOf(IllegalArgumentException.class);
