@@ -23,51 +23,56 @@ final class LocalAnswers {
     private LocalAnswers() {
     }
 
-    static void answer(ClientSession session, Plan.Local local, Analysis analysis) {
+    static void answer(ClientSession session, Plan.Local local, Analysis analysis, boolean binary) {
+        List<ResultColumn> columns = columns(local, analysis);
+        TextRow row;
         if (local.query() == LocalQuery.EXPLAIN_CLEAVE) {
-            explain(session, local, analysis);
-            return;
+            Explainer.Explanation e = explain(session, local, analysis);
+            row = TextRow.of(new byte[][] {e.plan().getBytes(StandardCharsets.UTF_8),
+                    e.shards().getBytes(StandardCharsets.UTF_8)});
+        } else {
+            row = TextRow.of(new byte[][] {value(session, local.query())});
         }
-        String name = local.alias() != null ? local.alias()
-                : analysis.tokens().text(local.nameFirst(), local.nameEnd() - 1);
-        ResultColumn column;
-        byte[] value;
-        switch (local.query()) {
-            case LAST_INSERT_ID:
-                column = column(name, ColumnType.LONGLONG, 63, UNSIGNED_NOT_NULL, 21);
-                value = Long.toUnsignedString(session.lastInsertId()).getBytes(StandardCharsets.US_ASCII);
-                break;
-            case CONNECTION_ID:
-                column = column(name, ColumnType.LONGLONG, 63, UNSIGNED_NOT_NULL, 21);
-                value = Long.toString(session.connectionId()).getBytes(StandardCharsets.US_ASCII);
-                break;
-            default:
-                column = column(name, ColumnType.VAR_STRING, 45, 0, 256);
-                String schema = session.settings().schema();
-                value = schema == null ? null : schema.getBytes(StandardCharsets.UTF_8);
-                break;
-        }
-        ResultWriter.write(session.output(), List.of(column), List.of(TextRow.of(new byte[][] {value})), false,
-                session.status(), 0);
+        ResultWriter.write(session.output(), columns, List.of(row), binary, session.status(), 0);
         session.finishCommand();
     }
 
+    /** The columns of the answer, known before it runs (a prepared statement announces them). */
+    static List<ResultColumn> columns(Plan.Local local, Analysis analysis) {
+        if (local.query() == LocalQuery.EXPLAIN_CLEAVE) {
+            return List.of(column("plan", ColumnType.VAR_STRING, 45, 0, 4096),
+                    column("shards", ColumnType.VAR_STRING, 45, 0, 1024));
+        }
+        String name = local.alias() != null ? local.alias()
+                : analysis.tokens().text(local.nameFirst(), local.nameEnd() - 1);
+        return switch (local.query()) {
+            case LAST_INSERT_ID, CONNECTION_ID -> List.of(column(name, ColumnType.LONGLONG, 63, UNSIGNED_NOT_NULL, 21));
+            default -> List.of(column(name, ColumnType.VAR_STRING, 45, 0, 256));
+        };
+    }
+
+    private static byte[] value(ClientSession session, LocalQuery query) {
+        switch (query) {
+            case LAST_INSERT_ID:
+                return Long.toUnsignedString(session.lastInsertId()).getBytes(StandardCharsets.US_ASCII);
+            case CONNECTION_ID:
+                return Long.toString(session.connectionId()).getBytes(StandardCharsets.US_ASCII);
+            default:
+                String schema = session.settings().schema();
+                return schema == null ? null : schema.getBytes(StandardCharsets.UTF_8);
+        }
+    }
+
     /**
-     * EXPLAIN CLEAVE statement: one row with the statement's plan and the shards it reaches with
-     * its values, from this proxy's router and shard map (the statement does not run).
+     * EXPLAIN CLEAVE statement: the statement's plan and the shards it reaches with its values,
+     * from this proxy's router and shard map (the statement does not run).
      */
-    private static void explain(ClientSession session, Plan.Local local, Analysis analysis) {
+    private static Explainer.Explanation explain(ClientSession session, Plan.Local local, Analysis analysis) {
         TokenBuffer tokens = analysis.tokens();
         byte[] statement = Arrays.copyOfRange(tokens.source(), tokens.start(local.nameFirst()),
                 tokens.offset() + tokens.length());
-        Explainer.Explanation e = new Explainer(session.runtime().router()).explain(statement, session.sqlMode(),
+        return new Explainer(session.runtime().router()).explain(statement, session.sqlMode(),
                 session.runtime().shardMaps().current());
-        List<ResultColumn> columns = List.of(column("plan", ColumnType.VAR_STRING, 45, 0, 4096),
-                column("shards", ColumnType.VAR_STRING, 45, 0, 1024));
-        TextRow row = TextRow.of(new byte[][] {e.plan().getBytes(StandardCharsets.UTF_8),
-                e.shards().getBytes(StandardCharsets.UTF_8)});
-        ResultWriter.write(session.output(), columns, List.of(row), false, session.status(), 0);
-        session.finishCommand();
     }
 
     /** SHOW WARNINGS / SHOW ERRORS when the previous statement left none: an empty list. */

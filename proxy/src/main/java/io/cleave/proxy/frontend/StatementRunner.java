@@ -7,10 +7,12 @@ import io.cleave.proxy.merge.ResultColumn;
 import io.cleave.proxy.merge.ResultMerger;
 import io.cleave.proxy.merge.TextRow;
 import io.cleave.proxy.metrics.RouteKind;
+import io.cleave.proxy.protocol.ColumnType;
 import io.cleave.proxy.protocol.ServerStatus;
 import io.cleave.proxy.protocol.packet.client.ComStmtExecute;
 import io.cleave.proxy.protocol.packet.server.ErrPacket;
 import io.cleave.proxy.protocol.packet.server.OkPacket;
+import io.cleave.proxy.protocol.packet.server.StmtPrepareOk;
 import io.cleave.router.plan.Analysis;
 import io.cleave.router.plan.MergeSpec;
 import io.cleave.router.plan.MultiShard;
@@ -112,7 +114,7 @@ final class StatementRunner {
             sessionStatements.handle(s, exec);
         } else if (plan instanceof Plan.Local l) {
             session.metrics().command(session.currentCommand(), RouteKind.LOCAL);
-            LocalAnswers.answer(session, l, exec.analysis());
+            LocalAnswers.answer(session, l, exec.analysis(), exec.binary());
         } else {
             Plan.Refuse refuse = (Plan.Refuse) plan;
             refuse(refuse.code(), refuse.sqlState(), refuse.message());
@@ -470,7 +472,7 @@ final class StatementRunner {
         Analysis analysis = session.runtime().router().analyze(sql, session.sqlMode(), new Analysis());
         Plan plan = analysis.plan();
         if (plan instanceof Plan.Session || plan instanceof Plan.Local) {
-            refuse(1295, "HY000", "This command is not supported in the prepared statement protocol yet");
+            prepareLocally(sql, analysis, plan instanceof Plan.Local l ? LocalAnswers.columns(l, analysis) : List.of());
             return;
         }
         if (plan instanceof Plan.Refuse r) {
@@ -486,6 +488,38 @@ final class StatementRunner {
         session.metrics().command(session.currentCommand(), RouteKind.SINGLE_SHARD);
         session.exchange().run(shard, session.currentFrame(), ResponseKind.PREPARE, ShardExchange.Mode.PREPARE,
                 statement, false, false, session.transaction().active());
+    }
+
+    /**
+     * Prepares a statement the proxy runs itself (transaction control, SET, USE, local answers):
+     * no shard is asked, the PREPARE_OK comes from here, and each execute runs the statement's
+     * plan with the bound values as a text statement would.
+     */
+    private void prepareLocally(byte[] sql, Analysis analysis, List<ResultColumn> columns) {
+        ClientStatement statement = session.newStatement(new PreparedSql(sql), analysis);
+        int params = 0;
+        for (int slot = 0; slot < analysis.slots().count(); slot++) {
+            params = Math.max(params, analysis.slots().parameterIndex(slot) + 1);
+        }
+        statement.prepared(params, columns.size());
+        session.metrics().command(session.currentCommand(), RouteKind.LOCAL);
+        ClientOutput out = session.output();
+        int parameters = params;
+        out.packet(12, b -> new StmtPrepareOk(statement.id(), columns.size(), parameters, 0).write(b));
+        if (params > 0) {
+            ResultColumn param = ResultWriter.column("?", ColumnType.VAR_STRING.code(), 0, 0);
+            for (int p = 0; p < params; p++) {
+                out.packet(32, b -> param.definition().write(b));
+            }
+            out.endOfColumns(session.status());
+        }
+        if (!columns.isEmpty()) {
+            for (ResultColumn c : columns) {
+                out.packet(64, b -> c.definition().write(b));
+            }
+            out.endOfColumns(session.status());
+        }
+        session.finishCommand();
     }
 
     void execute(ByteBuf payload) {
