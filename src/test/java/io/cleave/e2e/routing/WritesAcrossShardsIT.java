@@ -43,6 +43,7 @@ class WritesAcrossShardsIT {
                 - { name: events, keyspace: owner, column: owner }
                 - { name: sb, keyspace: seq, column: id }
                 - { name: kl, keyspace: seq, column: id }
+                - { name: dense, keyspace: seq, column: id }
                 - { name: ref, type: reference }
                 - { name: solo, type: unsharded, shard: 3 }
             """;
@@ -119,6 +120,46 @@ class WritesAcrossShardsIT {
             assertThat(new HashSet<>(ids)).isEqualTo(seen);
         }
         checkPlacement("sb");
+    }
+
+    @Test
+    void drawnKeysStayDenseAndStartAfreshWithTheTable() throws Exception {
+        try (Connection c = daemon.connectProxy("wx", "")) {
+            execute(c, "CREATE TABLE dense (id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY, v INT)");
+            for (int i = 0; i < 3; i++) {
+                execute(c, "INSERT INTO dense (v) VALUES (" + i + ")");
+            }
+            // A statement wanting more ids than the reserved block has left still gets a dense run.
+            StringJoiner rows = new StringJoiner(", ");
+            for (int i = 0; i < 150; i++) {
+                rows.add("(" + i + ")");
+            }
+            execute(c, "INSERT INTO dense (v) VALUES " + rows);
+            assertThat(lastInsertId(c)).isEqualTo(4);
+            assertThat(rows(c, "SELECT COUNT(*), MIN(id), MAX(id) FROM dense")).containsExactly("153 1 153");
+            checkPlacement("dense");
+
+            // As on one server, a truncated table starts again at 1 ...
+            execute(c, "TRUNCATE TABLE dense");
+            execute(c, "INSERT INTO dense (v) VALUES (1), (2)");
+            assertThat(rows(c, "SELECT MIN(id), MAX(id) FROM dense")).containsExactly("1 2");
+            // ... and so does a table dropped and created again, or one whose schema was dropped.
+            execute(c, "DROP TABLE dense");
+            execute(c, "CREATE TABLE dense (id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY, v INT)");
+            execute(c, "INSERT INTO dense (v) VALUES (1)");
+            assertThat(lastInsertId(c)).isEqualTo(1);
+            execute(c, "CREATE DATABASE wy");
+            execute(c, "CREATE TABLE wy.dense (id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY, v INT)");
+            execute(c, "INSERT INTO wy.dense (v) VALUES (1), (2), (3)");
+            execute(c, "DROP DATABASE wy");
+            assertThat(rows(c, "SELECT DATABASE()")).as("dropping another schema keeps the session's").containsExactly("wx");
+            execute(c, "CREATE DATABASE wy");
+            execute(c, "CREATE TABLE wy.dense (id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY, v INT)");
+            execute(c, "INSERT INTO wy.dense (v) VALUES (1)");
+            assertThat(lastInsertId(c)).isEqualTo(1);
+            // A table that keeps its rows continues after its largest key, whatever happened to the sequence.
+            assertThat(rows(c, "SELECT MAX(id) FROM dense")).containsExactly("1");
+        }
     }
 
     /** Single-row and multi-row INSERTs without the key; each row's id checked and collected. */

@@ -596,8 +596,9 @@ final class ClientSession implements ExchangeContext {
             }
             lastAffectedRows = tracker.affectedRows();
             if (ServerStatus.has(tracker.statusFlags(), ServerStatus.DB_DROPPED)) {
-                schemaDropped();
-                conn.sessionState().applied(conn.sessionState().applied().withSchema(null));
+                databaseDropped();
+                // Whether the connection lost its schema depends on which one it had: start it over.
+                conn.close();
             }
             if (currentPins.pin() != Pin.NONE) {
                 pins.apply(shard, conn, currentPins);
@@ -653,9 +654,21 @@ final class ClientSession implements ExchangeContext {
         });
     }
 
-    /** The session's statement dropped its current schema: as on a server, it now has none. */
-    void schemaDropped() {
-        settings(settings.withSchema(null));
+    /**
+     * A statement of this session dropped a schema. If it was the session's current one, the
+     * session has none now, as on a server.
+     */
+    void databaseDropped() {
+        String schema = settings.schema();
+        if (schema == null || currentCommand != CommandCode.QUERY || currentPayload == null) {
+            return;
+        }
+        ByteBuf p = currentPayload;
+        byte[] sql = new byte[p.readableBytes() - 1];
+        p.getBytes(p.readerIndex() + 1, sql);
+        if (schema.equals(DroppedSchema.of(sql, sqlMode))) {
+            settings(settings.withSchema(null));
+        }
     }
 
     /** The user variables the statement about to run assigns outside SET (null: none). */

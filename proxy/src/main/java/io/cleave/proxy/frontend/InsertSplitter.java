@@ -33,7 +33,7 @@ final class InsertSplitter {
 
     void run(Plan.InsertSplit split, StatementRunner.Execution exec) {
         if (split.missingKeyColumn() != null) {
-            String schema = session.settings().schema();
+            String schema = split.schema() != null ? split.schema() : session.settings().schema();
             if (schema == null) {
                 runner.refuse(1046, "3D000", "No database selected");
                 return;

@@ -218,8 +218,9 @@ final class MultiExchange {
             result.warnings = tracker.warnings();
             result.status = tracker.statusFlags();
             if (ServerStatus.has(result.status, ServerStatus.DB_DROPPED)) {
-                // The statement dropped the connection's current schema: the server left it without one.
-                c.sessionState().applied(c.sessionState().applied().withSchema(null));
+                // A schema was dropped, perhaps the connection's own: which one it has now is not
+                // known for sure, so the connection serves no one again.
+                c.close();
             }
             if (beforeRelease != null) {
                 beforeRelease.accept(c, result);

@@ -2,10 +2,17 @@ package io.cleave.proxy.frontend;
 
 import io.cleave.proxy.protocol.packet.server.ErrPacket;
 import io.cleave.proxy.server.LoopResources;
+import io.cleave.router.sql.ast.Ddl;
+import io.cleave.router.sql.ast.Statement;
+import io.cleave.router.sql.ast.StatementKind;
+import io.cleave.router.sql.ast.TableName;
+import io.cleave.router.sql.lex.SqlMode;
+import io.cleave.router.sql.parse.SqlParser;
 import io.netty.channel.EventLoop;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ConcurrentHashMap;
@@ -162,10 +169,71 @@ public final class SequenceService {
         });
     }
 
+    /** DDL after which a table's ids start afresh: its sequence must go with it. */
+    static boolean resetsSequences(StatementKind kind) {
+        return kind == StatementKind.CREATE_TABLE || kind == StatementKind.DROP_TABLE
+                || kind == StatementKind.TRUNCATE_TABLE || kind == StatementKind.RENAME_TABLE
+                || kind == StatementKind.DROP_DATABASE;
+    }
+
+    /**
+     * Forgets the sequences of the tables {@code ddl} creates, drops, empties or renames (of every
+     * table in a dropped schema), in memory and durably, then runs {@code then}: the next row
+     * without a key starts after the largest key the table has then, 1 for an empty table. The
+     * durable rows go before the DDL runs, so no insert after it can find the old sequence.
+     */
+    void reset(byte[] ddl, SqlMode mode, String currentSchema, LoopResources loop, Runnable then) {
+        Statement statement;
+        try {
+            statement = SqlParser.parse(ddl, mode);
+        } catch (RuntimeException e) {
+            // The shards will reject what does not parse here; nothing to forget.
+            then.run();
+            return;
+        }
+        List<String> names = new ArrayList<>();
+        List<String> schemas = new ArrayList<>();
+        if (statement instanceof Ddl.Database db && db.kind() == StatementKind.DROP_DATABASE) {
+            schemas.add(db.name().value());
+        } else if (statement instanceof Ddl d) {
+            for (TableName t : d.tables()) {
+                String schema = t.schema() != null ? t.schema() : currentSchema;
+                if (schema != null) {
+                    names.add(schema + "." + t.name());
+                }
+            }
+        }
+        if (names.isEmpty() && schemas.isEmpty()) {
+            then.run();
+            return;
+        }
+        StringBuilder where = new StringBuilder();
+        for (String name : names) {
+            sequences.remove(name.toLowerCase(Locale.ROOT));
+            where.append(where.length() == 0 ? "" : " OR ").append("name = ").append(quote(name));
+        }
+        for (String schema : schemas) {
+            String prefix = schema.toLowerCase(Locale.ROOT) + ".";
+            sequences.keySet().removeIf(k -> k.startsWith(prefix));
+            where.append(where.length() == 0 ? "" : " OR ").append("name LIKE ")
+                    .append(quote(schema.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + ".%"));
+        }
+        String sql = "DELETE FROM cleave.sequences WHERE " + where;
+        // Whether or not the delete worked, the DDL goes on: a sequence row left behind only means
+        // ids continue where they were, as before.
+        new MultiExchange(new SystemContext(loop), false, results -> then.run())
+                .leg(defaultShard, sql.getBytes(StandardCharsets.UTF_8)).start();
+    }
+
     private void serve(Sequence seq, long from, long end, LoopResources loop) {
         boolean more;
         synchronized (seq) {
-            seq.next = from;
+            // A block that continues the current one (no other proxy drew in between) keeps the
+            // current one's remainder: ids stay dense instead of skipping what a large insert
+            // could not use.
+            if (from != seq.limit || seq.next > seq.limit) {
+                seq.next = from;
+            }
             seq.limit = end;
             seq.blockSize = Math.min(MAX_BLOCK, seq.blockSize * 2);
             while (!seq.waiting.isEmpty() && seq.limit - seq.next >= seq.waiting.peek().count()) {

@@ -221,7 +221,15 @@ final class StatementRunner {
         clearLongData(exec);
         // DDL is not transactional on any server: it simply goes to every shard.
         boolean transactional = !r.kind().isDdl() && r.write();
-        writeToShards(shards, perShard, transactional, writeAll.replicated(), r.kind().name().replace('_', ' '), 0);
+        String what = r.kind().name().replace('_', ' ');
+        Runnable send = () -> writeToShards(shards, perShard, transactional, writeAll.replicated(), what, 0);
+        if (SequenceService.resetsSequences(r.kind())) {
+            // A table created, dropped, emptied or renamed starts its ids afresh, as on one server.
+            session.runtime().sequences().reset(sql, session.sqlMode(), session.settings().schema(), session.loop(),
+                    send);
+        } else {
+            send.run();
+        }
     }
 
     /**
@@ -444,7 +452,7 @@ final class StatementRunner {
             session.lastInsertId(insertId);
         }
         if (ServerStatus.has(results.get(0).status, ServerStatus.DB_DROPPED)) {
-            session.schemaDropped();
+            session.databaseDropped();
         }
         session.output().ok(OkPacket.of(affected, insertId, session.status(), warnings));
         session.finishCommand();

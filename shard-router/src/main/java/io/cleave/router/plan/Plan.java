@@ -30,14 +30,15 @@ public sealed interface Plan permits Plan.Route, Plan.InsertSplit, Plan.Session,
 
     /**
      * A multi-row INSERT/REPLACE into a sharded table: each row goes to its key's shard. The text
-     * for a shard is {@code head}, its rows joined by commas, then {@code tail}.
+     * for a shard is {@code head}, its rows joined by commas, then {@code tail}. {@code schema} is
+     * null when the statement names the table without one (the session's applies).
      *
      * @param missingKeyColumn when the rows leave out the sharding key (an AUTO_INCREMENT column),
      *                         its name: the proxy draws ids from a sequence, adds the column after
      *                         token {@code columnListEnd - 1} and each row's value before its
      *                         closing parenthesis
      */
-    record InsertSplit(StatementKind kind, String table, String keyspace, SqlTemplate.Tokens head,
+    record InsertSplit(StatementKind kind, String schema, String table, String keyspace, SqlTemplate.Tokens head,
                        List<InsertRow> rows, SqlTemplate.Tokens tail, String missingKeyColumn, int columnListEnd)
             implements Plan {
         public InsertSplit {

@@ -99,7 +99,7 @@ final class WritePlanner {
         int last = rows.get(rows.size() - 1).end();
         List<Name> columns = insert.columns();
         int columnListEnd = columns.get(columns.size() - 1).span().end();
-        return new Plan.InsertSplit(insert.kind(), insert.table().name(), sharded.keyspace(),
+        return new Plan.InsertSplit(insert.kind(), insert.table().schema(), insert.table().name(), sharded.keyspace(),
                 new SqlTemplate.Tokens(0, first), rows, new SqlTemplate.Tokens(last, ctx.tokenCount()),
                 keyIndex < 0 ? sharded.column() : null, columnListEnd);
     }
