@@ -66,13 +66,7 @@ public final class ProxyServer implements AutoCloseable {
             return t;
         });
         // A branch whose shard or coordinator was down gets settled once they are back.
-        recoveryTimer.scheduleWithFixedDelay(() -> {
-            try {
-                recovery.recover();
-            } catch (RuntimeException e) {
-                log.warn("periodic recovery failed", e);
-            }
-        }, 30, 30, TimeUnit.SECONDS);
+        recoveryTimer.scheduleWithFixedDelay(this::recoverQuietly, 30, 30, TimeUnit.SECONDS);
     }
 
     /** Prepared branches on the shards and their coordinators' decisions (for status and operators). */
@@ -210,10 +204,21 @@ public final class ProxyServer implements AutoCloseable {
         return runtime;
     }
 
-    /** Drops idle backend connections to a shard, e.g. after it restarted (they are dead anyway). */
+    /** A shard is back after a restart: its idle backend connections are dead, its in-doubt branches due. */
     public void shardRestarted(int shard) {
         for (LoopResources loop : runtime.allLoops()) {
             loop.loop().execute(() -> loop.pool(shard).closeIdle());
+        }
+        // Branches prepared on it (or coordinated from it) may be waiting for it: settle them now
+        // rather than at the next periodic pass.
+        recoveryTimer.execute(this::recoverQuietly);
+    }
+
+    private void recoverQuietly() {
+        try {
+            recovery.recover();
+        } catch (RuntimeException e) {
+            log.warn("recovery failed", e);
         }
     }
 
