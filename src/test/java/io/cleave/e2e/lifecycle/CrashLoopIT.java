@@ -7,11 +7,22 @@ import io.cleave.manager.supervisor.InstanceStatus;
 import org.junit.jupiter.api.Test;
 
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
+import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** A server that cannot start is retried a bounded number of times, then given up with the reason. */
+/**
+ * A server that cannot start is retried a bounded number of times, then given up with the reason;
+ * the proxy still serves the shards that did start.
+ */
 class CrashLoopIT {
 
     @Test
@@ -32,6 +43,47 @@ class CrashLoopIT {
                     .contains("cleave_instance_state{instance=\"shard-0\",state=\"CRASH_LOOP\"} 1.0");
             Thread.sleep(1500);
             assertThat(daemon.status(0).restarts()).as("no more restarts once given up").isEqualTo(3);
+        }
+    }
+
+    @Test
+    void aShardThatCannotStartLeavesTheOthersServedThroughTheProxy() throws Exception {
+        try (CleaveTestHome home = CleaveTestHome.builder().shards(2).create()) {
+            try (RunningDaemon first = home.start()) {
+                assertThat(first.status(1).state()).isEqualTo(InstanceState.RUNNING);
+            }
+            // Shard 1's system tablespace is destroyed: InnoDB, and with it the server, cannot start.
+            Path ibdata = home.root().resolve("data/shard-1/ibdata1");
+            byte[] garbage = new byte[(int) Files.size(ibdata)];
+            new Random(7).nextBytes(garbage);
+            Files.write(ibdata, garbage);
+
+            try (RunningDaemon daemon = home.start()) {
+                assertThat(daemon.status(1).state()).isEqualTo(InstanceState.CRASH_LOOP);
+                assertThat(daemon.status(0).state()).isEqualTo(InstanceState.RUNNING);
+                try (Connection c = daemon.connectProxy("", ""); Statement st = c.createStatement()) {
+                    // DDL reaches every shard: the error names the one that is down and the one that applied it.
+                    assertThatThrownBy(() -> st.execute("CREATE DATABASE kept")).isInstanceOfSatisfying(SQLException.class,
+                            e -> {
+                                assertThat(e.getErrorCode()).isEqualTo(1158);
+                                assertThat(e.getMessage()).contains("applied on shard(s) [0]")
+                                        .contains("failed on shard(s) [1]").contains("cannot connect to shard 1")
+                                        .doesNotContain(": null");
+                            });
+                    assertThatThrownBy(() -> st.execute("CREATE TABLE kept.t (id INT PRIMARY KEY)"))
+                            .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(1158));
+                }
+                // Every table is unsharded with home shard 0 here: it is served as if nothing were wrong.
+                try (Connection c = daemon.connectProxy("kept", ""); Statement st = c.createStatement()) {
+                    st.executeUpdate("INSERT INTO t VALUES (1)");
+                    try (ResultSet rs = st.executeQuery("SELECT id FROM t")) {
+                        assertThat(rs.next()).isTrue();
+                        assertThat(rs.getInt(1)).isEqualTo(1);
+                    }
+                }
+                HttpResponse<String> status = daemon.admin("GET", "/v1/status", true);
+                assertThat(status.body()).contains("\"ready\":false").contains("CRASH_LOOP").contains("listening");
+            }
         }
     }
 }

@@ -47,9 +47,15 @@ public final class CleaveProxyService implements ProxyService {
         MicrometerProxyMetrics metrics = new MicrometerProxyMetrics(context.meterRegistry(), context.shards().size());
         server = ProxyServer.start(proxyConfig, context.topology(), context.shardMaps(), endpoints(), metrics);
         // Idle connections to a shard that restarted are dead: drop them instead of failing a statement on each.
+        // While a shard is down, statements any shard can answer go to the others.
         context.instanceEvents().subscribe((status, previous) -> {
-            if (status.state() == InstanceState.RUNNING && previous != InstanceState.RUNNING && server != null) {
+            if (server == null) {
+                return;
+            }
+            if (status.state() == InstanceState.RUNNING && previous != InstanceState.RUNNING) {
                 server.shardRestarted(status.index());
+            } else if (status.state() != InstanceState.RUNNING && previous == InstanceState.RUNNING) {
+                server.shardDown(status.index());
             }
         });
     }

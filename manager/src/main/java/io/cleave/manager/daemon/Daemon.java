@@ -47,7 +47,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The daemon of one home: loads the config, provisions the home, supervises every shard instance,
- * serves the admin API and /metrics, and runs the proxy once all shards are ready. Usable
+ * serves the admin API and /metrics, and runs the proxy once every shard is ready or given up. Usable
  * in-process (tests start it directly); {@code cleave up} wraps it.
  *
  * <p>Order: start = provision, admin API, shards (adopted or launched), wait for readiness, proxy.
@@ -84,7 +84,8 @@ public final class Daemon implements AutoCloseable {
     /**
      * Starts everything and waits until every shard is RUNNING or given up (CRASH_LOOP), up to
      * {@link DaemonOptions#readyTimeout()}. A shard that never becomes ready does not fail start:
-     * the daemon keeps supervising and reports why in status; the proxy then stays down.
+     * the daemon keeps supervising and reports why in status; the proxy serves the shards that are
+     * ready, and stays down only when none is.
      *
      * @throws RuntimeException when the config is invalid or the home cannot be provisioned
      */
@@ -123,10 +124,15 @@ public final class Daemon implements AutoCloseable {
         if (awaitSettled()) {
             startProxy();
         } else {
-            proxyState = options.proxy().isPresent() ? "down: not every instance is ready" : "not part of this build";
+            proxyState = options.proxy().isPresent() ? "down: no instance is ready" : "not part of this build";
         }
     }
 
+    /**
+     * Waits until every instance is either ready or given up (crash loop). Returns whether the
+     * proxy should start: it does when at least one instance is ready, so the shards that work
+     * keep serving while an operator sees to the others in 'cleave status'.
+     */
     private boolean awaitSettled() {
         long deadline = System.nanoTime() + options.readyTimeout().toNanos();
         while (System.nanoTime() < deadline) {
@@ -137,7 +143,12 @@ public final class Daemon implements AutoCloseable {
                 return true;
             }
             if (states.stream().allMatch(s -> s == InstanceState.RUNNING || s == InstanceState.CRASH_LOOP)) {
-                log.error("not all instances could start: {}; the proxy stays down, see 'cleave status'", states);
+                if (states.contains(InstanceState.RUNNING)) {
+                    log.error("not all instances could start: {}; the proxy serves the others, see 'cleave status'",
+                            states);
+                    return true;
+                }
+                log.error("no instance could start: {}; the proxy stays down, see 'cleave status'", states);
                 return false;
             }
             if (closed) {

@@ -76,8 +76,12 @@ public final class BackendConnector {
         ChannelFuture connected = bootstrap.connect(address);
         connected.addListener(f -> {
             if (!f.isSuccess()) {
-                promise.tryFailure(new java.io.IOException("cannot connect to " + endpoint.describe() + ": "
-                        + f.cause().getMessage(), f.cause()));
+                Throwable cause = f.cause();
+                // Some transport failures (a Unix socket whose server is gone) carry no message.
+                String why = cause.getMessage() != null ? cause.getMessage()
+                        : cause.getClass().getSimpleName() + " (the shard is not accepting connections)";
+                promise.tryFailure(new java.io.IOException("cannot connect to " + endpoint.describe() + ": " + why,
+                        cause));
             }
         });
         return promise;

@@ -20,11 +20,13 @@ public final class LoopResources {
     private final BackendPool[] pools;
     private final io.cleave.router.plan.Analysis analysis = new io.cleave.router.plan.Analysis();
     private byte[] sqlBuffer = new byte[1024];
+    private final ShardAvailability availability;
     private int nextAnyShard;
 
     LoopResources(EventLoop loop, BackendConnector[] connectors, int perLoopLimit, long acquireTimeoutMillis,
-                  PoolMetrics metrics) {
+                  PoolMetrics metrics, ShardAvailability availability) {
         this.loop = loop;
+        this.availability = availability;
         this.pools = new BackendPool[connectors.length];
         for (int s = 0; s < connectors.length; s++) {
             pools[s] = new BackendPool(loop, connectors[s], perLoopLimit, acquireTimeoutMillis, metrics);
@@ -68,11 +70,19 @@ public final class LoopResources {
         return sqlBuffer;
     }
 
-    /** Round robin over the shards for statements any shard can answer, so no shard gets them all. */
+    /**
+     * Round robin over the shards for statements any shard can answer, so no shard gets them all;
+     * shards known to be down are skipped while another one is up.
+     */
     public int nextAnyShard() {
-        int s = nextAnyShard;
-        nextAnyShard = (s + 1) % pools.length;
-        return s;
+        for (int tried = 0; tried < pools.length; tried++) {
+            int s = nextAnyShard;
+            nextAnyShard = (s + 1) % pools.length;
+            if (availability.isUp(s)) {
+                return s;
+            }
+        }
+        return nextAnyShard;
     }
 
     void close() {

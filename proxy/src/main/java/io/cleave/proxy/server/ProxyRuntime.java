@@ -35,6 +35,7 @@ public final class ProxyRuntime {
     private final io.cleave.router.plan.TargetResolver resolver;
     private final io.cleave.proxy.frontend.SequenceService sequences;
     private final InDoubtRegistry inDoubt = new InDoubtRegistry();
+    private final ShardAvailability availability;
     private volatile CommitHooks commitHooks = CommitHooks.fromSystemProperties();
     /** Distinguishes this run's XA ids from an earlier run's (whose in-doubt branches recovery settles). */
     private final String runId = Long.toHexString(System.currentTimeMillis()) + "-"
@@ -49,6 +50,7 @@ public final class ProxyRuntime {
         this.topology = topology;
         this.shardMaps = shardMaps;
         this.connectors = connectors;
+        this.availability = new ShardAvailability(connectors.length);
         this.metrics = metrics;
         this.sslContext = sslContext;
         this.loopCount = loopCount;
@@ -150,7 +152,11 @@ public final class ProxyRuntime {
 
     public LoopResources loop(EventLoop loop) {
         return loops.computeIfAbsent(loop, l -> new LoopResources(l, connectors, perLoopLimit,
-                config.backendAcquireTimeout().toMillis(), metrics));
+                config.backendAcquireTimeout().toMillis(), metrics, availability));
+    }
+
+    public ShardAvailability availability() {
+        return availability;
     }
 
     Iterable<LoopResources> allLoops() {

@@ -115,10 +115,19 @@ public final class ProxyServer implements AutoCloseable {
         if (metrics instanceof MicrometerProxyMetrics micrometer) {
             micrometer.backendGauges(shards.size(), new PoolStats(runtime));
         }
-        learnServerVersion(runtime, connectors[0], workers);
+        learnServerVersion(runtime, connectors, workers);
         try {
             ShardAdmin admin = new ShardAdmin(connectors, workers);
-            bootstrapShards(admin);
+            List<Integer> down = bootstrapShards(admin);
+            if (down.size() == shards.size()) {
+                throw new IllegalStateException("no shard is reachable");
+            }
+            if (!down.isEmpty()) {
+                // Serve what is up: statements for the shards that are down fail with an error
+                // naming them, and those shards are prepared when they come back.
+                log.warn("shards {} are unreachable; the proxy starts without them", down);
+                down.forEach(runtime.availability()::markDown);
+            }
             sizeStatementCaches(admin, connectors, runtime.backendConnectionsPerShard());
             XaRecovery recovery = new XaRecovery(admin, runtime.inDoubt());
             int settled = recovery.recover();
@@ -165,18 +174,22 @@ public final class ProxyServer implements AutoCloseable {
 
     /**
      * Clients see the shards' version string (drivers choose dialect and features by it), so ask
-     * shard 0 for it once before accepting anyone.
+     * the first shard that answers for it once before accepting anyone.
      */
-    private static void learnServerVersion(ProxyRuntime runtime, BackendConnector connector, EventLoopGroup workers) {
-        try {
-            io.cleave.proxy.backend.BackendConnection probe = connector.connect(
-                    (io.netty.channel.EventLoop) workers.next(), 0).get(10, TimeUnit.SECONDS);
-            runtime.serverVersion(probe.server().version());
-            probe.close();
-        } catch (Exception e) {
-            log.warn("could not learn the server version from {}: {}; clients see {}", connector.endpoint().describe(),
-                    e.getMessage(), runtime.serverVersion());
+    private static void learnServerVersion(ProxyRuntime runtime, BackendConnector[] connectors, EventLoopGroup workers) {
+        for (BackendConnector connector : connectors) {
+            try {
+                io.cleave.proxy.backend.BackendConnection probe = connector.connect(
+                        (io.netty.channel.EventLoop) workers.next(), 0).get(10, TimeUnit.SECONDS);
+                runtime.serverVersion(probe.server().version());
+                probe.close();
+                return;
+            } catch (Exception e) {
+                log.warn("could not learn the server version from {}: {}", connector.endpoint().describe(),
+                        e.getMessage());
+            }
         }
+        log.warn("no shard told its server version; clients see {}", runtime.serverVersion());
     }
 
     private static SslContext sslContext(ProxyConfig config) {
@@ -206,12 +219,26 @@ public final class ProxyServer implements AutoCloseable {
 
     /** A shard is back after a restart: its idle backend connections are dead, its in-doubt branches due. */
     public void shardRestarted(int shard) {
+        runtime.availability().markUp(shard);
         for (LoopResources loop : runtime.allLoops()) {
             loop.loop().execute(() -> loop.pool(shard).closeIdle());
         }
         // Branches prepared on it (or coordinated from it) may be waiting for it: settle them now
         // rather than at the next periodic pass.
-        recoveryTimer.execute(this::recoverQuietly);
+        recoveryTimer.execute(() -> {
+            try {
+                // A shard that was down when the proxy started has not got the proxy's tables yet.
+                bootstrapShard(admin, shard);
+            } catch (RuntimeException e) {
+                log.warn("shard {}: {}", shard, e.getMessage());
+            }
+            recoverQuietly();
+        });
+    }
+
+    /** A shard stopped answering (crashed, or its server is being restarted). */
+    public void shardDown(int shard) {
+        runtime.availability().markDown(shard);
     }
 
     private void recoverQuietly() {
@@ -254,24 +281,42 @@ public final class ProxyServer implements AutoCloseable {
      * The proxy's own tables on every shard: commit decisions of distributed transactions and the
      * sequences that generate sharding keys. Every shard gets them, so all list the same schemas.
      */
-    private static void bootstrapShards(ShardAdmin admin) {
-        String[] ddl = {
+    private static final String[] BOOTSTRAP_DDL = {
             "CREATE DATABASE IF NOT EXISTS cleave",
             "CREATE TABLE IF NOT EXISTS cleave.decisions (xid VARCHAR(128) NOT NULL PRIMARY KEY,"
                     + " shards VARCHAR(255) NOT NULL, created TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6))"
                     + " ENGINE=InnoDB",
             "CREATE TABLE IF NOT EXISTS cleave.sequences (name VARCHAR(192) NOT NULL PRIMARY KEY,"
                     + " next_value BIGINT NOT NULL) ENGINE=InnoDB",
-        };
+    };
+
+    /** Prepares every reachable shard; returns the shards that could not be reached. */
+    private static List<Integer> bootstrapShards(ShardAdmin admin) {
+        List<Integer> down = new java.util.ArrayList<>();
         for (int shard = 0; shard < admin.shardCount(); shard++) {
-            for (String sql : ddl) {
-                try {
-                    admin.query(shard, sql);
-                } catch (ShardAdmin.ShardAdminException e) {
-                    throw new IllegalStateException("cannot prepare shard " + shard + " for the proxy: " + e.getMessage(), e);
-                }
+            if (!bootstrapShard(admin, shard)) {
+                down.add(shard);
             }
         }
+        return down;
+    }
+
+    /**
+     * Creates the proxy's tables on one shard (idempotent). Returns false when the shard cannot be
+     * reached; a shard that refuses the statements is a configuration error and stops the start.
+     */
+    private static boolean bootstrapShard(ShardAdmin admin, int shard) {
+        for (String sql : BOOTSTRAP_DDL) {
+            try {
+                admin.query(shard, sql);
+            } catch (ShardAdmin.ShardAdminException e) {
+                if (e.unreachable()) {
+                    return false;
+                }
+                throw new IllegalStateException("cannot prepare shard " + shard + " for the proxy: " + e.getMessage(), e);
+            }
+        }
+        return true;
     }
 
     @Override

@@ -56,7 +56,7 @@ public final class ShardAdmin {
             Thread.currentThread().interrupt();
             throw new ShardAdminException("interrupted connecting to shard " + shard);
         } catch (ExecutionException | TimeoutException e) {
-            throw new ShardAdminException("shard " + shard + " unreachable: " + rootMessage(e));
+            throw new ShardAdminException("shard " + shard + " unreachable: " + rootMessage(e), true);
         }
         try {
             CompletableFuture<List<Row>> result = new CompletableFuture<>();
@@ -135,8 +135,20 @@ public final class ShardAdmin {
 
     /** A control statement failed or its shard could not be reached. */
     public static final class ShardAdminException extends Exception {
+        private final boolean unreachable;
+
         public ShardAdminException(String message) {
+            this(message, false);
+        }
+
+        ShardAdminException(String message, boolean unreachable) {
             super(message);
+            this.unreachable = unreachable;
+        }
+
+        /** No connection could be made: the shard is down (as opposed to a statement it refused). */
+        public boolean unreachable() {
+            return unreachable;
         }
     }
 }
