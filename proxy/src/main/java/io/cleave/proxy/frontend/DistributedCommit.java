@@ -1,6 +1,9 @@
 package io.cleave.proxy.frontend;
 
 import io.cleave.proxy.backend.BackendConnection;
+import io.cleave.proxy.metrics.ProxyMetrics;
+import io.cleave.proxy.metrics.TransactionKind;
+import io.cleave.proxy.metrics.TransactionOutcome;
 import io.cleave.proxy.protocol.packet.server.ErrPacket;
 import io.cleave.proxy.server.CommitStep;
 import io.cleave.proxy.server.LoopResources;
@@ -31,11 +34,13 @@ final class DistributedCommit implements ExchangeContext {
     private final String xid;
     private final List<Integer> shards = new ArrayList<>();
     private final int coordinator;
+    private final TransactionKind kind;
 
     DistributedCommit(ClientSession session) {
         this.session = session;
         this.tx = session.transaction();
         this.xid = tx.xid();
+        this.kind = tx.implicit() ? TransactionKind.MULTI_SHARD_AUTOCOMMIT : TransactionKind.CROSS_SHARD;
         for (BackendConnection c : tx.heldConnections()) {
             shards.add(c.shard());
         }
@@ -44,6 +49,16 @@ final class DistributedCommit implements ExchangeContext {
 
     /** Commits; {@code done} gets null on success or the error the client should see. */
     void commit(Consumer<ErrPacket> done) {
+        long started = System.nanoTime();
+        commitMeasured(error -> {
+            ProxyMetrics metrics = session.runtime().metrics();
+            metrics.distributedCommit(System.nanoTime() - started);
+            metrics.transactionEnded(kind, error == null ? TransactionOutcome.COMMIT : TransactionOutcome.FAILED);
+            done.accept(error);
+        });
+    }
+
+    private void commitMeasured(Consumer<ErrPacket> done) {
         List<Integer> writers = new ArrayList<>();
         for (int s : shards) {
             if (tx.wrote(s)) {
@@ -56,7 +71,7 @@ final class DistributedCommit implements ExchangeContext {
         }
         if (coordinator < 0 || tx.held(coordinator) == null) {
             // The coordinator's part is gone (its server rolled it back): nothing can decide a commit.
-            rollback(ignored -> done.accept(new ErrPacket(1213, "40001", "the transaction was rolled back on shard "
+            rollBackEverywhere(() -> done.accept(new ErrPacket(1213, "40001", "the transaction was rolled back on shard "
                     + "of its first statement; it is rolled back on shards " + shards + " too")));
             return;
         }
@@ -65,9 +80,16 @@ final class DistributedCommit implements ExchangeContext {
 
     /** Rolls every shard back; errors (a branch a deadlock already rolled back) do not matter. */
     void rollback(Consumer<ErrPacket> done) {
+        rollBackEverywhere(() -> {
+            session.runtime().metrics().transactionEnded(kind, TransactionOutcome.ROLLBACK);
+            done.accept(null);
+        });
+    }
+
+    private void rollBackEverywhere(Runnable then) {
         MultiExchange multi = new MultiExchange(this, false, results -> {
             finish();
-            done.accept(null);
+            then.run();
         });
         for (int s : shards) {
             multi.leg(s, s == coordinator ? List.of(sql("ROLLBACK")) : List.of(sql("XA END " + q()), sql("XA ROLLBACK " + q())));

@@ -3,6 +3,8 @@ package io.cleave.proxy.frontend;
 import io.cleave.proxy.backend.BackendConnection;
 import io.cleave.proxy.merge.ResultColumn;
 import io.cleave.proxy.merge.TextRow;
+import io.cleave.proxy.metrics.TransactionKind;
+import io.cleave.proxy.metrics.TransactionOutcome;
 import io.cleave.proxy.protocol.packet.server.OkPacket;
 import io.cleave.proxy.protocol.packet.server.SessionStateChanges;
 import io.cleave.proxy.session.Charset;
@@ -290,14 +292,17 @@ final class SessionStatements {
             return;
         }
         byte[] sql = verb.getBytes(StandardCharsets.US_ASCII);
+        TransactionOutcome ended = verb.equals("COMMIT") ? TransactionOutcome.COMMIT : TransactionOutcome.ROLLBACK;
         MultiExchange multi = new MultiExchange(session, false, results -> {
             tx.end();
             for (LegResult leg : results) {
                 if (!leg.ok()) {
+                    session.runtime().metrics().transactionEnded(TransactionKind.SINGLE_SHARD, TransactionOutcome.FAILED);
                     session.error(leg.errorPacket());
                     return;
                 }
             }
+            session.runtime().metrics().transactionEnded(TransactionKind.SINGLE_SHARD, ended);
             then.run();
         });
         for (BackendConnection c : held) {

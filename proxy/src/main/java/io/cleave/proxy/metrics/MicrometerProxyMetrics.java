@@ -27,6 +27,14 @@ public final class MicrometerProxyMetrics implements ProxyMetrics {
     public static final String BACKEND_CONNECT_FAILURES = "cleave.proxy.backend.connect.failures";
     public static final String BACKEND_WAIT_TIMEOUTS = "cleave.proxy.backend.wait.timeouts";
     public static final String AUTH_FAILURES = "cleave.proxy.auth.failures";
+    /** Ended transactions; tags: kind ({@link TransactionKind}), outcome ({@link TransactionOutcome}). */
+    public static final String TRANSACTIONS = "cleave.proxy.transactions";
+    /** Commits of transactions spanning shards, from their start to the client's answer. */
+    public static final String DISTRIBUTED_COMMIT_LATENCY = "cleave.proxy.distributed.commit.latency";
+    /** Prepared XA branches the last recovery pass found and could not settle. */
+    public static final String XA_IN_DOUBT = "cleave.proxy.xa.in.doubt";
+    /** In-doubt XA branches settled; tags: by (recovery|operator), decision (commit|rollback). */
+    public static final String XA_SETTLED = "cleave.proxy.xa.settled";
 
     private final MeterRegistry registry;
     private final Counter[][] queries = new Counter[CommandCode.values().length][RouteKind.values().length];
@@ -36,6 +44,11 @@ public final class MicrometerProxyMetrics implements ProxyMetrics {
     private final ConcurrentHashMap<Integer, Counter> errors = new ConcurrentHashMap<>();
     private final Counter authFailures;
     private final AtomicInteger clients = new AtomicInteger();
+    private final Counter[][] transactions = new Counter[TransactionKind.values().length][TransactionOutcome.values().length];
+    private final Timer distributedCommits;
+    private final AtomicInteger inDoubt = new AtomicInteger();
+    /** [by recovery?1:0][committed?1:0] */
+    private final Counter[][] settled = new Counter[2][2];
 
     public MicrometerProxyMetrics(MeterRegistry registry, int shards) {
         this.registry = registry;
@@ -60,6 +73,30 @@ public final class MicrometerProxyMetrics implements ProxyMetrics {
         authFailures = Counter.builder(AUTH_FAILURES).description("Failed client logins").register(registry);
         Gauge.builder(CLIENT_CONNECTIONS, clients, AtomicInteger::get).description("Open client connections")
                 .strongReference(true).register(registry);
+        for (TransactionKind k : TransactionKind.values()) {
+            for (TransactionOutcome o : TransactionOutcome.values()) {
+                transactions[k.ordinal()][o.ordinal()] = Counter.builder(TRANSACTIONS)
+                        .description("Transactions ended, by what they spanned and how they ended")
+                        .tag("kind", k.tag()).tag("outcome", o.tag()).register(registry);
+            }
+        }
+        distributedCommits = Timer.builder(DISTRIBUTED_COMMIT_LATENCY)
+                .description("Commits of transactions spanning shards, from their start to the client's answer")
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofNanos(100_000))
+                .maximumExpectedValue(Duration.ofSeconds(30))
+                .register(registry);
+        Gauge.builder(XA_IN_DOUBT, inDoubt, AtomicInteger::get)
+                .description("Prepared XA branches the last recovery pass found and could not settle")
+                .strongReference(true).register(registry);
+        for (int by = 0; by < 2; by++) {
+            for (int committed = 0; committed < 2; committed++) {
+                settled[by][committed] = Counter.builder(XA_SETTLED)
+                        .description("In-doubt XA branches committed or rolled back, by recovery or an operator")
+                        .tag("by", by == 1 ? "recovery" : "operator").tag("decision", committed == 1 ? "commit" : "rollback")
+                        .register(registry);
+            }
+        }
     }
 
     /** Registers gauges of backend pool use per shard and state ("in_use", "idle", "waiting"). */
@@ -130,6 +167,26 @@ public final class MicrometerProxyMetrics implements ProxyMetrics {
         if (shard < waitTimeouts.length) {
             waitTimeouts[shard].increment();
         }
+    }
+
+    @Override
+    public void transactionEnded(TransactionKind kind, TransactionOutcome outcome) {
+        transactions[kind.ordinal()][outcome.ordinal()].increment();
+    }
+
+    @Override
+    public void distributedCommit(long nanos) {
+        distributedCommits.record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public void inDoubtAfterRecovery(int branches) {
+        inDoubt.set(branches);
+    }
+
+    @Override
+    public void branchSettled(boolean byRecovery, boolean committed) {
+        settled[byRecovery ? 1 : 0][committed ? 1 : 0].increment();
     }
 
     /** Read side of the pools for the gauges (plain int reads of loop-confined counters). */

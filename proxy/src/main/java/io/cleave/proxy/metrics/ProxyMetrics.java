@@ -29,4 +29,20 @@ public interface ProxyMetrics extends PoolMetrics {
 
     default void authFailed(String user) {
     }
+
+    /** A transaction ended on the shards (counted once, when the client got its answer). */
+    default void transactionEnded(TransactionKind kind, TransactionOutcome outcome) {
+    }
+
+    /** A commit of a transaction spanning shards took this long, from its start to the client's answer. */
+    default void distributedCommit(long nanos) {
+    }
+
+    /** Prepared XA branches the last recovery pass found and could not settle. */
+    default void inDoubtAfterRecovery(int branches) {
+    }
+
+    /** An in-doubt XA branch was committed or rolled back, by recovery or by an operator. */
+    default void branchSettled(boolean byRecovery, boolean committed) {
+    }
 }

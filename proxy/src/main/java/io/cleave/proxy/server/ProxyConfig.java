@@ -17,39 +17,47 @@ import java.util.List;
  * @param maxAllowedPacket                largest client packet (after joining 16 MB frames)
  * @param tlsCertificate                  PEM certificate chain offered to clients asking for TLS (null: none)
  * @param tlsPrivateKey                   PEM private key of that certificate
+ * @param xaRecoveryInterval              how often in-doubt XA branches are looked for and settled
+ *                                        (besides at start); zero: only at start and when asked
  */
 public record ProxyConfig(InetSocketAddress listen, Path socket, List<ProxyUser> users, int threads,
                           int maxBackendConnectionsPerShard, Duration backendAcquireTimeout, long maxAllowedPacket,
-                          Path tlsCertificate, Path tlsPrivateKey) {
+                          Path tlsCertificate, Path tlsPrivateKey, Duration xaRecoveryInterval) {
+
+    public static final Duration DEFAULT_XA_RECOVERY_INTERVAL = Duration.ofSeconds(30);
 
     public ProxyConfig {
         users = List.copyOf(users);
         if (maxBackendConnectionsPerShard < 1) {
             throw new IllegalArgumentException("max backend connections per shard must be at least 1");
         }
+        if (xaRecoveryInterval.isNegative()) {
+            throw new IllegalArgumentException("the XA recovery interval cannot be negative");
+        }
     }
 
     public static ProxyConfig defaults(InetSocketAddress listen, List<ProxyUser> users) {
-        return new ProxyConfig(listen, null, users, 0, 32, Duration.ofSeconds(10), 64L * 1024 * 1024, null, null);
+        return new ProxyConfig(listen, null, users, 0, 32, Duration.ofSeconds(10), 64L * 1024 * 1024, null, null,
+                DEFAULT_XA_RECOVERY_INTERVAL);
     }
 
     public ProxyConfig withTls(Path certificate, Path privateKey) {
         return new ProxyConfig(listen, socket, users, threads, maxBackendConnectionsPerShard, backendAcquireTimeout,
-                maxAllowedPacket, certificate, privateKey);
+                maxAllowedPacket, certificate, privateKey, xaRecoveryInterval);
     }
 
     public ProxyConfig withMaxBackendConnectionsPerShard(int max) {
         return new ProxyConfig(listen, socket, users, threads, max, backendAcquireTimeout, maxAllowedPacket, tlsCertificate,
-                tlsPrivateKey);
+                tlsPrivateKey, xaRecoveryInterval);
     }
 
     public ProxyConfig withSocket(Path path) {
         return new ProxyConfig(listen, path, users, threads, maxBackendConnectionsPerShard, backendAcquireTimeout,
-                maxAllowedPacket, tlsCertificate, tlsPrivateKey);
+                maxAllowedPacket, tlsCertificate, tlsPrivateKey, xaRecoveryInterval);
     }
 
     public ProxyConfig withThreads(int count) {
         return new ProxyConfig(listen, socket, users, count, maxBackendConnectionsPerShard, backendAcquireTimeout,
-                maxAllowedPacket, tlsCertificate, tlsPrivateKey);
+                maxAllowedPacket, tlsCertificate, tlsPrivateKey, xaRecoveryInterval);
     }
 }

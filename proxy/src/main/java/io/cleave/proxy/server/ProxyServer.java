@@ -66,7 +66,10 @@ public final class ProxyServer implements AutoCloseable {
             return t;
         });
         // A branch whose shard or coordinator was down gets settled once they are back.
-        recoveryTimer.scheduleWithFixedDelay(this::recoverQuietly, 30, 30, TimeUnit.SECONDS);
+        long every = runtime.config().xaRecoveryInterval().toMillis();
+        if (every > 0) {
+            recoveryTimer.scheduleWithFixedDelay(this::recoverQuietly, every, every, TimeUnit.MILLISECONDS);
+        }
     }
 
     /** Prepared branches on the shards and their coordinators' decisions (for status and operators). */
@@ -74,12 +77,15 @@ public final class ProxyServer implements AutoCloseable {
         return recovery.scan();
     }
 
-    /** Commits or rolls back a transaction's prepared branches by hand; returns how many. */
-    public int resolveInDoubt(String xid, boolean commit) {
-        return recovery.resolve(xid, commit);
+    /**
+     * Commits or rolls back a transaction's prepared branches by hand; refused against its recorded
+     * decision unless {@code force}.
+     */
+    public InDoubtResolution resolveInDoubt(String xid, boolean commit, boolean force) {
+        return recovery.resolve(xid, commit, force);
     }
 
-    /** Settles every branch whose decision is known, now. */
+    /** Settles every branch whose decision is known, now; returns how many. */
     public int recoverNow() {
         return recovery.recover();
     }
@@ -129,7 +135,7 @@ public final class ProxyServer implements AutoCloseable {
                 down.forEach(runtime.availability()::markDown);
             }
             sizeStatementCaches(admin, connectors, runtime.backendConnectionsPerShard());
-            XaRecovery recovery = new XaRecovery(admin, runtime.inDoubt());
+            XaRecovery recovery = new XaRecovery(admin, runtime.inDoubt(), metrics);
             int settled = recovery.recover();
             if (settled > 0) {
                 log.info("recovery settled {} in-doubt transaction branch(es) left by an earlier run", settled);

@@ -1,5 +1,6 @@
 package io.cleave.proxy.server;
 
+import io.cleave.proxy.metrics.ProxyMetrics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -13,7 +14,8 @@ import java.util.Set;
  * shard died mid-commit). A branch's fate is read, never guessed: its id names the coordinator
  * shard, and the coordinator's {@code cleave.decisions} table has a row for the transaction if and
  * only if its commit decision was committed. A branch whose coordinator cannot be reached stays
- * in doubt until it can; one whose commit this proxy is still running is left alone.
+ * in doubt until it can; one whose commit this proxy is still running is left alone. Recovery
+ * passes and operators' resolutions take turns, so two never settle the same branch at once.
  */
 public final class XaRecovery {
 
@@ -29,10 +31,12 @@ public final class XaRecovery {
 
     private final ShardAdmin admin;
     private final InDoubtRegistry running;
+    private final ProxyMetrics metrics;
 
-    public XaRecovery(ShardAdmin admin, InDoubtRegistry running) {
+    public XaRecovery(ShardAdmin admin, InDoubtRegistry running, ProxyMetrics metrics) {
         this.admin = admin;
         this.running = running;
+        this.metrics = metrics;
     }
 
     /** The prepared branches on every reachable shard, with what their coordinator decided. */
@@ -60,41 +64,74 @@ public final class XaRecovery {
     }
 
     /** Commits or rolls back every branch whose decision is known; returns how many it settled. */
-    public int recover() {
+    public synchronized int recover() {
         int settled = 0;
+        int left = 0;
         for (InDoubtBranch b : scan()) {
-            if (b.decision() == Decision.COMMIT || b.decision() == Decision.ROLLBACK) {
-                if (settle(b.shard(), b.xid(), b.decision() == Decision.COMMIT)) {
-                    settled++;
-                }
-            } else if (b.decision() == Decision.COORDINATOR_UNREACHABLE) {
+            boolean known = b.decision() == Decision.COMMIT || b.decision() == Decision.ROLLBACK;
+            if (known && settle(b.shard(), b.xid(), b.decision() == Decision.COMMIT)) {
+                settled++;
+                metrics.branchSettled(true, b.decision() == Decision.COMMIT);
+                continue;
+            }
+            left++;
+            if (b.decision() == Decision.COORDINATOR_UNREACHABLE) {
                 log.warn("transaction {}: branch on shard {} stays prepared until coordinator shard {} is reachable",
                         b.xid(), b.shard(), b.coordinator());
             }
         }
+        metrics.inDoubtAfterRecovery(left);
         forgetOldDecisions();
         return settled;
     }
 
-    /** An operator's decision for one transaction on every shard where it is prepared. */
-    public int resolve(String xid, boolean commit) {
-        int n = 0;
+    /**
+     * An operator's decision for one transaction on every shard where it is prepared. Refused when
+     * it contradicts the coordinator's recorded decision unless {@code force}, and always while
+     * this proxy is committing the transaction itself.
+     */
+    public synchronized InDoubtResolution resolve(String xid, boolean commit, boolean force) {
+        List<InDoubtBranch> branches = new ArrayList<>();
         for (InDoubtBranch b : scan()) {
-            if (b.xid().equals(xid) && settle(b.shard(), xid, commit)) {
-                n++;
+            if (b.xid().equals(xid)) {
+                branches.add(b);
             }
         }
-        return n;
+        InDoubtResolution refusal = InDoubtResolution.refusal(xid, branches, commit, force);
+        if (refusal != null) {
+            return refusal;
+        }
+        boolean forced = InDoubtResolution.againstDecision(branches, commit);
+        if (forced) {
+            log.warn("operator forces {} of {} against its coordinator's recorded decision", commit ? "commit" : "rollback",
+                    xid);
+        }
+        List<Integer> settled = new ArrayList<>();
+        List<Integer> failed = new ArrayList<>();
+        for (InDoubtBranch b : branches) {
+            if (settle(b.shard(), xid, commit)) {
+                settled.add(b.shard());
+                metrics.branchSettled(false, commit);
+            } else {
+                failed.add(b.shard());
+            }
+        }
+        if (failed.isEmpty()) {
+            return new InDoubtResolution(xid, commit, InDoubtResolution.Outcome.SETTLED, forced, settled, failed, null);
+        }
+        return new InDoubtResolution(xid, commit, InDoubtResolution.Outcome.FAILED, forced, settled, failed,
+                (commit ? "XA COMMIT" : "XA ROLLBACK") + " of " + xid + " failed on shards " + failed
+                        + (settled.isEmpty() ? "" : " (done on shards " + settled + ")") + ": see the daemon log");
     }
 
     private boolean settle(int shard, String xid, boolean commit) {
         String verb = commit ? "XA COMMIT " : "XA ROLLBACK ";
         try {
             admin.query(shard, verb + quote(xid));
-            log.info("recovery: {} branch {} on shard {}", commit ? "committed" : "rolled back", xid, shard);
+            log.info("{} branch {} on shard {}", commit ? "committed" : "rolled back", xid, shard);
             return true;
         } catch (ShardAdmin.ShardAdminException e) {
-            log.warn("recovery: {} of {} on shard {} failed: {}", verb.trim(), xid, shard, e.getMessage());
+            log.warn("{} of {} on shard {} failed: {}", verb.trim(), xid, shard, e.getMessage());
             return false;
         }
     }
