@@ -1,7 +1,11 @@
 package io.cleave.manager.admin;
 
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.cleave.manager.home.CleaveHome;
 import io.cleave.manager.home.DaemonInfo;
+import io.cleave.proxy.server.InDoubtResolution;
+import io.cleave.proxy.server.XaRecovery;
 
 import java.io.IOException;
 import java.net.ConnectException;
@@ -12,6 +16,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /** How the CLI talks to the daemon of a home: state/daemon.json for the port, state/admin-token for the token. */
@@ -59,6 +64,27 @@ public final class AdminClient {
                 StandardCharsets.UTF_8)), ExplainReport.class);
     }
 
+    /** The in-doubt XA branches on the shards. */
+    public List<XaRecovery.InDoubtBranch> inDoubt() throws IOException {
+        return AdminServer.JSON.readValue(send("GET", "/v1/xa"), new TypeReference<>() {
+        });
+    }
+
+    /**
+     * Commits or rolls back one in-doubt transaction; a refusal, an unknown xid or a stopped proxy
+     * comes back as a {@link DaemonAnswer} carrying the daemon's message.
+     */
+    public InDoubtResolution resolve(String xid, boolean commit, boolean force) throws IOException {
+        String body = AdminServer.JSON.writeValueAsString(new ResolveRequest(xid, force));
+        return AdminServer.JSON.readValue(send("POST", commit ? "/v1/xa/commit" : "/v1/xa/rollback",
+                HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8)), InDoubtResolution.class);
+    }
+
+    /** Runs a recovery pass now. */
+    public RecoveryReport recover() throws IOException {
+        return AdminServer.JSON.readValue(send("POST", "/v1/xa/recover"), RecoveryReport.class);
+    }
+
     private String send(String method, String path) throws IOException {
         return send(method, path, HttpRequest.BodyPublishers.noBody());
     }
@@ -71,7 +97,7 @@ public final class AdminClient {
         try {
             HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() / 100 != 2) {
-                throw new IOException("daemon answered " + path + " with HTTP " + response.statusCode() + ": " + response.body());
+                throw new DaemonAnswer(response.statusCode(), errorOf(response.body()));
             }
             return response.body();
         } catch (ConnectException e) {
@@ -80,6 +106,34 @@ public final class AdminClient {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted", e);
+        }
+    }
+
+    /** The daemon's {@code {"error": "..."}} message, else the whole body. */
+    static String errorOf(String body) {
+        try {
+            JsonNode error = AdminServer.JSON.readTree(body).get("error");
+            if (error != null && error.isTextual()) {
+                return error.asText();
+            }
+        } catch (IOException | RuntimeException e) {
+            // not JSON: show it as it came
+        }
+        return body;
+    }
+
+    /** The daemon answered a request with an error status; the message is its own. */
+    public static final class DaemonAnswer extends IOException {
+        private final int status;
+
+        public DaemonAnswer(int status, String message) {
+            super(message);
+            this.status = status;
+        }
+
+        /** The HTTP status, e.g. 404 for an unknown xid, 409 for a refusal, 503 when the proxy is down. */
+        public int status() {
+            return status;
         }
     }
 }

@@ -3,6 +3,7 @@ package io.cleave.manager.admin;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.cleave.proxy.server.InDoubtResolution;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,8 +28,14 @@ import java.util.function.Supplier;
  *   <li>{@code GET /v1/status}: a {@link StatusReport} as JSON</li>
  *   <li>{@code POST /v1/shutdown}: stops the proxy and every instance cleanly, then the daemon</li>
  *   <li>{@code POST /v1/explain} with a statement as the body: an {@link ExplainReport} as JSON</li>
+ *   <li>{@code GET /v1/xa}: the in-doubt XA branches (prepared, their commit unfinished) as a JSON list</li>
+ *   <li>{@code POST /v1/xa/commit} and {@code /v1/xa/rollback} with {@code {"xid": "...", "force": false}}:
+ *       settles one transaction on every shard where it is prepared; 404 for an unknown xid, 409 when
+ *       that contradicts the recorded decision and is not forced, 502 when a shard failed</li>
+ *   <li>{@code POST /v1/xa/recover}: a recovery pass now, as a {@link RecoveryReport}</li>
  *   <li>{@code GET /metrics}: Prometheus text format</li>
  * </ul>
+ * Errors are {@code {"error": "..."}}; 503 means the proxy, through which XA work goes, is not running.
  */
 public final class AdminServer implements AutoCloseable {
 
@@ -43,9 +50,10 @@ public final class AdminServer implements AutoCloseable {
      * @param port     0 picks a free port (see {@link #port()})
      * @param shutdown called once for POST /v1/shutdown, on its own thread
      * @param explain  plans a statement for POST /v1/explain
+     * @param xa       lists and settles in-doubt XA branches for /v1/xa
      */
     public AdminServer(int port, String token, PrometheusMeterRegistry registry, Supplier<StatusReport> status,
-                       Runnable shutdown, Function<String, ExplainReport> explain) {
+                       Runnable shutdown, Function<String, ExplainReport> explain, InDoubtTransactions xa) {
         this.expectedAuth = ("Bearer " + token).getBytes(StandardCharsets.UTF_8);
         try {
             server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 16);
@@ -78,9 +86,52 @@ public final class AdminServer implements AutoCloseable {
             }
             respond(ex, 200, "application/json", JSON.writeValueAsString(explain.apply(sql)));
         }));
-        server.createContext("/", ex -> handle(ex, "GET", true, () -> respond(ex, 404, "application/json",
-                JSON.writeValueAsString(Map.of("error", "no such endpoint: expected /v1/status, /v1/shutdown,"
-                        + " /v1/explain or /metrics")))));
+        server.createContext("/v1/xa", ex -> handle(ex, "GET", true, () -> {
+            if (!ex.getRequestURI().getPath().equals("/v1/xa")) {
+                noSuchEndpoint(ex);
+                return;
+            }
+            respond(ex, 200, "application/json", JSON.writeValueAsString(xa.list()));
+        }));
+        server.createContext("/v1/xa/commit", ex -> handle(ex, "POST", true, () -> resolve(ex, xa, true)));
+        server.createContext("/v1/xa/rollback", ex -> handle(ex, "POST", true, () -> resolve(ex, xa, false)));
+        server.createContext("/v1/xa/recover", ex -> handle(ex, "POST", true,
+                () -> respond(ex, 200, "application/json", JSON.writeValueAsString(xa.recover()))));
+        server.createContext("/", ex -> handle(ex, "GET", true, () -> noSuchEndpoint(ex)));
+    }
+
+    private static void noSuchEndpoint(HttpExchange ex) throws IOException {
+        respond(ex, 404, "application/json", JSON.writeValueAsString(Map.of("error", "no such endpoint: expected"
+                + " /v1/status, /v1/shutdown, /v1/explain, /v1/xa, /v1/xa/commit, /v1/xa/rollback, /v1/xa/recover"
+                + " or /metrics")));
+    }
+
+    private static void resolve(HttpExchange ex, InDoubtTransactions xa, boolean commit) throws IOException {
+        ResolveRequest request;
+        try {
+            request = JSON.readValue(ex.getRequestBody(), ResolveRequest.class);
+        } catch (IOException e) {
+            request = null;
+        }
+        if (request == null || request.xid() == null || request.xid().isBlank()) {
+            respond(ex, 400, "application/json", JSON.writeValueAsString(Map.of("error",
+                    "send the transaction as a JSON body: {\"xid\": \"cleave:...\", \"force\": false}")));
+            return;
+        }
+        InDoubtResolution result = xa.resolve(request.xid(), commit, request.force());
+        int code = httpStatus(result.outcome());
+        respond(ex, code, "application/json", JSON.writeValueAsString(code == 200 ? result
+                : Map.of("error", result.message())));
+    }
+
+    /** How an operator's resolution is answered over HTTP. */
+    static int httpStatus(InDoubtResolution.Outcome outcome) {
+        return switch (outcome) {
+            case SETTLED -> 200;
+            case UNKNOWN_XID -> AdminError.NOT_FOUND;
+            case REFUSED -> AdminError.CONFLICT;
+            case FAILED -> AdminError.BAD_GATEWAY;
+        };
     }
 
     public void start() {
@@ -113,6 +164,8 @@ public final class AdminServer implements AutoCloseable {
                 return;
             }
             action.run();
+        } catch (AdminError e) {
+            respond(ex, e.status(), "application/json", JSON.writeValueAsString(Map.of("error", e.getMessage())));
         } catch (RuntimeException e) {
             log.warn("admin request {} failed", ex.getRequestURI(), e);
             respond(ex, 500, "application/json", JSON.writeValueAsString(Map.of("error", String.valueOf(e.getMessage()))));

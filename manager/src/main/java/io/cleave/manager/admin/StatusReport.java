@@ -1,10 +1,16 @@
 package io.cleave.manager.admin;
 
 import io.cleave.manager.supervisor.InstanceStatus;
+import io.cleave.proxy.server.XaRecovery;
 
 import java.util.List;
 
-/** What GET /v1/status returns and {@code cleave status} prints. */
+/**
+ * What GET /v1/status returns and {@code cleave status} prints.
+ *
+ * @param inDoubt prepared XA branches of unfinished cross-shard commits; null when the proxy does
+ *                not run (then nobody can tell)
+ */
 public record StatusReport(long daemonPid, String home, String startedAt, String serverBinary, boolean ready,
-                           String proxy, List<InstanceStatus> instances) {
+                           String proxy, List<InstanceStatus> instances, List<XaRecovery.InDoubtBranch> inDoubt) {
 }

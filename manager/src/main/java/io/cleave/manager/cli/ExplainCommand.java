@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.cleave.manager.admin.AdminClient;
 import io.cleave.manager.admin.ExplainReport;
-import io.cleave.manager.home.CleaveHome;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -38,9 +37,7 @@ public final class ExplainCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        CleaveHome home = options.home();
-        AdminClient client = AdminClient.connect(home).orElseThrow(() -> new ExitCodes.NoDaemonException(
-                "no cleave daemon is running for home " + home.root() + " (start one with 'cleave up')"));
+        AdminClient client = options.daemon();
         ExplainReport report = client.explain(sql);
         PrintWriter out = spec.commandLine().getOut();
         if (json) {

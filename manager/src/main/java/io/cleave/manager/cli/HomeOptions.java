@@ -1,5 +1,6 @@
 package io.cleave.manager.cli;
 
+import io.cleave.manager.admin.AdminClient;
 import io.cleave.manager.home.CleaveHome;
 import picocli.CommandLine.Option;
 
@@ -24,6 +25,13 @@ public final class HomeOptions {
 
     public CleaveHome home() {
         return CleaveHome.resolve(home, env);
+    }
+
+    /** The admin client of the daemon running for the home; fails with {@link ExitCodes#NO_DAEMON} when none runs. */
+    public AdminClient daemon() {
+        CleaveHome home = home();
+        return AdminClient.connect(home).orElseThrow(() -> new ExitCodes.NoDaemonException(
+                "no cleave daemon is running for home " + home.root() + " (start one with 'cleave up')"));
     }
 
     public Path config() {

@@ -5,8 +5,8 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import io.cleave.manager.admin.AdminClient;
 import io.cleave.manager.admin.StatusReport;
 import io.cleave.manager.config.ByteSize;
-import io.cleave.manager.home.CleaveHome;
 import io.cleave.manager.supervisor.InstanceStatus;
+import io.cleave.proxy.server.XaRecovery;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -14,11 +14,13 @@ import picocli.CommandLine.Option;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 /** Prints the state of every instance of the running daemon. */
 @Command(name = "status", mixinStandardHelpOptions = true,
-        description = "Shows each instance: state, pid, socket/port, uptime, restarts, buffer pool, datadir, server version.")
+        description = "Shows each instance: state, pid, socket/port, uptime, restarts, buffer pool, datadir, server version;"
+                + " then the in-doubt transactions.")
 public final class StatusCommand implements Callable<Integer> {
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -34,9 +36,7 @@ public final class StatusCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        CleaveHome home = options.home();
-        AdminClient client = AdminClient.connect(home).orElseThrow(() -> new ExitCodes.NoDaemonException(
-                "no cleave daemon is running for home " + home.root() + " (start one with 'cleave up')"));
+        AdminClient client = options.daemon();
         StatusReport report = client.status();
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
@@ -63,6 +63,20 @@ public final class StatusCommand implements Callable<Integer> {
             if (i.lastError() != null && i.state() != io.cleave.manager.supervisor.InstanceState.RUNNING) {
                 out.printf("%n%s (%s): %s%n", i.name(), i.state(), i.lastError());
             }
+        }
+        printInDoubt(report.inDoubt(), out);
+    }
+
+    /** The count, then a line per branch: an operator sees at a glance what recovery has not settled. */
+    static void printInDoubt(List<XaRecovery.InDoubtBranch> inDoubt, PrintWriter out) {
+        if (inDoubt == null) {
+            out.printf("%nin-doubt transactions: unknown (the proxy is not running)%n");
+            return;
+        }
+        out.printf("%nin-doubt transaction branches: %d%s%n", inDoubt.size(),
+                inDoubt.isEmpty() ? "" : " (see 'cleave xa list'; 'cleave xa --help' tells how to settle them)");
+        for (XaRecovery.InDoubtBranch b : inDoubt) {
+            out.printf("  %s%n", InDoubtTable.line(b));
         }
     }
 

@@ -142,6 +142,7 @@ public final class ConfigLoader {
         int maxBackend = proxy.integer("max_backend_connections_per_shard", 32, 1, 10_000);
         int waitMillis = proxy.integer("backend_wait_timeout_ms", 10_000, 1, 3_600_000);
         int threads = proxy.integer("threads", 0, 0, 1024);
+        int recoverySeconds = proxy.integer("xa_recovery_interval_s", 30, 0, 86_400);
         Optional<Path> socket = proxy.string("socket")
                 .map(p -> p.equals("none") ? ProxyConfig.NO_SOCKET : dir.resolve(p).normalize());
         YamlMapping tls = proxy.mapping("tls");
@@ -175,7 +176,7 @@ public final class ConfigLoader {
         }
         proxy.rejectUnknownKeys();
         return new ProxyConfig(listen, socket, threads, maxBackend, java.time.Duration.ofMillis(waitMillis), cert, key,
-                users);
+                users, java.time.Duration.ofSeconds(recoverySeconds));
     }
 
     private static ProxyUser user(YamlMapping user, HostPort listen) {

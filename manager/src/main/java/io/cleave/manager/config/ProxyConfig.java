@@ -14,10 +14,12 @@ import java.util.Optional;
  *                rest to the shards on the same host
  * @param backendWaitTimeout how long a statement waits in line for a backend connection when the
  *                shard's connections are all busy, before it fails with an error
+ * @param xaRecoveryInterval how often prepared XA branches left by interrupted commits are looked
+ *                for and settled, besides at start; zero leaves that to start-up and operators
  */
 public record ProxyConfig(HostPort listen, Optional<Path> socket, int threads, int maxBackendConnectionsPerShard,
                           Duration backendWaitTimeout, Optional<Path> tlsCert, Optional<Path> tlsKey,
-                          List<ProxyUser> users) {
+                          List<ProxyUser> users, Duration xaRecoveryInterval) {
 
     public static final Path NO_SOCKET = Path.of("none");
 

@@ -6,7 +6,9 @@ import io.cleave.manager.supervisor.InstanceState;
 import io.cleave.proxy.auth.ProxyUser;
 import io.cleave.proxy.backend.ShardEndpoint;
 import io.cleave.proxy.metrics.MicrometerProxyMetrics;
+import io.cleave.proxy.server.InDoubtResolution;
 import io.cleave.proxy.server.ProxyServer;
+import io.cleave.proxy.server.XaRecovery;
 import io.cleave.proxy.tls.SelfSignedCertificate;
 
 import java.net.InetSocketAddress;
@@ -24,7 +26,7 @@ public final class CleaveProxyService implements ProxyService {
     private static final String TLS_DIR = "tls";
 
     private final ProxyContext context;
-    private ProxyServer server;
+    private volatile ProxyServer server;
 
     public CleaveProxyService(ProxyContext context) {
         this.context = context;
@@ -43,7 +45,8 @@ public final class CleaveProxyService implements ProxyService {
         io.cleave.proxy.server.ProxyConfig proxyConfig = new io.cleave.proxy.server.ProxyConfig(
                 new InetSocketAddress(listen.host(), listen.port()),
                 socket.equals(ProxyConfig.NO_SOCKET) ? null : socket, users(), threads(config.threads()),
-                config.maxBackendConnectionsPerShard(), config.backendWaitTimeout(), 64L * 1024 * 1024, cert, key);
+                config.maxBackendConnectionsPerShard(), config.backendWaitTimeout(), 64L * 1024 * 1024, cert, key,
+                config.xaRecoveryInterval());
         MicrometerProxyMetrics metrics = new MicrometerProxyMetrics(context.meterRegistry(), context.shards().size());
         server = ProxyServer.start(proxyConfig, context.topology(), context.shardMaps(), endpoints(), metrics);
         // Idle connections to a shard that restarted are dead: drop them instead of failing a statement on each.
@@ -91,6 +94,29 @@ public final class CleaveProxyService implements ProxyService {
 
     public ProxyServer server() {
         return server;
+    }
+
+    @Override
+    public List<XaRecovery.InDoubtBranch> inDoubt() {
+        return running().inDoubt();
+    }
+
+    @Override
+    public InDoubtResolution resolveInDoubt(String xid, boolean commit, boolean force) {
+        return running().resolveInDoubt(xid, commit, force);
+    }
+
+    @Override
+    public int recoverNow() {
+        return running().recoverNow();
+    }
+
+    private ProxyServer running() {
+        ProxyServer s = server;
+        if (s == null) {
+            throw new IllegalStateException("the proxy is not running");
+        }
+        return s;
     }
 
     @Override

@@ -1,8 +1,11 @@
 package io.cleave.manager.daemon;
 
+import io.cleave.manager.admin.AdminError;
 import io.cleave.manager.admin.AdminServer;
 import io.cleave.manager.admin.ExplainReport;
+import io.cleave.manager.admin.InDoubtTransactions;
 import io.cleave.manager.admin.InstanceMetrics;
+import io.cleave.manager.admin.RecoveryReport;
 import io.cleave.manager.admin.StatusReport;
 import io.cleave.manager.config.CleaveConfig;
 import io.cleave.manager.config.ConfigLoader;
@@ -19,6 +22,8 @@ import io.cleave.manager.supervisor.InstanceSupervisor;
 import io.cleave.manager.supervisor.MysqldLauncher;
 import io.cleave.manager.supervisor.ProcessInspector;
 import io.cleave.manager.supervisor.ReadinessProbe;
+import io.cleave.proxy.server.InDoubtResolution;
+import io.cleave.proxy.server.XaRecovery;
 import io.cleave.router.plan.Explainer;
 import io.cleave.router.plan.Router;
 import io.cleave.router.shardmap.ShardMapHolder;
@@ -70,7 +75,8 @@ public final class Daemon implements AutoCloseable {
     private ScheduledExecutorService scheduler;
     private List<InstanceSupervisor> supervisors = List.of();
     private AdminServer admin;
-    private ProxyService proxy;
+    /** Read by admin API threads. */
+    private volatile ProxyService proxy;
     /** Read by admin API threads. */
     private volatile String proxyState = "not started";
     private Instant startedAt;
@@ -111,7 +117,7 @@ public final class Daemon implements AutoCloseable {
                 supervisors = List.copyOf(list);
                 metrics.bind(supervisors);
                 admin = new AdminServer(config.adminPort(), provisioned.adminToken(), registry, this::statusReport,
-                        this::requestShutdown, this::explain);
+                        this::requestShutdown, this::explain, inDoubtTransactions());
                 admin.start();
                 new DaemonInfo(ProcessHandle.current().pid(), admin.port(), startedAt.toString(), version()).write(home);
                 supervisors.forEach(InstanceSupervisor::start);
@@ -224,7 +230,53 @@ public final class Daemon implements AutoCloseable {
         List<InstanceStatus> instances = supervisors.stream().map(InstanceSupervisor::status).toList();
         boolean ready = !instances.isEmpty() && instances.stream().allMatch(i -> i.state() == InstanceState.RUNNING);
         return new StatusReport(ProcessHandle.current().pid(), home.toString(), String.valueOf(startedAt),
-                provisioned == null ? null : provisioned.binary().describe(), ready, proxyState, instances);
+                provisioned == null ? null : provisioned.binary().describe(), ready, proxyState, instances,
+                inDoubtOrNull());
+    }
+
+    /** The in-doubt branches for status; null when the proxy does not run or the scan failed. */
+    private List<XaRecovery.InDoubtBranch> inDoubtOrNull() {
+        ProxyService p = proxy;
+        if (p == null) {
+            return null;
+        }
+        try {
+            return p.inDoubt();
+        } catch (RuntimeException e) {
+            log.warn("status: could not list in-doubt transactions: {}", e.getMessage());
+            return null;
+        }
+    }
+
+    /** In-doubt XA branches for the admin API, through the running proxy. */
+    public InDoubtTransactions inDoubtTransactions() {
+        return new InDoubtTransactions() {
+            @Override
+            public List<XaRecovery.InDoubtBranch> list() {
+                return runningProxy().inDoubt();
+            }
+
+            @Override
+            public InDoubtResolution resolve(String xid, boolean commit, boolean force) {
+                return runningProxy().resolveInDoubt(xid, commit, force);
+            }
+
+            @Override
+            public RecoveryReport recover() {
+                ProxyService p = runningProxy();
+                int settled = p.recoverNow();
+                return new RecoveryReport(settled, p.inDoubt());
+            }
+        };
+    }
+
+    private ProxyService runningProxy() {
+        ProxyService p = proxy;
+        if (p == null) {
+            throw new AdminError(AdminError.UNAVAILABLE, "the proxy is not running (" + proxyState + "): in-doubt"
+                    + " transactions are listed and settled through it");
+        }
+        return p;
     }
 
     /**

@@ -1,5 +1,10 @@
 package io.cleave.manager.daemon;
 
+import io.cleave.proxy.server.InDoubtResolution;
+import io.cleave.proxy.server.XaRecovery;
+
+import java.util.List;
+
 /**
  * The client-facing proxy as the daemon runs it: started once every shard answers queries,
  * closed before the shards are stopped.
@@ -11,6 +16,18 @@ public interface ProxyService extends AutoCloseable {
 
     /** A short description for status, e.g. "listening on 127.0.0.1:6033". */
     String describe();
+
+    /** Prepared XA branches on the shards and what recovery would do with each (a fresh scan). */
+    List<XaRecovery.InDoubtBranch> inDoubt();
+
+    /**
+     * An operator's commit or rollback of one transaction's prepared branches; refused against the
+     * coordinator's recorded decision unless {@code force}.
+     */
+    InDoubtResolution resolveInDoubt(String xid, boolean commit, boolean force);
+
+    /** Runs a recovery pass now; returns how many branches it settled. */
+    int recoverNow();
 
     /** Stops accepting clients and closes their sessions and backend connections. */
     @Override

@@ -31,10 +31,38 @@ class CleaveMainTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"init", "up", "down", "status", "explain", "hash-password"})
+    @ValueSource(strings = {"init", "up", "down", "status", "explain", "xa", "hash-password"})
     void everySubcommandHasHelp(String sub) {
         assertThat(run(CleaveMain.commandLine(), sub, "--help")).isZero();
         assertThat(out.toString()).startsWith("Usage: cleave " + sub);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"list", "commit", "rollback", "recover"})
+    void everyXaSubcommandHasHelpAndFindsTheDaemonByHome(String sub) {
+        assertThat(run(CleaveMain.commandLine(), "xa", sub, "--help")).isZero();
+        assertThat(out.toString()).startsWith("Usage: cleave xa " + sub).contains("--home=DIR");
+    }
+
+    @Test
+    void xaListsItsSubcommands() {
+        assertThat(run(CleaveMain.commandLine(), "xa")).isZero();
+        assertThat(out.toString()).contains("list", "commit", "rollback", "recover");
+    }
+
+    @Test
+    void xaWithoutADaemonSaysSoAndFails() {
+        assertThat(run(CleaveMain.commandLine(), "xa", "list", "--home", tmp.toString())).isEqualTo(ExitCodes.NO_DAEMON);
+        assertThat(run(CleaveMain.commandLine(), "xa", "rollback", "--home", tmp.toString(), "cleave:0:1:2:3"))
+                .isEqualTo(ExitCodes.NO_DAEMON);
+        assertThat(err.toString()).contains("no cleave daemon is running for home " + tmp);
+    }
+
+    @Test
+    void resolvingNeedsTheXid() {
+        assertThat(run(CleaveMain.commandLine(), "xa", "commit", "--home", tmp.toString(), "--force"))
+                .isEqualTo(ExitCodes.USAGE);
+        assertThat(err.toString()).contains("Missing required parameter: 'XID'");
     }
 
     @Test

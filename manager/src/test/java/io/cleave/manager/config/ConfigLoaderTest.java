@@ -39,6 +39,16 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void xaRecoveryRunsEveryThirtySecondsUnlessConfigured() {
+        String base = "shards: 2\nproxy:\n  users: [{name: root, password: \"\"}]\n";
+        assertThat(ConfigLoader.parse(FILE, base).proxy().xaRecoveryInterval()).isEqualTo(java.time.Duration.ofSeconds(30));
+        assertThat(ConfigLoader.parse(FILE, base + "  xa_recovery_interval_s: 0\n").proxy().xaRecoveryInterval())
+                .isZero();
+        assertThat(catchConfig(base + "  xa_recovery_interval_s: -1\n").getMessage())
+                .contains("xa_recovery_interval_s");
+    }
+
+    @Test
     void tpccMapsWarehouseRangesOntoShardsWithAnOpenEnd() {
         CleaveConfig config = ConfigLoader.load(SAMPLES.resolve("tpcc.yaml"));
         var topology = config.sharding().topology();

@@ -59,12 +59,12 @@ public record InDoubtResolution(String xid, boolean commit, Outcome outcome, boo
             if (branch.decision() == XaRecovery.Decision.COMMIT && !commit) {
                 return refused(xid, commit, Outcome.REFUSED, "coordinator shard " + b.coordinator()
                         + " recorded the commit of " + xid + ": its other shards committed, so rolling back the"
-                        + " branches on shards " + shards + " would leave the transaction half applied");
+                        + " branches on shards " + shards + " would leave the transaction half applied (force overrides this refusal)");
             }
             if (branch.decision() == XaRecovery.Decision.ROLLBACK && commit) {
                 return refused(xid, commit, Outcome.REFUSED, "coordinator shard " + b.coordinator()
                         + " has no commit decision for " + xid + ": the transaction did not commit there, so"
-                        + " committing the branches on shards " + shards + " would apply only part of it");
+                        + " committing the branches on shards " + shards + " would apply only part of it (force overrides this refusal)");
             }
         }
         return null;

@@ -37,7 +37,7 @@ class InDoubtResolutionTest {
         assertThat(r.outcome()).isEqualTo(InDoubtResolution.Outcome.REFUSED);
         assertThat(r.commit()).isFalse();
         assertThat(r.message()).isEqualTo("coordinator shard 0 recorded the commit of " + XID + ": its other shards"
-                + " committed, so rolling back the branches on shards [1, 2] would leave the transaction half applied");
+                + " committed, so rolling back the branches on shards [1, 2] would leave the transaction half applied (force overrides this refusal)");
         assertThat(InDoubtResolution.refusal(XID, branches(Decision.COMMIT), false, true)).isNull();
         assertThat(InDoubtResolution.againstDecision(branches(Decision.COMMIT), false)).isTrue();
     }
@@ -47,7 +47,7 @@ class InDoubtResolutionTest {
         InDoubtResolution r = InDoubtResolution.refusal(XID, branches(Decision.ROLLBACK), true, false);
         assertThat(r.outcome()).isEqualTo(InDoubtResolution.Outcome.REFUSED);
         assertThat(r.message()).startsWith("coordinator shard 0 has no commit decision for " + XID)
-                .endsWith("committing the branches on shards [1, 2] would apply only part of it");
+                .endsWith("committing the branches on shards [1, 2] would apply only part of it (force overrides this refusal)");
         assertThat(InDoubtResolution.refusal(XID, branches(Decision.ROLLBACK), true, true)).isNull();
         assertThat(InDoubtResolution.againstDecision(branches(Decision.ROLLBACK), true)).isTrue();
     }
