@@ -13,7 +13,8 @@ import java.util.concurrent.Callable;
 @Command(name = "commit", mixinStandardHelpOptions = true,
         description = {"Commits an in-doubt transaction on every shard where it is prepared.",
                 "Refused when its coordinator shard has no commit decision for it (the transaction did not commit"
-                        + " there), unless --force; when the coordinator cannot be reached, the choice is yours."})
+                        + " there), unless --force; when the coordinator cannot be reached, the choice is yours.",
+                "Always refused while the proxy is committing the transaction itself (COMMIT_RUNNING)."})
 public final class XaCommitCommand implements Callable<Integer> {
 
     @Mixin

@@ -13,7 +13,8 @@ import java.util.concurrent.Callable;
 @Command(name = "rollback", mixinStandardHelpOptions = true,
         description = {"Rolls back an in-doubt transaction on every shard where it is prepared.",
                 "Refused when its coordinator shard recorded its commit (its other shards committed), unless"
-                        + " --force; when the coordinator cannot be reached, the choice is yours."})
+                        + " --force; when the coordinator cannot be reached, the choice is yours.",
+                "Always refused while the proxy is committing the transaction itself (COMMIT_RUNNING)."})
 public final class XaRollbackCommand implements Callable<Integer> {
 
     @Mixin

@@ -249,7 +249,7 @@ public final class Daemon implements AutoCloseable {
     }
 
     /** In-doubt XA branches for the admin API, through the running proxy. */
-    public InDoubtTransactions inDoubtTransactions() {
+    private InDoubtTransactions inDoubtTransactions() {
         return new InDoubtTransactions() {
             @Override
             public List<XaRecovery.InDoubtBranch> list() {
