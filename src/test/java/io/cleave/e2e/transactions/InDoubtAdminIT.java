@@ -222,16 +222,16 @@ class InDoubtAdminIT {
         double timed = metric("cleave_proxy_distributed_commit_latency_seconds_count");
         try (Connection c = daemon.connectProxy("app", ""); Statement s = c.createStatement()) {
             s.execute("BEGIN");
-            s.execute("INSERT INTO acct VALUES (1, 'single')");
+            s.execute("INSERT INTO acct (id, v) VALUES (1, 'single')");
             s.execute("COMMIT");
             s.execute("BEGIN");
-            s.execute("INSERT INTO acct VALUES (2, 'undone')");
+            s.execute("INSERT INTO acct (id, v) VALUES (2, 'undone')");
             s.execute("ROLLBACK");
             s.execute("BEGIN");
-            s.execute("INSERT INTO acct VALUES (3, 'cross')");
-            s.execute("INSERT INTO acct VALUES (104, 'cross')");
+            s.execute("INSERT INTO acct (id, v) VALUES (3, 'cross')");
+            s.execute("INSERT INTO acct (id, v) VALUES (104, 'cross')");
             s.execute("COMMIT");
-            s.execute("INSERT INTO acct VALUES (4, 'both'), (105, 'both')");
+            s.execute("INSERT INTO acct (id, v) VALUES (4, 'both'), (105, 'both')");
         }
         assertThat(values(0, "SELECT id FROM app.acct ORDER BY id")).containsExactly("1", "3", "4");
         assertThat(values(1, "SELECT id FROM app.acct WHERE id IN (104, 105) ORDER BY id")).containsExactly("104", "105");

@@ -154,7 +154,8 @@ public final class AdminServer implements AutoCloseable {
     }
 
     private void handle(HttpExchange ex, String method, boolean authenticated, Action action) throws IOException {
-        try (ex) {
+        // Not try-with-resources: the exchange must still be open when a catch block answers.
+        try {
             if (authenticated && !authorized(ex)) {
                 respond(ex, 401, "application/json", "{\"error\":\"missing or wrong bearer token: read it from state/admin-token\"}");
                 return;
@@ -169,6 +170,8 @@ public final class AdminServer implements AutoCloseable {
         } catch (RuntimeException e) {
             log.warn("admin request {} failed", ex.getRequestURI(), e);
             respond(ex, 500, "application/json", JSON.writeValueAsString(Map.of("error", String.valueOf(e.getMessage()))));
+        } finally {
+            ex.close();
         }
     }
 
