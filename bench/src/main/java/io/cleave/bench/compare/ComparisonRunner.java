@@ -2,13 +2,9 @@ package io.cleave.bench.compare;
 
 import io.cleave.bench.home.BenchHome;
 import io.cleave.bench.home.HomeSpec;
-import io.cleave.bench.measure.HostCpu;
-import io.cleave.bench.measure.LoadAverage;
-import io.cleave.bench.measure.ProcessCpu;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -116,29 +112,11 @@ public final class ComparisonRunner {
         return new Comparison(workload.name(), workload.unit(), plan.configurations(), measurements);
     }
 
-    private Measurement measureOnce(Workload workload, BenchHome home, Configuration c, int round, Duration time)
+    private static Measurement measureOnce(Workload workload, BenchHome home, Configuration c, int round, Duration time)
         throws Exception {
-        LoadAverage loadBefore = LoadAverage.read();
-        String startedAt = Instant.now().toString();
-        // Counters are read outside the CPU window: scraping /metrics and asking the shards costs CPU too.
-        Statements statementsBefore = Statements.read(home, c.access());
-        HostCpu hostBefore = HostCpu.read();
-        long clientCpuBefore = ProcessCpu.selfAndChildrenMicros();
-        long proxyCpuBefore = ProcessCpu.micros(home.daemonPid());
-        long shardCpuBefore = ProcessCpu.micros(home.shardPids());
+        RunMeter meter = RunMeter.start(home, c.access());
         WorkloadResult result = workload.run(home, c.access(), time, c.label());
-        long proxyCpu = ProcessCpu.micros(home.daemonPid()) - proxyCpuBefore;
-        long shardCpu = ProcessCpu.micros(home.shardPids()) - shardCpuBefore;
-        long clientCpu = ProcessCpu.selfAndChildrenMicros() - clientCpuBefore;
-        HostCpu host = HostCpu.read().minus(hostBefore);
-        Statements statementsAfter = Statements.read(home, c.access());
-        LoadAverage loadAfter = LoadAverage.read();
-        // Each read of Questions is itself a statement on every shard: leave out the second read's.
-        long shardStatements = statementsAfter.shard - statementsBefore.shard - c.shards();
-        long clientStatements = c.access() == Access.PROXY ? statementsAfter.proxy - statementsBefore.proxy
-            : shardStatements;
-        return new Measurement(c.label(), c.shards(), c.access(), round, startedAt, loadBefore, loadAfter, result,
-            proxyCpu, shardCpu, clientStatements, shardStatements, clientCpu, host.busyMicros(), host.totalMicros());
+        return meter.stop(c, round, result);
     }
 
     /** Stops every other home, then starts this one if it is not up. */
@@ -149,12 +127,5 @@ public final class ComparisonRunner {
             }
         }
         home.up();
-    }
-
-    /** Client statements the proxy served (0 when not through it) and statements the shards ran. */
-    private record Statements(long proxy, long shard) {
-        static Statements read(BenchHome home, Access access) {
-            return new Statements(access == Access.PROXY ? home.proxyStatements() : 0, home.shardStatements());
-        }
     }
 }

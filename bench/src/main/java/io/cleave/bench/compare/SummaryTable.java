@@ -95,32 +95,34 @@ public final class SummaryTable {
 
     /** How busy the host was: the 1-minute load average over all runs, and the CPU other processes took. */
     static String loadLine(ComparisonSet set) {
-        List<Double> loads = new ArrayList<>();
+        List<Measurement> runs = new ArrayList<>();
         for (Comparison c : set.comparisons()) {
-            for (Measurement m : c.measurements()) {
-                if (!m.loadBefore().equals(LoadAverage.UNKNOWN)) {
-                    loads.add(m.loadBefore().one());
-                }
-                if (!m.loadAfter().equals(LoadAverage.UNKNOWN)) {
-                    loads.add(m.loadAfter().one());
-                }
+            runs.addAll(c.measurements());
+        }
+        return loadLine(runs, set.host().get("cores"));
+    }
+
+    /** The same for any runs; cores (may be null) as the host description names them. */
+    public static String loadLine(List<Measurement> runs, String cores) {
+        List<Double> loads = new ArrayList<>();
+        List<Double> others = new ArrayList<>();
+        for (Measurement m : runs) {
+            if (!m.loadBefore().equals(LoadAverage.UNKNOWN)) {
+                loads.add(m.loadBefore().one());
+            }
+            if (!m.loadAfter().equals(LoadAverage.UNKNOWN)) {
+                loads.add(m.loadAfter().one());
+            }
+            if (!Double.isNaN(m.otherCpuShare())) {
+                others.add(100 * m.otherCpuShare());
             }
         }
         if (loads.isEmpty()) {
             return "Load average not recorded.";
         }
         Spread s = Spread.of(loads);
-        String cores = set.host().get("cores");
         String line = String.format(Locale.ROOT, "Load average (1 min) at the start and end of the runs: median %.1f, "
             + "%.1f to %.1f%s.", s.median(), s.min(), s.max(), cores == null ? "" : " on " + cores + " cores");
-        List<Double> others = new ArrayList<>();
-        for (Comparison c : set.comparisons()) {
-            for (Measurement m : c.measurements()) {
-                if (!Double.isNaN(m.otherCpuShare())) {
-                    others.add(100 * m.otherCpuShare());
-                }
-            }
-        }
         if (!others.isEmpty()) {
             Spread o = Spread.of(others);
             line += String.format(Locale.ROOT, " Other processes used %.0f%% of the host's CPU during the median run "

@@ -165,16 +165,31 @@ public final class BenchHome implements AutoCloseable {
         return ProxyCounters.statements(adminPort);
     }
 
+    /** The daemon's Prometheus metrics as text (GET /metrics on the admin port). */
+    public String metrics() {
+        return ProxyCounters.fetch(adminPort);
+    }
+
     /** The servers' own count of client statements (Questions), summed over the shards. */
     public long shardStatements() {
+        return shardStatus("Questions");
+    }
+
+    /** A global status counter (e.g. Questions, Com_xa_start) summed over the shards, read on each directly. */
+    public long shardStatus(String variable) {
+        if (!variable.matches("[A-Za-z_]+")) {
+            throw new IllegalArgumentException("not a status variable name: " + variable);
+        }
         long sum = 0;
         for (JdbcTarget shard : shards("")) {
             try (Connection c = shard.getConnection(); Statement s = c.createStatement();
-                 ResultSet rs = s.executeQuery("SHOW GLOBAL STATUS LIKE 'Questions'")) {
-                rs.next();
+                 ResultSet rs = s.executeQuery("SHOW GLOBAL STATUS LIKE '" + variable + "'")) {
+                if (!rs.next()) {
+                    throw new IllegalStateException(shard + " has no status variable " + variable);
+                }
                 sum += rs.getLong(2);
             } catch (SQLException e) {
-                throw new IllegalStateException("cannot read Questions from " + shard + ": " + e.getMessage(), e);
+                throw new IllegalStateException("cannot read " + variable + " from " + shard + ": " + e.getMessage(), e);
             }
         }
         return sum;

@@ -19,6 +19,11 @@ final class ProxyCounters {
     }
 
     static long statements(int adminPort) {
+        return statements(fetch(adminPort));
+    }
+
+    /** The daemon's /metrics page, Prometheus text. */
+    static String fetch(int adminPort) {
         HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + adminPort + "/metrics"))
             .timeout(Duration.ofSeconds(10)).GET().build();
         try {
@@ -26,7 +31,7 @@ final class ProxyCounters {
             if (response.statusCode() != 200) {
                 throw new IllegalStateException("GET /metrics answered " + response.statusCode());
             }
-            return statements(response.body());
+            return response.body();
         } catch (IOException e) {
             throw new IllegalStateException("cannot read the daemon's /metrics: " + e.getMessage(), e);
         } catch (InterruptedException e) {
