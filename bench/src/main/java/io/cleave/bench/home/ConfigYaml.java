@@ -28,13 +28,37 @@ final class ConfigYaml {
             case SINGLE -> { }
             case TPCC -> tpcc(spec, y);
             case SYSBENCH -> sysbench(spec, y);
+            case CROSS_SHARD -> crossShard(spec, y);
         }
         return y.toString();
     }
 
     private static void tpcc(HomeSpec spec, StringBuilder y) {
-        y.append("sharding:\n  default_shard: 0\n  keyspaces:\n    - name: warehouse\n      function: range\n")
-            .append("      ranges:\n");
+        y.append("sharding:\n  default_shard: 0\n  keyspaces:\n");
+        warehouseKeyspace(spec, y);
+        y.append("  tables:\n");
+        tpccTables(y);
+    }
+
+    /** TPC-C's tables and keyspace, plus accounts sharded by id in one fixed range per shard. */
+    private static void crossShard(HomeSpec spec, StringBuilder y) {
+        y.append("sharding:\n  default_shard: 0\n  keyspaces:\n");
+        warehouseKeyspace(spec, y);
+        y.append("    - name: account\n      function: range\n      ranges:\n");
+        for (int s = 0; s < spec.shards(); s++) {
+            y.append("        - { from: ").append(HomeSpec.firstAccount(s));
+            if (s < spec.shards() - 1) {
+                y.append(", to: ").append(HomeSpec.firstAccount(s + 1) - 1);
+            }
+            y.append(", shard: ").append(s).append(" }\n");
+        }
+        y.append("  tables:\n");
+        tpccTables(y);
+        y.append("    - { name: accounts, keyspace: account, column: id }\n");
+    }
+
+    private static void warehouseKeyspace(HomeSpec spec, StringBuilder y) {
+        y.append("    - name: warehouse\n      function: range\n      ranges:\n");
         for (int s = 0; s < spec.shards(); s++) {
             y.append("        - { from: ").append(spec.firstWarehouse(s));
             if (s < spec.shards() - 1) {
@@ -42,7 +66,9 @@ final class ConfigYaml {
             }
             y.append(", shard: ").append(s).append(" }\n");
         }
-        y.append("  tables:\n");
+    }
+
+    private static void tpccTables(StringBuilder y) {
         for (String table : TPCC_TABLES) {
             String[] nameColumn = table.split(":");
             y.append("    - { name: ").append(nameColumn[0]).append(", keyspace: warehouse, column: ")

@@ -17,7 +17,7 @@ public record HomeSpec(int shards, String bufferPool, Layout layout, int warehou
         if (shards < 1) {
             throw new IllegalArgumentException("shards must be at least 1: " + shards);
         }
-        if (layout == Layout.TPCC && warehouses < shards) {
+        if ((layout == Layout.TPCC || layout == Layout.CROSS_SHARD) && warehouses < shards) {
             throw new IllegalArgumentException("TPC-C over " + shards + " shards needs at least " + shards
                 + " warehouses, not " + warehouses);
         }
@@ -31,6 +31,22 @@ public record HomeSpec(int shards, String bufferPool, Layout layout, int warehou
 
     public HomeSpec withShards(int n) {
         return new HomeSpec(n, bufferPool, layout, warehouses, sysbenchTables, serverBinary, datadirRoot, proxyThreads);
+    }
+
+    /**
+     * Account ids of one shard in the CROSS_SHARD layout start here: shard s owns the ids from
+     * s * ACCOUNT_RANGE + 1 on, whatever the number of accounts, so the ranges need no sizes.
+     */
+    public static final long ACCOUNT_RANGE = 1_000_000_000L;
+
+    /** The first account id of a shard's range (CROSS_SHARD layout). */
+    public static long firstAccount(int shard) {
+        return shard * ACCOUNT_RANGE + 1;
+    }
+
+    /** The shard whose range holds an account id (CROSS_SHARD layout, ids from {@link #firstAccount}). */
+    public static int shardOfAccount(long id) {
+        return (int) ((id - 1) / ACCOUNT_RANGE);
     }
 
     /** The first and last warehouse on a shard: contiguous, equal-sized ranges, the remainder on the last ones. */

@@ -7,5 +7,10 @@ public enum Layout {
     /** config/tpcc.yaml: every table but item sharded by warehouse in contiguous ranges; item a reference table. */
     TPCC,
     /** config/sysbench.yaml: sbtest1..sbtestN hashed by id into 256 buckets. */
-    SYSBENCH
+    SYSBENCH,
+    /**
+     * TPC-C's layout plus {@code accounts}, sharded by id in one fixed range per shard (see
+     * {@link HomeSpec#firstAccount}), so a client knows which shard holds which account.
+     */
+    CROSS_SHARD
 }

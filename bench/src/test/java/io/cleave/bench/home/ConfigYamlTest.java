@@ -47,6 +47,18 @@ class ConfigYamlTest {
     }
 
     @Test
+    void crossShardAddsAccountsInOneFixedIdRangePerShardToTpcc() {
+        String yaml = ConfigYaml.render(spec(4, Layout.CROSS_SHARD, 4), 1, 2, 3);
+        assertThat(yaml).contains("- { from: 1, to: 1, shard: 0 }\n", "- { from: 4, shard: 3 }\n",
+            "    - name: account\n      function: range\n",
+            "- { from: 1, to: 1000000000, shard: 0 }\n", "- { from: 1000000001, to: 2000000000, shard: 1 }\n",
+            "- { from: 3000000001, shard: 3 }\n", "- { name: accounts, keyspace: account, column: id }\n",
+            "- { name: stock, keyspace: warehouse, column: s_w_id }\n", "- { name: item, type: reference }\n");
+        assertThat(yaml.indexOf("  tables:")).isGreaterThan(yaml.indexOf("name: account\n"));
+        assertThatThrownBy(() -> spec(4, Layout.CROSS_SHARD, 2)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void sysbenchTablesAreHashedById() {
         String yaml = ConfigYaml.render(spec(2, Layout.SYSBENCH, 0), 1, 2, 3);
         assertThat(yaml).contains("function: hash, buckets: 256", "- { name: sbtest1, keyspace: sbtest, column: id }\n",
