@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Regenerates every table and chart in bench/RESULTS.md, in one go: the machine description, the proxy
-# overhead (sysbench suite directly on one shard vs through the proxy), and one instance holding the
-# whole buffer pool vs N shards behind the proxy, with TPC-C and with sysbench.
+# overhead (sysbench suite directly on one shard vs through the proxy), one instance holding the
+# whole buffer pool vs N shards behind the proxy with TPC-C and with sysbench, and cross-shard
+# transactions (commit latency by shards per transaction, TPC-C's cross-shard share) on 4 shards.
 #
-#   bench/run-all.sh                 sizes for a small host (about 75 minutes on 2 cores)
-#   bench/run-all.sh --short         the same comparisons on smaller data with shorter runs (about 40 minutes)
+#   bench/run-all.sh                 sizes for a small host (about 85 minutes on 2 cores)
+#   bench/run-all.sh --short         the same comparisons on smaller data with shorter runs (about 47 minutes)
 #   bench/run-all.sh --large         a 16+ core host with flash: 100 warehouses, 64 clients, 1/2/4/8 shards
 #   bench/run-all.sh --quick         seconds-long runs on tiny data into a temporary directory, to check that
 #                                    the suite works end to end (its figures mean nothing; RESULTS.md is untouched)
@@ -24,7 +25,7 @@ while (($#)); do
     --large) preset=large ;;
     --quick) preset=quick ;;
     --) shift; extra=("$@"); break ;;
-    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -36,24 +37,33 @@ case $preset in
     overhead=(--tables 4 --table-size 100000 --threads 8 --duration 30s --warmup 10s --rounds 3 --buffer-pool 1G)
     tpcc=(--shards 1,2,4 --warehouses 8 --connections 16 --duration 60s --warmup 20s --rounds 3 --buffer-pool 1G)
     sysb=(--shards 1,2,4 --tables 8 --table-size 100000 --threads 16 --duration 30s --warmup 10s --rounds 3
-          --buffer-pool 1G) ;;
+          --buffer-pool 1G)
+    xshard=(--k 1,2,4 --threads 8 --accounts-per-shard 10000 --duration 30s --warmup 10s --rounds 3 --warehouses 4
+            --connections 8 --tpcc-duration 60s --buffer-pool 1G) ;;
   short)
     overhead=(--tables 4 --table-size 25000 --threads 8 --duration 15s --warmup 10s --rounds 3 --buffer-pool 1G)
     tpcc=(--shards 1,2,4 --warehouses 4 --connections 8 --duration 30s --warmup 15s --rounds 3 --buffer-pool 1G)
     sysb=(--shards 1,2,4 --tables 4 --table-size 25000 --threads 8 --duration 15s --warmup 10s --rounds 3
-          --buffer-pool 1G) ;;
+          --buffer-pool 1G)
+    xshard=(--k 1,2,4 --threads 8 --accounts-per-shard 10000 --duration 15s --warmup 5s --rounds 3 --warehouses 4
+            --connections 8 --tpcc-duration 30s --buffer-pool 1G) ;;
   large)
     overhead=(--tables 16 --table-size 1000000 --threads 64 --duration 120s --warmup 30s --rounds 3 --buffer-pool 32G)
     tpcc=(--shards 1,2,4,8 --warehouses 100 --connections 64 --duration 300s --warmup 120s --rounds 3
           --buffer-pool 32G --loader-threads 16 --report-interval 10s)
     sysb=(--shards 1,2,4,8 --tables 16 --table-size 1000000 --threads 64 --duration 120s --warmup 30s --rounds 3
-          --buffer-pool 32G --loader-threads 16) ;;
+          --buffer-pool 32G --loader-threads 16)
+    xshard=(--k 1,2,4 --threads 64 --accounts-per-shard 1000000 --duration 120s --warmup 30s --rounds 3
+            --warehouses 100 --connections 64 --tpcc-duration 300s --buffer-pool 32G --loader-threads 16
+            --report-interval 10s) ;;
   quick)
     overhead=(--tables 2 --table-size 2000 --threads 4 --duration 3s --warmup 1s --rounds 2 --buffer-pool 256M)
     tpcc=(--shards 1,2 --warehouses 2 --connections 4 --duration 4s --warmup 1s --rounds 2 --buffer-pool 256M
           --report-interval 1s)
     sysb=(--shards 1,2 --tables 2 --table-size 2000 --threads 4 --duration 3s --warmup 1s --rounds 2
-          --buffer-pool 256M) ;;
+          --buffer-pool 256M)
+    xshard=(--k 1,2,4 --threads 4 --accounts-per-shard 1000 --duration 3s --warmup 1s --rounds 2 --warehouses 4
+            --connections 4 --tpcc-duration 4s --buffer-pool 256M --report-interval 1s) ;;
 esac
 
 cd "$top"   # relative paths, so the commands recorded in RESULTS.md can be copied as they are
@@ -95,5 +105,6 @@ bench proxy-overhead "${overhead[@]}" "${extra[@]}" --output "$results/proxy-ove
 bench scaling --workload tpcc "${tpcc[@]}" "${extra[@]}" --output "$results/scaling-tpcc" --doc "$doc" || status=1
 bench scaling --workload oltp_read_write,oltp_point_select "${sysb[@]}" "${extra[@]}" \
   --output "$results/scaling-sysbench" --doc "$doc" || status=1
+bench cross-shard "${xshard[@]}" "${extra[@]}" --output "$results/cross-shard" --doc "$doc" || status=1
 echo "results in $results; tables and charts spliced into $doc"
 exit $status
