@@ -8,6 +8,9 @@ import io.cleave.bench.compare.Comparison;
 import io.cleave.bench.compare.ComparisonSet;
 import io.cleave.bench.compare.Measurement;
 import io.cleave.bench.compare.ResultWriter;
+import io.cleave.bench.crossshard.CrossShardFiles;
+import io.cleave.bench.crossshard.CrossShardSet;
+import io.cleave.bench.crossshard.TransferMeasurement;
 import io.cleave.bench.tpcc.txn.TransactionType;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -94,6 +97,39 @@ class BenchHarnessIT {
         assertThat(Files.readString(doc)).contains("| oltp_point_select | 1 shard, proxy |",
             "](proxy-overhead/proxy-overhead-throughput.png)");
         assertIsPng(out.resolve("proxy-overhead-throughput.png"));
+    }
+
+    /**
+     * k-shard transfers over two shards through the proxy, k = 1 and 2: a two-shard transaction
+     * starts one XA branch, a one-shard one none, and afterwards the balances still add up.
+     */
+    @Test
+    void crossShardTransfersCommitOnTheShardsTheyNameAndKeepTheTotal() throws IOException {
+        Path out = dir.resolve("cross-shard");
+        Path doc = dir.resolve("RESULTS.md");
+        Files.writeString(doc, "# Results\n\n<!-- BEGIN cleave-bench:cross-shard -->\n<!-- END cleave-bench:cross-shard -->\n");
+        int exit = bench("cross-shard", "--shards", "2", "--k", "1,2", "--threads", "2", "--accounts-per-shard", "200",
+            "--tpcc-rounds", "0", "--rounds", "1", "--duration", "2s", "--warmup", "0s", "--buffer-pool", "128M",
+            "--cleave-jar", CLEAVE_JAR.toString(), "--output", out.toString(), "--doc", doc.toString());
+        assertThat(exit).as("exit code of cross-shard (1: a data check failed)").isZero();
+
+        CrossShardSet set = CrossShardFiles.readJson(out);
+        assertThat(set.checksPassed()).isTrue();
+        assertThat(set.checks()).contains("accounts: each of the 2 shards holds exactly its own 200 ids",
+            "accounts: sum of balances 400,000 on the shards directly, 400,000 through the proxy (400 rows); "
+                + "opening total 400,000");
+        assertThat(set.transfers()).extracting(TransferMeasurement::k).containsExactly(1, 2);
+        for (TransferMeasurement t : set.transfers()) {
+            assertThat(t.clients().committed()).isPositive();
+            assertThat(t.clients().failed()).isZero();
+            assertThat(t.clients().commit().p50()).isPositive();
+            assertThat(t.clients().transaction().p50()).isGreaterThanOrEqualTo(t.clients().commit().p50());
+            assertThat(t.xaStartsPerTransaction()).isEqualTo(t.k() - 1.0);
+            assertMetered(t.metered());
+        }
+        assertThat(set.tpcc()).isEmpty();
+        assertThat(Files.readString(doc)).contains("| 2 | ", "](cross-shard/cross-shard-commit-latency.png)");
+        assertIsPng(out.resolve("cross-shard-commit-latency.png"));
     }
 
     /** A run through the proxy was metered: the daemon and the shards used CPU, statements were counted on both sides. */

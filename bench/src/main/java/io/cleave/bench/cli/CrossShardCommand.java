@@ -18,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -105,12 +106,14 @@ final class CrossShardCommand implements Callable<Integer> {
         parameters.put("transfers", String.format("accounts(id, balance, moves), %,d per shard in one id range per shard; "
             + "%d client threads through the proxy, server-side prepared UPDATE, BEGIN and COMMIT as text", accountsPerShard,
             threads));
-        parameters.put("transfer runs", "k = " + ks + ", " + measure.rounds + " rounds x " + measure.duration.toSeconds()
+        parameters.put("transfer runs", "k = " + ks.stream().map(String::valueOf).collect(Collectors.joining(", "))
+            + "; " + measure.rounds + (measure.rounds == 1 ? " round" : " rounds") + " x " + measure.duration.toSeconds()
             + " s, each after a " + measure.warmup.toSeconds() + " s warm-up, k alternating");
         if (tpccRounds > 0) {
             parameters.put("TPC-C", warehouses + " warehouses in ranges over the shards, item on every shard, "
-                + connections + " terminals, no think time, REPEATABLE READ; " + tpccRounds + " x "
-                + tpccDuration.toSeconds() + " s after a " + measure.warmup.toSeconds() + " s warm-up");
+                + connections + " terminals, no think time, REPEATABLE READ; " + tpccRounds
+                + (tpccRounds == 1 ? " run" : " runs") + " x " + tpccDuration.toSeconds() + " s, each after a "
+                + measure.warmup.toSeconds() + " s warm-up");
         }
         Path output = measure.output(NAME);
         Map<String, String> host = HostInfo.collect(Path.of(home.datadirRoot != null ? home.datadirRoot : "/tmp"));
