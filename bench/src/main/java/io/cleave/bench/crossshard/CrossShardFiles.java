@@ -30,6 +30,12 @@ public final class CrossShardFiles {
         return JSON.readValue(file.toFile(), CrossShardSet.class);
     }
 
+    /** Whether a results directory (or its measurements.json) was written by the cross-shard command. */
+    public static boolean holdsCrossShard(Path directory) throws IOException {
+        Path file = Files.isDirectory(directory) ? directory.resolve(ResultWriter.MEASUREMENTS_JSON) : directory;
+        return JSON.readTree(file.toFile()).has("transfers");
+    }
+
     /** Draws the chart and writes summary.md; with a document, splices the text into its section. */
     public static void render(CrossShardSet set, Path directory, Path document) throws IOException {
         List<String> charts = CrossShardCharts.write(set, directory);

@@ -2,6 +2,7 @@ package io.cleave.bench.compare;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.cleave.bench.crossshard.CrossShardFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,6 +42,7 @@ class ReportingTest {
         ResultWriter.writeJson(set, out);
         ComparisonSet back = ResultWriter.readJson(out);
         assertThat(back).isEqualTo(set);
+        assertThat(CrossShardFiles.holdsCrossShard(out)).as("report tells the two kinds of results apart").isFalse();
 
         Path doc = dir.resolve("RESULTS.md");
         Files.writeString(doc, "# Results\n\nProse stays.\n\n<!-- BEGIN cleave-bench:sample -->\nold\n"

@@ -119,6 +119,7 @@ class CrossShardTableTest {
     void resultsRoundTripAndRenderIntoAChartAndADocumentSection() throws IOException {
         Path out = dir.resolve("results/cross-shard");
         CrossShardFiles.writeJson(set(), out);
+        assertThat(CrossShardFiles.holdsCrossShard(out)).isTrue();
         CrossShardSet again = CrossShardFiles.readJson(out);
         assertThat(again).isEqualTo(set());
         Path doc = dir.resolve("RESULTS.md");
