@@ -7,6 +7,7 @@ import io.cleave.proxy.protocol.packet.client.CommandCode;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 
@@ -133,6 +134,12 @@ public final class BackendConnection {
         p.sink = sink;
         pending.add(p);
         channel.write(frames, channel.voidPromise());
+        if (broken) {
+            // A dead connection answers nothing: without this the sink would wait forever. It learns
+            // after this call returns, as it would from the network.
+            channel.eventLoop().execute(() -> failWaiting(new IOException("connection to shard " + shard()
+                    + " is closed")));
+        }
     }
 
     /** Writes a command that gets no response (COM_STMT_CLOSE, COM_STMT_SEND_LONG_DATA). */
@@ -205,6 +212,13 @@ public final class BackendConnection {
         }
         broken = true;
         channel.close();
+        failWaiting(cause);
+        if (pool != null) {
+            pool.onBroken(this);
+        }
+    }
+
+    private void failWaiting(Throwable cause) {
         while (!pending.isEmpty()) {
             Pending p = pending.poll();
             ResponseSink sink = p.sink;
@@ -212,9 +226,6 @@ public final class BackendConnection {
             if (sink != null) {
                 sink.failed(this, cause);
             }
-        }
-        if (pool != null) {
-            pool.onBroken(this);
         }
     }
 

@@ -91,6 +91,8 @@ final class MultiExchange {
         int preambleResponses;
         int statementResponses;
         int columnCount;
+        /** A lost connection fails each of the leg's statements still waiting: the leg ends once. */
+        boolean ended;
 
         Leg(int shard, List<byte[]> statements) {
             this.shard = shard;
@@ -115,6 +117,7 @@ final class MultiExchange {
         @Override
         public void failed(Throwable cause) {
             result.failure = cause;
+            ended = true;
             legDone();
         }
 
@@ -123,6 +126,7 @@ final class MultiExchange {
             SessionSyncStep.run(c, session.settings(), error -> {
                 if (error != null) {
                     result.error = error;
+                    ended = true;
                     session.releaseLeg(shard, c, false);
                     legDone();
                     return;
@@ -225,12 +229,17 @@ final class MultiExchange {
             if (beforeRelease != null) {
                 beforeRelease.accept(c, result);
             }
+            ended = true;
             session.releaseLeg(shard, c, true);
             legDone();
         }
 
         @Override
         public void failed(BackendConnection c, Throwable cause) {
+            if (ended) {
+                return;
+            }
+            ended = true;
             result.failure = cause;
             session.releaseLeg(shard, c, false);
             legDone();
