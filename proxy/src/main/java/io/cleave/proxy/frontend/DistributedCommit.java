@@ -148,6 +148,14 @@ final class DistributedCommit implements ExchangeContext {
 
     /** The decision: a row inserted in the coordinator's transaction, which then commits. */
     private void decide(List<Integer> prepared, Consumer<ErrPacket> done) {
+        BackendConnection coordinatorConnection = tx.held(coordinator);
+        if (coordinatorConnection == null || !coordinatorConnection.isUsable()) {
+            // The coordinator's transaction died with its connection before the decision was sent:
+            // no decision can exist, so the outcome is known and every branch rolls back now.
+            abort(prepared, new ErrPacket(1402, "XA100", "Lost connection to shard " + coordinator + " before the"
+                    + " commit decision: the transaction was rolled back on shards " + shards), done);
+            return;
+        }
         String row = "INSERT INTO cleave.decisions (xid, shards) VALUES (" + q() + ", '" + join(prepared) + "')";
         new MultiExchange(this, false, results -> {
             LegResult r = results.get(0);
@@ -175,19 +183,21 @@ final class DistributedCommit implements ExchangeContext {
 
     private void commitBranches(List<Integer> prepared, Consumer<ErrPacket> done) {
         if (prepared.isEmpty()) {
-            committed(done);
+            committed(true, done);
             return;
         }
         // The first branch commits alone, so a test can stop the coordinator between branch commits.
         int first = prepared.get(0);
         new MultiExchange(this, false, firstResult -> {
             hook(CommitStep.DURING_COMMIT);
+            boolean firstCommitted = firstResult.get(0).ok();
             List<Integer> rest = prepared.subList(1, prepared.size());
             if (rest.isEmpty()) {
-                committed(done);
+                committed(firstCommitted, done);
                 return;
             }
-            MultiExchange others = new MultiExchange(this, false, results -> committed(done));
+            MultiExchange others = new MultiExchange(this, false,
+                    results -> committed(firstCommitted && results.stream().allMatch(LegResult::ok), done));
             for (int s : rest) {
                 others.leg(s, sql("XA COMMIT " + q()));
             }
@@ -197,14 +207,21 @@ final class DistributedCommit implements ExchangeContext {
 
     /**
      * The decision is durable, so the transaction is committed whatever happened to a branch's
-     * XA COMMIT (recovery finishes it). The decision row goes once no branch needs it.
+     * XA COMMIT. A branch that did not commit (its shard went away) stays prepared until recovery
+     * commits it, and recovery commits only what the decision table names: so the decision row is
+     * deleted only when every branch committed, else recovery removes it once nothing needs it.
      */
-    private void committed(Consumer<ErrPacket> done) {
+    private void committed(boolean everyBranchCommitted, Consumer<ErrPacket> done) {
         session.runtime().inDoubt().finished(xid);
         finish();
-        String cleanup = "DELETE FROM cleave.decisions WHERE xid = " + q();
-        new MultiExchange(new SystemContext(session.loop()), false, results -> {
-        }).leg(coordinator, sql(cleanup)).start();
+        if (everyBranchCommitted) {
+            String cleanup = "DELETE FROM cleave.decisions WHERE xid = " + q();
+            new MultiExchange(new SystemContext(session.loop()), false, results -> {
+            }).leg(coordinator, sql(cleanup)).start();
+        } else {
+            log.warn("transaction {}: committed; a branch on shards {} did not answer XA COMMIT, recovery will"
+                    + " commit it", xid, shards);
+        }
         done.accept(null);
     }
 

@@ -41,13 +41,23 @@ public final class XaRecovery {
 
     /** The prepared branches on every reachable shard, with what their coordinator decided. */
     public List<InDoubtBranch> scan() {
+        return scanShards().branches();
+    }
+
+    /** Prepared branches found, and whether every shard answered (none may hide one). */
+    private record Scan(List<InDoubtBranch> branches, boolean complete) {
+    }
+
+    private Scan scanShards() {
         List<InDoubtBranch> out = new ArrayList<>();
+        boolean complete = true;
         for (int shard = 0; shard < admin.shardCount(); shard++) {
             List<ShardAdmin.Row> rows;
             try {
                 rows = admin.query(shard, "XA RECOVER");
             } catch (ShardAdmin.ShardAdminException e) {
                 log.debug("XA RECOVER on shard {} failed: {}", shard, e.getMessage());
+                complete = false;
                 continue;
             }
             for (ShardAdmin.Row row : rows) {
@@ -60,7 +70,7 @@ public final class XaRecovery {
                 out.add(new InDoubtBranch(shard, xid, coordinatorOf(xid), decide(xid)));
             }
         }
-        return out;
+        return new Scan(out, complete);
     }
 
     /** Commits or rolls back every branch whose decision is known; returns how many it settled. */
@@ -153,10 +163,18 @@ public final class XaRecovery {
         }
     }
 
-    /** Decision rows whose branches are all settled are no longer needed. */
+    /**
+     * Decision rows whose branches are all settled are no longer needed. Only a scan that reached
+     * every shard tells that: a shard that is down may hold a prepared branch whose commit needs
+     * its decision row when the shard is back.
+     */
     private void forgetOldDecisions() {
+        Scan scan = scanShards();
+        if (!scan.complete()) {
+            return;
+        }
         Set<String> stillPrepared = new HashSet<>();
-        for (InDoubtBranch b : scan()) {
+        for (InDoubtBranch b : scan.branches()) {
             stillPrepared.add(b.xid());
         }
         for (int shard = 0; shard < admin.shardCount(); shard++) {
