@@ -892,6 +892,13 @@ final class ClientSession implements ExchangeContext {
     private void dropConnections() {
         List<BackendConnection> pinnedConnections = pins.dropAll();
         for (int shard = 0; shard < runtime.shardCount(); shard++) {
+            if (transaction.committing()) {
+                // A two-phase commit is under way on these connections: it ends the transaction and
+                // gives them back itself. Closing them now would leave its prepared branches waiting
+                // for a decision that this proxy, still counting the commit as running, never settles.
+                pinnedConnections.remove(transaction.held(shard));
+                continue;
+            }
             BackendConnection held = transaction.drop(shard);
             if (held != null) {
                 held.close();

@@ -116,6 +116,7 @@ final class DistributedCommit implements ExchangeContext {
     }
 
     private void twoPhase(List<Integer> writers, Consumer<ErrPacket> done) {
+        tx.committing(true);
         hook(CommitStep.BEFORE_PREPARE);
         List<Integer> prepared = new ArrayList<>();
         MultiExchange prepare = new MultiExchange(this, false, results -> {

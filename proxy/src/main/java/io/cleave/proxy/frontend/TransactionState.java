@@ -25,6 +25,8 @@ final class TransactionState {
     private String deferredBegin;
     /** A transaction the proxy opened itself around a multi-shard autocommit write. */
     private boolean implicit;
+    /** A two-phase commit is running on the held connections. */
+    private boolean committing;
     /** SET TRANSACTION ... (without SESSION): applies to the next transaction only. */
     private String nextTransaction;
     /** SAVEPOINTs issued before any shard joined: replayed on the first shard. */
@@ -82,6 +84,14 @@ final class TransactionState {
 
     boolean implicit() {
         return implicit;
+    }
+
+    boolean committing() {
+        return committing;
+    }
+
+    void committing(boolean running) {
+        committing = running;
     }
 
     /** The one shard holding a transaction, or the coordinator when several do; -1 when none. */
@@ -179,6 +189,7 @@ final class TransactionState {
     void end() {
         deferredBegin = null;
         implicit = false;
+        committing = false;
         xid = null;
         coordinator = -1;
         firstShard = -1;
