@@ -1,0 +1,161 @@
+package io.cleave.e2e.transactions;
+
+import io.cleave.e2e.support.RunningDaemon;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The accounts the transaction tests move money between: {@code bank.accounts(id, owner, balance)}
+ * sharded by id in ranges of 100 (ids 1-99 on shard 0, 100-199 on shard 1, 200- on shard 2), so a
+ * test knows where each account lives, and reads them on the shards themselves.
+ */
+final class Bank {
+
+    static final String TABLE = "bank.accounts";
+
+    private Bank() {
+    }
+
+    /** The sharding section for {@code shards} shards (2 or 3). */
+    static String sharding(int shards) {
+        String ranges = shards == 2
+                ? """
+                        - { from: 1, to: 99, shard: 0 }
+                        - { from: 100, shard: 1 }
+                """
+                : """
+                        - { from: 1, to: 99, shard: 0 }
+                        - { from: 100, to: 199, shard: 1 }
+                        - { from: 200, shard: 2 }
+                """;
+        return """
+                sharding:
+                  keyspaces:
+                    - name: account
+                      function: range
+                      ranges:
+                """ + ranges + """
+                  tables:
+                    - { name: accounts, keyspace: account, column: id }
+                """;
+    }
+
+    static int shardOf(int id) {
+        return id / 100;
+    }
+
+    /** Creates the schema and table through the proxy (on every shard); balances never go negative. */
+    static void create(Connection proxy) throws SQLException {
+        execute(proxy, "CREATE DATABASE IF NOT EXISTS bank");
+        execute(proxy, "CREATE TABLE IF NOT EXISTS " + TABLE + " (id INT NOT NULL PRIMARY KEY, owner VARCHAR(20) NOT NULL,"
+                + " balance BIGINT NOT NULL, CHECK (balance >= 0)) ENGINE=InnoDB");
+    }
+
+    /** Opens accounts through the proxy, each with {@code balance}, in one statement per account. */
+    static void open(Connection proxy, String owner, long balance, int... ids) throws SQLException {
+        for (int id : ids) {
+            execute(proxy, "INSERT INTO " + TABLE + " (id, owner, balance) VALUES (" + id + ", '" + owner + "', "
+                    + balance + ")");
+        }
+    }
+
+    /** An account's balance read on its own shard, or null when the shard has no such row. */
+    static Long balanceOnShard(RunningDaemon daemon, int id) throws SQLException {
+        try (Connection s = daemon.connect(shardOf(id))) {
+            List<String> rows = rows(s, "SELECT balance FROM " + TABLE + " WHERE id = " + id);
+            return rows.isEmpty() ? null : Long.parseLong(rows.get(0));
+        }
+    }
+
+    /** The balances of {@code ids}, each read on its shard (null for a missing account). */
+    static Map<Integer, Long> balancesOnShards(RunningDaemon daemon, int... ids) throws SQLException {
+        Map<Integer, Long> out = new LinkedHashMap<>();
+        for (int id : ids) {
+            out.put(id, balanceOnShard(daemon, id));
+        }
+        return out;
+    }
+
+    /** The sum of every balance on every shard. */
+    static long totalOnShards(RunningDaemon daemon, int shards) throws SQLException {
+        long total = 0;
+        for (int shard = 0; shard < shards; shard++) {
+            try (Connection s = daemon.connect(shard)) {
+                total += Long.parseLong(rows(s, "SELECT COALESCE(SUM(balance), 0) FROM " + TABLE).get(0));
+            }
+        }
+        return total;
+    }
+
+    /** The XA ids prepared on a shard (XA RECOVER). */
+    static List<String> preparedBranches(RunningDaemon daemon, int shard) throws SQLException {
+        try (Connection s = daemon.connect(shard)) {
+            return rows(s, "XA RECOVER");
+        }
+    }
+
+    /**
+     * Waits until no shard has an open InnoDB transaction or a prepared branch; fails naming what
+     * is left. Polls every 200 ms: InnoDB refreshes innodb_trx from a cache only after 0.1 s
+     * without reads, so faster polling could keep reading a stale view.
+     */
+    static void awaitNothingOpen(RunningDaemon daemon, int shards, Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        Map<Integer, List<String>> left = new LinkedHashMap<>();
+        while (true) {
+            left.clear();
+            for (int shard = 0; shard < shards; shard++) {
+                try (Connection s = daemon.connect(shard)) {
+                    List<String> open = new ArrayList<>(rows(s, "SELECT CONCAT('trx ', trx_id, ' ', trx_state) FROM"
+                            + " information_schema.innodb_trx"));
+                    for (String xid : rows(s, "XA RECOVER")) {
+                        open.add("prepared " + xid);
+                    }
+                    if (!open.isEmpty()) {
+                        left.put(shard, open);
+                    }
+                }
+            }
+            if (left.isEmpty()) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("still open after " + timeout + ": " + left);
+            }
+            Thread.sleep(200);
+        }
+    }
+
+    static void execute(Connection c, String sql) throws SQLException {
+        try (Statement st = c.createStatement()) {
+            st.execute(sql);
+        }
+    }
+
+    /** Each row's columns joined by a space. */
+    static List<String> rows(Connection c, String sql) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            int n = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                StringBuilder row = new StringBuilder();
+                for (int i = 1; i <= n; i++) {
+                    if (i > 1) {
+                        row.append(' ');
+                    }
+                    row.append(rs.getString(i));
+                }
+                out.add(row.toString());
+            }
+        }
+        return out;
+    }
+}
