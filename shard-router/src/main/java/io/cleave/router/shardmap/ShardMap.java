@@ -273,6 +273,11 @@ public final class ShardMap {
         return new ShardMap(version + 1, shardCount, bucketShards, splitRanges, next);
     }
 
+    /** This map as version {@code next}: several changes published as one version. */
+    public ShardMap asVersion(long next) {
+        return new ShardMap(next, shardCount, bucketShards, splitRanges, ghosts);
+    }
+
     /** Bucket ids of a range function in key order. */
     private static List<Integer> sortedBuckets(RangeShardFunction ranges) {
         List<Integer> order = new ArrayList<>();
