@@ -95,6 +95,8 @@ final class Sql {
             concat.append(", ").append(quote(columns.get(i)));
             nulls.append(i == 0 ? "" : ", ").append("ISNULL(").append(quote(columns.get(i))).append(")");
         }
-        return "COUNT(*), COALESCE(BIT_XOR(CRC32(CONCAT(" + concat + "), '#', " + nulls + "))), 0)";
+        concat.append(')');
+        nulls.append(')');
+        return "COUNT(*), COALESCE(BIT_XOR(CRC32(CONCAT(" + concat + ", '#', " + nulls + "))), 0)";
     }
 }

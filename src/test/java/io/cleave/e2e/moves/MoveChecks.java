@@ -1,0 +1,66 @@
+package io.cleave.e2e.moves;
+
+import io.cleave.e2e.support.RunningDaemon;
+import io.cleave.manager.move.MovePhase;
+import io.cleave.manager.move.MoveRecord;
+import io.cleave.manager.move.MoveService;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+
+/** What move tests check on the shards themselves, and waiting for a move to end. */
+final class MoveChecks {
+
+    private MoveChecks() {
+    }
+
+    static long count(RunningDaemon daemon, int shard, String sql) throws SQLException {
+        try (Connection c = daemon.connect(shard); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    static long proxyCount(Connection c, String sql) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    static void execute(Connection c, String sql) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute(sql);
+        }
+    }
+
+    /** Waits until the move ends; fails with its record if it does not within {@code timeout}. */
+    static MoveRecord awaitEnd(MoveService moves, long id, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        MoveRecord r = moves.get(id);
+        while (!r.phase.terminal()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("move " + id + " did not end within " + timeout + ": " + r.phase + " " + r.message);
+            }
+            Thread.sleep(50);
+            r = moves.get(id);
+        }
+        return r;
+    }
+
+    static MoveRecord awaitPhase(MoveService moves, long id, MovePhase phase, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        MoveRecord r = moves.get(id);
+        while (r.phase.ordinal() < phase.ordinal()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("move " + id + " did not reach " + phase + " within " + timeout + ": " + r.phase);
+            }
+            Thread.sleep(20);
+            r = moves.get(id);
+        }
+        return r;
+    }
+}
