@@ -130,7 +130,8 @@ public final class Daemon implements AutoCloseable {
                         config.sharding().topology());
                 moves = new MoveService(new MoveEnvironment(new ShardLinks(shardEndpoints()), maps, this::cutoverGate,
                         new MoveJournal(home.state()), MoveSettings.fromSystemProperties(),
-                        new MoveMetrics(registry, () -> moves.phases()), MoveHooks.fromSystemProperties()));
+                        new MoveMetrics(registry, () -> moves.phases()),
+                        new MoveHooks.Switchable(MoveHooks.fromSystemProperties())));
                 admin = new AdminServer(config.adminPort(), provisioned.adminToken(), registry, this::statusReport,
                         this::requestShutdown, this::explain, inDoubtTransactions(), moves);
                 admin.start();

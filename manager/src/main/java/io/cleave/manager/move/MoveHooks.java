@@ -19,6 +19,24 @@ public interface MoveHooks {
 
     void at(Point point, long moveId);
 
+    /** Hooks a test can replace while the daemon runs (in-process tests pause a move at a point). */
+    final class Switchable implements MoveHooks {
+        private volatile MoveHooks delegate;
+
+        public Switchable(MoveHooks initial) {
+            this.delegate = initial;
+        }
+
+        public void set(MoveHooks hooks) {
+            this.delegate = hooks;
+        }
+
+        @Override
+        public void at(Point point, long moveId) {
+            delegate.at(point, moveId);
+        }
+    }
+
     static MoveHooks fromSystemProperties() {
         String haltAt = System.getProperty("cleave.test.moveHaltAt");
         if (haltAt == null || haltAt.isBlank()) {
