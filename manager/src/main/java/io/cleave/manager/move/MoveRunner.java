@@ -48,7 +48,6 @@ final class MoveRunner {
     private Connection target;
     private BinlogTail tail;
     private long lastJournal;
-    private boolean hooked;
 
     MoveRunner(MoveRecord record, MoveEnvironment env) {
         this.r = record;
@@ -428,10 +427,7 @@ final class MoveRunner {
     }
 
     private void hook(MoveHooks.Point point) {
-        if (!hooked || point != MoveHooks.Point.CATCHING_UP) {
-            env.hooks().at(point, r.id);
-        }
-        hooked = true;
+        env.hooks().at(point, r.id);
     }
 
     private void advance(MovePhase next) {

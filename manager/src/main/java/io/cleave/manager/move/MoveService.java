@@ -158,6 +158,11 @@ public final class MoveService implements AutoCloseable {
         return new RebalancePlan(plan.by(), plan.steps(), plan.before(), plan.after(), ids);
     }
 
+    /** Replaces the move hooks (tests pause a move at a point); only when the daemon was built with switchable hooks. */
+    public void testHooks(MoveHooks hooks) {
+        ((MoveHooks.Switchable) env.hooks()).set(hooks);
+    }
+
     /** How many moves are in each phase (for /metrics). */
     public synchronized Map<MovePhase, Integer> phases() {
         Map<MovePhase, Integer> out = new EnumMap<>(MovePhase.class);
