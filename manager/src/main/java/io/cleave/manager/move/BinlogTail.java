@@ -213,6 +213,9 @@ final class BinlogTail implements BinaryLogClient.EventListener, AutoCloseable {
     }
 
     private void note(TableShape shape, List<Object> pk) {
+        if (recording != null) {
+            recording.computeIfAbsent(shape, t -> new LinkedHashSet<>()).add(pk);
+        }
         if (pendingEvents++ == 0) {
             oldestPendingMillis = System.currentTimeMillis();
         }
@@ -245,6 +248,25 @@ final class BinlogTail implements BinaryLogClient.EventListener, AutoCloseable {
             return -1;
         }
         return included.get(0, column).cardinality();
+    }
+
+    private Map<TableShape, Set<List<Object>>> recording;
+
+    /** From now on, keeps every key that changes (until {@link #recorded(boolean)} with stop). */
+    synchronized void startRecording() {
+        recording = new LinkedHashMap<>();
+    }
+
+    /** The keys changed since recording started (a copy); {@code stop} ends the recording. */
+    synchronized Map<TableShape, Set<List<Object>>> recorded(boolean stop) {
+        Map<TableShape, Set<List<Object>>> copy = new LinkedHashMap<>();
+        if (recording != null) {
+            recording.forEach((t, keys) -> copy.put(t, new LinkedHashSet<>(keys)));
+        }
+        if (stop) {
+            recording = null;
+        }
+        return copy;
     }
 
     /** Takes what changed so far. */

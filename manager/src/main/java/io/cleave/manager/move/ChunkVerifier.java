@@ -87,9 +87,20 @@ final class ChunkVerifier {
     }
 
     private String checksum(Connection c, Chunk chunk, String moving) throws SQLException {
+        return checksum(c, chunk, moving, "", java.util.Set.of());
+    }
+
+    /** The chunk's checksum, leaving out the keys {@code skip} ({@code exclude} is their condition). */
+    String checksum(Connection c, Chunk chunk, String moving, String exclude, java.util.Set<List<Object>> skip)
+            throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT " + Sql.checksum(chunk.table().columns) + " FROM "
-                + chunk.table().table.qualified() + " WHERE " + where(chunk, moving))) {
-            bindRange(ps, chunk);
+                + chunk.table().table.qualified() + " WHERE " + where(chunk, moving) + exclude)) {
+            int next = bindRange(ps, chunk);
+            for (List<Object> key : skip) {
+                for (Object v : key) {
+                    TableShape.bind(ps, next++, v);
+                }
+            }
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 return rs.getLong(1) + "/" + rs.getString(2);
@@ -103,9 +114,9 @@ final class ChunkVerifier {
                 + (chunk.upTo() == null ? "" : " AND " + Sql.upTo(pk));
     }
 
-    private static void bindRange(PreparedStatement ps, Chunk chunk) throws SQLException {
+    private static int bindRange(PreparedStatement ps, Chunk chunk) throws SQLException {
         int next = bind(ps, 1, chunk.after());
-        bind(ps, next, chunk.upTo());
+        return bind(ps, next, chunk.upTo());
     }
 
     private static int bind(PreparedStatement ps, int from, List<String> key) throws SQLException {

@@ -40,9 +40,9 @@ final class MoveRunner {
     private final int buckets;
     private final RowCopier copier;
     private final KeyApplier applier = new KeyApplier();
-    private final ChunkVerifier verifier;
     private final RowDeleter deleter;
-    private final List<ChunkVerifier.Chunk> unsettled = new ArrayList<>();
+    /** Keys verification left to check under the cutover's hold (they kept changing). */
+    private java.util.Map<TableShape, java.util.Set<List<Object>>> unsettled = VerifyPass.empty();
     private List<TableShape> shapes;
     private Connection source;
     private Connection target;
@@ -57,7 +57,6 @@ final class MoveRunner {
         this.keys = KeySet.parse(record.keys, function);
         this.buckets = configured.bucketCount();
         this.copier = new RowCopier(env.settings());
-        this.verifier = new ChunkVerifier(env.settings().chunkRows());
         this.deleter = new RowDeleter(env.settings());
     }
 
@@ -223,37 +222,11 @@ final class MoveRunner {
         open();
         startTail();
         hook(MoveHooks.Point.VERIFYING);
-        unsettled.clear();
-        for (TableShape shape : shapes) {
-            for (ChunkVerifier.Chunk chunk : verifier.chunks(source, shape, shape.moving)) {
-                checkCancel();
-                r.chunksVerified++;
-                if (settles(chunk)) {
-                    continue;
-                }
-                verifier.repair(source, target, chunk, shape.moving);
-                r.chunksRepaired++;
-                applyOnce();
-                if (!verifier.same(source, target, chunk, shape.moving)) {
-                    // Rows that change all the time: checked again while the cutover holds writes.
-                    unsettled.add(chunk);
-                }
-            }
-            save();
-        }
+        VerifyPass pass = new VerifyPass(env.shards(), tail, this::applyOnce, env.settings().chunkRows());
+        unsettled = pass.run(r.source, source, target, shapes);
+        r.chunksVerified += pass.counts().chunks();
+        r.chunksRepaired += pass.counts().repaired();
         advance(MovePhase.CUTTING_OVER);
-    }
-
-    /** Whether a chunk matches, catching up between a few tries (rows may be changing under it). */
-    private boolean settles(ChunkVerifier.Chunk chunk) throws Exception {
-        for (int attempt = 0; attempt < 3; attempt++) {
-            if (verifier.same(source, target, chunk, chunk.table().moving)) {
-                return true;
-            }
-            applyOnce();
-            Thread.sleep(10);
-        }
-        return false;
     }
 
     private void cutOver() throws Exception {
@@ -301,22 +274,23 @@ final class MoveRunner {
         if (preparedBranches(source) > 0) {
             throw new SQLException("an XA branch is prepared on shard " + r.source + " and may hold moving rows");
         }
+        long started = System.nanoTime();
         BinlogPosition end = BinlogPosition.current(source);
         tail.awaitReached(end, 2_000);
         applyOnce();
-        for (ChunkVerifier.Chunk chunk : unsettled) {
-            if (!verifier.same(source, target, chunk, chunk.table().moving)) {
-                verifier.repair(source, target, chunk, chunk.table().moving);
-                r.chunksRepaired++;
-                if (!verifier.same(source, target, chunk, chunk.table().moving)) {
-                    throw new SQLException("rows of " + chunk.table() + " still differ on the target after copying them again");
-                }
-            }
-        }
+        long caughtUp = System.nanoTime();
+        // Keys that changed all through verification: nothing changes them now.
+        VerifyPass pass = new VerifyPass(env.shards(), tail, this::applyOnce, env.settings().chunkRows());
+        pass.settle(source, target, unsettled);
+        r.chunksRepaired += pass.counts().repaired();
+        long settled = System.nanoTime();
         ShardFunction configured = env.maps().topology().keyspace(r.keyspace).function();
         env.maps().update(m -> m.withKeysMoved(r.keyspace, keys, configured, r.target).withoutGhosts(r.id)
                 .withGhost(new Ghost(r.keyspace, keys, r.source, r.id)));
         env.hooks().at(MoveHooks.Point.AFTER_FLIP, r.id);
+        log.info("move {}: fence: last events applied in {} ms, {} changing keys checked in {} ms, map written in {} ms",
+                r.id, (caughtUp - started) / 1_000_000, unsettled.values().stream().mapToInt(java.util.Set::size).sum(),
+                (settled - caughtUp) / 1_000_000, (System.nanoTime() - settled) / 1_000_000);
     }
 
     private void cleanUp() throws Exception {
