@@ -322,6 +322,54 @@ class MovesIT {
         }
     }
 
+    @Test
+    @Order(6)
+    void theCliShowsShardsMovesAndFollowsAMoveAndMetricsCountThem() throws Exception {
+        String home = "--home=" + daemon.home().root();
+        CliRun shards = cli("shards", home);
+        assertThat(shards.code()).isZero();
+        assertThat(shards.out()).contains("shard map version").contains("keyspace warehouse (range)").contains("101-");
+        CliRun exact = cli("shards", home, "--exact", "--json");
+        assertThat(exact.out()).contains("\"exact\" : true").contains("\"keys\" : \"bucket:");
+
+        CliRun move = cli("move", "warehouse", "105", "--to", "0", "--wait", home);
+        assertThat(move.code()).as(move.out() + move.err()).isZero();
+        assertThat(move.out()).contains("move ").contains("done:").contains("clients paused");
+        CliRun list = cli("moves", home);
+        assertThat(list.out()).contains("105").contains("done");
+        assertThat(cli("moves", "--json", home).out()).contains("\"phase\" : \"DONE\"");
+
+        CliRun bad = cli("move", "warehouse", "105", "--to", "0", home);
+        assertThat(bad.code()).isEqualTo(2);
+        assertThat(bad.err()).contains("on shard 0 already");
+        assertThat(cli("move", "warehouse", "105", "--to", "9", home).code()).isEqualTo(8);
+        assertThat(cli("move", "--cancel", "1", home).code()).isEqualTo(7);
+        CliRun dry = cli("rebalance", "--dry-run", home);
+        assertThat(dry.code()).isZero();
+        assertThat(dry.out()).containsAnyOf("dry run: nothing moved", "nothing to move");
+
+        String metrics = daemon.admin("GET", "/metrics", false).body();
+        assertThat(metrics).contains("cleave_move_cutover_pause_seconds_count").contains("cleave_moves_total{outcome=\"done\"}")
+                .contains("cleave_move_rows_copied_total").contains("cleave_move_catchup_lag_events")
+                .contains("cleave_move_phase{phase=\"copying\"}");
+        assertThat(daemon.admin("GET", "/v1/moves", true).statusCode()).isEqualTo(200);
+        assertThat(daemon.admin("GET", "/v1/moves/abc", true).statusCode()).isEqualTo(400);
+        assertThat(daemon.admin("GET", "/v1/moves/999", true).statusCode()).isEqualTo(404);
+    }
+
+    private record CliRun(int code, String out, String err) {
+    }
+
+    private static CliRun cli(String... args) {
+        java.io.StringWriter out = new java.io.StringWriter();
+        java.io.StringWriter err = new java.io.StringWriter();
+        picocli.CommandLine cmd = io.cleave.manager.cli.CleaveMain.commandLine();
+        cmd.setOut(new java.io.PrintWriter(out));
+        cmd.setErr(new java.io.PrintWriter(err));
+        int code = cmd.execute(args);
+        return new CliRun(code, out.toString(), err.toString());
+    }
+
     private static void assertRefused(org.assertj.core.api.ThrowableAssert.ThrowingCallable call, MoveRefused.Kind kind,
                                       String message) {
         assertThatThrownBy(call).isInstanceOf(MoveRefused.class).hasMessageContaining(message)

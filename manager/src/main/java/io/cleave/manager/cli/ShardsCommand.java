@@ -2,7 +2,6 @@ package io.cleave.manager.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.cleave.manager.config.ByteSize;
 import io.cleave.manager.move.ShardsReport;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -48,13 +47,25 @@ public final class ShardsCommand implements Callable<Integer> {
         return ExitCodes.OK;
     }
 
+    /** 1536 -> "1.5K", 3 * 2^20 -> "3.0M". */
+    static String human(long bytes) {
+        String[] units = {"B", "K", "M", "G", "T"};
+        double v = bytes;
+        int u = 0;
+        while (v >= 1024 && u < units.length - 1) {
+            v /= 1024;
+            u++;
+        }
+        return u == 0 ? bytes + "B" : String.format(Locale.ROOT, "%.1f%s", v, units[u]);
+    }
+
     static void print(ShardsReport report, PrintWriter out) {
         String approx = report.exact() ? "" : "~";
         out.printf("shard map version %d; sizes %s%n%n", report.mapVersion(), report.exact() ? "counted" : "from statistics");
         out.printf("%-6s %14s %10s%n", "SHARD", "ROWS", "BYTES");
         for (ShardsReport.ShardSize s : report.shards()) {
             out.printf("%-6d %14s %10s%n", s.shard(), s.rows() < 0 ? "unreachable" : String.format(Locale.ROOT, "%,d",
-                    s.rows()), s.bytes() < 0 ? "-" : ByteSize.format(s.bytes()));
+                    s.rows()), s.bytes() < 0 ? "-" : human(s.bytes()));
         }
         for (ShardsReport.KeyspaceLayout ks : report.keyspaces()) {
             out.printf("%nkeyspace %s (%s)%n", ks.name(), ks.function());
@@ -62,7 +73,7 @@ public final class ShardsCommand implements Callable<Integer> {
             for (ShardsReport.Span span : ks.spans()) {
                 out.printf("  %-22s %-6d %14s %10s%n", span.keys(), span.shard(),
                         span.rows() < 0 ? "-" : approx + String.format(Locale.ROOT, "%,d", span.rows()),
-                        span.bytes() < 0 ? "-" : approx + ByteSize.format(span.bytes()));
+                        span.bytes() < 0 ? "-" : approx + human(span.bytes()));
             }
         }
         if (!report.moves().isEmpty()) {

@@ -32,6 +32,8 @@ final class MoveRunner {
     private static final Logger log = LoggerFactory.getLogger(MoveRunner.class);
     private static final int MAX_FAILURES = 5;
     private static final long JOURNAL_EVERY_MILLIS = 500;
+    /** Most catch-up events a cutover applies while clients wait. */
+    private static final long FENCE_EVENTS = 2_000;
 
     private final MoveRecord r;
     private final MoveEnvironment env;
@@ -236,9 +238,7 @@ final class MoveRunner {
         long backoff = 100;
         while (true) {
             checkCancel();
-            for (int i = 0; i < 50 && applyOnce() > 0; i++) {
-                // close the gap before holding anyone
-            }
+            closeGap();
             r.cutoverAttempts++;
             CutoverGate gate = env.gate().get();
             Cutover.Outcome outcome;
@@ -269,6 +269,24 @@ final class MoveRunner {
         }
     }
 
+    /**
+     * Catches up until little is left before holding anyone: what is left is applied while clients
+     * wait. Gives up waiting after a minute (the cutover attempt then decides).
+     */
+    private void closeGap() throws Exception {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline) {
+            checkCancel();
+            long applied = applyOnce();
+            if (tail.pendingEvents() < env.settings().catchUpLag() && tail.reached(BinlogPosition.current(source))) {
+                return;
+            }
+            if (applied == 0) {
+                Thread.sleep(2);
+            }
+        }
+    }
+
     /** Runs while statements on the moving keys are held: the last changes, a last check, the new map. */
     private void fence() throws Exception {
         if (preparedBranches(source) > 0) {
@@ -277,6 +295,10 @@ final class MoveRunner {
         long started = System.nanoTime();
         BinlogPosition end = BinlogPosition.current(source);
         tail.awaitReached(end, 2_000);
+        if (tail.pendingEvents() > FENCE_EVENTS) {
+            // Applying that many while clients wait would pause them too long: catch up first, then try again.
+            throw new SQLException("catch-up is " + tail.pendingEvents() + " events behind");
+        }
         applyOnce();
         long caughtUp = System.nanoTime();
         // Keys that changed all through verification: nothing changes them now.
