@@ -80,7 +80,12 @@ public final class ServerDefaults {
 
     /** Whether {@code value} is what the server uses anyway: {@code ON}, {@code TRUE} and {@code 1} match, and {@code 256M} matches 268435456. */
     public boolean isDefault(String option, String value) {
-        return defaultOf(option).map(d -> normalize(d).equals(normalize(value))).orElse(false);
+        return defaultOf(option).map(d -> sameValue(d, value)).orElse(false);
+    }
+
+    /** Whether two spellings of an option's value mean the same: {@code ON} and {@code 1}, {@code 256M} and {@code 268435456}. */
+    public static boolean sameValue(String a, String b) {
+        return normalize(a).equals(normalize(b));
     }
 
     static String normalize(String value) {

@@ -24,6 +24,8 @@ final class TuningChoices {
     static final long MAX_REDO = 128 * GIB;
     static final int MIN_IO_CAPACITY = 100;
     private static final int MAX_POOL_INSTANCES = 8;
+    /** MariaDB raises fewer write I/O threads to this ("unsigned value 1 adjusted to 2"). */
+    private static final int MARIADB_MIN_WRITE_THREADS = 2;
     private static final int PAGE_SIZE = 16 * 1024;
     private static final ServerVersion MYSQL_REDO_CAPACITY = new ServerVersion(8, 0, 30);
 
@@ -66,7 +68,12 @@ final class TuningChoices {
         String why = cores == 1 ? "it has 1 CPU's worth of time: one thread (asynchronous I/O keeps many requests in flight per thread)"
                 : "half of its " + cores + " CPUs: reads and writes together get one I/O thread per CPU";
         out.add(Choice.of(SettingGroup.THREADS, "innodb_read_io_threads", threads, why));
-        out.add(Choice.of(SettingGroup.THREADS, "innodb_write_io_threads", threads, why));
+        if (c.mariadb() && threads < MARIADB_MIN_WRITE_THREADS) {
+            out.add(Choice.of(SettingGroup.THREADS, "innodb_write_io_threads", MARIADB_MIN_WRITE_THREADS,
+                    why + "; raised to MariaDB's minimum of " + MARIADB_MIN_WRITE_THREADS + " write threads"));
+        } else {
+            out.add(Choice.of(SettingGroup.THREADS, "innodb_write_io_threads", threads, why));
+        }
     }
 
     private void flash() {

@@ -67,6 +67,10 @@ class InstancePlannerTest {
         assertThat(setting(p, "innodb_adaptive_flushing").outcome()).isEqualTo(SERVER_DEFAULT);
         assertThat(setting(p, "innodb_read_io_threads")).extracting(Setting::value, Setting::outcome)
                 .as("unpinned: 8 CPUs shared by 4 shards, 2 each, half of them").containsExactly("1", WRITTEN);
+        assertThat(setting(p, "innodb_write_io_threads")).satisfies(s -> {
+            assertThat(s.value()).isEqualTo("2");
+            assertThat(s.reason()).endsWith("; raised to MariaDB's minimum of 2 write threads");
+        });
         assertThat(setting(p, "innodb_log_file_size")).satisfies(s -> {
             assertThat(s.value()).isEqualTo("96M");
             assertThat(s.outcome()).as("a quarter of 256M is below the floor, the server's own default").isEqualTo(SERVER_DEFAULT);
