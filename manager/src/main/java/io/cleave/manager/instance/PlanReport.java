@@ -32,8 +32,9 @@ public record PlanReport(String config, String server, Host host, List<Device> d
 
     /**
      * @param outcome written, server_default, not_in_server, replaced or from_options
+     * @param group   the my.cnf section: identity, memory, threads, flash, redo, binlog, ids, charset or options
      */
-    public record Option(String option, String value, String outcome, String reason) {
+    public record Option(String option, String value, String outcome, String group, String reason) {
     }
 
     public static PlanReport of(HostPlan plan) {
@@ -47,7 +48,7 @@ public record PlanReport(String config, String server, Host host, List<Device> d
                 p.cpu().memoryNodes(), p.cpu().launch(), p.cpu().reason(), p.datadir().toString(), p.dataStorage().deviceName(),
                 p.logDir().toString(), p.logStorage().deviceName(),
                 p.settings().stream().map(s -> new Option(s.option(), s.value(), s.outcome().name().toLowerCase(Locale.ROOT),
-                        s.reason())).toList())).toList();
+                        s.group().name().toLowerCase(Locale.ROOT), s.reason())).toList())).toList();
         return new PlanReport(plan.config().source().toString(), plan.binary().describe(), host, devices, instances, plan.notes());
     }
 
