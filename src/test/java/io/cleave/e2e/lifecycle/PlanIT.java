@@ -139,7 +139,8 @@ class PlanIT {
             assertThat(plan.out()).contains("error: the plan for " + home.configFile() + " cannot work:",
                     "buffer_pool 8T is more than this host's", "lower buffer_pool");
             Result up = cleave(home, "up", "--detach", "--config=" + home.configFile());
-            assertThat(up.code()).as("up refuses the same plan").isNotZero();
+            assertThat(up.code()).as("up refuses the same plan: " + up.out()).isEqualTo(3);
+            assertThat(up.out()).contains("buffer_pool 8T is more than this host's");
             assertThat(home.serverPids()).isEmpty();
         }
     }
