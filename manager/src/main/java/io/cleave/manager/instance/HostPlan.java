@@ -12,10 +12,9 @@ import java.util.Map;
  * The plan of a home's instances on this host: what the host has, what each instance gets, and
  * the notes worth reading before anything starts.
  *
- * @param defaults what the server's own defaults are (a plan writes only what differs)
  * @param notes    warnings that do not stop the plan (memory nearly full, options the server may not know)
  */
-public record HostPlan(CleaveConfig config, ServerBinary binary, ServerDefaults defaults, HostFacts host,
+public record HostPlan(CleaveConfig config, ServerBinary binary, HostFacts host,
                        List<InstancePlan> instances, List<String> notes) {
 
     public HostPlan {

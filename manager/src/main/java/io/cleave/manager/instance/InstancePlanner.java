@@ -55,7 +55,6 @@ public final class InstancePlanner {
         List<CpuPlacement> cpus = new CpuPlanner(host, refusals).place(config.cpuSets(), n);
         List<InstancePlan> drafts = new ArrayList<>(n);
         Map<String, Integer> dataSharing = new HashMap<>();
-        Map<String, Integer> logSharing = new HashMap<>();
         for (int i = 0; i < n; i++) {
             String name = InstancePlan.nameOf(i);
             Path root = roots.get(i % roots.size());
@@ -68,10 +67,9 @@ public final class InstancePlanner {
                     config.logDir().isPresent(), home.logs().resolve(name + ".err"), home.logs().resolve(name + ".console.log"),
                     home.etc().resolve(name + ".cnf"), config.bufferPoolPerShard(), cpus.get(i), data, log, List.of()));
             dataSharing.merge(data.deviceName(), 1, Integer::sum);
-            logSharing.merge(log.deviceName(), 1, Integer::sum);
         }
 
-        PlanContext context = new PlanContext(config, binary, runAsRoot, dataSharing, logSharing);
+        PlanContext context = new PlanContext(config, binary, runAsRoot, dataSharing);
         SettingResolver resolver = new SettingResolver(context, defaults, config.server().options());
         List<InstancePlan> plans = new ArrayList<>(n);
         for (InstancePlan draft : drafts) {
@@ -87,6 +85,6 @@ public final class InstancePlanner {
         if (!refusals.isEmpty()) {
             throw new PlanRefusedException(config.source(), refusals);
         }
-        return new HostPlan(config, binary, defaults, host, plans, notes);
+        return new HostPlan(config, binary, host, plans, notes);
     }
 }

@@ -7,11 +7,9 @@ import java.util.Map;
 /**
  * What every instance's choices depend on beyond the instance itself.
  *
- * @param dataSharing how many instances keep their datadir on each device (by device name)
- * @param logSharing  how many instances keep their redo log on each device (by device name)
+ * @param dataSharing how many instances keep their datadir on each device (by device name): they share its io capacity
  */
-record PlanContext(CleaveConfig config, ServerBinary binary, boolean runAsRoot, Map<String, Integer> dataSharing,
-                   Map<String, Integer> logSharing) {
+record PlanContext(CleaveConfig config, ServerBinary binary, boolean runAsRoot, Map<String, Integer> dataSharing) {
 
     Flavour flavour() {
         return binary.flavour();
