@@ -2,13 +2,14 @@ package io.cleave.e2e.lifecycle;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.cleave.e2e.support.CleaveJar;
+import io.cleave.e2e.support.CleaveJar.Result;
 import io.cleave.e2e.support.CleaveTestHome;
 import io.cleave.manager.instance.ServerDefaults;
 import io.cleave.manager.instance.ShardAccount;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -18,7 +19,6 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -29,28 +29,17 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class PlanIT {
 
-    private static final Path JAR = Path.of(System.getProperty("cleave.jar", "../manager/target/cleave.jar"));
     private static final ObjectMapper JSON = new ObjectMapper();
     /** Sections whose options the servers expose as global variables of the same name. */
     private static final Set<String> READ_BACK = Set.of("memory", "threads", "flash", "redo", "binlog", "ids", "charset");
 
-    record Result(int code, String out) {
-    }
-
     private static Result cleave(CleaveTestHome home, String... args) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
-                JAR.toString()));
-        cmd.addAll(List.of(args));
-        cmd.add("--home=" + home.root());
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(5, TimeUnit.MINUTES)).as("cleave %s finished", String.join(" ", args)).isTrue();
-        return new Result(p.exitValue(), out);
+        return CleaveJar.run(home, args);
     }
 
     @Test
     void planPrintsAndUpAppliesIt() throws Exception {
-        assertThat(JAR).as("cleave.jar is built by 'mvn package'").exists();
+        assertThat(CleaveJar.JAR).as("cleave.jar is built by 'mvn package'").exists();
         try (CleaveTestHome home = CleaveTestHome.builder().shards(2).bufferPoolPerShardMiB(512)
                 .serverOption("innodb_io_capacity", "300").extraYaml("cpu_sets: auto").create()) {
             String config = "--config=" + home.configFile();

@@ -1,12 +1,12 @@
 package io.cleave.manager.daemon;
 
-import com.mysql.cj.jdbc.Driver;
 import io.cleave.manager.instance.InstancePlan;
 import io.cleave.manager.instance.ServerDefaults;
 import io.cleave.manager.instance.Setting;
 import io.cleave.manager.instance.SettingGroup;
 import io.cleave.manager.supervisor.InstanceState;
 import io.cleave.manager.supervisor.InstanceSupervisor;
+import io.cleave.manager.supervisor.ReadinessProbe;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,7 +18,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.stream.Collectors;
 
 /**
@@ -30,12 +29,11 @@ final class AppliedSettings {
 
     private static final Logger log = LoggerFactory.getLogger(AppliedSettings.class);
 
-    private final String user;
-    private final String password;
+    private final ReadinessProbe shards;
 
-    AppliedSettings(String user, String password) {
-        this.user = user;
-        this.password = password;
+    /** @param shards connects to a shard as the shard account */
+    AppliedSettings(ReadinessProbe shards) {
+        this.shards = shards;
     }
 
     void check(List<InstanceSupervisor> supervisors) {
@@ -80,16 +78,9 @@ final class AppliedSettings {
     }
 
     private Map<String, String> globals(int port, List<Setting> settings) throws SQLException {
-        Properties props = new Properties();
-        props.setProperty("user", user);
-        props.setProperty("password", password);
-        props.setProperty("connectTimeout", "2000");
-        props.setProperty("socketTimeout", "5000");
-        props.setProperty("sslMode", "PREFERRED");
-        props.setProperty("allowPublicKeyRetrieval", "true");
         String select = settings.stream().map(s -> "@@GLOBAL." + s.option()).collect(Collectors.joining(", ", "SELECT ", ""));
         Map<String, String> out = new LinkedHashMap<>();
-        try (Connection c = new Driver().connect("jdbc:mysql://127.0.0.1:" + port + "/", props);
+        try (Connection c = shards.connect(port);
              Statement st = c.createStatement();
              ResultSet rs = st.executeQuery(select)) {
             rs.next();

@@ -128,7 +128,7 @@ public final class Daemon implements AutoCloseable {
             }
         }
         if (awaitSettled()) {
-            new AppliedSettings(ShardAccount.USER, provisioned.account().secret()).check(supervisors);
+            new AppliedSettings(new ReadinessProbe(ShardAccount.USER, provisioned.account().secret())).check(supervisors);
             startProxy();
         } else {
             proxyState = options.proxy().isPresent() ? "down: no instance is ready" : "not part of this build";

@@ -1,27 +1,14 @@
 package io.cleave.manager.instance;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
 import java.util.Arrays;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** my.cnf as each server flavour gets it: only its options, only values off its defaults, each with its reason. */
-class CnfRendererTest {
-
-    @TempDir
-    Path tmp;
-
-    private PlannerFixture f;
-
-    @BeforeEach
-    void host() {
-        f = new PlannerFixture(tmp);
-    }
+class CnfRendererTest extends FakeHostTest {
 
     private String render(String yaml, ServerBinary binary, ServerDefaults defaults, int shard) {
         return CnfRenderer.packaged().render(f.plan(yaml, binary, defaults).instances().get(shard), binary);

@@ -1,10 +1,7 @@
 package io.cleave.manager.instance;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
 import java.util.List;
 
 import static io.cleave.manager.instance.PlannerFixture.setting;
@@ -12,17 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** cpu_sets on hosts with one and with two NUMA nodes, with and without numactl. */
-class CpuPlannerTest {
-
-    @TempDir
-    Path tmp;
-
-    private PlannerFixture f;
-
-    @BeforeEach
-    void host() {
-        f = new PlannerFixture(tmp);
-    }
+class CpuPlannerTest extends FakeHostTest {
 
     /** 16 CPUs in 8 hyperthreaded cores (cpu i and i + 8 are siblings), nodes of 4 cores each, 64G of memory. */
     private void twoNodes() {

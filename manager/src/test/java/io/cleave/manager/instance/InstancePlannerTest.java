@@ -2,9 +2,7 @@ package io.cleave.manager.instance;
 
 import io.cleave.manager.home.CleaveHome;
 import io.cleave.manager.host.FakeHostTree;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -19,17 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The planner over fake /sys trees: NVMe, SATA SSD, rotational and tmpfs storage, and the plans it refuses. */
-class InstancePlannerTest {
-
-    @TempDir
-    Path tmp;
-
-    private PlannerFixture f;
-
-    @BeforeEach
-    void host() {
-        f = new PlannerFixture(tmp);
-    }
+class InstancePlannerTest extends FakeHostTest {
 
     private void sataSsd() {
         f.tree.disk("sda", "8:0", false, 64, 32, 512, 512, "INTEL SSDSC2KB96", 0);

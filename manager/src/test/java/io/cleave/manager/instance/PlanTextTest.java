@@ -1,25 +1,12 @@
 package io.cleave.manager.instance;
 
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The plan as printed: host and devices, what every shard shares once, then each shard's own. */
-class PlanTextTest {
-
-    @TempDir
-    Path tmp;
-
-    private PlannerFixture f;
-
-    @BeforeEach
-    void host() {
-        f = new PlannerFixture(tmp);
-    }
+class PlanTextTest extends FakeHostTest {
 
     @Test
     void sharedSettingsAreListedOnceAndEachShardsOwnUnderIt() {
