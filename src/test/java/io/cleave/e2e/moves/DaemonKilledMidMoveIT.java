@@ -1,5 +1,6 @@
 package io.cleave.e2e.moves;
 
+import io.cleave.e2e.support.CleaveJar;
 import io.cleave.e2e.support.CleaveTestHome;
 import io.cleave.e2e.support.RunningDaemon;
 import io.cleave.manager.admin.AdminClient;
@@ -15,7 +16,6 @@ import org.junit.jupiter.params.provider.EnumSource;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -36,7 +36,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class DaemonKilledMidMoveIT {
 
-    private static final Path JAR = Path.of(System.getProperty("cleave.jar", "../manager/target/cleave.jar"));
     private static final String SHARDING = """
             sharding:
               keyspaces:
@@ -55,7 +54,7 @@ class DaemonKilledMidMoveIT {
 
     @BeforeAll
     void start() throws Exception {
-        assertThat(JAR).as("cleave.jar is built by 'mvn package'").exists();
+        assertThat(CleaveJar.JAR).as("cleave.jar is built by 'mvn package'").exists();
         home = CleaveTestHome.builder().shards(2).extraYaml(SHARDING).create();
         RunningDaemon daemon = home.start();
         try (Connection c = daemon.connectProxy("", "")) {
@@ -90,16 +89,14 @@ class DaemonKilledMidMoveIT {
         int from = point.ordinal() * 100 + 1;
         String keys = from + "-" + (from + 99);
         Path log = home.root().resolve("halt-" + point + ".log");
-        Process up = new ProcessBuilder(javaBin(), "-Dcleave.test.moveHaltAt=" + point, "-Dcleave.move.chunk_rows=100",
-                "-jar", JAR.toString(), "up", "--home=" + home.root(), "--config=" + home.configFile())
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process up = CleaveJar.up(home, log, "-Dcleave.test.moveHaltAt=" + point, "-Dcleave.move.chunk_rows=100");
         AtomicBoolean stop = new AtomicBoolean();
         AtomicLong acknowledged = new AtomicLong();
         Thread writer = null;
         long id;
         try {
             AdminClient admin = awaitDaemon(up, log);
-            Connection proxy = awaitProxy(up, log);
+            Connection proxy = CleaveJar.awaitProxy(home, up, log, "k");
             writer = new Thread(() -> {
                 try (proxy) {
                     int key = from;
@@ -159,23 +156,5 @@ class DaemonKilledMidMoveIT {
             Thread.sleep(100);
         }
         throw new AssertionError("the daemon was not ready within 90 s:\n" + Files.readString(log));
-    }
-
-    private Connection awaitProxy(Process up, Path log) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-        while (System.nanoTime() < deadline) {
-            assertThat(up.isAlive()).as("daemon running:\n%s", Files.readString(log)).isTrue();
-            try {
-                return DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + home.proxyPort()
-                        + "/k?sslMode=DISABLED&allowPublicKeyRetrieval=true&connectTimeout=2000", "root", "");
-            } catch (SQLException e) {
-                Thread.sleep(100);
-            }
-        }
-        throw new AssertionError("the proxy did not accept a login within 90 s:\n" + Files.readString(log));
-    }
-
-    private static String javaBin() {
-        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 }

@@ -10,6 +10,7 @@ import io.cleave.bench.tpcc.run.TpccDriver;
 import io.cleave.bench.tpcc.txn.TransactionType;
 import io.cleave.e2e.support.CleaveTestHome;
 import io.cleave.e2e.support.RunningDaemon;
+import io.cleave.e2e.support.TpccSharding;
 import io.cleave.manager.daemon.ShardEndpoint;
 import io.cleave.manager.move.MovePhase;
 import io.cleave.manager.move.MoveRecord;
@@ -42,25 +43,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TpccMoveIT {
 
-    private static final String SHARDING = """
-            sharding:
-              keyspaces:
-                - name: warehouse
-                  function: range
-                  ranges:
-                    - { from: 1, to: 1, shard: 0 }
-                    - { from: 2, shard: 1 }
-              tables:
-                - { name: warehouse, keyspace: warehouse, column: w_id }
-                - { name: district, keyspace: warehouse, column: d_w_id }
-                - { name: customer, keyspace: warehouse, column: c_w_id }
-                - { name: history, keyspace: warehouse, column: h_w_id }
-                - { name: new_orders, keyspace: warehouse, column: no_w_id }
-                - { name: orders, keyspace: warehouse, column: o_w_id }
-                - { name: order_line, keyspace: warehouse, column: ol_w_id }
-                - { name: stock, keyspace: warehouse, column: s_w_id }
-                - { name: item, type: reference }
-            """;
+    private static final String SHARDING = TpccSharding.yaml(2);
     private static final List<String> TABLES = List.of("warehouse.w_id", "district.d_w_id", "customer.c_w_id",
             "history.h_w_id", "new_orders.no_w_id", "orders.o_w_id", "order_line.ol_w_id", "stock.s_w_id");
 

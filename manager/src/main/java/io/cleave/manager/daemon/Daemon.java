@@ -21,8 +21,8 @@ import io.cleave.manager.move.MoveMetrics;
 import io.cleave.manager.move.MoveService;
 import io.cleave.manager.move.MoveSettings;
 import io.cleave.manager.move.ShardLinks;
+import io.cleave.manager.instance.HostPlan;
 import io.cleave.manager.instance.InstancePlan;
-import io.cleave.manager.instance.LocalStorageProbe;
 import io.cleave.manager.instance.ShardAccount;
 import io.cleave.manager.supervisor.InstanceListener;
 import io.cleave.manager.supervisor.InstanceState;
@@ -112,7 +112,7 @@ public final class Daemon implements AutoCloseable {
             lock = DaemonLock.acquire(home);
             try {
                 config = ConfigLoader.load(options.configFile());
-                provisioned = new Provisioner(home, config, options.cacheDir(), options.pathVariable(), new LocalStorageProbe()).prepare();
+                provisioned = new Provisioner(home, config, options.cacheDir(), options.pathVariable()).prepare();
                 checkPortsFree(provisioned.plans());
                 registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
                 scheduler = Executors.newScheduledThreadPool(4, daemonThreads("supervisor"));
@@ -144,6 +144,7 @@ public final class Daemon implements AutoCloseable {
             }
         }
         if (awaitSettled()) {
+            new AppliedSettings(new ReadinessProbe(ShardAccount.USER, provisioned.account().secret())).check(supervisors);
             startProxy();
         } else {
             proxyState = options.proxy().isPresent() ? "down: no instance is ready" : "not part of this build";
@@ -330,6 +331,11 @@ public final class Daemon implements AutoCloseable {
 
     public CleaveConfig config() {
         return config;
+    }
+
+    /** The plan the instances were provisioned from. */
+    public HostPlan plan() {
+        return provisioned.hostPlan();
     }
 
     public CleaveHome home() {
