@@ -36,17 +36,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class DaemonKilledMidMoveIT {
 
-    private static final String SHARDING = """
-            sharding:
-              keyspaces:
-                - name: w
-                  function: range
-                  ranges:
-                    - { from: 1, to: 1000, shard: 0 }
-                    - { from: 1001, shard: 1 }
-              tables:
-                - { name: t, keyspace: w, column: w }
-            """;
     private static final int ROWS_PER_KEY = 5;
 
     private CleaveTestHome home;
@@ -55,7 +44,7 @@ class DaemonKilledMidMoveIT {
     @BeforeAll
     void start() throws Exception {
         assertThat(CleaveJar.JAR).as("cleave.jar is built by 'mvn package'").exists();
-        home = CleaveTestHome.builder().shards(2).extraYaml(SHARDING).create();
+        home = CleaveTestHome.builder().shards(2).extraYaml(MoveChecks.TWO_RANGES).create();
         RunningDaemon daemon = home.start();
         try (Connection c = daemon.connectProxy("", "")) {
             execute(c, "CREATE DATABASE k");

@@ -14,6 +14,19 @@ import java.time.Duration;
 /** What move tests check on the shards themselves, and waiting for a move to end. */
 final class MoveChecks {
 
+    /** Keyspace w: keys 1-1000 on shard 0, 1001- on shard 1; table t sharded on its column w. */
+    static final String TWO_RANGES = """
+            sharding:
+              keyspaces:
+                - name: w
+                  function: range
+                  ranges:
+                    - { from: 1, to: 1000, shard: 0 }
+                    - { from: 1001, shard: 1 }
+              tables:
+                - { name: t, keyspace: w, column: w }
+            """;
+
     private MoveChecks() {
     }
 

@@ -29,17 +29,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ShardKilledMidMoveIT {
 
-    private static final String SHARDING = """
-            sharding:
-              keyspaces:
-                - name: w
-                  function: range
-                  ranges:
-                    - { from: 1, to: 1000, shard: 0 }
-                    - { from: 1001, shard: 1 }
-              tables:
-                - { name: t, keyspace: w, column: w }
-            """;
 
     private CleaveTestHome home;
     private RunningDaemon daemon;
@@ -47,7 +36,7 @@ class ShardKilledMidMoveIT {
 
     @BeforeAll
     void start() throws Exception {
-        home = CleaveTestHome.builder().shards(2).extraYaml(SHARDING).create();
+        home = CleaveTestHome.builder().shards(2).extraYaml(MoveChecks.TWO_RANGES).create();
         daemon = home.start();
         moves = daemon.daemon().moves();
         try (Connection c = daemon.connectProxy("", "")) {

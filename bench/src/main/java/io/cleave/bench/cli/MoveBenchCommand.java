@@ -15,7 +15,6 @@ import io.cleave.bench.tpcc.run.RunOptions;
 import io.cleave.bench.tpcc.run.RunResult;
 import io.cleave.bench.tpcc.run.TpccDriver;
 import io.cleave.bench.tpcc.run.ConnectionSource;
-import io.cleave.bench.jdbc.JdbcTarget;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

@@ -50,8 +50,7 @@ public final class MoveRecord {
     public String origin = "cli";
 
     public MoveRecord copy() {
-        MoveRecord c = MoveJson.copy(this);
-        return c;
+        return MoveJson.copy(this);
     }
 
     public boolean overlaps(String otherKeyspace, io.cleave.router.shardmap.KeySet otherKeys,

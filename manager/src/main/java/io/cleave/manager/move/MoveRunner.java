@@ -174,7 +174,6 @@ final class MoveRunner {
                     r.rowsCopied += rows;
                     r.bytesCopied += bytes;
                     env.metrics().copied(rows);
-                    r.copyMillis += 0;
                     save();
                     hook(MoveHooks.Point.COPYING);
                     checkCancel();
