@@ -278,8 +278,13 @@ final class StatementRunner {
             byte[] sql = GhostRows.render(template, exec.analysis(), exec.values(), shard, map, runtime.topology());
             if (sql == null) {
                 clearLongData(exec);
-                refuse("a move of this statement's keyspace is under way (" + map.ghosts() + ") and this statement's"
-                        + " shape cannot leave out the rows being moved: run it once the move is done");
+                StringBuilder moves = new StringBuilder();
+                for (io.cleave.router.shardmap.Ghost g : map.ghosts()) {
+                    moves.append(moves.isEmpty() ? "" : ", ").append("move ").append(g.moveId()).append(" of keys ")
+                            .append(g.keys()).append(" of keyspace ").append(g.keyspace());
+                }
+                refuse(moves + " is under way, and this statement reads a derived table over the keyspace, which"
+                        + " cannot leave out the rows being moved: run it once the move is done");
                 return null;
             }
             out.add(sql);
