@@ -75,6 +75,10 @@ public final class BackendPool {
         return connector.endpoint().shard();
     }
 
+    public BackendConnector connector() {
+        return connector;
+    }
+
     public EventLoop loop() {
         return loop;
     }

@@ -107,8 +107,8 @@ final class ClientSession implements ExchangeContext, Participant {
         this.exchange = new ShardExchange(this);
         this.runner = new StatementRunner(this);
         this.assembler = new PacketAssembler(runtime.config().maxAllowedPacket());
-        this.transaction = new TransactionState(runtime.shardCount());
-        this.pins = new ConnectionPins(runtime.shardCount());
+        this.transaction = new TransactionState(io.cleave.proxy.server.ShardSlots.CAPACITY);
+        this.pins = new ConnectionPins(io.cleave.proxy.server.ShardSlots.CAPACITY);
         this.cursors = new Cursors(this, pins);
         this.multiStatements = capabilities.multiStatements();
         output.capabilities(capabilities);
@@ -896,7 +896,7 @@ final class ClientSession implements ExchangeContext, Participant {
     /** Closes the connections of the session's transaction and pinned state, and forgets them. */
     private void dropConnections() {
         List<BackendConnection> pinnedConnections = pins.dropAll();
-        for (int shard = 0; shard < runtime.shardCount(); shard++) {
+        for (int shard = 0; shard < io.cleave.proxy.server.ShardSlots.CAPACITY; shard++) {
             if (transaction.committing()) {
                 // A two-phase commit is under way on these connections: it ends the transaction and
                 // gives them back itself. Closing them now would leave its prepared branches waiting

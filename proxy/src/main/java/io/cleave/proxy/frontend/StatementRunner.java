@@ -185,10 +185,34 @@ final class StatementRunner {
             }
             single(r, anyShard(r), exec);
         } else if (resolution.isSingle()) {
+            if (crossesAttached(resolution.shard(), map)) {
+                return;
+            }
             single(r, resolution.shard(), exec);
         } else {
             multi(r, resolution.shards(), exec);
         }
+    }
+
+    /**
+     * A transaction never spans an attached server (an import's source) and another shard: the
+     * source takes no part in two-phase commits (Cleave writes nothing there, not even a decision).
+     */
+    private boolean crossesAttached(int shard, ShardMap map) {
+        if (map.attached().isEmpty() || !session.inTransaction()) {
+            return false;
+        }
+        TransactionState tx = session.transaction();
+        int other = tx.onlyShard();
+        if (other < 0 || other == shard || !(map.isAttached(shard) || map.isAttached(other))) {
+            return false;
+        }
+        int attached = map.isAttached(shard) ? shard : other;
+        refuse("this transaction already runs on " + (map.isAttached(other) ? "the database being imported" : "shard " + other)
+                + " and this statement reaches " + (map.isAttached(shard) ? "the database being imported" : "shard " + shard)
+                + ": a transaction cannot span the import's source (" + map.attached().get(attached - map.shardCount()).label()
+                + ") and the local shards until the import is done; commit first");
+        return true;
     }
 
     private int anyShard(Plan.Route r) {
@@ -614,7 +638,7 @@ final class StatementRunner {
     }
 
     private void execute(ClientStatement statement, ComStmtExecute execute, ByteBuf payload) {
-        Plan plan = statement.analysis().plan();
+        Plan plan = statement.analysis(session.runtime().router(), session.sqlMode()).plan();
         session.currentPlan(plan);
         if (plan instanceof Plan.Route r) {
             if (r.pin() != Pin.NONE) {

@@ -2,7 +2,6 @@ package io.cleave.proxy.server;
 
 import io.cleave.proxy.auth.RsaKeys;
 import io.cleave.proxy.auth.UserDirectory;
-import io.cleave.proxy.backend.BackendConnector;
 import io.cleave.proxy.metrics.ProxyMetrics;
 import io.cleave.router.shardmap.ShardMapHolder;
 import io.cleave.router.topology.Topology;
@@ -22,9 +21,8 @@ public final class ProxyRuntime {
 
     private final ProxyConfig config;
     private final UserDirectory users;
-    private final Topology topology;
     private final ShardMapHolder shardMaps;
-    private final BackendConnector[] connectors;
+    private final ShardSlots slots;
     private final ProxyMetrics metrics;
     private final SslContext sslContext;
     private final int perLoopLimit;
@@ -44,22 +42,28 @@ public final class ProxyRuntime {
     private volatile KeyPair rsaKeys;
     private volatile String serverVersion = "8.0.0-cleave";
 
+    /**
+     * @param topology the configured routing model; the shard map's rules and shard count apply over
+     *                 it, and the router follows every map version that changes them
+     */
     ProxyRuntime(ProxyConfig config, UserDirectory users, Topology topology, ShardMapHolder shardMaps,
-                 BackendConnector[] connectors, ProxyMetrics metrics, SslContext sslContext, int loopCount) {
+                 ShardSlots slots, ProxyMetrics metrics, SslContext sslContext, int loopCount) {
         this.config = config;
         this.users = users;
-        this.topology = topology;
         this.shardMaps = shardMaps;
-        this.connectors = connectors;
-        this.availability = new ShardAvailability(connectors.length);
+        this.slots = slots;
+        this.availability = new ShardAvailability(ShardSlots.CAPACITY);
         this.metrics = metrics;
         this.sslContext = sslContext;
         this.loopCount = loopCount;
         this.perLoopLimit = Math.max(1, (config.maxBackendConnectionsPerShard() + loopCount - 1) / loopCount);
-        this.router = new io.cleave.router.plan.Router(topology);
+        this.router = new io.cleave.router.plan.Router(shardMaps.current().routing(topology));
+        // Published from the mover's fence, before held statements run again: they are planned by the new rules.
+        shardMaps.onPublish(map -> router.retarget(map.routing(topology)));
         this.resolver = new io.cleave.router.plan.TargetResolver(topology);
-        this.sequences = new io.cleave.proxy.frontend.SequenceService(topology.defaultShard(), connectors.length);
-        this.cutover = new io.cleave.proxy.cutover.CutoverGate(resolver);
+        this.sequences = new io.cleave.proxy.frontend.SequenceService(topology.defaultShard(),
+                () -> shardMaps.current().shardCount());
+        this.cutover = new io.cleave.proxy.cutover.CutoverGate(resolver, shardMaps::current);
     }
 
     /** Where moves hold statements on moving keys while the shard map changes. */
@@ -109,8 +113,9 @@ public final class ProxyRuntime {
         return users;
     }
 
+    /** The routing model statements are planned by now (the config's, with the shard map's rules over it). */
     public Topology topology() {
-        return topology;
+        return router.topology();
     }
 
     public ShardMapHolder shardMaps() {
@@ -125,8 +130,9 @@ public final class ProxyRuntime {
         return sslContext;
     }
 
-    public int shardCount() {
-        return connectors.length;
+    /** The shards the proxy reaches, by index. */
+    public ShardSlots slots() {
+        return slots;
     }
 
     public long nextConnectionId() {
@@ -158,8 +164,8 @@ public final class ProxyRuntime {
     }
 
     public LoopResources loop(EventLoop loop) {
-        return loops.computeIfAbsent(loop, l -> new LoopResources(l, connectors, perLoopLimit,
-                config.backendAcquireTimeout().toMillis(), metrics, availability));
+        return loops.computeIfAbsent(loop, l -> new LoopResources(l, slots, perLoopLimit,
+                config.backendAcquireTimeout().toMillis(), metrics, availability, shardMaps));
     }
 
     public ShardAvailability availability() {

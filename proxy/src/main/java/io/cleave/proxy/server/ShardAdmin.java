@@ -34,16 +34,23 @@ public final class ShardAdmin {
         }
     }
 
-    private final BackendConnector[] connectors;
+    private final ShardSlots slots;
     private final EventLoopGroup loops;
 
-    ShardAdmin(BackendConnector[] connectors, EventLoopGroup loops) {
-        this.connectors = connectors;
+    ShardAdmin(ShardSlots slots, EventLoopGroup loops) {
+        this.slots = slots;
         this.loops = loops;
     }
 
-    public int shardCount() {
-        return connectors.length;
+    /** The local shards, in index order (attached servers hold nothing of the proxy's). */
+    public java.util.List<Integer> localShards() {
+        java.util.List<Integer> out = new java.util.ArrayList<>();
+        for (int s = 0, n = slots.extent(); s < n; s++) {
+            if (slots.isLocal(s)) {
+                out.add(s);
+            }
+        }
+        return out;
     }
 
     /** Runs {@code sql} (one statement) on {@code shard} and returns its rows. */
@@ -51,7 +58,11 @@ public final class ShardAdmin {
         EventLoop loop = loops.next();
         BackendConnection conn;
         try {
-            conn = connectors[shard].connect(loop, 0).get(10, TimeUnit.SECONDS);
+            BackendConnector connector = slots.get(shard);
+            if (connector == null) {
+                throw new ShardAdminException("there is no shard " + shard, true);
+            }
+            conn = connector.connect(loop, 0).get(10, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new ShardAdminException("interrupted connecting to shard " + shard);

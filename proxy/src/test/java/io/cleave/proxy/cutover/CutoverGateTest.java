@@ -8,6 +8,7 @@ import io.cleave.router.plan.LiteralParameters;
 import io.cleave.router.plan.Router;
 import io.cleave.router.plan.TargetResolver;
 import io.cleave.router.shardmap.KeySet;
+import io.cleave.router.shardmap.ShardMap;
 import io.cleave.router.sql.lex.SqlMode;
 import io.cleave.router.topology.TableRule;
 import io.cleave.router.topology.Topology;
@@ -31,9 +32,12 @@ class CutoverGateTest {
 
     private final RangeShardFunction ranges = new RangeShardFunction(List.of(new KeyRange(1, 100), new KeyRange(101, 200)));
     private final Topology topology = new Topology(2, Map.of("w", new Keyspace("w", ranges)),
-            Map.of("orders", new TableRule.Sharded("orders", "w", "o_w_id")), 0);
+            Map.of("orders", new TableRule.Sharded("orders", "w", "o_w_id"),
+                    "settings", new TableRule.Unsharded("settings", 1),
+                    "item", new TableRule.Reference("item")), 0);
     private final Router router = new Router(topology);
-    private final CutoverGate gate = new CutoverGate(new TargetResolver(topology));
+    private final ShardMap map = new ShardMap(1, 2, Map.of("w", new int[] {0, 1}));
+    private final CutoverGate gate = new CutoverGate(new TargetResolver(topology), () -> map);
     private final EventLoop loop = new DefaultEventLoop();
     private final Cutover cutover = new Cutover(1, "w", new KeySet.Keys(1, 50), ranges, 0, Duration.ofMillis(300));
 
@@ -163,5 +167,35 @@ class CutoverGateTest {
         assertThat(fenced).hasValue(0);
         loop.submit(() -> { }).get();
         assertThat(retried).hasValue(1);
+    }
+
+    @Test
+    void aTableCutoverHoldsWhatMayReachItsSourceShardOnly() throws Exception {
+        FakeSession s = new FakeSession();
+        gate.register(s);
+        Cutover tables = new Cutover(2, new Cutover.Scope.Source(), 1, Duration.ofMillis(300));
+        CountDownLatch release = new CountDownLatch(1);
+        CompletableFuture<Cutover.Outcome> outcome = CompletableFuture.supplyAsync(() -> {
+            try {
+                return gate.run(tables, release::await);
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        while (!gate.armed()) {
+            Thread.sleep(1);
+        }
+        AtomicInteger retried = new AtomicInteger();
+        assertThat(s.statement("UPDATE settings SET v = 1", retried::incrementAndGet)).as("a table on the source").isFalse();
+        assertThat(s.statement("SELECT * FROM orders WHERE o_w_id = 150", retried::incrementAndGet))
+                .as("a key on the source").isFalse();
+        assertThat(s.statement("SELECT * FROM orders", retried::incrementAndGet)).as("a scan over both shards").isFalse();
+        assertThat(s.statement("INSERT INTO item VALUES (1)", retried::incrementAndGet)).as("a write to every shard").isFalse();
+        assertThat(s.statement("SELECT * FROM orders WHERE o_w_id = 7", () -> { })).as("a key on shard 0").isTrue();
+        assertThat(s.statement("SELECT * FROM item", () -> { })).as("a read of a reference table").isTrue();
+        release.countDown();
+        assertThat(outcome.get(5, TimeUnit.SECONDS).switched()).isTrue();
+        loop.submit(() -> { }).get();
+        assertThat(retried).hasValue(4);
     }
 }

@@ -18,15 +18,35 @@ import java.util.concurrent.ConcurrentHashMap;
  * Statement text in, plan out. The hot path lexes the bytes and computes the digest (no
  * allocation once warm), then finds the plan cached under the digest; only a statement shape
  * never seen before is parsed and planned. Thread-safe; each caller brings its own {@link Analysis}.
+ *
+ * <p>Table rules can change while the router serves (a table sharded online, an import attached):
+ * {@link #retarget} starts a new generation with its own planner and an empty cache. Every
+ * analysis records its generation, so a plan kept across statements (a prepared statement's) is
+ * known to be stale and planned again.
  */
 public final class Router {
 
-    private final Topology topology;
-    private final Planner planner;
+    /** One topology's planner and plans. */
+    private static final class Generation {
+        final long id;
+        final Topology topology;
+        final Planner planner;
+        @SuppressWarnings("unchecked")
+        final ConcurrentHashMap<DigestKey, Plan>[] caches = new ConcurrentHashMap[4];
+
+        Generation(long id, Topology topology) {
+            this.id = id;
+            this.topology = topology;
+            this.planner = new Planner(topology);
+            for (int i = 0; i < caches.length; i++) {
+                caches[i] = new ConcurrentHashMap<>();
+            }
+        }
+    }
+
     private final SqlParser parser = new SqlParser();
     private final int capacity;
-    @SuppressWarnings("unchecked")
-    private final ConcurrentHashMap<DigestKey, Plan>[] caches = new ConcurrentHashMap[4];
+    private volatile Generation generation;
 
     public Router(Topology topology) {
         this(topology, 20_000);
@@ -34,16 +54,28 @@ public final class Router {
 
     /** {@code capacity}: plans kept per SQL mode; 0 keeps none (every statement is parsed and planned). */
     public Router(Topology topology, int capacity) {
-        this.topology = topology;
-        this.planner = new Planner(topology);
         this.capacity = capacity;
-        for (int i = 0; i < caches.length; i++) {
-            caches[i] = new ConcurrentHashMap<>();
-        }
+        this.generation = new Generation(1, topology);
     }
 
     public Topology topology() {
-        return topology;
+        return generation.topology;
+    }
+
+    /** Which topology plans come from; changes with every {@link #retarget}. */
+    public long generation() {
+        return generation.id;
+    }
+
+    /**
+     * Plans by {@code topology} from now on (a no-op when it is the current one). Statements being
+     * analyzed meanwhile finish with the plans of the generation they started in.
+     */
+    public synchronized void retarget(Topology topology) {
+        Generation current = generation;
+        if (!current.topology.equals(topology)) {
+            generation = new Generation(current.id + 1, topology);
+        }
     }
 
     static int modeIndex(SqlMode mode) {
@@ -52,14 +84,19 @@ public final class Router {
 
     /** Analyzes {@code sql[offset, offset + length)} into {@code into}; returns it. */
     public Analysis analyze(byte[] sql, int offset, int length, SqlMode mode, Analysis into) {
+        return analyze(sql, offset, length, mode, into, generation);
+    }
+
+    private Analysis analyze(byte[] sql, int offset, int length, SqlMode mode, Analysis into, Generation gen) {
         into.lexer(mode).lex(sql, offset, length, into.tokens);
         into.digest.compute(into.tokens);
         into.slots.bind(into.tokens, into.digest);
-        ConcurrentHashMap<DigestKey, Plan> cache = caches[modeIndex(mode)];
+        into.generation = gen.id;
+        ConcurrentHashMap<DigestKey, Plan> cache = gen.caches[modeIndex(mode)];
         Plan plan = cache.get(into.digest.lookupKey());
         into.cached = plan != null;
         if (plan == null) {
-            plan = planFresh(into);
+            plan = planFresh(into, gen);
             if (capacity > 0) {
                 if (cache.size() >= capacity) {
                     // Shapes beyond the working set (ad-hoc queries): start over rather than track recency.
@@ -79,25 +116,25 @@ public final class Router {
     /** Cached plans per SQL mode (for metrics and tests). */
     public int cachedPlans() {
         int n = 0;
-        for (ConcurrentHashMap<DigestKey, Plan> c : caches) {
+        for (ConcurrentHashMap<DigestKey, Plan> c : generation.caches) {
             n += c.size();
         }
         return n;
     }
 
-    private Plan planFresh(Analysis a) {
+    private Plan planFresh(Analysis a, Generation gen) {
         TokenBuffer tokens = a.tokens;
         if (isExplainCleave(tokens)) {
             return new Plan.Local(StatementKind.EXPLAIN, LocalQuery.EXPLAIN_CLEAVE, null, 2, tokens.size());
         }
         if (isMultiStatement(tokens)) {
-            return multiStatement(tokens);
+            return multiStatement(tokens, gen);
         }
         try {
             Statement statement = parser.parse(tokens, a.digest);
-            return planner.plan(statement, tokens, a.digest);
+            return gen.planner.plan(statement, tokens, a.digest);
         } catch (SqlSyntaxException e) {
-            return unparsed(tokens, e);
+            return unparsed(tokens, e, gen.topology);
         }
     }
 
@@ -106,7 +143,7 @@ public final class Router {
      * reference table, the server can judge it (default shard); otherwise it is refused, since
      * its rows could be anywhere.
      */
-    private Plan unparsed(TokenBuffer tokens, SqlSyntaxException e) {
+    private static Plan unparsed(TokenBuffer tokens, SqlSyntaxException e, Topology topology) {
         if (topology.shardCount() == 1 || namedDistributedTable(tokens, topology) == null) {
             return unparsedRoute(topology.defaultShard());
         }
@@ -170,7 +207,7 @@ public final class Router {
      * Several statements in one COM_QUERY: each is planned; the text can go as it is only when
      * they all go to the same fixed shard and none changes the session.
      */
-    private Plan multiStatement(TokenBuffer tokens) {
+    private Plan multiStatement(TokenBuffer tokens, Generation gen) {
         Integer common = null;
         int start = 0;
         int n = tokens.size();
@@ -182,7 +219,7 @@ public final class Router {
             if (i > start) {
                 int from = tokens.start(start);
                 int to = tokens.end(i - 1);
-                Plan p = analyze(tokens.source(), from, to - from, SqlMode.DEFAULT, new Analysis()).plan();
+                Plan p = analyze(tokens.source(), from, to - from, SqlMode.DEFAULT, new Analysis(), gen).plan();
                 if (!(p instanceof Plan.Route r) || r.pin() != Pin.NONE) {
                     return refuseMulti();
                 }

@@ -53,6 +53,9 @@ public final class TargetResolver {
         int[] spread = null;
         for (KeyClass c : target.classes()) {
             int[] shards = shardsOf(c, values, map, shardCount);
+            if (shards.length == 0) {
+                return Resolution.error("keyspace " + c.keyspace() + " has no shard");
+            }
             if (shards.length == 1) {
                 if (agreed == -1) {
                     agreed = shards[0];
@@ -80,20 +83,24 @@ public final class TargetResolver {
         return Resolution.error(target.notColocatedMessage());
     }
 
+    /**
+     * The shards a key class reaches. Keys that cannot be narrowed reach the shards holding some
+     * bucket of the keyspace: another shard may hold rows of it only as a move's ghosts.
+     */
     private int[] shardsOf(KeyClass c, ParameterValues values, ShardMap map, int shardCount) {
         if (!c.restricted()) {
-            return all(shardCount);
+            return map.owners(c.keyspace());
         }
         if (c.values().size() == 1) {
             int shard = shardOf(c.keyspace(), c.values().get(0), values, map);
-            return shard >= 0 ? new int[] {shard} : all(shardCount);
+            return shard >= 0 ? new int[] {shard} : map.owners(c.keyspace());
         }
         boolean[] hit = new boolean[shardCount];
         int n = 0;
         for (KeyValue v : c.values()) {
             int shard = shardOf(c.keyspace(), v, values, map);
             if (shard < 0) {
-                return all(shardCount);
+                return map.owners(c.keyspace());
             }
             if (!hit[shard]) {
                 hit[shard] = true;

@@ -1,0 +1,52 @@
+package io.cleave.proxy.server;
+
+import io.cleave.proxy.backend.BackendConnector;
+
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
+/**
+ * The shards the proxy can reach, by index: local shards and servers attached for an import. Shards
+ * come and go while clients are served ({@code cleave scale}, an import's source attached and then
+ * detached), so every per-shard array of the proxy is sized by {@link #CAPACITY} once and a slot's
+ * connector is looked up each time; a connector replaced in a slot tells the loops' pools to start
+ * afresh (see {@link LoopResources#pool}).
+ */
+public final class ShardSlots {
+
+    /** Most shards (local and attached) one proxy serves. */
+    public static final int CAPACITY = 128;
+
+    private final AtomicReferenceArray<BackendConnector> connectors = new AtomicReferenceArray<>(CAPACITY);
+
+    /** The connector of {@code shard}, or null when no shard has that index now. */
+    public BackendConnector get(int shard) {
+        return shard >= 0 && shard < CAPACITY ? connectors.get(shard) : null;
+    }
+
+    void set(int shard, BackendConnector connector) {
+        if (shard < 0 || shard >= CAPACITY) {
+            throw new IllegalArgumentException("shard " + shard + " is beyond the " + CAPACITY + " shards a proxy serves");
+        }
+        connectors.set(shard, connector);
+    }
+
+    void clear(int shard) {
+        connectors.set(shard, null);
+    }
+
+    /** One more than the highest index in use. */
+    public int extent() {
+        for (int s = CAPACITY - 1; s >= 0; s--) {
+            if (connectors.get(s) != null) {
+                return s + 1;
+            }
+        }
+        return 0;
+    }
+
+    /** Whether {@code shard} is in use and local (not an attached server). */
+    public boolean isLocal(int shard) {
+        BackendConnector c = get(shard);
+        return c != null && !c.endpoint().attached();
+    }
+}
