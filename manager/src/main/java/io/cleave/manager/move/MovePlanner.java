@@ -37,7 +37,7 @@ final class MovePlanner {
     }
 
     MoveRecord plan(long id, String keyspaceName, String keysText, int target, List<MoveRecord> active) {
-        Topology topology = maps.topology();
+        Topology topology = maps.routing();
         Keyspace keyspace = topology.keyspaces().get(keyspaceName);
         if (keyspace == null) {
             throw bad("unknown keyspace '" + keyspaceName + "': the keyspaces are " + new TreeSet<>(topology.keyspaces().keySet()));

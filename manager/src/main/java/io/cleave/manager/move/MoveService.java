@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.time.Instant;
 
 /**
  * The daemon's moves: accepts requests (checked by {@link MovePlanner}, journaled before anything
@@ -45,7 +46,7 @@ public final class MoveService implements AutoCloseable {
             if (r.phase.terminal()) {
                 continue;
             }
-            if (r.phase != MovePhase.UNDOING && MoveRunner.switched(r, env.maps())) {
+            if (r.phase != MovePhase.UNDOING && MoveRunner.switched(r, env)) {
                 r.phase = MovePhase.CLEANING_UP;
             } else if (r.phase == MovePhase.VERIFYING || r.phase == MovePhase.CUTTING_OVER
                     || r.phase == MovePhase.CLEANING_UP) {
@@ -62,11 +63,71 @@ public final class MoveService implements AutoCloseable {
     /** Plans, journals and queues a move; returns it as planned. */
     public synchronized MoveRecord start(String keyspace, String keys, int target, String origin) {
         List<MoveRecord> active = new ArrayList<>(live.values());
-        MoveRecord r = planner.plan(env.journal().nextId(), keyspace, keys, target, active);
+        MoveRecord r = planner.plan(nextId(), keyspace, keys, target, active);
         r.origin = origin;
         env.journal().save(r);
         enqueue(r);
         return r.copy();
+    }
+
+    /**
+     * Journals and queues a move of whole tables planned elsewhere (import, shard-table, scale), under
+     * {@code reserved} when the planner reserved an id (see {@link #reserveId}), else the next one.
+     */
+    public synchronized MoveRecord startTables(MoveRecord planned, long reserved) {
+        if (planned.kind != MoveKind.TABLES) {
+            throw new IllegalArgumentException("not a move of tables");
+        }
+        for (MoveRecord m : live.values()) {
+            if (m.kind == MoveKind.TABLES) {
+                for (TableProgress t : m.tables) {
+                    for (TableProgress mine : planned.tables) {
+                        if (t.table.equalsIgnoreCase(mine.table)) {
+                            throw new MoveRefused(MoveRefused.Kind.CONFLICT, "move " + m.id + " is already moving table "
+                                    + t + " (" + m.phase.name().toLowerCase() + ")");
+                        }
+                    }
+                }
+            }
+        }
+        MoveRecord r = planned.copy();
+        r.id = reserved > 0 ? reserved : nextId();
+        reservedIds.remove(r.id);
+        r.created = Instant.now().toString();
+        r.target = r.targets.isEmpty() ? -1 : r.targets.get(0);
+        env.journal().save(r);
+        enqueue(r);
+        return r.copy();
+    }
+
+    /** An id no move has or will be given, for a planner that must name its move before starting it. */
+    public synchronized long reserveId() {
+        long id = nextId();
+        reservedIds.add(id);
+        return id;
+    }
+
+    /** Keeps {@code id} for its planner (after a restart, a planner holding a reserved id claims it again). */
+    public synchronized void keepReserved(long id) {
+        reservedIds.add(id);
+    }
+
+    private final java.util.Set<Long> reservedIds = new java.util.HashSet<>();
+
+    private long nextId() {
+        long id = env.journal().nextId();
+        for (long r : reservedIds) {
+            id = Math.max(id, r + 1);
+        }
+        for (long l : live.keySet()) {
+            id = Math.max(id, l + 1);
+        }
+        return id;
+    }
+
+    /** Whether any move has not ended. */
+    public synchronized boolean busy() {
+        return !live.isEmpty();
     }
 
     private void enqueue(MoveRecord r) {
@@ -120,8 +181,9 @@ public final class MoveService implements AutoCloseable {
                     .toLowerCase() + "): nothing to cancel");
         }
         if (r.phase.switched()) {
-            throw new MoveRefused(MoveRefused.Kind.CONFLICT, "move " + id + " has cut over: the keys are on shard "
-                    + r.target + " now and only its cleanup is left; move them back with another 'cleave move'");
+            throw new MoveRefused(MoveRefused.Kind.CONFLICT, "move " + id + " has cut over: " + r.what() + " are on shard"
+                    + (r.targets.size() > 1 ? "s " + r.targets : " " + r.target) + " now and only its cleanup is left"
+                    + (r.kind == MoveKind.KEYS ? "; move them back with another 'cleave move'" : ""));
         }
         r.cancelRequested = true;
         if (r.phase == MovePhase.PLANNED) {

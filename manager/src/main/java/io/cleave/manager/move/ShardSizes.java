@@ -99,7 +99,7 @@ final class ShardSizes {
         long rows = 0;
         long bytes = 0;
         try (Connection c = shards.open(span.shard())) {
-            for (TableRule rule : maps.topology().tables().values()) {
+            for (TableRule rule : maps.routing().tables().values()) {
                 if (!(rule instanceof TableRule.Sharded s) || !s.keyspace().equals(ks.name())) {
                     continue;
                 }
