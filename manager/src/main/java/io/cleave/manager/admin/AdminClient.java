@@ -105,6 +105,17 @@ public final class AdminClient {
                 StandardCharsets.UTF_8)), io.cleave.manager.move.MoveRecord.class);
     }
 
+    /**
+     * {@code cleave shard-table}: {@code rule} is {@code {"keyspace": K, "column": C}},
+     * {@code {"reference": true}} or {@code {"unsharded": SHARD}}.
+     */
+    public io.cleave.manager.move.MoveRecord shardTable(String table, java.util.Map<String, Object> rule) throws IOException {
+        java.util.Map<String, Object> body = new java.util.LinkedHashMap<>(rule);
+        body.put("table", table);
+        return AdminServer.JSON.readValue(send("POST", "/v1/shard-table", HttpRequest.BodyPublishers.ofString(
+                AdminServer.JSON.writeValueAsString(body), StandardCharsets.UTF_8)), io.cleave.manager.move.MoveRecord.class);
+    }
+
     public io.cleave.manager.move.MoveRecord cancelMove(long id) throws IOException {
         return AdminServer.JSON.readValue(send("POST", "/v1/moves/" + id + "/cancel"), io.cleave.manager.move.MoveRecord.class);
     }

@@ -41,6 +41,8 @@ import java.util.function.Supplier;
  *       {@code {"keyspace": "...", "keys": "1-50", "to": 2}} starts one (400 bad input, 404 no such shard, 409
  *       overlapping a move under way); {@code POST /v1/moves/N/cancel}</li>
  *   <li>{@code POST /v1/rebalance} with {@code {"by": "rows"|"bytes", "dry_run": true}}: a {@link io.cleave.manager.move.RebalancePlan}</li>
+ *   <li>{@code POST /v1/shard-table} with {@code {"table": "db.t", "keyspace": "k", "column": "c"}} (or
+ *       {@code "reference": true}, or {@code "unsharded": SHARD}): the move that gives the table that rule</li>
  *   <li>{@code GET /metrics}: Prometheus text format</li>
  * </ul>
  * Errors are {@code {"error": "..."}}; 503 means the proxy, through which XA work goes, is not running.
@@ -109,6 +111,11 @@ public final class AdminServer implements AutoCloseable {
         server.createContext("/v1/shards", ex -> handle(ex, "GET", true, () -> respond(ex, 200, "application/json",
                 JSON.writeValueAsString(moves.shards(String.valueOf(ex.getRequestURI().getQuery()).contains("exact=true"))))));
         server.createContext("/v1/moves", ex -> handleMoves(ex, moves));
+        server.createContext("/v1/shard-table", ex -> handle(ex, "POST", true, () -> {
+            JsonNode body = body(ex);
+            respond(ex, 202, "application/json", JSON.writeValueAsString(moves.shardTable(body.path("table").asText(""),
+                    ShardTableRequest.rule(body))));
+        }));
         server.createContext("/v1/rebalance", ex -> handle(ex, "POST", true, () -> {
             JsonNode body = body(ex);
             String by = body.path("by").asText("rows");
@@ -174,7 +181,7 @@ public final class AdminServer implements AutoCloseable {
     private static void noSuchEndpoint(HttpExchange ex) throws IOException {
         respond(ex, 404, "application/json", JSON.writeValueAsString(Map.of("error", "no such endpoint: expected"
                 + " /v1/status, /v1/shutdown, /v1/explain, /v1/xa, /v1/xa/commit, /v1/xa/rollback, /v1/xa/recover,"
-                + " /v1/shards, /v1/moves, /v1/rebalance or /metrics")));
+                + " /v1/shards, /v1/moves, /v1/rebalance, /v1/shard-table, /v1/import, /v1/scale or /metrics")));
     }
 
     private static void resolve(HttpExchange ex, InDoubtTransactions xa, boolean commit) throws IOException {

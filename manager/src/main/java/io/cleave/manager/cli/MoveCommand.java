@@ -1,9 +1,7 @@
 package io.cleave.manager.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import io.cleave.manager.admin.AdminClient;
-import io.cleave.manager.move.MovePhase;
 import io.cleave.manager.move.MoveRecord;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -25,8 +23,7 @@ import java.util.concurrent.Callable;
                 "--cancel ID stops a move that has not cut over yet and deletes its copy on the target."})
 public final class MoveCommand implements Callable<Integer> {
 
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-    private static final long POLL_MILLIS = 250;
+    private static final ObjectMapper JSON = MoveFollower.JSON;
 
     @Mixin
     HomeOptions options;
@@ -78,28 +75,7 @@ public final class MoveCommand implements Callable<Integer> {
     }
 
     private int follow(AdminClient daemon, long id, PrintWriter out) throws IOException, InterruptedException {
-        MoveProgress progress = new MoveProgress(out, !json && System.console() != null);
-        MoveRecord r = daemon.move(id);
-        while (!r.phase.terminal()) {
-            if (!json) {
-                progress.show(r);
-            }
-            Thread.sleep(POLL_MILLIS);
-            r = daemon.move(id);
-        }
-        if (json) {
-            out.println(JSON.writeValueAsString(r));
-        } else {
-            progress.show(r);
-            if (r.phase == MovePhase.DONE) {
-                out.printf("move %d done: %,d rows copied, clients paused %.1f ms at the cutover%n", r.id, r.rowsCopied,
-                        r.pauseMillis);
-            } else {
-                out.printf("move %d %s: %s%n", r.id, r.phase.name().toLowerCase(), r.message);
-            }
-        }
-        out.flush();
-        return r.phase == MovePhase.DONE ? ExitCodes.OK : ExitCodes.FAILED;
+        return MoveFollower.follow(daemon, id, out, json);
     }
 
     private void print(PrintWriter out, MoveRecord r, String text) throws IOException {

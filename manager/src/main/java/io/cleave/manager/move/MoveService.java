@@ -24,6 +24,7 @@ public final class MoveService implements AutoCloseable {
 
     private final MoveEnvironment env;
     private final MovePlanner planner;
+    private final TableMovePlanner tablePlanner;
     private final Map<Long, MoveRecord> live = new LinkedHashMap<>();
     private final ExecutorService runner = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "mover");
@@ -34,6 +35,7 @@ public final class MoveService implements AutoCloseable {
     public MoveService(MoveEnvironment env) {
         this.env = env;
         this.planner = new MovePlanner(env.shards(), env.maps());
+        this.tablePlanner = new TableMovePlanner(env.shards(), env.maps());
     }
 
     public MoveEnvironment environment() {
@@ -68,6 +70,21 @@ public final class MoveService implements AutoCloseable {
         env.journal().save(r);
         enqueue(r);
         return r.copy();
+    }
+
+    /**
+     * {@code cleave shard-table}: moves a table that lives on one shard to {@code rule} (sharded by a
+     * keyspace's column, a reference table, or another home), online; the rule is kept in the state
+     * directory from the cutover on.
+     */
+    public MoveRecord shardTable(String qualified, io.cleave.router.topology.TableRule rule) {
+        MoveRecord planned = tablePlanner.shardTable(qualified, rule);
+        return startTables(planned, 0);
+    }
+
+    /** Plans the move of every schema's table {@code table} from {@code source} to {@code rule} (not started). */
+    public MoveRecord planRehome(String table, int source, io.cleave.router.topology.TableRule rule) {
+        return tablePlanner.rehome(table, source, rule);
     }
 
     /**
