@@ -116,6 +116,17 @@ public final class AdminClient {
                 AdminServer.JSON.writeValueAsString(body), StandardCharsets.UTF_8)), io.cleave.manager.move.MoveRecord.class);
     }
 
+    /** Starts importing the database at {@code from} (mysql://USER:PASSWORD@HOST:PORT/DATABASE). */
+    public io.cleave.manager.imports.ImportStatus startImport(String from) throws IOException {
+        return AdminServer.JSON.readValue(send("POST", "/v1/import", HttpRequest.BodyPublishers.ofString(
+                AdminServer.JSON.writeValueAsString(java.util.Map.of("from", from)), StandardCharsets.UTF_8)),
+                io.cleave.manager.imports.ImportStatus.class);
+    }
+
+    public io.cleave.manager.imports.ImportStatus importStatus() throws IOException {
+        return AdminServer.JSON.readValue(send("GET", "/v1/import"), io.cleave.manager.imports.ImportStatus.class);
+    }
+
     public io.cleave.manager.move.MoveRecord cancelMove(long id) throws IOException {
         return AdminServer.JSON.readValue(send("POST", "/v1/moves/" + id + "/cancel"), io.cleave.manager.move.MoveRecord.class);
     }

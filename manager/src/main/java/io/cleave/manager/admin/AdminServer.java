@@ -41,6 +41,8 @@ import java.util.function.Supplier;
  *       {@code {"keyspace": "...", "keys": "1-50", "to": 2}} starts one (400 bad input, 404 no such shard, 409
  *       overlapping a move under way); {@code POST /v1/moves/N/cancel}</li>
  *   <li>{@code POST /v1/rebalance} with {@code {"by": "rows"|"bytes", "dry_run": true}}: a {@link io.cleave.manager.move.RebalancePlan}</li>
+ *   <li>{@code POST /v1/import} with {@code {"from": "mysql://USER:PASSWORD@HOST:PORT/DATABASE"}} starts an import
+ *       (400 with every problem found, nothing changed); {@code GET /v1/import}: its status</li>
  *   <li>{@code POST /v1/shard-table} with {@code {"table": "db.t", "keyspace": "k", "column": "c"}} (or
  *       {@code "reference": true}, or {@code "unsharded": SHARD}): the move that gives the table that rule</li>
  *   <li>{@code GET /metrics}: Prometheus text format</li>
@@ -64,7 +66,7 @@ public final class AdminServer implements AutoCloseable {
      */
     public AdminServer(int port, String token, PrometheusMeterRegistry registry, Supplier<StatusReport> status,
                        Runnable shutdown, Function<String, ExplainReport> explain, InDoubtTransactions xa,
-                       MoveService moves) {
+                       MoveService moves, io.cleave.manager.imports.ImportService imports) {
         this.expectedAuth = ("Bearer " + token).getBytes(StandardCharsets.UTF_8);
         try {
             server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 16);
@@ -111,6 +113,19 @@ public final class AdminServer implements AutoCloseable {
         server.createContext("/v1/shards", ex -> handle(ex, "GET", true, () -> respond(ex, 200, "application/json",
                 JSON.writeValueAsString(moves.shards(String.valueOf(ex.getRequestURI().getQuery()).contains("exact=true"))))));
         server.createContext("/v1/moves", ex -> handleMoves(ex, moves));
+        server.createContext("/v1/import", ex -> {
+            if (ex.getRequestMethod().equals("POST")) {
+                handle(ex, "POST", true, () -> {
+                    JsonNode body = body(ex);
+                    if (!body.hasNonNull("from")) {
+                        throw new AdminError(AdminError.BAD_REQUEST, "send {\"from\": \"mysql://USER:PASSWORD@HOST:PORT/DATABASE\"}");
+                    }
+                    respond(ex, 202, "application/json", JSON.writeValueAsString(imports.start(body.get("from").asText())));
+                });
+            } else {
+                handle(ex, "GET", true, () -> respond(ex, 200, "application/json", JSON.writeValueAsString(imports.status())));
+            }
+        });
         server.createContext("/v1/shard-table", ex -> handle(ex, "POST", true, () -> {
             JsonNode body = body(ex);
             respond(ex, 202, "application/json", JSON.writeValueAsString(moves.shardTable(body.path("table").asText(""),

@@ -85,6 +85,8 @@ public final class Daemon implements AutoCloseable {
     private List<InstanceSupervisor> supervisors = List.of();
     private AdminServer admin;
     private MoveService moves;
+    private io.cleave.manager.imports.ImportService imports;
+    private ShardLinks links;
     /** Read by admin API threads. */
     private volatile ProxyService proxy;
     /** Read by admin API threads. */
@@ -128,12 +130,15 @@ public final class Daemon implements AutoCloseable {
                 metrics.bind(supervisors);
                 MapUpdates maps = new MapUpdates(provisioned.shardMaps(), new ShardMapStore(home.shardMapFile()),
                         config.sharding().topology());
-                moves = new MoveService(new MoveEnvironment(new ShardLinks(shardEndpoints()), maps, this::cutoverGate,
+                links = new ShardLinks(shardEndpoints());
+                moves = new MoveService(new MoveEnvironment(links, maps, this::cutoverGate,
                         new MoveJournal(home.state()), MoveSettings.fromSystemProperties(),
                         new MoveMetrics(registry, () -> moves.phases()),
                         new MoveHooks.Switchable(MoveHooks.fromSystemProperties())));
+                imports = new io.cleave.manager.imports.ImportService(home.state(), moves, shardRegistry(), registry);
+                imports.attachedEndpoint().ifPresent(links::put);
                 admin = new AdminServer(config.adminPort(), provisioned.adminToken(), registry, this::statusReport,
-                        this::requestShutdown, this::explain, inDoubtTransactions(), moves);
+                        this::requestShutdown, this::explain, inDoubtTransactions(), moves, imports);
                 admin.start();
                 new DaemonInfo(ProcessHandle.current().pid(), admin.port(), startedAt.toString(), version()).write(home);
                 supervisors.forEach(InstanceSupervisor::start);
@@ -151,6 +156,40 @@ public final class Daemon implements AutoCloseable {
         }
         // Unfinished moves go on once the proxy (whose gate holds clients at a cutover) runs.
         moves.resume();
+        imports.resume();
+    }
+
+    /** How the mover and the proxy learn of shards and attached servers that come and go. */
+    private ShardRegistry shardRegistry() {
+        return new ShardRegistry() {
+            @Override
+            public void add(ShardEndpoint shard) {
+                links.put(shard);
+                ProxyService p = proxy;
+                if (p != null) {
+                    p.addShard(shard);
+                }
+            }
+
+            @Override
+            public void remove(int shard) {
+                ProxyService p = proxy;
+                if (p != null) {
+                    p.removeShard(shard);
+                }
+                links.remove(shard);
+            }
+
+            @Override
+            public int connectionsInUse(int shard) {
+                ProxyService p = proxy;
+                return p == null ? 0 : p.connectionsInUse(shard);
+            }
+        };
+    }
+
+    public io.cleave.manager.imports.ImportService imports() {
+        return imports;
     }
 
     /** The running proxy's cutover gate, or null when no proxy runs (then no client can be on moving keys). */
@@ -221,7 +260,9 @@ public final class Daemon implements AutoCloseable {
 
     /** What the proxy is given; public so a proxy can also be built and tested against a running daemon. */
     public ProxyContext proxyContext() {
-        return new ProxyContext(config.proxy(), config.sharding().topology(), provisioned.shardMaps(), shardEndpoints(),
+        List<ShardEndpoint> shards = new ArrayList<>(shardEndpoints());
+        imports.attachedEndpoint().ifPresent(shards::add);
+        return new ProxyContext(config.proxy(), config.sharding().topology(), provisioned.shardMaps(), shards,
                 instanceEvents(), registry, home.state(), home.run());
     }
 
@@ -314,8 +355,9 @@ public final class Daemon implements AutoCloseable {
      */
     public ExplainReport explain(String sql) {
         Explainer e = explainer;
-        if (e == null) {
-            e = new Explainer(new Router(config.sharding().topology()));
+        io.cleave.router.topology.Topology routing = provisioned.shardMaps().current().routing(config.sharding().topology());
+        if (e == null || !e.topology().equals(routing)) {
+            e = new Explainer(new Router(routing));
             explainer = e;
         }
         Explainer.Explanation x = e.explain(sql.getBytes(StandardCharsets.UTF_8), SqlMode.DEFAULT,
@@ -393,6 +435,9 @@ public final class Daemon implements AutoCloseable {
                 return;
             }
             closed = true;
+            if (imports != null) {
+                imports.close();
+            }
             if (moves != null) {
                 moves.close();
             }

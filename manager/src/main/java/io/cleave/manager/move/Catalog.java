@@ -11,17 +11,17 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
-/** What moves read of a server's tables from information_schema. */
-final class Catalog {
+/** What moves and imports read of a server's tables from information_schema. */
+public final class Catalog {
 
     /** Schemas that are the server's or Cleave's own, never moved or imported. */
-    static final Set<String> SYSTEM_SCHEMAS = Set.of("mysql", "sys", "performance_schema", "information_schema", "cleave");
+    public static final Set<String> SYSTEM_SCHEMAS = Set.of("mysql", "sys", "performance_schema", "information_schema", "cleave");
 
     private Catalog() {
     }
 
     /** Schema and name of every base table named {@code table} (case-insensitively) outside the system schemas. */
-    static List<String[]> find(Connection c, String table) throws SQLException {
+    public static List<String[]> find(Connection c, String table) throws SQLException {
         List<String[]> out = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement("SELECT TABLE_SCHEMA, TABLE_NAME FROM information_schema.TABLES"
                 + " WHERE TABLE_TYPE = 'BASE TABLE' AND LOWER(TABLE_NAME) = LOWER(?) ORDER BY TABLE_SCHEMA")) {
@@ -37,12 +37,12 @@ final class Catalog {
         return out;
     }
 
-    static List<String> primaryKey(Connection c, String schema, String table) throws SQLException {
+    public static List<String> primaryKey(Connection c, String schema, String table) throws SQLException {
         return uniqueKeys(c, schema, table).getOrDefault("PRIMARY", List.of());
     }
 
     /** Every unique index (the primary key as "PRIMARY") with its columns in order. */
-    static Map<String, List<String>> uniqueKeys(Connection c, String schema, String table) throws SQLException {
+    public static Map<String, List<String>> uniqueKeys(Connection c, String schema, String table) throws SQLException {
         Map<String, List<String>> out = new LinkedHashMap<>();
         try (PreparedStatement ps = c.prepareStatement("SELECT INDEX_NAME, COLUMN_NAME FROM information_schema.STATISTICS"
                 + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND NON_UNIQUE = 0 ORDER BY INDEX_NAME = 'PRIMARY' DESC,"
@@ -59,7 +59,7 @@ final class Catalog {
     }
 
     /** The table's columns in order, with their data types. */
-    static Map<String, String> columns(Connection c, String schema, String table) throws SQLException {
+    public static Map<String, String> columns(Connection c, String schema, String table) throws SQLException {
         Map<String, String> out = new LinkedHashMap<>();
         try (PreparedStatement ps = c.prepareStatement("SELECT COLUMN_NAME, DATA_TYPE FROM information_schema.COLUMNS"
                 + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION")) {
@@ -75,7 +75,7 @@ final class Catalog {
     }
 
     /** The column of {@code columns} named {@code name} case-insensitively, as the server spells it, or null. */
-    static String column(Map<String, String> columns, String name) {
+    public static String column(Map<String, String> columns, String name) {
         for (String c : columns.keySet()) {
             if (c.equalsIgnoreCase(name)) {
                 return c;
@@ -85,14 +85,14 @@ final class Catalog {
     }
 
     /** Whether the table has at least one row. */
-    static boolean hasRows(Connection c, String schema, String table) throws SQLException {
+    public static boolean hasRows(Connection c, String schema, String table) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM " + Sql.quote(schema) + "." + Sql.quote(table)
                 + " LIMIT 1"); ResultSet rs = ps.executeQuery()) {
             return rs.next();
         }
     }
 
-    static String showCreateTable(Connection c, String schema, String table) throws SQLException {
+    public static String showCreateTable(Connection c, String schema, String table) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SHOW CREATE TABLE " + Sql.quote(schema) + "." + Sql.quote(table));
              ResultSet rs = ps.executeQuery()) {
             rs.next();
@@ -100,7 +100,7 @@ final class Catalog {
         }
     }
 
-    static String showCreateDatabase(Connection c, String schema) throws SQLException {
+    public static String showCreateDatabase(Connection c, String schema) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SHOW CREATE DATABASE " + Sql.quote(schema));
              ResultSet rs = ps.executeQuery()) {
             rs.next();

@@ -26,6 +26,8 @@ public final class MoveRecord {
     public boolean keepSource;
     /** TABLES: the local shard count the cutover publishes (new shards whose copies are ready); 0: unchanged. */
     public int shardCountAfter;
+    /** TABLES: rules of objects without rows (an import's views) that change with the tables at the cutover, by name. */
+    public java.util.Map<String, RuleSpec> alsoRules = new java.util.LinkedHashMap<>();
     public volatile MovePhase phase = MovePhase.PLANNED;
     public String created;
     public String ended;

@@ -176,6 +176,20 @@ public final class MoveService implements AutoCloseable {
         return new ArrayList<>(all.values());
     }
 
+    /** The move {@code id}, if it exists. */
+    public synchronized java.util.Optional<MoveRecord> find(long id) {
+        MoveRecord r = live.get(id);
+        if (r != null) {
+            return java.util.Optional.of(r.copy());
+        }
+        for (MoveRecord j : env.journal().loadAll()) {
+            if (j.id == id) {
+                return java.util.Optional.of(j);
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
     public synchronized MoveRecord get(long id) {
         MoveRecord r = live.get(id);
         if (r != null) {

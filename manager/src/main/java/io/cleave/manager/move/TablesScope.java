@@ -93,6 +93,9 @@ final class TablesScope implements MoveScope {
         for (TableProgress t : r.tables) {
             next = next.withRule(t.rule.toRule(t.table));
         }
+        for (java.util.Map.Entry<String, RuleSpec> e : r.alsoRules.entrySet()) {
+            next = next.withRule(e.getValue().toRule(e.getKey()));
+        }
         if (r.shardCountAfter > 0 && next.shardCount() != r.shardCountAfter) {
             next = next.withShardCount(r.shardCountAfter);
         }

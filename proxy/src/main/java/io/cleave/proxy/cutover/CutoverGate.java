@@ -138,9 +138,10 @@ public final class CutoverGate {
             if (!touches(plan, values)) {
                 return true;
             }
-            if (e.transaction() && p.transactionSerial() == e.transactionSerial()
+            if ((e.transaction() || e.command()) && p.transactionSerial() == e.transactionSerial()
                     && p.holdsTransactionOn(cutover.source())) {
-                // A transaction already on the source finishes there; the drain waits for it.
+                // A transaction already on the source (or opened there by a command running when the
+                // cutover armed) finishes there; the drain waits for it.
                 return true;
             }
             synchronized (this) {
@@ -204,7 +205,9 @@ public final class CutoverGate {
             if (!participants.contains(p)) {
                 return true;
             }
-            boolean txDone = !en.transaction() || p.transactionSerial() != en.transactionSerial()
+            // A command running at arming may have opened (or joined) a transaction on the source
+            // before it ended: that transaction finishes too before the map changes.
+            boolean txDone = !en.transaction() && !en.command() || p.transactionSerial() != en.transactionSerial()
                     || !p.holdsTransactionOn(cutover.source());
             boolean cmdDone = !en.command() || !p.busy() || p.commandSerial() != en.commandSerial() || holding.contains(p);
             return txDone && cmdDone;

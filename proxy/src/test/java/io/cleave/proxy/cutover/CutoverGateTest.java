@@ -198,4 +198,35 @@ class CutoverGateTest {
         loop.submit(() -> { }).get();
         assertThat(retried).hasValue(4);
     }
+
+    @Test
+    void aTransactionThatACommandRunningAtArmingOpenedOnTheSourceFinishesBeforeTheFence() throws Exception {
+        FakeSession s = new FakeSession();
+        s.busy = true;
+        gate.register(s);
+        CountDownLatch fenced = new CountDownLatch(1);
+        CompletableFuture<Cutover.Outcome> outcome = CompletableFuture.supplyAsync(() -> {
+            try {
+                return gate.run(cutover, fenced::countDown);
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        while (!gate.armed()) {
+            Thread.sleep(1);
+        }
+        Thread.sleep(20);
+        // The command in flight at arming ends, leaving its transaction open on the source.
+        loop.submit(() -> {
+            s.busy = false;
+            s.commandSerial++;
+            s.transactionOnSource = true;
+        }).get();
+        Thread.sleep(30);
+        assertThat(fenced.getCount()).as("the fence waits for the transaction the command opened").isEqualTo(1);
+        assertThat(s.statement("UPDATE orders SET x = 1 WHERE o_w_id = 7", () -> { }))
+                .as("that transaction goes on on the source").isTrue();
+        s.endTransaction();
+        assertThat(outcome.get(5, TimeUnit.SECONDS).switched()).isTrue();
+    }
 }

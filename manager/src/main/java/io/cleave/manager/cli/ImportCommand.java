@@ -1,0 +1,112 @@
+package io.cleave.manager.cli;
+
+import io.cleave.manager.admin.AdminClient;
+import io.cleave.manager.imports.ImportStatus;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+/** {@code cleave import --from mysql://USER:PASSWORD@HOST:PORT/DATABASE [--wait]} and {@code cleave import --status}. */
+@Command(name = "import", mixinStandardHelpOptions = true,
+        description = {"Imports a database from a running MySQL or MariaDB server without stopping its clients: at once"
+                + " the proxy fronts it (its tables are routed to the source, so applications can point at the proxy);"
+                + " its schema is created on every shard; its rows move to the shards by the sharding rules (copy,"
+                + " catch-up from the source's row binlog, verification, one short held cutover); then the source is let"
+                + " go, left as it was: Cleave never writes to it.",
+                "What stands in the way (no row binlog, a table without a primary key, a unique key leaving out the"
+                        + " sharding column, foreign keys, triggers) is reported before anything changes.",
+                "The account serves the database through the proxy until it is moved and reads the binlog: it needs SELECT, INSERT,"
+                        + " UPDATE, DELETE, SHOW VIEW, TRIGGER, REPLICATION CLIENT and REPLICATION SLAVE on the source (RELOAD"
+                        + " too on MySQL). Its password is kept in the home's state (0600) while the source is attached,"
+                        + " and never shown.",
+                "--status shows the import's state and each table's progress; --wait follows it to the end."})
+public final class ImportCommand implements Callable<Integer> {
+
+    private static final long POLL_MILLIS = 250;
+
+    @Mixin
+    HomeOptions options;
+
+    @Option(names = "--from", paramLabel = "URL", description = "mysql://USER:PASSWORD@HOST:PORT/DATABASE (percent-encode"
+            + " @ : / in the user or password)")
+    String from;
+
+    @Option(names = "--status", description = "Show the import's state and each table's progress.")
+    boolean status;
+
+    @Option(names = "--wait", description = "Follow the import until it ends (a progress bar on a terminal).")
+    boolean await;
+
+    @Option(names = "--json", description = "Print the status as JSON.")
+    boolean json;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+        if ((from == null) == !status) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "give --from mysql://USER:PASSWORD@HOST:PORT/DATABASE to import, or --status");
+        }
+        AdminClient daemon = options.daemon();
+        PrintWriter out = spec.commandLine().getOut();
+        ImportStatus s = status ? daemon.importStatus() : daemon.startImport(from);
+        if (!await) {
+            print(out, s);
+            return s.state().equals("failed") ? ExitCodes.FAILED : ExitCodes.OK;
+        }
+        if (!json) {
+            out.printf("importing %s: %d tables, %d views, %d routines%n", s.source(), s.tables().size(), s.views().size(),
+                    s.routines().size());
+        }
+        ImportProgressLine line = new ImportProgressLine(out, !json && System.console() != null);
+        while (!s.state().equals("done") && !s.state().equals("failed")) {
+            if (!json) {
+                line.show(s);
+            }
+            Thread.sleep(POLL_MILLIS);
+            s = daemon.importStatus();
+        }
+        if (json) {
+            print(out, s);
+        } else {
+            line.show(s);
+            out.println(s.state().equals("done")
+                    ? String.format(Locale.ROOT, "import of %s done: %,d rows, clients paused %.1f ms at the cutover;"
+                    + " the source is detached", s.source(), s.rowsCopied(), s.pauseMillis())
+                    : "import of " + s.source() + " failed: " + s.message());
+        }
+        out.flush();
+        return s.state().equals("done") ? ExitCodes.OK : ExitCodes.FAILED;
+    }
+
+    private void print(PrintWriter out, ImportStatus s) throws IOException {
+        if (json) {
+            out.println(MoveFollower.JSON.writeValueAsString(s));
+        } else {
+            out.printf("import of %s: %s%s%n", s.source(), s.state(), s.message() == null ? "" : " (" + s.message() + ")");
+            out.printf(Locale.ROOT, "  rows %,d/%,d, move %d%s%n", s.rowsCopied(), s.rowsTotal(), s.move(),
+                    s.pauseMillis() > 0 ? String.format(Locale.ROOT, ", clients paused %.1f ms at the cutover", s.pauseMillis()) : "");
+            String format = "  %-32s %-34s %-9s %s%n";
+            out.printf(format, "TABLE", "RULE", "STATE", "ROWS");
+            for (ImportStatus.Table t : s.tables()) {
+                out.printf(Locale.ROOT, format, t.table(), t.rule(), t.state(),
+                        String.format(Locale.ROOT, "%,d/%,d", t.rowsCopied(), t.rowsTotal()));
+            }
+            if (!s.views().isEmpty()) {
+                out.println("  views: " + String.join(", ", s.views()));
+            }
+            if (!s.routines().isEmpty()) {
+                out.println("  routines: " + String.join(", ", s.routines()).toLowerCase(Locale.ROOT));
+            }
+        }
+        out.flush();
+    }
+}
