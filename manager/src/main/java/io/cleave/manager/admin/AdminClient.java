@@ -118,13 +118,32 @@ public final class AdminClient {
 
     /** Starts importing the database at {@code from} (mysql://USER:PASSWORD@HOST:PORT/DATABASE). */
     public io.cleave.manager.imports.ImportStatus startImport(String from) throws IOException {
+        // Checking the source and attaching it reads every table's keys there: give it time.
         return AdminServer.JSON.readValue(send("POST", "/v1/import", HttpRequest.BodyPublishers.ofString(
-                AdminServer.JSON.writeValueAsString(java.util.Map.of("from", from)), StandardCharsets.UTF_8)),
-                io.cleave.manager.imports.ImportStatus.class);
+                AdminServer.JSON.writeValueAsString(java.util.Map.of("from", from)), StandardCharsets.UTF_8),
+                Duration.ofMinutes(2)), io.cleave.manager.imports.ImportStatus.class);
     }
 
     public io.cleave.manager.imports.ImportStatus importStatus() throws IOException {
         return AdminServer.JSON.readValue(send("GET", "/v1/import"), io.cleave.manager.imports.ImportStatus.class);
+    }
+
+    /** Starts changing the shard count to {@code shards}. */
+    public io.cleave.manager.scale.ScaleStatus startScale(int shards) throws IOException {
+        return AdminServer.JSON.readValue(send("POST", "/v1/scale", HttpRequest.BodyPublishers.ofString(
+                AdminServer.JSON.writeValueAsString(java.util.Map.of("shards", shards)), StandardCharsets.UTF_8),
+                Duration.ofMinutes(2)), io.cleave.manager.scale.ScaleStatus.class);
+    }
+
+    public io.cleave.manager.scale.ScaleStatus scaleStatus() throws IOException {
+        return AdminServer.JSON.readValue(send("GET", "/v1/scale"), io.cleave.manager.scale.ScaleStatus.class);
+    }
+
+    /** Deletes the datadirs of shards a scale stopped; returns what was deleted. */
+    public List<String> purgeScaledAway() throws IOException {
+        return AdminServer.JSON.readValue(send("POST", "/v1/scale", HttpRequest.BodyPublishers.ofString(
+                "{\"purge\": true}", StandardCharsets.UTF_8)), new TypeReference<>() {
+                });
     }
 
     public io.cleave.manager.move.MoveRecord cancelMove(long id) throws IOException {
@@ -143,8 +162,12 @@ public final class AdminClient {
     }
 
     private String send(String method, String path, HttpRequest.BodyPublisher body) throws IOException {
+        return send(method, path, body, Duration.ofSeconds(10));
+    }
+
+    private String send(String method, String path, HttpRequest.BodyPublisher body, Duration timeout) throws IOException {
         HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + info.adminPort() + path))
-                .timeout(Duration.ofSeconds(10))
+                .timeout(timeout)
                 .header("Authorization", "Bearer " + token)
                 .method(method, body).build();
         try {

@@ -43,6 +43,8 @@ import java.util.function.Supplier;
  *   <li>{@code POST /v1/rebalance} with {@code {"by": "rows"|"bytes", "dry_run": true}}: a {@link io.cleave.manager.move.RebalancePlan}</li>
  *   <li>{@code POST /v1/import} with {@code {"from": "mysql://USER:PASSWORD@HOST:PORT/DATABASE"}} starts an import
  *       (400 with every problem found, nothing changed); {@code GET /v1/import}: its status</li>
+ *   <li>{@code POST /v1/scale} with {@code {"shards": N}} starts a scale, with {@code {"purge": true}} deletes the
+ *       datadirs of shards a scale stopped; {@code GET /v1/scale}: its status</li>
  *   <li>{@code POST /v1/shard-table} with {@code {"table": "db.t", "keyspace": "k", "column": "c"}} (or
  *       {@code "reference": true}, or {@code "unsharded": SHARD}): the move that gives the table that rule</li>
  *   <li>{@code GET /metrics}: Prometheus text format</li>
@@ -66,7 +68,8 @@ public final class AdminServer implements AutoCloseable {
      */
     public AdminServer(int port, String token, PrometheusMeterRegistry registry, Supplier<StatusReport> status,
                        Runnable shutdown, Function<String, ExplainReport> explain, InDoubtTransactions xa,
-                       MoveService moves, io.cleave.manager.imports.ImportService imports) {
+                       MoveService moves, io.cleave.manager.imports.ImportService imports,
+                       io.cleave.manager.scale.ScaleService scale) {
         this.expectedAuth = ("Bearer " + token).getBytes(StandardCharsets.UTF_8);
         try {
             server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 16);
@@ -124,6 +127,23 @@ public final class AdminServer implements AutoCloseable {
                 });
             } else {
                 handle(ex, "GET", true, () -> respond(ex, 200, "application/json", JSON.writeValueAsString(imports.status())));
+            }
+        });
+        server.createContext("/v1/scale", ex -> {
+            if (ex.getRequestMethod().equals("POST")) {
+                handle(ex, "POST", true, () -> {
+                    JsonNode body = body(ex);
+                    if (body.path("purge").asBoolean(false)) {
+                        respond(ex, 200, "application/json", JSON.writeValueAsString(scale.purge()));
+                        return;
+                    }
+                    if (!body.path("shards").canConvertToInt()) {
+                        throw new AdminError(AdminError.BAD_REQUEST, "send {\"shards\": N} or {\"purge\": true}");
+                    }
+                    respond(ex, 202, "application/json", JSON.writeValueAsString(scale.start(body.get("shards").asInt())));
+                });
+            } else {
+                handle(ex, "GET", true, () -> respond(ex, 200, "application/json", JSON.writeValueAsString(scale.status())));
             }
         });
         server.createContext("/v1/shard-table", ex -> handle(ex, "POST", true, () -> {

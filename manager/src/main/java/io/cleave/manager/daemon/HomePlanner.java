@@ -36,6 +36,10 @@ public final class HomePlanner {
         this.pathVariable = pathVariable;
     }
 
+    public CleaveHome home() {
+        return home;
+    }
+
     public boolean runAsRoot() {
         return runAsRoot;
     }

@@ -9,6 +9,7 @@ import io.cleave.manager.move.MoveRecord;
 import io.cleave.manager.move.MoveRefused;
 import io.cleave.manager.move.MoveService;
 import io.cleave.manager.move.RuleSpec;
+import io.cleave.manager.move.SchemaCopier;
 import io.cleave.manager.move.ShardLinks;
 import io.cleave.manager.move.TableProgress;
 import io.cleave.router.shardmap.ShardMap;
@@ -269,7 +270,7 @@ public final class ImportService implements AutoCloseable {
         try (Connection source = connect(source())) {
             for (int s = 0; s < maps.current().shardCount(); s++) {
                 try (Connection shard = links.open(s)) {
-                    SchemaCopier.copy(source, shard, r.database, r);
+                    SchemaCopier.copy(source, shard, r.database, r.tables.keySet(), r.views.keySet(), r.routines);
                 }
             }
         }

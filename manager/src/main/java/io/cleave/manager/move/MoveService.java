@@ -251,6 +251,36 @@ public final class MoveService implements AutoCloseable {
         return new RebalancePlan(plan.by(), plan.steps(), plan.before(), plan.after(), ids);
     }
 
+    /**
+     * Starts the moves that take every key and table off the shards {@code keep} and above (a scale
+     * down); views homed there get their new home at once. Returns the moves' ids, in the order they run.
+     */
+    public List<Long> drain(int keep) {
+        List<Drainer.Step> steps;
+        try {
+            steps = new Drainer(env.shards(), env.maps()).plan(keep);
+        } catch (java.sql.SQLException e) {
+            throw new MoveRefused(MoveRefused.Kind.CONFLICT, "cannot measure the shards: " + e.getMessage());
+        }
+        List<Long> ids = new ArrayList<>();
+        for (Drainer.Step step : steps) {
+            if (step instanceof Drainer.KeyStep k) {
+                ids.add(start(k.keyspace(), k.keys(), k.to(), "scale").id);
+            } else {
+                Drainer.TableStep t = (Drainer.TableStep) step;
+                io.cleave.router.topology.TableRule rule = new io.cleave.router.topology.TableRule.Unsharded(t.table(), t.to());
+                if (t.rows()) {
+                    MoveRecord planned = planRehome(t.table(), t.from(), rule);
+                    planned.origin = "scale";
+                    ids.add(startTables(planned, 0).id);
+                } else {
+                    env.maps().update(m -> m.withRule(rule));
+                }
+            }
+        }
+        return ids;
+    }
+
     /** Replaces the move hooks (tests pause a move at a point); only when the daemon was built with switchable hooks. */
     public void testHooks(MoveHooks hooks) {
         ((MoveHooks.Switchable) env.hooks()).set(hooks);

@@ -28,6 +28,10 @@ public final class ShardLinks {
         shards.put(endpoint.index(), endpoint);
     }
 
+    public boolean has(int shard) {
+        return shards.containsKey(shard);
+    }
+
     public void remove(int shard) {
         shards.remove(shard);
     }
