@@ -9,7 +9,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Resizes a running server's buffer pool with {@code SET GLOBAL innodb_buffer_pool_size} (no
- * restart; the server rounds to its chunk size) and waits until the server says it finished.
+ * restart) and waits until the server says it finished.
  */
 final class BufferPools {
 
@@ -21,12 +21,16 @@ final class BufferPools {
     /** Returns the size the server runs with afterwards. */
     static long resize(Connection c, long bytes) throws SQLException, InterruptedException {
         try (Statement s = c.createStatement()) {
-            if (current(s) == bytes) {
-                return bytes;
+            long old = current(s);
+            // The server rounds the size up to a whole number of chunks (of every pool instance, on MySQL).
+            long unit = single(s, "SELECT @@GLOBAL.innodb_buffer_pool_chunk_size") * instances(s);
+            long expected = unit <= 0 ? bytes : (bytes + unit - 1) / unit * unit;
+            if (old == expected) {
+                return old;
             }
             s.execute("SET GLOBAL innodb_buffer_pool_size = " + bytes);
-            // The resize runs in the background until the status says it completed, naming the
-            // size (rounded to the server's chunk size) on MariaDB, a time on MySQL.
+            // The resize runs in the background until the status says it completed: MariaDB names
+            // the new size, MySQL a time.
             long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MILLIS);
             while (System.nanoTime() < deadline) {
                 long now = current(s);
@@ -34,7 +38,7 @@ final class BufferPools {
                 String lower = status == null ? "" : status.toLowerCase(Locale.ROOT);
                 boolean completed = lower.startsWith("completed") && (lower.contains("to " + now + " bytes")
                         || !lower.contains(" bytes"));
-                if (status == null || completed || lower.contains("did not change")) {
+                if (now != old && (status == null || completed)) {
                     return now;
                 }
                 TimeUnit.MILLISECONDS.sleep(100);
@@ -45,7 +49,19 @@ final class BufferPools {
     }
 
     private static long current(Statement s) throws SQLException {
-        try (ResultSet rs = s.executeQuery("SELECT @@GLOBAL.innodb_buffer_pool_size")) {
+        return single(s, "SELECT @@GLOBAL.innodb_buffer_pool_size");
+    }
+
+    private static long instances(Statement s) {
+        try {
+            return Math.max(1, single(s, "SELECT @@GLOBAL.innodb_buffer_pool_instances"));
+        } catch (SQLException e) {
+            return 1; // MariaDB 10.6 and later have one pool
+        }
+    }
+
+    private static long single(Statement s, String sql) throws SQLException {
+        try (ResultSet rs = s.executeQuery(sql)) {
             rs.next();
             return rs.getLong(1);
         }
