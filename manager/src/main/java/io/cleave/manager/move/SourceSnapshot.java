@@ -14,8 +14,8 @@ import java.sql.Statement;
  */
 final class SourceSnapshot {
 
-    /** Tests force the locking way on MariaDB with {@code -Dcleave.move.snapshot_lock=true}. */
-    private static final boolean FORCE_LOCK = Boolean.getBoolean("cleave.move.snapshot_lock");
+    /** Tests take the locking way on MariaDB too with {@code -Dcleave.move.snapshot_lock=true} (read at each snapshot). */
+    static final String FORCE_LOCK = "cleave.move.snapshot_lock";
     /** How long FLUSH TABLES WITH READ LOCK may wait for running statements (writes wait meanwhile). */
     private static final int LOCK_WAIT_SECONDS = 3;
 
@@ -27,7 +27,7 @@ final class SourceSnapshot {
         try (Statement s = c.createStatement()) {
             s.execute("SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ");
             c.setAutoCommit(false);
-            if (!FORCE_LOCK) {
+            if (!Boolean.getBoolean(FORCE_LOCK)) {
                 s.execute("START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY");
                 BinlogPosition p = reported(s);
                 if (p != null) {
