@@ -140,7 +140,8 @@ public final class Daemon implements AutoCloseable {
                         new MoveJournal(home.state()), MoveSettings.fromSystemProperties(),
                         new MoveMetrics(registry, () -> moves.phases()),
                         new MoveHooks.Switchable(MoveHooks.fromSystemProperties())));
-                imports = new io.cleave.manager.imports.ImportService(home.state(), moves, shardRegistry(), registry);
+                imports = new io.cleave.manager.imports.ImportService(home.state(), moves, shardRegistry(), registry,
+                        () -> scale != null && scale.running());
                 imports.attachedEndpoint().ifPresent(links::put);
                 scale = new io.cleave.manager.scale.ScaleService(home.state(), moves, shardRegistry(),
                         new ScalableInstances(new HomePlanner(home, config, options.cacheDir(), options.pathVariable()),

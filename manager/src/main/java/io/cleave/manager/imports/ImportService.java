@@ -55,11 +55,15 @@ public final class ImportService implements AutoCloseable {
         return t;
     });
     private final ImportMetrics metrics;
+    private final java.util.function.BooleanSupplier scaling;
     private volatile ImportRecord current;
     private volatile boolean closed;
 
     /** {@code meters}: where the import's progress is published (/metrics). */
-    public ImportService(Path stateDir, MoveService moves, ShardRegistry registry, io.micrometer.core.instrument.MeterRegistry meters) {
+    /** {@code scaling}: whether a scale is under way (an import then waits: the shard count must stay). */
+    public ImportService(Path stateDir, MoveService moves, ShardRegistry registry, io.micrometer.core.instrument.MeterRegistry meters,
+                         java.util.function.BooleanSupplier scaling) {
+        this.scaling = scaling;
         this.journal = new ImportJournal(stateDir);
         this.moves = moves;
         this.maps = moves.environment().maps();
@@ -114,7 +118,7 @@ public final class ImportService implements AutoCloseable {
             throw new MoveRefused(MoveRefused.Kind.CONFLICT, "the import of " + r.source + " is " + state(r)
                     + ": one import at a time (see 'cleave import --status')");
         }
-        if (maps.current().movingTables().containsKey(ShardMap.EVERY_TABLE)) {
+        if (scaling.getAsBoolean() || maps.current().movingTables().containsKey(ShardMap.EVERY_TABLE)) {
             throw new MoveRefused(MoveRefused.Kind.CONFLICT, "a scale is under way: import once it is done");
         }
         ImportPlan plan = plan(url);
@@ -323,13 +327,10 @@ public final class ImportService implements AutoCloseable {
             for (Map.Entry<String, RuleSpec> t : r.tables.entrySet()) {
                 TableRule rule = t.getValue().toRule(t.getKey());
                 m.tables.add(TableProgress.of(r.database, t.getKey(), Catalog.primaryKey(source, r.database, t.getKey()), rule));
-                if (rule instanceof TableRule.Sharded s) {
-                    for (int o : map.owners(s.keyspace())) {
-                        targets.add(o);
-                    }
-                } else if (rule instanceof TableRule.Unsharded u) {
+                if (rule instanceof TableRule.Unsharded u) {
                     targets.add(u.homeShard());
                 } else {
+                    // A sharded table's rows go where their buckets are when they are copied: any shard.
                     for (int s = 0; s < map.shardCount(); s++) {
                         targets.add(s);
                     }

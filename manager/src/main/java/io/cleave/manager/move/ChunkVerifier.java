@@ -59,8 +59,11 @@ final class ChunkVerifier {
         }
     }
 
-    /** Makes the given targets' rows of a chunk the source's: deletes theirs, copies the source's. */
-    void repair(Connection source, Map<Integer, Connection> targets, Chunk chunk) throws SQLException {
+    /**
+     * Makes the given targets' rows of a chunk the source's: deletes theirs, copies the source's.
+     * {@code all}: every shard the move writes to.
+     */
+    void repair(Connection source, Map<Integer, Connection> targets, Set<Integer> all, Chunk chunk) throws SQLException {
         TableShape shape = chunk.table();
         List<Object[]> rows = new ArrayList<>();
         try (PreparedStatement ps = source.prepareStatement("SELECT " + shape.columnList() + " FROM "
@@ -72,7 +75,7 @@ final class ChunkVerifier {
                 }
             }
         }
-        Map<Integer, List<Object[]>> byTarget = shape.byTarget(rows);
+        Map<Integer, List<Object[]>> byTarget = shape.byTarget(rows, all);
         for (Map.Entry<Integer, Connection> t : targets.entrySet()) {
             Connection target = t.getValue();
             target.setAutoCommit(false);
@@ -119,6 +122,10 @@ final class ChunkVerifier {
                     long crc = rs.getLong(2);
                     for (int t : shape.placement.targetsOf(key)) {
                         long[] s = sums.get(t);
+                        if (s == null) {
+                            throw new IllegalStateException("a row of " + shape + " belongs on shard " + t + ", which this"
+                                    + " move does not write to (the shard map changed under it)");
+                        }
                         s[0]++;
                         s[1] ^= crc;
                     }

@@ -68,7 +68,7 @@ final class KeyApplier {
                 }
             }
         }
-        Map<Integer, List<Object[]>> byTarget = shape.byTarget(rows);
+        Map<Integer, List<Object[]>> byTarget = shape.byTarget(rows, targets.keySet());
         long changed = 0;
         for (Map.Entry<Integer, Connection> t : targets.entrySet()) {
             long deleted;

@@ -52,7 +52,7 @@ final class RowCopier {
                 }
             }
             long bytes = 0;
-            for (Map.Entry<Integer, List<Object[]>> e : shape.byTarget(rows).entrySet()) {
+            for (Map.Entry<Integer, List<Object[]>> e : shape.byTarget(rows, targets.keySet()).entrySet()) {
                 bytes += shape.replace(targets.get(e.getKey()), e.getValue());
             }
             if (!rows.isEmpty()) {

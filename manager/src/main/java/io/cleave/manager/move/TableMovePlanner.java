@@ -121,18 +121,14 @@ final class TableMovePlanner {
 
     private static List<Integer> targets(ShardMap map, TableRule destination, int source) {
         List<Integer> out = new ArrayList<>();
-        if (destination instanceof TableRule.Sharded s) {
-            for (int o : map.owners(s.keyspace())) {
-                if (o != source) {
-                    out.add(o);
-                }
-            }
-        } else if (destination instanceof TableRule.Unsharded u) {
+        if (destination instanceof TableRule.Unsharded u) {
             if (u.homeShard() == source) {
                 throw bad("table " + destination.table() + " lives on shard " + source + " already: nothing to move");
             }
             out.add(u.homeShard());
         } else {
+            // Every shard: a reference table's copies, or where a sharded table's rows may go (their
+            // buckets' shards when they are copied).
             for (int s = 0; s < map.shardCount(); s++) {
                 if (s != source) {
                     out.add(s);

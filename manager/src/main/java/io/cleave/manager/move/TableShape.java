@@ -90,11 +90,18 @@ final class TableShape {
         return v;
     }
 
-    /** Rows read by {@link #row}, by the target shard each goes to (rows staying on the source are left out). */
-    java.util.Map<Integer, List<Object[]>> byTarget(List<Object[]> rows) {
+    /**
+     * Rows read by {@link #row}, by the target shard each goes to (rows staying on the source are
+     * left out); every target must be one of {@code targets}, the shards the move writes to.
+     */
+    java.util.Map<Integer, List<Object[]>> byTarget(List<Object[]> rows, java.util.Set<Integer> targets) {
         java.util.Map<Integer, List<Object[]>> out = new java.util.TreeMap<>();
         for (Object[] row : rows) {
             for (int t : placement.targetsOf(keyColumn < 0 ? null : row[keyColumn])) {
+                if (!targets.contains(t)) {
+                    throw new IllegalStateException("a row of " + table + " belongs on shard " + t + ", which this move"
+                            + " does not write to (the shard map changed under it)");
+                }
                 out.computeIfAbsent(t, x -> new ArrayList<>()).add(row);
             }
         }

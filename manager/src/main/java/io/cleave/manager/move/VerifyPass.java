@@ -80,7 +80,7 @@ final class VerifyPass {
                         }
                     }
                     if (!differ.isEmpty()) {
-                        chunks.repair(live, differ, chunk);
+                        chunks.repair(live, differ, targets.keySet(), chunk);
                         repaired++;
                     }
                 }

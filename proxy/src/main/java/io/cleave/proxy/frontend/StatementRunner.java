@@ -185,11 +185,14 @@ final class StatementRunner {
             }
             single(r, anyShard(r), exec);
         } else if (resolution.isSingle()) {
-            if (crossesAttached(resolution.shard(), map)) {
+            if (crossesAttached(new int[] {resolution.shard()}, map)) {
                 return;
             }
             single(r, resolution.shard(), exec);
         } else {
+            if (crossesAttached(resolution.shards(), map)) {
+                return;
+            }
             multi(r, resolution.shards(), exec);
         }
     }
@@ -198,21 +201,26 @@ final class StatementRunner {
      * A transaction never spans an attached server (an import's source) and another shard: the
      * source takes no part in two-phase commits (Cleave writes nothing there, not even a decision).
      */
-    private boolean crossesAttached(int shard, ShardMap map) {
+    private boolean crossesAttached(int[] shards, ShardMap map) {
         if (map.attached().isEmpty() || !session.inTransaction()) {
             return false;
         }
-        TransactionState tx = session.transaction();
-        int other = tx.onlyShard();
-        if (other < 0 || other == shard || !(map.isAttached(shard) || map.isAttached(other))) {
+        int other = session.transaction().onlyShard();
+        if (other < 0) {
             return false;
         }
-        int attached = map.isAttached(shard) ? shard : other;
-        refuse("this transaction already runs on " + (map.isAttached(other) ? "the database being imported" : "shard " + other)
-                + " and this statement reaches " + (map.isAttached(shard) ? "the database being imported" : "shard " + shard)
-                + ": a transaction cannot span the import's source (" + map.attached().get(attached - map.shardCount()).label()
-                + ") and the local shards until the import is done; commit first");
-        return true;
+        for (int shard : shards) {
+            if (shard != other && (map.isAttached(shard) || map.isAttached(other))) {
+                int attached = map.isAttached(shard) ? shard : other;
+                refuse("this transaction already runs on " + (map.isAttached(other) ? "the database being imported"
+                        : "shard " + other) + " and this statement reaches " + (map.isAttached(shard)
+                        ? "the database being imported" : "shard " + shard) + ": a transaction cannot span the import's"
+                        + " source (" + map.attached().get(attached - map.shardCount()).label() + ") and the local shards"
+                        + " until the import is done; commit first");
+                return true;
+            }
+        }
+        return false;
     }
 
     private int anyShard(Plan.Route r) {
