@@ -10,6 +10,7 @@ import picocli.CommandLine.Command;
     description = "Benchmarks for Cleave: TPC-C, the sysbench suite, proxy overhead, one instance vs N shards, "
         + "cross-shard transactions.",
     subcommands = {TpccCommand.class, ProxyOverheadCommand.class, ScalingCommand.class, CrossShardCommand.class, MoveBenchCommand.class,
+        ImportBenchCommand.class, ScaleBenchCommand.class,
         ReportCommand.class, SpliceCommand.class})
 public final class BenchCommand implements Runnable {
     /** Exit code when the command itself failed (bad target, SQL error), as opposed to a failed check. */
