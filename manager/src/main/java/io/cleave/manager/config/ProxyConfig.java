@@ -19,7 +19,8 @@ import java.util.Optional;
  */
 public record ProxyConfig(HostPort listen, Optional<Path> socket, int threads, int maxBackendConnectionsPerShard,
                           Duration backendWaitTimeout, Optional<Path> tlsCert, Optional<Path> tlsKey,
-                          List<ProxyUser> users, Duration xaRecoveryInterval) {
+                          List<ProxyUser> users, Duration xaRecoveryInterval, long maxAllowedPacket,
+                          LoginConfig login) {
 
     public static final Path NO_SOCKET = Path.of("none");
 

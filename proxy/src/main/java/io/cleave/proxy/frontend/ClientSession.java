@@ -317,7 +317,7 @@ final class ClientSession implements ExchangeContext {
                 }
             } catch (MalformedPacketException | IndexOutOfBoundsException | IllegalStateException e) {
                 changeUser = null;
-                fatal(1835, "08S01", "Malformed communication packet: " + e.getMessage());
+                fatal(1835, "08S01", "Malformed communication packet: " + MalformedPacketException.reason(e));
             } finally {
                 frame.release();
             }
@@ -332,6 +332,14 @@ final class ClientSession implements ExchangeContext {
     }
 
     private void process(ByteBuf frame) {
+        if (!assemblerBusy && Frames.sequence(frame) != 0) {
+            // Every command starts at sequence 0. A client that lost count cannot be trusted with the
+            // stream any more: answered here as a server answers it, never passed on to a shard.
+            output.respondTo(Frames.sequence(frame));
+            frame.release();
+            fatal(1156, "08S01", "Got packets out of order");
+            return;
+        }
         ByteBuf payload;
         if (Frames.payloadLength(frame) < Frames.MAX_PAYLOAD && !assemblerBusy) {
             current = frame;
@@ -364,10 +372,11 @@ final class ClientSession implements ExchangeContext {
         try {
             dispatch(payload);
         } catch (MalformedPacketException | IndexOutOfBoundsException e) {
-            fatal(1835, "08S01", "Malformed communication packet: " + e.getMessage());
+            fatal(1835, "08S01", "Malformed communication packet: " + MalformedPacketException.reason(e));
         } catch (RuntimeException e) {
             log.warn("connection {}: command failed in the proxy", connectionId, e);
-            error(1105, "HY000", "proxy error: " + e);
+            error(1105, "HY000", "proxy error: the proxy failed to run this command (" + e.getClass().getSimpleName()
+                    + "); see the proxy log for connection " + connectionId);
         }
     }
 
@@ -448,7 +457,7 @@ final class ClientSession implements ExchangeContext {
                 finishCommand();
                 return;
             case CHANGE_USER:
-                changeUser = ChangeUser.start(this, payload, challenge);
+                ChangeUser.start(this, payload, challenge, waiting -> changeUser = waiting);
                 return;
             default:
                 unknownCommand(code);
@@ -520,7 +529,7 @@ final class ClientSession implements ExchangeContext {
             error(1243, "HY000", "Unknown prepared statement handler (" + id + ") given to mysqld_stmt_reset");
             return;
         }
-        statement.clearLongData();
+        statement.reset();
         if (statement.cursorShard() >= 0) {
             cursors.close(statement, () -> {
                 output.ok(status());
@@ -538,7 +547,8 @@ final class ClientSession implements ExchangeContext {
         if (statement != null) {
             ByteBuf data = payload.retainedSlice(payload.readerIndex() + ComStmtSendLongData.DATA_OFFSET,
                     payload.readableBytes() - ComStmtSendLongData.DATA_OFFSET);
-            statement.appendLongData(output.channel().alloc(), header.paramId(), data);
+            statement.appendLongData(output.channel().alloc(), header.paramId(), data,
+                    runtime.config().maxAllowedPacket());
         }
         // COM_STMT_SEND_LONG_DATA has no response.
         finishCommandSilently();

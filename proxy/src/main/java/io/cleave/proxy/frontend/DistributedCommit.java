@@ -267,7 +267,7 @@ final class DistributedCommit implements ExchangeContext {
         ErrPacket first = null;
         for (LegResult r : results) {
             if (!r.ok()) {
-                log.info("transaction {}: shard {} failed: {}", xid, r.shard, r.errorPacket().message());
+                log.info("transaction {}: shard {} failed: {}", xid, r.shard, LogSafe.text(r.errorPacket().message()));
                 if (first == null) {
                     first = r.errorPacket();
                 }

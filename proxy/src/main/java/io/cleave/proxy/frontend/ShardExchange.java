@@ -201,7 +201,7 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
         if (frameKind == FrameKind.ERR && swallowedError == null) {
             swallowedError = ErrPacket.decode(Frames.payload(frame));
             log.info("shard {} {}: a statement the proxy sent before the client's failed: {}", shard, connection,
-                    swallowedError.message());
+                    LogSafe.text(swallowedError.message()));
         }
         frame.release();
     }
