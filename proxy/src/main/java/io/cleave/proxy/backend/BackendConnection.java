@@ -36,6 +36,8 @@ public final class BackendConnection {
     private int lastStatus;
     private boolean broken;
     private BackendPool pool;
+    /** Lent to a borrower by the pool: {@link #release()} gives it back once. */
+    private boolean borrowed;
     private long idleSinceNanos;
     private AuthPlugin loginPlugin = AuthPlugin.MYSQL_NATIVE_PASSWORD;
     private byte[] loginScramble = new byte[0];
@@ -117,6 +119,14 @@ public final class BackendConnection {
 
     void pool(BackendPool pool) {
         this.pool = pool;
+    }
+
+    boolean borrowed() {
+        return borrowed;
+    }
+
+    void borrowed(boolean lent) {
+        this.borrowed = lent;
     }
 
     long idleSinceNanos() {

@@ -103,8 +103,7 @@ public final class BackendPool {
         }
         BackendConnection idle = pollIdle(profile);
         if (idle != null) {
-            inUse++;
-            callback.acquired(idle);
+            lend(idle, callback);
             return;
         }
         if (open >= limit && !closeAnIdleConnection()) {
@@ -116,8 +115,17 @@ public final class BackendPool {
         openFor(profile, callback);
     }
 
-    /** Gives a connection back after its statement or transaction is done. */
+    /**
+     * Gives a connection back after its statement or transaction is done. A connection given
+     * back twice counts once: the second call is a caller's mistake, logged, never a second free
+     * slot (which would let two borrowers share one connection and the in-use count go negative).
+     */
     public void release(BackendConnection connection) {
+        if (!connection.borrowed()) {
+            log.warn("{} was given back again; ignored", connection, new IllegalStateException("released twice"));
+            return;
+        }
+        connection.borrowed(false);
         inUse--;
         if (!connection.isUsable() || closed) {
             forget(connection);
@@ -132,8 +140,7 @@ public final class BackendPool {
         }
         Waiter waiter = firstWaiterFor(connection.capabilities().responseProfile());
         if (waiter != null) {
-            inUse++;
-            waiter.callback.acquired(connection);
+            lend(connection, waiter.callback);
             return;
         }
         if (!waiters.isEmpty()) {
@@ -208,6 +215,7 @@ public final class BackendPool {
                     callback.failed(new IllegalStateException("proxy is shutting down"));
                     return;
                 }
+                connection.borrowed(true);
                 callback.acquired(connection);
             } else {
                 inUse--;
@@ -218,6 +226,12 @@ public final class BackendPool {
                 serveWaiter();
             }
         });
+    }
+
+    private void lend(BackendConnection connection, AcquireCallback callback) {
+        inUse++;
+        connection.borrowed(true);
+        callback.acquired(connection);
     }
 
     private void forget(BackendConnection connection) {

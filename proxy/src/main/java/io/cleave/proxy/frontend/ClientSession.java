@@ -65,6 +65,7 @@ final class ClientSession implements ExchangeContext {
     private final TransactionState transaction;
     private final ConnectionPins pins;
     private final Cursors cursors;
+    private final BorrowedConnections borrowed = new BorrowedConnections();
     /** The connection-bound state the current statement creates or releases (read before it runs). */
     private PinNames currentPins = PinNames.NONE;
     /** User variables the current statement assigns outside SET (null: none), read back after it. */
@@ -738,6 +739,11 @@ final class ClientSession implements ExchangeContext {
                 transaction.end();
             }
         }
+        keepOrGiveBack(shard, conn, keepForWarnings);
+    }
+
+    /** A connection no transaction holds: kept while pinned state or warnings need it, else given back. */
+    void keepOrGiveBack(int shard, BackendConnection conn, boolean keepForWarnings) {
         if (pins.isPinned(shard, conn)) {
             if (conn.isUsable()) {
                 return;
@@ -752,7 +758,23 @@ final class ClientSession implements ExchangeContext {
             warningsConnection = conn;
             return;
         }
-        conn.release();
+        borrowed.giveBack(conn);
+    }
+
+    /** A connection borrowed for this session came from the pool; refused (given back) once the client left. */
+    @Override
+    public boolean lent(BackendConnection conn) {
+        if (closed) {
+            conn.release();
+            return false;
+        }
+        borrowed.add(conn);
+        return true;
+    }
+
+    /** A connection a commit of this session borrowed: given back with the session's, even after the client left. */
+    void adopt(BackendConnection conn) {
+        borrowed.add(conn);
     }
 
     void releaseWarningsConnection() {
@@ -760,7 +782,7 @@ final class ClientSession implements ExchangeContext {
         if (c != null) {
             warningsConnection = null;
             if (transaction.held(c.shard()) != c && !pins.isPinned(c.shard(), c)) {
-                c.release();
+                borrowed.giveBack(c);
             }
         }
     }
@@ -825,6 +847,8 @@ final class ClientSession implements ExchangeContext {
         releaseCurrent();
         busy = false;
         if (closed) {
+            // The client left while this command ran: what the command took since goes back too.
+            dropConnections();
             return;
         }
         ByteBuf next = queued.poll();
@@ -888,9 +912,9 @@ final class ClientSession implements ExchangeContext {
         for (ClientStatement s : statements.values()) {
             s.clearLongData();
         }
-        releaseWarningsConnection();
         // An open transaction dies with its client, as on a real server: closing the backend
-        // connection rolls it back (and drops temporary tables, locks, cursors).
+        // connection rolls it back (and drops temporary tables, locks, cursors). A statement in
+        // flight loses its connection too: nobody is left to read its answer.
         dropConnections();
         if (paused != null) {
             paused.channel().config().setAutoRead(true);
@@ -898,28 +922,29 @@ final class ClientSession implements ExchangeContext {
         }
     }
 
-    /** Closes the connections of the session's transaction and pinned state, and forgets them. */
+    /**
+     * Gives back every connection the session borrowed: its transaction's and pinned ones are
+     * closed (the shard rolls back and forgets their state), a clean idle one goes back open.
+     */
     private void dropConnections() {
-        List<BackendConnection> pinnedConnections = pins.dropAll();
+        if (transaction.committing()) {
+            // A two-phase commit is under way on the transaction's connections: it ends the
+            // transaction and gives them back itself, and the end of its command sweeps again.
+            // Closing them now would leave its prepared branches waiting for a decision that this
+            // proxy, still counting the commit as running, never settles.
+            releaseWarningsConnection();
+            borrowed.giveBackAll(c -> transaction.held(c.shard()) == c || pins.isPinned(c.shard(), c), c -> true);
+            return;
+        }
+        List<BackendConnection> stateful = pins.dropAll();
         for (int shard = 0; shard < runtime.shardCount(); shard++) {
-            if (transaction.committing()) {
-                // A two-phase commit is under way on these connections: it ends the transaction and
-                // gives them back itself. Closing them now would leave its prepared branches waiting
-                // for a decision that this proxy, still counting the commit as running, never settles.
-                pinnedConnections.remove(transaction.held(shard));
-                continue;
-            }
             BackendConnection held = transaction.drop(shard);
             if (held != null) {
-                held.close();
-                held.release();
-                pinnedConnections.remove(held);
+                stateful.add(held);
             }
         }
-        for (BackendConnection pin : pinnedConnections) {
-            pin.close();
-            pin.release();
-        }
+        warningsConnection = null;
+        borrowed.giveBackAll(c -> false, c -> !stateful.contains(c));
     }
 
     /** What the statement about to run creates or releases on its connection (see {@link PinNames}). */

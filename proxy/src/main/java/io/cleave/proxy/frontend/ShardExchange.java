@@ -90,7 +90,9 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
 
     @Override
     public void acquired(BackendConnection conn) {
-        onConnection(conn);
+        if (session.lent(conn)) {
+            onConnection(conn);
+        }
     }
 
     @Override
