@@ -37,7 +37,8 @@ public final class RawMysqlClient implements AutoCloseable {
     private final Socket socket;
     private final DataInputStream in;
     private final OutputStream out;
-    private byte[] scramble;
+    /** The handshake's scramble (zeros until it is read: a client that answers early signs against those). */
+    private byte[] scramble = new byte[20];
     private String serverVersion;
     private long connectionId;
     private int sequence;
@@ -115,6 +116,11 @@ public final class RawMysqlClient implements AutoCloseable {
 
     /** Sends a HandshakeResponse41 (mysql_native_password) without reading the answer. */
     public void sendHandshakeResponse(String user, String password, String database) throws IOException {
+        writePacket(1, handshakeResponsePayload(user, password, database));
+    }
+
+    /** The payload of a HandshakeResponse41 (mysql_native_password, on the handshake's scramble). */
+    public byte[] handshakeResponsePayload(String user, String password, String database) throws IOException {
         ByteArrayOutputStream b = new ByteArrayOutputStream();
         writeInt(b, CLIENT_FLAGS, 4);
         writeInt(b, 1 << 24, 4);
@@ -126,11 +132,17 @@ public final class RawMysqlClient implements AutoCloseable {
         b.write(token);
         writeNul(b, database == null ? "" : database);
         writeNul(b, "mysql_native_password");
-        writePacket(1, b.toByteArray());
+        return b.toByteArray();
     }
 
     /** COM_CHANGE_USER with a mysql_native_password token on the connection's scramble; returns the final packet. */
     public byte[] changeUser(String user, String password, String database) throws IOException {
+        writePacket(0, changeUserPayload(user, password, database));
+        return followAuth(password);
+    }
+
+    /** The payload of a COM_CHANGE_USER (mysql_native_password, on the connection's scramble). */
+    public byte[] changeUserPayload(String user, String password, String database) throws IOException {
         ByteArrayOutputStream b = new ByteArrayOutputStream();
         b.write(0x11);
         writeNul(b, user);
@@ -140,8 +152,7 @@ public final class RawMysqlClient implements AutoCloseable {
         writeNul(b, database == null ? "" : database);
         writeInt(b, 45, 2);
         writeNul(b, "mysql_native_password");
-        writePacket(0, b.toByteArray());
-        return followAuth(password);
+        return b.toByteArray();
     }
 
     /** Reads the answer to a handshake response, following a mysql_native_password auth switch. */
@@ -334,6 +345,22 @@ public final class RawMysqlClient implements AutoCloseable {
         } catch (IOException e) {
             return e.getMessage() != null && e.getMessage().contains("reset");
         }
+    }
+
+    /** How long a read waits before it fails with a SocketTimeoutException. */
+    public void readTimeout(int millis) throws IOException {
+        socket.setSoTimeout(millis);
+    }
+
+    /** Stops sending (the server reads end of stream) while still reading what it sends. */
+    public void shutdownOutput() throws IOException {
+        socket.shutdownOutput();
+    }
+
+    /** Closes with a TCP reset instead of an orderly close, as a crashed client's kernel does. */
+    public void abort() throws IOException {
+        socket.setSoLinger(true, 0);
+        socket.close();
     }
 
     public long connectionId() {

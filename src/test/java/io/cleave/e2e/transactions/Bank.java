@@ -1,5 +1,6 @@
 package io.cleave.e2e.transactions;
 
+import io.cleave.e2e.support.Leftovers;
 import io.cleave.e2e.support.RunningDaemon;
 
 import java.sql.Connection;
@@ -11,6 +12,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The accounts the transaction tests move money between: {@code bank.accounts(id, owner, balance)}
@@ -102,36 +105,10 @@ final class Bank {
         }
     }
 
-    /**
-     * Waits until no shard has an open InnoDB transaction or a prepared branch; fails naming what
-     * is left. Polls every 200 ms: InnoDB refreshes innodb_trx from a cache only after 0.1 s
-     * without reads, so faster polling could keep reading a stale view.
-     */
+    /** Waits until no shard has an open InnoDB transaction or a prepared branch; fails naming what is left. */
     static void awaitNothingOpen(RunningDaemon daemon, int shards, Duration timeout) throws Exception {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        Map<Integer, List<String>> left = new LinkedHashMap<>();
-        while (true) {
-            left.clear();
-            for (int shard = 0; shard < shards; shard++) {
-                try (Connection s = daemon.connect(shard)) {
-                    List<String> open = new ArrayList<>(rows(s, "SELECT CONCAT('trx ', trx_id, ' ', trx_state) FROM"
-                            + " information_schema.innodb_trx"));
-                    for (String xid : rows(s, "XA RECOVER")) {
-                        open.add("prepared " + xid);
-                    }
-                    if (!open.isEmpty()) {
-                        left.put(shard, open);
-                    }
-                }
-            }
-            if (left.isEmpty()) {
-                return;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("still open after " + timeout + ": " + left);
-            }
-            Thread.sleep(200);
-        }
+        assertThat(daemon.shards()).hasSize(shards);
+        Leftovers.awaitNothingOpen(daemon, timeout);
     }
 
     static void execute(Connection c, String sql) throws SQLException {
