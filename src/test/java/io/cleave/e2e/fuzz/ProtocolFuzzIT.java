@@ -136,6 +136,7 @@ class ProtocolFuzzIT {
         for (int shard = 0; shard < 2; shard++) {
             assertThat(daemon.status(shard).state()).isEqualTo(InstanceState.RUNNING);
         }
+        daemon.assertNoShardRestarted();
         assertThat(packets.get()).isGreaterThanOrEqualTo(PACKETS);
     }
 
