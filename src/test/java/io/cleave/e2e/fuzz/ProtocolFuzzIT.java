@@ -4,6 +4,7 @@ import io.cleave.e2e.support.CleaveTestHome;
 import io.cleave.e2e.support.Leftovers;
 import io.cleave.e2e.support.RawMysqlClient;
 import io.cleave.e2e.support.RunningDaemon;
+import io.cleave.e2e.support.TwoShardItems;
 import io.cleave.manager.supervisor.InstanceState;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -63,27 +64,11 @@ class ProtocolFuzzIT {
                 .proxyOption("backend_wait_timeout_ms", 3000)
                 // Damaged handshakes fail logins by the hundred: throttling them would only slow the run.
                 .proxyOption("failed_login_delay_ms", 0)
-                .extraYaml("""
-                        sharding:
-                          keyspaces:
-                            - name: item
-                              function: range
-                              ranges:
-                                - { from: 1, to: 99, shard: 0 }
-                                - { from: 100, shard: 1 }
-                          tables:
-                            - { name: items, keyspace: item, column: id }
-                        """)
+                .extraYaml(TwoShardItems.SHARDING)
                 .create();
         daemon = home.start();
         try (RawMysqlClient c = RawMysqlClient.login(daemon.proxyPort(), "root", "", "")) {
-            ok(c, "CREATE DATABASE fuzz");
-            ok(c, "CREATE TABLE fuzz.items (id INT PRIMARY KEY, v INT NOT NULL, s VARCHAR(100))");
-            StringBuilder rows = new StringBuilder();
-            for (int id = 1; id <= 200; id++) {
-                rows.append(id == 1 ? "" : ",").append('(').append(id).append(", 0, 'row ").append(id).append("')");
-            }
-            ok(c, "INSERT INTO fuzz.items (id, v, s) VALUES " + rows);
+            TwoShardItems.create(c, "fuzz", 20);
         }
     }
 
@@ -215,10 +200,5 @@ class ProtocolFuzzIT {
             Thread.sleep(100);
         }
         assertThat(clients).as("client connections the proxy still counts").isZero();
-    }
-
-    private static void ok(RawMysqlClient c, String sql) throws Exception {
-        byte[] answer = c.query(sql);
-        assertThat(RawMysqlClient.isOk(answer)).as("%.60s: %s", sql, RawMysqlClient.describe(answer)).isTrue();
     }
 }

@@ -4,6 +4,7 @@ import io.cleave.e2e.support.CleaveTestHome;
 import io.cleave.e2e.support.Leftovers;
 import io.cleave.e2e.support.RawMysqlClient;
 import io.cleave.e2e.support.RunningDaemon;
+import io.cleave.e2e.support.TwoShardItems;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -47,7 +48,7 @@ class ConnectionLifecycleIT {
         for (int id = 1; id < 99; id++) {
             ids.append(id == 1 ? "" : ", ").append(id);
         }
-        BIG_READ = "SELECT REPEAT(pad, 500) FROM items WHERE id IN (" + ids + ")";
+        BIG_READ = "SELECT REPEAT(s, 500) FROM items WHERE id IN (" + ids + ")";
     }
 
     private static CleaveTestHome home;
@@ -56,27 +57,11 @@ class ConnectionLifecycleIT {
     @BeforeAll
     static void start() throws Exception {
         home = CleaveTestHome.builder().shards(2)
-                .extraYaml("""
-                        sharding:
-                          keyspaces:
-                            - name: item
-                              function: range
-                              ranges:
-                                - { from: 1, to: 99, shard: 0 }
-                                - { from: 100, shard: 1 }
-                          tables:
-                            - { name: items, keyspace: item, column: id }
-                        """)
+                .extraYaml(TwoShardItems.SHARDING)
                 .create();
         daemon = home.start();
         try (RawMysqlClient c = RawMysqlClient.login(daemon.proxyPort(), "root", "", "")) {
-            ok(c, "CREATE DATABASE life");
-            ok(c, "CREATE TABLE life.items (id INT PRIMARY KEY, v INT NOT NULL, pad VARCHAR(2000))");
-            StringBuilder rows = new StringBuilder();
-            for (int id = 1; id <= 199; id++) {
-                rows.append(id == 1 ? "" : ",").append('(').append(id).append(", 0, REPEAT('p', 2000))");
-            }
-            ok(c, "INSERT INTO life.items (id, v, pad) VALUES " + rows);
+            TwoShardItems.create(c, "life", 2000);
         }
     }
 
