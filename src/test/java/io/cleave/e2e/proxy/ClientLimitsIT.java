@@ -33,7 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * (checked against the shard itself, which has the same max_allowed_packet), a command with a
  * wrong sequence id, the failed-login throttle, and what reaches the log of a hostile user name.
  * Tests that fail logins do so from their own loopback address (127.0.0.x): the throttle counts
- * per client host.
+ * per account and client host.
  */
 class ClientLimitsIT {
 
@@ -204,7 +204,7 @@ class ClientLimitsIT {
     }
 
     @Test
-    void failedLoginsFromAHostWaitTheirTurnThenAreRefusedUntilALoginSucceeds() throws Exception {
+    void failedLoginsOfAnAccountFromAHostWaitTheirTurnThenAreRefusedUntilALoginSucceeds() throws Exception {
         String host = "127.0.0.7";
         for (int i = 0; i < 2; i++) {
             assertThat(errorCode(login(host, "app", "wrong"))).isEqualTo(1045);
@@ -213,8 +213,9 @@ class ClientLimitsIT {
         long started = System.nanoTime();
         assertThat(errorCode(login(host, "app", "wrong"))).isEqualTo(1045);
         assertThat(System.nanoTime() - started).isGreaterThanOrEqualTo(DELAY_MS * 1_000_000L);
-        // Another host is not slowed down by this one.
+        // Another host, and another account from this host, log in as before (their counts are their own).
         assertThat(isOk(login("127.0.0.8", "app", PASSWORD))).isTrue();
+        assertThat(isOk(login(host, "root", ""))).isTrue();
         // Ten guesses at once: they are queued one delay apart, and those past the longest wait refused.
         List<RawMysqlClient> burst = new ArrayList<>();
         try {
@@ -228,7 +229,7 @@ class ClientLimitsIT {
             for (RawMysqlClient c : burst) {
                 codes.add(errorCode(c.followAuth("wrong")));
             }
-            assertThat(codes).containsOnly(1045, 1129).contains(1129);
+            assertThat(codes).containsOnly(1045, 3955).contains(3955);
             assertThat(codes.stream().filter(code -> code == 1045).count()).isLessThanOrEqualTo(MAX_DELAY_MS / DELAY_MS);
         } finally {
             for (RawMysqlClient c : burst) {
@@ -240,9 +241,30 @@ class ClientLimitsIT {
         long deadline = System.nanoTime() + 20_000_000_000L;
         do {
             answer = login(host, "app", PASSWORD);
-        } while (isErr(answer) && errorCode(answer) == 1129 && System.nanoTime() < deadline);
+        } while (isErr(answer) && errorCode(answer) == 3955 && System.nanoTime() < deadline);
         assertThat(isOk(answer)).as(describe(answer)).isTrue();
         assertThat(errorCode(login(host, "app", "wrong"))).isEqualTo(1045);
+    }
+
+    @Test
+    void failedChangeUsersCountLikeFailedLoginsWhateverTheSessionLoggedInAs() throws Exception {
+        String host = "127.0.0.10";
+        for (int i = 0; i < 2; i++) {
+            try (RawMysqlClient c = RawMysqlClient.connect(daemon.proxyPort(), host)) {
+                assertThat(isOk(c.authenticate("app", PASSWORD, ""))).isTrue();
+                // A guess at root's password: app's own successful logins do not reset root's count.
+                assertThat(errorCode(c.changeUser("root", "guess", ""))).isEqualTo(1045);
+                assertThat(c.closedByServer()).isTrue();
+            }
+        }
+        long started = System.nanoTime();
+        assertThat(isOk(login(host, "root", ""))).isTrue();
+        assertThat(System.nanoTime() - started).isGreaterThanOrEqualTo(DELAY_MS * 1_000_000L);
+        // That success forgot root's failures from this host: COM_CHANGE_USER to root goes through.
+        try (RawMysqlClient c = RawMysqlClient.connect(daemon.proxyPort(), host)) {
+            assertThat(isOk(c.authenticate("app", PASSWORD, ""))).isTrue();
+            assertThat(isOk(c.changeUser("root", "", ""))).isTrue();
+        }
     }
 
     @Test

@@ -3,13 +3,14 @@ package io.cleave.proxy.auth;
 import java.time.Duration;
 
 /**
- * How failed logins from one host slow that host's next attempts down (the idea of MySQL's
- * connection_control plugin): the first {@code freeFailures} cost nothing; after them every attempt
- * waits {@code delay} times the failures beyond them, at most {@code maxDelay}, and the host's
- * waiting attempts go one {@code delay} apart, so opening many connections at once does not
- * multiply the guesses. An attempt that would have to wait longer than {@code maxDelay} is refused.
+ * How failed logins as one account from one host slow the next attempts for that 'user'@'host'
+ * down (the idea of MySQL's connection_control plugin): the first {@code freeFailures} cost
+ * nothing; after them every attempt waits {@code delay} times the failures beyond them, at most
+ * {@code maxDelay}, and waiting attempts go one {@code delay} apart, so opening many connections
+ * at once does not multiply the guesses. An attempt that would have to wait longer than
+ * {@code maxDelay} is refused.
  *
- * @param freeFailures failures from a host before its logins are delayed
+ * @param freeFailures failures of a 'user'@'host' before its logins are delayed
  * @param delay        the added wait per failure beyond the free ones, and the spacing of waiting attempts;
  *                     zero turns throttling off
  * @param maxDelay     the longest an attempt waits

@@ -21,7 +21,7 @@ import java.util.function.Consumer;
  * rounds as a first login: auth switch, caching_sha2_password's fast path or full
  * authentication), and on success the session starts over as that user, as a server does. A
  * failed attempt is denied with 1045 and closes the connection. Failed attempts count against
- * the client's host as failed logins do, and wait out the host's delay as they do.
+ * their 'user'@'host' as failed logins do, and wait out its delay as they do.
  */
 final class ChangeUser {
 
@@ -45,12 +45,12 @@ final class ChangeUser {
     static void start(ClientSession session, ByteBuf payload, LoginChallenge challenge, Consumer<ChangeUser> waiting) {
         ComChangeUser request = ComChangeUser.decode(payload, session.output().capabilities());
         FailedLogins failedLogins = session.runtime().failedLogins();
-        long wait = failedLogins.admit(challenge.clientHost(), System.nanoTime());
+        long wait = failedLogins.admit(request.username(), challenge.clientHost(), System.nanoTime());
         if (wait == FailedLogins.REFUSED) {
             session.metrics().loginAborted(LoginAbort.THROTTLED);
-            String why = failedLogins.refusal(challenge.clientHost());
-            log.warn("refused a COM_CHANGE_USER: {}", why);
-            session.fatal(1129, "HY000", why);
+            String why = failedLogins.refusal(request.username(), challenge.clientHost());
+            log.warn("refused a COM_CHANGE_USER: {}", LogSafe.text(why));
+            session.fatal(3955, "HY000", why);
             return;
         }
         Runnable begin = () -> {
@@ -89,7 +89,7 @@ final class ChangeUser {
         }
         switch (outcome.step()) {
             case DONE:
-                session.runtime().failedLogins().succeeded(challenge.clientHost());
+                session.runtime().failedLogins().succeeded(login.userName(), challenge.clientHost());
                 session.metrics().command(session.currentCommand(), RouteKind.LOCAL);
                 Charset charset = Collations.byId(request.collationId());
                 session.loggedInAs(login.userName(), request.database(), charset);
@@ -106,7 +106,7 @@ final class ChangeUser {
     private void deny(LoginChallenge challenge) {
         String used = login.passwordUsed() ? "YES" : "NO";
         session.metrics().authFailed(login.userName());
-        session.runtime().failedLogins().failed(challenge.clientHost());
+        session.runtime().failedLogins().failed(login.userName(), challenge.clientHost());
         log.warn("access denied for user '{}' from {} on COM_CHANGE_USER (using password: {})",
                 LogSafe.text(login.userName()), challenge.clientHost(), used);
         session.fatal(1045, "28000", "Access denied for user '" + login.userName() + "'@'" + challenge.clientHost()

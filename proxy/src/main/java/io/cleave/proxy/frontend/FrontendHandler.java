@@ -31,7 +31,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * One client connection: sends the handshake, runs the login, then hands every frame to the
  * {@link ClientSession}. Before login the client is bounded as a server bounds it: a deadline
- * (connect_timeout), a cap on packet size, and a delay for hosts that failed to log in too often.
+ * (connect_timeout), a cap on packet size, and a delay for accounts whose logins from the client's
+ * host failed too often.
  * A malformed packet gets an error and a closed connection.
  */
 public final class FrontendHandler extends ChannelInboundHandlerAdapter {
@@ -128,12 +129,12 @@ public final class FrontendHandler extends ChannelInboundHandlerAdapter {
         response = HandshakeResponse41.decode(Frames.payload(frame));
         output.capabilities(response.capabilities().intersect(Capabilities.PROXY_SERVER));
         String host = remoteHost(ctx);
-        long wait = runtime.failedLogins().admit(host, System.nanoTime());
+        long wait = runtime.failedLogins().admit(response.username(), host, System.nanoTime());
         if (wait == FailedLogins.REFUSED) {
             runtime.metrics().loginAborted(LoginAbort.THROTTLED);
-            String why = runtime.failedLogins().refusal(host);
-            log.warn("refused a login: {}", why);
-            closeWith(ctx, 1129, "HY000", why);
+            String why = runtime.failedLogins().refusal(response.username(), host);
+            log.warn("refused a login: {}", LogSafe.text(why));
+            closeWith(ctx, 3955, "HY000", why);
             return;
         }
         if (wait > 0) {
@@ -189,7 +190,7 @@ public final class FrontendHandler extends ChannelInboundHandlerAdapter {
     private void startSession(ChannelHandlerContext ctx) {
         phase = Phase.COMMAND;
         cancelLoginDeadline();
-        runtime.failedLogins().succeeded(remoteHost(ctx));
+        runtime.failedLogins().succeeded(login.userName(), remoteHost(ctx));
         // Logged in: packets up to max_allowed_packet are fine now (the session checks joined ones).
         PacketFrameDecoder frames = ctx.pipeline().get(PacketFrameDecoder.class);
         if (frames != null) {
@@ -210,7 +211,7 @@ public final class FrontendHandler extends ChannelInboundHandlerAdapter {
     private void denyLogin(ChannelHandlerContext ctx) {
         String host = remoteHost(ctx);
         runtime.metrics().authFailed(login.userName());
-        runtime.failedLogins().failed(host);
+        runtime.failedLogins().failed(login.userName(), host);
         log.warn("access denied for user '{}' from {} (using password: {})", LogSafe.text(login.userName()), host,
                 login.passwordUsed() ? "YES" : "NO");
         closeWith(ctx, 1045, "28000", "Access denied for user '" + login.userName() + "'@'" + host

@@ -8,7 +8,7 @@ public enum LoginAbort {
     PACKET_TOO_LARGE("packet_too_large"),
     /** A handshake response or authentication packet that does not follow the protocol. */
     MALFORMED("malformed"),
-    /** Its host failed too often: refused without a check. */
+    /** Its 'user'@'host' failed too often: refused without a check. */
     THROTTLED("throttled");
 
     private final String tag;

@@ -9,10 +9,10 @@ import java.time.Duration;
  *
  * @param timeout       from connecting to a finished login (a server's connect_timeout); a client
  *                      still not logged in then gets error 1159 and is closed. The waits of a
- *                      throttled host do not count.
+ *                      throttled login do not count.
  * @param maxPacket     largest packet accepted before login: a handshake response is a few hundred
  *                      bytes, client libraries send at most 64 KiB of connection attributes
- * @param failedLogins  how failed logins slow down their host's next attempts
+ * @param failedLogins  how failed logins slow down the next attempts for their 'user'@'host'
  */
 public record LoginLimits(Duration timeout, int maxPacket, FailedLoginPolicy failedLogins) {
 
