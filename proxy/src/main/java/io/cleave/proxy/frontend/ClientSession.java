@@ -114,7 +114,7 @@ final class ClientSession implements ExchangeContext {
 
     /** Login succeeded; the schema the client asked for is taken as given (USE semantics come with its first statement). */
     void start(String database) {
-        settings = SessionSettings.initial(database, loginCharset);
+        settings(SessionSettings.initial(database, loginCharset));
         output.ok(ServerStatus.AUTOCOMMIT);
         output.flush();
     }
@@ -146,7 +146,8 @@ final class ClientSession implements ExchangeContext {
     void settings(SessionSettings updated) {
         this.settings = updated;
         String mode = updated.systemVariables().get("sql_mode");
-        sqlMode = mode == null ? SqlMode.DEFAULT : SqlMode.fromSqlMode(unquote(mode));
+        sqlMode = (mode == null ? SqlMode.DEFAULT : SqlMode.fromSqlMode(unquote(mode)))
+                .withClientCharset(updated.clientCharset());
     }
 
     SqlMode sqlMode() {
@@ -211,9 +212,9 @@ final class ClientSession implements ExchangeContext {
         return multiStatements;
     }
 
+    /** The decoder of the client's text (string keys), null when Java has none for its character set. */
     java.nio.charset.Charset javaCharset() {
-        Charset c = settings.charset();
-        return c == null ? java.nio.charset.StandardCharsets.UTF_8 : c.javaCharset();
+        return settings.clientJavaCharset();
     }
 
     /** The session's own connection to {@code shard}, if it has one: its transaction's, else a pinned one. */
@@ -633,6 +634,7 @@ final class ClientSession implements ExchangeContext {
                     .append("') <=> CONNECTION_ID()");
         }
         int firstLock = variables != null ? variables.size() : 1;
+        select.append(" LIMIT 1"); // whatever sql_select_limit says
         ConnectionReadBack.run(conn, select.toString(), (columns, row) -> {
             if (variables != null && row != null) {
                 SessionSettings updated = settings;

@@ -6,6 +6,7 @@ import io.cleave.proxy.backend.FrameKind;
 import io.cleave.proxy.backend.ResponseKind;
 import io.cleave.proxy.backend.ResponseSink;
 import io.cleave.proxy.backend.ResponseTracker;
+import io.cleave.proxy.merge.LongRows;
 import io.cleave.proxy.merge.ResultColumn;
 import io.cleave.proxy.merge.TextRow;
 import io.cleave.proxy.protocol.Frames;
@@ -91,6 +92,7 @@ final class MultiExchange {
         int preambleResponses;
         int statementResponses;
         int columnCount;
+        final LongRows longRows = new LongRows();
         /** A lost connection fails each of the leg's statements still waiting: the leg ends once. */
         boolean ended;
 
@@ -183,7 +185,20 @@ final class MultiExchange {
                             break;
                         }
                         if (result.error == null) {
-                            result.rows.add(TextRow.decode(Frames.payload(frame), columnCount));
+                            TextRow row = longRows.row(Frames.payload(frame),
+                                    Frames.payloadLength(frame) == Frames.MAX_PAYLOAD, columnCount);
+                            if (row != null) {
+                                result.rows.add(row);
+                            }
+                        }
+                        break;
+                    case CONTINUATION:
+                        if (result.error == null) {
+                            TextRow row = longRows.continuation(Frames.payload(frame),
+                                    Frames.payloadLength(frame) == Frames.MAX_PAYLOAD, columnCount);
+                            if (row != null) {
+                                result.rows.add(row);
+                            }
                         }
                         break;
                     case ERR:

@@ -5,6 +5,7 @@ import io.cleave.proxy.backend.ResponseKind;
 import io.cleave.proxy.merge.MergeNotSupportedException;
 import io.cleave.proxy.merge.ResultColumn;
 import io.cleave.proxy.merge.ResultMerger;
+import io.cleave.proxy.merge.SessionMergeSettings;
 import io.cleave.proxy.merge.TextRow;
 import io.cleave.proxy.metrics.RouteKind;
 import io.cleave.proxy.protocol.ColumnType;
@@ -397,7 +398,8 @@ final class StatementRunner {
             warnings += leg.warnings;
         }
         try {
-            ResultMerger merger = new ResultMerger(spec, first.columns);
+            ResultMerger merger = new ResultMerger(spec, first.columns,
+                    SessionMergeSettings.of(session.settings().systemVariables()));
             ResultMerger.RowFilter having = null;
             if (spec.grouping() != null && spec.grouping().having() != null) {
                 PredicateEvaluator evaluator = new PredicateEvaluator(first.columns, exec.values());

@@ -133,6 +133,8 @@ public final class ProxyRuntime {
 
     void serverVersion(String version) {
         this.serverVersion = version;
+        // Which version comments run depends on the server: the router reads statements as it does.
+        router.serverVersion(version);
     }
 
     /** The RSA key pair for caching_sha2_password without TLS, made on first use. */
