@@ -201,6 +201,7 @@ class GeneratedDifferentialIT {
             for (String insert : GeneratedSchema.inserts(seed)) {
                 must(c, insert);
             }
+            must(c, GeneratedSchema.FIRST_DRAWN_ORDER);
         }
     }
 

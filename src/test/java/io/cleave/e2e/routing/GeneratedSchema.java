@@ -11,9 +11,11 @@ import java.util.StringJoiner;
  * unsharded table of regions that lives on shard 1 (not the default shard). Rows come from the
  * seed, so both sides and every rerun with the same seed load the same data.
  *
- * <p>orders.id is the table's PRIMARY KEY without the sharding column: each shard enforces it
- * only for its own rows (the documented caveat), so the generator never reuses an order id.
- * Doubles hold multiples of 1/8, whose sums are exact in any order.
+ * <p>orders.id is the table's AUTO_INCREMENT PRIMARY KEY without the sharding column: each shard
+ * enforces it only for its own rows (the documented caveat), so new orders leave it out and get
+ * it from the proxy's sequence, and the generator never reuses one. {@link #FIRST_DRAWN_ORDER}
+ * starts the sequence on both sides once the rows are loaded. Doubles hold multiples of 1/8,
+ * whose sums are exact in any order.
  */
 final class GeneratedSchema {
 
@@ -28,6 +30,10 @@ final class GeneratedSchema {
     static final String[] WORDS = {"amber", "birch", "cedar", "delta", "ember", "fjord", "grove", "harbor", "iris",
             "juniper", "kestrel", "lumen", "maple", "nectar", "onyx", "pepper", "quartz", "raven", "sable", "thistle",
             "umber", "violet", "willow", "yarrow", "zephyr"};
+
+    /** An order without an id, inserted after loading: the proxy's sequence and the server's counter start alike. */
+    static final String FIRST_DRAWN_ORDER = "INSERT INTO orders (cust_id, product_id, status, total, qty)"
+            + " VALUES (1, 1, 'new', 1.00, 1)";
 
     static final List<String> TABLES = List.of("customers", "orders", "order_items", "products", "ledger", "regions");
 
@@ -56,7 +62,7 @@ final class GeneratedSchema {
     static final List<String> DDL = List.of(
             "CREATE TABLE customers (id INT NOT NULL, name VARCHAR(20), region CHAR(2), balance DECIMAL(10,2),"
                     + " tier INT, score DOUBLE, created DATE, PRIMARY KEY (id))",
-            "CREATE TABLE orders (id INT NOT NULL, cust_id INT NOT NULL, product_id INT, status VARCHAR(10),"
+            "CREATE TABLE orders (id INT NOT NULL AUTO_INCREMENT, cust_id INT NOT NULL, product_id INT, status VARCHAR(10),"
                     + " total DECIMAL(10,2), qty INT, PRIMARY KEY (id), KEY (cust_id))",
             "CREATE TABLE order_items (cust_id INT NOT NULL, order_id INT NOT NULL, line INT NOT NULL, product_id INT,"
                     + " qty INT, price DECIMAL(8,2), PRIMARY KEY (cust_id, order_id, line))",

@@ -40,7 +40,8 @@ final class StatementGenerator {
     }
 
     private final Random r;
-    private int nextOrderId = GeneratedSchema.ORDERS + 1;
+    /** Orders get their ids from the sequence: the next one after loading and the first drawn order. */
+    private int nextOrderId = GeneratedSchema.ORDERS + 2;
     private int nextCustomerId = GeneratedSchema.CUSTOMERS + 1;
     private int nextProductId = GeneratedSchema.PRODUCTS + 1;
     private int nextLedgerId = GeneratedSchema.LEDGER + 1;
@@ -457,7 +458,7 @@ final class StatementGenerator {
         return switch (r.nextInt(16)) {
             case 0 -> write("customers", "INSERT INTO customers (id, name, region, balance, tier, score, created) VALUES "
                     + customerRow() + (r.nextBoolean() ? ", " + customerRow() : ""));
-            case 1 -> write("orders", "INSERT INTO orders (id, cust_id, product_id, status, total, qty) VALUES " + orderRow()
+            case 1 -> write("orders", "INSERT INTO orders (cust_id, product_id, status, total, qty) VALUES " + orderRow()
                     + ", " + orderRow() + (r.nextBoolean() ? ", " + orderRow() : ""));
             case 2 -> write("order_items", "INSERT INTO order_items (cust_id, order_id, line, product_id, qty, price) VALUES ("
                     + k + ", " + (1 + r.nextInt(GeneratedSchema.ORDERS)) + ", " + (1 + r.nextInt(3)) + ", " + (1 + r.nextInt(24))
@@ -494,8 +495,10 @@ final class StatementGenerator {
                 GeneratedSchema.eighths(r), "'2024-06-01'");
     }
 
+    /** A new order without its id, which the proxy draws from the table's sequence. */
     private String orderRow() {
-        return GeneratedSchema.row(nextOrderId++, 1 + r.nextInt(GeneratedSchema.CUSTOMERS + 4), 1 + r.nextInt(24),
+        nextOrderId++;
+        return GeneratedSchema.row(1 + r.nextInt(GeneratedSchema.CUSTOMERS + 4), 1 + r.nextInt(24),
                 GeneratedSchema.q(pick(GeneratedSchema.STATUSES)), GeneratedSchema.dec(r.nextInt(50_000), 2), 1 + r.nextInt(9));
     }
 

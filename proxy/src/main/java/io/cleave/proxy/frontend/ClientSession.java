@@ -747,7 +747,19 @@ final class ClientSession implements ExchangeContext {
         conn.release();
     }
 
+    /** The proxy's own warnings for the last statement (SHOW WARNINGS answers them). */
+    List<String> proxyWarnings() {
+        return proxyWarnings;
+    }
+
+    void proxyWarnings(List<String> warnings) {
+        proxyWarnings = warnings;
+    }
+
+    private List<String> proxyWarnings = List.of();
+
     void releaseWarningsConnection() {
+        proxyWarnings = List.of();
         BackendConnection c = warningsConnection;
         if (c != null) {
             warningsConnection = null;

@@ -148,7 +148,7 @@ final class StatementRunner {
         }
         if (resolution.isAny()) {
             if (r.previousConnection() && !session.hasWarningsConnection() && r.kind().name().equals("SHOW")) {
-                LocalAnswers.noWarnings(session);
+                LocalAnswers.warnings(session, session.proxyWarnings());
                 return;
             }
             single(r, anyShard(r), exec);
@@ -213,6 +213,11 @@ final class StatementRunner {
             return;
         }
         MultiShard.WriteAll writeAll = (MultiShard.WriteAll) policy;
+        session.proxyWarnings(writeAll.warnings());
+        if (r.kind().isDdl()) {
+            // A structure change may add or drop an AUTO_INCREMENT column.
+            session.runtime().autoIncrementColumns().forget();
+        }
         session.metrics().command(session.currentCommand(), RouteKind.BROADCAST);
         byte[] sql = SqlRenderer.render(new SqlTemplate.Original(), exec.analysis(), exec.values());
         List<byte[]> perShard = new ArrayList<>();
@@ -456,6 +461,7 @@ final class StatementRunner {
         if (ServerStatus.has(results.get(0).status, ServerStatus.DB_DROPPED)) {
             session.databaseDropped();
         }
+        warnings += session.proxyWarnings().size();
         session.output().ok(OkPacket.of(affected, insertId, session.status(), warnings));
         session.finishCommand();
     }

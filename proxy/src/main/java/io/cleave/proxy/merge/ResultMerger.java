@@ -104,7 +104,8 @@ public final class ResultMerger {
         long precision = sumPrecision >= MAX_DECIMAL_PRECISION ? MAX_DECIMAL_PRECISION
                 : Math.min(MAX_DECIMAL_PRECISION, sumPrecision - SUM_PRECISION_INCREMENT + increment);
         int scale = Math.min(MAX_DECIMAL_SCALE, sum.decimals() + increment);
-        return sum.withType(sum.type(), precision + 1 + sign, sum.flags(), scale);
+        // The length counts the sign and, with decimals, the point.
+        return sum.withType(sum.type(), precision + (scale > 0 ? 1 : 0) + sign, sum.flags(), scale);
     }
 
     /** A predicate on merged rows. */

@@ -34,6 +34,7 @@ public final class ProxyRuntime {
     private final io.cleave.router.plan.Router router;
     private final io.cleave.router.plan.TargetResolver resolver;
     private final io.cleave.proxy.frontend.SequenceService sequences;
+    private final io.cleave.proxy.frontend.AutoIncrementColumns autoIncrementColumns;
     private final InDoubtRegistry inDoubt = new InDoubtRegistry();
     private final ShardAvailability availability;
     private volatile CommitHooks commitHooks = CommitHooks.fromSystemProperties();
@@ -58,6 +59,7 @@ public final class ProxyRuntime {
         this.router = new io.cleave.router.plan.Router(topology);
         this.resolver = new io.cleave.router.plan.TargetResolver(topology);
         this.sequences = new io.cleave.proxy.frontend.SequenceService(topology.defaultShard(), connectors.length);
+        this.autoIncrementColumns = new io.cleave.proxy.frontend.AutoIncrementColumns(topology.defaultShard());
     }
 
     /** The most backend connections this proxy opens to one shard (the per-loop cap times the loops). */
@@ -84,6 +86,10 @@ public final class ProxyRuntime {
 
     public io.cleave.proxy.frontend.SequenceService sequences() {
         return sequences;
+    }
+
+    public io.cleave.proxy.frontend.AutoIncrementColumns autoIncrementColumns() {
+        return autoIncrementColumns;
     }
 
     public io.cleave.router.plan.Router router() {

@@ -146,6 +146,8 @@ class ResultMergerTest {
                 ColumnType.NEWDECIMAL.code(), 0, 0);
         assertThat(ResultMerger.averageDefinition(intSum, 4).columnLength()).isEqualTo(16);
         assertThat(ResultMerger.averageDefinition(intSum, 4).decimals()).isEqualTo(4);
+        // With div_precision_increment 0, AVG(INT) is DECIMAL(10,0): no point in its length.
+        assertThat(ResultMerger.averageDefinition(intSum, 0).columnLength()).isEqualTo(11);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.cleave.router.plan;
 
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -19,11 +20,16 @@ public sealed interface MultiShard permits MultiShard.Merge, MultiShard.WriteAll
     /**
      * Write: send the statement to each shard. Affected rows add up, except for {@code replicated}
      * writes (reference tables, DDL) where every shard did the same thing and one shard's count is
-     * the answer.
+     * the answer. {@code warnings}: the proxy's own warnings for the client (SHOW WARNINGS shows them).
      */
-    record WriteAll(boolean replicated, Set<ScatterRule> rules) implements MultiShard {
+    record WriteAll(boolean replicated, Set<ScatterRule> rules, List<String> warnings) implements MultiShard {
         public WriteAll {
             rules = Set.copyOf(rules);
+            warnings = List.copyOf(warnings);
+        }
+
+        public WriteAll(boolean replicated, Set<ScatterRule> rules) {
+            this(replicated, rules, List.of());
         }
 
         /** A write every shard applies alike (reference tables, structure changes). */

@@ -238,7 +238,8 @@ public final class Planner {
         }
         // Every shard has every table and schema: structure changes go everywhere.
         return new Plan.Route(ddl.kind(), new Target.AllShards(), new SqlTemplate.Original(),
-                MultiShard.WriteAll.alike(), true, false, false, Pin.NONE, false);
+                new MultiShard.WriteAll(true, Set.of(ScatterRule.REPLICATED_WRITE), ShardLocalKeys.warnings(ddl,
+                        topology)), true, false, false, Pin.NONE, false);
     }
 
     private Plan utility(Statement s, PlanContext ctx) {

@@ -101,7 +101,7 @@ final class WritePlanner {
         int columnListEnd = columns.get(columns.size() - 1).span().end();
         return new Plan.InsertSplit(insert.kind(), insert.table().schema(), insert.table().name(), sharded.keyspace(),
                 new SqlTemplate.Tokens(0, first), rows, new SqlTemplate.Tokens(last, ctx.tokenCount()),
-                keyIndex < 0 ? sharded.column() : null, columnListEnd);
+                keyIndex < 0 ? sharded.column() : null, columnListEnd, columns.stream().map(Name::value).toList());
     }
 
     private Plan insertSelect(Insert insert, TableRule rule, Insert.FromQuery fq, boolean lastInsertId) {
