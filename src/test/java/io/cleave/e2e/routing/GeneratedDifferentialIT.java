@@ -25,7 +25,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * one plain MariaDB holding the same rows ({@link GeneratedSchema}); a wrong answer fails the test.
  * Reads compare their rows (in order only where the ORDER BY fixes it), writes their counts and
  * then the whole written table; a write the proxy refuses must leave its table as it was. A
- * refusal (1235) is not a failure: the rate per feature family is printed.
+ * refusal (1235) is not a failure: the rate per feature family is printed. Every fourth read runs
+ * as a server prepared statement with its literals bound as parameters (on a second pair of
+ * sessions that gets the same settings), so shards are also chosen from bound values and rows
+ * merged in the binary protocol.
  *
  * <p>{@code -Ddiff.count=N} runs N statements (default 3,000), {@code -Ddiff.seed=S} another seed;
  * a failure names the seed and the statement's number, so the run can be replayed.
@@ -77,11 +80,16 @@ class GeneratedDifferentialIT {
         long seed = Long.getLong("diff.seed", 20_251_124L);
         int count = Integer.getInteger("diff.count", 3_000);
         String options = "useServerPrepStmts=false&allowMultiQueries=true";
+        String prepared = "useServerPrepStmts=true&cachePrepStmts=false";
         List<String> failures = new ArrayList<>();
         Map<StatementGenerator.Family, Tally> tallies = new EnumMap<>(StatementGenerator.Family.class);
         long started = System.nanoTime();
-        try (Connection ref = plainConnection(options); Connection proxy = sharded.connectProxy("", options)) {
+        try (Connection ref = plainConnection(options); Connection proxy = sharded.connectProxy("", options);
+             Connection refPs = plainConnection(prepared); Connection proxyPs = sharded.connectProxy("", prepared)) {
             load(seed, ref, proxy);
+            must(refPs, "USE " + SCHEMA);
+            must(proxyPs, "USE " + SCHEMA);
+            Sessions sessions = new Sessions(ref, proxy, refPs, proxyPs);
             Placement placement = new Placement(sharded, SCHEMA);
             assertThat(placement.check()).as("rows placed by their keys after loading").isEmpty();
             StatementGenerator generator = new StatementGenerator(seed);
@@ -89,9 +97,13 @@ class GeneratedDifferentialIT {
                 StatementGenerator.Generated g = generator.next();
                 Tally tally = tallies.computeIfAbsent(g.family(), f -> new Tally());
                 tally.statements++;
-                String failure = run(g, n, ref, proxy, tally);
+                String failure = run(g, n, sessions, tally);
                 if (failure != null) {
-                    failures.add("seed " + seed + ", statement " + n + ": " + g.sql() + "\n    " + failure);
+                    boolean read = g.check() == StatementGenerator.Check.ORDERED
+                            || g.check() == StatementGenerator.Check.UNORDERED;
+                    failures.add("seed " + seed + ", statement " + n
+                            + (read && n % 4 == 3 && !g.sql().contains("\"") ? " (server prepared)" : "")
+                            + ": " + g.sql() + "\n    " + failure);
                 }
             }
             for (String table : GeneratedSchema.TABLES) {
@@ -103,14 +115,25 @@ class GeneratedDifferentialIT {
             failures.addAll(placement.check());
         }
         System.out.println(report(seed, count, tallies, (System.nanoTime() - started) / 1_000_000));
+        if (!failures.isEmpty()) {
+            java.nio.file.Path all = java.nio.file.Path.of("target", "generated-differential-failures.txt");
+            java.nio.file.Files.write(all, failures);
+            System.out.println("all " + failures.size() + " failures: " + all.toAbsolutePath());
+        }
         assertThat(failures.subList(0, Math.min(MAX_REPORTED, failures.size())))
                 .as("wrong answers of the proxy over 4 shards against one server (seed %d, %d statements, %d failures;"
                         + " replay with -Ddiff.seed=%d -Ddiff.count=%d)", seed, count, failures.size(), seed, count)
                 .isEmpty();
     }
 
+    /** The plain server's and the proxy's sessions: text protocol, and server prepared statements. */
+    private record Sessions(Connection ref, Connection proxy, Connection refPs, Connection proxyPs) {
+    }
+
     /** One statement on both sides; the difference, or null. */
-    private static String run(StatementGenerator.Generated g, int n, Connection ref, Connection proxy, Tally tally) {
+    private static String run(StatementGenerator.Generated g, int n, Sessions sessions, Tally tally) {
+        Connection ref = sessions.ref();
+        Connection proxy = sessions.proxy();
         if (g.check() == StatementGenerator.Check.WRITE) {
             // The proxy first: a write it refuses must not run on the plain server either.
             Outcome actual = Outcome.run(proxy, g.sql());
@@ -130,10 +153,23 @@ class GeneratedDifferentialIT {
         if (g.check() == StatementGenerator.Check.SESSION) {
             Outcome actual = Outcome.run(proxy, g.sql());
             Outcome expected = Outcome.run(ref, g.sql());
+            if (g.sql().startsWith("SET")) {
+                // The prepared-statement sessions follow the same settings.
+                Outcome.run(sessions.refPs(), g.sql());
+                Outcome.run(sessions.proxyPs(), g.sql());
+            }
             return difference(g, n, expected, actual, tally);
         }
-        Outcome expected = Outcome.run(ref, g.sql());
-        Outcome actual = Outcome.run(proxy, g.sql());
+        Outcome expected;
+        Outcome actual;
+        if (n % 4 == 3 && !g.sql().contains("\"")) {
+            Literals.Parameterized p = Literals.parameterize(g.sql());
+            expected = Outcome.runPrepared(sessions.refPs(), p.sql(), p.values());
+            actual = Outcome.runPrepared(sessions.proxyPs(), p.sql(), p.values());
+        } else {
+            expected = Outcome.run(ref, g.sql());
+            actual = Outcome.run(proxy, g.sql());
+        }
         if (refusal(actual) && !(expected instanceof Outcome.Failure)) {
             count(tally, actual);
             return null;

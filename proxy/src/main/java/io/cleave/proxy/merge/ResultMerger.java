@@ -81,7 +81,13 @@ public final class ResultMerger {
             return out;
         }
         for (AggregateSpec a : spec.grouping().aggregates()) {
-            if (a.kind() == AggregateKind.AVG && a.column() < out.size()) {
+            if (a.kind() == AggregateKind.AVG && a.column() < out.size() && a.typeColumn() >= 0) {
+                // As the shard typed its own AVG of the same argument, under the same session settings.
+                ColumnDefinition41 shown = out.get(a.column()).definition();
+                ColumnDefinition41 avg = columns.get(a.typeColumn()).definition();
+                out.set(a.column(), new ResultColumn(shown.withType(avg.type(), avg.columnLength(), avg.flags(),
+                        avg.decimals()), null));
+            } else if (a.kind() == AggregateKind.AVG && a.column() < out.size()) {
                 ResultColumn sum = out.get(a.column());
                 if (sum.type().isDecimal()) {
                     out.set(a.column(), new ResultColumn(averageDefinition(sum.definition(),

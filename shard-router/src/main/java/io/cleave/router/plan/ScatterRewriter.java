@@ -43,7 +43,10 @@ final class ScatterRewriter {
     private record PendingGroup(Col column, Col weight) {
     }
 
-    private record PendingAggregate(AggregateKind kind, Col column, Col count, Col weight) {
+    private record PendingAggregate(AggregateKind kind, Col column, Col count, Col weight, Col type) {
+        PendingAggregate(AggregateKind kind, Col column, Col count, Col weight) {
+            this(kind, column, count, weight, null);
+        }
     }
 
     private final PlanContext ctx;
@@ -193,7 +196,8 @@ final class ScatterRewriter {
             }
             List<AggregateSpec> specs = new ArrayList<>();
             for (PendingAggregate a : aggregates) {
-                specs.add(new AggregateSpec(a.kind(), index(a.column(), h), index(a.count(), h), index(a.weight(), h)));
+                specs.add(new AggregateSpec(a.kind(), index(a.column(), h), index(a.count(), h), index(a.weight(), h),
+                        index(a.type(), h)));
             }
             grouping = new Grouping(keys, specs, having == null ? null : finish(having, h));
         }
@@ -234,7 +238,9 @@ final class ScatterRewriter {
                 edits.replace(f.span().first(), f.span().end(), sum);
                 Col count = addHidden(List.of(TemplateBuilder.text("COUNT("),
                         new SqlTemplate.Tokens(args.first(), args.end()), TemplateBuilder.text(")")));
-                a = new PendingAggregate(AggregateKind.AVG, Col.item(i), count, null);
+                // The shard's own AVG is not merged, only its column definition (the server's type rules).
+                Col type = addHidden(List.of(TemplateBuilder.tokens(f.span())));
+                a = new PendingAggregate(AggregateKind.AVG, Col.item(i), count, null, type);
                 break;
             }
             case "ANY_VALUE":

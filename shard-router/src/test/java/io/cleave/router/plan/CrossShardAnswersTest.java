@@ -233,6 +233,36 @@ class CrossShardAnswersTest {
     }
 
     @Test
+    void stringKeysAreDecodedAsTheServerReadsThem() {
+        Router tenants = new Router(TestTopologies.fourShards());
+        ShardKey utf8 = key(tenants, "SELECT * FROM accounts WHERE tenant = 'caf\u00e9'".getBytes(StandardCharsets.UTF_8),
+                StandardCharsets.UTF_8);
+        // A latin1 client sends é as one byte: MySQL's latin1 is cp1252.
+        byte[] latin1 = "SELECT * FROM accounts WHERE tenant = 'caf\u00e9'".getBytes(java.nio.charset.Charset.forName("windows-1252"));
+        assertThat(key(tenants, latin1, java.nio.charset.Charset.forName("windows-1252"))).isEqualTo(utf8);
+        // An introducer names the literal's own character set, whatever the connection's.
+        byte[] introduced = RouterBytes.concat("SELECT * FROM accounts WHERE tenant = _latin1'caf".getBytes(StandardCharsets.US_ASCII),
+                new byte[] {(byte) 0xE9, '\''});
+        assertThat(key(tenants, introduced, StandardCharsets.UTF_8)).isEqualTo(utf8);
+        // A character set Java cannot read: the key does not narrow the statement.
+        assertThat(key(tenants, latin1, null)).isNull();
+    }
+
+    private static ShardKey key(Router router, byte[] sql, java.nio.charset.Charset charset) {
+        Analysis a = router.analyze(sql, SqlMode.DEFAULT, new Analysis());
+        return new LiteralParameters().bind(a, charset).key(0, KeyType.STRING);
+    }
+
+    /** Byte arrays joined, for statements with bytes of another character set. */
+    private static final class RouterBytes {
+        static byte[] concat(byte[] a, byte[] b) {
+            byte[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+            System.arraycopy(b, 0, out, a.length, b.length);
+            return out;
+        }
+    }
+
+    @Test
     void theGateRefusesAMultiShardPlanWithoutRules() {
         PlanGate gate = new PlanGate(topology);
         Plan.Route unproven = new Plan.Route(io.cleave.router.sql.ast.StatementKind.SELECT, new Target.AllShards(),
