@@ -115,8 +115,9 @@ class GeneratedDifferentialIT {
             failures.addAll(placement.check());
         }
         System.out.println(report(seed, count, tallies, (System.nanoTime() - started) / 1_000_000));
+        java.nio.file.Path all = java.nio.file.Path.of("target", "generated-differential-failures.txt");
+        java.nio.file.Files.deleteIfExists(all);
         if (!failures.isEmpty()) {
-            java.nio.file.Path all = java.nio.file.Path.of("target", "generated-differential-failures.txt");
             java.nio.file.Files.write(all, failures);
             System.out.println("all " + failures.size() + " failures: " + all.toAbsolutePath());
         }

@@ -181,8 +181,15 @@ final class StatementGenerator {
 
     private Generated point() {
         Source s = pickSource(SHARDED);
-        String sql = "SELECT " + columns(s) + " FROM " + from(s) + " WHERE " + s.ref(s.key()) + " = " + keyValue(s)
-                + " ORDER BY " + s.unique();
+        String k = keyValue(s);
+        String condition = switch (r.nextInt(6)) {
+            case 0 -> s.ref(s.key()) + " = '" + k + "'";
+            case 1 -> s.ref(s.key()) + " IN (" + k + ", " + k + ", -" + k + ")";
+            case 2 -> s.ref(s.key()) + " = " + k + " AND " + s.ref(s.key()) + " = " + keyValue(s);
+            case 3 -> s.ref(s.key()) + " <=> " + k;
+            default -> s.ref(s.key()) + " = " + k;
+        };
+        String sql = "SELECT " + columns(s) + " FROM " + from(s) + " WHERE " + condition + " ORDER BY " + s.unique();
         return new Generated(Family.POINT, Check.ORDERED, sql, null);
     }
 
@@ -198,6 +205,13 @@ final class StatementGenerator {
 
     private Generated orderLimit() {
         Source s = pickSource(ALL);
+        if (r.nextInt(4) == 0) {
+            // ORDER BY a position, an alias or an expression that is not selected.
+            String x = s.ref(pick(s.numbers()));
+            String sort = pick("2 DESC", "v", x + " * -1", "ABS(" + x + ")");
+            return new Generated(Family.ORDER_LIMIT, Check.ORDERED, "SELECT " + s.unique() + ", " + x + " AS v FROM "
+                    + from(s) + where(s) + " ORDER BY " + sort + ", " + s.unique() + limit(), null);
+        }
         String sort = s.ref(pick(s.all())) + (r.nextBoolean() ? " DESC" : "");
         String sql = "SELECT " + columns(s) + " FROM " + from(s) + where(s) + " ORDER BY " + sort + ", " + s.unique() + limit();
         return new Generated(Family.ORDER_LIMIT, Check.ORDERED, sql, null);
@@ -231,7 +245,9 @@ final class StatementGenerator {
         }
         boolean ordered = r.nextInt(4) > 0;
         if (ordered) {
-            sql += " ORDER BY " + g + (r.nextBoolean() ? " DESC" : "") + limit();
+            // An aggregate first, the group key to break its ties.
+            String first = r.nextInt(3) == 0 ? "COUNT(*) DESC, " : "";
+            sql += " ORDER BY " + first + g + (r.nextBoolean() ? " DESC" : "") + limit();
         }
         return new Generated(having ? Family.HAVING : Family.GROUP_BY, ordered ? Check.ORDERED : Check.UNORDERED, sql, null);
     }
@@ -328,7 +344,14 @@ final class StatementGenerator {
 
     private Generated subquery() {
         String k = keyValue(ORDERS);
-        return switch (r.nextInt(10)) {
+        return switch (r.nextInt(13)) {
+            case 10 -> ordered(Family.SUBQUERY, "SELECT c.id, c.name FROM " + from(CUSTOMERS) + " LEFT JOIN " + from(ORDERS)
+                    + " ON o.cust_id = c.id WHERE o.cust_id = " + k + " ORDER BY c.id, o.id");
+            case 11 -> ordered(Family.SUBQUERY, "SELECT o.cust_id, COUNT(*) FROM " + from(ORDERS) + " WHERE o.cust_id IN"
+                    + " (SELECT c.id FROM customers c WHERE c.tier = " + (1 + r.nextInt(3)) + ") GROUP BY o.cust_id"
+                    + " ORDER BY o.cust_id");
+            case 12 -> ordered(Family.SUBQUERY, "SELECT o.id, (SELECT p.name FROM products p WHERE p.id = o.product_id)"
+                    + " AS pname FROM " + from(ORDERS) + where(ORDERS) + " ORDER BY o.id" + limit());
             case 0 -> ordered(Family.SUBQUERY, "SELECT c.id FROM " + from(CUSTOMERS) + " WHERE EXISTS (SELECT 1 FROM " + from(ORDERS)
                     + " WHERE o.cust_id = c.id AND " + predicate(ORDERS) + ") ORDER BY c.id");
             case 1 -> ordered(Family.SUBQUERY, "SELECT c.id FROM " + from(CUSTOMERS) + " WHERE NOT EXISTS (SELECT 1 FROM "
@@ -433,7 +456,9 @@ final class StatementGenerator {
     // ---- session -----------------------------------------------------------------------------
 
     private Generated session() {
-        return switch (r.nextInt(4)) {
+        return switch (r.nextInt(6)) {
+            case 4 -> new Generated(Family.SESSION, Check.SESSION, "BEGIN", null);
+            case 5 -> new Generated(Family.SESSION, Check.SESSION, r.nextBoolean() ? "COMMIT" : "ROLLBACK", null);
             case 0 -> {
                 selectLimit = r.nextInt(3) == 0 ? 0 : 1 + r.nextInt(8);
                 yield new Generated(Family.SESSION, Check.SESSION, "SET sql_select_limit = "
@@ -455,7 +480,13 @@ final class StatementGenerator {
 
     private Generated write() {
         int k = 1 + r.nextInt(GeneratedSchema.CUSTOMERS + 4);
-        return switch (r.nextInt(16)) {
+        return switch (r.nextInt(19)) {
+            case 16 -> write("orders", "UPDATE orders o JOIN customers c ON c.id = o.cust_id SET o.qty = o.qty + c.tier WHERE "
+                    + predicate(CUSTOMERS));
+            case 17 -> write("order_items", "DELETE FROM order_items WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE"
+                    + " o.cust_id = order_items.cust_id AND o.id = order_items.order_id)");
+            case 18 -> write("customers", "UPDATE customers c SET c.balance = (SELECT COALESCE(SUM(o.total), 0) FROM orders o"
+                    + " WHERE o.cust_id = c.id) WHERE c.tier = " + (1 + r.nextInt(3)));
             case 0 -> write("customers", "INSERT INTO customers (id, name, region, balance, tier, score, created) VALUES "
                     + customerRow() + (r.nextBoolean() ? ", " + customerRow() : ""));
             case 1 -> write("orders", "INSERT INTO orders (cust_id, product_id, status, total, qty) VALUES " + orderRow()
