@@ -138,7 +138,7 @@ final class PlanGate {
         if (ddl.query() != null) {
             KeyAnalyzer analyzer = new KeyAnalyzer(topology);
             analyzer.query(ddl.query());
-            for (KeyAnalyzer.Binding b : analyzer.bindings()) {
+            for (QueryParts.Binding b : analyzer.bindings()) {
                 if (b.rule instanceof TableRule.Sharded || b.rule instanceof TableRule.Unsharded u
                         && u.homeShard() != topology.defaultShard()) {
                     return "the " + object + " reads " + elsewhere(b.table) + ": a view is created on every shard and"

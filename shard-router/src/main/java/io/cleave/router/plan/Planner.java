@@ -268,7 +268,7 @@ public final class Planner {
         }
         if (s instanceof UtilityStatement.LockTables lock) {
             KeyAnalyzer analyzer = new KeyAnalyzer(topology);
-            KeyAnalyzer.Block block = analyzer.newBlock();
+            QueryParts.Block block = analyzer.newBlock();
             for (UtilityStatement.TableLock t : lock.locks()) {
                 analyzer.table(t.table(), t.alias() != null ? t.alias() : t.table().name(), block);
             }

@@ -1,9 +1,9 @@
 package io.cleave.router.plan;
 
-import io.cleave.router.plan.KeyAnalyzer.Binding;
-import io.cleave.router.plan.KeyAnalyzer.Block;
-import io.cleave.router.plan.KeyAnalyzer.DerivedSource;
-import io.cleave.router.plan.KeyAnalyzer.Unit;
+import io.cleave.router.plan.QueryParts.Binding;
+import io.cleave.router.plan.QueryParts.Block;
+import io.cleave.router.plan.QueryParts.DerivedSource;
+import io.cleave.router.plan.QueryParts.Unit;
 import io.cleave.router.sql.ast.Expr;
 import io.cleave.router.sql.ast.Exprs;
 import io.cleave.router.sql.ast.OrderItem;
@@ -179,7 +179,7 @@ final class ScatterCheck {
     }
 
     private boolean tied(List<Binding> partition, List<Binding> mine) {
-        for (KeyAnalyzer.Edge e : analyzer.edges()) {
+        for (QueryParts.Edge e : analyzer.edges()) {
             if (e.correlation() && partition.contains(e.a()) && mine.contains(e.b())) {
                 return true;
             }

@@ -135,7 +135,7 @@ final class WritePlanner {
 
     Plan update(Update update) {
         KeyAnalyzer analyzer = new KeyAnalyzer(ctx.topology);
-        KeyAnalyzer.Block block = analyzer.newBlock();
+        QueryParts.Block block = analyzer.newBlock();
         for (TableRef ref : update.tables()) {
             analyzer.ref(ref, block);
         }
@@ -144,7 +144,7 @@ final class WritePlanner {
             analyzer.subqueries(a.value(), block);
         }
         for (Assignment a : update.assignments()) {
-            KeyAnalyzer.Binding target = assignedBinding(a, block);
+            QueryParts.Binding target = assignedBinding(a, block);
             if (target != null && target.sharded() != null
                     && target.sharded().column().equalsIgnoreCase(a.column().column())) {
                 return Planner.refuse(update, "UPDATE of the sharding key " + target.table + "." + a.column().column()
@@ -157,7 +157,7 @@ final class WritePlanner {
 
     Plan delete(Delete delete) {
         KeyAnalyzer analyzer = new KeyAnalyzer(ctx.topology);
-        KeyAnalyzer.Block block = analyzer.newBlock();
+        QueryParts.Block block = analyzer.newBlock();
         for (TableRef ref : delete.from()) {
             analyzer.ref(ref, block);
         }
@@ -167,11 +167,11 @@ final class WritePlanner {
     }
 
     /** UPDATE/DELETE: where the key conditions point; reference tables everywhere. */
-    private Plan write(Statement s, KeyAnalyzer analyzer, KeyAnalyzer.Block block, boolean limited) {
+    private Plan write(Statement s, KeyAnalyzer analyzer, QueryParts.Block block, boolean limited) {
         boolean lastInsertId = Planner.usesLastInsertId(s);
         boolean references = false;
         boolean shardedOrUnsharded = false;
-        for (KeyAnalyzer.Binding b : analyzer.bindings()) {
+        for (QueryParts.Binding b : analyzer.bindings()) {
             if (b.system) {
                 return Planner.refuse(s, "writing to " + b.table + " through the proxy is not supported");
             }
@@ -208,10 +208,10 @@ final class WritePlanner {
         return route(s, (Target) target, multi, lastInsertId);
     }
 
-    private static KeyAnalyzer.Binding assignedBinding(Assignment a, KeyAnalyzer.Block block) {
+    private static QueryParts.Binding assignedBinding(Assignment a, QueryParts.Block block) {
         String qualifier = a.column().table();
-        KeyAnalyzer.Binding only = null;
-        for (KeyAnalyzer.Binding b : block.tables) {
+        QueryParts.Binding only = null;
+        for (QueryParts.Binding b : block.tables) {
             if (qualifier != null ? b.exposed.equalsIgnoreCase(qualifier) : block.tables.size() == 1
                     || b.sharded() != null && b.sharded().column().equalsIgnoreCase(a.column().column())) {
                 only = b;
