@@ -12,8 +12,8 @@ import io.cleave.manager.config.ConfigLoader;
 import io.cleave.manager.home.CleaveHome;
 import io.cleave.manager.home.DaemonInfo;
 import io.cleave.manager.home.DaemonLock;
+import io.cleave.manager.instance.HostPlan;
 import io.cleave.manager.instance.InstancePlan;
-import io.cleave.manager.instance.LocalStorageProbe;
 import io.cleave.manager.instance.ShardAccount;
 import io.cleave.manager.supervisor.InstanceListener;
 import io.cleave.manager.supervisor.InstanceState;
@@ -102,7 +102,7 @@ public final class Daemon implements AutoCloseable {
             lock = DaemonLock.acquire(home);
             try {
                 config = ConfigLoader.load(options.configFile());
-                provisioned = new Provisioner(home, config, options.cacheDir(), options.pathVariable(), new LocalStorageProbe()).prepare();
+                provisioned = new Provisioner(home, config, options.cacheDir(), options.pathVariable()).prepare();
                 checkPortsFree(provisioned.plans());
                 registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
                 scheduler = Executors.newScheduledThreadPool(4, daemonThreads("supervisor"));
@@ -128,6 +128,7 @@ public final class Daemon implements AutoCloseable {
             }
         }
         if (awaitSettled()) {
+            new AppliedSettings(new ReadinessProbe(ShardAccount.USER, provisioned.account().secret())).check(supervisors);
             startProxy();
         } else {
             proxyState = options.proxy().isPresent() ? "down: no instance is ready" : "not part of this build";
@@ -302,6 +303,11 @@ public final class Daemon implements AutoCloseable {
 
     public CleaveConfig config() {
         return config;
+    }
+
+    /** The plan the instances were provisioned from. */
+    public HostPlan plan() {
+        return provisioned.hostPlan();
     }
 
     public CleaveHome home() {
