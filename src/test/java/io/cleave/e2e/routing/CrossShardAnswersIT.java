@@ -1,9 +1,7 @@
 package io.cleave.e2e.routing;
 
-import io.cleave.e2e.support.CleaveTestHome;
 import io.cleave.e2e.support.RawMysqlClient;
 import io.cleave.e2e.support.RunningDaemon;
-import io.cleave.manager.daemon.ShardEndpoint;
 import io.cleave.router.keyspace.ShardKey;
 import io.cleave.router.plan.TargetResolver;
 import org.junit.jupiter.api.AfterAll;
@@ -13,7 +11,6 @@ import org.junit.jupiter.api.TestInstance;
 
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLWarning;
@@ -21,7 +18,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -58,25 +55,19 @@ class CrossShardAnswersIT {
                     + " qty INT, PRIMARY KEY (cust_id, order_id, line))",
             "CREATE TABLE products (id INT PRIMARY KEY, name VARCHAR(20))");
 
-    private CleaveTestHome plainHome;
-    private CleaveTestHome shardedHome;
-    private RunningDaemon plain;
+    private ServerAndShards sides;
     private RunningDaemon sharded;
     private Connection ref;
     private Connection proxy;
 
     @BeforeAll
     void start() throws Exception {
-        plainHome = CleaveTestHome.builder().shards(1).withoutProxy().serverOption("max_allowed_packet", "64M").create();
-        shardedHome = CleaveTestHome.builder().shards(4).serverOption("max_allowed_packet", "64M")
-                .extraYaml(SHARDING_YAML).create();
-        CompletableFuture<RunningDaemon> plainStart = CompletableFuture.supplyAsync(plainHome::start);
-        sharded = shardedHome.start();
-        plain = plainStart.join();
-        ShardEndpoint e = plain.shards().get(0);
-        String options = "sslMode=DISABLED&allowPublicKeyRetrieval=true&allowMultiQueries=true&maxAllowedPacket=67108864";
-        ref = DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + e.port() + "/?" + options, e.user(), e.secret());
-        proxy = sharded.connectProxy("", "allowMultiQueries=true&maxAllowedPacket=67108864");
+        // Shards whose rows may pass 16 MB.
+        sides = ServerAndShards.start(4, SHARDING_YAML, Map.of("max_allowed_packet", "64M"));
+        sharded = sides.sharded();
+        String options = "allowMultiQueries=true&maxAllowedPacket=67108864";
+        ref = sides.plainConnection(options);
+        proxy = sides.proxyConnection(options);
         for (Connection c : List.of(ref, proxy)) {
             run(c, "CREATE DATABASE " + SCHEMA);
             run(c, "USE " + SCHEMA);
@@ -107,14 +98,17 @@ class CrossShardAnswersIT {
     }
 
     @AfterAll
-    void stop() {
-        for (AutoCloseable c : new AutoCloseable[] {proxy, ref, sharded, plain, shardedHome, plainHome}) {
-            try {
-                if (c != null) {
-                    c.close();
-                }
-            } catch (Exception ignored) {
-                // best effort: the homes kill whatever is left
+    void stop() throws SQLException {
+        try {
+            if (proxy != null) {
+                proxy.close();
+            }
+            if (ref != null) {
+                ref.close();
+            }
+        } finally {
+            if (sides != null) {
+                sides.close();
             }
         }
     }

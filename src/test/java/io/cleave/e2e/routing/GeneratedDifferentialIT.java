@@ -1,22 +1,17 @@
 package io.cleave.e2e.routing;
 
-import io.cleave.e2e.support.CleaveTestHome;
 import io.cleave.e2e.support.RunningDaemon;
-import io.cleave.manager.daemon.ShardEndpoint;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -39,30 +34,19 @@ class GeneratedDifferentialIT {
     private static final String SCHEMA = "gen";
     private static final int MAX_REPORTED = 25;
 
-    private CleaveTestHome plainHome;
-    private CleaveTestHome shardedHome;
-    private RunningDaemon plain;
+    private ServerAndShards sides;
     private RunningDaemon sharded;
 
     @BeforeAll
     void start() {
-        plainHome = CleaveTestHome.builder().shards(1).withoutProxy().create();
-        shardedHome = CleaveTestHome.builder().shards(4).extraYaml(GeneratedSchema.SHARDING_YAML).create();
-        CompletableFuture<RunningDaemon> plainStart = CompletableFuture.supplyAsync(plainHome::start);
-        sharded = shardedHome.start();
-        plain = plainStart.join();
+        sides = ServerAndShards.start(4, GeneratedSchema.SHARDING_YAML, Map.of());
+        sharded = sides.sharded();
     }
 
     @AfterAll
     void stop() {
-        for (AutoCloseable c : new AutoCloseable[] {sharded, plain, shardedHome, plainHome}) {
-            try {
-                if (c != null) {
-                    c.close();
-                }
-            } catch (Exception ignored) {
-                // best effort: the homes kill whatever is left
-            }
+        if (sides != null) {
+            sides.close();
         }
     }
 
@@ -84,11 +68,11 @@ class GeneratedDifferentialIT {
         List<String> failures = new ArrayList<>();
         Map<StatementGenerator.Family, Tally> tallies = new EnumMap<>(StatementGenerator.Family.class);
         long started = System.nanoTime();
-        try (Connection ref = plainConnection(options); Connection proxy = sharded.connectProxy("", options);
-             Connection refPs = plainConnection(prepared); Connection proxyPs = sharded.connectProxy("", prepared)) {
+        try (Connection ref = sides.plainConnection(options); Connection proxy = sharded.connectProxy("", options);
+             Connection refPs = sides.plainConnection(prepared); Connection proxyPs = sharded.connectProxy("", prepared)) {
             load(seed, ref, proxy);
-            must(refPs, "USE " + SCHEMA);
-            must(proxyPs, "USE " + SCHEMA);
+            Outcome.must(refPs, "USE " + SCHEMA);
+            Outcome.must(proxyPs, "USE " + SCHEMA);
             Sessions sessions = new Sessions(ref, proxy, refPs, proxyPs);
             Placement placement = new Placement(sharded, SCHEMA);
             assertThat(placement.check()).as("rows placed by their keys after loading").isEmpty();
@@ -107,7 +91,7 @@ class GeneratedDifferentialIT {
                 }
             }
             for (String table : GeneratedSchema.TABLES) {
-                String difference = compareTable(table, ref, proxy);
+                String difference = Outcome.tableDifference(ref, proxy, table);
                 if (difference != null) {
                     failures.add("seed " + seed + ", at the end: table " + table + " " + difference);
                 }
@@ -140,7 +124,7 @@ class GeneratedDifferentialIT {
             Outcome actual = Outcome.run(proxy, g.sql());
             if (refusal(actual)) {
                 count(tally, actual);
-                String unchanged = compareTable(g.table(), ref, proxy);
+                String unchanged = Outcome.tableDifference(ref, proxy, g.table());
                 return unchanged == null ? null : "a refused write changed " + g.table() + ": " + unchanged;
             }
             Outcome expected = Outcome.run(ref, g.sql());
@@ -148,7 +132,7 @@ class GeneratedDifferentialIT {
             if (difference != null) {
                 return difference;
             }
-            String table = compareTable(g.table(), ref, proxy);
+            String table = Outcome.tableDifference(ref, proxy, g.table());
             return table == null ? null : "after it, table " + g.table() + " " + table;
         }
         if (g.check() == StatementGenerator.Check.SESSION) {
@@ -202,13 +186,6 @@ class GeneratedDifferentialIT {
         tally.reasons.merge(reason, 1, Integer::sum);
     }
 
-    private static String compareTable(String table, Connection ref, Connection proxy) {
-        // The whole table, whatever sql_select_limit the session has.
-        String sql = "SELECT * FROM " + table + " LIMIT 18446744073709551615";
-        Corpus.Entry entry = new Corpus.Entry(0, sql, Corpus.Kind.READ, false, -1, false, false, null);
-        return Outcome.difference(entry, Outcome.run(ref, sql), Outcome.run(proxy, sql));
-    }
-
     private static String report(long seed, int count, Map<StatementGenerator.Family, Tally> tallies, long millis) {
         StringBuilder out = new StringBuilder("generated differential run: seed " + seed + ", " + count + " statements in "
                 + millis + " ms\n");
@@ -229,29 +206,16 @@ class GeneratedDifferentialIT {
 
     private static void load(long seed, Connection ref, Connection proxy) {
         for (Connection c : List.of(ref, proxy)) {
-            must(c, "DROP DATABASE IF EXISTS " + SCHEMA);
-            must(c, "CREATE DATABASE " + SCHEMA + " CHARACTER SET utf8mb4");
-            must(c, "USE " + SCHEMA);
+            Outcome.must(c, "DROP DATABASE IF EXISTS " + SCHEMA);
+            Outcome.must(c, "CREATE DATABASE " + SCHEMA + " CHARACTER SET utf8mb4");
+            Outcome.must(c, "USE " + SCHEMA);
             for (String ddl : GeneratedSchema.DDL) {
-                must(c, ddl);
+                Outcome.must(c, ddl);
             }
             for (String insert : GeneratedSchema.inserts(seed)) {
-                must(c, insert);
+                Outcome.must(c, insert);
             }
-            must(c, GeneratedSchema.FIRST_DRAWN_ORDER);
+            Outcome.must(c, GeneratedSchema.FIRST_DRAWN_ORDER);
         }
-    }
-
-    private static void must(Connection c, String sql) {
-        Outcome o = Outcome.run(c, sql);
-        if (o instanceof Outcome.Failure f) {
-            throw new AssertionError(sql + " failed: " + f.code() + " " + f.message());
-        }
-    }
-
-    private Connection plainConnection(String extra) throws SQLException {
-        ShardEndpoint e = plain.shards().get(0);
-        return DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + e.port()
-                + "/?sslMode=DISABLED&allowPublicKeyRetrieval=true&" + extra, e.user(), e.secret());
     }
 }

@@ -185,20 +185,12 @@ final class MultiExchange {
                             break;
                         }
                         if (result.error == null) {
-                            TextRow row = longRows.row(Frames.payload(frame),
-                                    Frames.payloadLength(frame) == Frames.MAX_PAYLOAD, columnCount);
-                            if (row != null) {
-                                result.rows.add(row);
-                            }
+                            addRow(longRows.row(Frames.payload(frame), continues(frame), columnCount));
                         }
                         break;
                     case CONTINUATION:
                         if (result.error == null) {
-                            TextRow row = longRows.continuation(Frames.payload(frame),
-                                    Frames.payloadLength(frame) == Frames.MAX_PAYLOAD, columnCount);
-                            if (row != null) {
-                                result.rows.add(row);
-                            }
+                            addRow(longRows.continuation(Frames.payload(frame), continues(frame), columnCount));
                         }
                         break;
                     case ERR:
@@ -211,6 +203,18 @@ final class MultiExchange {
                 }
             } finally {
                 frame.release();
+            }
+        }
+
+        /** A frame of 16 MB - 1 bytes: its packet goes on in the next frame. */
+        private boolean continues(ByteBuf frame) {
+            return Frames.payloadLength(frame) == Frames.MAX_PAYLOAD;
+        }
+
+        /** A decoded row, or null while a long row's frames are still coming. */
+        private void addRow(TextRow row) {
+            if (row != null) {
+                result.rows.add(row);
             }
         }
 
