@@ -6,6 +6,7 @@ import io.cleave.proxy.backend.PreparedSql;
 import io.cleave.proxy.backend.ResponseKind;
 import io.cleave.proxy.backend.ResponseTracker;
 import io.cleave.proxy.backend.ShardBusyException;
+import io.cleave.proxy.cutover.Participant;
 import io.cleave.proxy.metrics.ProxyMetrics;
 import io.cleave.proxy.metrics.RouteKind;
 import io.cleave.proxy.protocol.Capabilities;
@@ -45,7 +46,7 @@ import java.util.Map;
  * hands each statement to the {@link StatementRunner} with its plan. Everything happens on the
  * client channel's event loop.
  */
-final class ClientSession implements ExchangeContext {
+final class ClientSession implements ExchangeContext, Participant {
 
     private static final Logger log = LoggerFactory.getLogger(ClientSession.class);
 
@@ -74,6 +75,7 @@ final class ClientSession implements ExchangeContext {
     private SessionSettings settings;
     private SqlMode sqlMode = SqlMode.DEFAULT;
     private boolean busy;
+    private long commandSerial;
     private boolean closed;
     private ByteBuf current;
     /** The current command's payload: a slice of {@link #current}, or {@link #joined}. */
@@ -110,6 +112,7 @@ final class ClientSession implements ExchangeContext {
         this.cursors = new Cursors(this, pins);
         this.multiStatements = capabilities.multiStatements();
         output.capabilities(capabilities);
+        runtime.cutover().register(this);
     }
 
     /** Login succeeded; the schema the client asked for is taken as given (USE semantics come with its first statement). */
@@ -828,6 +831,7 @@ final class ClientSession implements ExchangeContext {
     void finishCommandSilently() {
         releaseCurrent();
         busy = false;
+        commandSerial++;
         if (closed) {
             return;
         }
@@ -886,6 +890,7 @@ final class ClientSession implements ExchangeContext {
 
     void clientClosed() {
         closed = true;
+        runtime.cutover().unregister(this);
         while (!queued.isEmpty()) {
             queued.poll().release();
         }
@@ -940,5 +945,32 @@ final class ClientSession implements ExchangeContext {
 
     String user() {
         return user;
+    }
+
+    // ---- what the cutover gate reads (on this loop) --------------------------------------------
+
+    @Override
+    public io.netty.channel.EventLoop eventLoop() {
+        return loop.loop();
+    }
+
+    @Override
+    public boolean holdsTransactionOn(int shard) {
+        return transaction.held(shard) != null || transaction.joining(shard);
+    }
+
+    @Override
+    public long transactionSerial() {
+        return transaction.serial();
+    }
+
+    @Override
+    public boolean busy() {
+        return busy;
+    }
+
+    @Override
+    public long commandSerial() {
+        return commandSerial;
     }
 }
