@@ -42,7 +42,7 @@ final class PreAuthScript {
             case 2:
             case 3:
                 byte[] response = client.handshakeResponsePayload("root", random.nextBoolean() ? "" : "pw",
-                        random.nextBoolean() ? "fuzz" : "");
+                        random.nextBoolean() ? "fuzz" : "", 45);
                 conn.send(random.nextInt(4) == 0 ? mutator.wrongSequence(1) : 1, mutator.mutate(response));
                 break;
             case 4:
@@ -73,7 +73,7 @@ final class PreAuthScript {
                 conn.sendRaw(mutator.noise(100));
                 break;
             case 8:
-                conn.send(1, client.handshakeResponsePayload(random.nextBoolean() ? "root" : "nobody", "wrong", ""));
+                conn.send(1, client.handshakeResponsePayload(random.nextBoolean() ? "root" : "nobody", "wrong", "", 45));
                 break;
             default:
                 // Nothing at all: the login timeout ends it.

@@ -110,21 +110,27 @@ public final class RawMysqlClient implements AutoCloseable {
 
     /** Sends a HandshakeResponse41 and follows a mysql_native_password auth switch; returns the final packet. */
     public byte[] authenticate(String user, String password, String database) throws IOException {
-        sendHandshakeResponse(user, password, database);
+        return authenticate(user, password, database, 45);
+    }
+
+    /** {@link #authenticate(String, String, String)} asking for the character set of {@code collationId}. */
+    public byte[] authenticate(String user, String password, String database, int collationId) throws IOException {
+        writePacket(1, handshakeResponsePayload(user, password, database, collationId));
         return followAuth(password);
     }
 
     /** Sends a HandshakeResponse41 (mysql_native_password) without reading the answer. */
     public void sendHandshakeResponse(String user, String password, String database) throws IOException {
-        writePacket(1, handshakeResponsePayload(user, password, database));
+        writePacket(1, handshakeResponsePayload(user, password, database, 45));
     }
 
     /** The payload of a HandshakeResponse41 (mysql_native_password, on the handshake's scramble). */
-    public byte[] handshakeResponsePayload(String user, String password, String database) throws IOException {
+    public byte[] handshakeResponsePayload(String user, String password, String database, int collationId)
+            throws IOException {
         ByteArrayOutputStream b = new ByteArrayOutputStream();
         writeInt(b, CLIENT_FLAGS, 4);
         writeInt(b, 1 << 24, 4);
-        b.write(45);
+        b.write(collationId);
         b.write(new byte[23]);
         writeNul(b, user);
         byte[] token = nativeToken(password, scramble);

@@ -6,6 +6,7 @@ import io.cleave.proxy.backend.PreparedSql;
 import io.cleave.proxy.backend.ResponseKind;
 import io.cleave.proxy.backend.ResponseTracker;
 import io.cleave.proxy.backend.ShardBusyException;
+import io.cleave.proxy.cutover.Participant;
 import io.cleave.proxy.metrics.ProxyMetrics;
 import io.cleave.proxy.metrics.RouteKind;
 import io.cleave.proxy.protocol.Capabilities;
@@ -45,7 +46,7 @@ import java.util.Map;
  * hands each statement to the {@link StatementRunner} with its plan. Everything happens on the
  * client channel's event loop.
  */
-final class ClientSession implements ExchangeContext {
+final class ClientSession implements ExchangeContext, Participant {
 
     private static final Logger log = LoggerFactory.getLogger(ClientSession.class);
 
@@ -75,6 +76,7 @@ final class ClientSession implements ExchangeContext {
     private SessionSettings settings;
     private SqlMode sqlMode = SqlMode.DEFAULT;
     private boolean busy;
+    private long commandSerial;
     private boolean closed;
     private ByteBuf current;
     /** The current command's payload: a slice of {@link #current}, or {@link #joined}. */
@@ -111,11 +113,12 @@ final class ClientSession implements ExchangeContext {
         this.cursors = new Cursors(this, pins);
         this.multiStatements = capabilities.multiStatements();
         output.capabilities(capabilities);
+        runtime.cutover().register(this);
     }
 
     /** Login succeeded; the schema the client asked for is taken as given (USE semantics come with its first statement). */
     void start(String database) {
-        settings = SessionSettings.initial(database, loginCharset);
+        settings(SessionSettings.initial(database, loginCharset));
         output.ok(ServerStatus.AUTOCOMMIT);
         output.flush();
     }
@@ -147,7 +150,8 @@ final class ClientSession implements ExchangeContext {
     void settings(SessionSettings updated) {
         this.settings = updated;
         String mode = updated.systemVariables().get("sql_mode");
-        sqlMode = mode == null ? SqlMode.DEFAULT : SqlMode.fromSqlMode(unquote(mode));
+        sqlMode = (mode == null ? SqlMode.DEFAULT : SqlMode.fromSqlMode(unquote(mode)))
+                .withClientCharset(updated.clientCharset());
     }
 
     SqlMode sqlMode() {
@@ -212,9 +216,9 @@ final class ClientSession implements ExchangeContext {
         return multiStatements;
     }
 
+    /** The decoder of the client's text (string keys), null when Java has none for its character set. */
     java.nio.charset.Charset javaCharset() {
-        Charset c = settings.charset();
-        return c == null ? java.nio.charset.StandardCharsets.UTF_8 : c.javaCharset();
+        return settings.clientJavaCharset();
     }
 
     /** The session's own connection to {@code shard}, if it has one: its transaction's, else a pinned one. */
@@ -644,6 +648,7 @@ final class ClientSession implements ExchangeContext {
                     .append("') <=> CONNECTION_ID()");
         }
         int firstLock = variables != null ? variables.size() : 1;
+        select.append(" LIMIT 1"); // whatever sql_select_limit says
         ConnectionReadBack.run(conn, select.toString(), (columns, row) -> {
             if (variables != null && row != null) {
                 SessionSettings updated = settings;
@@ -777,7 +782,19 @@ final class ClientSession implements ExchangeContext {
         borrowed.add(conn);
     }
 
+    /** The proxy's own warnings for the last statement (SHOW WARNINGS answers them). */
+    List<String> proxyWarnings() {
+        return proxyWarnings;
+    }
+
+    void proxyWarnings(List<String> warnings) {
+        proxyWarnings = warnings;
+    }
+
+    private List<String> proxyWarnings = List.of();
+
     void releaseWarningsConnection() {
+        proxyWarnings = List.of();
         BackendConnection c = warningsConnection;
         if (c != null) {
             warningsConnection = null;
@@ -846,6 +863,7 @@ final class ClientSession implements ExchangeContext {
     void finishCommandSilently() {
         releaseCurrent();
         busy = false;
+        commandSerial++;
         if (closed) {
             // The client left while this command ran: what the command took since goes back too.
             dropConnections();
@@ -906,6 +924,7 @@ final class ClientSession implements ExchangeContext {
 
     void clientClosed() {
         closed = true;
+        runtime.cutover().unregister(this);
         while (!queued.isEmpty()) {
             queued.poll().release();
         }
@@ -961,5 +980,32 @@ final class ClientSession implements ExchangeContext {
 
     String user() {
         return user;
+    }
+
+    // ---- what the cutover gate reads (on this loop) --------------------------------------------
+
+    @Override
+    public io.netty.channel.EventLoop eventLoop() {
+        return loop.loop();
+    }
+
+    @Override
+    public boolean holdsTransactionOn(int shard) {
+        return transaction.held(shard) != null || transaction.joining(shard);
+    }
+
+    @Override
+    public long transactionSerial() {
+        return transaction.serial();
+    }
+
+    @Override
+    public boolean busy() {
+        return busy;
+    }
+
+    @Override
+    public long commandSerial() {
+        return commandSerial;
     }
 }

@@ -2,9 +2,14 @@ package io.cleave.proxy.frontend;
 
 import io.cleave.proxy.backend.PreparedSql;
 import io.cleave.proxy.backend.ResponseKind;
+import io.cleave.proxy.cutover.GhostRows;
+import io.cleave.proxy.cutover.MovingTables;
+import io.cleave.proxy.protocol.packet.client.CommandCode;
+import io.cleave.proxy.server.ProxyRuntime;
 import io.cleave.proxy.merge.MergeNotSupportedException;
 import io.cleave.proxy.merge.ResultColumn;
 import io.cleave.proxy.merge.ResultMerger;
+import io.cleave.proxy.merge.SessionMergeSettings;
 import io.cleave.proxy.merge.TextRow;
 import io.cleave.proxy.metrics.RouteKind;
 import io.cleave.proxy.protocol.ColumnType;
@@ -32,6 +37,7 @@ import io.netty.buffer.ByteBuf;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -105,6 +111,9 @@ final class StatementRunner {
     }
 
     void run(Plan plan, Execution exec) {
+        if (!admitted(plan, exec)) {
+            return;
+        }
         if (plan instanceof Plan.Route r) {
             route(r, exec);
         } else if (plan instanceof Plan.InsertSplit split) {
@@ -119,6 +128,31 @@ final class StatementRunner {
             Plan.Refuse refuse = (Plan.Refuse) plan;
             refuse(refuse.code(), refuse.sqlState(), refuse.message());
         }
+    }
+
+    /**
+     * While a move cuts over, a statement on its keys waits (the whole command runs again once the
+     * map changed); DDL on a table being moved is refused.
+     */
+    private boolean admitted(Plan plan, Execution exec) {
+        ProxyRuntime runtime = session.runtime();
+        String refusal = MovingTables.ddlRefusal(plan, exec.analysis(), runtime.shardMaps().current(), runtime.topology());
+        if (refusal != null) {
+            refuse(refusal);
+            return false;
+        }
+        CommandCode command = session.currentCommand();
+        return runtime.cutover().admit(session, plan, exec.values(), () -> {
+            ByteBuf payload = session.currentPayload();
+            if (payload == null) {
+                return; // the client left while its statement waited
+            }
+            if (command == CommandCode.STMT_EXECUTE) {
+                execute(payload);
+            } else {
+                query(payload);
+            }
+        });
     }
 
     void refuse(int code, String state, String message) {
@@ -147,7 +181,7 @@ final class StatementRunner {
         }
         if (resolution.isAny()) {
             if (r.previousConnection() && !session.hasWarningsConnection() && r.kind().name().equals("SHOW")) {
-                LocalAnswers.noWarnings(session);
+                LocalAnswers.warnings(session, session.proxyWarnings());
                 return;
             }
             single(r, anyShard(r), exec);
@@ -199,24 +233,33 @@ final class StatementRunner {
         boolean inTransaction = session.inTransaction();
         if (policy instanceof MultiShard.Merge merge) {
             session.metrics().command(session.currentCommand(), RouteKind.MULTI_SHARD);
-            byte[] sql = SqlRenderer.render(merge.sql(), exec.analysis(), exec.values());
+            List<byte[]> perShard = ghostFiltered(merge.sql(), shards, exec);
+            if (perShard == null) {
+                return;
+            }
             if (inTransaction && r.lockingRead()) {
                 markWritten(shards);
             }
             MultiExchange multi = new MultiExchange(session, inTransaction, results -> merged(results, merge.spec(), exec));
-            for (int shard : shards) {
-                multi.leg(shard, sql);
+            for (int i = 0; i < shards.length; i++) {
+                multi.leg(shards[i], perShard.get(i));
             }
             clearLongData(exec);
             multi.start();
             return;
         }
         MultiShard.WriteAll writeAll = (MultiShard.WriteAll) policy;
+        session.proxyWarnings(writeAll.warnings());
+        if (r.kind().isDdl()) {
+            // A structure change may add or drop an AUTO_INCREMENT column.
+            session.runtime().autoIncrementColumns().forget();
+        }
         session.metrics().command(session.currentCommand(), RouteKind.BROADCAST);
         byte[] sql = SqlRenderer.render(new SqlTemplate.Original(), exec.analysis(), exec.values());
-        List<byte[]> perShard = new ArrayList<>();
-        for (int i = 0; i < shards.length; i++) {
-            perShard.add(sql);
+        List<byte[]> perShard = writeAll.replicated() ? Collections.nCopies(shards.length, sql)
+                : ghostFiltered(new SqlTemplate.Original(), shards, exec);
+        if (perShard == null) {
+            return;
         }
         clearLongData(exec);
         // DDL is not transactional on any server: it simply goes to every shard.
@@ -230,6 +273,30 @@ final class StatementRunner {
         } else {
             send.run();
         }
+    }
+
+    /** Each shard's text, without a move's ghost rows; null (and refused) when the statement cannot be filtered. */
+    private List<byte[]> ghostFiltered(SqlTemplate template, int[] shards, Execution exec) {
+        ProxyRuntime runtime = session.runtime();
+        ShardMap map = runtime.shardMaps().current();
+        List<byte[]> out = new ArrayList<>(shards.length);
+        for (int shard : shards) {
+            byte[] sql = GhostRows.render(template, exec.analysis(), exec.values(), shard, map, runtime.topology());
+            if (sql == null) {
+                clearLongData(exec);
+                StringBuilder moves = new StringBuilder();
+                for (io.cleave.router.shardmap.Ghost g : map.ghosts()) {
+                    moves.append(moves.isEmpty() ? "" : ", ").append("move ").append(g.moveId()).append(" of keys ")
+                            .append(g.keys()).append(" of keyspace ").append(g.keyspace());
+                }
+                refuse(moves + " is under way, and this statement's shape (a derived table over the keyspace, or one"
+                        + " the proxy cannot add a condition to) cannot leave out the rows being moved: run it once the"
+                        + " move is done");
+                return null;
+            }
+            out.add(sql);
+        }
+        return out;
     }
 
     /**
@@ -397,7 +464,8 @@ final class StatementRunner {
             warnings += leg.warnings;
         }
         try {
-            ResultMerger merger = new ResultMerger(spec, first.columns);
+            ResultMerger merger = new ResultMerger(spec, first.columns,
+                    SessionMergeSettings.of(session.settings().systemVariables()));
             ResultMerger.RowFilter having = null;
             if (spec.grouping() != null && spec.grouping().having() != null) {
                 PredicateEvaluator evaluator = new PredicateEvaluator(first.columns, exec.values());
@@ -454,6 +522,7 @@ final class StatementRunner {
         if (ServerStatus.has(results.get(0).status, ServerStatus.DB_DROPPED)) {
             session.databaseDropped();
         }
+        warnings += session.proxyWarnings().size();
         session.output().ok(OkPacket.of(affected, insertId, session.status(), warnings));
         session.finishCommand();
     }

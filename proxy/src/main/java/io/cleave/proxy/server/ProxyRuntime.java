@@ -35,8 +35,10 @@ public final class ProxyRuntime {
     private final io.cleave.router.plan.Router router;
     private final io.cleave.router.plan.TargetResolver resolver;
     private final io.cleave.proxy.frontend.SequenceService sequences;
+    private final io.cleave.proxy.frontend.AutoIncrementColumns autoIncrementColumns;
     private final InDoubtRegistry inDoubt = new InDoubtRegistry();
     private final FailedLogins failedLogins;
+    private final io.cleave.proxy.cutover.CutoverGate cutover;
     private final ShardAvailability availability;
     private volatile CommitHooks commitHooks = CommitHooks.fromSystemProperties();
     /** Distinguishes this run's XA ids from an earlier run's (whose in-doubt branches recovery settles). */
@@ -61,6 +63,13 @@ public final class ProxyRuntime {
         this.router = new io.cleave.router.plan.Router(topology);
         this.resolver = new io.cleave.router.plan.TargetResolver(topology);
         this.sequences = new io.cleave.proxy.frontend.SequenceService(topology.defaultShard(), connectors.length);
+        this.autoIncrementColumns = new io.cleave.proxy.frontend.AutoIncrementColumns(topology.defaultShard());
+        this.cutover = new io.cleave.proxy.cutover.CutoverGate(resolver);
+    }
+
+    /** Where moves hold statements on moving keys while the shard map changes. */
+    public io.cleave.proxy.cutover.CutoverGate cutover() {
+        return cutover;
     }
 
     /** The most backend connections this proxy opens to one shard (the per-loop cap times the loops). */
@@ -92,6 +101,10 @@ public final class ProxyRuntime {
 
     public io.cleave.proxy.frontend.SequenceService sequences() {
         return sequences;
+    }
+
+    public io.cleave.proxy.frontend.AutoIncrementColumns autoIncrementColumns() {
+        return autoIncrementColumns;
     }
 
     public io.cleave.router.plan.Router router() {
@@ -141,6 +154,8 @@ public final class ProxyRuntime {
 
     void serverVersion(String version) {
         this.serverVersion = version;
+        // Which version comments run depends on the server: the router reads statements as it does.
+        router.serverVersion(version);
     }
 
     /** The RSA key pair for caching_sha2_password without TLS, made on first use. */
