@@ -35,7 +35,7 @@ public record FailedLoginPolicy(int freeFailures, Duration delay, Duration maxDe
         return !delay.isZero();
     }
 
-    /** The wait of an attempt from a host with {@code failures} consecutive failed logins. */
+    /** The wait of an attempt for a 'user'@'host' with {@code failures} consecutive failed logins. */
     long delayNanos(int failures) {
         if (!enabled() || failures < freeFailures) {
             return 0;

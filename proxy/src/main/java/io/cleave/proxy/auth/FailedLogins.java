@@ -86,10 +86,6 @@ public final class FailedLogins {
         return e == null ? 0 : e.failures;
     }
 
-    public FailedLoginPolicy policy() {
-        return policy;
-    }
-
     private static String key(String user, String host) {
         // NUL cannot occur in a host; a user name is read up to its NUL.
         return user + '\0' + host;

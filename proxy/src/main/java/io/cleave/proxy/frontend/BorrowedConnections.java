@@ -37,16 +37,15 @@ final class BorrowedConnections {
         return false;
     }
 
-    /** Gives {@code conn} back to its pool if this session still has it; returns whether it did. */
-    boolean giveBack(BackendConnection conn) {
+    /** Gives {@code conn} back to its pool if this session still has it (else it was given back already). */
+    void giveBack(BackendConnection conn) {
         for (int i = 0; i < borrowed.size(); i++) {
             if (borrowed.get(i) == conn) {
                 borrowed.remove(i);
                 conn.release();
-                return true;
+                return;
             }
         }
-        return false;
     }
 
     /**
@@ -65,9 +64,5 @@ final class BorrowedConnections {
             }
             giveBack(c);
         }
-    }
-
-    int size() {
-        return borrowed.size();
     }
 }

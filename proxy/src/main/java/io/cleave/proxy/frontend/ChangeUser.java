@@ -38,7 +38,7 @@ final class ChangeUser {
     }
 
     /**
-     * Starts the login of a COM_CHANGE_USER once its host's failed-login wait (if any) is over;
+     * Starts the login of a COM_CHANGE_USER once its 'user'@'host''s failed-login wait (if any) is over;
      * {@code waiting} gets the change while it waits for the client's next packet. The command's
      * payload stays valid meanwhile: the session is busy with the command until it ends.
      */
