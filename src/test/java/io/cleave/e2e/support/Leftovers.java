@@ -2,9 +2,7 @@ package io.cleave.e2e.support;
 
 import java.io.IOException;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -26,10 +24,10 @@ public final class Leftovers {
         Map<Integer, List<String>> left = new LinkedHashMap<>();
         for (int shard = 0; shard < daemon.shards().size(); shard++) {
             try (Connection s = daemon.connect(shard)) {
-                List<String> open = new ArrayList<>(rows(s, "SELECT CONCAT('trx ', t.trx_id, ' ', t.trx_state, ' thread ',"
+                List<String> open = new ArrayList<>(QueryRows.of(s, "SELECT CONCAT('trx ', t.trx_id, ' ', t.trx_state, ' thread ',"
                         + " t.trx_mysql_thread_id, ' running: ', COALESCE(p.info, '-')) FROM information_schema.innodb_trx t"
                         + " LEFT JOIN information_schema.processlist p ON p.id = t.trx_mysql_thread_id"));
-                for (String xid : rows(s, "XA RECOVER")) {
+                for (String xid : QueryRows.of(s, "XA RECOVER")) {
                     open.add("prepared " + xid);
                 }
                 if (!open.isEmpty()) {
@@ -80,21 +78,5 @@ public final class Leftovers {
             }
             Thread.sleep(200);
         }
-    }
-
-    /** Each row's columns joined by a space. */
-    private static List<String> rows(Connection c, String sql) throws SQLException {
-        List<String> out = new ArrayList<>();
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-            int n = rs.getMetaData().getColumnCount();
-            while (rs.next()) {
-                StringBuilder row = new StringBuilder();
-                for (int i = 1; i <= n; i++) {
-                    row.append(i > 1 ? " " : "").append(rs.getString(i));
-                }
-                out.add(row.toString());
-            }
-        }
-        return out;
     }
 }

@@ -1,14 +1,13 @@
 package io.cleave.e2e.transactions;
 
 import io.cleave.e2e.support.Leftovers;
+import io.cleave.e2e.support.QueryRows;
 import io.cleave.e2e.support.RunningDaemon;
 
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -119,20 +118,6 @@ final class Bank {
 
     /** Each row's columns joined by a space. */
     static List<String> rows(Connection c, String sql) throws SQLException {
-        List<String> out = new ArrayList<>();
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-            int n = rs.getMetaData().getColumnCount();
-            while (rs.next()) {
-                StringBuilder row = new StringBuilder();
-                for (int i = 1; i <= n; i++) {
-                    if (i > 1) {
-                        row.append(' ');
-                    }
-                    row.append(rs.getString(i));
-                }
-                out.add(row.toString());
-            }
-        }
-        return out;
+        return QueryRows.of(c, sql);
     }
 }
