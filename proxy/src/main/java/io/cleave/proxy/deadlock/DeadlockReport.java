@@ -7,7 +7,7 @@ import java.util.List;
  * Statements are shown by their shape (literals as {@code ?}).
  *
  * @param detectedAt   when the victim was chosen (ISO-8601)
- * @param shards       the shards whose lock waits made the cycle
+ * @param shards       the shards the cycle waits on (for locks, or for connections in a pool line)
  * @param transactions the members of the cycle, numbered as in {@code text}
  * @param victim       the number of the transaction rolled back
  * @param text         the report as logged, laid out like InnoDB's LATEST DETECTED DEADLOCK

@@ -28,7 +28,7 @@ final class ReportWriter {
         for (WaitNode n : order) {
             parties.add(party(n, numbers, cycle, snapshot));
         }
-        List<Integer> shards = List.copyOf(cycle.lockShards());
+        List<Integer> shards = List.copyOf(cycle.shards());
         StringBuilder text = new StringBuilder();
         text.append("------------------------\nLATEST DETECTED DEADLOCK (across shards ").append(join(shards))
                 .append(")\n------------------------\n").append(at).append('\n');

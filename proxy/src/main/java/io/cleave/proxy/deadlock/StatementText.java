@@ -29,7 +29,8 @@ final class StatementText {
             new SqlLexer().lex(bytes, tokens);
             StatementDigest digest = new StatementDigest();
             digest.compute(tokens);
-            shape = digest.keyString();
+            // The digest spaces every token; qualified names and lists read better closed up.
+            shape = digest.keyString().replace(" . ", ".").replace(" , ", ", ");
         } catch (RuntimeException e) {
             // Text the lexer cannot read is not shown at all: it could hold anything.
             return "(statement not shown: it could not be read)";

@@ -40,7 +40,7 @@ final class VictimAction {
             }
         }
         StringJoiner across = new StringJoiner(", ");
-        cycle.lockShards().forEach(s -> across.add(Integer.toString(s)));
+        cycle.shards().forEach(s -> across.add(Integer.toString(s)));
         return new ErrPacket(DEADLOCK, DEADLOCK_STATE, DEADLOCK_MESSAGE + " (deadlock across shards " + across
                 + "; this transaction was rolled back on shards " + held + ")");
     }

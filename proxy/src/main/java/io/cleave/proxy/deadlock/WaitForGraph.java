@@ -37,6 +37,15 @@ final class WaitForGraph {
             return out;
         }
 
+        /** Every shard the cycle waits on: for a lock, or for a connection in a pool's line. */
+        Set<Integer> shards() {
+            Set<Integer> out = new java.util.TreeSet<>();
+            for (WaitEdge e : edges) {
+                out.add(e.shard());
+            }
+            return out;
+        }
+
         /** A cycle on one shard is that shard's own to break (InnoDB does at once); the proxy breaks the others. */
         boolean spansShards() {
             return lockShards().size() >= 2 || members.stream().anyMatch(m -> m instanceof WaitNode.PoolLine);

@@ -2,10 +2,13 @@ package io.cleave.proxy.frontend;
 
 import io.cleave.proxy.backend.BackendConnection;
 import io.cleave.proxy.backend.BackendStatement;
+import io.cleave.proxy.backend.ConnectionWaiter;
 import io.cleave.proxy.backend.PreparedSql;
 import io.cleave.proxy.backend.ResponseKind;
 import io.cleave.proxy.backend.ResponseTracker;
 import io.cleave.proxy.backend.ShardBusyException;
+import io.cleave.proxy.deadlock.DeadlockVictimException;
+import io.cleave.proxy.deadlock.TrackedTransaction;
 import io.cleave.proxy.metrics.ProxyMetrics;
 import io.cleave.proxy.metrics.RouteKind;
 import io.cleave.proxy.protocol.Capabilities;
@@ -63,6 +66,8 @@ final class ClientSession implements ExchangeContext {
     private final ArrayDeque<ByteBuf> queued = new ArrayDeque<>();
     private final Map<Long, ClientStatement> statements = new HashMap<>();
     private final TransactionState transaction;
+    /** The transaction as the deadlock detector sees it (one per session). */
+    private final TrackedTransaction tracked;
     private final ConnectionPins pins;
     private final Cursors cursors;
     /** The connection-bound state the current statement creates or releases (read before it runs). */
@@ -105,7 +110,8 @@ final class ClientSession implements ExchangeContext {
         this.exchange = new ShardExchange(this);
         this.runner = new StatementRunner(this);
         this.assembler = new PacketAssembler(runtime.config().maxAllowedPacket());
-        this.transaction = new TransactionState(runtime.shardCount());
+        this.tracked = runtime.deadlocks().track(connectionId, user, loop);
+        this.transaction = new TransactionState(runtime.shardCount(), tracked);
         this.pins = new ConnectionPins(runtime.shardCount());
         this.cursors = new Cursors(this, pins);
         this.multiStatements = capabilities.multiStatements();
@@ -266,6 +272,11 @@ final class ClientSession implements ExchangeContext {
     }
 
     @Override
+    public ConnectionWaiter waiter() {
+        return tracked;
+    }
+
+    @Override
     public void joinFailed(int shard) {
         transaction.joinFailed(shard);
     }
@@ -360,6 +371,7 @@ final class ClientSession implements ExchangeContext {
             }
         }
         busy = true;
+        tracked.commandStarted();
         currentPayload = payload;
         try {
             dispatch(payload);
@@ -568,10 +580,17 @@ final class ClientSession implements ExchangeContext {
 
     // ---- after a shard answered ------------------------------------------------------------------
 
-    /** Errors that end a transaction spanning shards: no shard may keep its half. */
+    /**
+     * Errors that end the transaction on every shard: a deadlock (its victim, chosen by a shard or
+     * by the proxy's detector, keeps nothing anywhere), and, when it spans shards, a lock wait
+     * timeout or duplicate key too, so no shard keeps its half.
+     */
     boolean abortsDistributedTransaction(int code) {
-        return transaction.distributed() && (code == 1213 || code == 1205 || code == 1062);
+        return code == DEADLOCK && transaction.begun()
+                || transaction.distributed() && (code == 1205 || code == 1062);
     }
+
+    private static final int DEADLOCK = 1213;
 
     /** Rolls back every shard of the transaction, then runs {@code then}. */
     void rollbackDistributed(Runnable then) {
@@ -683,6 +702,11 @@ final class ClientSession implements ExchangeContext {
         if (conn != null) {
             settle(shard, conn, false);
         }
+        if (error.errorCode() == DEADLOCK && transaction.begun()) {
+            // A deadlock victim taken out of a pool's line: its transaction ends on every shard.
+            rollbackDistributed(() -> error(error));
+            return;
+        }
         runtime.metrics().error(error.errorCode());
         output.error(error);
         finishCommand();
@@ -770,6 +794,9 @@ final class ClientSession implements ExchangeContext {
      * shard unreachable.
      */
     static ErrPacket shardUnavailable(int shard, Throwable cause) {
+        if (cause instanceof DeadlockVictimException victim) {
+            return victim.error();
+        }
         String message = cause.getMessage() != null ? cause.getMessage() : cause.toString();
         if (cause instanceof ShardBusyException) {
             return new ErrPacket(3024, "HY000", "Statement timed out waiting for a backend connection: " + message);
@@ -814,6 +841,7 @@ final class ClientSession implements ExchangeContext {
     void finishCommandSilently() {
         releaseCurrent();
         busy = false;
+        tracked.commandEnded();
         if (closed) {
             return;
         }
@@ -845,6 +873,7 @@ final class ClientSession implements ExchangeContext {
     /** COM_CHANGE_USER succeeded: the session starts over as {@code name}, in {@code schema}. */
     void loggedInAs(String name, String schema, Charset charset) {
         user = name;
+        tracked.user(name);
         if (charset != null) {
             loginCharset = charset;
         }
@@ -879,6 +908,7 @@ final class ClientSession implements ExchangeContext {
             s.clearLongData();
         }
         releaseWarningsConnection();
+        runtime.deadlocks().untrack(tracked);
         // An open transaction dies with its client, as on a real server: closing the backend
         // connection rolls it back (and drops temporary tables, locks, cursors).
         dropConnections();

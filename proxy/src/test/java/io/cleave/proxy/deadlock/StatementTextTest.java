@@ -8,8 +8,8 @@ class StatementTextTest {
 
     @Test
     void literalsAreNeverShown() {
-        assertThat(StatementText.sanitize("UPDATE accounts SET secret = 'hunter2', balance = balance - 30.5 WHERE id = 42"))
-                .isEqualTo("UPDATE accounts SET secret = ? , balance = balance - ? WHERE id = ?")
+        assertThat(StatementText.sanitize("UPDATE bank.accounts SET secret = 'hunter2', balance = balance - 30.5 WHERE id = 42"))
+                .isEqualTo("UPDATE bank.accounts SET secret = ?, balance = balance - ? WHERE id = ?")
                 .doesNotContain("hunter2").doesNotContain("42");
         assertThat(StatementText.sanitize("SELECT * FROM t WHERE x IN (X'ff', 0b101, \"double\")"))
                 .doesNotContain("ff").doesNotContain("101").doesNotContain("double");
