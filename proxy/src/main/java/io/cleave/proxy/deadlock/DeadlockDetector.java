@@ -170,30 +170,33 @@ public final class DeadlockDetector implements AutoCloseable {
     /** A first look at the shards; a cycle there is confirmed by a second look before anyone is stopped. */
     private void look() {
         Snapshot first = takeSnapshot();
-        List<WaitForGraph.Cycle> cycles = spanningCycles(WaitForGraph.of(first));
+        List<WaitForGraph.Cycle> cycles = WaitForGraph.of(first).spanningCycles();
         if (cycles.isEmpty()) {
+            log.debug("looked at the shards in {} ms: no deadlock across them", millisSince(lastLookNanos));
             schedule(this::tick, tickMillis);
             return;
         }
-        log.debug("possible deadlock across shards: {}", cycles);
+        log.debug("looked at the shards in {} ms: possible deadlock {}", millisSince(lastLookNanos), cycles);
         schedule(() -> confirm(first), TimeUnit.NANOSECONDS.toMillis(LOOK_INTERVAL_NANOS));
     }
 
+    /** The second look: every cycle that was already there at the first is broken. */
     private void confirm(Snapshot first) {
         Snapshot second = takeSnapshot();
         WaitForGraph graph = WaitForGraph.of(second);
-        Set<WaitNode> stuckBefore = WaitForGraph.of(first).deadlocked();
-        for (WaitForGraph.Cycle cycle : spanningCycles(graph)) {
-            if (!Confirmation.sameWaits(cycle, stuckBefore, first, second)) {
-                continue;
-            }
-            VictimPolicy.choose(cycle, second).ifPresent(victim -> breakCycle(cycle, graph, second, victim));
+        List<VictimPolicy.Choice> choices = VictimPolicy.chooseAll(graph, first, second);
+        if (choices.isEmpty()) {
+            log.debug("second look in {} ms: no deadlock there at both looks", millisSince(lastLookNanos));
+        }
+        for (VictimPolicy.Choice c : choices) {
+            breakCycle(c.cycle(), graph, second, c.victim());
         }
         schedule(this::tick, tickMillis);
     }
 
+    /** Stops the victim and reports the deadlock (unless the victim had moved on). */
     private void breakCycle(WaitForGraph.Cycle cycle, WaitForGraph graph, Snapshot snapshot,
-                            Snapshot.TransactionView victim) {
+                               Snapshot.TransactionView victim) {
         ErrPacket error = VictimAction.error(victim, cycle);
         List<WaitEdge> waits = graph.edgesFrom(new WaitNode.Client(victim.transaction()));
         if (!VictimAction.stop(victim, waits, snapshot, reader, error)) {
@@ -203,8 +206,13 @@ public final class DeadlockDetector implements AutoCloseable {
         DeadlockReport report = ReportWriter.write(cycle, snapshot, victim, Instant.now());
         latest = report;
         metrics.deadlockBroken();
-        log.warn("deadlock across shards {}; rolled back client connection {}\n{}", report.shards(),
-                victim.transaction().connectionId(), report.text());
+        long waitedMillis = millisSince(victim.transaction().observedSince);
+        log.warn("deadlock across shards {}: client connection {} rolled back, its statement having waited at least {} ms\n{}",
+                report.shards(), victim.transaction().connectionId(), waitedMillis, report.text());
+    }
+
+    private static long millisSince(long nanos) {
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - nanos);
     }
 
     private Snapshot takeSnapshot() {
@@ -213,9 +221,6 @@ public final class DeadlockDetector implements AutoCloseable {
         return SnapshotTaker.take(tracked, loops.get(), reader);
     }
 
-    private static List<WaitForGraph.Cycle> spanningCycles(WaitForGraph graph) {
-        return graph.cycles().stream().filter(WaitForGraph.Cycle::spansShards).toList();
-    }
 
     @Override
     public synchronized void close() {

@@ -1,7 +1,11 @@
 package io.cleave.proxy.deadlock;
 
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Picks the transaction to roll back as InnoDB does: the one that did the least work (the smallest
@@ -11,7 +15,40 @@ import java.util.Optional;
  */
 final class VictimPolicy {
 
+    /** A cycle to break and its victim. */
+    record Choice(WaitForGraph.Cycle cycle, Snapshot.TransactionView victim) {
+    }
+
     private VictimPolicy() {
+    }
+
+    /**
+     * The victims of every cycle of {@code graph} (the second look) that was already there at the
+     * {@code first} look, unchanged. Where cycles overlap (three transactions, two cycles through
+     * one of them), victims are taken one by one, each from what is still a cycle once the victims
+     * before it are gone, so one look breaks them all and no more victims than that.
+     */
+    static List<Choice> chooseAll(WaitForGraph graph, Snapshot first, Snapshot second) {
+        Set<WaitNode> stuckBefore = WaitForGraph.of(first).deadlocked();
+        List<Choice> choices = new ArrayList<>();
+        Set<WaitNode> gone = new HashSet<>();
+        boolean found = true;
+        while (found) {
+            found = false;
+            for (WaitForGraph.Cycle cycle : graph.without(gone).spanningCycles()) {
+                if (!Confirmation.sameWaits(cycle, stuckBefore, first, second)) {
+                    continue;
+                }
+                Optional<Snapshot.TransactionView> victim = choose(cycle, second);
+                if (victim.isPresent()) {
+                    choices.add(new Choice(cycle, victim.get()));
+                    gone.add(new WaitNode.Client(victim.get().transaction()));
+                    found = true;
+                    break;
+                }
+            }
+        }
+        return choices;
     }
 
     static Optional<Snapshot.TransactionView> choose(WaitForGraph.Cycle cycle, Snapshot snapshot) {

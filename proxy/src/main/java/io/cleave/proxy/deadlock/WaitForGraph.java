@@ -132,6 +132,27 @@ final class WaitForGraph {
         return owners;
     }
 
+    /**
+     * The graph once {@code gone} have ended (victims rolled back): their waits and everything that
+     * waited for them are gone too.
+     */
+    WaitForGraph without(Set<WaitNode> gone) {
+        WaitForGraph g = new WaitForGraph();
+        for (Map.Entry<WaitNode, List<WaitEdge>> e : out.entrySet()) {
+            if (gone.contains(e.getKey())) {
+                continue;
+            }
+            g.out.computeIfAbsent(e.getKey(), k -> new ArrayList<>());
+            for (WaitEdge w : e.getValue()) {
+                if (!gone.contains(w.to())) {
+                    g.add(w);
+                }
+            }
+        }
+        g.openLines.addAll(openLines);
+        return g;
+    }
+
     private void add(WaitEdge e) {
         out.computeIfAbsent(e.from(), k -> new ArrayList<>()).add(e);
         out.computeIfAbsent(e.to(), k -> new ArrayList<>());
@@ -199,6 +220,11 @@ final class WaitForGraph {
             cycles.add(new Cycle(List.copyOf(part), edges));
         }
         return cycles;
+    }
+
+    /** The cycles the proxy breaks: those that span shards or pass through a pool's line. */
+    List<Cycle> spanningCycles() {
+        return cycles().stream().filter(Cycle::spansShards).toList();
     }
 
     /** Tarjan's strongly connected components over the deadlocked nodes, without recursion. */

@@ -52,4 +52,39 @@ class VictimPolicyTest {
 
         assertThat(victim.transaction()).isSameAs(b).isNotSameAs(a);
     }
+
+    @Test
+    void overlappingCyclesAreAllBrokenAtOnceWithAsFewVictimsAsThePolicyNeeds() {
+        // a and b wait for each other over shards 0 and 1, b and c over shards 1 and 2.
+        Shards s = new Shards(3);
+        TrackedTransaction a = s.client(1, 11, 21, 0);
+        TrackedTransaction b = s.client(2, 12, 22, 32);
+        TrackedTransaction c = s.client(3, 0, 23, 33);
+        s.waits(0, 11, 12).waits(1, 22, 21).waits(1, 23, 22).waits(2, 32, 33);
+        s.transaction(0, 12, 5, null).transaction(1, 22, 5, "UPDATE b").transaction(2, 32, 5, null);
+        Snapshot lightEnds = s.snapshot();
+
+        // b is the heaviest: c (as light as a, but younger) goes first, then a breaks what is left.
+        assertThat(VictimPolicy.chooseAll(WaitForGraph.of(lightEnds), lightEnds, lightEnds))
+                .extracting(choice -> choice.victim().transaction()).containsExactly(c, a);
+
+        s.transaction(0, 12, 0, null).transaction(1, 22, 0, "UPDATE b").transaction(2, 32, 0, null);
+        Snapshot lightMiddle = s.snapshot();
+        assertThat(VictimPolicy.chooseAll(WaitForGraph.of(lightMiddle), lightMiddle, lightMiddle))
+                .extracting(choice -> choice.victim().transaction()).containsExactly(b);
+    }
+
+    @Test
+    void noVictimForACycleTheFirstLookDidNotSee() {
+        Shards s = new Shards(2);
+        s.client(1, 11, 21);
+        s.client(2, 12, 22);
+        s.waits(0, 11, 12);
+        Snapshot first = s.snapshot();
+        s.waits(1, 22, 21);
+        Snapshot second = s.snapshot();
+
+        assertThat(VictimPolicy.chooseAll(WaitForGraph.of(second), first, second)).isEmpty();
+        assertThat(VictimPolicy.chooseAll(WaitForGraph.of(second), second, second)).hasSize(1);
+    }
 }

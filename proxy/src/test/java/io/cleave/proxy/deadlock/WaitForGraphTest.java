@@ -186,4 +186,19 @@ class WaitForGraphTest {
         s.waits(0, 13, 11);
         assertThat(WaitForGraph.of(s.snapshot()).deadlocked()).contains(node(a), node(b), node(c));
     }
+
+    @Test
+    void withoutAVictimWhoeverWaitedOnlyForItCanGoOn() {
+        Shards s = new Shards(2);
+        TrackedTransaction a = s.client(1, 11, 21);
+        TrackedTransaction b = s.client(2, 12, 22);
+        TrackedTransaction c = s.client(3, 13, 0);
+        s.waits(0, 11, 12).waits(1, 22, 21).waits(0, 13, 12);
+
+        WaitForGraph g = WaitForGraph.of(s.snapshot()).without(java.util.Set.of(node(b)));
+
+        assertThat(g.deadlocked()).isEmpty();
+        assertThat(g.edgesFrom(node(a))).isEmpty();
+        assertThat(g.edgesFrom(node(c))).isEmpty();
+    }
 }
