@@ -36,6 +36,7 @@ public final class ExitCodes implements CommandLine.IExecutionExceptionHandler {
         }
         if (e instanceof AdminClient.DaemonAnswer answer) {
             return switch (answer.status()) {
+                case AdminError.BAD_REQUEST -> USAGE;
                 case AdminError.NOT_FOUND -> NOT_FOUND;
                 case AdminError.CONFLICT -> REFUSED;
                 case AdminError.UNAVAILABLE -> NOT_READY;

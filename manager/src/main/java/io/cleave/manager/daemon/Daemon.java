@@ -12,6 +12,15 @@ import io.cleave.manager.config.ConfigLoader;
 import io.cleave.manager.home.CleaveHome;
 import io.cleave.manager.home.DaemonInfo;
 import io.cleave.manager.home.DaemonLock;
+import io.cleave.manager.home.ShardMapStore;
+import io.cleave.manager.move.MapUpdates;
+import io.cleave.manager.move.MoveEnvironment;
+import io.cleave.manager.move.MoveHooks;
+import io.cleave.manager.move.MoveJournal;
+import io.cleave.manager.move.MoveMetrics;
+import io.cleave.manager.move.MoveService;
+import io.cleave.manager.move.MoveSettings;
+import io.cleave.manager.move.ShardLinks;
 import io.cleave.manager.instance.HostPlan;
 import io.cleave.manager.instance.InstancePlan;
 import io.cleave.manager.instance.ShardAccount;
@@ -75,6 +84,7 @@ public final class Daemon implements AutoCloseable {
     private ScheduledExecutorService scheduler;
     private List<InstanceSupervisor> supervisors = List.of();
     private AdminServer admin;
+    private MoveService moves;
     /** Read by admin API threads. */
     private volatile ProxyService proxy;
     /** Read by admin API threads. */
@@ -116,8 +126,14 @@ public final class Daemon implements AutoCloseable {
                 }
                 supervisors = List.copyOf(list);
                 metrics.bind(supervisors);
+                MapUpdates maps = new MapUpdates(provisioned.shardMaps(), new ShardMapStore(home.shardMapFile()),
+                        config.sharding().topology());
+                moves = new MoveService(new MoveEnvironment(new ShardLinks(shardEndpoints()), maps, this::cutoverGate,
+                        new MoveJournal(home.state()), MoveSettings.fromSystemProperties(),
+                        new MoveMetrics(registry, () -> moves.phases()),
+                        new MoveHooks.Switchable(MoveHooks.fromSystemProperties())));
                 admin = new AdminServer(config.adminPort(), provisioned.adminToken(), registry, this::statusReport,
-                        this::requestShutdown, this::explain, inDoubtTransactions());
+                        this::requestShutdown, this::explain, inDoubtTransactions(), moves);
                 admin.start();
                 new DaemonInfo(ProcessHandle.current().pid(), admin.port(), startedAt.toString(), version()).write(home);
                 supervisors.forEach(InstanceSupervisor::start);
@@ -133,6 +149,18 @@ public final class Daemon implements AutoCloseable {
         } else {
             proxyState = options.proxy().isPresent() ? "down: no instance is ready" : "not part of this build";
         }
+        // Unfinished moves go on once the proxy (whose gate holds clients at a cutover) runs.
+        moves.resume();
+    }
+
+    /** The running proxy's cutover gate, or null when no proxy runs (then no client can be on moving keys). */
+    private io.cleave.proxy.cutover.CutoverGate cutoverGate() {
+        ProxyService p = proxy;
+        return p == null ? null : p.cutoverGate();
+    }
+
+    public MoveService moves() {
+        return moves;
     }
 
     /**
@@ -365,6 +393,9 @@ public final class Daemon implements AutoCloseable {
                 return;
             }
             closed = true;
+            if (moves != null) {
+                moves.close();
+            }
             if (proxy != null) {
                 log.info("stopping the proxy");
                 proxy.close();

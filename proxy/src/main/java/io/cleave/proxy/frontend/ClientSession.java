@@ -9,6 +9,7 @@ import io.cleave.proxy.backend.ResponseTracker;
 import io.cleave.proxy.backend.ShardBusyException;
 import io.cleave.proxy.deadlock.DeadlockVictimException;
 import io.cleave.proxy.deadlock.TrackedTransaction;
+import io.cleave.proxy.cutover.Participant;
 import io.cleave.proxy.metrics.ProxyMetrics;
 import io.cleave.proxy.metrics.RouteKind;
 import io.cleave.proxy.protocol.Capabilities;
@@ -48,7 +49,7 @@ import java.util.Map;
  * hands each statement to the {@link StatementRunner} with its plan. Everything happens on the
  * client channel's event loop.
  */
-final class ClientSession implements ExchangeContext {
+final class ClientSession implements ExchangeContext, Participant {
 
     private static final Logger log = LoggerFactory.getLogger(ClientSession.class);
 
@@ -79,6 +80,7 @@ final class ClientSession implements ExchangeContext {
     private SessionSettings settings;
     private SqlMode sqlMode = SqlMode.DEFAULT;
     private boolean busy;
+    private long commandSerial;
     private boolean closed;
     private ByteBuf current;
     /** The current command's payload: a slice of {@link #current}, or {@link #joined}. */
@@ -116,6 +118,7 @@ final class ClientSession implements ExchangeContext {
         this.cursors = new Cursors(this, pins);
         this.multiStatements = capabilities.multiStatements();
         output.capabilities(capabilities);
+        runtime.cutover().register(this);
     }
 
     /** Login succeeded; the schema the client asked for is taken as given (USE semantics come with its first statement). */
@@ -842,6 +845,7 @@ final class ClientSession implements ExchangeContext {
         releaseCurrent();
         busy = false;
         tracked.commandEnded();
+        commandSerial++;
         if (closed) {
             return;
         }
@@ -901,6 +905,7 @@ final class ClientSession implements ExchangeContext {
 
     void clientClosed() {
         closed = true;
+        runtime.cutover().unregister(this);
         while (!queued.isEmpty()) {
             queued.poll().release();
         }
@@ -956,5 +961,32 @@ final class ClientSession implements ExchangeContext {
 
     String user() {
         return user;
+    }
+
+    // ---- what the cutover gate reads (on this loop) --------------------------------------------
+
+    @Override
+    public io.netty.channel.EventLoop eventLoop() {
+        return loop.loop();
+    }
+
+    @Override
+    public boolean holdsTransactionOn(int shard) {
+        return transaction.held(shard) != null || transaction.joining(shard);
+    }
+
+    @Override
+    public long transactionSerial() {
+        return transaction.serial();
+    }
+
+    @Override
+    public boolean busy() {
+        return busy;
+    }
+
+    @Override
+    public long commandSerial() {
+        return commandSerial;
     }
 }

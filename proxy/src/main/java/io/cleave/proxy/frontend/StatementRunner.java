@@ -2,6 +2,10 @@ package io.cleave.proxy.frontend;
 
 import io.cleave.proxy.backend.PreparedSql;
 import io.cleave.proxy.backend.ResponseKind;
+import io.cleave.proxy.cutover.GhostRows;
+import io.cleave.proxy.cutover.MovingTables;
+import io.cleave.proxy.protocol.packet.client.CommandCode;
+import io.cleave.proxy.server.ProxyRuntime;
 import io.cleave.proxy.merge.MergeNotSupportedException;
 import io.cleave.proxy.merge.ResultColumn;
 import io.cleave.proxy.merge.ResultMerger;
@@ -32,6 +36,7 @@ import io.netty.buffer.ByteBuf;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -105,6 +110,9 @@ final class StatementRunner {
     }
 
     void run(Plan plan, Execution exec) {
+        if (!admitted(plan, exec)) {
+            return;
+        }
         if (plan instanceof Plan.Route r) {
             route(r, exec);
         } else if (plan instanceof Plan.InsertSplit split) {
@@ -119,6 +127,31 @@ final class StatementRunner {
             Plan.Refuse refuse = (Plan.Refuse) plan;
             refuse(refuse.code(), refuse.sqlState(), refuse.message());
         }
+    }
+
+    /**
+     * While a move cuts over, a statement on its keys waits (the whole command runs again once the
+     * map changed); DDL on a table being moved is refused.
+     */
+    private boolean admitted(Plan plan, Execution exec) {
+        ProxyRuntime runtime = session.runtime();
+        String refusal = MovingTables.ddlRefusal(plan, exec.analysis(), runtime.shardMaps().current(), runtime.topology());
+        if (refusal != null) {
+            refuse(refusal);
+            return false;
+        }
+        CommandCode command = session.currentCommand();
+        return runtime.cutover().admit(session, plan, exec.values(), () -> {
+            ByteBuf payload = session.currentPayload();
+            if (payload == null) {
+                return; // the client left while its statement waited
+            }
+            if (command == CommandCode.STMT_EXECUTE) {
+                execute(payload);
+            } else {
+                query(payload);
+            }
+        });
     }
 
     void refuse(int code, String state, String message) {
@@ -199,13 +232,16 @@ final class StatementRunner {
         boolean inTransaction = session.inTransaction();
         if (policy instanceof MultiShard.Merge merge) {
             session.metrics().command(session.currentCommand(), RouteKind.MULTI_SHARD);
-            byte[] sql = SqlRenderer.render(merge.sql(), exec.analysis(), exec.values());
+            List<byte[]> perShard = ghostFiltered(merge.sql(), shards, exec);
+            if (perShard == null) {
+                return;
+            }
             if (inTransaction && r.lockingRead()) {
                 markWritten(shards);
             }
             MultiExchange multi = new MultiExchange(session, inTransaction, results -> merged(results, merge.spec(), exec));
-            for (int shard : shards) {
-                multi.leg(shard, sql);
+            for (int i = 0; i < shards.length; i++) {
+                multi.leg(shards[i], perShard.get(i));
             }
             clearLongData(exec);
             multi.start();
@@ -214,9 +250,10 @@ final class StatementRunner {
         MultiShard.WriteAll writeAll = (MultiShard.WriteAll) policy;
         session.metrics().command(session.currentCommand(), RouteKind.BROADCAST);
         byte[] sql = SqlRenderer.render(new SqlTemplate.Original(), exec.analysis(), exec.values());
-        List<byte[]> perShard = new ArrayList<>();
-        for (int i = 0; i < shards.length; i++) {
-            perShard.add(sql);
+        List<byte[]> perShard = writeAll.replicated() ? Collections.nCopies(shards.length, sql)
+                : ghostFiltered(new SqlTemplate.Original(), shards, exec);
+        if (perShard == null) {
+            return;
         }
         clearLongData(exec);
         // DDL is not transactional on any server: it simply goes to every shard.
@@ -230,6 +267,30 @@ final class StatementRunner {
         } else {
             send.run();
         }
+    }
+
+    /** Each shard's text, without a move's ghost rows; null (and refused) when the statement cannot be filtered. */
+    private List<byte[]> ghostFiltered(SqlTemplate template, int[] shards, Execution exec) {
+        ProxyRuntime runtime = session.runtime();
+        ShardMap map = runtime.shardMaps().current();
+        List<byte[]> out = new ArrayList<>(shards.length);
+        for (int shard : shards) {
+            byte[] sql = GhostRows.render(template, exec.analysis(), exec.values(), shard, map, runtime.topology());
+            if (sql == null) {
+                clearLongData(exec);
+                StringBuilder moves = new StringBuilder();
+                for (io.cleave.router.shardmap.Ghost g : map.ghosts()) {
+                    moves.append(moves.isEmpty() ? "" : ", ").append("move ").append(g.moveId()).append(" of keys ")
+                            .append(g.keys()).append(" of keyspace ").append(g.keyspace());
+                }
+                refuse(moves + " is under way, and this statement's shape (a derived table over the keyspace, or one"
+                        + " the proxy cannot add a condition to) cannot leave out the rows being moved: run it once the"
+                        + " move is done");
+                return null;
+            }
+            out.add(sql);
+        }
+        return out;
     }
 
     /**

@@ -35,6 +35,7 @@ public final class ProxyRuntime {
     private final io.cleave.router.plan.TargetResolver resolver;
     private final io.cleave.proxy.frontend.SequenceService sequences;
     private final InDoubtRegistry inDoubt = new InDoubtRegistry();
+    private final io.cleave.proxy.cutover.CutoverGate cutover;
     private final ShardAvailability availability;
     private final io.cleave.proxy.deadlock.DeadlockDetector deadlocks;
     private volatile CommitHooks commitHooks = CommitHooks.fromSystemProperties();
@@ -61,6 +62,7 @@ public final class ProxyRuntime {
         this.sequences = new io.cleave.proxy.frontend.SequenceService(topology.defaultShard(), connectors.length);
         this.deadlocks = new io.cleave.proxy.deadlock.DeadlockDetector(config.deadlockCheckAfter(), connectors.length,
                 metrics);
+        this.cutover = new io.cleave.proxy.cutover.CutoverGate(resolver);
     }
 
     /** Tracks client transactions and breaks deadlocks that span shards (inert until the server starts it). */
@@ -71,6 +73,11 @@ public final class ProxyRuntime {
     /** Starts the deadlock detector: its shard connections run on {@code controlLoop}. */
     void startDeadlockDetector(EventLoop controlLoop) {
         deadlocks.start(connectors, controlLoop, this::allLoops);
+    }
+
+    /** Where moves hold statements on moving keys while the shard map changes. */
+    public io.cleave.proxy.cutover.CutoverGate cutover() {
+        return cutover;
     }
 
     /** The most backend connections this proxy opens to one shard (the per-loop cap times the loops). */

@@ -34,7 +34,7 @@ public final class TargetResolver {
     public int shardOf(String keyspaceName, ShardKey key, ShardMap map) {
         Keyspace keyspace = topology.keyspace(keyspaceName);
         try {
-            return map.shardOf(keyspaceName, keyspace.function().bucketOf(key));
+            return map.shardOf(keyspaceName, key, keyspace.function());
         } catch (KeyOutOfRangeException e) {
             return -1;
         }
@@ -110,7 +110,8 @@ public final class TargetResolver {
         return out;
     }
 
-    private ShardKey keyOf(String keyspaceName, KeyValue value, ParameterValues values) {
+    /** The key of one slot or constant with this execution's values, or null when it cannot be narrowed. */
+    public ShardKey keyOf(String keyspaceName, KeyValue value, ParameterValues values) {
         if (value instanceof KeyValue.ConstantKey c) {
             return c.key();
         }
