@@ -1,6 +1,5 @@
 package io.cleave.e2e.transactions;
 
-import io.cleave.e2e.support.CleaveTestHome;
 import io.cleave.e2e.support.RunningDaemon;
 import io.cleave.proxy.deadlock.DeadlockReport;
 import org.junit.jupiter.api.AfterAll;
@@ -38,7 +37,7 @@ class CrossShardDeadlockIT {
     private static final Duration WITHIN = Duration.ofSeconds(1);
     private static final String DEADLOCKS = "cleave_proxy_deadlocks_total";
 
-    private CleaveTestHome home;
+    private BankHome home;
     private RunningDaemon daemon;
     private final ExecutorService threads = Executors.newCachedThreadPool();
 
@@ -49,22 +48,29 @@ class CrossShardDeadlockIT {
         }
     }
 
+    /** The sessions' outcomes, in order, and when the last one's statement closed the cycle. */
+    private record Cycle(List<Outcome> outcomes, long closedNanos) {
+        Outcome of(int session) {
+            return outcomes.get(session);
+        }
+
+        Duration answered(int session) {
+            return Duration.ofNanos(outcomes.get(session).endedNanos() - closedNanos);
+        }
+    }
+
     @BeforeAll
     void start() throws SQLException {
-        home = CleaveTestHome.builder().shards(SHARDS).extraYaml(Bank.sharding(SHARDS)).create();
-        daemon = home.start();
-        try (Connection c = daemon.connectProxy("", "")) {
-            Bank.create(c);
-        }
+        home = BankHome.start(SHARDS);
+        daemon = home.daemon();
     }
 
     @AfterAll
     void stop() {
         threads.shutdownNow();
-        if (daemon != null) {
-            daemon.close();
+        if (home != null) {
+            home.close();
         }
-        home.close();
     }
 
     @Test
@@ -80,26 +86,15 @@ class CrossShardDeadlockIT {
     private void twoSessionsInOppositeOrder(String url, int x, int y, boolean prepared) throws Exception {
         open("opposite", x, y);
         double before = daemon.metric(DEADLOCKS);
-        Outcome a;
-        Outcome b;
-        long closed;
-        try (Connection ca = daemon.connectProxy("", url); Connection cb = daemon.connectProxy("", url)) {
-            execute(ca, "BEGIN");
-            increment(ca, x, prepared);
-            execute(cb, "BEGIN");
-            increment(cb, y, prepared);
-            Future<Outcome> aWaits = async(ca, y, prepared, true);
-            closed = System.nanoTime();
-            Future<Outcome> bCloses = async(cb, x, prepared, true);
-            a = aWaits.get(30, TimeUnit.SECONDS);
-            b = bCloses.get(30, TimeUnit.SECONDS);
-        }
-        assertThat(a.victim() ^ b.victim()).as("exactly one victim (a: %s, b: %s)", a.error(), b.error()).isTrue();
-        Outcome victim = a.victim() ? a : b;
-        Outcome winner = a.victim() ? b : a;
-        assertDeadlockError(victim.error(), "0, 1");
-        assertThat(Duration.ofNanos(victim.endedNanos() - closed)).as("the victim's answer").isLessThan(WITHIN);
-        assertThat(Duration.ofNanos(winner.endedNanos() - closed)).as("the other goes on at once").isLessThan(WITHIN);
+
+        Cycle run = cycle(url, prepared, new int[][] {{x}, {y}}, y, x);
+
+        assertThat(run.of(0).victim() ^ run.of(1).victim()).as("exactly one victim (a: %s, b: %s)",
+                run.of(0).error(), run.of(1).error()).isTrue();
+        int victim = run.of(0).victim() ? 0 : 1;
+        assertDeadlockError(run.of(victim).error(), "0, 1");
+        assertThat(run.answered(victim)).as("the victim's answer").isLessThan(WITHIN);
+        assertThat(run.answered(1 - victim)).as("the other goes on at once").isLessThan(WITHIN);
         // The winner's two increments committed; the victim's are gone from both shards.
         assertThat(balancesOnShards(daemon, x, y)).containsExactlyEntriesOf(balances(x, 101L, y, 101L));
         Bank.awaitNothingOpen(daemon, SHARDS, Duration.ofSeconds(10));
@@ -125,31 +120,15 @@ class CrossShardDeadlockIT {
     void aThreeWayCycleOverThreeShards() throws Exception {
         open("three", 10, 11, 110, 111, 210);
         double before = daemon.metric(DEADLOCKS);
-        List<Outcome> outcomes = new ArrayList<>();
-        long closed;
-        try (Connection a = daemon.connectProxy("", ""); Connection b = daemon.connectProxy("", "");
-             Connection c = daemon.connectProxy("", "")) {
-            // a holds shard 0, b shard 1, c shard 2; a and b did more work, so c is the victim.
-            execute(a, "BEGIN");
-            execute(a, "UPDATE bank.accounts SET balance = balance + 1 WHERE id IN (10, 11)");
-            execute(b, "BEGIN");
-            execute(b, "UPDATE bank.accounts SET balance = balance + 1 WHERE id IN (110, 111)");
-            execute(c, "BEGIN");
-            increment(c, 210, false);
-            List<Future<Outcome>> waits = new ArrayList<>();
-            waits.add(async(a, 110, false, true));
-            waits.add(async(b, 210, false, true));
-            closed = System.nanoTime();
-            waits.add(async(c, 10, false, true));
-            for (Future<Outcome> w : waits) {
-                outcomes.add(w.get(30, TimeUnit.SECONDS));
-            }
-        }
-        assertThat(outcomes.get(0).victim()).as("a: %s", outcomes.get(0).error()).isFalse();
-        assertThat(outcomes.get(1).victim()).as("b: %s", outcomes.get(1).error()).isFalse();
-        assertThat(outcomes.get(2).victim()).as("c, the lightest, is the victim").isTrue();
-        assertDeadlockError(outcomes.get(2).error(), "0, 1, 2");
-        assertThat(Duration.ofNanos(outcomes.get(2).endedNanos() - closed)).isLessThan(WITHIN);
+
+        // a holds shard 0, b shard 1, c shard 2; a and b did more work, so c is the victim.
+        Cycle run = cycle("", false, new int[][] {{10, 11}, {110, 111}, {210}}, 110, 210, 10);
+
+        assertThat(run.of(0).victim()).as("a: %s", run.of(0).error()).isFalse();
+        assertThat(run.of(1).victim()).as("b: %s", run.of(1).error()).isFalse();
+        assertThat(run.of(2).victim()).as("c, the lightest, is the victim").isTrue();
+        assertDeadlockError(run.of(2).error(), "0, 1, 2");
+        assertThat(run.answered(2)).isLessThan(WITHIN);
         assertThat(balancesOnShards(daemon, 10, 11, 110, 111, 210))
                 .containsExactlyEntriesOf(balances(10, 101L, 11, 101L, 110, 102L, 111, 101L, 210, 101L));
         Bank.awaitNothingOpen(daemon, SHARDS, Duration.ofSeconds(10));
@@ -163,33 +142,17 @@ class CrossShardDeadlockIT {
     void aSingleShardTransactionClosingACycleWithCrossShardOnes() throws Exception {
         open("single", 20, 21, 120, 121, 122, 123);
         double before = daemon.metric(DEADLOCKS);
-        List<Outcome> outcomes = new ArrayList<>();
-        long closed;
-        try (Connection a = daemon.connectProxy("", ""); Connection single = daemon.connectProxy("", "");
-             Connection b = daemon.connectProxy("", "")) {
-            // a holds shard 0; single holds a row of shard 1 only; b holds other rows of shard 1.
-            execute(a, "BEGIN");
-            execute(a, "UPDATE bank.accounts SET balance = balance + 1 WHERE id IN (20, 21)");
-            execute(single, "BEGIN");
-            increment(single, 120, false);
-            execute(b, "BEGIN");
-            execute(b, "UPDATE bank.accounts SET balance = balance + 1 WHERE id IN (121, 122, 123)");
-            List<Future<Outcome>> waits = new ArrayList<>();
-            // a waits on shard 1 for single, single waits there for b, b waits on shard 0 for a.
-            waits.add(async(a, 120, false, true));
-            waits.add(async(single, 121, false, true));
-            closed = System.nanoTime();
-            waits.add(async(b, 20, false, true));
-            for (Future<Outcome> w : waits) {
-                outcomes.add(w.get(30, TimeUnit.SECONDS));
-            }
-        }
-        assertThat(outcomes.get(1).victim()).as("the single-shard transaction did the least work").isTrue();
-        assertThat(outcomes.get(0).victim()).as("a: %s", outcomes.get(0).error()).isFalse();
-        assertThat(outcomes.get(2).victim()).as("b: %s", outcomes.get(2).error()).isFalse();
-        assertDeadlockError(outcomes.get(1).error(), "0, 1");
-        assertThat(outcomes.get(1).error().getMessage()).contains("rolled back on shards 1)");
-        assertThat(Duration.ofNanos(outcomes.get(1).endedNanos() - closed)).isLessThan(WITHIN);
+
+        // a holds shard 0; single holds a row of shard 1 only; b holds other rows of shard 1. Then a
+        // waits on shard 1 for single, single waits there for b, b waits on shard 0 for a.
+        Cycle run = cycle("", false, new int[][] {{20, 21}, {120}, {121, 122, 123}}, 120, 121, 20);
+
+        assertThat(run.of(1).victim()).as("the single-shard transaction did the least work").isTrue();
+        assertThat(run.of(0).victim()).as("a: %s", run.of(0).error()).isFalse();
+        assertThat(run.of(2).victim()).as("b: %s", run.of(2).error()).isFalse();
+        assertDeadlockError(run.of(1).error(), "0, 1");
+        assertThat(run.of(1).error().getMessage()).contains("rolled back on shards 1)");
+        assertThat(run.answered(1)).isLessThan(WITHIN);
         // The single-shard victim's increment of 120 is gone: its shard rolled it back, not just the statement.
         assertThat(balancesOnShards(daemon, 20, 21, 120, 121, 122, 123)).containsExactlyEntriesOf(
                 balances(20, 102L, 21, 101L, 120, 101L, 121, 101L, 122, 101L, 123, 101L));
@@ -241,6 +204,44 @@ class CrossShardDeadlockIT {
     private void open(String owner, int... ids) throws SQLException {
         try (Connection c = daemon.connectProxy("", "")) {
             Bank.open(c, owner, 100, ids);
+        }
+    }
+
+    /**
+     * One session per entry of {@code holds}: each begins and increments its rows, in order; then
+     * each increments {@code waitFor[i]} on a thread of its own (and commits if that works), the
+     * last one closing the cycle.
+     */
+    private Cycle cycle(String url, boolean prepared, int[][] holds, int... waitFor) throws Exception {
+        List<Connection> sessions = new ArrayList<>();
+        try {
+            for (int[] rows : holds) {
+                Connection c = daemon.connectProxy("", url);
+                sessions.add(c);
+                execute(c, "BEGIN");
+                if (rows.length == 1) {
+                    increment(c, rows[0], prepared);
+                } else {
+                    execute(c, "UPDATE bank.accounts SET balance = balance + 1 WHERE id IN ("
+                            + java.util.Arrays.stream(rows).mapToObj(Integer::toString)
+                            .collect(java.util.stream.Collectors.joining(", ")) + ")");
+                }
+            }
+            List<Future<Outcome>> waits = new ArrayList<>();
+            long closed = 0;
+            for (int i = 0; i < sessions.size(); i++) {
+                closed = System.nanoTime();
+                waits.add(async(sessions.get(i), waitFor[i], prepared, true));
+            }
+            List<Outcome> outcomes = new ArrayList<>();
+            for (Future<Outcome> w : waits) {
+                outcomes.add(w.get(30, TimeUnit.SECONDS));
+            }
+            return new Cycle(outcomes, closed);
+        } finally {
+            for (Connection c : sessions) {
+                c.close();
+            }
         }
     }
 

@@ -1,6 +1,5 @@
 package io.cleave.e2e.transactions;
 
-import io.cleave.e2e.support.CleaveTestHome;
 import io.cleave.e2e.support.RawMysqlClient;
 import io.cleave.e2e.support.RunningDaemon;
 import org.junit.jupiter.api.AfterAll;
@@ -43,26 +42,22 @@ class CrossShardTransactionsIT {
 
     private static final int SHARDS = 3;
 
-    private CleaveTestHome home;
+    private BankHome home;
     private RunningDaemon daemon;
     private final ExecutorService threads = Executors.newCachedThreadPool();
 
     @BeforeAll
     void start() throws SQLException {
-        home = CleaveTestHome.builder().shards(SHARDS).extraYaml(Bank.sharding(SHARDS)).create();
-        daemon = home.start();
-        try (Connection c = daemon.connectProxy("", "")) {
-            Bank.create(c);
-        }
+        home = BankHome.start(SHARDS);
+        daemon = home.daemon();
     }
 
     @AfterAll
     void stop() {
         threads.shutdownNow();
-        if (daemon != null) {
-            daemon.close();
+        if (home != null) {
+            home.close();
         }
-        home.close();
     }
 
     @Test

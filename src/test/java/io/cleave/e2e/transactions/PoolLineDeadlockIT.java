@@ -1,6 +1,5 @@
 package io.cleave.e2e.transactions;
 
-import io.cleave.e2e.support.CleaveTestHome;
 import io.cleave.e2e.support.RunningDaemon;
 import io.cleave.proxy.deadlock.DeadlockReport;
 import org.junit.jupiter.api.AfterAll;
@@ -31,17 +30,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class PoolLineDeadlockIT {
 
-    private CleaveTestHome home;
+    private BankHome home;
     private RunningDaemon daemon;
     private final ExecutorService threads = Executors.newCachedThreadPool();
 
     @BeforeAll
     void start() throws SQLException {
-        home = CleaveTestHome.builder().shards(2).extraYaml(Bank.sharding(2))
-                .proxyOption("threads", 1).proxyOption("max_backend_connections_per_shard", 1).create();
-        daemon = home.start();
+        home = BankHome.start(2, b -> b.proxyOption("threads", 1).proxyOption("max_backend_connections_per_shard", 1));
+        daemon = home.daemon();
         try (Connection c = daemon.connectProxy("", "")) {
-            Bank.create(c);
             Bank.open(c, "line", 100, 1, 101);
         }
     }
@@ -49,10 +46,9 @@ class PoolLineDeadlockIT {
     @AfterAll
     void stop() {
         threads.shutdownNow();
-        if (daemon != null) {
-            daemon.close();
+        if (home != null) {
+            home.close();
         }
-        home.close();
     }
 
     @Test

@@ -27,7 +27,7 @@ class SysbenchDeadlocksIT {
 
     private static final int SHARDS = 4;
     private static final int TABLES = 4;
-    private static final int TABLE_SIZE = 1000;
+    private static final int TABLE_SIZE = 500;
 
     @Test
     void noTransactionWaitsForADeadlockAcrossShards() throws Exception {
@@ -48,7 +48,7 @@ class SysbenchDeadlocksIT {
             CommandLine.Result prepare = sysbench(daemon, List.of("--threads=4"), "prepare");
             assertThat(prepare.exitCode()).as(prepare.output()).isZero();
 
-            CommandLine.Result run = sysbench(daemon, List.of("--threads=8", "--time=20", "--report-interval=0"), "run");
+            CommandLine.Result run = sysbench(daemon, List.of("--threads=8", "--time=30", "--report-interval=0"), "run");
 
             assertThat(run.exitCode()).as(run.output()).isZero();
             String out = run.stdout();

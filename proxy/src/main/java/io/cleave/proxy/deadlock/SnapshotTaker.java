@@ -108,7 +108,8 @@ final class SnapshotTaker {
         return -1;
     }
 
-    private static <T> T await(Future<T> f, long deadline, String what) {
+    /** The future's value by {@code deadline} (System.nanoTime()), or null when it failed or is late. */
+    static <T> T await(Future<T> f, long deadline, String what) {
         try {
             return f.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {

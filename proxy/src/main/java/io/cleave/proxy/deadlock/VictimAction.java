@@ -8,9 +8,7 @@ import org.slf4j.LoggerFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.StringJoiner;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * Stops a deadlock victim. On the victim's own event loop, and only if the command that waited is
@@ -61,15 +59,10 @@ final class VictimAction {
                 shardWaits.add(w);
             }
         }
-        boolean marked;
-        try {
-            marked = t.loop().loop().submit(() -> mark(t, victim.command(), shardWaits, lines, error))
-                    .get(2, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        } catch (ExecutionException | TimeoutException e) {
-            log.warn("could not reach the deadlock victim {}: {}", t, e.toString());
+        Boolean marked = SnapshotTaker.await(t.loop().loop().submit(() -> mark(t, victim.command(), shardWaits, lines,
+                error)), System.nanoTime() + TimeUnit.SECONDS.toNanos(2), "the deadlock victim " + t);
+        if (marked == null) {
+            log.warn("could not reach the deadlock victim {} on its proxy thread", t);
             return false;
         }
         if (!marked) {

@@ -32,19 +32,6 @@ class ConfirmationTest {
     }
 
     @Test
-    void aCycleThatWasNotThereAtTheFirstLookIsNotConfirmedYet() {
-        Shards s = new Shards(2);
-        s.client(1, 11, 21);
-        s.client(2, 12, 22);
-        s.waits(0, 11, 12);
-        Snapshot first = s.snapshot();
-        s.waits(1, 22, 21);
-        Snapshot second = s.snapshot();
-
-        assertThat(confirmed(first, second)).isFalse();
-    }
-
-    @Test
     void anotherTransactionOnTheSameServerThreadIsNotTheSameWait() {
         Shards s = new Shards(2);
         s.client(1, 11, 21);
