@@ -123,7 +123,7 @@ final class ClientSession implements ExchangeContext, Participant {
 
     /** Login succeeded; the schema the client asked for is taken as given (USE semantics come with its first statement). */
     void start(String database) {
-        settings = SessionSettings.initial(database, loginCharset);
+        settings(SessionSettings.initial(database, loginCharset));
         output.ok(ServerStatus.AUTOCOMMIT);
         output.flush();
     }
@@ -155,7 +155,8 @@ final class ClientSession implements ExchangeContext, Participant {
     void settings(SessionSettings updated) {
         this.settings = updated;
         String mode = updated.systemVariables().get("sql_mode");
-        sqlMode = mode == null ? SqlMode.DEFAULT : SqlMode.fromSqlMode(unquote(mode));
+        sqlMode = (mode == null ? SqlMode.DEFAULT : SqlMode.fromSqlMode(unquote(mode)))
+                .withClientCharset(updated.clientCharset());
     }
 
     SqlMode sqlMode() {
@@ -220,9 +221,9 @@ final class ClientSession implements ExchangeContext, Participant {
         return multiStatements;
     }
 
+    /** The decoder of the client's text (string keys), null when Java has none for its character set. */
     java.nio.charset.Charset javaCharset() {
-        Charset c = settings.charset();
-        return c == null ? java.nio.charset.StandardCharsets.UTF_8 : c.javaCharset();
+        return settings.clientJavaCharset();
     }
 
     /** The session's own connection to {@code shard}, if it has one: its transaction's, else a pinned one. */
@@ -655,6 +656,7 @@ final class ClientSession implements ExchangeContext, Participant {
                     .append("') <=> CONNECTION_ID()");
         }
         int firstLock = variables != null ? variables.size() : 1;
+        select.append(" LIMIT 1"); // whatever sql_select_limit says
         ConnectionReadBack.run(conn, select.toString(), (columns, row) -> {
             if (variables != null && row != null) {
                 SessionSettings updated = settings;
@@ -772,7 +774,19 @@ final class ClientSession implements ExchangeContext, Participant {
         conn.release();
     }
 
+    /** The proxy's own warnings for the last statement (SHOW WARNINGS answers them). */
+    List<String> proxyWarnings() {
+        return proxyWarnings;
+    }
+
+    void proxyWarnings(List<String> warnings) {
+        proxyWarnings = warnings;
+    }
+
+    private List<String> proxyWarnings = List.of();
+
     void releaseWarningsConnection() {
+        proxyWarnings = List.of();
         BackendConnection c = warningsConnection;
         if (c != null) {
             warningsConnection = null;

@@ -9,6 +9,7 @@ import io.cleave.proxy.server.ProxyRuntime;
 import io.cleave.proxy.merge.MergeNotSupportedException;
 import io.cleave.proxy.merge.ResultColumn;
 import io.cleave.proxy.merge.ResultMerger;
+import io.cleave.proxy.merge.SessionMergeSettings;
 import io.cleave.proxy.merge.TextRow;
 import io.cleave.proxy.metrics.RouteKind;
 import io.cleave.proxy.protocol.ColumnType;
@@ -180,7 +181,7 @@ final class StatementRunner {
         }
         if (resolution.isAny()) {
             if (r.previousConnection() && !session.hasWarningsConnection() && r.kind().name().equals("SHOW")) {
-                LocalAnswers.noWarnings(session);
+                LocalAnswers.warnings(session, session.proxyWarnings());
                 return;
             }
             single(r, anyShard(r), exec);
@@ -248,6 +249,11 @@ final class StatementRunner {
             return;
         }
         MultiShard.WriteAll writeAll = (MultiShard.WriteAll) policy;
+        session.proxyWarnings(writeAll.warnings());
+        if (r.kind().isDdl()) {
+            // A structure change may add or drop an AUTO_INCREMENT column.
+            session.runtime().autoIncrementColumns().forget();
+        }
         session.metrics().command(session.currentCommand(), RouteKind.BROADCAST);
         byte[] sql = SqlRenderer.render(new SqlTemplate.Original(), exec.analysis(), exec.values());
         List<byte[]> perShard = writeAll.replicated() ? Collections.nCopies(shards.length, sql)
@@ -460,7 +466,8 @@ final class StatementRunner {
             warnings += leg.warnings;
         }
         try {
-            ResultMerger merger = new ResultMerger(spec, first.columns);
+            ResultMerger merger = new ResultMerger(spec, first.columns,
+                    SessionMergeSettings.of(session.settings().systemVariables()));
             ResultMerger.RowFilter having = null;
             if (spec.grouping() != null && spec.grouping().having() != null) {
                 PredicateEvaluator evaluator = new PredicateEvaluator(first.columns, exec.values());
@@ -517,6 +524,7 @@ final class StatementRunner {
         if (ServerStatus.has(results.get(0).status, ServerStatus.DB_DROPPED)) {
             session.databaseDropped();
         }
+        warnings += session.proxyWarnings().size();
         session.output().ok(OkPacket.of(affected, insertId, session.status(), warnings));
         session.finishCommand();
     }
