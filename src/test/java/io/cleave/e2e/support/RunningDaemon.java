@@ -125,7 +125,7 @@ public final class RunningDaemon implements AutoCloseable {
         return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
     }
 
-    /** One series of the daemon's /metrics, e.g. {@code cleave_proxy_errors_total{code="1045"}}; 0 when absent. */
+    /** The value of one series on /metrics, e.g. {@code cleave_proxy_deadlocks_total}; 0 when absent. */
     public double metric(String series) throws IOException, InterruptedException {
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^" + java.util.regex.Pattern.quote(series)
                 + " ([0-9.eE+-]+|NaN)$").matcher(admin("GET", "/metrics", false).body());

@@ -180,6 +180,8 @@ public final class ConfigLoader {
         int waitMillis = proxy.integer("backend_wait_timeout_ms", 10_000, 1, 3_600_000);
         int threads = proxy.integer("threads", 0, 0, 1024);
         int recoverySeconds = proxy.integer("xa_recovery_interval_s", 30, 0, 86_400);
+        int deadlockCheckMillis = proxy.integer("deadlock_check_after_ms",
+                (int) io.cleave.proxy.server.ProxyConfig.DEFAULT_DEADLOCK_CHECK_AFTER.toMillis(), 0, 60_000);
         long maxAllowedPacket = sizeBetween(proxy, "max_allowed_packet", 64L << 20, 1L << 10, 1L << 30);
         LoginConfig login = new LoginConfig(Duration.ofSeconds(proxy.integer("connect_timeout_s", 10, 1, 3_600)),
                 sizeBetween(proxy, "max_login_packet", 64L << 10, 1L << 10, 16L << 20),
@@ -224,7 +226,8 @@ public final class ConfigLoader {
         }
         proxy.rejectUnknownKeys();
         return new ProxyConfig(listen, socket, threads, maxBackend, Duration.ofMillis(waitMillis), cert, key,
-                users, Duration.ofSeconds(recoverySeconds), maxAllowedPacket, login);
+                users, Duration.ofSeconds(recoverySeconds), Duration.ofMillis(deadlockCheckMillis), maxAllowedPacket,
+                login);
     }
 
     /** A size with a unit (64K, 16M), within {@code min..max}. */

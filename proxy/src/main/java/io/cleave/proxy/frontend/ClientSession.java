@@ -2,10 +2,13 @@ package io.cleave.proxy.frontend;
 
 import io.cleave.proxy.backend.BackendConnection;
 import io.cleave.proxy.backend.BackendStatement;
+import io.cleave.proxy.backend.ConnectionWaiter;
 import io.cleave.proxy.backend.PreparedSql;
 import io.cleave.proxy.backend.ResponseKind;
 import io.cleave.proxy.backend.ResponseTracker;
 import io.cleave.proxy.backend.ShardBusyException;
+import io.cleave.proxy.deadlock.DeadlockVictimException;
+import io.cleave.proxy.deadlock.TrackedTransaction;
 import io.cleave.proxy.cutover.Participant;
 import io.cleave.proxy.metrics.ProxyMetrics;
 import io.cleave.proxy.metrics.RouteKind;
@@ -64,6 +67,8 @@ final class ClientSession implements ExchangeContext, Participant {
     private final ArrayDeque<ByteBuf> queued = new ArrayDeque<>();
     private final Map<Long, ClientStatement> statements = new HashMap<>();
     private final TransactionState transaction;
+    /** The transaction as the deadlock detector sees it (one per session). */
+    private final TrackedTransaction tracked;
     private final ConnectionPins pins;
     private final Cursors cursors;
     private final BorrowedConnections borrowed = new BorrowedConnections();
@@ -108,7 +113,8 @@ final class ClientSession implements ExchangeContext, Participant {
         this.exchange = new ShardExchange(this);
         this.runner = new StatementRunner(this);
         this.assembler = new PacketAssembler(runtime.config().maxAllowedPacket());
-        this.transaction = new TransactionState(runtime.shardCount());
+        this.tracked = runtime.deadlocks().track(connectionId, user, loop);
+        this.transaction = new TransactionState(runtime.shardCount(), tracked);
         this.pins = new ConnectionPins(runtime.shardCount());
         this.cursors = new Cursors(this, pins);
         this.multiStatements = capabilities.multiStatements();
@@ -271,6 +277,11 @@ final class ClientSession implements ExchangeContext, Participant {
     }
 
     @Override
+    public ConnectionWaiter waiter() {
+        return tracked;
+    }
+
+    @Override
     public void joinFailed(int shard) {
         transaction.joinFailed(shard);
     }
@@ -373,6 +384,7 @@ final class ClientSession implements ExchangeContext, Participant {
             }
         }
         busy = true;
+        tracked.commandStarted();
         currentPayload = payload;
         try {
             dispatch(payload);
@@ -583,10 +595,17 @@ final class ClientSession implements ExchangeContext, Participant {
 
     // ---- after a shard answered ------------------------------------------------------------------
 
-    /** Errors that end a transaction spanning shards: no shard may keep its half. */
+    /**
+     * Errors that end the transaction on every shard: a deadlock (its victim, chosen by a shard or
+     * by the proxy's detector, keeps nothing anywhere), and, when it spans shards, a lock wait
+     * timeout or duplicate key too, so no shard keeps its half.
+     */
     boolean abortsDistributedTransaction(int code) {
-        return transaction.distributed() && (code == 1213 || code == 1205 || code == 1062);
+        return code == DEADLOCK && transaction.begun()
+                || transaction.distributed() && (code == 1205 || code == 1062);
     }
+
+    private static final int DEADLOCK = 1213;
 
     /** Rolls back every shard of the transaction, then runs {@code then}. */
     void rollbackDistributed(Runnable then) {
@@ -698,6 +717,11 @@ final class ClientSession implements ExchangeContext, Participant {
         }
         if (conn != null) {
             settle(shard, conn, false);
+        }
+        if (error.errorCode() == DEADLOCK && transaction.begun()) {
+            // A deadlock victim taken out of a pool's line: its transaction ends on every shard.
+            rollbackDistributed(() -> error(error));
+            return;
         }
         runtime.metrics().error(error.errorCode());
         output.error(error);
@@ -819,6 +843,9 @@ final class ClientSession implements ExchangeContext, Participant {
      * shard unreachable.
      */
     static ErrPacket shardUnavailable(int shard, Throwable cause) {
+        if (cause instanceof DeadlockVictimException victim) {
+            return victim.error();
+        }
         String message = cause.getMessage() != null ? cause.getMessage() : cause.toString();
         if (cause instanceof ShardBusyException) {
             return new ErrPacket(3024, "HY000", "Statement timed out waiting for a backend connection: " + message);
@@ -863,6 +890,7 @@ final class ClientSession implements ExchangeContext, Participant {
     void finishCommandSilently() {
         releaseCurrent();
         busy = false;
+        tracked.commandEnded();
         commandSerial++;
         if (closed) {
             // The client left while this command ran: what the command took since goes back too.
@@ -897,6 +925,7 @@ final class ClientSession implements ExchangeContext, Participant {
     /** COM_CHANGE_USER succeeded: the session starts over as {@code name}, in {@code schema}. */
     void loggedInAs(String name, String schema, Charset charset) {
         user = name;
+        tracked.user(name);
         if (charset != null) {
             loginCharset = charset;
         }
@@ -931,6 +960,7 @@ final class ClientSession implements ExchangeContext, Participant {
         for (ClientStatement s : statements.values()) {
             s.clearLongData();
         }
+        runtime.deadlocks().untrack(tracked);
         // An open transaction dies with its client, as on a real server: closing the backend
         // connection rolls it back (and drops temporary tables, locks, cursors). A statement in
         // flight loses its connection too: nobody is left to read its answer.

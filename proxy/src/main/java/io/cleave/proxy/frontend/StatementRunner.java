@@ -413,14 +413,16 @@ final class StatementRunner {
     }
 
     /**
-     * After legs that ran in the session's transaction: a deadlock, lock wait timeout or duplicate
-     * key on one shard of a transaction that spans shards rolls the whole transaction back, so no
-     * shard keeps half of it; the client then gets the original error.
+     * After legs that ran in the session's transaction: a deadlock, or a lock wait timeout or
+     * duplicate key on one shard of a transaction that spans shards, rolls the whole transaction
+     * back, so no shard keeps half of it; the client then gets that shard's error (not a count of
+     * what other shards applied: none of it stays).
      */
     private void afterTransactionalLegs(List<LegResult> results, Runnable then) {
         for (LegResult leg : results) {
             if (leg.error != null && session.abortsDistributedTransaction(leg.error.errorCode())) {
-                session.rollbackDistributed(then);
+                ErrPacket error = leg.error;
+                session.rollbackDistributed(() -> session.error(error));
                 return;
             }
         }

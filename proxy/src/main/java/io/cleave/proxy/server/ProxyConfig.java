@@ -20,14 +20,18 @@ import java.util.List;
  * @param tlsPrivateKey                   PEM private key of that certificate
  * @param xaRecoveryInterval              how often in-doubt XA branches are looked for and settled
  *                                        (besides at start); zero: only at start and when asked
+ * @param deadlockCheckAfter              how long a statement of a transaction spanning shards runs
+ *                                        before the shards' lock waits are joined to look for a
+ *                                        deadlock across them; zero turns the detector off
  * @param login                           limits on clients that have not logged in yet
  */
 public record ProxyConfig(InetSocketAddress listen, Path socket, List<ProxyUser> users, int threads,
                           int maxBackendConnectionsPerShard, Duration backendAcquireTimeout, long maxAllowedPacket,
                           Path tlsCertificate, Path tlsPrivateKey, Duration xaRecoveryInterval,
-                          LoginLimits login) {
+                          Duration deadlockCheckAfter, LoginLimits login) {
 
     public static final Duration DEFAULT_XA_RECOVERY_INTERVAL = Duration.ofSeconds(30);
+    public static final Duration DEFAULT_DEADLOCK_CHECK_AFTER = Duration.ofMillis(100);
     /** MySQL 8's default. */
     public static final long DEFAULT_MAX_ALLOWED_PACKET = 64L * 1024 * 1024;
 
@@ -42,30 +46,46 @@ public record ProxyConfig(InetSocketAddress listen, Path socket, List<ProxyUser>
         if (xaRecoveryInterval.isNegative()) {
             throw new IllegalArgumentException("the XA recovery interval cannot be negative");
         }
+        if (deadlockCheckAfter.isNegative()) {
+            throw new IllegalArgumentException("the deadlock check threshold cannot be negative");
+        }
+    }
+
+    /** With the default deadlock check threshold and login limits. */
+    public ProxyConfig(InetSocketAddress listen, Path socket, List<ProxyUser> users, int threads,
+                       int maxBackendConnectionsPerShard, Duration backendAcquireTimeout, long maxAllowedPacket,
+                       Path tlsCertificate, Path tlsPrivateKey, Duration xaRecoveryInterval) {
+        this(listen, socket, users, threads, maxBackendConnectionsPerShard, backendAcquireTimeout, maxAllowedPacket,
+                tlsCertificate, tlsPrivateKey, xaRecoveryInterval, DEFAULT_DEADLOCK_CHECK_AFTER, LoginLimits.DEFAULT);
     }
 
     public static ProxyConfig defaults(InetSocketAddress listen, List<ProxyUser> users) {
         return new ProxyConfig(listen, null, users, 0, 32, Duration.ofSeconds(10), DEFAULT_MAX_ALLOWED_PACKET, null, null,
-                DEFAULT_XA_RECOVERY_INTERVAL, LoginLimits.DEFAULT);
+                DEFAULT_XA_RECOVERY_INTERVAL);
     }
 
     public ProxyConfig withTls(Path certificate, Path privateKey) {
         return new ProxyConfig(listen, socket, users, threads, maxBackendConnectionsPerShard, backendAcquireTimeout,
-                maxAllowedPacket, certificate, privateKey, xaRecoveryInterval, login);
+                maxAllowedPacket, certificate, privateKey, xaRecoveryInterval, deadlockCheckAfter, login);
     }
 
     public ProxyConfig withMaxBackendConnectionsPerShard(int max) {
         return new ProxyConfig(listen, socket, users, threads, max, backendAcquireTimeout, maxAllowedPacket, tlsCertificate,
-                tlsPrivateKey, xaRecoveryInterval, login);
+                tlsPrivateKey, xaRecoveryInterval, deadlockCheckAfter, login);
     }
 
     public ProxyConfig withSocket(Path path) {
         return new ProxyConfig(listen, path, users, threads, maxBackendConnectionsPerShard, backendAcquireTimeout,
-                maxAllowedPacket, tlsCertificate, tlsPrivateKey, xaRecoveryInterval, login);
+                maxAllowedPacket, tlsCertificate, tlsPrivateKey, xaRecoveryInterval, deadlockCheckAfter, login);
     }
 
     public ProxyConfig withThreads(int count) {
         return new ProxyConfig(listen, socket, users, count, maxBackendConnectionsPerShard, backendAcquireTimeout,
-                maxAllowedPacket, tlsCertificate, tlsPrivateKey, xaRecoveryInterval, login);
+                maxAllowedPacket, tlsCertificate, tlsPrivateKey, xaRecoveryInterval, deadlockCheckAfter, login);
+    }
+
+    public ProxyConfig withDeadlockCheckAfter(Duration threshold) {
+        return new ProxyConfig(listen, socket, users, threads, maxBackendConnectionsPerShard, backendAcquireTimeout,
+                maxAllowedPacket, tlsCertificate, tlsPrivateKey, xaRecoveryInterval, threshold, login);
     }
 }
