@@ -333,7 +333,7 @@ public final class Daemon implements AutoCloseable {
         String note = provisioned == null ? null : scaleNote(config.shards(), provisioned.shardMaps().current().shardCount());
         return new StatusReport(ProcessHandle.current().pid(), home.toString(), String.valueOf(startedAt),
                 provisioned == null ? null : provisioned.binary().describe(), ready, proxyState, instances,
-                inDoubtOrNull(), note);
+                inDoubtOrNull(), proxy == null ? null : proxy.latestDeadlock(), note);
     }
 
     /** The in-doubt branches for status; null when the proxy does not run or the scan failed. */

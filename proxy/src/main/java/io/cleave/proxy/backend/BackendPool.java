@@ -7,7 +7,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -107,21 +109,66 @@ public final class BackendPool {
         }
         BackendConnection idle = pollIdle(profile);
         if (idle != null) {
-            inUse++;
-            callback.acquired(idle);
+            lend(idle, callback);
             return;
         }
         if (open >= limit && !closeAnIdleConnection()) {
             Waiter waiter = new Waiter(profile, callback);
             waiter.timeout = loop.schedule(waiter, acquireTimeoutMillis, TimeUnit.MILLISECONDS);
             waiters.add(waiter);
+            ConnectionWaiter who = callback.waiter();
+            if (who != null) {
+                who.waitingInLine(shard());
+            }
             return;
         }
         openFor(profile, callback);
     }
 
-    /** Gives a connection back after its statement or transaction is done. */
+    /** Who stands in line now, in order (waiters that named nobody are left out). */
+    public List<ConnectionWaiter> waitersInLine() {
+        List<ConnectionWaiter> out = new ArrayList<>(waiters.size());
+        for (Waiter w : waiters) {
+            ConnectionWaiter who = w.callback.waiter();
+            if (who != null) {
+                out.add(who);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Takes {@code who} out of the line (a deadlock victim): its request fails with {@code cause}.
+     * Returns whether it was in line.
+     */
+    public boolean cancel(ConnectionWaiter who, Throwable cause) {
+        List<Waiter> out = new ArrayList<>(1);
+        for (Iterator<Waiter> it = waiters.iterator(); it.hasNext(); ) {
+            Waiter w = it.next();
+            if (w.callback.waiter() == who) {
+                it.remove();
+                w.timeout.cancel(false);
+                out.add(w);
+            }
+        }
+        // Told after the line is settled: a failed request may give connections back at once.
+        for (Waiter w : out) {
+            w.callback.failed(cause);
+        }
+        return !out.isEmpty();
+    }
+
+    /**
+     * Gives a connection back after its statement or transaction is done. A connection given
+     * back twice counts once: the second call is a caller's mistake, logged, never a second free
+     * slot (which would let two borrowers share one connection and the in-use count go negative).
+     */
     public void release(BackendConnection connection) {
+        if (!connection.borrowed()) {
+            log.warn("{} was given back again; ignored", connection, new IllegalStateException("released twice"));
+            return;
+        }
+        connection.borrowed(false);
         inUse--;
         if (!connection.isUsable() || closed) {
             forget(connection);
@@ -136,8 +183,7 @@ public final class BackendPool {
         }
         Waiter waiter = firstWaiterFor(connection.capabilities().responseProfile());
         if (waiter != null) {
-            inUse++;
-            waiter.callback.acquired(connection);
+            lend(connection, waiter.callback);
             return;
         }
         if (!waiters.isEmpty()) {
@@ -212,6 +258,7 @@ public final class BackendPool {
                     callback.failed(new IllegalStateException("proxy is shutting down"));
                     return;
                 }
+                connection.borrowed(true);
                 callback.acquired(connection);
             } else {
                 inUse--;
@@ -222,6 +269,12 @@ public final class BackendPool {
                 serveWaiter();
             }
         });
+    }
+
+    private void lend(BackendConnection connection, AcquireCallback callback) {
+        inUse++;
+        connection.borrowed(true);
+        callback.acquired(connection);
     }
 
     private void forget(BackendConnection connection) {

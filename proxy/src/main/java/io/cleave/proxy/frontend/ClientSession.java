@@ -2,10 +2,13 @@ package io.cleave.proxy.frontend;
 
 import io.cleave.proxy.backend.BackendConnection;
 import io.cleave.proxy.backend.BackendStatement;
+import io.cleave.proxy.backend.ConnectionWaiter;
 import io.cleave.proxy.backend.PreparedSql;
 import io.cleave.proxy.backend.ResponseKind;
 import io.cleave.proxy.backend.ResponseTracker;
 import io.cleave.proxy.backend.ShardBusyException;
+import io.cleave.proxy.deadlock.DeadlockVictimException;
+import io.cleave.proxy.deadlock.TrackedTransaction;
 import io.cleave.proxy.cutover.Participant;
 import io.cleave.proxy.metrics.ProxyMetrics;
 import io.cleave.proxy.metrics.RouteKind;
@@ -64,8 +67,11 @@ final class ClientSession implements ExchangeContext, Participant {
     private final ArrayDeque<ByteBuf> queued = new ArrayDeque<>();
     private final Map<Long, ClientStatement> statements = new HashMap<>();
     private final TransactionState transaction;
+    /** The transaction as the deadlock detector sees it (one per session). */
+    private final TrackedTransaction tracked;
     private final ConnectionPins pins;
     private final Cursors cursors;
+    private final BorrowedConnections borrowed = new BorrowedConnections();
     /** The connection-bound state the current statement creates or releases (read before it runs). */
     private PinNames currentPins = PinNames.NONE;
     /** User variables the current statement assigns outside SET (null: none), read back after it. */
@@ -107,7 +113,8 @@ final class ClientSession implements ExchangeContext, Participant {
         this.exchange = new ShardExchange(this);
         this.runner = new StatementRunner(this);
         this.assembler = new PacketAssembler(runtime.config().maxAllowedPacket());
-        this.transaction = new TransactionState(io.cleave.proxy.server.ShardSlots.CAPACITY);
+        this.tracked = runtime.deadlocks().track(connectionId, user, loop);
+        this.transaction = new TransactionState(io.cleave.proxy.server.ShardSlots.CAPACITY, tracked);
         this.pins = new ConnectionPins(io.cleave.proxy.server.ShardSlots.CAPACITY);
         this.cursors = new Cursors(this, pins);
         this.multiStatements = capabilities.multiStatements();
@@ -117,7 +124,7 @@ final class ClientSession implements ExchangeContext, Participant {
 
     /** Login succeeded; the schema the client asked for is taken as given (USE semantics come with its first statement). */
     void start(String database) {
-        settings = SessionSettings.initial(database, loginCharset);
+        settings(SessionSettings.initial(database, loginCharset));
         output.ok(ServerStatus.AUTOCOMMIT);
         output.flush();
     }
@@ -149,7 +156,8 @@ final class ClientSession implements ExchangeContext, Participant {
     void settings(SessionSettings updated) {
         this.settings = updated;
         String mode = updated.systemVariables().get("sql_mode");
-        sqlMode = mode == null ? SqlMode.DEFAULT : SqlMode.fromSqlMode(unquote(mode));
+        sqlMode = (mode == null ? SqlMode.DEFAULT : SqlMode.fromSqlMode(unquote(mode)))
+                .withClientCharset(updated.clientCharset());
     }
 
     SqlMode sqlMode() {
@@ -214,9 +222,9 @@ final class ClientSession implements ExchangeContext, Participant {
         return multiStatements;
     }
 
+    /** The decoder of the client's text (string keys), null when Java has none for its character set. */
     java.nio.charset.Charset javaCharset() {
-        Charset c = settings.charset();
-        return c == null ? java.nio.charset.StandardCharsets.UTF_8 : c.javaCharset();
+        return settings.clientJavaCharset();
     }
 
     /** The session's own connection to {@code shard}, if it has one: its transaction's, else a pinned one. */
@@ -266,6 +274,11 @@ final class ClientSession implements ExchangeContext, Participant {
         if (transaction.held(shard) == null && transaction.joining(shard)) {
             transaction.hold(shard, conn);
         }
+    }
+
+    @Override
+    public ConnectionWaiter waiter() {
+        return tracked;
     }
 
     @Override
@@ -320,7 +333,7 @@ final class ClientSession implements ExchangeContext, Participant {
                 }
             } catch (MalformedPacketException | IndexOutOfBoundsException | IllegalStateException e) {
                 changeUser = null;
-                fatal(1835, "08S01", "Malformed communication packet: " + e.getMessage());
+                fatal(1835, "08S01", "Malformed communication packet: " + MalformedPacketException.reason(e));
             } finally {
                 frame.release();
             }
@@ -335,6 +348,14 @@ final class ClientSession implements ExchangeContext, Participant {
     }
 
     private void process(ByteBuf frame) {
+        if (!assemblerBusy && Frames.sequence(frame) != 0) {
+            // Every command starts at sequence 0. A client that lost count cannot be trusted with the
+            // stream any more: answered here as a server answers it, never passed on to a shard.
+            output.respondTo(Frames.sequence(frame));
+            frame.release();
+            fatal(1156, "08S01", "Got packets out of order");
+            return;
+        }
         ByteBuf payload;
         if (Frames.payloadLength(frame) < Frames.MAX_PAYLOAD && !assemblerBusy) {
             current = frame;
@@ -363,14 +384,16 @@ final class ClientSession implements ExchangeContext, Participant {
             }
         }
         busy = true;
+        tracked.commandStarted();
         currentPayload = payload;
         try {
             dispatch(payload);
         } catch (MalformedPacketException | IndexOutOfBoundsException e) {
-            fatal(1835, "08S01", "Malformed communication packet: " + e.getMessage());
+            fatal(1835, "08S01", "Malformed communication packet: " + MalformedPacketException.reason(e));
         } catch (RuntimeException e) {
             log.warn("connection {}: command failed in the proxy", connectionId, e);
-            error(1105, "HY000", "proxy error: " + e);
+            error(1105, "HY000", "proxy error: the proxy failed to run this command (" + e.getClass().getSimpleName()
+                    + "); see the proxy log for connection " + connectionId);
         }
     }
 
@@ -451,7 +474,7 @@ final class ClientSession implements ExchangeContext, Participant {
                 finishCommand();
                 return;
             case CHANGE_USER:
-                changeUser = ChangeUser.start(this, payload, challenge);
+                ChangeUser.start(this, payload, challenge, waiting -> changeUser = waiting);
                 return;
             default:
                 unknownCommand(code);
@@ -523,7 +546,7 @@ final class ClientSession implements ExchangeContext, Participant {
             error(1243, "HY000", "Unknown prepared statement handler (" + id + ") given to mysqld_stmt_reset");
             return;
         }
-        statement.clearLongData();
+        statement.reset();
         if (statement.cursorShard() >= 0) {
             cursors.close(statement, () -> {
                 output.ok(status());
@@ -541,7 +564,8 @@ final class ClientSession implements ExchangeContext, Participant {
         if (statement != null) {
             ByteBuf data = payload.retainedSlice(payload.readerIndex() + ComStmtSendLongData.DATA_OFFSET,
                     payload.readableBytes() - ComStmtSendLongData.DATA_OFFSET);
-            statement.appendLongData(output.channel().alloc(), header.paramId(), data);
+            statement.appendLongData(output.channel().alloc(), header.paramId(), data,
+                    runtime.config().maxAllowedPacket());
         }
         // COM_STMT_SEND_LONG_DATA has no response.
         finishCommandSilently();
@@ -571,10 +595,17 @@ final class ClientSession implements ExchangeContext, Participant {
 
     // ---- after a shard answered ------------------------------------------------------------------
 
-    /** Errors that end a transaction spanning shards: no shard may keep its half. */
+    /**
+     * Errors that end the transaction on every shard: a deadlock (its victim, chosen by a shard or
+     * by the proxy's detector, keeps nothing anywhere), and, when it spans shards, a lock wait
+     * timeout or duplicate key too, so no shard keeps its half.
+     */
     boolean abortsDistributedTransaction(int code) {
-        return transaction.distributed() && (code == 1213 || code == 1205 || code == 1062);
+        return code == DEADLOCK && transaction.begun()
+                || transaction.distributed() && (code == 1205 || code == 1062);
     }
+
+    private static final int DEADLOCK = 1213;
 
     /** Rolls back every shard of the transaction, then runs {@code then}. */
     void rollbackDistributed(Runnable then) {
@@ -636,6 +667,7 @@ final class ClientSession implements ExchangeContext, Participant {
                     .append("') <=> CONNECTION_ID()");
         }
         int firstLock = variables != null ? variables.size() : 1;
+        select.append(" LIMIT 1"); // whatever sql_select_limit says
         ConnectionReadBack.run(conn, select.toString(), (columns, row) -> {
             if (variables != null && row != null) {
                 SessionSettings updated = settings;
@@ -686,6 +718,11 @@ final class ClientSession implements ExchangeContext, Participant {
         if (conn != null) {
             settle(shard, conn, false);
         }
+        if (error.errorCode() == DEADLOCK && transaction.begun()) {
+            // A deadlock victim taken out of a pool's line: its transaction ends on every shard.
+            rollbackDistributed(() -> error(error));
+            return;
+        }
         runtime.metrics().error(error.errorCode());
         output.error(error);
         finishCommand();
@@ -731,6 +768,11 @@ final class ClientSession implements ExchangeContext, Participant {
                 transaction.end();
             }
         }
+        keepOrGiveBack(shard, conn, keepForWarnings);
+    }
+
+    /** A connection no transaction holds: kept while pinned state or warnings need it, else given back. */
+    void keepOrGiveBack(int shard, BackendConnection conn, boolean keepForWarnings) {
         if (pins.isPinned(shard, conn)) {
             if (conn.isUsable()) {
                 return;
@@ -745,15 +787,43 @@ final class ClientSession implements ExchangeContext, Participant {
             warningsConnection = conn;
             return;
         }
-        conn.release();
+        borrowed.giveBack(conn);
     }
 
+    /** A connection borrowed for this session came from the pool; refused (given back) once the client left. */
+    @Override
+    public boolean lent(BackendConnection conn) {
+        if (closed) {
+            conn.release();
+            return false;
+        }
+        borrowed.add(conn);
+        return true;
+    }
+
+    /** A connection a commit of this session borrowed: given back with the session's, even after the client left. */
+    void adopt(BackendConnection conn) {
+        borrowed.add(conn);
+    }
+
+    /** The proxy's own warnings for the last statement (SHOW WARNINGS answers them). */
+    List<String> proxyWarnings() {
+        return proxyWarnings;
+    }
+
+    void proxyWarnings(List<String> warnings) {
+        proxyWarnings = warnings;
+    }
+
+    private List<String> proxyWarnings = List.of();
+
     void releaseWarningsConnection() {
+        proxyWarnings = List.of();
         BackendConnection c = warningsConnection;
         if (c != null) {
             warningsConnection = null;
             if (transaction.held(c.shard()) != c && !pins.isPinned(c.shard(), c)) {
-                c.release();
+                borrowed.giveBack(c);
             }
         }
     }
@@ -773,6 +843,9 @@ final class ClientSession implements ExchangeContext, Participant {
      * shard unreachable.
      */
     static ErrPacket shardUnavailable(int shard, Throwable cause) {
+        if (cause instanceof DeadlockVictimException victim) {
+            return victim.error();
+        }
         String message = cause.getMessage() != null ? cause.getMessage() : cause.toString();
         if (cause instanceof ShardBusyException) {
             return new ErrPacket(3024, "HY000", "Statement timed out waiting for a backend connection: " + message);
@@ -817,8 +890,11 @@ final class ClientSession implements ExchangeContext, Participant {
     void finishCommandSilently() {
         releaseCurrent();
         busy = false;
+        tracked.commandEnded();
         commandSerial++;
         if (closed) {
+            // The client left while this command ran: what the command took since goes back too.
+            dropConnections();
             return;
         }
         ByteBuf next = queued.poll();
@@ -849,6 +925,7 @@ final class ClientSession implements ExchangeContext, Participant {
     /** COM_CHANGE_USER succeeded: the session starts over as {@code name}, in {@code schema}. */
     void loggedInAs(String name, String schema, Charset charset) {
         user = name;
+        tracked.user(name);
         if (charset != null) {
             loginCharset = charset;
         }
@@ -883,9 +960,10 @@ final class ClientSession implements ExchangeContext, Participant {
         for (ClientStatement s : statements.values()) {
             s.clearLongData();
         }
-        releaseWarningsConnection();
+        runtime.deadlocks().untrack(tracked);
         // An open transaction dies with its client, as on a real server: closing the backend
-        // connection rolls it back (and drops temporary tables, locks, cursors).
+        // connection rolls it back (and drops temporary tables, locks, cursors). A statement in
+        // flight loses its connection too: nobody is left to read its answer.
         dropConnections();
         if (paused != null) {
             paused.channel().config().setAutoRead(true);
@@ -893,28 +971,29 @@ final class ClientSession implements ExchangeContext, Participant {
         }
     }
 
-    /** Closes the connections of the session's transaction and pinned state, and forgets them. */
+    /**
+     * Gives back every connection the session borrowed: its transaction's and pinned ones are
+     * closed (the shard rolls back and forgets their state), a clean idle one goes back open.
+     */
     private void dropConnections() {
-        List<BackendConnection> pinnedConnections = pins.dropAll();
+        if (transaction.committing()) {
+            // A two-phase commit is under way on the transaction's connections: it ends the
+            // transaction and gives them back itself, and the end of its command sweeps again.
+            // Closing them now would leave its prepared branches waiting for a decision that this
+            // proxy, still counting the commit as running, never settles.
+            releaseWarningsConnection();
+            borrowed.giveBackAll(c -> transaction.held(c.shard()) == c || pins.isPinned(c.shard(), c), c -> true);
+            return;
+        }
+        List<BackendConnection> stateful = pins.dropAll();
         for (int shard = 0; shard < io.cleave.proxy.server.ShardSlots.CAPACITY; shard++) {
-            if (transaction.committing()) {
-                // A two-phase commit is under way on these connections: it ends the transaction and
-                // gives them back itself. Closing them now would leave its prepared branches waiting
-                // for a decision that this proxy, still counting the commit as running, never settles.
-                pinnedConnections.remove(transaction.held(shard));
-                continue;
-            }
             BackendConnection held = transaction.drop(shard);
             if (held != null) {
-                held.close();
-                held.release();
-                pinnedConnections.remove(held);
+                stateful.add(held);
             }
         }
-        for (BackendConnection pin : pinnedConnections) {
-            pin.close();
-            pin.release();
-        }
+        warningsConnection = null;
+        borrowed.giveBackAll(c -> false, c -> !stateful.contains(c));
     }
 
     /** What the statement about to run creates or releases on its connection (see {@link PinNames}). */

@@ -1,6 +1,7 @@
 package io.cleave.proxy.frontend;
 
 import io.cleave.proxy.backend.BackendConnection;
+import io.cleave.proxy.backend.ConnectionWaiter;
 import io.cleave.proxy.server.LoopResources;
 import io.cleave.proxy.session.SessionSettings;
 
@@ -18,6 +19,14 @@ interface ExchangeContext {
 
     SessionSettings settings();
 
+    /**
+     * A connection borrowed for this context came from the pool. Returns false when the context
+     * is gone meanwhile (its client left): the connection has been given back and is not used.
+     */
+    default boolean lent(BackendConnection conn) {
+        return true;
+    }
+
     /** A connection this context already holds to {@code shard}, or null to borrow one. */
     BackendConnection connectionFor(int shard);
 
@@ -26,6 +35,11 @@ interface ExchangeContext {
 
     /** The preamble went through: if it joined the shard to the transaction, the connection now belongs to it. */
     void transactionJoined(int shard, BackendConnection conn);
+
+    /** Whose statement waits when a leg has to stand in a pool's line (null: nobody's in particular). */
+    default ConnectionWaiter waiter() {
+        return null;
+    }
 
     /** The preamble failed: the shard did not join. */
     default void joinFailed(int shard) {

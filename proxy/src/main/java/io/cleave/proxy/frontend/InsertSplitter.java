@@ -32,25 +32,21 @@ final class InsertSplitter {
     }
 
     void run(Plan.InsertSplit split, StatementRunner.Execution exec) {
+        String schema = split.schema() != null ? split.schema() : session.settings().schema();
         if (split.missingKeyColumn() != null) {
-            String schema = split.schema() != null ? split.schema() : session.settings().schema();
             if (schema == null) {
                 runner.refuse(1046, "3D000", "No database selected");
                 return;
             }
             // Take what the rows need from the analysis now: the loop's buffers are reused meanwhile.
-            byte[][] rendered = renderRows(split, exec);
-            byte[] head = render(split.head(), exec);
-            byte[] tail = render(split.tail(), exec);
-            byte[] columnsHead = render(new SqlTemplate.Tokens(split.head().first(), split.columnListEnd()), exec);
-            byte[] columnsRest = render(new SqlTemplate.Tokens(split.columnListEnd(), split.head().end()), exec);
+            Rendered r = new Rendered(split, exec);
             session.runtime().sequences().next(session, schema, split.table(), split.missingKeyColumn(),
                     split.rows().size(), (ids, error) -> {
                         if (error != null) {
                             session.error(error);
                             return;
                         }
-                        withGeneratedKeys(split, ids, rendered, columnsHead, columnsRest, tail, head);
+                        withGeneratedIds(split, split.missingKeyColumn(), ids, null, r, exec);
                     });
             return;
         }
@@ -69,33 +65,87 @@ final class InsertSplitter {
             shardOfRow[i] = shard;
             oneShard &= shard == shardOfRow[0];
         }
-        if (oneShard) {
-            Plan.Route route = new Plan.Route(split.kind(), new Target.Shard(shardOfRow[0]),
-                    new SqlTemplate.Original(), null, true, false, false, io.cleave.router.plan.Pin.NONE, false);
-            runner.single(route, shardOfRow[0], exec);
-            return;
-        }
-        byte[][] rows = renderRows(split, exec);
-        byte[] head = render(split.head(), exec);
-        byte[] tail = render(split.tail(), exec);
-        send(head, rows, tail, shardOfRow, -1, exec);
-    }
-
-    private void withGeneratedKeys(Plan.InsertSplit split, long[] ids, byte[][] rows, byte[] columnsHead,
-                                   byte[] columnsRest, byte[] tail, byte[] head) {
-        ShardMap map = session.runtime().shardMaps().current();
-        int[] shardOfRow = new int[rows.length];
-        byte[][] withIds = new byte[rows.length][];
-        for (int i = 0; i < rows.length; i++) {
-            shardOfRow[i] = session.runtime().resolver().shardOf(split.keyspace(),
-                    io.cleave.router.keyspace.ShardKey.of(ids[i]), map);
-            if (shardOfRow[i] < 0) {
-                session.error(1235, "42000", "generated " + split.missingKeyColumn() + " " + ids[i]
-                        + " is outside every configured range of keyspace " + split.keyspace());
+        String auto = schema == null ? "" : session.runtime().autoIncrementColumns().cached(schema, split.table());
+        if (auto != null && (auto.isEmpty() || listed(split, auto))) {
+            if (oneShard) {
+                Plan.Route route = new Plan.Route(split.kind(), new Target.Shard(shardOfRow[0]),
+                        new SqlTemplate.Original(), null, true, false, false, io.cleave.router.plan.Pin.NONE, false);
+                runner.single(route, shardOfRow[0], exec);
                 return;
             }
-            // The row's closing parenthesis gets the generated key before it.
-            byte[] row = rows[i];
+            Rendered r = new Rendered(split, exec);
+            send(r.head, r.rows, r.tail, shardOfRow, -1, exec);
+            return;
+        }
+        // An AUTO_INCREMENT column other than the key, left out (or not known yet): each shard's own
+        // counter would repeat the others' ids, so they come from the table's sequence.
+        Rendered r = new Rendered(split, exec);
+        session.runtime().autoIncrementColumns().lookup(schema, split.table(), session.loop(), (column, error) -> {
+            if (error != null) {
+                session.error(error);
+            } else if (column == null || listed(split, column)) {
+                send(r.head, r.rows, r.tail, shardOfRow, -1, exec);
+            } else {
+                session.runtime().sequences().next(session, schema, split.table(), column, r.rows.length,
+                        (ids, failed) -> {
+                            if (failed != null) {
+                                session.error(failed);
+                                return;
+                            }
+                            withGeneratedIds(split, column, ids, shardOfRow, r, exec);
+                        });
+            }
+        });
+    }
+
+    private static boolean listed(Plan.InsertSplit split, String column) {
+        for (String c : split.columns()) {
+            if (c.equalsIgnoreCase(column)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** What the rows need from the analysis, taken before waiting: the loop's buffers are reused meanwhile. */
+    private static final class Rendered {
+        final byte[][] rows;
+        final byte[] head;
+        final byte[] tail;
+        final byte[] columnsHead;
+        final byte[] columnsRest;
+
+        Rendered(Plan.InsertSplit split, StatementRunner.Execution exec) {
+            rows = renderRows(split, exec);
+            head = render(split.head(), exec);
+            tail = render(split.tail(), exec);
+            columnsHead = render(new SqlTemplate.Tokens(split.head().first(), split.columnListEnd()), exec);
+            columnsRest = render(new SqlTemplate.Tokens(split.columnListEnd(), split.head().end()), exec);
+        }
+    }
+
+    /**
+     * Adds the generated ids as {@code column} to every row and sends the rows to their shards:
+     * the ids' shards when the column is the sharding key ({@code shardOfRow} null), else the
+     * rows' own.
+     */
+    private void withGeneratedIds(Plan.InsertSplit split, String column, long[] ids, int[] shardOfRow, Rendered r,
+                                  StatementRunner.Execution exec) {
+        ShardMap map = session.runtime().shardMaps().current();
+        int[] shards = shardOfRow != null ? shardOfRow : new int[r.rows.length];
+        byte[][] withIds = new byte[r.rows.length][];
+        for (int i = 0; i < r.rows.length; i++) {
+            if (shardOfRow == null) {
+                shards[i] = session.runtime().resolver().shardOf(split.keyspace(),
+                        io.cleave.router.keyspace.ShardKey.of(ids[i]), map);
+                if (shards[i] < 0) {
+                    session.error(1235, "42000", "generated " + column + " " + ids[i]
+                            + " is outside every configured range of keyspace " + split.keyspace());
+                    return;
+                }
+            }
+            // The row's closing parenthesis gets the generated id before it.
+            byte[] row = r.rows[i];
             int close = row.length - 1;
             ByteArrayOutputStream out = new ByteArrayOutputStream(row.length + 24);
             out.write(row, 0, close);
@@ -104,12 +154,12 @@ final class InsertSplitter {
             out.write(row, close, row.length - close);
             withIds[i] = out.toByteArray();
         }
-        ByteArrayOutputStream newHead = new ByteArrayOutputStream(head.length + 16);
-        newHead.write(columnsHead, 0, columnsHead.length);
-        byte[] column = (", `" + split.missingKeyColumn().replace("`", "``") + "`").getBytes(StandardCharsets.UTF_8);
-        newHead.write(column, 0, column.length);
-        newHead.write(columnsRest, 0, columnsRest.length);
-        send(newHead.toByteArray(), withIds, tail, shardOfRow, ids[0], null);
+        ByteArrayOutputStream newHead = new ByteArrayOutputStream(r.head.length + 16);
+        newHead.write(r.columnsHead, 0, r.columnsHead.length);
+        byte[] name = (", `" + column.replace("`", "``") + "`").getBytes(StandardCharsets.UTF_8);
+        newHead.write(name, 0, name.length);
+        newHead.write(r.columnsRest, 0, r.columnsRest.length);
+        send(newHead.toByteArray(), withIds, r.tail, shards, ids[0], exec);
     }
 
     /** One statement per shard with that shard's rows; answers with the combined OK. */

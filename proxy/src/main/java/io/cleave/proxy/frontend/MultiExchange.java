@@ -2,10 +2,13 @@ package io.cleave.proxy.frontend;
 
 import io.cleave.proxy.backend.AcquireCallback;
 import io.cleave.proxy.backend.BackendConnection;
+import io.cleave.proxy.backend.ConnectionWaiter;
 import io.cleave.proxy.backend.FrameKind;
 import io.cleave.proxy.backend.ResponseKind;
 import io.cleave.proxy.backend.ResponseSink;
 import io.cleave.proxy.backend.ResponseTracker;
+import io.cleave.proxy.deadlock.DeadlockVictimException;
+import io.cleave.proxy.merge.LongRows;
 import io.cleave.proxy.merge.ResultColumn;
 import io.cleave.proxy.merge.TextRow;
 import io.cleave.proxy.protocol.Frames;
@@ -91,6 +94,7 @@ final class MultiExchange {
         int preambleResponses;
         int statementResponses;
         int columnCount;
+        final LongRows longRows = new LongRows();
         /** A lost connection fails each of the leg's statements still waiting: the leg ends once. */
         boolean ended;
 
@@ -111,14 +115,26 @@ final class MultiExchange {
 
         @Override
         public void acquired(BackendConnection connection) {
-            onConnection(connection);
+            if (session.lent(connection)) {
+                onConnection(connection);
+            }
         }
 
         @Override
         public void failed(Throwable cause) {
-            result.failure = cause;
+            if (cause instanceof DeadlockVictimException victim) {
+                // Taken out of a pool's line as a deadlock victim: a deadlock on this shard, as a server reports one.
+                result.error = victim.error();
+            } else {
+                result.failure = cause;
+            }
             ended = true;
             legDone();
+        }
+
+        @Override
+        public ConnectionWaiter waiter() {
+            return session.waiter();
         }
 
         private void onConnection(BackendConnection c) {
@@ -183,7 +199,12 @@ final class MultiExchange {
                             break;
                         }
                         if (result.error == null) {
-                            result.rows.add(TextRow.decode(Frames.payload(frame), columnCount));
+                            addRow(longRows.row(Frames.payload(frame), continues(frame), columnCount));
+                        }
+                        break;
+                    case CONTINUATION:
+                        if (result.error == null) {
+                            addRow(longRows.continuation(Frames.payload(frame), continues(frame), columnCount));
                         }
                         break;
                     case ERR:
@@ -196,6 +217,18 @@ final class MultiExchange {
                 }
             } finally {
                 frame.release();
+            }
+        }
+
+        /** A frame of 16 MB - 1 bytes: its packet goes on in the next frame. */
+        private boolean continues(ByteBuf frame) {
+            return Frames.payloadLength(frame) == Frames.MAX_PAYLOAD;
+        }
+
+        /** A decoded row, or null while a long row's frames are still coming. */
+        private void addRow(TextRow row) {
+            if (row != null) {
+                result.rows.add(row);
             }
         }
 

@@ -3,6 +3,7 @@ package io.cleave.proxy.frontend;
 import io.cleave.proxy.backend.AcquireCallback;
 import io.cleave.proxy.backend.BackendConnection;
 import io.cleave.proxy.backend.BackendStatement;
+import io.cleave.proxy.backend.ConnectionWaiter;
 import io.cleave.proxy.backend.FrameKind;
 import io.cleave.proxy.backend.ResponseKind;
 import io.cleave.proxy.backend.ResponseSink;
@@ -90,12 +91,19 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
 
     @Override
     public void acquired(BackendConnection conn) {
-        onConnection(conn);
+        if (session.lent(conn)) {
+            onConnection(conn);
+        }
     }
 
     @Override
     public void failed(Throwable cause) {
         finishWithError(null, ClientSession.shardUnavailable(shard, cause));
+    }
+
+    @Override
+    public ConnectionWaiter waiter() {
+        return session.waiter();
     }
 
     private void onConnection(BackendConnection conn) {
@@ -201,7 +209,7 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
         if (frameKind == FrameKind.ERR && swallowedError == null) {
             swallowedError = ErrPacket.decode(Frames.payload(frame));
             log.info("shard {} {}: a statement the proxy sent before the client's failed: {}", shard, connection,
-                    swallowedError.message());
+                    LogSafe.text(swallowedError.message()));
         }
         frame.release();
     }

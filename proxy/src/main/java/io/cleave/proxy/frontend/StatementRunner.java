@@ -9,6 +9,7 @@ import io.cleave.proxy.server.ProxyRuntime;
 import io.cleave.proxy.merge.MergeNotSupportedException;
 import io.cleave.proxy.merge.ResultColumn;
 import io.cleave.proxy.merge.ResultMerger;
+import io.cleave.proxy.merge.SessionMergeSettings;
 import io.cleave.proxy.merge.TextRow;
 import io.cleave.proxy.metrics.RouteKind;
 import io.cleave.proxy.protocol.ColumnType;
@@ -180,7 +181,7 @@ final class StatementRunner {
         }
         if (resolution.isAny()) {
             if (r.previousConnection() && !session.hasWarningsConnection() && r.kind().name().equals("SHOW")) {
-                LocalAnswers.noWarnings(session);
+                LocalAnswers.warnings(session, session.proxyWarnings());
                 return;
             }
             single(r, anyShard(r), exec);
@@ -280,6 +281,11 @@ final class StatementRunner {
             return;
         }
         MultiShard.WriteAll writeAll = (MultiShard.WriteAll) policy;
+        session.proxyWarnings(writeAll.warnings());
+        if (r.kind().isDdl()) {
+            // A structure change may add or drop an AUTO_INCREMENT column.
+            session.runtime().autoIncrementColumns().forget();
+        }
         session.metrics().command(session.currentCommand(), RouteKind.BROADCAST);
         byte[] sql = SqlRenderer.render(new SqlTemplate.Original(), exec.analysis(), exec.values());
         List<byte[]> perShard = writeAll.replicated() ? Collections.nCopies(shards.length, sql)
@@ -438,14 +444,16 @@ final class StatementRunner {
     }
 
     /**
-     * After legs that ran in the session's transaction: a deadlock, lock wait timeout or duplicate
-     * key on one shard of a transaction that spans shards rolls the whole transaction back, so no
-     * shard keeps half of it; the client then gets the original error.
+     * After legs that ran in the session's transaction: a deadlock, or a lock wait timeout or
+     * duplicate key on one shard of a transaction that spans shards, rolls the whole transaction
+     * back, so no shard keeps half of it; the client then gets that shard's error (not a count of
+     * what other shards applied: none of it stays).
      */
     private void afterTransactionalLegs(List<LegResult> results, Runnable then) {
         for (LegResult leg : results) {
             if (leg.error != null && session.abortsDistributedTransaction(leg.error.errorCode())) {
-                session.rollbackDistributed(then);
+                ErrPacket error = leg.error;
+                session.rollbackDistributed(() -> session.error(error));
                 return;
             }
         }
@@ -489,7 +497,8 @@ final class StatementRunner {
             warnings += leg.warnings;
         }
         try {
-            ResultMerger merger = new ResultMerger(spec, first.columns);
+            ResultMerger merger = new ResultMerger(spec, first.columns,
+                    SessionMergeSettings.of(session.settings().systemVariables()));
             ResultMerger.RowFilter having = null;
             if (spec.grouping() != null && spec.grouping().having() != null) {
                 PredicateEvaluator evaluator = new PredicateEvaluator(first.columns, exec.values());
@@ -546,6 +555,7 @@ final class StatementRunner {
         if (ServerStatus.has(results.get(0).status, ServerStatus.DB_DROPPED)) {
             session.databaseDropped();
         }
+        warnings += session.proxyWarnings().size();
         session.output().ok(OkPacket.of(affected, insertId, session.status(), warnings));
         session.finishCommand();
     }
@@ -627,6 +637,11 @@ final class StatementRunner {
         ClientStatement statement = session.statement(id == 0xffffffffL ? session.lastStatementId() : id);
         if (statement == null) {
             session.error(1243, "HY000", "Unknown prepared statement handler (" + id + ") given to mysqld_stmt_execute");
+            return;
+        }
+        if (statement.longDataTooLong()) {
+            session.error(1105, "HY000", "Parameter of prepared statement which is set through mysql_send_long_data()"
+                    + " is longer than 'max_allowed_packet' bytes");
             return;
         }
         ComStmtExecute execute = ComStmtExecute.parse(payload, statement.paramCount(), statement.boundTypes(),

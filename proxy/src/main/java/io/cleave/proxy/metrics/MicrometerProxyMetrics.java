@@ -26,6 +26,8 @@ public final class MicrometerProxyMetrics implements ProxyMetrics {
     public static final String BACKEND_CONNECT_FAILURES = "cleave.proxy.backend.connect.failures";
     public static final String BACKEND_WAIT_TIMEOUTS = "cleave.proxy.backend.wait.timeouts";
     public static final String AUTH_FAILURES = "cleave.proxy.auth.failures";
+    /** Client connections ended before login for another reason than a wrong password; tag: reason ({@link LoginAbort}). */
+    public static final String LOGIN_ABORTS = "cleave.proxy.login.aborts";
     /** Ended transactions; tags: kind ({@link TransactionKind}), outcome ({@link TransactionOutcome}). */
     public static final String TRANSACTIONS = "cleave.proxy.transactions";
     /** Commits of transactions spanning shards, from their start to the client's answer. */
@@ -34,6 +36,10 @@ public final class MicrometerProxyMetrics implements ProxyMetrics {
     public static final String XA_IN_DOUBT = "cleave.proxy.xa.in.doubt";
     /** In-doubt XA branches settled; tags: by (recovery|operator), decision (commit|rollback). */
     public static final String XA_SETTLED = "cleave.proxy.xa.settled";
+    /** Deadlocks across shards the proxy broke by rolling back a victim. */
+    public static final String DEADLOCKS = "cleave.proxy.deadlocks";
+    /** Looks at the shards' lock waits (each a query per shard) while a cross-shard transaction waited. */
+    public static final String DEADLOCK_CHECKS = "cleave.proxy.deadlock.checks";
 
     private final MeterRegistry registry;
     private final Counter[][] queries = new Counter[CommandCode.values().length][RouteKind.values().length];
@@ -42,12 +48,15 @@ public final class MicrometerProxyMetrics implements ProxyMetrics {
     private final Counter[] waitTimeouts;
     private final ConcurrentHashMap<Integer, Counter> errors = new ConcurrentHashMap<>();
     private final Counter authFailures;
+    private final Counter[] loginAborts = new Counter[LoginAbort.values().length];
     private final AtomicInteger clients = new AtomicInteger();
     private final Counter[][] transactions = new Counter[TransactionKind.values().length][TransactionOutcome.values().length];
     private final Timer distributedCommits;
     private final AtomicInteger inDoubt = new AtomicInteger();
     /** [by recovery?1:0][committed?1:0] */
     private final Counter[][] settled = new Counter[2][2];
+    private final Counter deadlocks;
+    private final Counter deadlockChecks;
 
     public MicrometerProxyMetrics(MeterRegistry registry, int shards) {
         this.registry = registry;
@@ -66,6 +75,11 @@ public final class MicrometerProxyMetrics implements ProxyMetrics {
             shardMeters(s);
         }
         authFailures = Counter.builder(AUTH_FAILURES).description("Failed client logins").register(registry);
+        for (LoginAbort a : LoginAbort.values()) {
+            loginAborts[a.ordinal()] = Counter.builder(LOGIN_ABORTS)
+                    .description("Client connections ended before login: timeout, oversized or malformed packets, throttling")
+                    .tag("reason", a.tag()).register(registry);
+        }
         Gauge.builder(CLIENT_CONNECTIONS, clients, AtomicInteger::get).description("Open client connections")
                 .strongReference(true).register(registry);
         for (TransactionKind k : TransactionKind.values()) {
@@ -92,6 +106,11 @@ public final class MicrometerProxyMetrics implements ProxyMetrics {
                         .register(registry);
             }
         }
+        deadlocks = Counter.builder(DEADLOCKS)
+                .description("Deadlocks across shards the proxy broke by rolling back a victim").register(registry);
+        deadlockChecks = Counter.builder(DEADLOCK_CHECKS)
+                .description("Looks at every shard's lock waits while a statement of a cross-shard transaction waited")
+                .register(registry);
     }
 
     /** Registers the meters of one shard (again for a shard already known: Micrometer returns the same meters). */
@@ -163,6 +182,11 @@ public final class MicrometerProxyMetrics implements ProxyMetrics {
     }
 
     @Override
+    public void loginAborted(LoginAbort reason) {
+        loginAborts[reason.ordinal()].increment();
+    }
+
+    @Override
     public void connectFailed(int shard) {
         if (shard >= 0 && shard < connectFailures.length) {
             shardMeters(shard);
@@ -196,6 +220,16 @@ public final class MicrometerProxyMetrics implements ProxyMetrics {
     @Override
     public void branchSettled(boolean byRecovery, boolean committed) {
         settled[byRecovery ? 1 : 0][committed ? 1 : 0].increment();
+    }
+
+    @Override
+    public void deadlockCheck() {
+        deadlockChecks.increment();
+    }
+
+    @Override
+    public void deadlockBroken() {
+        deadlocks.increment();
     }
 
     /** Read side of the pools for the gauges (plain int reads of loop-confined counters). */

@@ -30,6 +30,10 @@ public interface ProxyMetrics extends PoolMetrics {
     default void authFailed(String user) {
     }
 
+    /** A client connection ended before login for another reason than its credentials. */
+    default void loginAborted(LoginAbort reason) {
+    }
+
     /** A transaction ended on the shards (counted once, when the client got its answer). */
     default void transactionEnded(TransactionKind kind, TransactionOutcome outcome) {
     }
@@ -44,5 +48,13 @@ public interface ProxyMetrics extends PoolMetrics {
 
     /** An in-doubt XA branch was committed or rolled back, by recovery or by an operator. */
     default void branchSettled(boolean byRecovery, boolean committed) {
+    }
+
+    /** The deadlock detector looked at every shard's lock waits (a cross-shard statement waited past the threshold). */
+    default void deadlockCheck() {
+    }
+
+    /** A deadlock across shards was broken: a victim was rolled back. */
+    default void deadlockBroken() {
     }
 }

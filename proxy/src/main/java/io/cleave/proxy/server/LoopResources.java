@@ -73,6 +73,17 @@ public final class LoopResources {
         return pool;
     }
 
+    /** The pools the loop has made so far (on the loop's thread). */
+    public java.util.List<BackendPool> existingPools() {
+        java.util.List<BackendPool> out = new java.util.ArrayList<>();
+        for (BackendPool p : pools) {
+            if (p != null) {
+                out.add(p);
+            }
+        }
+        return out;
+    }
+
     /** The loop's pool for {@code shard} if it has one (for gauges; any thread). */
     BackendPool existingPool(int shard) {
         return pools[shard];

@@ -1,5 +1,6 @@
 package io.cleave.proxy.server;
 
+import io.cleave.proxy.auth.FailedLogins;
 import io.cleave.proxy.auth.RsaKeys;
 import io.cleave.proxy.auth.UserDirectory;
 import io.cleave.proxy.metrics.ProxyMetrics;
@@ -32,9 +33,12 @@ public final class ProxyRuntime {
     private final io.cleave.router.plan.Router router;
     private final io.cleave.router.plan.TargetResolver resolver;
     private final io.cleave.proxy.frontend.SequenceService sequences;
+    private final io.cleave.proxy.frontend.AutoIncrementColumns autoIncrementColumns;
     private final InDoubtRegistry inDoubt = new InDoubtRegistry();
+    private final FailedLogins failedLogins;
     private final io.cleave.proxy.cutover.CutoverGate cutover;
     private final ShardAvailability availability;
+    private final io.cleave.proxy.deadlock.DeadlockDetector deadlocks;
     private volatile CommitHooks commitHooks = CommitHooks.fromSystemProperties();
     /** Distinguishes this run's XA ids from an earlier run's (whose in-doubt branches recovery settles). */
     private final String runId = Long.toHexString(System.currentTimeMillis()) + "-"
@@ -53,6 +57,7 @@ public final class ProxyRuntime {
         this.shardMaps = shardMaps;
         this.slots = slots;
         this.availability = new ShardAvailability(ShardSlots.CAPACITY);
+        this.failedLogins = new FailedLogins(config.login().failedLogins());
         this.metrics = metrics;
         this.sslContext = sslContext;
         this.loopCount = loopCount;
@@ -63,7 +68,20 @@ public final class ProxyRuntime {
         this.resolver = new io.cleave.router.plan.TargetResolver(topology);
         this.sequences = new io.cleave.proxy.frontend.SequenceService(topology.defaultShard(),
                 () -> shardMaps.current().shardCount());
+        this.deadlocks = new io.cleave.proxy.deadlock.DeadlockDetector(config.deadlockCheckAfter(), ShardSlots.CAPACITY,
+                metrics);
+        this.autoIncrementColumns = new io.cleave.proxy.frontend.AutoIncrementColumns(topology.defaultShard());
         this.cutover = new io.cleave.proxy.cutover.CutoverGate(resolver, shardMaps::current);
+    }
+
+    /** Tracks client transactions and breaks deadlocks that span shards (inert until the server starts it). */
+    public io.cleave.proxy.deadlock.DeadlockDetector deadlocks() {
+        return deadlocks;
+    }
+
+    /** Starts the deadlock detector: its shard connections run on {@code controlLoop}. */
+    void startDeadlockDetector(EventLoop controlLoop) {
+        deadlocks.start(slots, controlLoop, this::allLoops);
     }
 
     /** Where moves hold statements on moving keys while the shard map changes. */
@@ -74,6 +92,11 @@ public final class ProxyRuntime {
     /** The most backend connections this proxy opens to one shard (the per-loop cap times the loops). */
     public int backendConnectionsPerShard() {
         return perLoopLimit * loopCount;
+    }
+
+    /** Failed logins per client host, shared by every loop (see {@link LoginLimits#failedLogins()}). */
+    public FailedLogins failedLogins() {
+        return failedLogins;
     }
 
     public InDoubtRegistry inDoubt() {
@@ -95,6 +118,10 @@ public final class ProxyRuntime {
 
     public io.cleave.proxy.frontend.SequenceService sequences() {
         return sequences;
+    }
+
+    public io.cleave.proxy.frontend.AutoIncrementColumns autoIncrementColumns() {
+        return autoIncrementColumns;
     }
 
     public io.cleave.router.plan.Router router() {
@@ -146,6 +173,8 @@ public final class ProxyRuntime {
 
     void serverVersion(String version) {
         this.serverVersion = version;
+        // Which version comments run depends on the server: the router reads statements as it does.
+        router.serverVersion(version);
     }
 
     /** The RSA key pair for caching_sha2_password without TLS, made on first use. */

@@ -37,12 +37,15 @@ public sealed interface Plan permits Plan.Route, Plan.InsertSplit, Plan.Session,
      *                         its name: the proxy draws ids from a sequence, adds the column after
      *                         token {@code columnListEnd - 1} and each row's value before its
      *                         closing parenthesis
+     * @param columns          the column list as written (an AUTO_INCREMENT column left out of it
+     *                         gets ids from the proxy's sequence too)
      */
     record InsertSplit(StatementKind kind, String schema, String table, String keyspace, SqlTemplate.Tokens head,
-                       List<InsertRow> rows, SqlTemplate.Tokens tail, String missingKeyColumn, int columnListEnd)
-            implements Plan {
+                       List<InsertRow> rows, SqlTemplate.Tokens tail, String missingKeyColumn, int columnListEnd,
+                       List<String> columns) implements Plan {
         public InsertSplit {
             rows = List.copyOf(rows);
+            columns = List.copyOf(columns);
         }
     }
 

@@ -34,9 +34,11 @@ public final class Planner {
     private static final Set<String> LOCAL_FUNCTIONS = Set.of("LAST_INSERT_ID", "CONNECTION_ID", "DATABASE", "SCHEMA");
 
     private final Topology topology;
+    private final PlanGate gate;
 
     public Planner(Topology topology) {
         this.topology = topology;
+        this.gate = new PlanGate(topology);
     }
 
     public Topology topology() {
@@ -81,7 +83,7 @@ public final class Planner {
             return new WritePlanner(ctx).delete(d);
         }
         if (s instanceof Ddl ddl) {
-            return ddl(ddl);
+            return ddl(ddl, ctx);
         }
         return utility(s, ctx);
     }
@@ -208,7 +210,14 @@ public final class Planner {
 
     // ---- DDL and utility statements --------------------------------------------------------
 
-    private Plan ddl(Ddl ddl) {
+    private Plan ddl(Ddl ddl, PlanContext ctx) {
+        if (ddl instanceof Ddl.ObjectDdl object && (object.kind().name().startsWith("CREATE_")
+                || object.kind().name().startsWith("ALTER_"))) {
+            String refusal = gate.objectRefusal(object, ctx);
+            if (refusal != null) {
+                return refuse(ddl, refusal);
+            }
+        }
         boolean temporary = ddl instanceof Ddl.CreateTable ct && ct.temporary()
                 || ddl instanceof Ddl.DropTable dt && dt.temporary();
         if (temporary) {
@@ -223,12 +232,14 @@ public final class Planner {
         }
         if (ddl instanceof Ddl.TableMaintenance) {
             return new Plan.Route(ddl.kind(), new Target.AllShards(), new SqlTemplate.Original(),
-                    new MultiShard.Merge(new SqlTemplate.Original(), concatenation()), false, false, false, Pin.NONE,
+                    new MultiShard.Merge(new SqlTemplate.Original(), concatenation(),
+                            Set.of(ScatterRule.CONCATENATED_REPORTS)), false, false, false, Pin.NONE,
                     false);
         }
         // Every shard has every table and schema: structure changes go everywhere.
         return new Plan.Route(ddl.kind(), new Target.AllShards(), new SqlTemplate.Original(),
-                new MultiShard.WriteAll(true), true, false, false, Pin.NONE, false);
+                new MultiShard.WriteAll(true, Set.of(ScatterRule.REPLICATED_WRITE), ShardLocalKeys.warnings(ddl,
+                        topology)), true, false, false, Pin.NONE, false);
     }
 
     private Plan utility(Statement s, PlanContext ctx) {
@@ -257,7 +268,7 @@ public final class Planner {
         }
         if (s instanceof UtilityStatement.LockTables lock) {
             KeyAnalyzer analyzer = new KeyAnalyzer(topology);
-            KeyAnalyzer.Block block = analyzer.newBlock(null, false);
+            QueryParts.Block block = analyzer.newBlock();
             for (UtilityStatement.TableLock t : lock.locks()) {
                 analyzer.table(t.table(), t.alias() != null ? t.alias() : t.table().name(), block);
             }
@@ -316,7 +327,7 @@ public final class Planner {
         switch (other.kind()) {
             case FLUSH:
                 return new Plan.Route(s.kind(), new Target.AllShards(), new SqlTemplate.Original(),
-                        new MultiShard.WriteAll(true), false, false, false, Pin.NONE, false);
+                        MultiShard.WriteAll.alike(), false, false, false, Pin.NONE, false);
             case GRANT:
             case REVOKE:
             case USER_ADMIN:
@@ -335,13 +346,14 @@ public final class Planner {
 
     /**
      * A statement the parser knows only by its first words: the default shard's server judges it
-     * (it may be valid there, or answer with its own syntax error), unless it names a sharded or
-     * reference table, whose rows it could not see all of.
+     * (it may be valid there, or answer with its own syntax error), unless it names rows the
+     * default shard does not hold alone.
      */
     private Plan unknownStatement(Statement s, PlanContext ctx) {
-        String table = Router.namedDistributedTable(ctx.tokens, topology);
-        if (table != null) {
-            return new Plan.Refuse(s.kind(), 1064, "42000", Router.syntaxErrorMessage(ctx.tokens, 0));
+        String refusal = gate.unparsedRefusal(ctx.tokens, "it knows the statement only by its first words, "
+                + ((UtilityStatement.Other) s).words());
+        if (refusal != null) {
+            return refuse(s, refusal);
         }
         return new Plan.Route(s.kind(), new Target.Shard(topology.defaultShard()), new SqlTemplate.Original(), null,
                 true, false, false, Pin.NONE, false);
