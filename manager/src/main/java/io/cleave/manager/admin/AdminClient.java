@@ -112,16 +112,14 @@ public final class AdminClient {
     public io.cleave.manager.move.MoveRecord shardTable(String table, java.util.Map<String, Object> rule) throws IOException {
         java.util.Map<String, Object> body = new java.util.LinkedHashMap<>(rule);
         body.put("table", table);
-        return AdminServer.JSON.readValue(send("POST", "/v1/shard-table", HttpRequest.BodyPublishers.ofString(
-                AdminServer.JSON.writeValueAsString(body), StandardCharsets.UTF_8)), io.cleave.manager.move.MoveRecord.class);
+        return post("/v1/shard-table", body, Duration.ofSeconds(60), io.cleave.manager.move.MoveRecord.class);
     }
 
     /** Starts importing the database at {@code from} (mysql://USER:PASSWORD@HOST:PORT/DATABASE). */
     public io.cleave.manager.imports.ImportStatus startImport(String from) throws IOException {
         // Checking the source and attaching it reads every table's keys there: give it time.
-        return AdminServer.JSON.readValue(send("POST", "/v1/import", HttpRequest.BodyPublishers.ofString(
-                AdminServer.JSON.writeValueAsString(java.util.Map.of("from", from)), StandardCharsets.UTF_8),
-                Duration.ofMinutes(2)), io.cleave.manager.imports.ImportStatus.class);
+        return post("/v1/import", java.util.Map.of("from", from), Duration.ofMinutes(2),
+                io.cleave.manager.imports.ImportStatus.class);
     }
 
     public io.cleave.manager.imports.ImportStatus importStatus() throws IOException {
@@ -130,9 +128,14 @@ public final class AdminClient {
 
     /** Starts changing the shard count to {@code shards}. */
     public io.cleave.manager.scale.ScaleStatus startScale(int shards) throws IOException {
-        return AdminServer.JSON.readValue(send("POST", "/v1/scale", HttpRequest.BodyPublishers.ofString(
-                AdminServer.JSON.writeValueAsString(java.util.Map.of("shards", shards)), StandardCharsets.UTF_8),
-                Duration.ofMinutes(2)), io.cleave.manager.scale.ScaleStatus.class);
+        return post("/v1/scale", java.util.Map.of("shards", shards), Duration.ofMinutes(2),
+                io.cleave.manager.scale.ScaleStatus.class);
+    }
+
+    /** POSTs {@code body} as JSON and reads the answer as {@code type}. */
+    private <T> T post(String path, Object body, Duration timeout, Class<T> type) throws IOException {
+        return AdminServer.JSON.readValue(send("POST", path, HttpRequest.BodyPublishers.ofString(
+                AdminServer.JSON.writeValueAsString(body), StandardCharsets.UTF_8), timeout), type);
     }
 
     public io.cleave.manager.scale.ScaleStatus scaleStatus() throws IOException {

@@ -33,18 +33,15 @@ public final class ImportCommand implements Callable<Integer> {
     @Mixin
     HomeOptions options;
 
+    @Mixin
+    FollowOptions follow;
+
     @Option(names = "--from", paramLabel = "URL", description = "mysql://USER:PASSWORD@HOST:PORT/DATABASE (percent-encode"
             + " @ : / in the user or password)")
     String from;
 
     @Option(names = "--status", description = "Show the import's state and each table's progress.")
     boolean status;
-
-    @Option(names = "--wait", description = "Follow the import until it ends (a progress bar on a terminal).")
-    boolean await;
-
-    @Option(names = "--json", description = "Print the status as JSON.")
-    boolean json;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -58,23 +55,23 @@ public final class ImportCommand implements Callable<Integer> {
         AdminClient daemon = options.daemon();
         PrintWriter out = spec.commandLine().getOut();
         ImportStatus s = status ? daemon.importStatus() : daemon.startImport(from);
-        if (!await) {
+        if (!follow.await) {
             print(out, s);
             return s.state().equals("failed") ? ExitCodes.FAILED : ExitCodes.OK;
         }
-        if (!json) {
+        if (!follow.json) {
             out.printf("importing %s: %d tables, %d views, %d routines%n", s.source(), s.tables().size(), s.views().size(),
                     s.routines().size());
         }
-        ImportProgressLine line = new ImportProgressLine(out, !json && System.console() != null);
+        ImportProgressLine line = new ImportProgressLine(out, !follow.json && System.console() != null);
         while (!s.state().equals("done") && !s.state().equals("failed")) {
-            if (!json) {
+            if (!follow.json) {
                 line.show(s);
             }
             Thread.sleep(POLL_MILLIS);
             s = daemon.importStatus();
         }
-        if (json) {
+        if (follow.json) {
             print(out, s);
         } else {
             line.show(s);
@@ -88,7 +85,7 @@ public final class ImportCommand implements Callable<Integer> {
     }
 
     private void print(PrintWriter out, ImportStatus s) throws IOException {
-        if (json) {
+        if (follow.json) {
             out.println(MoveFollower.JSON.writeValueAsString(s));
         } else {
             out.printf("import of %s: %s%s%n", s.source(), s.state(), s.message() == null ? "" : " (" + s.message() + ")");

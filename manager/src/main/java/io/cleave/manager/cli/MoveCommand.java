@@ -28,6 +28,9 @@ public final class MoveCommand implements Callable<Integer> {
     @Mixin
     HomeOptions options;
 
+    @Mixin
+    FollowOptions follow;
+
     @Parameters(index = "0", arity = "0..1", paramLabel = "KEYSPACE")
     String keyspace;
 
@@ -36,12 +39,6 @@ public final class MoveCommand implements Callable<Integer> {
 
     @Option(names = "--to", paramLabel = "SHARD", description = "The shard the keys go to.")
     Integer to;
-
-    @Option(names = "--wait", description = "Follow the move until it ends (a progress bar on a terminal).")
-    boolean await;
-
-    @Option(names = "--json", description = "Print the move as JSON (with --wait: as it ended).")
-    boolean json;
 
     @Option(names = "--cancel", paramLabel = "ID", description = "Cancel move ID (only before its cutover).")
     Long cancel;
@@ -59,7 +56,7 @@ public final class MoveCommand implements Callable<Integer> {
             MoveRecord r = options.daemon().cancelMove(cancel);
             print(out, r, "cancelling move " + r.id + " (" + r.keys + " of " + r.keyspace + "); its copy on shard "
                     + r.target + " is being deleted");
-            return await ? follow(options.daemon(), r.id, out) : ExitCodes.OK;
+            return follow.await ? follow(options.daemon(), r.id, out) : ExitCodes.OK;
         }
         if (keyspace == null || keys == null || to == null) {
             throw new CommandLine.ParameterException(spec.commandLine(),
@@ -67,19 +64,19 @@ public final class MoveCommand implements Callable<Integer> {
         }
         AdminClient daemon = options.daemon();
         MoveRecord r = daemon.startMove(keyspace, keys, to);
-        if (!await || !json) {
+        if (!follow.await || !follow.json) {
             print(out, r, "move " + r.id + ": keys " + r.keys + " of " + r.keyspace + " from shard " + r.source
                     + " to shard " + r.target + " (" + r.tables.size() + " tables); follow it with 'cleave moves'");
         }
-        return await ? follow(daemon, r.id, out) : ExitCodes.OK;
+        return follow.await ? follow(daemon, r.id, out) : ExitCodes.OK;
     }
 
     private int follow(AdminClient daemon, long id, PrintWriter out) throws IOException, InterruptedException {
-        return MoveFollower.follow(daemon, id, out, json);
+        return MoveFollower.follow(daemon, id, out, follow.json);
     }
 
     private void print(PrintWriter out, MoveRecord r, String text) throws IOException {
-        out.println(json ? JSON.writeValueAsString(r) : text);
+        out.println(follow.json ? JSON.writeValueAsString(r) : text);
         out.flush();
     }
 }

@@ -33,20 +33,17 @@ public final class ScaleCommand implements Callable<Integer> {
     @Mixin
     HomeOptions options;
 
+    @Mixin
+    FollowOptions follow;
+
     @Option(names = "--shards", paramLabel = "N", description = "The number of shards to run.")
     Integer shards;
-
-    @Option(names = "--wait", description = "Follow the scale until it ends, each of its moves with a progress bar.")
-    boolean await;
 
     @Option(names = "--status", description = "Show the last scale.")
     boolean status;
 
     @Option(names = "--purge", description = "Delete the datadirs of shards a scale stopped.")
     boolean purge;
-
-    @Option(names = "--json", description = "Print the status as JSON.")
-    boolean json;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -66,19 +63,19 @@ public final class ScaleCommand implements Callable<Integer> {
             return ExitCodes.OK;
         }
         ScaleStatus s = status ? daemon.scaleStatus() : daemon.startScale(shards);
-        if (!await) {
+        if (!follow.await) {
             print(out, s);
             return s.state().equals("failed") ? ExitCodes.FAILED : ExitCodes.OK;
         }
         String lastState = null;
         int followed = 0;
         while (!s.state().equals("done") && !s.state().equals("failed")) {
-            if (!json && !s.state().equals(lastState)) {
+            if (!follow.json && !s.state().equals(lastState)) {
                 out.printf("scale %d -> %d: %s%n", s.from(), s.to(), s.state());
                 out.flush();
                 lastState = s.state();
             }
-            if (!json && followed < s.moves().size()) {
+            if (!follow.json && followed < s.moves().size()) {
                 // Each move the scale starts gets its own progress, one after another.
                 MoveRecord m = daemon.move(s.moves().get(followed));
                 out.printf("  move %d: %s from shard %d to %s%n", m.id, m.what(), m.source, m.targets.isEmpty()
@@ -95,7 +92,7 @@ public final class ScaleCommand implements Callable<Integer> {
     }
 
     private void print(PrintWriter out, ScaleStatus s) throws IOException {
-        if (json) {
+        if (follow.json) {
             out.println(MoveFollower.JSON.writeValueAsString(s));
         } else {
             out.printf(Locale.ROOT, "scale %d -> %d shards: %s (buffer pool %s each, %d of %d moves ended)%s%n", s.from(),

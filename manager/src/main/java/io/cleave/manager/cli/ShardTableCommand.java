@@ -26,6 +26,9 @@ public final class ShardTableCommand implements Callable<Integer> {
     @Mixin
     HomeOptions options;
 
+    @Mixin
+    FollowOptions follow;
+
     @Parameters(index = "0", paramLabel = "DB.TABLE")
     String table;
 
@@ -41,12 +44,6 @@ public final class ShardTableCommand implements Callable<Integer> {
     @Option(names = "--unsharded", paramLabel = "SHARD", description = "Move it whole to shard SHARD.")
     Integer unsharded;
 
-    @Option(names = "--wait", description = "Follow the move until it ends (a progress bar on a terminal).")
-    boolean await;
-
-    @Option(names = "--json", description = "Print the move as JSON (with --wait: as it ended).")
-    boolean json;
-
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -56,13 +53,13 @@ public final class ShardTableCommand implements Callable<Integer> {
         AdminClient daemon = options.daemon();
         MoveRecord r = daemon.shardTable(table, rule);
         PrintWriter out = spec.commandLine().getOut();
-        if (!await || !json) {
-            out.println(json ? MoveFollower.JSON.writeValueAsString(r) : "move " + r.id + ": " + r.what() + " from shard "
+        if (!follow.await || !follow.json) {
+            out.println(follow.json ? MoveFollower.JSON.writeValueAsString(r) : "move " + r.id + ": " + r.what() + " from shard "
                     + r.source + " to shards " + r.targets + ", becoming " + r.tables.get(0).rule
                     + "; follow it with 'cleave moves'");
             out.flush();
         }
-        return await ? MoveFollower.follow(daemon, r.id, out, json) : ExitCodes.OK;
+        return follow.await ? MoveFollower.follow(daemon, r.id, out, follow.json) : ExitCodes.OK;
     }
 
     private Map<String, Object> rule() {

@@ -1,8 +1,6 @@
 package io.cleave.manager.imports;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.cleave.manager.home.DurableFiles;
+import io.cleave.manager.home.JsonFile;
 import io.cleave.manager.home.Secrets;
 
 import java.io.IOException;
@@ -19,55 +17,33 @@ import java.util.Optional;
  */
 final class ImportJournal {
 
-    private static final ObjectMapper JSON = new ObjectMapper()
-            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
-
-    private final Path record;
+    private final JsonFile<ImportRecord> record;
     private final Path secret;
 
     ImportJournal(Path stateDir) {
-        this.record = stateDir.resolve("import.json");
+        this.record = new JsonFile<>(stateDir.resolve("import.json"), ImportRecord.class);
         this.secret = stateDir.resolve("import-source");
     }
 
-    synchronized Optional<ImportRecord> load() {
-        if (!Files.exists(record)) {
-            return Optional.empty();
-        }
-        try {
-            return Optional.of(JSON.readValue(record.toFile(), ImportRecord.class));
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + record + ": " + e.getMessage(), e);
-        }
+    Optional<ImportRecord> load() {
+        return record.load();
     }
 
-    synchronized void save(ImportRecord r) {
-        try {
-            DurableFiles.write(record, JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(r));
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + record + ": " + e.getMessage(), e);
-        }
+    void save(ImportRecord r) {
+        record.save(r);
     }
 
     /** Puts back {@code previous} (null: no import has run). */
-    synchronized void restore(ImportRecord previous) {
-        try {
-            if (previous == null) {
-                Files.deleteIfExists(record);
-            } else {
-                save(previous);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + record + ": " + e.getMessage(), e);
+    void restore(ImportRecord previous) {
+        if (previous == null) {
+            record.delete();
+        } else {
+            record.save(previous);
         }
     }
 
-    static ImportRecord copy(ImportRecord r) {
-        try {
-            return JSON.readValue(JSON.writeValueAsBytes(r), ImportRecord.class);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+    ImportRecord copy(ImportRecord r) {
+        return record.copy(r);
     }
 
     void saveSource(SourceUrl url) {

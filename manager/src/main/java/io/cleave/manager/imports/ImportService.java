@@ -11,6 +11,7 @@ import io.cleave.manager.move.MoveService;
 import io.cleave.manager.move.RuleSpec;
 import io.cleave.manager.move.SchemaCopier;
 import io.cleave.manager.move.ShardLinks;
+import io.cleave.manager.move.Steps;
 import io.cleave.manager.move.TableProgress;
 import io.cleave.router.shardmap.ShardMap;
 import io.cleave.router.topology.TableRule;
@@ -233,37 +234,26 @@ public final class ImportService implements AutoCloseable {
 
     /** Runs the phases until the import is done or failed; a step that fails is tried again. */
     private void drive() {
-        long backoff = 500;
-        while (!closed) {
+        Steps.run(() -> {
             ImportRecord r = current;
-            try {
-                switch (r.phase) {
-                    case ATTACHING -> attach(r, source());
-                    case CREATING_SCHEMA -> createSchema(r);
-                    case MOVING -> {
-                        if (!move(r)) {
-                            return;
-                        }
-                    }
-                    case DETACHING -> detach(r);
-                    case DONE, FAILED -> {
-                        return;
-                    }
+            switch (r.phase) {
+                case ATTACHING -> attach(r, source());
+                case CREATING_SCHEMA -> createSchema(r);
+                case MOVING -> {
+                    return move(r);
                 }
-                backoff = 500;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            } catch (RuntimeException | SQLException e) {
-                r.message = "paused: " + e.getMessage() + " (trying again)";
-                log.warn("import of {} ({}): {}", r.source, r.phase, e.getMessage());
-                journal.save(r);
-                if (!sleep(backoff)) {
-                    return;
+                case DETACHING -> detach(r);
+                case DONE, FAILED -> {
+                    return false;
                 }
-                backoff = Math.min(10_000, backoff * 2);
             }
-        }
+            return true;
+        }, e -> {
+            ImportRecord r = current;
+            r.message = "paused: " + e.getMessage() + " (trying again)";
+            log.warn("import of {} ({}): {}", r.source, r.phase, e.getMessage());
+            journal.save(r);
+        }, () -> closed);
     }
 
     private SourceUrl source() {
@@ -292,13 +282,7 @@ public final class ImportService implements AutoCloseable {
             log.info("import of {}: move {} carries the rows of {} tables to shards {}", r.source, m.id, m.tables.size(),
                     m.targets);
         }
-        while (!m.phase.terminal()) {
-            if (closed) {
-                return false;
-            }
-            TimeUnit.MILLISECONDS.sleep(200);
-            m = moves.get(r.moveId);
-        }
+        m = moves.awaitEnd(m.id, () -> closed);
         if (m.phase != io.cleave.manager.move.MovePhase.DONE) {
             r.phase = ImportPhase.FAILED;
             r.message = "move " + m.id + " " + m.phase.name().toLowerCase() + ": " + m.message + "; the source stays"
@@ -368,7 +352,7 @@ public final class ImportService implements AutoCloseable {
             throw new MoveRefused(MoveRefused.Kind.NOT_FOUND, "no import has run in this home (start one with"
                     + " 'cleave import --from mysql://USER:PASSWORD@HOST:PORT/DATABASE')");
         }
-        return ImportProgress.of(ImportJournal.copy(r), moves.find(r.moveId).orElse(null));
+        return ImportProgress.of(journal.copy(r), moves.find(r.moveId).orElse(null));
     }
 
     /** The last import's status, or empty (for /metrics). */
@@ -378,16 +362,6 @@ public final class ImportService implements AutoCloseable {
 
     static String state(ImportRecord r) {
         return r.phase.name().toLowerCase().replace('_', ' ');
-    }
-
-    private boolean sleep(long millis) {
-        try {
-            TimeUnit.MILLISECONDS.sleep(millis);
-            return !closed;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
     }
 
     @Override

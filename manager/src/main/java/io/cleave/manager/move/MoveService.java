@@ -190,6 +190,23 @@ public final class MoveService implements AutoCloseable {
         return java.util.Optional.empty();
     }
 
+    /**
+     * Waits until move {@code id} ended; returns it as it ended.
+     *
+     * @throws InterruptedException when {@code closing} says so meanwhile (the daemon stops)
+     */
+    public MoveRecord awaitEnd(long id, java.util.function.BooleanSupplier closing) throws InterruptedException {
+        MoveRecord m = get(id);
+        while (!m.phase.terminal()) {
+            if (closing.getAsBoolean()) {
+                throw new InterruptedException("closing");
+            }
+            TimeUnit.MILLISECONDS.sleep(200);
+            m = get(id);
+        }
+        return m;
+    }
+
     public synchronized MoveRecord get(long id) {
         MoveRecord r = live.get(id);
         if (r != null) {

@@ -19,17 +19,23 @@ sealed interface Placement permits Placement.Keys, Placement.Whole, Placement.By
     /** Every row of the table. */
     String ALL_ROWS = "1 = 1";
 
-    /** A condition selecting the rows that move, on the source. */
-    String onSource();
+    /** A condition selecting the rows that move, on the source (whole tables: all of them). */
+    default String onSource() {
+        return ALL_ROWS;
+    }
 
-    /** A condition selecting the rows this move put on {@code target}. */
-    String onTarget(int target);
+    /** A condition selecting the rows this move put on {@code target} (whole tables: all it holds of the table). */
+    default String onTarget(int target) {
+        return ALL_ROWS;
+    }
 
     /** The shards a row goes to, given its sharding column's value (empty: it stays on the source). */
     int[] targetsOf(Object key);
 
     /** Whether a changed row whose sharding column holds {@code key} (as the binlog gives it) concerns the move. */
-    boolean watches(Object key);
+    default boolean watches(Object key) {
+        return true;
+    }
 
     /** Whether every moving row goes to every target (so whole chunks compare; otherwise row by row). */
     boolean uniform();
@@ -70,23 +76,8 @@ sealed interface Placement permits Placement.Keys, Placement.Whole, Placement.By
     /** Every row goes to every one of {@code targets} (a reference table's copies, an unsharded table's new home). */
     record Whole(int[] targets) implements Placement {
         @Override
-        public String onSource() {
-            return ALL_ROWS;
-        }
-
-        @Override
-        public String onTarget(int shard) {
-            return ALL_ROWS;
-        }
-
-        @Override
         public int[] targetsOf(Object key) {
             return targets;
-        }
-
-        @Override
-        public boolean watches(Object key) {
-            return true;
         }
 
         @Override
@@ -101,16 +92,6 @@ sealed interface Placement permits Placement.Keys, Placement.Whole, Placement.By
      * The bucket is computed here, not on the servers, so any key type and any source works.
      */
     record ByKey(String table, String keyspace, ShardFunction function, ShardMap map, int source) implements Placement {
-        @Override
-        public String onSource() {
-            return ALL_ROWS;
-        }
-
-        @Override
-        public String onTarget(int shard) {
-            return ALL_ROWS;
-        }
-
         @Override
         public int[] targetsOf(Object key) {
             int shard;
@@ -144,11 +125,6 @@ sealed interface Placement permits Placement.Keys, Placement.Whole, Placement.By
 
         private static String text(Object value) {
             return value instanceof byte[] b ? new String(b, StandardCharsets.UTF_8) : String.valueOf(value);
-        }
-
-        @Override
-        public boolean watches(Object key) {
-            return true;
         }
 
         @Override

@@ -10,6 +10,7 @@ import io.cleave.manager.move.MoveRecord;
 import io.cleave.manager.move.MoveRefused;
 import io.cleave.manager.move.MoveService;
 import io.cleave.manager.move.ShardLinks;
+import io.cleave.manager.move.Steps;
 import io.cleave.router.shardmap.ShardMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,14 +33,14 @@ import java.util.concurrent.TimeUnit;
  * (the move whose cutover adds them to the map), then buckets move until the shards hold even
  * shares. Down: every key and table moves off the shards that go, the map stops naming them, they
  * stop (datadirs kept until {@code --purge}), the remaining buffer pools grow. Each phase is
- * journaled and resumed after a restart; from then on the state, not the config, says how many
+ * journaled in {@code state/scale.json} and resumed after a restart; from then on the state, not the config, says how many
  * shards there are.
  */
 public final class ScaleService implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ScaleService.class);
 
-    private final ScaleJournal journal;
+    private final io.cleave.manager.home.JsonFile<ScaleRecord> journal;
     private final MoveService moves;
     private final MapUpdates maps;
     private final ShardLinks links;
@@ -56,7 +57,7 @@ public final class ScaleService implements AutoCloseable {
     /** {@code meters}: where the scale's state and moves are published (/metrics). */
     public ScaleService(Path stateDir, MoveService moves, ShardRegistry registry, Instances instances,
                         io.micrometer.core.instrument.MeterRegistry meters) {
-        this.journal = new ScaleJournal(stateDir);
+        this.journal = new io.cleave.manager.home.JsonFile<>(stateDir.resolve("scale.json"), ScaleRecord.class);
         this.moves = moves;
         this.maps = moves.environment().maps();
         this.links = moves.environment().shards();
@@ -173,38 +174,26 @@ public final class ScaleService implements AutoCloseable {
     }
 
     private void drive() {
-        long backoff = 500;
-        while (!closed) {
+        Steps.run(() -> {
             ScaleRecord r = current;
-            try {
-                switch (r.phase) {
-                    case STARTING -> startInstances(r);
-                    case RESIZING -> resize(r);
-                    case ADDING -> add(r);
-                    case SPREADING -> spread(r);
-                    case DRAINING -> drain(r);
-                    case SHRINKING -> shrink(r);
-                    case DONE, FAILED -> {
-                        return;
-                    }
+            switch (r.phase) {
+                case STARTING -> startInstances(r);
+                case RESIZING -> resize(r);
+                case ADDING -> add(r);
+                case SPREADING -> spread(r);
+                case DRAINING -> drain(r);
+                case SHRINKING -> shrink(r);
+                case DONE, FAILED -> {
+                    return false;
                 }
-                backoff = 500;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            } catch (RuntimeException | SQLException e) {
-                r.message = "paused: " + e.getMessage() + " (trying again)";
-                log.warn("scale ({}): {}", r.phase, e.getMessage(), e);
-                journal.save(r);
-                try {
-                    TimeUnit.MILLISECONDS.sleep(backoff);
-                } catch (InterruptedException ie) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-                backoff = Math.min(10_000, backoff * 2);
             }
-        }
+            return true;
+        }, e -> {
+            ScaleRecord r = current;
+            r.message = "paused: " + e.getMessage() + " (trying again)";
+            log.warn("scale ({}): {}", r.phase, e.getMessage(), e);
+            journal.save(r);
+        }, () -> closed);
     }
 
     private void advance(ScaleRecord r, ScalePhase next) {
@@ -349,15 +338,7 @@ public final class ScaleService implements AutoCloseable {
 
     /** Waits for a move to end; whether it is done. */
     private boolean await(long id) throws InterruptedException {
-        MoveRecord m = moves.get(id);
-        while (!m.phase.terminal()) {
-            if (closed) {
-                throw new InterruptedException("closing");
-            }
-            TimeUnit.MILLISECONDS.sleep(200);
-            m = moves.get(id);
-        }
-        return m.phase == MovePhase.DONE;
+        return moves.awaitEnd(id, () -> closed).phase == MovePhase.DONE;
     }
 
     private void awaitIdle() throws InterruptedException {

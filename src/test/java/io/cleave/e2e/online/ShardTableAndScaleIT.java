@@ -4,6 +4,9 @@ import io.cleave.e2e.support.CleaveJar;
 import io.cleave.e2e.support.CleaveTestHome;
 import io.cleave.e2e.support.RunningDaemon;
 import io.cleave.e2e.support.SbLoad;
+import io.cleave.manager.move.MoveKind;
+import io.cleave.manager.move.MovePhase;
+import io.cleave.manager.move.MoveRecord;
 import io.cleave.manager.supervisor.InstanceState;
 import io.cleave.manager.supervisor.InstanceStatus;
 import io.cleave.router.topology.TableRule;
@@ -16,6 +19,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -23,19 +27,23 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 
+import static io.cleave.e2e.moves.MoveChecks.proxyCount;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code cleave scale} under the sysbench-like load the whole time: four shards become six (new
- * instances started, every buffer pool resized online, the reference table copied, buckets spread
- * to the new shards), then three (everything moves off shards 3-5, which stop; a table homed on
- * shard 3 moves too; the buffer pools grow). No client error, rows on every shard, totals unchanged,
- * each shard's @@innodb_buffer_pool_size its share. The state, not the config, says how many shards
- * run from then on: a restarted daemon runs three, and status says why.
+ * One daemon with four shards, the sysbench-like load running through the proxy during every
+ * change: {@code cleave shard-table} shards a populated table that lives on shard 0 (its rows
+ * spread over every shard, the rule kept in the state) and makes another a reference table; what
+ * cannot work is refused with nothing moved. Then {@code cleave scale} takes the home to six shards
+ * (new instances, every buffer pool resized online, the reference table copied, buckets spread) and
+ * to three (everything off shards 3-5, which stop; a table homed on shard 3 moves too; the pools
+ * grow). No client error, rows on every shard, totals unchanged, each shard's
+ * {@code @@innodb_buffer_pool_size} its share. A restarted daemon runs the state's three shards and
+ * says why; {@code --purge} deletes what the stopped shards left.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class ScaleIT {
+class ShardTableAndScaleIT {
 
     private static final String SHARDING = """
             sharding:
@@ -43,8 +51,6 @@ class ScaleIT {
                 - { name: sb, function: hash, buckets: 16, key_type: integer }
               tables:
                 - { name: sbtest1, keyspace: sb, column: id }
-                - { name: sbtest2, keyspace: sb, column: id }
-                - { name: item, type: reference }
                 - { name: settings, type: unsharded, shard: 3 }
             """;
     private static final int TABLES = 2;
@@ -69,6 +75,7 @@ class ScaleIT {
             s.execute("INSERT INTO item VALUES (1, 'one'), (2, 'two'), (3, 'three')");
             s.execute("CREATE TABLE settings (name VARCHAR(40) PRIMARY KEY, value VARCHAR(40))");
             s.execute("INSERT INTO settings VALUES ('color', 'blue'), ('size', 'large')");
+            s.execute("CREATE TABLE log (id INT PRIMARY KEY, msg VARCHAR(40), UNIQUE KEY (msg))");
         }
     }
 
@@ -84,12 +91,75 @@ class ScaleIT {
 
     @Test
     @Order(1)
+    void aPopulatedTableIsShardedUnderWritesWithoutAClientError() throws Exception {
+        assertThat(count(0, "SELECT COUNT(*) FROM sb.sbtest2")).as("on its home before").isEqualTo(ROWS);
+        underLoad(() -> {
+            CleaveJar.Result r = CleaveJar.run(home, "shard-table", "sb.sbtest2", "--keyspace", "sb", "--column", "id",
+                    "--wait");
+            assertThat(r.code()).as(r.out()).isZero();
+            assertThat(r.out()).contains("sharded on sb by id").contains("done");
+        });
+        MoveRecord move = daemon.daemon().moves().list().stream().filter(m -> m.kind == MoveKind.TABLES).findFirst()
+                .orElseThrow();
+        assertThat(move.phase).isEqualTo(MovePhase.DONE);
+        assertThat(move.pauseMillis).isGreaterThan(0);
+        for (int shard = 0; shard < 4; shard++) {
+            assertThat(count(shard, "SELECT COUNT(*) FROM sb.sbtest2")).as("rows of sbtest2 on shard %d", shard)
+                    .isBetween(ROWS / 10L, ROWS / 2L);
+        }
+        assertTotals(4);
+        try (Connection c = daemon.connectProxy("sb", "")) {
+            assertThat(proxyCount(c, "SELECT COUNT(*) FROM sbtest2 WHERE id = 77")).isEqualTo(1);
+        }
+        assertThat(daemon.daemon().shardMaps().current().rules().get("sbtest2"))
+                .isEqualTo(new TableRule.Sharded("sbtest2", "sb", "id"));
+        assertThat(Files.readString(home.home().shardMapFile())).as("the rule outlives the config")
+                .contains("\"table\":\"sbtest2\",\"rule\":\"sharded\",\"keyspace\":\"sb\",\"column\":\"id\"");
+        assertThat(daemon.daemon().shardMaps().current().ghosts()).isEmpty();
+        assertThat(daemon.daemon().shardMaps().current().movingTables()).isEmpty();
+    }
+
+    @Test
+    @Order(2)
+    void aTableBecomesAReferenceTableOnEveryShard() throws Exception {
+        CleaveJar.Result r = CleaveJar.run(home, "shard-table", "sb.item", "--reference", "--wait");
+        assertThat(r.code()).as(r.out()).isZero();
+        try (Connection c = daemon.connectProxy("sb", ""); Statement s = c.createStatement()) {
+            s.execute("INSERT INTO item VALUES (4, 'four')");
+            // A join of the reference table with the sharded one stays on each shard.
+            assertThat(proxyCount(c, "SELECT COUNT(*) FROM sbtest2 t JOIN item i ON i.i_id = t.id % 4 + 1")).isEqualTo(ROWS);
+        }
+        for (int shard = 0; shard < 4; shard++) {
+            assertThat(count(shard, "SELECT COUNT(*) FROM sb.item")).as("item on shard %d", shard).isEqualTo(4);
+        }
+    }
+
+    @Test
+    @Order(3)
+    void whatCannotBeShardedIsRefusedWithNothingMoved() throws Exception {
+        CleaveJar.Result unique = CleaveJar.run(home, "shard-table", "sb.log", "--keyspace", "sb", "--column", "id");
+        assertThat(unique.code()).as(unique.out()).isEqualTo(2);
+        assertThat(unique.out()).contains("unique key msg [msg] of sb.log leaves out id");
+        CleaveJar.Result again = CleaveJar.run(home, "shard-table", "sb.sbtest1", "--reference");
+        assertThat(again.code()).isEqualTo(2);
+        assertThat(again.out()).contains("sbtest1 is sharded on sb by id already");
+        assertThat(CleaveJar.run(home, "shard-table", "sb.log", "--keyspace", "nope", "--column", "id").out())
+                .contains("unknown keyspace 'nope'");
+        assertThat(CleaveJar.run(home, "shard-table", "sb.none", "--unsharded", "1").code()).isEqualTo(8);
+        CleaveJar.Result usage = CleaveJar.run(home, "shard-table", "sb.log", "--reference", "--unsharded", "1");
+        assertThat(usage.code()).isEqualTo(2);
+        assertThat(usage.out()).contains("give one rule");
+        assertThat(daemon.daemon().moves().list()).as("no move was planned").hasSize(2);
+    }
+
+    @Test
+    @Order(4)
     void fourShardsBecomeSixUnderWritesWithoutAClientError() throws Exception {
         scaleUnderLoad(6);
         assertThat(running()).hasSize(6);
         for (int shard = 0; shard < 6; shard++) {
             assertThat(global(shard, "innodb_buffer_pool_size")).as("buffer pool of shard %d", shard).isEqualTo(32 * MIB);
-            assertThat(count(shard, "SELECT COUNT(*) FROM sb.item")).as("item on shard %d", shard).isEqualTo(3);
+            assertThat(count(shard, "SELECT COUNT(*) FROM sb.item")).as("item on shard %d", shard).isEqualTo(4);
             assertThat(count(shard, "SELECT COUNT(*) FROM sb.sbtest1")).as("sbtest1 on shard %d", shard).isPositive();
         }
         assertTotals(6);
@@ -101,7 +171,7 @@ class ScaleIT {
     }
 
     @Test
-    @Order(2)
+    @Order(5)
     void sixShardsBecomeThreeUnderWritesAndTheOthersStop() throws Exception {
         scaleUnderLoad(3);
         assertThat(running()).hasSize(3);
@@ -123,45 +193,55 @@ class ScaleIT {
             assertThat(rs.getString(1)).isEqualTo("blue");
         }
         for (int shard = 3; shard < 6; shard++) {
-            assertThat(Files.isDirectory(home(shard))).as("the datadir of shard %d stays", shard).isTrue();
+            assertThat(Files.isDirectory(datadir(shard))).as("the datadir of shard %d stays", shard).isTrue();
         }
         assertThat(this.home.serverPids().keySet()).containsExactlyInAnyOrder(0, 1, 2);
     }
 
     @Test
-    @Order(3)
+    @Order(6)
     void aRestartedDaemonRunsTheStatesCountAndSaysWhyAndPurgeDeletesWhatWasLeft() throws Exception {
         daemon.close();
         daemon = home.start();
         assertThat(running()).hasSize(3);
         CleaveJar.Result status = CleaveJar.run(home, "status");
         assertThat(status.out()).contains("the config asks for 4 shards; 'cleave scale' changed that to 3");
-        try (Connection c = daemon.connectProxy("sb", "")) {
-            assertThat(proxyCount(c, "SELECT COUNT(*) FROM sbtest1")).isEqualTo(ROWS);
-        }
+        assertTotals(3);
         CleaveJar.Result purge = CleaveJar.run(home, "scale", "--purge");
         assertThat(purge.code()).as(purge.out()).isZero();
         for (int shard = 3; shard < 6; shard++) {
-            assertThat(Files.exists(home(shard))).as("the datadir of shard %d is gone", shard).isFalse();
+            assertThat(Files.exists(datadir(shard))).as("the datadir of shard %d is gone", shard).isFalse();
         }
-        assertThat(Files.isDirectory(home(2))).isTrue();
+        assertThat(Files.isDirectory(datadir(2))).isTrue();
     }
 
-    private void scaleUnderLoad(int shards) throws Exception {
+    private interface Change {
+        void run() throws Exception;
+    }
+
+    /** Runs {@code change} while the sysbench-like load writes; no client may get an error. */
+    private void underLoad(Change change) throws Exception {
         try (SbLoad load = new SbLoad(SbLoad.proxy(daemon.proxyPort(), "sb"), 4, TABLES, ROWS)) {
             load.awaitTransactions(30, Duration.ofMinutes(1));
-            CleaveJar.Result r = CleaveJar.run(home, "scale", "--shards", String.valueOf(shards), "--wait");
-            assertThat(r.code()).as(r.out()).isZero();
-            assertThat(r.out()).contains("done");
+            change.run();
             load.awaitTransactions(30, Duration.ofMinutes(1));
             load.stopAndCheck();
         }
+    }
+
+    private void scaleUnderLoad(int shards) throws Exception {
+        underLoad(() -> {
+            CleaveJar.Result r = CleaveJar.run(home, "scale", "--shards", String.valueOf(shards), "--wait");
+            assertThat(r.code()).as(r.out()).isZero();
+            assertThat(r.out()).contains("done");
+        });
     }
 
     private List<InstanceStatus> running() {
         return daemon.daemon().statusReport().instances().stream().filter(i -> i.state() == InstanceState.RUNNING).toList();
     }
 
+    /** Every table's rows are on the shards once each, and the proxy counts as many. */
     private void assertTotals(int shards) throws SQLException {
         for (int t = 1; t <= TABLES; t++) {
             long total = 0;
@@ -175,7 +255,7 @@ class ScaleIT {
         }
     }
 
-    private java.nio.file.Path home(int shard) {
+    private Path datadir(int shard) {
         return home.home().data().resolve("shard-" + shard);
     }
 
@@ -184,16 +264,6 @@ class ScaleIT {
     }
 
     private long count(int shard, String sql) throws SQLException {
-        try (Connection c = daemon.connect(shard); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-            rs.next();
-            return rs.getLong(1);
-        }
-    }
-
-    private static long proxyCount(Connection c, String sql) throws SQLException {
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-            rs.next();
-            return rs.getLong(1);
-        }
+        return io.cleave.e2e.moves.MoveChecks.count(daemon, shard, sql);
     }
 }
