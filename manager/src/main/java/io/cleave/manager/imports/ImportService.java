@@ -28,8 +28,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -50,15 +48,10 @@ public final class ImportService implements AutoCloseable {
     private final MapUpdates maps;
     private final ShardLinks links;
     private final ShardRegistry registry;
-    private final ExecutorService driver = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "importer");
-        t.setDaemon(true);
-        return t;
-    });
+    private final Steps steps;
     private final ImportMetrics metrics;
     private final java.util.function.BooleanSupplier scaling;
     private volatile ImportRecord current;
-    private volatile boolean closed;
 
     /** {@code meters}: where the import's progress is published (/metrics). */
     /** {@code scaling}: whether a scale is under way (an import then waits: the shard count must stay). */
@@ -71,6 +64,7 @@ public final class ImportService implements AutoCloseable {
         this.links = moves.environment().shards();
         this.registry = registry;
         this.current = journal.load().orElse(null);
+        this.steps = new Steps("importer", this::step, this::failed);
         this.metrics = new ImportMetrics(meters, this);
         if (current != null) {
             metrics.track(current);
@@ -97,7 +91,7 @@ public final class ImportService implements AutoCloseable {
         }
         moves.keepReserved(r.moveId);
         log.info("import of {}: resuming at {}", r.source, r.phase);
-        driver.execute(this::drive);
+        steps.go();
     }
 
     /**
@@ -157,7 +151,7 @@ public final class ImportService implements AutoCloseable {
         metrics.track(next);
         log.info("import of {}: {} tables, {} views, {} routines; the source is attached as shard {}", next.source,
                 next.tables.size(), next.views.size(), next.routines.size(), next.shard);
-        driver.execute(this::drive);
+        steps.go();
         return status();
     }
 
@@ -168,7 +162,7 @@ public final class ImportService implements AutoCloseable {
         r.message = "importing again after: " + r.message;
         journal.save(r);
         maps.update(m -> m.withMovingTables(names(r), r.moveId));
-        driver.execute(this::drive);
+        steps.go();
         return status();
     }
 
@@ -232,28 +226,28 @@ public final class ImportService implements AutoCloseable {
         return names;
     }
 
-    /** Runs the phases until the import is done or failed; a step that fails is tried again. */
-    private void drive() {
-        Steps.run(() -> {
-            ImportRecord r = current;
-            switch (r.phase) {
-                case ATTACHING -> attach(r, source());
-                case CREATING_SCHEMA -> createSchema(r);
-                case MOVING -> {
-                    return move(r);
-                }
-                case DETACHING -> detach(r);
-                case DONE, FAILED -> {
-                    return false;
-                }
+    /** One step of the plan, from where its journal says it stands; false once it ended. */
+    private boolean step() throws Exception {
+        ImportRecord r = current;
+        switch (r.phase) {
+            case ATTACHING -> attach(r, source());
+            case CREATING_SCHEMA -> createSchema(r);
+            case MOVING -> {
+                return move(r);
             }
-            return true;
-        }, e -> {
-            ImportRecord r = current;
-            r.message = "paused: " + e.getMessage() + " (trying again)";
-            log.warn("import of {} ({}): {}", r.source, r.phase, e.getMessage());
-            journal.save(r);
-        }, () -> closed);
+            case DETACHING -> detach(r);
+            case DONE, FAILED -> {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void failed(Exception e) {
+        ImportRecord r = current;
+        r.message = "paused: " + e.getMessage() + " (trying again)";
+        log.warn("import of {} ({}): {}", r.source, r.phase, e.getMessage());
+        journal.save(r);
     }
 
     private SourceUrl source() {
@@ -282,7 +276,7 @@ public final class ImportService implements AutoCloseable {
             log.info("import of {}: move {} carries the rows of {} tables to shards {}", r.source, m.id, m.tables.size(),
                     m.targets);
         }
-        m = moves.awaitEnd(m.id, () -> closed);
+        m = moves.awaitEnd(m.id, steps::closed);
         if (m.phase != io.cleave.manager.move.MovePhase.DONE) {
             r.phase = ImportPhase.FAILED;
             r.message = "move " + m.id + " " + m.phase.name().toLowerCase() + ": " + m.message + "; the source stays"
@@ -366,12 +360,6 @@ public final class ImportService implements AutoCloseable {
 
     @Override
     public void close() {
-        closed = true;
-        driver.shutdownNow();
-        try {
-            driver.awaitTermination(10, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        steps.close();
     }
 }

@@ -1,14 +1,15 @@
 package io.cleave.manager.move;
 
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 
 /**
- * Runs a journaled plan of moves (an import, a scale) one step after another on its own thread
- * until it ends: a step that fails is tried again after a pause that doubles up to ten seconds,
+ * Runs a journaled plan of moves (an import, a scale) one step after another on a thread of its
+ * own until it ends: a step that fails is tried again after a pause that doubles up to ten seconds,
  * the failure recorded by the caller (a shard or the source briefly away must not end the plan).
  */
-public final class Steps {
+public final class Steps implements AutoCloseable {
 
     /** One step; false when the plan ended (or must stop). */
     @FunctionalInterface
@@ -21,13 +22,35 @@ public final class Steps {
         void failed(Exception e);
     }
 
-    private Steps() {
+    private final ExecutorService thread;
+    private final Step step;
+    private final Failure failure;
+    private volatile boolean closed;
+
+    /** {@code name}: the thread's. */
+    public Steps(String name, Step step, Failure failure) {
+        this.step = step;
+        this.failure = failure;
+        this.thread = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        });
     }
 
-    /** Runs {@code step} until it returns false, {@code closed} says so, or the thread is interrupted. */
-    public static void run(Step step, Failure failure, BooleanSupplier closed) {
+    /** Runs the steps from where the plan stands (after those already queued end). */
+    public void go() {
+        thread.execute(this::loop);
+    }
+
+    /** Whether the daemon is stopping (a step waiting for something gives up). */
+    public boolean closed() {
+        return closed;
+    }
+
+    private void loop() {
         long backoff = 500;
-        while (!closed.getAsBoolean()) {
+        while (!closed) {
             try {
                 if (!step.run()) {
                     return;
@@ -46,6 +69,17 @@ public final class Steps {
                 }
                 backoff = Math.min(10_000, backoff * 2);
             }
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        thread.shutdownNow();
+        try {
+            thread.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 }

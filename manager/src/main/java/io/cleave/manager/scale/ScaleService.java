@@ -22,8 +22,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -46,13 +44,8 @@ public final class ScaleService implements AutoCloseable {
     private final ShardLinks links;
     private final ShardRegistry registry;
     private final Instances instances;
-    private final ExecutorService driver = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "scaler");
-        t.setDaemon(true);
-        return t;
-    });
+    private final Steps steps;
     private volatile ScaleRecord current;
-    private volatile boolean closed;
 
     /** {@code meters}: where the scale's state and moves are published (/metrics). */
     public ScaleService(Path stateDir, MoveService moves, ShardRegistry registry, Instances instances,
@@ -64,6 +57,7 @@ public final class ScaleService implements AutoCloseable {
         this.registry = registry;
         this.instances = instances;
         this.current = journal.load().orElse(null);
+        this.steps = new Steps("scaler", this::step, this::failed);
         for (ScalePhase phase : ScalePhase.values()) {
             io.micrometer.core.instrument.Gauge.builder("cleave_scale_state", this,
                             x -> x.current != null && x.current.phase == phase ? 1 : 0)
@@ -104,7 +98,7 @@ public final class ScaleService implements AutoCloseable {
                 current.phase = ScalePhase.STARTING;
             }
             log.info("scale from {} to {} shards: resuming at {}", current.from, current.to, current.phase);
-            driver.execute(this::drive);
+            steps.go();
         }
     }
 
@@ -120,7 +114,7 @@ public final class ScaleService implements AutoCloseable {
             r.phase = r.up() ? ScalePhase.STARTING : ScalePhase.DRAINING;
             r.message = "going on after: " + r.message;
             journal.save(r);
-            driver.execute(this::drive);
+            steps.go();
             return status();
         }
         int from = map.shardCount();
@@ -169,31 +163,32 @@ public final class ScaleService implements AutoCloseable {
         journal.save(next);
         current = next;
         log.info("scale from {} to {} shards ({} bytes of buffer pool each)", from, to, next.bufferPoolBytes);
-        driver.execute(this::drive);
+        steps.go();
         return status();
     }
 
-    private void drive() {
-        Steps.run(() -> {
-            ScaleRecord r = current;
-            switch (r.phase) {
-                case STARTING -> startInstances(r);
-                case RESIZING -> resize(r);
-                case ADDING -> add(r);
-                case SPREADING -> spread(r);
-                case DRAINING -> drain(r);
-                case SHRINKING -> shrink(r);
-                case DONE, FAILED -> {
-                    return false;
-                }
+    /** One step of the plan, from where its journal says it stands; false once it ended. */
+    private boolean step() throws Exception {
+        ScaleRecord r = current;
+        switch (r.phase) {
+            case STARTING -> startInstances(r);
+            case RESIZING -> resize(r);
+            case ADDING -> add(r);
+            case SPREADING -> spread(r);
+            case DRAINING -> drain(r);
+            case SHRINKING -> shrink(r);
+            case DONE, FAILED -> {
+                return false;
             }
-            return true;
-        }, e -> {
-            ScaleRecord r = current;
-            r.message = "paused: " + e.getMessage() + " (trying again)";
-            log.warn("scale ({}): {}", r.phase, e.getMessage(), e);
-            journal.save(r);
-        }, () -> closed);
+        }
+        return true;
+    }
+
+    private void failed(Exception e) {
+        ScaleRecord r = current;
+        r.message = "paused: " + e.getMessage() + " (trying again)";
+        log.warn("scale ({}): {}", r.phase, e.getMessage(), e);
+        journal.save(r);
     }
 
     private void advance(ScaleRecord r, ScalePhase next) {
@@ -338,12 +333,12 @@ public final class ScaleService implements AutoCloseable {
 
     /** Waits for a move to end; whether it is done. */
     private boolean await(long id) throws InterruptedException {
-        return moves.awaitEnd(id, () -> closed).phase == MovePhase.DONE;
+        return moves.awaitEnd(id, steps::closed).phase == MovePhase.DONE;
     }
 
     private void awaitIdle() throws InterruptedException {
         while (moves.busy()) {
-            if (closed) {
+            if (steps.closed()) {
                 throw new InterruptedException("closing");
             }
             TimeUnit.MILLISECONDS.sleep(200);
@@ -397,12 +392,6 @@ public final class ScaleService implements AutoCloseable {
 
     @Override
     public void close() {
-        closed = true;
-        driver.shutdownNow();
-        try {
-            driver.awaitTermination(10, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        steps.close();
     }
 }

@@ -39,7 +39,8 @@ class CutoverGateTest {
     private final ShardMap map = new ShardMap(1, 2, Map.of("w", new int[] {0, 1}));
     private final CutoverGate gate = new CutoverGate(new TargetResolver(topology), () -> map);
     private final EventLoop loop = new DefaultEventLoop();
-    private final Cutover cutover = new Cutover(1, "w", new KeySet.Keys(1, 50), ranges, 0, Duration.ofMillis(300));
+    /** A drain deadline no test thread on a loaded machine runs into (the deadline's own test takes a short one). */
+    private final Cutover cutover = new Cutover(1, "w", new KeySet.Keys(1, 50), ranges, 0, Duration.ofSeconds(10));
 
     @AfterEach
     void stop() {
@@ -112,16 +113,7 @@ class CutoverGateTest {
         gate.register(newcomer);
         CountDownLatch fenced = new CountDownLatch(1);
         AtomicInteger retried = new AtomicInteger();
-        CompletableFuture<Cutover.Outcome> outcome = CompletableFuture.supplyAsync(() -> {
-            try {
-                return gate.run(cutover, fenced::countDown);
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        });
-        while (!gate.armed()) {
-            Thread.sleep(1);
-        }
+        CompletableFuture<Cutover.Outcome> outcome = armed(cutover, fenced::countDown);
         Thread.sleep(20);
         assertThat(fenced.getCount()).as("the fence waits for the transaction on the source").isEqualTo(1);
         assertThat(newcomer.statement("UPDATE orders SET x = 1 WHERE o_w_id = 7", retried::incrementAndGet))
@@ -149,16 +141,8 @@ class CutoverGateTest {
         gate.register(waiting);
         AtomicInteger retried = new AtomicInteger();
         AtomicInteger fenced = new AtomicInteger();
-        CompletableFuture<Cutover.Outcome> outcome = CompletableFuture.supplyAsync(() -> {
-            try {
-                return gate.run(cutover, fenced::incrementAndGet);
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        });
-        while (!gate.armed()) {
-            Thread.sleep(1);
-        }
+        Cutover shortDeadline = new Cutover(1, "w", new KeySet.Keys(1, 50), ranges, 0, Duration.ofMillis(300));
+        CompletableFuture<Cutover.Outcome> outcome = armed(shortDeadline, fenced::incrementAndGet);
         assertThat(waiting.statement("SELECT * FROM orders", retried::incrementAndGet)).as("a scan reaches moving keys")
                 .isFalse();
         Cutover.Outcome o = outcome.get(5, TimeUnit.SECONDS);
@@ -173,18 +157,9 @@ class CutoverGateTest {
     void aTableCutoverHoldsWhatMayReachItsSourceShardOnly() throws Exception {
         FakeSession s = new FakeSession();
         gate.register(s);
-        Cutover tables = new Cutover(2, new Cutover.Scope.Source(), 1, Duration.ofMillis(300));
+        Cutover tables = new Cutover(2, new Cutover.Scope.Source(), 1, Duration.ofSeconds(10));
         CountDownLatch release = new CountDownLatch(1);
-        CompletableFuture<Cutover.Outcome> outcome = CompletableFuture.supplyAsync(() -> {
-            try {
-                return gate.run(tables, release::await);
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        });
-        while (!gate.armed()) {
-            Thread.sleep(1);
-        }
+        CompletableFuture<Cutover.Outcome> outcome = armed(tables, release::await);
         AtomicInteger retried = new AtomicInteger();
         assertThat(s.statement("UPDATE settings SET v = 1", retried::incrementAndGet)).as("a table on the source").isFalse();
         assertThat(s.statement("SELECT * FROM orders WHERE o_w_id = 150", retried::incrementAndGet))
@@ -205,16 +180,7 @@ class CutoverGateTest {
         s.busy = true;
         gate.register(s);
         CountDownLatch fenced = new CountDownLatch(1);
-        CompletableFuture<Cutover.Outcome> outcome = CompletableFuture.supplyAsync(() -> {
-            try {
-                return gate.run(cutover, fenced::countDown);
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        });
-        while (!gate.armed()) {
-            Thread.sleep(1);
-        }
+        CompletableFuture<Cutover.Outcome> outcome = armed(cutover, fenced::countDown);
         Thread.sleep(20);
         // The command in flight at arming ends, leaving its transaction open on the source.
         loop.submit(() -> {
@@ -228,5 +194,20 @@ class CutoverGateTest {
                 .as("that transaction goes on on the source").isTrue();
         s.endTransaction();
         assertThat(outcome.get(5, TimeUnit.SECONDS).switched()).isTrue();
+    }
+
+    /** Runs a cutover attempt on another thread; returns once the gate is armed. */
+    private CompletableFuture<Cutover.Outcome> armed(Cutover c, Cutover.Fence fence) throws InterruptedException {
+        CompletableFuture<Cutover.Outcome> outcome = CompletableFuture.supplyAsync(() -> {
+            try {
+                return gate.run(c, fence);
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        while (!gate.armed()) {
+            Thread.sleep(1);
+        }
+        return outcome;
     }
 }
