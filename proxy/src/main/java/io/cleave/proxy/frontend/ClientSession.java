@@ -114,8 +114,11 @@ final class ClientSession implements ExchangeContext, Participant {
         this.runner = new StatementRunner(this);
         this.assembler = new PacketAssembler(runtime.config().maxAllowedPacket());
         this.tracked = runtime.deadlocks().track(connectionId, user, loop);
-        this.transaction = new TransactionState(io.cleave.proxy.server.ShardSlots.CAPACITY, tracked);
-        this.pins = new ConnectionPins(io.cleave.proxy.server.ShardSlots.CAPACITY);
+        // Room for the shards there are now; more is made as a scale adds shards (see TransactionState#ensure).
+        int shards = Math.max(1, runtime.slots().extent());
+        this.transaction = new TransactionState(shards, tracked);
+        this.pins = new ConnectionPins(shards);
+        tracked.ensure(shards);
         this.cursors = new Cursors(this, pins);
         this.multiStatements = capabilities.multiStatements();
         output.capabilities(capabilities);
@@ -986,7 +989,7 @@ final class ClientSession implements ExchangeContext, Participant {
             return;
         }
         List<BackendConnection> stateful = pins.dropAll();
-        for (int shard = 0; shard < io.cleave.proxy.server.ShardSlots.CAPACITY; shard++) {
+        for (int shard = 0; shard < transaction.size(); shard++) {
             BackendConnection held = transaction.drop(shard);
             if (held != null) {
                 stateful.add(held);

@@ -16,11 +16,11 @@ import java.util.Locale;
  */
 final class TransactionState {
 
-    private final BackendConnection[] held;
+    private BackendConnection[] held;
     /** Which server thread holds the transaction on each shard, for the deadlock detector. */
     private final TrackedTransaction tracked;
-    private final boolean[] xaBranch;
-    private final boolean[] wrote;
+    private boolean[] xaBranch;
+    private boolean[] wrote;
     private int heldCount;
     /** Counts transactions that ended holding shards (so the cutover gate tells one from the next). */
     private long serial;
@@ -38,11 +38,27 @@ final class TransactionState {
     private final List<String> earlySavepoints = new ArrayList<>();
     private final List<String> earlySavepointNames = new ArrayList<>();
 
+    /** {@code shards}: the shard indexes in use now; {@link #ensure} makes room for more (a scale adds shards). */
     TransactionState(int shards, TrackedTransaction tracked) {
         this.held = new BackendConnection[shards];
         this.tracked = tracked;
         this.xaBranch = new boolean[shards];
         this.wrote = new boolean[shards];
+    }
+
+    /** Makes room for shard indexes below {@code shards} (on the session's loop, before a statement routes). */
+    void ensure(int shards) {
+        if (shards > held.length) {
+            held = java.util.Arrays.copyOf(held, shards);
+            xaBranch = java.util.Arrays.copyOf(xaBranch, shards);
+            wrote = java.util.Arrays.copyOf(wrote, shards);
+            tracked.ensure(shards);
+        }
+    }
+
+    /** How many shard indexes the state has room for. */
+    int size() {
+        return held.length;
     }
 
     /** Whether the client believes it is in a transaction (BEGIN given, or a shard holds one). */
@@ -63,11 +79,11 @@ final class TransactionState {
     }
 
     BackendConnection held(int shard) {
-        return held[shard];
+        return shard < held.length ? held[shard] : null;
     }
 
     boolean isXaBranch(int shard) {
-        return xaBranch[shard];
+        return shard < xaBranch.length && xaBranch[shard];
     }
 
     /** An XA branch takes part: COMMIT must go through the distributed commit. */
@@ -89,7 +105,7 @@ final class TransactionState {
     }
 
     boolean wrote(int shard) {
-        return wrote[shard];
+        return shard < wrote.length && wrote[shard];
     }
 
     boolean implicit() {
@@ -132,6 +148,7 @@ final class TransactionState {
 
     /** A shard's connection joined the transaction (its START TRANSACTION or XA START succeeded). */
     void hold(int shard, BackendConnection conn) {
+        ensure(shard + 1);
         if (held[shard] == null) {
             heldCount++;
             if (coordinator < 0 && !xaBranch[shard]) {
@@ -150,6 +167,9 @@ final class TransactionState {
 
     /** Forgets a shard's connection (its transaction ended); returns it, or null. */
     BackendConnection drop(int shard) {
+        if (shard >= held.length) {
+            return null;
+        }
         BackendConnection c = held[shard];
         if (c != null) {
             held[shard] = null;
@@ -168,6 +188,7 @@ final class TransactionState {
     }
 
     void markWritten(int shard) {
+        ensure(shard + 1);
         wrote[shard] = true;
     }
 
@@ -230,6 +251,7 @@ final class TransactionState {
      */
     List<String> preamble(int shard, boolean inTransaction, java.util.function.IntFunction<String> xidFor) {
         List<String> out = null;
+        ensure(shard + 1);
         boolean joining = inTransaction && held[shard] == null;
         if (nextTransaction != null && (!inTransaction || joining && heldCount == 0 && firstShard < 0)) {
             out = new ArrayList<>(3);
@@ -264,11 +286,12 @@ final class TransactionState {
 
     /** Whether {@code shard} is joining (its START TRANSACTION or XA START was sent) but not held yet. */
     boolean joining(int shard) {
-        return held[shard] == null && (xaBranch[shard] || firstShard == shard);
+        return held(shard) == null && (isXaBranch(shard) || firstShard == shard);
     }
 
     /** A join failed: the shard is not part of the transaction. */
     void joinFailed(int shard) {
+        ensure(shard + 1);
         xaBranch[shard] = false;
         if (firstShard == shard && held[shard] == null) {
             firstShard = -1;

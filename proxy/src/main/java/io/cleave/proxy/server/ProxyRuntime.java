@@ -68,8 +68,8 @@ public final class ProxyRuntime {
         this.resolver = new io.cleave.router.plan.TargetResolver(topology);
         this.sequences = new io.cleave.proxy.frontend.SequenceService(topology.defaultShard(),
                 () -> shardMaps.current().shardCount());
-        this.deadlocks = new io.cleave.proxy.deadlock.DeadlockDetector(config.deadlockCheckAfter(), ShardSlots.CAPACITY,
-                metrics);
+        // A transaction's room for shards grows as it reaches more (a scale adds shards).
+        this.deadlocks = new io.cleave.proxy.deadlock.DeadlockDetector(config.deadlockCheckAfter(), 1, metrics);
         this.autoIncrementColumns = new io.cleave.proxy.frontend.AutoIncrementColumns(topology.defaultShard());
         this.cutover = new io.cleave.proxy.cutover.CutoverGate(resolver, shardMaps::current);
     }
