@@ -37,7 +37,7 @@ public final class ImportCommand implements Callable<Integer> {
     FollowOptions follow;
 
     @Option(names = "--from", paramLabel = "URL", description = "mysql://USER:PASSWORD@HOST:PORT/DATABASE (percent-encode"
-            + " @ : / in the user or password)")
+            + " @ : / in the user or password; leave the password out to take it from $CLEAVE_SOURCE_PASSWORD)")
     String from;
 
     @Option(names = "--status", description = "Show the import's state and each table's progress.")
@@ -54,7 +54,7 @@ public final class ImportCommand implements Callable<Integer> {
         }
         AdminClient daemon = options.daemon();
         PrintWriter out = spec.commandLine().getOut();
-        ImportStatus s = status ? daemon.importStatus() : daemon.startImport(from);
+        ImportStatus s = status ? daemon.importStatus() : daemon.startImport(withPassword(from, options.env));
         if (!follow.await) {
             print(out, s);
             return s.state().equals("failed") ? ExitCodes.FAILED : ExitCodes.OK;
@@ -82,6 +82,21 @@ public final class ImportCommand implements Callable<Integer> {
         }
         out.flush();
         return s.state().equals("done") ? ExitCodes.OK : ExitCodes.FAILED;
+    }
+
+    /**
+     * The URL with the password from {@code CLEAVE_SOURCE_PASSWORD} when it names none, so that the
+     * password need not be in the command line (which other users of the host can read).
+     */
+    static String withPassword(String url, java.util.Map<String, String> env) {
+        String password = env.get("CLEAVE_SOURCE_PASSWORD");
+        int at = url.lastIndexOf('@');
+        String scheme = "mysql://";
+        if (password == null || at < 0 || !url.startsWith(scheme) || url.substring(scheme.length(), at).contains(":")) {
+            return url;
+        }
+        return url.substring(0, at) + ":" + java.net.URLEncoder.encode(password, java.nio.charset.StandardCharsets.UTF_8)
+                .replace("+", "%20") + url.substring(at);
     }
 
     private void print(PrintWriter out, ImportStatus s) throws IOException {
