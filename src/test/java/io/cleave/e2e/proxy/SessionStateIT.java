@@ -83,8 +83,9 @@ class SessionStateIT {
         }
     }
 
+    // tx_isolation: MariaDB before 11.1 has no transaction_isolation; later ones keep the old name too.
     private static final String STATE = "SELECT DATABASE(), @@character_set_client, @@collation_connection, @@sql_mode,"
-            + " @@time_zone, @@transaction_isolation, @v, @@autocommit";
+            + " @@time_zone, @@tx_isolation, @v, @@autocommit";
 
     @Test
     void eachClientKeepsItsOwnSettingsOnASharedConnection() throws Exception {

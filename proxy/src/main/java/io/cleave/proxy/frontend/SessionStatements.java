@@ -9,6 +9,7 @@ import io.cleave.proxy.protocol.packet.server.OkPacket;
 import io.cleave.proxy.protocol.packet.server.SessionStateChanges;
 import io.cleave.proxy.session.Charset;
 import io.cleave.proxy.session.SessionSettings;
+import io.cleave.proxy.session.TransactionVariables;
 import io.cleave.router.plan.ParameterValues;
 import io.cleave.router.plan.Plan;
 import io.cleave.router.plan.SessionAction;
@@ -54,8 +55,9 @@ final class SessionStatements {
         } else {
             SessionAction.SetTransaction st = (SessionAction.SetTransaction) action;
             if (st.session()) {
-                runSet(statementText(exec), List.of(new SessionAction.SystemVariable("transaction_isolation"),
-                        new SessionAction.SystemVariable("transaction_read_only")));
+                TransactionVariables names = session.runtime().transactionVariables();
+                runSet(statementText(exec), List.of(new SessionAction.SystemVariable(names.isolation()),
+                        new SessionAction.SystemVariable(names.readOnly())));
             } else {
                 session.transaction().nextTransaction(st.statement());
                 ok();
@@ -154,9 +156,10 @@ final class SessionStatements {
                                   List<ResultColumn> columns, TextRow row) {
         int c = 0;
         SessionSettings s = settings;
+        TransactionVariables names = session.runtime().transactionVariables();
         for (SessionAction.SetTarget t : targets) {
             if (t instanceof SessionAction.SystemVariable v) {
-                s = s.withSystemVariable(v.name(), literal(columns.get(c), row, c));
+                s = s.withSystemVariable(names.canonical(v.name()), literal(columns.get(c), row, c));
                 c++;
             } else if (t instanceof SessionAction.UserVariable u) {
                 s = s.withUserVariable(u.name(), literal(columns.get(c), row, c));

@@ -4,6 +4,7 @@ import io.cleave.proxy.auth.RsaKeys;
 import io.cleave.proxy.auth.UserDirectory;
 import io.cleave.proxy.backend.BackendConnector;
 import io.cleave.proxy.metrics.ProxyMetrics;
+import io.cleave.proxy.session.TransactionVariables;
 import io.cleave.router.shardmap.ShardMapHolder;
 import io.cleave.router.topology.Topology;
 import io.netty.channel.EventLoop;
@@ -45,6 +46,7 @@ public final class ProxyRuntime {
             + Integer.toHexString(new java.security.SecureRandom().nextInt() & 0xffff);
     private volatile KeyPair rsaKeys;
     private volatile String serverVersion = "8.0.0-cleave";
+    private volatile TransactionVariables transactionVariables = TransactionVariables.CURRENT;
 
     ProxyRuntime(ProxyConfig config, UserDirectory users, Topology topology, ShardMapHolder shardMaps,
                  BackendConnector[] connectors, ProxyMetrics metrics, SslContext sslContext, int loopCount) {
@@ -157,8 +159,14 @@ public final class ProxyRuntime {
         return serverVersion;
     }
 
+    /** The names the shards' server gives the session's isolation level and read-only flag. */
+    public TransactionVariables transactionVariables() {
+        return transactionVariables;
+    }
+
     void serverVersion(String version) {
         this.serverVersion = version;
+        this.transactionVariables = TransactionVariables.of(version);
         // Which version comments run depends on the server: the router reads statements as it does.
         router.serverVersion(version);
     }
