@@ -35,7 +35,7 @@ final class ChangeUser {
     static ChangeUser start(ClientSession session, ByteBuf payload, LoginChallenge challenge) {
         ComChangeUser request = ComChangeUser.decode(payload, session.output().capabilities());
         ClientLogin login = new ClientLogin(session.runtime().users(), session.runtime()::rsaKeys,
-                challenge.scramble(), challenge.secureTransport());
+                challenge.scramble(), challenge.secureTransport(), challenge.dialect());
         ChangeUser change = new ChangeUser(session, request, login);
         boolean pluginAuth = session.output().capabilities().pluginAuth();
         return change.after(login.start(request.username(), request.authPluginName(), request.authResponse(), pluginAuth),
@@ -53,7 +53,7 @@ final class ChangeUser {
         if (outcome.reply() instanceof AuthSwitchRequest sw) {
             out.packet(64, sw::write);
         } else if (outcome.reply() instanceof AuthMoreData more) {
-            out.packet(8 + more.data().length, more::write);
+            out.packet(8 + more.data().length, buf -> challenge.dialect().write(more, buf));
         }
         switch (outcome.step()) {
             case DONE:
