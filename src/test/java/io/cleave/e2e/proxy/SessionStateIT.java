@@ -3,6 +3,7 @@ package io.cleave.e2e.proxy;
 import io.cleave.e2e.support.CleaveTestHome;
 import io.cleave.e2e.support.CommandLine;
 import io.cleave.e2e.support.RunningDaemon;
+import io.cleave.e2e.support.ServerMatrix;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -31,6 +32,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * settings there and the proxy must bring its own. Connection-bound state (temporary tables,
  * named locks, LOCK TABLES, SQL PREPARE) keeps its connection until it is gone.
  */
+@ServerMatrix
 class SessionStateIT {
 
     private static CleaveTestHome home;
