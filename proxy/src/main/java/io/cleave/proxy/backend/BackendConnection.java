@@ -37,6 +37,8 @@ public final class BackendConnection {
     private int lastStatus;
     private boolean broken;
     private BackendPool pool;
+    /** Lent to a borrower by the pool: {@link #release()} gives it back once. */
+    private boolean borrowed;
     private long idleSinceNanos;
     /** The error the running statement ends with if the server fails it (it was stopped as a deadlock victim). */
     private ErrPacket replacementError;
@@ -120,6 +122,14 @@ public final class BackendConnection {
 
     void pool(BackendPool pool) {
         this.pool = pool;
+    }
+
+    boolean borrowed() {
+        return borrowed;
+    }
+
+    void borrowed(boolean lent) {
+        this.borrowed = lent;
     }
 
     long idleSinceNanos() {

@@ -105,8 +105,7 @@ public final class BackendPool {
         }
         BackendConnection idle = pollIdle(profile);
         if (idle != null) {
-            inUse++;
-            callback.acquired(idle);
+            lend(idle, callback);
             return;
         }
         if (open >= limit && !closeAnIdleConnection()) {
@@ -155,8 +154,17 @@ public final class BackendPool {
         return !out.isEmpty();
     }
 
-    /** Gives a connection back after its statement or transaction is done. */
+    /**
+     * Gives a connection back after its statement or transaction is done. A connection given
+     * back twice counts once: the second call is a caller's mistake, logged, never a second free
+     * slot (which would let two borrowers share one connection and the in-use count go negative).
+     */
     public void release(BackendConnection connection) {
+        if (!connection.borrowed()) {
+            log.warn("{} was given back again; ignored", connection, new IllegalStateException("released twice"));
+            return;
+        }
+        connection.borrowed(false);
         inUse--;
         if (!connection.isUsable() || closed) {
             forget(connection);
@@ -171,8 +179,7 @@ public final class BackendPool {
         }
         Waiter waiter = firstWaiterFor(connection.capabilities().responseProfile());
         if (waiter != null) {
-            inUse++;
-            waiter.callback.acquired(connection);
+            lend(connection, waiter.callback);
             return;
         }
         if (!waiters.isEmpty()) {
@@ -247,6 +254,7 @@ public final class BackendPool {
                     callback.failed(new IllegalStateException("proxy is shutting down"));
                     return;
                 }
+                connection.borrowed(true);
                 callback.acquired(connection);
             } else {
                 inUse--;
@@ -257,6 +265,12 @@ public final class BackendPool {
                 serveWaiter();
             }
         });
+    }
+
+    private void lend(BackendConnection connection, AcquireCallback callback) {
+        inUse++;
+        connection.borrowed(true);
+        callback.acquired(connection);
     }
 
     private void forget(BackendConnection connection) {

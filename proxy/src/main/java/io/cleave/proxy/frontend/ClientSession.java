@@ -71,6 +71,7 @@ final class ClientSession implements ExchangeContext, Participant {
     private final TrackedTransaction tracked;
     private final ConnectionPins pins;
     private final Cursors cursors;
+    private final BorrowedConnections borrowed = new BorrowedConnections();
     /** The connection-bound state the current statement creates or releases (read before it runs). */
     private PinNames currentPins = PinNames.NONE;
     /** User variables the current statement assigns outside SET (null: none), read back after it. */
@@ -332,7 +333,7 @@ final class ClientSession implements ExchangeContext, Participant {
                 }
             } catch (MalformedPacketException | IndexOutOfBoundsException | IllegalStateException e) {
                 changeUser = null;
-                fatal(1835, "08S01", "Malformed communication packet: " + e.getMessage());
+                fatal(1835, "08S01", "Malformed communication packet: " + MalformedPacketException.reason(e));
             } finally {
                 frame.release();
             }
@@ -347,6 +348,14 @@ final class ClientSession implements ExchangeContext, Participant {
     }
 
     private void process(ByteBuf frame) {
+        if (!assemblerBusy && Frames.sequence(frame) != 0) {
+            // Every command starts at sequence 0. A client that lost count cannot be trusted with the
+            // stream any more: answered here as a server answers it, never passed on to a shard.
+            output.respondTo(Frames.sequence(frame));
+            frame.release();
+            fatal(1156, "08S01", "Got packets out of order");
+            return;
+        }
         ByteBuf payload;
         if (Frames.payloadLength(frame) < Frames.MAX_PAYLOAD && !assemblerBusy) {
             current = frame;
@@ -380,10 +389,11 @@ final class ClientSession implements ExchangeContext, Participant {
         try {
             dispatch(payload);
         } catch (MalformedPacketException | IndexOutOfBoundsException e) {
-            fatal(1835, "08S01", "Malformed communication packet: " + e.getMessage());
+            fatal(1835, "08S01", "Malformed communication packet: " + MalformedPacketException.reason(e));
         } catch (RuntimeException e) {
             log.warn("connection {}: command failed in the proxy", connectionId, e);
-            error(1105, "HY000", "proxy error: " + e);
+            error(1105, "HY000", "proxy error: the proxy failed to run this command (" + e.getClass().getSimpleName()
+                    + "); see the proxy log for connection " + connectionId);
         }
     }
 
@@ -464,7 +474,7 @@ final class ClientSession implements ExchangeContext, Participant {
                 finishCommand();
                 return;
             case CHANGE_USER:
-                changeUser = ChangeUser.start(this, payload, challenge);
+                ChangeUser.start(this, payload, challenge, waiting -> changeUser = waiting);
                 return;
             default:
                 unknownCommand(code);
@@ -536,7 +546,7 @@ final class ClientSession implements ExchangeContext, Participant {
             error(1243, "HY000", "Unknown prepared statement handler (" + id + ") given to mysqld_stmt_reset");
             return;
         }
-        statement.clearLongData();
+        statement.reset();
         if (statement.cursorShard() >= 0) {
             cursors.close(statement, () -> {
                 output.ok(status());
@@ -554,7 +564,8 @@ final class ClientSession implements ExchangeContext, Participant {
         if (statement != null) {
             ByteBuf data = payload.retainedSlice(payload.readerIndex() + ComStmtSendLongData.DATA_OFFSET,
                     payload.readableBytes() - ComStmtSendLongData.DATA_OFFSET);
-            statement.appendLongData(output.channel().alloc(), header.paramId(), data);
+            statement.appendLongData(output.channel().alloc(), header.paramId(), data,
+                    runtime.config().maxAllowedPacket());
         }
         // COM_STMT_SEND_LONG_DATA has no response.
         finishCommandSilently();
@@ -757,6 +768,11 @@ final class ClientSession implements ExchangeContext, Participant {
                 transaction.end();
             }
         }
+        keepOrGiveBack(shard, conn, keepForWarnings);
+    }
+
+    /** A connection no transaction holds: kept while pinned state or warnings need it, else given back. */
+    void keepOrGiveBack(int shard, BackendConnection conn, boolean keepForWarnings) {
         if (pins.isPinned(shard, conn)) {
             if (conn.isUsable()) {
                 return;
@@ -771,7 +787,23 @@ final class ClientSession implements ExchangeContext, Participant {
             warningsConnection = conn;
             return;
         }
-        conn.release();
+        borrowed.giveBack(conn);
+    }
+
+    /** A connection borrowed for this session came from the pool; refused (given back) once the client left. */
+    @Override
+    public boolean lent(BackendConnection conn) {
+        if (closed) {
+            conn.release();
+            return false;
+        }
+        borrowed.add(conn);
+        return true;
+    }
+
+    /** A connection a commit of this session borrowed: given back with the session's, even after the client left. */
+    void adopt(BackendConnection conn) {
+        borrowed.add(conn);
     }
 
     /** The proxy's own warnings for the last statement (SHOW WARNINGS answers them). */
@@ -791,7 +823,7 @@ final class ClientSession implements ExchangeContext, Participant {
         if (c != null) {
             warningsConnection = null;
             if (transaction.held(c.shard()) != c && !pins.isPinned(c.shard(), c)) {
-                c.release();
+                borrowed.giveBack(c);
             }
         }
     }
@@ -861,6 +893,8 @@ final class ClientSession implements ExchangeContext, Participant {
         tracked.commandEnded();
         commandSerial++;
         if (closed) {
+            // The client left while this command ran: what the command took since goes back too.
+            dropConnections();
             return;
         }
         ByteBuf next = queued.poll();
@@ -926,10 +960,10 @@ final class ClientSession implements ExchangeContext, Participant {
         for (ClientStatement s : statements.values()) {
             s.clearLongData();
         }
-        releaseWarningsConnection();
         runtime.deadlocks().untrack(tracked);
         // An open transaction dies with its client, as on a real server: closing the backend
-        // connection rolls it back (and drops temporary tables, locks, cursors).
+        // connection rolls it back (and drops temporary tables, locks, cursors). A statement in
+        // flight loses its connection too: nobody is left to read its answer.
         dropConnections();
         if (paused != null) {
             paused.channel().config().setAutoRead(true);
@@ -937,28 +971,29 @@ final class ClientSession implements ExchangeContext, Participant {
         }
     }
 
-    /** Closes the connections of the session's transaction and pinned state, and forgets them. */
+    /**
+     * Gives back every connection the session borrowed: its transaction's and pinned ones are
+     * closed (the shard rolls back and forgets their state), a clean idle one goes back open.
+     */
     private void dropConnections() {
-        List<BackendConnection> pinnedConnections = pins.dropAll();
+        if (transaction.committing()) {
+            // A two-phase commit is under way on the transaction's connections: it ends the
+            // transaction and gives them back itself, and the end of its command sweeps again.
+            // Closing them now would leave its prepared branches waiting for a decision that this
+            // proxy, still counting the commit as running, never settles.
+            releaseWarningsConnection();
+            borrowed.giveBackAll(c -> transaction.held(c.shard()) == c || pins.isPinned(c.shard(), c), c -> true);
+            return;
+        }
+        List<BackendConnection> stateful = pins.dropAll();
         for (int shard = 0; shard < runtime.shardCount(); shard++) {
-            if (transaction.committing()) {
-                // A two-phase commit is under way on these connections: it ends the transaction and
-                // gives them back itself. Closing them now would leave its prepared branches waiting
-                // for a decision that this proxy, still counting the commit as running, never settles.
-                pinnedConnections.remove(transaction.held(shard));
-                continue;
-            }
             BackendConnection held = transaction.drop(shard);
             if (held != null) {
-                held.close();
-                held.release();
-                pinnedConnections.remove(held);
+                stateful.add(held);
             }
         }
-        for (BackendConnection pin : pinnedConnections) {
-            pin.close();
-            pin.release();
-        }
+        warningsConnection = null;
+        borrowed.giveBackAll(c -> false, c -> !stateful.contains(c));
     }
 
     /** What the statement about to run creates or releases on its connection (see {@link PinNames}). */

@@ -248,12 +248,12 @@ final class DistributedCommit implements ExchangeContext {
         multi.start();
     }
 
-    /** Hands the connections back: the transaction is over on every shard. */
+    /** Hands the connections back (unless pinned state keeps them): the transaction is over on every shard. */
     private void finish() {
         for (int s : shards) {
             BackendConnection c = tx.drop(s);
             if (c != null) {
-                c.release();
+                session.keepOrGiveBack(s, c, false);
             }
         }
         tx.end();
@@ -267,7 +267,7 @@ final class DistributedCommit implements ExchangeContext {
         ErrPacket first = null;
         for (LegResult r : results) {
             if (!r.ok()) {
-                log.info("transaction {}: shard {} failed: {}", xid, r.shard, r.errorPacket().message());
+                log.info("transaction {}: shard {} failed: {}", xid, r.shard, LogSafe.text(r.errorPacket().message()));
                 if (first == null) {
                     first = r.errorPacket();
                 }
@@ -327,10 +327,17 @@ final class DistributedCommit implements ExchangeContext {
     }
 
     @Override
+    public boolean lent(BackendConnection conn) {
+        // Counted with the session's: given back once, whoever lets go of it first.
+        session.adopt(conn);
+        return true;
+    }
+
+    @Override
     public void releaseLeg(int shard, BackendConnection conn, boolean ok) {
         // Kept until the whole commit is done; finish() gives them back.
         if (tx.held(shard) != conn) {
-            conn.release();
+            session.keepOrGiveBack(shard, conn, false);
         }
     }
 }

@@ -115,7 +115,9 @@ final class MultiExchange {
 
         @Override
         public void acquired(BackendConnection connection) {
-            onConnection(connection);
+            if (session.lent(connection)) {
+                onConnection(connection);
+            }
         }
 
         @Override

@@ -91,7 +91,9 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
 
     @Override
     public void acquired(BackendConnection conn) {
-        onConnection(conn);
+        if (session.lent(conn)) {
+            onConnection(conn);
+        }
     }
 
     @Override
@@ -207,7 +209,7 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
         if (frameKind == FrameKind.ERR && swallowedError == null) {
             swallowedError = ErrPacket.decode(Frames.payload(frame));
             log.info("shard {} {}: a statement the proxy sent before the client's failed: {}", shard, connection,
-                    swallowedError.message());
+                    LogSafe.text(swallowedError.message()));
         }
         frame.release();
     }

@@ -608,6 +608,11 @@ final class StatementRunner {
             session.error(1243, "HY000", "Unknown prepared statement handler (" + id + ") given to mysqld_stmt_execute");
             return;
         }
+        if (statement.longDataTooLong()) {
+            session.error(1105, "HY000", "Parameter of prepared statement which is set through mysql_send_long_data()"
+                    + " is longer than 'max_allowed_packet' bytes");
+            return;
+        }
         ComStmtExecute execute = ComStmtExecute.parse(payload, statement.paramCount(), statement.boundTypes(),
                 statement.longDataFlags());
         if (execute.newParamsBound()) {
