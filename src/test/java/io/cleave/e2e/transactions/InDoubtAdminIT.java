@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.cleave.e2e.support.CleaveTestHome;
 import io.cleave.e2e.support.RunningDaemon;
-import io.cleave.e2e.support.ServerMatrix;
 import io.cleave.manager.cli.CleaveMain;
 import io.cleave.manager.cli.ExitCodes;
 import org.junit.jupiter.api.AfterAll;
@@ -46,7 +45,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  * <p>Periodic recovery is off in this home ({@code xa_recovery_interval_s: 0}): every branch stays
  * in doubt until the test itself settles it. The last test stops shard 2.
  */
-@ServerMatrix
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class InDoubtAdminIT {

@@ -1,7 +1,6 @@
 package io.cleave.e2e.transactions;
 
 import io.cleave.e2e.support.RunningDaemon;
-import io.cleave.e2e.support.ServerMatrix;
 import io.cleave.proxy.deadlock.DeadlockReport;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -28,7 +27,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  * 0's holds. Without the detector both would wait for the backend wait timeout and fail; with it
  * the victim is taken out of its line with 1213 and rolled back, and the other goes on.
  */
-@ServerMatrix
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class PoolLineDeadlockIT {
 
