@@ -26,6 +26,7 @@ import io.cleave.router.plan.Analysis;
 import io.cleave.router.plan.LiteralParameters;
 import io.cleave.router.plan.ParameterValues;
 import io.cleave.router.plan.Pin;
+import io.cleave.router.plan.PinNames;
 import io.cleave.router.plan.Plan;
 import io.cleave.router.sql.lex.SqlMode;
 import io.netty.buffer.ByteBuf;
@@ -67,8 +68,8 @@ final class ClientSession implements ExchangeContext {
     private final Cursors cursors;
     /** The connection-bound state the current statement creates or releases (read before it runs). */
     private PinNames currentPins = PinNames.NONE;
-    /** User variables the current statement assigns outside SET (null: none), read back after it. */
-    private List<String> assignedVariables;
+    /** User variables the current statement assigns outside SET (empty: none), read back after it. */
+    private List<String> assignedVariables = List.of();
     private final LiteralParameters literals = new LiteralParameters();
     private String user;
     private SessionSettings settings;
@@ -228,7 +229,7 @@ final class ClientSession implements ExchangeContext {
             return pin;
         }
         if (warningsConnection != null && warningsConnection.shard() == shard && currentPlan instanceof Plan.Route r
-                && r.previousConnection()) {
+                && r.effects().previousConnection()) {
             return warningsConnection;
         }
         return null;
@@ -250,7 +251,7 @@ final class ClientSession implements ExchangeContext {
     @Override
     public List<String> preamble(int shard, boolean inTransaction) {
         List<String> out = transaction.preamble(shard, inTransaction, this::newXid);
-        if (currentPlan instanceof Plan.Route r && r.usesLastInsertId()) {
+        if (currentPlan instanceof Plan.Route r && r.effects().usesLastInsertId()) {
             out = out == null ? new ArrayList<>(1) : out;
             // The connection's own LAST_INSERT_ID() belongs to whoever used it last.
             out.add("DO LAST_INSERT_ID(" + lastInsertId + ")");
@@ -388,7 +389,7 @@ final class ClientSession implements ExchangeContext {
         currentCommand = command;
         currentPlan = null;
         currentPins = PinNames.NONE;
-        assignedVariables = null;
+        assignedVariables = List.of();
         cursors.newCommand();
         if (command == null) {
             unknownCommand(code);
@@ -608,8 +609,8 @@ final class ClientSession implements ExchangeContext {
         boolean keepForWarnings = tracker.warnings() > 0 && !tracker.isError();
         boolean ok = !tracker.isError() && conn.isUsable();
         List<String> locks = ok && currentPins.pin() == Pin.NAMED_LOCK ? currentPins.names() : List.of();
-        List<String> variables = ok ? assignedVariables : null;
-        if (locks.isEmpty() && variables == null) {
+        List<String> variables = ok ? assignedVariables : List.of();
+        if (locks.isEmpty() && variables.isEmpty()) {
             settle(shard, conn, keepForWarnings);
             finishCommand();
             return;
@@ -627,14 +628,15 @@ final class ClientSession implements ExchangeContext {
      * (a GET_LOCK that timed out took nothing).
      */
     private void readBack(int shard, BackendConnection conn, List<String> variables, List<String> locks, Runnable then) {
-        StringBuilder select = new StringBuilder(variables != null ? AssignedVariables.select(variables) : "SELECT 1");
+        StringBuilder select = new StringBuilder(!variables.isEmpty() ? ConnectionReadBack.selectVariables(variables)
+                : "SELECT 1");
         for (String lock : locks) {
             select.append(", IS_USED_LOCK('").append(lock.replace("\\", "\\\\").replace("'", "''"))
                     .append("') <=> CONNECTION_ID()");
         }
-        int firstLock = variables != null ? variables.size() : 1;
+        int firstLock = !variables.isEmpty() ? variables.size() : 1;
         ConnectionReadBack.run(conn, select.toString(), (columns, row) -> {
-            if (variables != null && row != null) {
+            if (!variables.isEmpty() && row != null) {
                 SessionSettings updated = settings;
                 for (int i = 0; i < variables.size(); i++) {
                     updated = updated.withUserVariable(variables.get(i),
@@ -671,7 +673,7 @@ final class ClientSession implements ExchangeContext {
         }
     }
 
-    /** The user variables the statement about to run assigns outside SET (null: none). */
+    /** The user variables the statement about to run assigns outside SET (empty: none). */
     void assignedVariables(List<String> names) {
         this.assignedVariables = names;
     }

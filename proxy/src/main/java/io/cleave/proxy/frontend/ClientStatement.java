@@ -20,7 +20,6 @@ final class ClientStatement {
     private short[] boundTypes;
     private CompositeByteBuf[] longData;
     private int cursorShard = -1;
-    private java.util.List<String> assignedVariables;
 
     ClientStatement(long id, PreparedSql sql, io.cleave.router.plan.Analysis analysis) {
         this.id = id;
@@ -60,15 +59,6 @@ final class ClientStatement {
 
     void boundTypes(short[] types) {
         this.boundTypes = types;
-    }
-
-    /** User variables the statement assigns outside SET (null: none); read back after each execute. */
-    java.util.List<String> assignedVariables() {
-        return assignedVariables;
-    }
-
-    void assignedVariables(java.util.List<String> names) {
-        this.assignedVariables = names;
     }
 
     /** The shard whose connection holds this statement's open cursor, or -1. */

@@ -70,8 +70,7 @@ final class InsertSplitter {
             oneShard &= shard == shardOfRow[0];
         }
         if (oneShard) {
-            Plan.Route route = new Plan.Route(split.kind(), new Target.Shard(shardOfRow[0]),
-                    new SqlTemplate.Original(), null, true, false, false, io.cleave.router.plan.Pin.NONE, false);
+            Plan.Route route = Plan.Route.of(split.kind(), new Target.Shard(shardOfRow[0]), Plan.Access.WRITE, null);
             runner.single(route, shardOfRow[0], exec);
             return;
         }

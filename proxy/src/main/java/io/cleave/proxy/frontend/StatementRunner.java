@@ -14,8 +14,8 @@ import io.cleave.proxy.protocol.packet.server.ErrPacket;
 import io.cleave.proxy.protocol.packet.server.OkPacket;
 import io.cleave.proxy.protocol.packet.server.StmtPrepareOk;
 import io.cleave.router.plan.Analysis;
+import io.cleave.router.plan.LiteralParameters;
 import io.cleave.router.plan.MergeSpec;
-import io.cleave.router.plan.MultiShard;
 import io.cleave.router.plan.ParameterValues;
 import io.cleave.router.plan.Pin;
 import io.cleave.router.plan.Plan;
@@ -23,9 +23,6 @@ import io.cleave.router.plan.Resolution;
 import io.cleave.router.plan.SqlRenderer;
 import io.cleave.router.plan.SqlTemplate;
 import io.cleave.router.plan.Target;
-import io.cleave.router.sql.ast.StatementKind;
-import io.cleave.router.sql.lex.TokenBuffer;
-import io.cleave.router.sql.lex.TokenType;
 import io.cleave.router.shardmap.ShardMap;
 import io.netty.buffer.ByteBuf;
 
@@ -70,38 +67,29 @@ final class StatementRunner {
         Analysis analysis = session.runtime().router().analyze(sql, 0, length, session.sqlMode(),
                 session.loop().analysis());
         Plan plan = analysis.plan();
-        session.currentPlan(plan);
-        if (plan.kind() == StatementKind.OTHER && !session.multiStatements()) {
-            int second = secondStatement(analysis.tokens());
-            if (second >= 0) {
+        if (plan instanceof Plan.MultiStatement multi) {
+            if (!session.multiStatements()) {
                 // Multi-statements are off (capability or COM_SET_OPTION): a server reads one statement.
+                session.currentPlan(plan);
                 refuse(1064, "42000", "You have an error in your SQL syntax; check the manual that corresponds to"
                         + " your server version for the right syntax to use near '"
-                        + analysis.tokens().text(second, analysis.tokens().size() - 1) + "' at line 1");
+                        + analysis.tokens().text(multi.secondStatement(), analysis.tokens().size() - 1) + "' at line 1");
                 return;
             }
+            plan = multi.plan();
         }
+        session.currentPlan(plan);
+        LiteralParameters values = session.literals(analysis);
         if (plan instanceof Plan.Route r) {
-            if (r.pin() != Pin.NONE) {
-                session.currentPins(PinNames.of(r.pin(), analysis.tokens()));
+            if (r.effects().pin().pin() != Pin.NONE) {
+                session.currentPins(r.effects().pin().names(analysis.tokens(), values));
             }
-            session.assignedVariables(AssignedVariables.in(analysis.tokens()));
+            session.assignedVariables(r.effects().assignedVariables());
         }
-        if (!(plan instanceof Plan.Route r && r.previousConnection())) {
+        if (!(plan instanceof Plan.Route r && r.effects().previousConnection())) {
             session.releaseWarningsConnection();
         }
-        run(plan, new Execution(analysis, session.literals(analysis), null, false));
-    }
-
-    /** The first token of a second statement in the text (after a semicolon), or -1. */
-    private static int secondStatement(TokenBuffer tokens) {
-        for (int i = 0; i + 1 < tokens.size(); i++) {
-            if (tokens.type(i) == TokenType.SEMICOLON && tokens.type(i + 1) != TokenType.SEMICOLON
-                    && tokens.type(i + 1) != TokenType.EOF) {
-                return i + 1;
-            }
-        }
-        return -1;
+        run(plan, new Execution(analysis, values, null, false));
     }
 
     void run(Plan plan, Execution exec) {
@@ -146,7 +134,7 @@ final class StatementRunner {
             return;
         }
         if (resolution.isAny()) {
-            if (r.previousConnection() && !session.hasWarningsConnection() && r.kind().name().equals("SHOW")) {
+            if (r.effects().previousConnection() && !session.hasWarningsConnection() && r.kind().name().equals("SHOW")) {
                 LocalAnswers.noWarnings(session);
                 return;
             }
@@ -159,7 +147,7 @@ final class StatementRunner {
     }
 
     private int anyShard(Plan.Route r) {
-        if (r.previousConnection() && session.hasWarningsConnection()) {
+        if (r.effects().previousConnection() && session.hasWarningsConnection()) {
             return session.warningsShard();
         }
         int inUse = session.shardInUse();
@@ -187,17 +175,17 @@ final class StatementRunner {
     }
 
     private void multi(Plan.Route r, int[] shards, Execution exec) {
-        MultiShard policy = r.multi();
+        Plan.Spread policy = r.several();
         if (policy == null) {
             refuse("statement resolved to several shards but has no way to combine them");
             return;
         }
-        if (policy instanceof MultiShard.Refused f) {
+        if (policy instanceof Plan.Refuse f) {
             refuse(f.code(), f.sqlState(), f.message());
             return;
         }
         boolean inTransaction = session.inTransaction();
-        if (policy instanceof MultiShard.Merge merge) {
+        if (policy instanceof Plan.Merge merge) {
             session.metrics().command(session.currentCommand(), RouteKind.MULTI_SHARD);
             byte[] sql = SqlRenderer.render(merge.sql(), exec.analysis(), exec.values());
             if (inTransaction && r.lockingRead()) {
@@ -211,7 +199,7 @@ final class StatementRunner {
             multi.start();
             return;
         }
-        MultiShard.WriteAll writeAll = (MultiShard.WriteAll) policy;
+        Plan.FanOutWrite writeAll = (Plan.FanOutWrite) policy;
         session.metrics().command(session.currentCommand(), RouteKind.BROADCAST);
         byte[] sql = SqlRenderer.render(new SqlTemplate.Original(), exec.analysis(), exec.values());
         List<byte[]> perShard = new ArrayList<>();
@@ -479,6 +467,9 @@ final class StatementRunner {
         payload.getBytes(payload.readerIndex() + 1, sql);
         Analysis analysis = session.runtime().router().analyze(sql, session.sqlMode(), new Analysis());
         Plan plan = analysis.plan();
+        if (plan instanceof Plan.MultiStatement multi) {
+            plan = multi.plan();
+        }
         if (plan instanceof Plan.Session || plan instanceof Plan.Local) {
             prepareLocally(sql, analysis, plan instanceof Plan.Local l ? LocalAnswers.columns(l, analysis) : List.of());
             return;
@@ -488,7 +479,6 @@ final class StatementRunner {
             return;
         }
         ClientStatement statement = session.newStatement(new PreparedSql(sql), analysis);
-        statement.assignedVariables(AssignedVariables.in(analysis.tokens()));
         // The statement's metadata is the same on every shard: prepare where it will most likely run.
         int shard = plan instanceof Plan.Route r && r.target() instanceof Target.Shard s ? s.shard()
                 : session.shardInUse() >= 0 ? session.shardInUse()
@@ -554,19 +544,22 @@ final class StatementRunner {
 
     private void execute(ClientStatement statement, ComStmtExecute execute, ByteBuf payload) {
         Plan plan = statement.analysis().plan();
+        if (plan instanceof Plan.MultiStatement multi) {
+            plan = multi.plan();
+        }
         session.currentPlan(plan);
+        ParameterValues values = session.executeParameters(execute, payload, statement);
         if (plan instanceof Plan.Route r) {
-            if (r.pin() != Pin.NONE) {
-                session.currentPins(PinNames.of(r.pin(), statement.analysis().tokens()));
+            if (r.effects().pin().pin() != Pin.NONE) {
+                session.currentPins(r.effects().pin().names(statement.analysis().tokens(), values));
             }
-            session.assignedVariables(statement.assignedVariables());
+            session.assignedVariables(r.effects().assignedVariables());
         }
         if (execute.opensCursor()) {
             // Only a single-shard relay opens the cursor on a shard; a merged result comes whole,
             // without CURSOR_EXISTS, which tells the client to read it without fetching.
             session.cursors().requested(statement);
         }
-        ParameterValues values = session.executeParameters(execute, payload, statement);
         run(plan, new Execution(statement.analysis(), values, statement, execute.newParamsBound()));
     }
 }

@@ -378,7 +378,7 @@ final class KeyAnalyzer {
                 }
             }
             List<KeyValue> values = equality != null ? List.of(equality) : in != null ? in : List.of();
-            out.add(new KeyClass(members.get(0).sharded().keyspace(), new ArrayList<>(tables), values));
+            out.add(new KeyClass(topology.keyspace(members.get(0).sharded().keyspace()), new ArrayList<>(tables), values));
         }
         return out;
     }
@@ -422,7 +422,7 @@ final class KeyAnalyzer {
         Set<String> keyspaces = new LinkedHashSet<>();
         for (KeyClass c : classes) {
             parts.add(String.join(", ", c.tables()));
-            keyspaces.add(c.keyspace());
+            keyspaces.add(c.keyspace().name());
         }
         homes.forEach((shard, tables) -> parts.add(String.join(", ", tables) + " (unsharded, shard " + shard + ")"));
         if (parts.size() == 1) {

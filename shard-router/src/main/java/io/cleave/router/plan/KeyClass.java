@@ -1,5 +1,7 @@
 package io.cleave.router.plan;
 
+import io.cleave.router.keyspace.Keyspace;
+
 import java.util.List;
 
 /**
@@ -7,10 +9,11 @@ import java.util.List;
  * what the statement says about their key: the values it is restricted to ({@code = v} is one,
  * {@code IN (...)} several), or nothing (every shard).
  *
- * @param tables the tables, for error messages ("join between orders and item_price ...")
- * @param values empty when the key is not restricted
+ * @param keyspace the keyspace itself (looked up once, when the statement is planned)
+ * @param tables   the tables, for error messages ("join between orders and item_price ...")
+ * @param values   empty when the key is not restricted
  */
-public record KeyClass(String keyspace, List<String> tables, List<KeyValue> values) {
+public record KeyClass(Keyspace keyspace, List<String> tables, List<KeyValue> values) {
 
     public KeyClass {
         tables = List.copyOf(tables);
@@ -23,6 +26,6 @@ public record KeyClass(String keyspace, List<String> tables, List<KeyValue> valu
 
     @Override
     public String toString() {
-        return keyspace + tables + (values.isEmpty() ? "=*" : "=" + values);
+        return keyspace.name() + tables + (values.isEmpty() ? "=*" : "=" + values);
     }
 }

@@ -1,31 +1,92 @@
 package io.cleave.router.plan;
 
+import io.cleave.router.keyspace.Keyspace;
 import io.cleave.router.sql.ast.StatementKind;
 
 import java.util.List;
 
 /**
- * What to do with one statement, decided once per statement shape (digest) and resolved with each
- * execution's values. Data, not behaviour: the proxy's executor interprets it.
+ * What to do with one statement: a small tree of primitives, decided once per statement shape
+ * (digest) and cached, so that each execution only resolves its values against it (the keys of
+ * its target, its LIMIT, the names its pins take). Data, not behaviour: the proxy's executor
+ * interprets it.
+ *
+ * <pre>
+ * Route          to the shards its target resolves to: one shard relays the client's own text,
+ *   └ several:   Merge | FanOutWrite | Refuse   (null: the target is never more than one shard)
+ * InsertSplit    rows grouped by their key's shard, one statement per shard
+ * Session        SET, USE, transaction control: kept by the proxy
+ * Local          answered by the proxy
+ * Refuse         an error, never a wrong answer
+ * MultiStatement several statements in one text, around the plan of the whole text
+ * </pre>
  */
-public sealed interface Plan permits Plan.Route, Plan.InsertSplit, Plan.Session, Plan.Local, Plan.Refuse {
+public sealed interface Plan
+        permits Plan.Route, Plan.InsertSplit, Plan.Session, Plan.Local, Plan.Refuse, Plan.MultiStatement {
 
     StatementKind kind();
 
+    /** How a routed statement takes part in the session's transaction. */
+    enum Access {
+        READ,
+        /** SELECT ... FOR UPDATE / LOCK IN SHARE MODE: counts as a write for the transaction's commit. */
+        LOCKING_READ,
+        /** Changes data (decides transaction handling and broadcasting). */
+        WRITE
+    }
+
+    /** What a {@link Route} does when its target resolves to more than one shard. */
+    sealed interface Spread permits Merge, FanOutWrite, Refuse {
+    }
+
     /**
-     * Send the statement to the target's shards. On one shard the client's own text goes (or
-     * {@code sql} when it had to be rewritten even there); on several, {@code multi} decides (null
-     * when the target can only ever be one shard).
-     *
-     * @param write          changes data (decides transaction handling and broadcasting)
-     * @param lockingRead    SELECT ... FOR UPDATE / LOCK IN SHARE MODE
-     * @param usesLastInsertId the statement calls LAST_INSERT_ID(): the shard must know the session's value
-     * @param pin            connection-bound state the statement creates or releases
-     * @param previousConnection the statement reads what the session's previous statement left on its
-     *                       connection (SHOW WARNINGS, FOUND_ROWS()): it must run there
+     * Send the statement to the shards its target resolves to. On one shard the client's own text
+     * goes as it came (the hot path); on several, {@code several} decides (null when the target can
+     * only ever be one shard).
      */
-    record Route(StatementKind kind, Target target, SqlTemplate sql, MultiShard multi, boolean write,
-                 boolean lockingRead, boolean usesLastInsertId, Pin pin, boolean previousConnection) implements Plan {
+    record Route(StatementKind kind, Target target, Access access, Effects effects, Spread several) implements Plan {
+
+        /** A statement with no effects on its connection beyond its result. */
+        public static Route of(StatementKind kind, Target target, Access access, Spread several) {
+            return new Route(kind, target, access, Effects.NONE, several);
+        }
+
+        public Route with(Effects changed) {
+            return new Route(kind, target, access, changed, several);
+        }
+
+        public boolean write() {
+            return access == Access.WRITE;
+        }
+
+        public boolean lockingRead() {
+            return access == Access.LOCKING_READ;
+        }
+    }
+
+    /** A read on several shards: {@code sql} (the rewrite for merging) goes to each, and the rows merge as {@code spec} says. */
+    record Merge(SqlTemplate sql, MergeSpec spec) implements Spread {
+
+        /** The shards' rows one after the other (table maintenance statements). */
+        public static Merge concatenation() {
+            return new Merge(new SqlTemplate.Original(), new MergeSpec(0, List.of(), null, false, null, null));
+        }
+    }
+
+    /**
+     * A write on several shards: the statement goes to each. Affected rows add up, except for
+     * {@code replicated} writes (reference tables, DDL) where every shard did the same thing and one
+     * shard's count is the answer.
+     */
+    record FanOutWrite(boolean replicated) implements Spread {
+
+        public static FanOutWrite sumOfShards() {
+            return new FanOutWrite(false);
+        }
+
+        public static FanOutWrite allAlike() {
+            return new FanOutWrite(true);
+        }
     }
 
     /**
@@ -38,7 +99,7 @@ public sealed interface Plan permits Plan.Route, Plan.InsertSplit, Plan.Session,
      *                         token {@code columnListEnd - 1} and each row's value before its
      *                         closing parenthesis
      */
-    record InsertSplit(StatementKind kind, String schema, String table, String keyspace, SqlTemplate.Tokens head,
+    record InsertSplit(StatementKind kind, String schema, String table, Keyspace keyspace, SqlTemplate.Tokens head,
                        List<InsertRow> rows, SqlTemplate.Tokens tail, String missingKeyColumn, int columnListEnd)
             implements Plan {
         public InsertSplit {
@@ -62,7 +123,23 @@ public sealed interface Plan permits Plan.Route, Plan.InsertSplit, Plan.Session,
     record Local(StatementKind kind, LocalQuery query, String alias, int nameFirst, int nameEnd) implements Plan {
     }
 
-    /** Refused with an error, never answered wrongly. */
-    record Refuse(StatementKind kind, int code, String sqlState, String message) implements Plan {
+    /** Refused with an error, never answered wrongly: the whole statement, or only when it would need several shards. */
+    record Refuse(StatementKind kind, int code, String sqlState, String message) implements Plan, Spread {
+
+        /** Error 1235 (ER_NOT_SUPPORTED_YET) with the reason. */
+        public static Refuse notSupported(StatementKind kind, String message) {
+            return new Refuse(kind, PlanningException.NOT_SUPPORTED, PlanningException.NOT_SUPPORTED_STATE, message);
+        }
+    }
+
+    /**
+     * Several statements in one text. A client that has not enabled multi-statements gets the
+     * syntax error a server gives at token {@code secondStatement}; otherwise {@code plan} runs.
+     */
+    record MultiStatement(int secondStatement, Plan plan) implements Plan {
+        @Override
+        public StatementKind kind() {
+            return plan.kind();
+        }
     }
 }

@@ -20,8 +20,7 @@ final class SelectPlanner {
         analyzer.query(q, null, false);
         Object target = analyzer.target();
         if (target instanceof String refusal) {
-            return new Plan.Refuse(q.kind(), PlanningException.NOT_SUPPORTED, PlanningException.NOT_SUPPORTED_STATE,
-                    refusal);
+            return Plan.Refuse.notSupported(q.kind(), refusal);
         }
         boolean locking = q instanceof Select s && s.locking() != null;
         Pin pin = Planner.pinOf(q);
@@ -33,34 +32,34 @@ final class SelectPlanner {
             }
             target = new Target.Shard(ctx.topology.defaultShard());
         }
-        MultiShard multi = target instanceof Target.Keyed keyed ? multiShard(q, analyzer, keyed) : null;
-        return new Plan.Route(q.kind(), (Target) target, new SqlTemplate.Original(), multi, false, locking,
-                Planner.usesLastInsertId(q), pin, Planner.previousConnection(q));
+        Plan.Spread several = target instanceof Target.Keyed keyed ? multiShard(q, analyzer, keyed) : null;
+        return new Plan.Route(q.kind(), (Target) target, Planner.access(false, locking),
+                Effects.of(pin, Planner.usesLastInsertId(q), Planner.previousConnection(q)), several);
     }
 
-    private MultiShard multiShard(Query q, KeyAnalyzer analyzer, Target.Keyed keyed) {
+    private Plan.Spread multiShard(Query q, KeyAnalyzer analyzer, Target.Keyed keyed) {
         if (keyed.classes().size() > 1 || !keyed.homeShards().isEmpty()) {
             // Only one shard can answer: the resolver refuses if the keys land on different shards.
-            return refused(keyed.notColocatedMessage());
+            return refused(q, keyed.notColocatedMessage());
         }
         String tables = String.join(", ", keyed.classes().get(0).tables());
         if (analyzer.hasSetOperation() || !(q instanceof Select select)) {
-            return refused("UNION, INTERSECT and EXCEPT over " + tables + " on several shards are not supported"
+            return refused(q, "UNION, INTERSECT and EXCEPT over " + tables + " on several shards are not supported"
                     + " across shards");
         }
         if (!analyzer.nestedBlocksShardLocal()) {
-            return refused("a subquery or derived table over " + tables + " needs rows of other shards (it aggregates,"
+            return refused(q, "a subquery or derived table over " + tables + " needs rows of other shards (it aggregates,"
                     + " is DISTINCT or LIMITed without being tied to the outer rows by the sharding key): not supported"
                     + " across shards");
         }
         try {
             return new ScatterRewriter(ctx, select).rewrite();
         } catch (PlanningException e) {
-            return new MultiShard.Refused(e.code, e.sqlState, e.getMessage());
+            return new Plan.Refuse(q.kind(), e.code, e.sqlState, e.getMessage());
         }
     }
 
-    private static MultiShard refused(String message) {
-        return new MultiShard.Refused(PlanningException.NOT_SUPPORTED, PlanningException.NOT_SUPPORTED_STATE, message);
+    private static Plan.Refuse refused(Query q, String message) {
+        return Plan.Refuse.notSupported(q.kind(), message);
     }
 }

@@ -30,20 +30,24 @@ public final class TargetResolver {
         return keyed((Target.Keyed) target, values, map);
     }
 
-    /** The shard a key value lives on, or -1 when no bucket covers it. */
+    /** The shard a key value of the keyspace named {@code keyspaceName} lives on, or -1 when no bucket covers it. */
     public int shardOf(String keyspaceName, ShardKey key, ShardMap map) {
-        Keyspace keyspace = topology.keyspace(keyspaceName);
+        return shardOf(topology.keyspace(keyspaceName), key, map);
+    }
+
+    /** The shard a key value lives on, or -1 when no bucket covers it. */
+    public int shardOf(Keyspace keyspace, ShardKey key, ShardMap map) {
         try {
-            return map.shardOf(keyspaceName, keyspace.function().bucketOf(key));
+            return map.shardOf(keyspace.name(), keyspace.function().bucketOf(key));
         } catch (KeyOutOfRangeException e) {
             return -1;
         }
     }
 
     /** The shard of one key value from a slot, or -1 when it cannot be narrowed (NULL, inexact, out of range). */
-    public int shardOf(String keyspaceName, KeyValue value, ParameterValues values, ShardMap map) {
-        ShardKey key = keyOf(keyspaceName, value, values);
-        return key == null ? -1 : shardOf(keyspaceName, key, map);
+    public int shardOf(Keyspace keyspace, KeyValue value, ParameterValues values, ShardMap map) {
+        ShardKey key = keyOf(keyspace, value, values);
+        return key == null ? -1 : shardOf(keyspace, key, map);
     }
 
     private Resolution keyed(Target.Keyed target, ParameterValues values, ShardMap map) {
@@ -110,12 +114,12 @@ public final class TargetResolver {
         return out;
     }
 
-    private ShardKey keyOf(String keyspaceName, KeyValue value, ParameterValues values) {
+    private static ShardKey keyOf(Keyspace keyspace, KeyValue value, ParameterValues values) {
         if (value instanceof KeyValue.ConstantKey c) {
             return c.key();
         }
         KeyValue.SlotValue slot = (KeyValue.SlotValue) value;
-        ShardKey key = values.key(slot.slot(), topology.keyspace(keyspaceName).function().keyType());
+        ShardKey key = values.key(slot.slot(), keyspace.function().keyType());
         if (key == null || !slot.negated()) {
             return key;
         }
