@@ -46,7 +46,7 @@ public final class BackendPool {
     }
 
     private final EventLoop loop;
-    private final BackendConnector connector;
+    private final ShardConnector connector;
     private final int limit;
     private final long acquireTimeoutMillis;
     private final PoolMetrics metrics;
@@ -60,7 +60,7 @@ public final class BackendPool {
     private boolean closed;
 
     @SuppressWarnings("unchecked")
-    public BackendPool(EventLoop loop, BackendConnector connector, int limit, long acquireTimeoutMillis,
+    public BackendPool(EventLoop loop, ShardConnector connector, int limit, long acquireTimeoutMillis,
                        PoolMetrics metrics) {
         this.loop = loop;
         this.connector = connector;

@@ -1,0 +1,116 @@
+package io.cleave.proxy.frontend;
+
+import io.cleave.proxy.backend.ShardReply;
+import io.cleave.proxy.protocol.ColumnType;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static io.cleave.proxy.backend.ShardReply.column;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Statements over several shards: reads merged as one server would answer, a multi-row INSERT
+ * split by key, a keyless write sent everywhere (each atomic across the shards), and a statement
+ * that cannot be answered exactly refused before any shard sees it.
+ */
+class MultiShardFlowTest {
+
+    private final FakeProxy proxy = new FakeProxy();
+    private final EmbeddedClient client = proxy.connect();
+
+    @Test
+    void aCountOverEveryShardIsTheSumOfTheirCounts() {
+        proxy.shard(0).answerStartingWith("SELECT COUNT(*)", ShardReply.rows(
+                List.of(column("COUNT(*)", ColumnType.LONGLONG)), new String[] {"3"}));
+        proxy.shard(1).answerStartingWith("SELECT COUNT(*)", ShardReply.rows(
+                List.of(column("COUNT(*)", ColumnType.LONGLONG)), new String[] {"4"}));
+
+        ClientReply reply = proxy.run(client, "SELECT COUNT(*) FROM t");
+
+        assertThat(reply.rows()).containsExactly(List.of("7"));
+        assertThat(proxy.shard(0).queries()).containsExactly("SELECT COUNT(*) FROM t");
+        assertThat(proxy.shard(1).queries()).containsExactly("SELECT COUNT(*) FROM t");
+    }
+
+    @Test
+    void orderedRowsOfSeveralShardsAreMergedAndLimited() {
+        // The shards get the rewrite for merging: the sort key's weight string as a hidden last
+        // column (used for strings; numbers compare as numbers), and LIMIT offset + count.
+        String rewrite = "SELECT id, v ,WEIGHT_STRING(IF(id = RTRIM(id), RTRIM(id), id)) FROM t WHERE v <> 'z'"
+                + " ORDER BY id DESC LIMIT 3";
+        List<ShardReply.Column> columns = List.of(column("id", ColumnType.LONG), column("v", ColumnType.VAR_STRING),
+                column("w", ColumnType.VAR_STRING));
+        proxy.shard(0).answer(rewrite, ShardReply.rows(columns,
+                new String[] {"7", "g", null}, new String[] {"4", "d", null}, new String[] {"1", "a", null}));
+        proxy.shard(1).answer(rewrite, ShardReply.rows(columns,
+                new String[] {"102", "y", null}, new String[] {"101", "x", null}));
+
+        ClientReply reply = proxy.run(client, "SELECT id, v FROM t WHERE v <> 'z' ORDER BY id DESC LIMIT 1, 2");
+
+        assertThat(reply.results().get(0).columns()).containsExactly("id", "v");
+        assertThat(reply.rows()).containsExactly(List.of("101", "x"), List.of("7", "g"));
+    }
+
+    @Test
+    void aMultiRowInsertIsSplitByKeyAndCommittedOnBothShardsOrNeither() {
+        proxy.shard(0).answerStartingWith("INSERT INTO t", ShardReply.ok(2, 0));
+        proxy.shard(1).answerStartingWith("INSERT INTO t", ShardReply.ok(1, 0));
+
+        ClientReply reply = proxy.run(client, "INSERT INTO t (id, v) VALUES (5, 'a'), (150, 'b'), (6, 'c')");
+
+        assertThat(reply.isOk()).as(reply.toString()).isTrue();
+        assertThat(reply.ok().affectedRows()).isEqualTo(3);
+        assertThat(reply.inTransaction()).isFalse();
+        List<String> first = proxy.shard(0).queries();
+        List<String> second = proxy.shard(1).queries();
+        assertThat(first.get(0)).isEqualTo("START TRANSACTION");
+        assertThat(first.get(1)).contains("(5, 'a')").contains("(6, 'c')").doesNotContain("150");
+        // Both shards wrote: the second is an XA branch, prepared before the coordinator records the decision.
+        assertThat(second.get(0)).startsWith("XA START 'cleave:0:");
+        assertThat(second.get(1)).contains("(150, 'b')").doesNotContain("'a'");
+        assertThat(second.subList(2, 5)).satisfiesExactly(
+                s -> assertThat(s).startsWith("XA END"), s -> assertThat(s).startsWith("XA PREPARE"),
+                s -> assertThat(s).startsWith("XA COMMIT"));
+        assertThat(first.subList(2, 4)).satisfiesExactly(
+                s -> assertThat(s).startsWith("INSERT INTO cleave.decisions"), s -> assertThat(s).isEqualTo("COMMIT"));
+        assertThat(first).last().asString().startsWith("DELETE FROM cleave.decisions");
+    }
+
+    @Test
+    void aRowFailingOnOneShardLeavesNoRowOnTheOther() {
+        proxy.shard(0).answerStartingWith("INSERT INTO t", ShardReply.ok(1, 0));
+        proxy.shard(1).answerStartingWith("INSERT INTO t", ShardReply.error(1062, "23000",
+                "Duplicate entry '150' for key 'PRIMARY'"));
+
+        ClientReply reply = proxy.run(client, "INSERT INTO t (id, v) VALUES (5, 'a'), (150, 'b')");
+
+        assertThat(reply.error().errorCode()).isEqualTo(1062);
+        assertThat(proxy.shard(0).queries()).last().isEqualTo("ROLLBACK");
+        assertThat(proxy.shard(1).queries()).last().asString().startsWith("XA ROLLBACK");
+    }
+
+    @Test
+    void aKeylessUpdateGoesToEveryShardAndAddsUpTheirCounts() {
+        proxy.shard(0).answer("UPDATE t SET v = 'x'", ShardReply.ok(2, 0));
+        proxy.shard(1).answer("UPDATE t SET v = 'x'", ShardReply.ok(5, 0));
+
+        ClientReply reply = proxy.run(client, "UPDATE t SET v = 'x'");
+
+        assertThat(reply.ok().affectedRows()).isEqualTo(7);
+        assertThat(proxy.shard(0).queries()).contains("UPDATE t SET v = 'x'");
+        assertThat(proxy.shard(1).queries()).contains("UPDATE t SET v = 'x'");
+    }
+
+    @Test
+    void whatCannotBeMergedExactlyIsRefusedBeforeAnyShardSeesIt() {
+        ClientReply reply = proxy.run(client, "SELECT GROUP_CONCAT(v) FROM t");
+
+        assertThat(reply.error().errorCode()).isEqualTo(1235);
+        assertThat(reply.error().sqlState()).isEqualTo("42000");
+        assertThat(reply.error().message()).contains("GROUP_CONCAT");
+        assertThat(proxy.shard(0).received()).isEmpty();
+        assertThat(proxy.shard(1).received()).isEmpty();
+        assertThat(client.isOpen()).isTrue();
+    }
+}
