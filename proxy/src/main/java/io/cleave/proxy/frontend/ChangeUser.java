@@ -2,6 +2,7 @@ package io.cleave.proxy.frontend;
 
 import io.cleave.proxy.metrics.RouteKind;
 import io.cleave.proxy.protocol.Frames;
+import io.cleave.proxy.protocol.MalformedPacketException;
 import io.cleave.proxy.protocol.packet.client.ComChangeUser;
 import io.cleave.proxy.protocol.packet.server.AuthMoreData;
 import io.cleave.proxy.protocol.packet.server.AuthSwitchRequest;
@@ -12,43 +13,55 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * COM_CHANGE_USER for one session: the client logs in again as a proxy user (with the same
- * rounds as a first login: auth switch, caching_sha2_password's fast path or full
- * authentication), and on success the session starts over as that user, as a server does. A
- * failed attempt is denied with 1045 and closes the connection.
+ * COM_CHANGE_USER: the client logs in again as a proxy user (with the same rounds as a first
+ * login: auth switch, caching_sha2_password's fast path or full authentication), and on success
+ * the session starts over as that user, as a server does. A failed attempt is denied with 1045
+ * and closes the connection. While the login waits for the client's next packet, that packet is
+ * the command's, not a new command.
  */
 final class ChangeUser {
 
     private static final Logger log = LoggerFactory.getLogger(ChangeUser.class);
 
-    private final ClientSession session;
-    private final ComChangeUser request;
-    private final ClientLogin login;
+    private final Session session;
+    private final LoginChallenge challenge;
+    /** The COM_CHANGE_USER waiting for the client's next authentication packet, or null. */
+    private Command waiting;
+    private ComChangeUser request;
+    private ClientLogin login;
 
-    private ChangeUser(ClientSession session, ComChangeUser request, ClientLogin login) {
+    ChangeUser(Session session, LoginChallenge challenge) {
         this.session = session;
-        this.request = request;
-        this.login = login;
+        this.challenge = challenge;
     }
 
-    /** Starts the login of a COM_CHANGE_USER; returns it while it waits for the client's next packet, else null. */
-    static ChangeUser start(ClientSession session, ByteBuf payload, LoginChallenge challenge) {
-        ComChangeUser request = ComChangeUser.decode(payload, session.output().capabilities());
-        ClientLogin login = new ClientLogin(session.runtime().users(), session.runtime()::rsaKeys,
-                challenge.scramble(), challenge.secureTransport());
-        ChangeUser change = new ChangeUser(session, request, login);
+    void start(Command command) {
+        request = ComChangeUser.decode(command.payload(), session.output().capabilities());
+        login = new ClientLogin(session.runtime().users(), session.runtime()::rsaKeys, challenge.scramble(),
+                challenge.secureTransport());
         boolean pluginAuth = session.output().capabilities().pluginAuth();
-        return change.after(login.start(request.username(), request.authPluginName(), request.authResponse(), pluginAuth),
-                challenge) ? null : change;
+        after(command, login.start(request.username(), request.authPluginName(), request.authResponse(), pluginAuth));
     }
 
-    /** The client's answer to an authentication round; returns whether the change is over. */
-    boolean onPacket(ByteBuf frame, LoginChallenge challenge) {
-        session.output().respondTo(Frames.sequence(frame));
-        return after(login.onPacket(Frames.payload(frame)), challenge);
+    boolean awaitingClient() {
+        return waiting != null;
     }
 
-    private boolean after(ClientLogin.Outcome outcome, LoginChallenge challenge) {
+    /** The client's answer to an authentication round (the frame is released here). */
+    void onPacket(ByteBuf frame) {
+        Command command = waiting;
+        waiting = null;
+        try {
+            session.output().respondTo(Frames.sequence(frame));
+            after(command, login.onPacket(Frames.payload(frame)));
+        } catch (MalformedPacketException | IndexOutOfBoundsException | IllegalStateException e) {
+            command.fatal(1835, "08S01", "Malformed communication packet: " + e.getMessage());
+        } finally {
+            frame.release();
+        }
+    }
+
+    private void after(Command command, ClientLogin.Outcome outcome) {
         ClientOutput out = session.output();
         if (outcome.reply() instanceof AuthSwitchRequest sw) {
             out.packet(64, sw::write);
@@ -57,25 +70,26 @@ final class ChangeUser {
         }
         switch (outcome.step()) {
             case DONE:
-                session.metrics().command(session.currentCommand(), RouteKind.LOCAL);
+                command.served(RouteKind.LOCAL);
                 Charset charset = Collations.byId(request.collationId());
                 session.loggedInAs(login.userName(), request.database(), charset);
-                return true;
+                command.ok();
+                return;
             case FAILED:
-                deny(challenge);
-                return true;
+                deny(command);
+                return;
             default:
                 out.flush();
-                return false;
+                waiting = command;
         }
     }
 
-    private void deny(LoginChallenge challenge) {
+    private void deny(Command command) {
         String used = login.passwordUsed() ? "YES" : "NO";
         session.metrics().authFailed(login.userName());
         log.warn("access denied for user '{}' from {} on COM_CHANGE_USER (using password: {})", login.userName(),
                 challenge.clientHost(), used);
-        session.fatal(1045, "28000", "Access denied for user '" + login.userName() + "'@'" + challenge.clientHost()
+        command.fatal(1045, "28000", "Access denied for user '" + login.userName() + "'@'" + challenge.clientHost()
                 + "' (using password: " + used + ")");
     }
 }

@@ -29,14 +29,14 @@ final class DistributedCommit implements ExchangeContext {
 
     private static final Logger log = LoggerFactory.getLogger(DistributedCommit.class);
 
-    private final ClientSession session;
+    private final Session session;
     private final TransactionState tx;
     private final String xid;
     private final List<Integer> shards = new ArrayList<>();
     private final int coordinator;
     private final TransactionKind kind;
 
-    DistributedCommit(ClientSession session) {
+    DistributedCommit(Session session) {
         this.session = session;
         this.tx = session.transaction();
         this.xid = tx.xid();
@@ -45,6 +45,11 @@ final class DistributedCommit implements ExchangeContext {
             shards.add(c.shard());
         }
         this.coordinator = tx.coordinator();
+    }
+
+    /** Rolls back every shard of the session's transaction, then runs {@code then}. */
+    static void rollBack(Session session, Runnable then) {
+        new DistributedCommit(session).rollback(ignored -> then.run());
     }
 
     /** Commits; {@code done} gets null on success or the error the client should see. */

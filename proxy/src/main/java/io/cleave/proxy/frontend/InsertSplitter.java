@@ -1,9 +1,8 @@
 package io.cleave.proxy.frontend;
 
 import io.cleave.proxy.metrics.RouteKind;
-import io.cleave.router.plan.Analysis;
+import io.cleave.router.keyspace.ShardKey;
 import io.cleave.router.plan.KeyValue;
-import io.cleave.router.plan.ParameterValues;
 import io.cleave.router.plan.Plan;
 import io.cleave.router.plan.SqlRenderer;
 import io.cleave.router.plan.SqlTemplate;
@@ -23,34 +22,35 @@ import java.util.List;
  */
 final class InsertSplitter {
 
-    private final ClientSession session;
+    private final Session session;
     private final StatementRunner runner;
 
-    InsertSplitter(ClientSession session, StatementRunner runner) {
+    InsertSplitter(Session session, StatementRunner runner) {
         this.session = session;
         this.runner = runner;
     }
 
-    void run(Plan.InsertSplit split, StatementRunner.Execution exec) {
+    void run(Command command, Plan.InsertSplit split) {
         if (split.missingKeyColumn() != null) {
             String schema = split.schema() != null ? split.schema() : session.settings().schema();
             if (schema == null) {
-                runner.refuse(1046, "3D000", "No database selected");
+                command.refuse(1046, "3D000", "No database selected");
                 return;
             }
             // Take what the rows need from the analysis now: the loop's buffers are reused meanwhile.
-            byte[][] rendered = renderRows(split, exec);
-            byte[] head = render(split.head(), exec);
-            byte[] tail = render(split.tail(), exec);
-            byte[] columnsHead = render(new SqlTemplate.Tokens(split.head().first(), split.columnListEnd()), exec);
-            byte[] columnsRest = render(new SqlTemplate.Tokens(split.columnListEnd(), split.head().end()), exec);
-            session.runtime().sequences().next(session, schema, split.table(), split.missingKeyColumn(),
+            byte[][] rendered = renderRows(split, command);
+            byte[] head = render(split.head(), command);
+            byte[] tail = render(split.tail(), command);
+            byte[] columnsHead = render(new SqlTemplate.Tokens(split.head().first(), split.columnListEnd()), command);
+            byte[] columnsRest = render(new SqlTemplate.Tokens(split.columnListEnd(), split.head().end()), command);
+            command.clearLongData();
+            session.runtime().sequences().next(session.loop(), schema, split.table(), split.missingKeyColumn(),
                     split.rows().size(), (ids, error) -> {
                         if (error != null) {
-                            session.error(error);
+                            command.error(error);
                             return;
                         }
-                        withGeneratedKeys(split, ids, rendered, columnsHead, columnsRest, tail, head);
+                        withGeneratedKeys(command, split, ids, rendered, columnsHead, columnsRest, tail, head);
                     });
             return;
         }
@@ -59,9 +59,9 @@ final class InsertSplitter {
         boolean oneShard = true;
         for (int i = 0; i < shardOfRow.length; i++) {
             KeyValue key = split.rows().get(i).key();
-            int shard = session.runtime().resolver().shardOf(split.keyspace(), key, exec.values(), map);
+            int shard = session.runtime().resolver().shardOf(split.keyspace(), key, command.values(), map);
             if (shard < 0) {
-                runner.refuse("row " + (i + 1) + " of the INSERT into " + split.table() + " has a sharding key that"
+                command.refuse("row " + (i + 1) + " of the INSERT into " + split.table() + " has a sharding key that"
                         + " no shard holds (NULL, not a whole number, or outside every configured range of keyspace "
                         + split.keyspace() + ")");
                 return;
@@ -71,25 +71,25 @@ final class InsertSplitter {
         }
         if (oneShard) {
             Plan.Route route = Plan.Route.of(split.kind(), new Target.Shard(shardOfRow[0]), Plan.Access.WRITE, null);
-            runner.single(route, shardOfRow[0], exec);
+            runner.single(command, route, shardOfRow[0]);
             return;
         }
-        byte[][] rows = renderRows(split, exec);
-        byte[] head = render(split.head(), exec);
-        byte[] tail = render(split.tail(), exec);
-        send(head, rows, tail, shardOfRow, -1, exec);
+        byte[][] rows = renderRows(split, command);
+        byte[] head = render(split.head(), command);
+        byte[] tail = render(split.tail(), command);
+        command.clearLongData();
+        send(command, head, rows, tail, shardOfRow, -1);
     }
 
-    private void withGeneratedKeys(Plan.InsertSplit split, long[] ids, byte[][] rows, byte[] columnsHead,
+    private void withGeneratedKeys(Command command, Plan.InsertSplit split, long[] ids, byte[][] rows, byte[] columnsHead,
                                    byte[] columnsRest, byte[] tail, byte[] head) {
         ShardMap map = session.runtime().shardMaps().current();
         int[] shardOfRow = new int[rows.length];
         byte[][] withIds = new byte[rows.length][];
         for (int i = 0; i < rows.length; i++) {
-            shardOfRow[i] = session.runtime().resolver().shardOf(split.keyspace(),
-                    io.cleave.router.keyspace.ShardKey.of(ids[i]), map);
+            shardOfRow[i] = session.runtime().resolver().shardOf(split.keyspace(), ShardKey.of(ids[i]), map);
             if (shardOfRow[i] < 0) {
-                session.error(1235, "42000", "generated " + split.missingKeyColumn() + " " + ids[i]
+                command.error(1235, "42000", "generated " + split.missingKeyColumn() + " " + ids[i]
                         + " is outside every configured range of keyspace " + split.keyspace());
                 return;
             }
@@ -108,20 +108,19 @@ final class InsertSplitter {
         byte[] column = (", `" + split.missingKeyColumn().replace("`", "``") + "`").getBytes(StandardCharsets.UTF_8);
         newHead.write(column, 0, column.length);
         newHead.write(columnsRest, 0, columnsRest.length);
-        send(newHead.toByteArray(), withIds, tail, shardOfRow, ids[0], null);
+        send(command, newHead.toByteArray(), withIds, tail, shardOfRow, ids[0]);
     }
 
     /** One statement per shard with that shard's rows; answers with the combined OK. */
-    private void send(byte[] head, byte[][] rows, byte[] tail, int[] shardOfRow, long firstGeneratedId,
-                      StatementRunner.Execution exec) {
+    private void send(Command command, byte[] head, byte[][] rows, byte[] tail, int[] shardOfRow,
+                      long firstGeneratedId) {
         List<Integer> shards = new ArrayList<>();
         for (int s : shardOfRow) {
             if (!shards.contains(s)) {
                 shards.add(s);
             }
         }
-        session.metrics().command(session.currentCommand(), shards.size() > 1 ? RouteKind.MULTI_SHARD
-                : RouteKind.SINGLE_SHARD);
+        command.served(shards.size() > 1 ? RouteKind.MULTI_SHARD : RouteKind.SINGLE_SHARD);
         int[] targets = new int[shards.size()];
         List<byte[]> statements = new ArrayList<>();
         for (int t = 0; t < targets.length; t++) {
@@ -145,29 +144,24 @@ final class InsertSplitter {
             out.write(tail, 0, tail.length);
             statements.add(out.toByteArray());
         }
-        if (exec != null && exec.binary()) {
-            exec.statement().clearLongData();
-        }
-        runner.writeToShards(targets, statements, true, false, "INSERT", firstGeneratedId);
+        runner.writeToShards(command, targets, statements, true, false, "INSERT", firstGeneratedId);
     }
 
-    private static byte[][] renderRows(Plan.InsertSplit split, StatementRunner.Execution exec) {
+    private static byte[][] renderRows(Plan.InsertSplit split, Command command) {
         byte[][] rows = new byte[split.rows().size()][];
         for (int i = 0; i < rows.length; i++) {
             Plan.InsertRow row = split.rows().get(i);
-            rows[i] = render(new SqlTemplate.Tokens(row.first(), row.end()), exec);
+            rows[i] = render(new SqlTemplate.Tokens(row.first(), row.end()), command);
         }
         return rows;
     }
 
-    private static byte[] render(SqlTemplate.Tokens tokens, StatementRunner.Execution exec) {
+    private static byte[] render(SqlTemplate.Tokens tokens, Command command) {
         if (tokens.first() >= tokens.end()) {
             return new byte[0];
         }
-        Analysis analysis = exec.analysis();
-        ParameterValues values = exec.values();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        SqlRenderer.append(out, tokens, analysis, values);
+        SqlRenderer.append(out, tokens, command.analysis(), command.values());
         return out.toByteArray();
     }
 }

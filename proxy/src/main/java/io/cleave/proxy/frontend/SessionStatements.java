@@ -31,44 +31,44 @@ final class SessionStatements {
 
     private static final int NO_SUCH_SAVEPOINT = 1305;
 
-    private final ClientSession session;
+    private final Session session;
 
-    SessionStatements(ClientSession session) {
+    SessionStatements(Session session) {
         this.session = session;
     }
 
-    void handle(Plan.Session plan, StatementRunner.Execution exec) {
+    void handle(Command command, Plan.Session plan) {
         SessionAction action = plan.action();
         if (action instanceof SessionAction.SetVariables set) {
-            setVariables(set, exec);
+            setVariables(command, set);
         } else if (action instanceof SessionAction.Use use) {
-            useSchema(use.schema());
+            useSchema(command, use.schema());
         } else if (action instanceof SessionAction.Begin begin) {
-            begin(begin.statement());
+            begin(command, begin.statement());
         } else if (action instanceof SessionAction.Commit commit) {
-            endTransaction("COMMIT", commit.chain(), commit.release());
+            endTransaction(command, "COMMIT", commit.chain(), commit.release());
         } else if (action instanceof SessionAction.Rollback rollback) {
-            endTransaction("ROLLBACK", rollback.chain(), rollback.release());
+            endTransaction(command, "ROLLBACK", rollback.chain(), rollback.release());
         } else if (action instanceof SessionAction.Savepoint savepoint) {
-            savepoint(savepoint, statementText(exec));
+            savepoint(command, savepoint, statementText(command));
         } else {
             SessionAction.SetTransaction st = (SessionAction.SetTransaction) action;
             if (st.session()) {
-                runSet(statementText(exec), List.of(new SessionAction.SystemVariable("transaction_isolation"),
+                runSet(command, statementText(command), List.of(new SessionAction.SystemVariable("transaction_isolation"),
                         new SessionAction.SystemVariable("transaction_read_only")));
             } else {
                 session.transaction().nextTransaction(st.statement());
-                ok();
+                command.ok();
             }
         }
     }
 
     // ---- SET ---------------------------------------------------------------------------------
 
-    private void setVariables(SessionAction.SetVariables set, StatementRunner.Execution exec) {
+    private void setVariables(Command command, SessionAction.SetVariables set) {
         SessionAction.Autocommit only = set.autocommitOnly();
         if (only != null) {
-            Boolean on = only.literal() != null ? only.literal() : booleanValue(exec.values(), only.slot());
+            Boolean on = only.literal() != null ? only.literal() : booleanValue(command.values(), only.slot());
             TransactionState tx = session.transaction();
             // Turning autocommit on commits an open transaction: that needs the shard it is on.
             if (on != null && !(on && tx.begun())) {
@@ -76,11 +76,11 @@ final class SessionStatements {
                     tx.end();
                 }
                 session.settings(session.settings().withAutocommit(on));
-                ok();
+                command.ok();
                 return;
             }
         }
-        runSet(statementText(exec), set.targets());
+        runSet(command, statementText(command), set.targets());
     }
 
     private static Boolean booleanValue(ParameterValues values, int slot) {
@@ -101,7 +101,7 @@ final class SessionStatements {
      * Runs the SET on a shard and, in the same round trip, reads back what it set; records those
      * values in the session (and as that connection's state) and answers OK.
      */
-    private void runSet(byte[] setStatement, List<SessionAction.SetTarget> targets) {
+    private void runSet(Command command, byte[] setStatement, List<SessionAction.SetTarget> targets) {
         List<String> readBack = new ArrayList<>();
         for (SessionAction.SetTarget t : targets) {
             if (t instanceof SessionAction.SystemVariable v) {
@@ -122,18 +122,18 @@ final class SessionStatements {
         sql.write(select, 0, select.length);
         SessionSettings before = session.settings();
         SessionSettings[] after = new SessionSettings[1];
-        int shard = pickShard();
-        new MultiExchange(session, false, results -> {
+        int shard = session.anyShard();
+        new MultiExchange(new CommandLegs(session, command), false, results -> {
             LegResult leg = results.get(0);
             if (!leg.ok()) {
-                session.error(leg.errorPacket());
+                command.error(leg.errorPacket());
                 return;
             }
             session.settings(after[0]);
             if (after[0].autocommit() && !before.autocommit() && !session.transaction().begun()) {
                 session.transaction().end();
             }
-            ok();
+            command.ok();
         }).beforeRelease((conn, leg) -> {
             if (!leg.ok() || leg.rows.size() != 1) {
                 if (leg.ok()) {
@@ -206,19 +206,20 @@ final class SessionStatements {
 
     // ---- USE / COM_INIT_DB -----------------------------------------------------------------
 
-    void initDb(ByteBuf payload) {
+    void initDb(Command command) {
+        ByteBuf payload = command.payload();
         String schema = payload.toString(payload.readerIndex() + 1, payload.readableBytes() - 1,
                 StandardCharsets.UTF_8);
-        useSchema(schema);
+        useSchema(command, schema);
     }
 
-    private void useSchema(String schema) {
+    private void useSchema(Command command, String schema) {
         byte[] sql = ("USE `" + schema.replace("`", "``") + "`").getBytes(StandardCharsets.UTF_8);
         SessionSettings after = session.settings().withSchema(schema);
-        new MultiExchange(session, false, results -> {
+        new MultiExchange(new CommandLegs(session, command), false, results -> {
             LegResult leg = results.get(0);
             if (!leg.ok()) {
-                session.error(leg.errorPacket());
+                command.error(leg.errorPacket());
                 return;
             }
             session.settings(after);
@@ -226,54 +227,53 @@ final class SessionStatements {
             if (session.output().capabilities().sessionTrack()) {
                 ok = ok.withSessionState(new SessionStateChanges().schema(schema).toBytes());
             }
-            session.output().ok(ok);
-            session.finishCommand();
+            command.ok(ok);
         }).beforeRelease((conn, leg) -> {
             if (leg.ok()) {
                 conn.sessionState().applied(after);
             }
-        }).leg(pickShard(), sql).start();
+        }).leg(session.anyShard(), sql).start();
     }
 
     // ---- transactions --------------------------------------------------------------------------
 
-    private void begin(String startStatement) {
+    private void begin(Command command, String startStatement) {
         TransactionState tx = session.transaction();
         if (tx.begun()) {
             // BEGIN inside a transaction commits it first, as the server does.
-            finishTransaction("COMMIT", () -> {
+            finishTransaction(command, "COMMIT", () -> {
                 tx.begin(startStatement);
-                ok();
+                command.ok();
             });
             return;
         }
         tx.end();
         tx.begin(startStatement);
-        ok();
+        command.ok();
     }
 
-    private void endTransaction(String verb, boolean chain, boolean release) {
+    private void endTransaction(Command command, String verb, boolean chain, boolean release) {
         TransactionState tx = session.transaction();
         String previousBegin = tx.deferredBegin();
-        finishTransaction(verb, () -> {
+        finishTransaction(command, verb, () -> {
             if (chain) {
                 tx.begin(previousBegin != null ? previousBegin : "START TRANSACTION");
             }
-            ok();
+            command.ok();
             if (release) {
-                session.close();
+                command.closeConnection();
             }
         });
     }
 
     /** Sends {@code verb} to every shard of the transaction; runs {@code then} once it ended. */
-    private void finishTransaction(String verb, Runnable then) {
+    private void finishTransaction(Command command, String verb, Runnable then) {
         TransactionState tx = session.transaction();
         if (tx.distributed()) {
             DistributedCommit end = new DistributedCommit(session);
             java.util.function.Consumer<io.cleave.proxy.protocol.packet.server.ErrPacket> after = error -> {
                 if (error != null) {
-                    session.error(error);
+                    command.error(error);
                 } else {
                     then.run();
                 }
@@ -293,16 +293,16 @@ final class SessionStatements {
         }
         byte[] sql = verb.getBytes(StandardCharsets.US_ASCII);
         TransactionOutcome ended = verb.equals("COMMIT") ? TransactionOutcome.COMMIT : TransactionOutcome.ROLLBACK;
-        MultiExchange multi = new MultiExchange(session, false, results -> {
+        MultiExchange multi = new MultiExchange(new CommandLegs(session, command), false, results -> {
             tx.end();
             for (LegResult leg : results) {
                 if (!leg.ok()) {
-                    session.runtime().metrics().transactionEnded(TransactionKind.SINGLE_SHARD, TransactionOutcome.FAILED);
-                    session.error(leg.errorPacket());
+                    session.metrics().transactionEnded(TransactionKind.SINGLE_SHARD, TransactionOutcome.FAILED);
+                    command.error(leg.errorPacket());
                     return;
                 }
             }
-            session.runtime().metrics().transactionEnded(TransactionKind.SINGLE_SHARD, ended);
+            session.metrics().transactionEnded(TransactionKind.SINGLE_SHARD, ended);
             then.run();
         });
         for (BackendConnection c : held) {
@@ -311,17 +311,17 @@ final class SessionStatements {
         multi.start();
     }
 
-    private void savepoint(SessionAction.Savepoint sp, byte[] text) {
+    private void savepoint(Command command, SessionAction.Savepoint sp, byte[] text) {
         TransactionState tx = session.transaction();
         if (tx.begun()) {
-            MultiExchange multi = new MultiExchange(session, false, results -> {
+            MultiExchange multi = new MultiExchange(new CommandLegs(session, command), false, results -> {
                 for (LegResult leg : results) {
                     if (!leg.ok()) {
-                        session.error(leg.errorPacket());
+                        command.error(leg.errorPacket());
                         return;
                     }
                 }
-                ok();
+                command.ok();
             });
             for (BackendConnection c : tx.heldConnections()) {
                 multi.leg(c.shard(), text);
@@ -333,33 +333,22 @@ final class SessionStatements {
             if (tx.deferredBegin() != null) {
                 tx.earlySavepoint(sp.name(), new String(text, StandardCharsets.UTF_8));
             }
-            ok();
+            command.ok();
             return;
         }
         if (tx.deferredBegin() != null && tx.hasEarlySavepoint(sp.name())) {
             if (sp.op() == SessionAction.SavepointOp.RELEASE) {
                 tx.releaseEarlySavepoint(sp.name());
             }
-            ok();
+            command.ok();
             return;
         }
-        session.error(NO_SUCH_SAVEPOINT, "42000", "SAVEPOINT " + sp.name() + " does not exist");
+        command.error(NO_SUCH_SAVEPOINT, "42000", "SAVEPOINT " + sp.name() + " does not exist");
     }
 
     // ---- helpers -------------------------------------------------------------------------------
 
-    /** The shard a session statement runs on: where the session already is, else any. */
-    private int pickShard() {
-        int inUse = session.shardInUse();
-        return inUse >= 0 ? inUse : session.loop().nextAnyShard();
-    }
-
-    private static byte[] statementText(StatementRunner.Execution exec) {
-        return SqlRenderer.render(new SqlTemplate.Original(), exec.analysis(), exec.values());
-    }
-
-    private void ok() {
-        session.output().ok(session.status());
-        session.finishCommand();
+    private static byte[] statementText(Command command) {
+        return SqlRenderer.render(new SqlTemplate.Original(), command.analysis(), command.values());
     }
 }

@@ -39,6 +39,20 @@ final class TransactionState {
         this.wrote = new boolean[shards];
     }
 
+    int shardCount() {
+        return held.length;
+    }
+
+    /**
+     * A statement's preamble went through on {@code shard}: if it joined the transaction there
+     * (START TRANSACTION or XA START), the connection now belongs to the transaction.
+     */
+    void joined(int shard, BackendConnection conn) {
+        if (held[shard] == null && joining(shard)) {
+            hold(shard, conn);
+        }
+    }
+
     /** Whether the client believes it is in a transaction (BEGIN given, or a shard holds one). */
     boolean active() {
         return deferredBegin != null || heldCount > 0;
@@ -68,6 +82,14 @@ final class TransactionState {
             }
         }
         return false;
+    }
+
+    /**
+     * Whether an error ends a transaction that spans shards: after a deadlock, lock wait timeout or
+     * duplicate key on one shard, no shard may keep its half.
+     */
+    boolean abortedBy(int errorCode) {
+        return distributed() && (errorCode == 1213 || errorCode == 1205 || errorCode == 1062);
     }
 
     int coordinator() {
