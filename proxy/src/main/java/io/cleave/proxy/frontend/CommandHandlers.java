@@ -1,6 +1,7 @@
 package io.cleave.proxy.frontend;
 
 import io.cleave.proxy.backend.ResponseKind;
+import io.cleave.proxy.metrics.RouteKind;
 import io.cleave.proxy.protocol.MalformedPacketException;
 import io.cleave.proxy.protocol.packet.client.CommandCode;
 
@@ -10,7 +11,7 @@ import java.util.Map;
 /**
  * The handlers of one session, wired once, and which one runs each client command. A handler
  * gets the {@link Command} and ends it; the path of a statement from here is
- * COM_QUERY / COM_STMT_EXECUTE -> plan -> {@link StatementRunner} -> one shard
+ * COM_QUERY / COM_STMT_EXECUTE -> plan -> {@link PlanExecutor} -> one shard
  * ({@link ShardExchange}, ended by {@link RelayOutcome}), several shards, or the proxy itself.
  */
 final class CommandHandlers {
@@ -29,18 +30,23 @@ final class CommandHandlers {
         this.session = session;
         Cursors cursors = new Cursors(session);
         ShardExchange relay = new ShardExchange(session, new RelayOutcome(session, cursors));
-        StatementRunner runner = new StatementRunner(session, relay);
-        PreparedStatements prepared = new PreparedStatements(session, runner, relay, cursors);
+        SessionStatements sessionStatements = new SessionStatements(session);
+        PlanExecutor executor = new PlanExecutor(session, relay, sessionStatements);
+        TextStatements text = new TextStatements(session, executor);
+        PreparedStatements prepared = new PreparedStatements(session, executor, relay, cursors);
         LocalCommands local = new LocalCommands(session, relay);
         changeUser = new ChangeUser(session, challenge);
-        byCode.put(CommandCode.QUERY, runner::query);
+        byCode.put(CommandCode.QUERY, text::query);
         byCode.put(CommandCode.STMT_EXECUTE, prepared::execute);
         byCode.put(CommandCode.STMT_PREPARE, prepared::prepare);
         byCode.put(CommandCode.STMT_CLOSE, prepared::close);
         byCode.put(CommandCode.STMT_RESET, prepared::reset);
         byCode.put(CommandCode.STMT_SEND_LONG_DATA, prepared::sendLongData);
         byCode.put(CommandCode.STMT_FETCH, prepared::fetch);
-        byCode.put(CommandCode.INIT_DB, runner::initDb);
+        byCode.put(CommandCode.INIT_DB, c -> {
+            c.served(RouteKind.LOCAL);
+            sessionStatements.initDb(c);
+        });
         byCode.put(CommandCode.PING, local::ping);
         byCode.put(CommandCode.QUIT, local::quit);
         byCode.put(CommandCode.SET_OPTION, local::setOption);

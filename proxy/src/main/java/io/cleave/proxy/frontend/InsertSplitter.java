@@ -23,11 +23,13 @@ import java.util.List;
 final class InsertSplitter {
 
     private final Session session;
-    private final StatementRunner runner;
+    private final PlanExecutor executor;
+    private final FanOutWrites writes;
 
-    InsertSplitter(Session session, StatementRunner runner) {
+    InsertSplitter(Session session, PlanExecutor executor, FanOutWrites writes) {
         this.session = session;
-        this.runner = runner;
+        this.executor = executor;
+        this.writes = writes;
     }
 
     void run(Command command, Plan.InsertSplit split) {
@@ -71,7 +73,7 @@ final class InsertSplitter {
         }
         if (oneShard) {
             Plan.Route route = Plan.Route.of(split.kind(), new Target.Shard(shardOfRow[0]), Plan.Access.WRITE, null);
-            runner.single(command, route, shardOfRow[0]);
+            executor.single(command, route, shardOfRow[0]);
             return;
         }
         byte[][] rows = renderRows(split, command);
@@ -144,7 +146,7 @@ final class InsertSplitter {
             out.write(tail, 0, tail.length);
             statements.add(out.toByteArray());
         }
-        runner.writeToShards(command, targets, statements, true, false, "INSERT", firstGeneratedId);
+        writes.write(command, targets, statements, true, false, "INSERT", firstGeneratedId);
     }
 
     private static byte[][] renderRows(Plan.InsertSplit split, Command command) {

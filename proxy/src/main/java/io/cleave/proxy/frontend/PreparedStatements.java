@@ -26,13 +26,13 @@ import java.util.List;
 final class PreparedStatements {
 
     private final Session session;
-    private final StatementRunner runner;
+    private final PlanExecutor executor;
     private final ShardExchange relay;
     private final Cursors cursors;
 
-    PreparedStatements(Session session, StatementRunner runner, ShardExchange relay, Cursors cursors) {
+    PreparedStatements(Session session, PlanExecutor executor, ShardExchange relay, Cursors cursors) {
         this.session = session;
-        this.runner = runner;
+        this.executor = executor;
         this.relay = relay;
         this.cursors = cursors;
     }
@@ -131,7 +131,7 @@ final class PreparedStatements {
             // without CURSOR_EXISTS, which tells the client to read it without fetching.
             command.cursor(statement);
         }
-        runner.run(command);
+        executor.run(command);
     }
 
     /** COM_STMT_FETCH: rows from the cursor, relayed from the connection that holds it. */
