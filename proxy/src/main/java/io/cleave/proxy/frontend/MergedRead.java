@@ -6,6 +6,7 @@ import io.cleave.proxy.merge.ResultMerger;
 import io.cleave.proxy.merge.TextRow;
 import io.cleave.proxy.metrics.RouteKind;
 import io.cleave.router.plan.MergeSpec;
+import io.cleave.router.plan.ParameterValues;
 import io.cleave.router.plan.Plan;
 import io.cleave.router.plan.SqlRenderer;
 
@@ -31,6 +32,21 @@ final class MergedRead {
     void run(Command command, Plan.Route route, Plan.Merge merge, int[] shards) {
         command.served(RouteKind.MULTI_SHARD);
         byte[] sql = SqlRenderer.render(merge.sql(), command.analysis(), command.values());
+        // What the merge needs of the statement's values is taken now: a text statement's values
+        // are its event loop's, reused by the next statement analyzed there before the shards answer.
+        MergeSpec spec = merge.spec();
+        long offset;
+        long count;
+        ParameterValues having;
+        try {
+            offset = spec.offset() == null ? 0 : SqlRenderer.value(spec.offset(), command.values());
+            count = spec.count() == null ? Long.MAX_VALUE : SqlRenderer.value(spec.count(), command.values());
+            having = spec.grouping() == null || spec.grouping().having() == null ? null
+                    : new HavingValues(spec.grouping().having(), command.values());
+        } catch (IllegalArgumentException | ArithmeticException e) {
+            command.refuse(e.getMessage());
+            return;
+        }
         boolean inTransaction = session.inTransaction();
         if (inTransaction && route.lockingRead()) {
             for (int shard : shards) {
@@ -38,7 +54,7 @@ final class MergedRead {
             }
         }
         MultiExchange multi = new MultiExchange(new CommandLegs(session, command), inTransaction,
-                results -> merged(command, results, merge.spec()));
+                results -> merged(command, results, spec, offset, count, having));
         for (int shard : shards) {
             multi.leg(shard, sql);
         }
@@ -47,7 +63,8 @@ final class MergedRead {
     }
 
     /** Merges the shards' rows and writes the one result a single server would have given. */
-    private void merged(Command command, List<LegResult> results, MergeSpec spec) {
+    private void merged(Command command, List<LegResult> results, MergeSpec spec, long offset, long count,
+                        ParameterValues havingValues) {
         for (LegResult leg : results) {
             if (!leg.ok()) {
                 writes.afterTransactionalLegs(results, () -> command.error(leg.errorPacket()));
@@ -73,12 +90,10 @@ final class MergedRead {
         try {
             ResultMerger merger = new ResultMerger(spec, first.columns);
             ResultMerger.RowFilter having = null;
-            if (spec.grouping() != null && spec.grouping().having() != null) {
-                PredicateEvaluator evaluator = new PredicateEvaluator(first.columns, command.values());
+            if (havingValues != null) {
+                PredicateEvaluator evaluator = new PredicateEvaluator(first.columns, havingValues);
                 having = row -> evaluator.test(spec.grouping().having(), row);
             }
-            long offset = spec.offset() == null ? 0 : SqlRenderer.value(spec.offset(), command.values());
-            long count = spec.count() == null ? Long.MAX_VALUE : SqlRenderer.value(spec.count(), command.values());
             List<TextRow> out = merger.merge(rows, offset, count, having);
             List<ResultColumn> columns = merger.outputColumns();
             ResultWriter.write(session.output(), columns, out, command.binary(), session.status(), warnings);

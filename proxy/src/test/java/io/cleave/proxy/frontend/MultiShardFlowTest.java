@@ -2,8 +2,11 @@ package io.cleave.proxy.frontend;
 
 import io.cleave.proxy.backend.ShardReply;
 import io.cleave.proxy.protocol.ColumnType;
+import io.cleave.proxy.server.LoopResources;
+import io.cleave.router.sql.lex.SqlMode;
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import static io.cleave.proxy.backend.ShardReply.column;
@@ -50,6 +53,51 @@ class MultiShardFlowTest {
 
         assertThat(reply.results().get(0).columns()).containsExactly("id", "v");
         assertThat(reply.rows()).containsExactly(List.of("101", "x"), List.of("7", "g"));
+    }
+
+    @Test
+    void theLimitOfAMergeIsTheStatementsOwnWhileOtherSessionsRunOnItsLoop() {
+        String rewrite = "SELECT id, v ,WEIGHT_STRING(IF(id = RTRIM(id), RTRIM(id), id)) FROM t ORDER BY id DESC LIMIT 3";
+        List<ShardReply.Column> columns = List.of(column("id", ColumnType.LONG), column("v", ColumnType.VAR_STRING),
+                column("w", ColumnType.VAR_STRING));
+        proxy.shard(0).answer(rewrite, ShardReply.rows(columns, new String[] {"7", "g", null},
+                new String[] {"4", "d", null}, new String[] {"1", "a", null}));
+        proxy.shard(1).answer(rewrite, ShardReply.rows(columns, new String[] {"102", "y", null},
+                new String[] {"101", "x", null}));
+
+        client.query("SELECT id, v FROM t ORDER BY id DESC LIMIT 1, 2");
+        // While the shards work, another session on the same event loop has its statement analyzed
+        // into the loop's reused buffers, as every COM_QUERY is.
+        LoopResources loop = proxy.runtime.loop(client.channel().eventLoop());
+        byte[] other = "SELECT v FROM t LIMIT 0, 1".getBytes(StandardCharsets.UTF_8);
+        byte[] buffer = loop.sqlBuffer(other.length);
+        System.arraycopy(other, 0, buffer, 0, other.length);
+        proxy.runtime.router().analyze(buffer, 0, other.length, SqlMode.DEFAULT, loop.analysis());
+        proxy.pump();
+
+        assertThat(client.reply().rows()).containsExactly(List.of("101", "x"), List.of("7", "g"));
+    }
+
+    @Test
+    void aMergedHavingComparesWithTheStatementsOwnValues() {
+        // HAVING is evaluated after merging the groups: the shards get the query without it.
+        String rewrite = "SELECT k, COUNT(*) ,WEIGHT_STRING(IF(k = RTRIM(k), RTRIM(k), k)) FROM t GROUP BY k ORDER BY k";
+        List<ShardReply.Column> columns = List.of(column("k", ColumnType.LONG), column("COUNT(*)", ColumnType.LONGLONG),
+                column("w", ColumnType.VAR_STRING));
+        proxy.shard(0).answer(rewrite, ShardReply.rows(columns, new String[] {"1", "2", null}, new String[] {"2", "1", null}));
+        proxy.shard(1).answer(rewrite, ShardReply.rows(columns, new String[] {"1", "1", null}, new String[] {"2", "1", null}));
+
+        client.query("SELECT k, COUNT(*) FROM t GROUP BY k HAVING COUNT(*) > 2 ORDER BY k");
+        LoopResources loop = proxy.runtime.loop(client.channel().eventLoop());
+        byte[] other = "SELECT k, COUNT(*) FROM t GROUP BY k HAVING COUNT(*) > 0 ORDER BY k".getBytes(StandardCharsets.UTF_8);
+        byte[] buffer = loop.sqlBuffer(other.length);
+        System.arraycopy(other, 0, buffer, 0, other.length);
+        proxy.runtime.router().analyze(buffer, 0, other.length, SqlMode.DEFAULT, loop.analysis());
+        proxy.pump();
+
+        assertThat(proxy.shard(0).queries()).containsExactly(rewrite);
+        assertThat(client.reply().rows()).as("only k = 1 has more than 2 rows over both shards")
+                .containsExactly(List.of("1", "3"));
     }
 
     @Test
