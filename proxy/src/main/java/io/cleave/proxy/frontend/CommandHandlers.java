@@ -30,8 +30,8 @@ final class CommandHandlers {
         this.session = session;
         Cursors cursors = new Cursors(session);
         ShardExchange relay = new ShardExchange(session, new RelayOutcome(session, cursors));
-        SessionStatements sessionStatements = new SessionStatements(session);
-        PlanExecutor executor = new PlanExecutor(session, relay, sessionStatements);
+        SettingStatements settings = new SettingStatements(session);
+        PlanExecutor executor = new PlanExecutor(session, relay, settings, new TransactionStatements(session));
         TextStatements text = new TextStatements(session, executor);
         PreparedStatements prepared = new PreparedStatements(session, executor, relay, cursors);
         LocalCommands local = new LocalCommands(session, relay);
@@ -45,7 +45,7 @@ final class CommandHandlers {
         byCode.put(CommandCode.STMT_FETCH, prepared::fetch);
         byCode.put(CommandCode.INIT_DB, c -> {
             c.served(RouteKind.LOCAL);
-            sessionStatements.initDb(c);
+            settings.initDb(c);
         });
         byCode.put(CommandCode.PING, local::ping);
         byCode.put(CommandCode.QUIT, local::quit);

@@ -12,7 +12,7 @@ import io.cleave.router.shardmap.ShardMap;
  * under the current shard map: one shard relays the client's own text ({@link ShardExchange}, the
  * hot path), several run the route's child ({@link MergedRead}, {@link FanOutWrites}, or its
  * refusal). A multi-row insert goes to {@link InsertSplitter}, session statements to
- * {@link SessionStatements}, local queries to {@link LocalAnswers}; a refusal is sent as it is.
+ * {@link SettingStatements} or {@link TransactionStatements}, local queries to {@link LocalAnswers}; a refusal is sent as it is.
  */
 final class PlanExecutor {
 
@@ -21,15 +21,17 @@ final class PlanExecutor {
     private final MergedRead merges;
     private final FanOutWrites writes;
     private final InsertSplitter inserts;
-    private final SessionStatements sessionStatements;
+    private final SettingStatements settings;
+    private final TransactionStatements transactions;
 
-    PlanExecutor(Session session, ShardExchange relay, SessionStatements sessionStatements) {
+    PlanExecutor(Session session, ShardExchange relay, SettingStatements settings, TransactionStatements transactions) {
         this.session = session;
         this.relay = relay;
         this.writes = new FanOutWrites(session);
         this.merges = new MergedRead(session, writes);
         this.inserts = new InsertSplitter(session, this, writes);
-        this.sessionStatements = sessionStatements;
+        this.settings = settings;
+        this.transactions = transactions;
     }
 
     void run(Command command) {
@@ -43,7 +45,11 @@ final class PlanExecutor {
             inserts.run(command, split);
         } else if (plan instanceof Plan.Session s) {
             command.served(RouteKind.LOCAL);
-            sessionStatements.handle(command, s);
+            if (SettingStatements.handles(s.action())) {
+                settings.run(command, s.action());
+            } else {
+                transactions.run(command, s.action());
+            }
         } else if (plan instanceof Plan.Local l) {
             command.served(RouteKind.LOCAL);
             LocalAnswers.answer(session, command, l);

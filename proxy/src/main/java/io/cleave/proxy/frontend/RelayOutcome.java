@@ -122,7 +122,7 @@ final class RelayOutcome {
                 boolean backslashEscapes = !session.sqlMode().noBackslashEscapes();
                 for (int i = 0; i < variables.size(); i++) {
                     updated = updated.withUserVariable(variables.get(i),
-                            SessionStatements.literal(columns.get(i), row, i, backslashEscapes));
+                            SettingStatements.literal(columns.get(i), row, i, backslashEscapes));
                 }
                 session.settings(updated);
                 conn.sessionState().applied(updated);

@@ -1,16 +1,13 @@
 package io.cleave.proxy.frontend;
 
-import io.cleave.proxy.backend.BackendConnection;
 import io.cleave.proxy.merge.ResultColumn;
 import io.cleave.proxy.merge.TextRow;
-import io.cleave.proxy.metrics.TransactionKind;
-import io.cleave.proxy.metrics.TransactionOutcome;
+import io.cleave.proxy.protocol.packet.server.ErrPacket;
 import io.cleave.proxy.protocol.packet.server.OkPacket;
 import io.cleave.proxy.protocol.packet.server.SessionStateChanges;
 import io.cleave.proxy.session.Charset;
 import io.cleave.proxy.session.SessionSettings;
 import io.cleave.router.plan.ParameterValues;
-import io.cleave.router.plan.Plan;
 import io.cleave.router.plan.SessionAction;
 import io.cleave.router.plan.SqlRenderer;
 import io.cleave.router.plan.SqlTemplate;
@@ -22,45 +19,35 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Statements that change the session rather than data. The proxy keeps the session's state and
- * reproduces it on whichever connection serves the next statement: SET runs once on a shard (which
- * validates and evaluates it) and the values it set are read back; USE checks the schema exists;
- * BEGIN waits for the first statement; COMMIT and ROLLBACK go to the shard the transaction is on.
+ * Statements that change the session's settings: SET, SET SESSION TRANSACTION, USE and
+ * COM_INIT_DB. The proxy keeps the settings and reproduces them on whichever connection serves the
+ * session next: SET runs once on a shard (which validates and evaluates it) and what it set is read
+ * back in the same round trip; USE checks the schema exists there. Setting autocommit to a
+ * constant needs no round trip.
  */
-final class SessionStatements {
-
-    private static final int NO_SUCH_SAVEPOINT = 1305;
+final class SettingStatements {
 
     private final Session session;
 
-    SessionStatements(Session session) {
+    SettingStatements(Session session) {
         this.session = session;
     }
 
-    void handle(Command command, Plan.Session plan) {
-        SessionAction action = plan.action();
+    void run(Command command, SessionAction action) {
         if (action instanceof SessionAction.SetVariables set) {
             setVariables(command, set);
         } else if (action instanceof SessionAction.Use use) {
             useSchema(command, use.schema());
-        } else if (action instanceof SessionAction.Begin begin) {
-            begin(command, begin.statement());
-        } else if (action instanceof SessionAction.Commit commit) {
-            endTransaction(command, "COMMIT", commit.chain(), commit.release());
-        } else if (action instanceof SessionAction.Rollback rollback) {
-            endTransaction(command, "ROLLBACK", rollback.chain(), rollback.release());
-        } else if (action instanceof SessionAction.Savepoint savepoint) {
-            savepoint(command, savepoint, statementText(command));
         } else {
-            SessionAction.SetTransaction st = (SessionAction.SetTransaction) action;
-            if (st.session()) {
-                runSet(command, statementText(command), List.of(new SessionAction.SystemVariable("transaction_isolation"),
-                        new SessionAction.SystemVariable("transaction_read_only")));
-            } else {
-                session.transaction().nextTransaction(st.statement());
-                command.ok();
-            }
+            runSet(command, statementText(command), List.of(new SessionAction.SystemVariable("transaction_isolation"),
+                    new SessionAction.SystemVariable("transaction_read_only")));
         }
+    }
+
+    /** Whether the action changes settings (else it is about the transaction). */
+    static boolean handles(SessionAction action) {
+        return action instanceof SessionAction.SetVariables || action instanceof SessionAction.Use
+                || action instanceof SessionAction.SetTransaction st && st.session();
     }
 
     // ---- SET ---------------------------------------------------------------------------------
@@ -137,7 +124,7 @@ final class SessionStatements {
         }).beforeRelease((conn, leg) -> {
             if (!leg.ok() || leg.rows.size() != 1) {
                 if (leg.ok()) {
-                    leg.error = new io.cleave.proxy.protocol.packet.server.ErrPacket(1105, "HY000",
+                    leg.error = new ErrPacket(1105, "HY000",
                             "SET read back " + leg.rows.size() + " rows");
                 }
                 return;
@@ -234,119 +221,6 @@ final class SessionStatements {
             }
         }).leg(session.anyShard(), sql).start();
     }
-
-    // ---- transactions --------------------------------------------------------------------------
-
-    private void begin(Command command, String startStatement) {
-        TransactionState tx = session.transaction();
-        if (tx.begun()) {
-            // BEGIN inside a transaction commits it first, as the server does.
-            finishTransaction(command, "COMMIT", () -> {
-                tx.begin(startStatement);
-                command.ok();
-            });
-            return;
-        }
-        tx.end();
-        tx.begin(startStatement);
-        command.ok();
-    }
-
-    private void endTransaction(Command command, String verb, boolean chain, boolean release) {
-        TransactionState tx = session.transaction();
-        String previousBegin = tx.deferredBegin();
-        finishTransaction(command, verb, () -> {
-            if (chain) {
-                tx.begin(previousBegin != null ? previousBegin : "START TRANSACTION");
-            }
-            command.ok();
-            if (release) {
-                command.closeConnection();
-            }
-        });
-    }
-
-    /** Sends {@code verb} to every shard of the transaction; runs {@code then} once it ended. */
-    private void finishTransaction(Command command, String verb, Runnable then) {
-        TransactionState tx = session.transaction();
-        if (tx.distributed()) {
-            DistributedCommit end = new DistributedCommit(session);
-            java.util.function.Consumer<io.cleave.proxy.protocol.packet.server.ErrPacket> after = error -> {
-                if (error != null) {
-                    command.error(error);
-                } else {
-                    then.run();
-                }
-            };
-            if (verb.equals("COMMIT")) {
-                end.commit(after);
-            } else {
-                end.rollback(after);
-            }
-            return;
-        }
-        List<BackendConnection> held = tx.heldConnections();
-        if (held.isEmpty()) {
-            tx.end();
-            then.run();
-            return;
-        }
-        byte[] sql = verb.getBytes(StandardCharsets.US_ASCII);
-        TransactionOutcome ended = verb.equals("COMMIT") ? TransactionOutcome.COMMIT : TransactionOutcome.ROLLBACK;
-        MultiExchange multi = new MultiExchange(new CommandLegs(session, command), false, results -> {
-            tx.end();
-            for (LegResult leg : results) {
-                if (!leg.ok()) {
-                    session.metrics().transactionEnded(TransactionKind.SINGLE_SHARD, TransactionOutcome.FAILED);
-                    command.error(leg.errorPacket());
-                    return;
-                }
-            }
-            session.metrics().transactionEnded(TransactionKind.SINGLE_SHARD, ended);
-            then.run();
-        });
-        for (BackendConnection c : held) {
-            multi.leg(c.shard(), sql);
-        }
-        multi.start();
-    }
-
-    private void savepoint(Command command, SessionAction.Savepoint sp, byte[] text) {
-        TransactionState tx = session.transaction();
-        if (tx.begun()) {
-            MultiExchange multi = new MultiExchange(new CommandLegs(session, command), false, results -> {
-                for (LegResult leg : results) {
-                    if (!leg.ok()) {
-                        command.error(leg.errorPacket());
-                        return;
-                    }
-                }
-                command.ok();
-            });
-            for (BackendConnection c : tx.heldConnections()) {
-                multi.leg(c.shard(), text);
-            }
-            multi.start();
-            return;
-        }
-        if (sp.op() == SessionAction.SavepointOp.SET) {
-            if (tx.deferredBegin() != null) {
-                tx.earlySavepoint(sp.name(), new String(text, StandardCharsets.UTF_8));
-            }
-            command.ok();
-            return;
-        }
-        if (tx.deferredBegin() != null && tx.hasEarlySavepoint(sp.name())) {
-            if (sp.op() == SessionAction.SavepointOp.RELEASE) {
-                tx.releaseEarlySavepoint(sp.name());
-            }
-            command.ok();
-            return;
-        }
-        command.error(NO_SUCH_SAVEPOINT, "42000", "SAVEPOINT " + sp.name() + " does not exist");
-    }
-
-    // ---- helpers -------------------------------------------------------------------------------
 
     private static byte[] statementText(Command command) {
         return SqlRenderer.render(new SqlTemplate.Original(), command.analysis(), command.values());
