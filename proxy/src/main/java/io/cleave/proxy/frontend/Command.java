@@ -10,6 +10,8 @@ import io.cleave.router.plan.ParameterValues;
 import io.cleave.router.plan.PinNames;
 import io.cleave.router.plan.Plan;
 import io.netty.buffer.ByteBuf;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.List;
 
@@ -25,6 +27,8 @@ import java.util.List;
  * valid until the command's first asynchronous step, so whatever is needed later is taken before.
  */
 final class Command {
+
+    private static final Logger log = LoggerFactory.getLogger(Command.class);
 
     /** Where a command ends: the session reads its next one, or closes. */
     interface End {
@@ -186,11 +190,17 @@ final class Command {
     }
 
     void ok(OkPacket ok) {
+        if (endsTwice()) {
+            return;
+        }
         session.output().ok(ok);
         finish();
     }
 
     void error(int errorCode, String sqlState, String message) {
+        if (endsTwice()) {
+            return;
+        }
         session.metrics().error(errorCode);
         session.output().error(errorCode, sqlState, message);
         finish();
@@ -202,6 +212,9 @@ final class Command {
 
     /** Refused by the proxy: what cannot be done correctly gets an error, never a wrong answer. */
     void refuse(int errorCode, String sqlState, String message) {
+        if (endsTwice()) {
+            return;
+        }
         served(RouteKind.REFUSED);
         error(errorCode, sqlState, message);
     }
@@ -213,7 +226,11 @@ final class Command {
 
     /** An error after which the connection cannot go on: sent, then the connection closes. */
     void fatal(int errorCode, String sqlState, String message) {
-        end(() -> end.fatal(this, new ErrPacket(errorCode, sqlState, message)));
+        if (endsTwice()) {
+            return;
+        }
+        ended = true;
+        end.fatal(this, new ErrPacket(errorCode, sqlState, message));
     }
 
     /** Done: what was written goes out and the next command may start. */
@@ -224,7 +241,11 @@ final class Command {
 
     /** Done without a response (COM_STMT_CLOSE, COM_STMT_SEND_LONG_DATA). */
     void finishSilently() {
-        end(() -> end.finished(this));
+        if (endsTwice()) {
+            return;
+        }
+        ended = true;
+        end.finished(this);
     }
 
     /** Closes the client connection; the command still ends as usual. */
@@ -232,12 +253,16 @@ final class Command {
         end.close();
     }
 
-    private void end(Runnable how) {
+    /**
+     * Whether the command has ended already: a handler bug, since a second answer would be read
+     * as the next command's. It is logged and nothing more is sent.
+     */
+    private boolean endsTwice() {
         if (ended) {
-            throw new IllegalStateException("command " + command + " ended twice");
+            log.error("command {} of connection {} ended twice; the second end is ignored", command,
+                    session.connectionId(), new IllegalStateException("ended twice"));
         }
-        ended = true;
-        how.run();
+        return ended;
     }
 
     boolean ended() {

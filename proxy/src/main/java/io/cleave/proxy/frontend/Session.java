@@ -15,6 +15,7 @@ import io.netty.buffer.ByteBuf;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntFunction;
 
 /**
  * What one client session keeps from command to command: who it is, its settings, its last insert
@@ -39,6 +40,8 @@ final class Session {
     private long lastInsertId;
     private boolean multiStatements;
     private long transactionSequence;
+    /** Made once: a method reference per statement would be an allocation on the hot path. */
+    private final IntFunction<String> xids = this::newXid;
 
     Session(ProxyRuntime runtime, LoopResources loop, ClientOutput output, long connectionId, String user,
             Capabilities capabilities, Charset loginCharset) {
@@ -161,7 +164,7 @@ final class Session {
      * the statement reads it (the connection's own belongs to whoever used it last).
      */
     List<String> preamble(int shard, boolean inTransaction, Command command) {
-        List<String> out = connections.transaction().preamble(shard, inTransaction, this::newXid);
+        List<String> out = connections.transaction().preamble(shard, inTransaction, xids);
         if (command != null && command.effects().usesLastInsertId()) {
             out = out == null ? new ArrayList<>(1) : out;
             out.add("DO LAST_INSERT_ID(" + lastInsertId + ")");
