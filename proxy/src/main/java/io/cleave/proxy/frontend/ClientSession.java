@@ -46,20 +46,28 @@ final class ClientSession implements Command.End {
         } else if (handlers.changeUser().awaitingClient()) {
             handlers.changeUser().onPacket(frame);
         } else {
-            try {
-                run(reader.add(frame));
-            } catch (PacketTooLargeException e) {
-                fatal(null, new ErrPacket(1153, "08S01", e.getMessage()));
-            } catch (MalformedPacketException e) {
-                fatal(null, new ErrPacket(1835, "08S01", "Malformed communication packet: " + e.getMessage()));
-            }
+            readAndRun(frame);
+        }
+    }
+
+    /** Runs the command {@code frame} completes, or with null, the next one that waited. */
+    private void readAndRun(ByteBuf frame) {
+        Command command;
+        try {
+            command = frame != null ? reader.add(frame) : reader.next();
+        } catch (PacketTooLargeException e) {
+            fatal(null, new ErrPacket(1153, "08S01", e.getMessage()));
+            return;
+        } catch (MalformedPacketException e) {
+            fatal(null, new ErrPacket(1835, "08S01", "Malformed communication packet: " + e.getMessage()));
+            return;
+        }
+        if (command != null) {
+            run(command);
         }
     }
 
     private void run(Command command) {
-        if (command == null) {
-            return;
-        }
         try {
             handlers.handle(command);
         } catch (MalformedPacketException | IndexOutOfBoundsException e) {
@@ -78,7 +86,7 @@ final class ClientSession implements Command.End {
     public void finished(Command command) {
         command.release();
         if (!closed) {
-            run(reader.next());
+            readAndRun(null);
         }
     }
 

@@ -107,9 +107,7 @@ public final class FakeShard implements ShardConnector {
                 ByteBuf frames = (ByteBuf) message;
                 try {
                     while (frames.isReadable()) {
-                        int length = frames.readUnsignedMediumLE();
-                        frames.skipBytes(1);
-                        answered += c.command(frames.readSlice(length)) ? 1 : 0;
+                        answered += c.command(packet(frames)) ? 1 : 0;
                     }
                 } finally {
                     frames.release();
@@ -117,6 +115,23 @@ public final class FakeShard implements ShardConnector {
             }
         }
         return answered;
+    }
+
+    /** The next packet's payload, joined when it takes several frames (16 MB or more). */
+    private static ByteBuf packet(ByteBuf frames) {
+        int length = frames.readUnsignedMediumLE();
+        frames.skipBytes(1);
+        if (length < Frames.MAX_PAYLOAD) {
+            return frames.readSlice(length);
+        }
+        ByteBuf joined = io.netty.buffer.Unpooled.buffer();
+        joined.writeBytes(frames, length);
+        while (length == Frames.MAX_PAYLOAD) {
+            length = frames.readUnsignedMediumLE();
+            frames.skipBytes(1);
+            joined.writeBytes(frames, length);
+        }
+        return joined;
     }
 
     @Override

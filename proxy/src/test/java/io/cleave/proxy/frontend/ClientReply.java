@@ -17,7 +17,8 @@ import java.util.List;
 /**
  * What a client read in answer to one command, decoded as a client library would: an OK, an
  * error, or text result sets (several when the server says more follow). Decoding checks that
- * the packets' sequence ids continue the command's (1, 2, 3, ...), as a client requires.
+ * the packets' sequence ids continue the command's (1, 2, 3, ... after a one-frame command), as a
+ * client requires.
  */
 record ClientReply(OkPacket ok, ErrPacket error, List<ResultSet> results) {
 
@@ -54,10 +55,15 @@ record ClientReply(OkPacket ok, ErrPacket error, List<ResultSet> results) {
     }
 
     static ClientReply decode(List<ByteBuf> frames, Capabilities caps) {
+        return decode(frames, caps, 1);
+    }
+
+    /** {@code firstSequence}: one past the command's last frame (1 unless it took several). */
+    static ClientReply decode(List<ByteBuf> frames, Capabilities caps, int firstSequence) {
         if (frames.isEmpty()) {
             throw new AssertionError("no reply");
         }
-        int expectedSequence = 1;
+        int expectedSequence = firstSequence;
         for (ByteBuf f : frames) {
             if (Frames.sequence(f) != (expectedSequence & 0xff)) {
                 throw new AssertionError("packet " + expectedSequence + " has sequence id " + Frames.sequence(f));

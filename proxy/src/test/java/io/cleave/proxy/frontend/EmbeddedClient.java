@@ -24,6 +24,8 @@ final class EmbeddedClient {
 
     private final EmbeddedChannel channel;
     private final Capabilities capabilities;
+    /** The sequence id the answer to the last command starts at: one past the command's last frame. */
+    private int replySequence = 1;
 
     EmbeddedClient(ProxyRuntime runtime, Capabilities capabilities, String user, String database) {
         this.channel = new EmbeddedChannel(new FrontendInitializer(runtime));
@@ -57,6 +59,7 @@ final class EmbeddedClient {
         ByteBuf frame = Frames.begin(UnpooledByteBufAllocator.DEFAULT, 1 + body.length);
         frame.writeByte(command.code());
         frame.writeBytes(body);
+        replySequence = Frames.frameCount(1 + body.length);
         channel.writeInbound(Frames.finish(frame, 0));
     }
 
@@ -68,7 +71,7 @@ final class EmbeddedClient {
     ClientReply reply() {
         List<ByteBuf> frames = frames();
         try {
-            return ClientReply.decode(frames, capabilities);
+            return ClientReply.decode(frames, capabilities, replySequence);
         } finally {
             release(frames);
         }

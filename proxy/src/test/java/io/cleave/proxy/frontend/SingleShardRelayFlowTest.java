@@ -64,6 +64,49 @@ class SingleShardRelayFlowTest {
     }
 
     @Test
+    void pipelinedCommandsRunOneAtATimeInOrder() {
+        proxy.shard(0).answer("SELECT v FROM t WHERE id = 5", ShardReply.rows(
+                List.of(column("v", ColumnType.VAR_STRING)), new String[] {"five"}));
+        proxy.shard(1).answer("SELECT v FROM t WHERE id = 150", ShardReply.rows(
+                List.of(column("v", ColumnType.VAR_STRING)), new String[] {"one fifty"}));
+
+        client.query("SELECT v FROM t WHERE id = 5");
+        client.query("SELECT v FROM t WHERE id = 150");
+        assertThat(proxy.shard(1).received()).as("the second waits for the first").isEmpty();
+        proxy.pump();
+
+        List<io.netty.buffer.ByteBuf> frames = client.frames();
+        try {
+            // Two replies, each numbered from 1: the first one's result set, then the second's.
+            int second = 0;
+            for (int i = 1; i < frames.size(); i++) {
+                if (io.cleave.proxy.protocol.Frames.sequence(frames.get(i)) == 1) {
+                    second = i;
+                }
+            }
+            assertThat(second).isPositive();
+            assertThat(ClientReply.decode(frames.subList(0, second), client.capabilities()).rows())
+                    .containsExactly(List.of("five"));
+            assertThat(ClientReply.decode(frames.subList(second, frames.size()), client.capabilities()).rows())
+                    .containsExactly(List.of("one fifty"));
+        } finally {
+            EmbeddedClient.release(frames);
+        }
+    }
+
+    @Test
+    void aStatementOfSixteenMegabytesOrMoreIsJoinedAndRelayedWhole() {
+        String value = "x".repeat(16 * 1024 * 1024);
+        String sql = "INSERT INTO settings (v) VALUES ('" + value + "')";
+        proxy.shard(1).answer(sql, ShardReply.ok(1, 0));
+
+        ClientReply reply = proxy.run(client, sql);
+
+        assertThat(reply.isOk()).as(reply.toString()).isTrue();
+        assertThat(proxy.shard(1).queries()).singleElement().asString().hasSize(sql.length());
+    }
+
+    @Test
     void aShardThatGoesAwayMidStatementIsAnErrorNotAHang() {
         proxy.shard(0).answer("SELECT v FROM t WHERE id = 5", ShardReply.noAnswer());
         client.query("SELECT v FROM t WHERE id = 5");
