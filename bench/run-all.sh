@@ -6,7 +6,8 @@
 #
 #   bench/run-all.sh                 sizes for a small host (about 85 minutes on 2 cores)
 #   bench/run-all.sh --short         the same comparisons on smaller data with shorter runs (about 47 minutes)
-#   bench/run-all.sh --large         a 16+ core host with flash: 100 warehouses, 64 clients, 1/2/4/8 shards
+#   bench/run-all.sh --large         a 16+ core host with flash: 100 warehouses, 64 clients, 1/2/4/8 shards,
+#                                    cores split among each home's shards (cpu_sets: auto)
 #   bench/run-all.sh --quick         seconds-long runs on tiny data into a temporary directory, to check that
 #                                    the suite works end to end (its figures mean nothing; RESULTS.md is untouched)
 #   bench/run-all.sh [...] -- OPTS   OPTS go to every comparison, e.g. -- --datadir-root /mnt/nvme0/cleave-bench
@@ -48,14 +49,15 @@ case $preset in
     xshard=(--k 1,2,4 --threads 8 --accounts-per-shard 10000 --duration 15s --warmup 5s --rounds 3 --warehouses 4
             --connections 8 --tpcc-duration 30s --buffer-pool 1G) ;;
   large)
-    overhead=(--tables 16 --table-size 1000000 --threads 64 --duration 120s --warmup 30s --rounds 3 --buffer-pool 32G)
+    overhead=(--tables 16 --table-size 1000000 --threads 64 --duration 120s --warmup 30s --rounds 3 --buffer-pool 32G
+              --cpu-sets auto)
     tpcc=(--shards 1,2,4,8 --warehouses 100 --connections 64 --duration 300s --warmup 120s --rounds 3
-          --buffer-pool 32G --loader-threads 16 --report-interval 10s)
+          --buffer-pool 32G --loader-threads 16 --report-interval 10s --cpu-sets auto)
     sysb=(--shards 1,2,4,8 --tables 16 --table-size 1000000 --threads 64 --duration 120s --warmup 30s --rounds 3
-          --buffer-pool 32G --loader-threads 16)
+          --buffer-pool 32G --loader-threads 16 --cpu-sets auto)
     xshard=(--k 1,2,4 --threads 64 --accounts-per-shard 1000000 --duration 120s --warmup 30s --rounds 3
             --warehouses 100 --connections 64 --tpcc-duration 300s --buffer-pool 32G --loader-threads 16
-            --report-interval 10s) ;;
+            --report-interval 10s --cpu-sets auto) ;;
   quick)
     overhead=(--tables 2 --table-size 2000 --threads 4 --duration 3s --warmup 1s --rounds 2 --buffer-pool 256M)
     tpcc=(--shards 1,2 --warehouses 2 --connections 4 --duration 4s --warmup 1s --rounds 2 --buffer-pool 256M

@@ -2,15 +2,15 @@ package io.cleave.e2e.lifecycle;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.cleave.e2e.support.CleaveJar;
+import io.cleave.e2e.support.CleaveJar.Result;
 import io.cleave.e2e.support.CleaveTestHome;
 import io.cleave.manager.home.DaemonInfo;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -23,24 +23,15 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class CliLifecycleIT {
 
-    private static final Path JAR = Path.of(System.getProperty("cleave.jar", "../manager/target/cleave.jar"));
+    private static final Path JAR = CleaveJar.JAR;
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    record Result(int code, String out) {
-    }
-
     private static Result cleave(CleaveTestHome home, String... args) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of(javaBin(), "-jar", JAR.toString()));
-        cmd.addAll(List.of(args));
-        cmd.add("--home=" + home.root());
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(5, TimeUnit.MINUTES)).as("cleave %s finished", String.join(" ", args)).isTrue();
-        return new Result(p.exitValue(), out);
+        return CleaveJar.run(home, args);
     }
 
     private static String javaBin() {
-        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        return CleaveJar.javaBin();
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.cleave.e2e.transactions;
 
+import io.cleave.e2e.support.CleaveJar;
 import io.cleave.e2e.support.CleaveTestHome;
 import io.cleave.e2e.support.RunningDaemon;
 import io.cleave.proxy.server.CommitStep;
@@ -12,7 +13,6 @@ import org.junit.jupiter.params.provider.EnumSource;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Map;
@@ -33,7 +33,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class DaemonKilledMidCommitIT {
 
-    private static final Path JAR = Path.of(System.getProperty("cleave.jar", "../manager/target/cleave.jar"));
     private static final int SHARDS = 2;
     private static final int FROM = 1;
     private static final int TO = 101;
@@ -43,7 +42,7 @@ class DaemonKilledMidCommitIT {
 
     @BeforeAll
     void start() throws Exception {
-        assertThat(JAR).as("cleave.jar is built by 'mvn package'").exists();
+        assertThat(CleaveJar.JAR).as("cleave.jar is built by 'mvn package'").exists();
         home = CleaveTestHome.builder().shards(SHARDS).extraYaml(Bank.sharding(SHARDS)).create();
         RunningDaemon daemon = home.start();
         try (Connection c = daemon.connectProxy("", "")) {
@@ -65,12 +64,10 @@ class DaemonKilledMidCommitIT {
     @EnumSource(CommitStep.class)
     void theTransferIsAllOrNothingWhenTheDaemonDiesAt(CommitStep step) throws Exception {
         Path log = home.root().resolve("halt-" + step + ".log");
-        Process up = new ProcessBuilder(javaBin(), "-Dcleave.test.haltAt=" + step, "-jar", JAR.toString(), "up",
-                "--home=" + home.root(), "--config=" + home.configFile())
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process up = CleaveJar.up(home, log, "-Dcleave.test.haltAt=" + step);
         Map<Integer, Long> before;
         try {
-            try (Connection c = awaitProxy(up, log)) {
+            try (Connection c = CleaveJar.awaitProxy(home, up, log, "bank")) {
                 before = balances(c);
                 execute(c, "BEGIN");
                 execute(c, "UPDATE bank.accounts SET balance = balance - " + AMOUNT + " WHERE id = " + FROM);
@@ -116,24 +113,4 @@ class DaemonKilledMidCommitIT {
         return out;
     }
 
-    /** Logs in to the new daemon's proxy once it listens; fails if the daemon exits first. */
-    private Connection awaitProxy(Process up, Path log) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-        SQLException last = null;
-        while (System.nanoTime() < deadline) {
-            assertThat(up.isAlive()).as("daemon running:\n%s", Files.readString(log)).isTrue();
-            try {
-                return DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + home.proxyPort()
-                        + "/bank?sslMode=DISABLED&allowPublicKeyRetrieval=true&connectTimeout=2000", "root", "");
-            } catch (SQLException e) {
-                last = e;
-                Thread.sleep(200);
-            }
-        }
-        throw new AssertionError("the proxy did not accept a login within 90 s:\n" + Files.readString(log), last);
-    }
-
-    private static String javaBin() {
-        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    }
 }

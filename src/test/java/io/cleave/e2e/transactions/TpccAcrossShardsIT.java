@@ -10,6 +10,7 @@ import io.cleave.bench.tpcc.run.TpccDriver;
 import io.cleave.bench.tpcc.txn.TransactionType;
 import io.cleave.e2e.support.CleaveTestHome;
 import io.cleave.e2e.support.RunningDaemon;
+import io.cleave.e2e.support.TpccSharding;
 import io.cleave.manager.daemon.ShardEndpoint;
 import io.cleave.manager.supervisor.InstanceState;
 import org.junit.jupiter.api.AfterAll;
@@ -49,27 +50,7 @@ class TpccAcrossShardsIT {
 
     private static final int SHARDS = 4;
     private static final String DATABASE = "tpcc";
-    private static final String SHARDING = """
-            sharding:
-              keyspaces:
-                - name: warehouse
-                  function: range
-                  ranges:
-                    - { from: 1, to: 1, shard: 0 }
-                    - { from: 2, to: 2, shard: 1 }
-                    - { from: 3, to: 3, shard: 2 }
-                    - { from: 4, shard: 3 }
-              tables:
-                - { name: warehouse, keyspace: warehouse, column: w_id }
-                - { name: district, keyspace: warehouse, column: d_w_id }
-                - { name: customer, keyspace: warehouse, column: c_w_id }
-                - { name: history, keyspace: warehouse, column: h_w_id }
-                - { name: new_orders, keyspace: warehouse, column: no_w_id }
-                - { name: orders, keyspace: warehouse, column: o_w_id }
-                - { name: order_line, keyspace: warehouse, column: ol_w_id }
-                - { name: stock, keyspace: warehouse, column: s_w_id }
-                - { name: item, type: reference }
-            """;
+    private static final String SHARDING = TpccSharding.yaml(SHARDS);
 
     private CleaveTestHome home;
     private RunningDaemon daemon;

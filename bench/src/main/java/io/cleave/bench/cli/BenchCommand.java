@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
 @Command(name = "cleave-bench", mixinStandardHelpOptions = true, version = "cleave-bench 0.1",
     description = "Benchmarks for Cleave: TPC-C, the sysbench suite, proxy overhead, one instance vs N shards, "
         + "cross-shard transactions.",
-    subcommands = {TpccCommand.class, ProxyOverheadCommand.class, ScalingCommand.class, CrossShardCommand.class,
+    subcommands = {TpccCommand.class, ProxyOverheadCommand.class, ScalingCommand.class, CrossShardCommand.class, MoveBenchCommand.class,
         ReportCommand.class, SpliceCommand.class})
 public final class BenchCommand implements Runnable {
     /** Exit code when the command itself failed (bad target, SQL error), as opposed to a failed check. */

@@ -103,6 +103,7 @@ final class CrossShardCommand implements Callable<Integer> {
 
         Map<String, String> parameters = new LinkedHashMap<>();
         parameters.put("home", shards + " shards, buffer pool " + home.bufferPool + " in total split evenly over them");
+        home.describeCpus(parameters);
         parameters.put("transfers", String.format("accounts(id, balance, moves), %,d per shard in one id range per shard; "
             + "%d client threads through the proxy, server-side prepared UPDATE, BEGIN and COMMIT as text", accountsPerShard,
             threads));

@@ -28,9 +28,21 @@ final class HomeMixin {
         description = "Proxy event loops; 0 keeps Cleave's default, a quarter of the cores (default: ${DEFAULT-VALUE}).")
     int proxyThreads;
 
+    @Option(names = "--cpu-sets", defaultValue = "none", paramLabel = "auto|none",
+        description = "auto: each home's shards get an even share of the cores, a NUMA node each where the node count allows"
+            + " (Cleave's cpu_sets: auto); none: shards are not pinned (default: ${DEFAULT-VALUE}).")
+    String cpuSets;
+
     HomeSpec spec(Layout layout, int warehouses, int sysbenchTables) {
         return new HomeSpec(1, bufferPool, layout, warehouses, sysbenchTables, serverBinary,
-            Optional.ofNullable(datadirRoot), proxyThreads);
+            Optional.ofNullable(datadirRoot), proxyThreads, cpuSets);
+    }
+
+    /** How the shards are placed on CPUs, for the settings a results table records. */
+    void describeCpus(java.util.Map<String, String> parameters) {
+        parameters.put("CPUs", cpuSets.equals("auto")
+            ? "cpu_sets: auto (each home's cores split evenly over its shards, a NUMA node each where the node count allows)"
+            : "shards not pinned to CPUs");
     }
 
     Path cleaveJar() {

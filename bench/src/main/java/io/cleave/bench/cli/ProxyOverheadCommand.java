@@ -73,6 +73,7 @@ final class ProxyOverheadCommand implements Callable<Integer> {
         parameters.put("data", tables + " tables x " + tableSize + " rows on 1 shard, every table unsharded");
         parameters.put("clients", threads + " sysbench threads, --db-ps-mode=" + psMode + ", client -> proxy over TCP");
         parameters.put("buffer pool", home.bufferPool);
+        home.describeCpus(parameters);
         parameters.put("runs", measure.rounds + " rounds x " + measure.duration.toSeconds() + " s, each after a "
             + measure.warmup.toSeconds() + " s warm-up, direct and proxy alternating");
         return ComparisonReporting.finish(spec, NAME, "Proxy overhead: sysbench directly on one shard vs through the proxy",

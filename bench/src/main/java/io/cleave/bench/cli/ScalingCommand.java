@@ -124,6 +124,7 @@ final class ScalingCommand implements Callable<Integer> {
             parameters.put("clients", threads + " sysbench threads, --db-ps-mode=" + psMode);
         }
         parameters.put("buffer pool", home.bufferPool + " in total per home, split evenly over its shards");
+        home.describeCpus(parameters);
         parameters.put("runs", measure.rounds + " rounds x " + measure.duration.toSeconds() + " s, each after a "
             + measure.warmup.toSeconds() + " s warm-up; configurations alternate, only the measured home runs");
         ComparisonRunner runner = new ComparisonRunner(home.cleaveJar(), template, System.out);

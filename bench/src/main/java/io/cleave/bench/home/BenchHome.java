@@ -165,6 +165,35 @@ public final class BenchHome implements AutoCloseable {
         return ProxyCounters.statements(adminPort);
     }
 
+    /**
+     * A call to the daemon's admin API with its bearer token (state/admin-token); returns the body.
+     *
+     * @throws IllegalStateException with the daemon's answer when it is not 2xx
+     */
+    public String admin(String method, String path, String jsonBody) {
+        try {
+            String token = Files.readString(home().resolve("state/admin-token"), StandardCharsets.UTF_8).trim();
+            java.net.http.HttpRequest request = java.net.http.HttpRequest.newBuilder(
+                    java.net.URI.create("http://127.0.0.1:" + adminPort + path))
+                .timeout(Duration.ofSeconds(60)).header("Authorization", "Bearer " + token)
+                .header("Content-Type", "application/json")
+                .method(method, jsonBody == null ? java.net.http.HttpRequest.BodyPublishers.noBody()
+                    : java.net.http.HttpRequest.BodyPublishers.ofString(jsonBody)).build();
+            java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient().send(request,
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() / 100 != 2) {
+                throw new IllegalStateException(method + " " + path + " answered " + response.statusCode() + ": "
+                    + response.body());
+            }
+            return response.body();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot reach the daemon's admin API: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
     /** The daemon's Prometheus metrics as text (GET /metrics on the admin port). */
     public String metrics() {
         return ProxyCounters.fetch(adminPort);

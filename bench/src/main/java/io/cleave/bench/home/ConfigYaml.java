@@ -18,6 +18,9 @@ final class ConfigYaml {
             .append(" }\n");
         y.append("buffer_pool: ").append(spec.bufferPool()).append('\n');
         spec.datadirRoot().ifPresent(root -> y.append("datadir_roots: [").append(quoted(root)).append("]\n"));
+        if (spec.cpuSets().equals("auto")) {
+            y.append("cpu_sets: auto\n");
+        }
         y.append("proxy:\n  listen: 127.0.0.1:").append(proxyPort).append('\n');
         if (spec.proxyThreads() > 0) {
             y.append("  threads: ").append(spec.proxyThreads()).append('\n');

@@ -5,13 +5,15 @@ import java.util.Optional;
 /**
  * One Cleave home to benchmark: how many shards share the total buffer pool, how tables are
  * placed, and the few settings a benchmark host may need (server binary, datadir root on flash,
- * proxy event loops; 0 keeps the daemon's default).
+ * proxy event loops; 0 keeps the daemon's default; CPU placement).
  *
  * @param warehouses     TPC-C warehouses spread over the shards (TPCC layout)
  * @param sysbenchTables sbtest tables hashed over the shards (SYSBENCH layout)
+ * @param cpuSets        {@code auto} (cores split evenly, a NUMA node per shard where the node count allows),
+ *                       or {@code none} (shards unpinned)
  */
 public record HomeSpec(int shards, String bufferPool, Layout layout, int warehouses, int sysbenchTables,
-                       String serverBinary, Optional<String> datadirRoot, int proxyThreads) {
+                       String serverBinary, Optional<String> datadirRoot, int proxyThreads, String cpuSets) {
 
     public HomeSpec {
         if (shards < 1) {
@@ -24,13 +26,16 @@ public record HomeSpec(int shards, String bufferPool, Layout layout, int warehou
         if (layout == Layout.SYSBENCH && sysbenchTables < 1) {
             throw new IllegalArgumentException("sysbench layout needs at least one table");
         }
+        if (!cpuSets.equals("auto") && !cpuSets.equals("none")) {
+            throw new IllegalArgumentException("cpu sets auto or none expected, not " + cpuSets);
+        }
         if (!bufferPool.matches("\\d+[KMGT]?")) {
             throw new IllegalArgumentException("buffer pool size like 512M or 4G expected, not " + bufferPool);
         }
     }
 
     public HomeSpec withShards(int n) {
-        return new HomeSpec(n, bufferPool, layout, warehouses, sysbenchTables, serverBinary, datadirRoot, proxyThreads);
+        return new HomeSpec(n, bufferPool, layout, warehouses, sysbenchTables, serverBinary, datadirRoot, proxyThreads, cpuSets);
     }
 
     /**

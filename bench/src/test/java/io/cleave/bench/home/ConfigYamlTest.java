@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 class ConfigYamlTest {
 
     private static HomeSpec spec(int shards, Layout layout, int warehouses) {
-        return new HomeSpec(shards, "4G", layout, warehouses, 3, "auto", Optional.empty(), 0);
+        return new HomeSpec(shards, "4G", layout, warehouses, 3, "auto", Optional.empty(), 0, "none");
     }
 
     @Test
@@ -67,16 +67,20 @@ class ConfigYamlTest {
 
     @Test
     void singleHasNoShardingSectionAndOptionalSettingsAppearWhenSet() {
-        HomeSpec s = new HomeSpec(1, "512M", Layout.SINGLE, 0, 0, "/opt/mysql/bin/mysqld", Optional.of("/mnt/nvme0/cb"), 2);
+        HomeSpec s = new HomeSpec(1, "512M", Layout.SINGLE, 0, 0, "/opt/mysql/bin/mysqld", Optional.of("/mnt/nvme0/cb"), 2, "auto");
         String yaml = ConfigYaml.render(s, 1, 2, 3);
         assertThat(yaml).doesNotContain("sharding:")
-            .contains("binary: \"/opt/mysql/bin/mysqld\"", "datadir_roots: [\"/mnt/nvme0/cb\"]\n", "  threads: 2\n");
+            .contains("binary: \"/opt/mysql/bin/mysqld\"", "datadir_roots: [\"/mnt/nvme0/cb\"]\n", "  threads: 2\n",
+                "cpu_sets: auto\n");
+        assertThat(ConfigYaml.render(spec(2, Layout.SINGLE, 0), 1, 2, 3)).doesNotContain("cpu_sets");
     }
 
     @Test
     void impossibleHomesAreRefused() {
         assertThatThrownBy(() -> spec(4, Layout.TPCC, 2)).hasMessageContaining("at least 4 warehouses");
-        assertThatThrownBy(() -> new HomeSpec(1, "lots", Layout.SINGLE, 0, 0, "auto", Optional.empty(), 0))
+        assertThatThrownBy(() -> new HomeSpec(1, "lots", Layout.SINGLE, 0, 0, "auto", Optional.empty(), 0, "none"))
             .hasMessageContaining("buffer pool");
+        assertThatThrownBy(() -> new HomeSpec(1, "1G", Layout.SINGLE, 0, 0, "auto", Optional.empty(), 0, "some"))
+            .hasMessageContaining("cpu sets auto or none");
     }
 }

@@ -85,6 +85,37 @@ public final class AdminClient {
         return AdminServer.JSON.readValue(send("POST", "/v1/xa/recover"), RecoveryReport.class);
     }
 
+    public io.cleave.manager.move.ShardsReport shards(boolean exact) throws IOException {
+        return AdminServer.JSON.readValue(send("GET", "/v1/shards" + (exact ? "?exact=true" : "")),
+                io.cleave.manager.move.ShardsReport.class);
+    }
+
+    public List<io.cleave.manager.move.MoveRecord> moves() throws IOException {
+        return AdminServer.JSON.readValue(send("GET", "/v1/moves"), new TypeReference<>() {
+        });
+    }
+
+    public io.cleave.manager.move.MoveRecord move(long id) throws IOException {
+        return AdminServer.JSON.readValue(send("GET", "/v1/moves/" + id), io.cleave.manager.move.MoveRecord.class);
+    }
+
+    public io.cleave.manager.move.MoveRecord startMove(String keyspace, String keys, int target) throws IOException {
+        String body = AdminServer.JSON.writeValueAsString(java.util.Map.of("keyspace", keyspace, "keys", keys, "to", target));
+        return AdminServer.JSON.readValue(send("POST", "/v1/moves", HttpRequest.BodyPublishers.ofString(body,
+                StandardCharsets.UTF_8)), io.cleave.manager.move.MoveRecord.class);
+    }
+
+    public io.cleave.manager.move.MoveRecord cancelMove(long id) throws IOException {
+        return AdminServer.JSON.readValue(send("POST", "/v1/moves/" + id + "/cancel"), io.cleave.manager.move.MoveRecord.class);
+    }
+
+    public io.cleave.manager.move.RebalancePlan rebalance(boolean byBytes, boolean dryRun) throws IOException {
+        String body = AdminServer.JSON.writeValueAsString(java.util.Map.of("by", byBytes ? "bytes" : "rows",
+                "dry_run", dryRun));
+        return AdminServer.JSON.readValue(send("POST", "/v1/rebalance", HttpRequest.BodyPublishers.ofString(body,
+                StandardCharsets.UTF_8)), io.cleave.manager.move.RebalancePlan.class);
+    }
+
     private String send(String method, String path) throws IOException {
         return send(method, path, HttpRequest.BodyPublishers.noBody());
     }

@@ -3,6 +3,9 @@ package io.cleave.manager.admin;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.cleave.manager.move.MoveRefused;
+import io.cleave.manager.move.MoveService;
 import io.cleave.proxy.server.InDoubtResolution;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.slf4j.Logger;
@@ -33,6 +36,11 @@ import java.util.function.Supplier;
  *       settles one transaction on every shard where it is prepared; 404 for an unknown xid, 409 when
  *       that contradicts the recorded decision and is not forced, 502 when a shard failed</li>
  *   <li>{@code POST /v1/xa/recover}: a recovery pass now, as a {@link RecoveryReport}</li>
+ *   <li>{@code GET /v1/shards[?exact=true]}: a {@link io.cleave.manager.move.ShardsReport}</li>
+ *   <li>{@code GET /v1/moves}, {@code GET /v1/moves/N}: moves and their progress; {@code POST /v1/moves} with
+ *       {@code {"keyspace": "...", "keys": "1-50", "to": 2}} starts one (400 bad input, 404 no such shard, 409
+ *       overlapping a move under way); {@code POST /v1/moves/N/cancel}</li>
+ *   <li>{@code POST /v1/rebalance} with {@code {"by": "rows"|"bytes", "dry_run": true}}: a {@link io.cleave.manager.move.RebalancePlan}</li>
  *   <li>{@code GET /metrics}: Prometheus text format</li>
  * </ul>
  * Errors are {@code {"error": "..."}}; 503 means the proxy, through which XA work goes, is not running.
@@ -53,7 +61,8 @@ public final class AdminServer implements AutoCloseable {
      * @param xa       lists and settles in-doubt XA branches for /v1/xa
      */
     public AdminServer(int port, String token, PrometheusMeterRegistry registry, Supplier<StatusReport> status,
-                       Runnable shutdown, Function<String, ExplainReport> explain, InDoubtTransactions xa) {
+                       Runnable shutdown, Function<String, ExplainReport> explain, InDoubtTransactions xa,
+                       MoveService moves) {
         this.expectedAuth = ("Bearer " + token).getBytes(StandardCharsets.UTF_8);
         try {
             server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 16);
@@ -97,13 +106,75 @@ public final class AdminServer implements AutoCloseable {
         server.createContext("/v1/xa/rollback", ex -> handle(ex, "POST", true, () -> resolve(ex, xa, false)));
         server.createContext("/v1/xa/recover", ex -> handle(ex, "POST", true,
                 () -> respond(ex, 200, "application/json", JSON.writeValueAsString(xa.recover()))));
+        server.createContext("/v1/shards", ex -> handle(ex, "GET", true, () -> respond(ex, 200, "application/json",
+                JSON.writeValueAsString(moves.shards(String.valueOf(ex.getRequestURI().getQuery()).contains("exact=true"))))));
+        server.createContext("/v1/moves", ex -> handleMoves(ex, moves));
+        server.createContext("/v1/rebalance", ex -> handle(ex, "POST", true, () -> {
+            JsonNode body = body(ex);
+            String by = body.path("by").asText("rows");
+            if (!by.equals("rows") && !by.equals("bytes")) {
+                throw new AdminError(AdminError.BAD_REQUEST, "rebalance by 'rows' or 'bytes', not '" + by + "'");
+            }
+            respond(ex, 200, "application/json", JSON.writeValueAsString(moves.rebalance(by.equals("bytes"),
+                    body.path("dry_run").asBoolean(false))));
+        }));
         server.createContext("/", ex -> handle(ex, "GET", true, () -> noSuchEndpoint(ex)));
+    }
+
+    /** /v1/moves (GET list, POST start), /v1/moves/N (GET), /v1/moves/N/cancel (POST). */
+    private void handleMoves(HttpExchange ex, MoveService moves) throws IOException {
+        String[] parts = ex.getRequestURI().getPath().split("/");
+        String method = ex.getRequestMethod();
+        if (parts.length == 3) {
+            handle(ex, method.equals("POST") ? "POST" : "GET", true, () -> {
+                if (method.equals("GET")) {
+                    respond(ex, 200, "application/json", JSON.writeValueAsString(moves.list()));
+                    return;
+                }
+                JsonNode body = body(ex);
+                if (!body.hasNonNull("keyspace") || !body.hasNonNull("keys") || !body.path("to").canConvertToInt()) {
+                    throw new AdminError(AdminError.BAD_REQUEST, "send the move as {\"keyspace\": \"...\", \"keys\": \"1-50\","
+                            + " \"to\": SHARD}");
+                }
+                respond(ex, 202, "application/json", JSON.writeValueAsString(moves.start(body.get("keyspace").asText(),
+                        body.get("keys").asText(), body.get("to").asInt(), "cli")));
+            });
+            return;
+        }
+        long id;
+        try {
+            id = Long.parseLong(parts[3]);
+        } catch (NumberFormatException e) {
+            handle(ex, method, true, () -> {
+                throw new AdminError(AdminError.BAD_REQUEST, "'" + parts[3] + "' is not a move id");
+            });
+            return;
+        }
+        if (parts.length == 4) {
+            handle(ex, "GET", true, () -> respond(ex, 200, "application/json", JSON.writeValueAsString(moves.get(id))));
+        } else if (parts.length == 5 && parts[4].equals("cancel")) {
+            handle(ex, "POST", true, () -> respond(ex, 200, "application/json", JSON.writeValueAsString(moves.cancel(id))));
+        } else {
+            handle(ex, "GET", true, () -> noSuchEndpoint(ex));
+        }
+    }
+
+    private static JsonNode body(HttpExchange ex) throws IOException {
+        byte[] bytes = ex.getRequestBody().readAllBytes();
+        if (bytes.length == 0) {
+            return JSON.createObjectNode();
+        }
+        try {
+            return JSON.readTree(bytes);
+        } catch (IOException e) {
+            throw new AdminError(AdminError.BAD_REQUEST, "the body is not JSON: " + e.getMessage());
+        }
     }
 
     private static void noSuchEndpoint(HttpExchange ex) throws IOException {
         respond(ex, 404, "application/json", JSON.writeValueAsString(Map.of("error", "no such endpoint: expected"
-                + " /v1/status, /v1/shutdown, /v1/explain, /v1/xa, /v1/xa/commit, /v1/xa/rollback, /v1/xa/recover"
-                + " or /metrics")));
+                + " /v1/status, /v1/shutdown, /v1/explain, /v1/xa, /v1/xa/commit, /v1/xa/rollback, /v1/xa/recover,"
+                + " /v1/shards, /v1/moves, /v1/rebalance or /metrics")));
     }
 
     private static void resolve(HttpExchange ex, InDoubtTransactions xa, boolean commit) throws IOException {
@@ -167,6 +238,13 @@ public final class AdminServer implements AutoCloseable {
             action.run();
         } catch (AdminError e) {
             respond(ex, e.status(), "application/json", JSON.writeValueAsString(Map.of("error", e.getMessage())));
+        } catch (MoveRefused e) {
+            int status = switch (e.kind()) {
+                case BAD_REQUEST -> AdminError.BAD_REQUEST;
+                case NOT_FOUND -> AdminError.NOT_FOUND;
+                case CONFLICT -> AdminError.CONFLICT;
+            };
+            respond(ex, status, "application/json", JSON.writeValueAsString(Map.of("error", e.getMessage())));
         } catch (RuntimeException e) {
             log.warn("admin request {} failed", ex.getRequestURI(), e);
             respond(ex, 500, "application/json", JSON.writeValueAsString(Map.of("error", String.valueOf(e.getMessage()))));

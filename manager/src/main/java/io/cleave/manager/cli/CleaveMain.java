@@ -7,7 +7,9 @@ import picocli.CommandLine.Command;
 @Command(name = "cleave", mixinStandardHelpOptions = true, versionProvider = CleaveMain.Version.class,
         description = "One MySQL-compatible database as N local shards on one host.",
         subcommands = {InitCommand.class, UpCommand.class, DownCommand.class, StatusCommand.class,
-                ExplainCommand.class, XaCommand.class, HashPasswordCommand.class, CommandLine.HelpCommand.class})
+                ExplainCommand.class, XaCommand.class, ShardsCommand.class, MoveCommand.class,
+                MovesCommand.class, RebalanceCommand.class, HashPasswordCommand.class, CommandLine.HelpCommand.class,
+                PlanCommand.class})
 public final class CleaveMain implements Runnable {
 
     @CommandLine.Spec

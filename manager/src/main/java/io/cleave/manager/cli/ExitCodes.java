@@ -6,6 +6,7 @@ import io.cleave.manager.config.ConfigException;
 import io.cleave.manager.home.DaemonLock;
 import io.cleave.manager.home.ShardMapStore;
 import io.cleave.manager.instance.BinaryException;
+import io.cleave.manager.instance.PlanRefusedException;
 import picocli.CommandLine;
 
 /** Exit codes of the CLI, and the mapping from exceptions to them. */
@@ -24,7 +25,7 @@ public final class ExitCodes implements CommandLine.IExecutionExceptionHandler {
     public static final int NOT_FOUND = 8;
 
     public static int of(Throwable e) {
-        if (e instanceof ConfigException || e instanceof ShardMapStore.ShardMapMismatchException) {
+        if (e instanceof ConfigException || e instanceof ShardMapStore.ShardMapMismatchException || e instanceof PlanRefusedException) {
             return CONFIG_INVALID;
         }
         if (e instanceof DaemonLock.HomeBusyException) {
@@ -35,6 +36,7 @@ public final class ExitCodes implements CommandLine.IExecutionExceptionHandler {
         }
         if (e instanceof AdminClient.DaemonAnswer answer) {
             return switch (answer.status()) {
+                case AdminError.BAD_REQUEST -> USAGE;
                 case AdminError.NOT_FOUND -> NOT_FOUND;
                 case AdminError.CONFLICT -> REFUSED;
                 case AdminError.UNAVAILABLE -> NOT_READY;

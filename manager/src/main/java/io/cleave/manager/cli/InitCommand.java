@@ -1,6 +1,5 @@
 package io.cleave.manager.cli;
 
-import io.cleave.manager.config.ByteSize;
 import io.cleave.manager.config.CleaveConfig;
 import io.cleave.manager.config.ConfigLoader;
 import io.cleave.manager.daemon.AccountProvisioning;
@@ -8,8 +7,7 @@ import io.cleave.manager.daemon.Provisioned;
 import io.cleave.manager.daemon.Provisioner;
 import io.cleave.manager.home.CleaveHome;
 import io.cleave.manager.home.DaemonLock;
-import io.cleave.manager.instance.InstancePlan;
-import io.cleave.manager.instance.LocalStorageProbe;
+import io.cleave.manager.instance.PlanText;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -19,7 +17,8 @@ import java.util.concurrent.Callable;
 
 /** Provisions a home without starting the daemon; running it again changes nothing that is right. */
 @Command(name = "init", mixinStandardHelpOptions = true,
-        description = {"Plans the shards, renders their my.cnf, initializes datadirs and creates the shard account.",
+        description = {"Plans the shards (printing the plan, as 'cleave plan' does), renders their my.cnf, initializes datadirs",
+                "and creates the shard account.",
                 "Idempotent: what is already right is left alone. 'cleave up' does this itself first."})
 public final class InitCommand implements Callable<Integer> {
 
@@ -36,15 +35,11 @@ public final class InitCommand implements Callable<Integer> {
         home.createDirectories();
         try (DaemonLock lock = DaemonLock.acquire(home)) {
             Provisioned provisioned = new Provisioner(home, config, CleaveHome.cacheDir(options.env),
-                    options.env.getOrDefault("PATH", ""), new LocalStorageProbe()).prepare();
+                    options.env.getOrDefault("PATH", "")).prepare();
             AccountProvisioning.provisionStopped(provisioned);
             PrintWriter out = spec.commandLine().getOut();
-            out.printf("home %s initialized for %d shards on %s%n", home, provisioned.plans().size(), provisioned.binary().describe());
-            out.printf("%-9s %-6s %-10s %-6s %-9s %s%n", "INSTANCE", "PORT", "SERVER_ID", "POOL", "FLUSH", "DATADIR");
-            for (InstancePlan p : provisioned.plans()) {
-                out.printf("%-9s %-6d %-10d %-6s %-9s %s%n", p.name(), p.port(), p.serverId(), ByteSize.format(p.bufferPoolBytes()),
-                        p.directIo() ? "O_DIRECT" : "fsync", p.datadir());
-            }
+            out.print(PlanText.render(provisioned.hostPlan()));
+            out.printf("%nhome %s initialized for %d shards on %s%n", home, provisioned.plans().size(), provisioned.binary().describe());
             out.flush();
         }
         return ExitCodes.OK;

@@ -87,7 +87,8 @@ public final class UpCommand implements Callable<Integer> {
             if (!child.isAlive() && DaemonInfo.read(home).filter(DaemonInfo::processAlive).isEmpty()) {
                 spec.commandLine().getErr().printf("error: the daemon exited (code %d); %s ends:%n%s%n", child.exitValue(), log,
                         LogTail.lastLines(log, 20));
-                return ExitCodes.FAILED;
+                // An invalid config or a refused plan keeps its own exit code, as in the foreground.
+                return child.exitValue() == ExitCodes.CONFIG_INVALID ? ExitCodes.CONFIG_INVALID : ExitCodes.FAILED;
             }
             Optional<AdminClient> client = AdminClient.connect(home);
             if (client.isPresent()) {

@@ -3,6 +3,7 @@ package io.cleave.manager.config;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * A validated config file. Built only by {@link ConfigLoader}, so every instance passed all checks.
@@ -12,18 +13,21 @@ import java.util.Optional;
  * @param datadirRoots  directories (one per flash device) the datadirs are spread across; empty
  *                      means {@code <home>/data}
  * @param logDir        a separate directory (device) for redo logs and binlogs
- * @param ioCapacity    innodb_io_capacity of one device, split across the shards sharing it
- * @param cpuSets       empty, or one taskset-style CPU list per shard
+ * @param ioCapacity    innodb_io_capacity of one device, split across the shards sharing it; empty
+ *                      ({@code auto}) takes it from each device's class
+ * @param redoWriteRate the peak rate (bytes per second) at which all shards together write redo,
+ *                      when known: redo logs are sized to hold an hour of it
+ * @param cpuSets       how shards are placed on CPUs
  */
 public record CleaveConfig(Path source, int shards, ServerConfig server, long bufferPoolBytes,
-                           List<Path> datadirRoots, Optional<Path> logDir, int ioCapacity, List<String> cpuSets,
+                           List<Path> datadirRoots, Optional<Path> logDir, OptionalInt ioCapacity,
+                           Optional<Long> redoWriteRate, CpuSets cpuSets,
                            ProxyConfig proxy, int adminPort, ShardingConfig sharding) {
 
     public static final int DEFAULT_ADMIN_PORT = 6034;
 
     public CleaveConfig {
         datadirRoots = List.copyOf(datadirRoots);
-        cpuSets = List.copyOf(cpuSets);
     }
 
     public long bufferPoolPerShard() {

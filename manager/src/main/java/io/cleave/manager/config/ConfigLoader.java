@@ -1,6 +1,7 @@
 package io.cleave.manager.config;
 
 import io.cleave.manager.auth.PasswordHashes;
+import io.cleave.manager.host.CpuList;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
@@ -16,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.regex.Pattern;
 
 /**
@@ -24,7 +26,6 @@ import java.util.regex.Pattern;
  */
 public final class ConfigLoader {
 
-    private static final Pattern CPU_SET = Pattern.compile("\\d+(-\\d+)?(,\\d+(-\\d+)?)*");
     private static final Pattern OPTION_NAME = Pattern.compile("[a-z][a-z0-9_-]*");
     private static final int MAX_SHARDS = 64;
     private static final long MIN_POOL_PER_SHARD = 16L << 20;
@@ -75,18 +76,10 @@ public final class ConfigLoader {
             roots.add(dir.resolve(root1).normalize());
         }
         Optional<Path> logDir = top.string("log_dir").map(p -> dir.resolve(p).normalize());
-        int ioCapacity = top.integer("io_capacity", 2000, 100, 10_000_000);
-        List<String> cpuSets = top.stringList("cpu_sets");
-        if (!cpuSets.isEmpty() && cpuSets.size() != shards) {
-            problems.add(top.lineOf("cpu_sets"), "cpu_sets", "has " + cpuSets.size() + " entries for " + shards
-                    + " shards: expected none or exactly one per shard");
-        }
-        for (int i = 0; i < cpuSets.size(); i++) {
-            if (!CPU_SET.matcher(cpuSets.get(i)).matches()) {
-                problems.add(top.lineOf("cpu_sets"), "cpu_sets[" + i + "]", "'" + cpuSets.get(i)
-                        + "' is not a CPU list: expected e.g. \"0-7\" or \"0,2,4-6\"");
-            }
-        }
+        OptionalInt ioCapacity = ioCapacity(top);
+        Optional<Long> redoWriteRate = top.string("redo_write_rate").isEmpty() ? Optional.empty()
+                : Optional.of(top.size("redo_write_rate", 0)).filter(r -> r > 0);
+        CpuSets cpuSets = cpuSets(top, shards);
         ProxyConfig proxy = proxy(top.mapping("proxy"), dir);
         YamlMapping admin = top.mapping("admin");
         int adminPort = admin.integer("port", CleaveConfig.DEFAULT_ADMIN_PORT, 0, 65535); // 0: any free port
@@ -100,8 +93,51 @@ public final class ConfigLoader {
                     + " go past 65535: expected a lower base_port");
         }
         problems.throwIfAny();
-        return new CleaveConfig(file, shards, server, bufferPool, roots, logDir, ioCapacity, cpuSets, proxy,
+        return new CleaveConfig(file, shards, server, bufferPool, roots, logDir, ioCapacity, redoWriteRate, cpuSets, proxy,
                 adminPort, sharding);
+    }
+
+    /** {@code auto} (the default: from each device's class) or a whole number of I/O operations per second per device. */
+    private static OptionalInt ioCapacity(YamlMapping top) {
+        Optional<String> text = top.string("io_capacity");
+        if (text.isEmpty() || text.get().equals("auto")) {
+            return OptionalInt.empty();
+        }
+        if (!text.get().matches("\\d+")) {
+            top.problems().add(top.lineOf("io_capacity"), "io_capacity", "'" + text.get()
+                    + "' is not valid: expected auto (from each device's class) or a whole number of I/O operations per second");
+            return OptionalInt.empty();
+        }
+        return OptionalInt.of(top.integer("io_capacity", 2000, 100, 10_000_000));
+    }
+
+    /** {@code auto}, a list of one CPU list per shard, or none ({@code []}, the default). */
+    private static CpuSets cpuSets(YamlMapping top, int shards) {
+        Problems problems = top.problems();
+        Optional<org.yaml.snakeyaml.nodes.Node> value = top.value("cpu_sets");
+        if (value.isPresent() && value.get() instanceof org.yaml.snakeyaml.nodes.ScalarNode) {
+            String text = top.string("cpu_sets").orElse("");
+            if (!text.equals("auto")) {
+                problems.add(top.lineOf("cpu_sets"), "cpu_sets", "'" + text
+                        + "' is not valid: expected auto, or a list of one CPU list per shard such as [\"0-7\", \"8-15\"]");
+            }
+            return new CpuSets.Auto();
+        }
+        List<String> lists = top.stringList("cpu_sets");
+        if (lists.isEmpty()) {
+            return new CpuSets.Unpinned();
+        }
+        if (lists.size() != shards) {
+            problems.add(top.lineOf("cpu_sets"), "cpu_sets", "has " + lists.size() + " entries for " + shards
+                    + " shards: expected none, auto, or exactly one per shard");
+        }
+        for (int i = 0; i < lists.size(); i++) {
+            if (!CpuList.isValid(lists.get(i))) {
+                problems.add(top.lineOf("cpu_sets"), "cpu_sets[" + i + "]", "'" + lists.get(i)
+                        + "' is not a CPU list: expected e.g. \"0-7\" or \"0,2,4-6\"");
+            }
+        }
+        return new CpuSets.Explicit(lists);
     }
 
     private static ServerConfig server(YamlMapping server, Path dir) {

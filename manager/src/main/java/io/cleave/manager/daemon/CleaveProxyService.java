@@ -107,6 +107,11 @@ public final class CleaveProxyService implements ProxyService {
     }
 
     @Override
+    public io.cleave.proxy.cutover.CutoverGate cutoverGate() {
+        return running().runtime().cutover();
+    }
+
+    @Override
     public int recoverNow() {
         return running().recoverNow();
     }

@@ -12,8 +12,17 @@ import io.cleave.manager.config.ConfigLoader;
 import io.cleave.manager.home.CleaveHome;
 import io.cleave.manager.home.DaemonInfo;
 import io.cleave.manager.home.DaemonLock;
+import io.cleave.manager.home.ShardMapStore;
+import io.cleave.manager.move.MapUpdates;
+import io.cleave.manager.move.MoveEnvironment;
+import io.cleave.manager.move.MoveHooks;
+import io.cleave.manager.move.MoveJournal;
+import io.cleave.manager.move.MoveMetrics;
+import io.cleave.manager.move.MoveService;
+import io.cleave.manager.move.MoveSettings;
+import io.cleave.manager.move.ShardLinks;
+import io.cleave.manager.instance.HostPlan;
 import io.cleave.manager.instance.InstancePlan;
-import io.cleave.manager.instance.LocalStorageProbe;
 import io.cleave.manager.instance.ShardAccount;
 import io.cleave.manager.supervisor.InstanceListener;
 import io.cleave.manager.supervisor.InstanceState;
@@ -75,6 +84,7 @@ public final class Daemon implements AutoCloseable {
     private ScheduledExecutorService scheduler;
     private List<InstanceSupervisor> supervisors = List.of();
     private AdminServer admin;
+    private MoveService moves;
     /** Read by admin API threads. */
     private volatile ProxyService proxy;
     /** Read by admin API threads. */
@@ -102,7 +112,7 @@ public final class Daemon implements AutoCloseable {
             lock = DaemonLock.acquire(home);
             try {
                 config = ConfigLoader.load(options.configFile());
-                provisioned = new Provisioner(home, config, options.cacheDir(), options.pathVariable(), new LocalStorageProbe()).prepare();
+                provisioned = new Provisioner(home, config, options.cacheDir(), options.pathVariable()).prepare();
                 checkPortsFree(provisioned.plans());
                 registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
                 scheduler = Executors.newScheduledThreadPool(4, daemonThreads("supervisor"));
@@ -116,8 +126,14 @@ public final class Daemon implements AutoCloseable {
                 }
                 supervisors = List.copyOf(list);
                 metrics.bind(supervisors);
+                MapUpdates maps = new MapUpdates(provisioned.shardMaps(), new ShardMapStore(home.shardMapFile()),
+                        config.sharding().topology());
+                moves = new MoveService(new MoveEnvironment(new ShardLinks(shardEndpoints()), maps, this::cutoverGate,
+                        new MoveJournal(home.state()), MoveSettings.fromSystemProperties(),
+                        new MoveMetrics(registry, () -> moves.phases()),
+                        new MoveHooks.Switchable(MoveHooks.fromSystemProperties())));
                 admin = new AdminServer(config.adminPort(), provisioned.adminToken(), registry, this::statusReport,
-                        this::requestShutdown, this::explain, inDoubtTransactions());
+                        this::requestShutdown, this::explain, inDoubtTransactions(), moves);
                 admin.start();
                 new DaemonInfo(ProcessHandle.current().pid(), admin.port(), startedAt.toString(), version()).write(home);
                 supervisors.forEach(InstanceSupervisor::start);
@@ -128,10 +144,23 @@ public final class Daemon implements AutoCloseable {
             }
         }
         if (awaitSettled()) {
+            new AppliedSettings(new ReadinessProbe(ShardAccount.USER, provisioned.account().secret())).check(supervisors);
             startProxy();
         } else {
             proxyState = options.proxy().isPresent() ? "down: no instance is ready" : "not part of this build";
         }
+        // Unfinished moves go on once the proxy (whose gate holds clients at a cutover) runs.
+        moves.resume();
+    }
+
+    /** The running proxy's cutover gate, or null when no proxy runs (then no client can be on moving keys). */
+    private io.cleave.proxy.cutover.CutoverGate cutoverGate() {
+        ProxyService p = proxy;
+        return p == null ? null : p.cutoverGate();
+    }
+
+    public MoveService moves() {
+        return moves;
     }
 
     /**
@@ -304,6 +333,11 @@ public final class Daemon implements AutoCloseable {
         return config;
     }
 
+    /** The plan the instances were provisioned from. */
+    public HostPlan plan() {
+        return provisioned.hostPlan();
+    }
+
     public CleaveHome home() {
         return home;
     }
@@ -359,6 +393,9 @@ public final class Daemon implements AutoCloseable {
                 return;
             }
             closed = true;
+            if (moves != null) {
+                moves.close();
+            }
             if (proxy != null) {
                 log.info("stopping the proxy");
                 proxy.close();

@@ -4,15 +4,13 @@ import io.cleave.manager.config.CleaveConfig;
 import io.cleave.manager.home.CleaveHome;
 import io.cleave.manager.home.Secrets;
 import io.cleave.manager.home.ShardMapStore;
-import io.cleave.manager.instance.BinaryResolver;
 import io.cleave.manager.instance.CnfRenderer;
 import io.cleave.manager.instance.DatadirInitializer;
-import io.cleave.manager.instance.EmbeddedServer;
+import io.cleave.manager.instance.HostPlan;
 import io.cleave.manager.instance.InstancePlan;
-import io.cleave.manager.instance.InstancePlanner;
+import io.cleave.manager.instance.PlanText;
 import io.cleave.manager.instance.ServerBinary;
 import io.cleave.manager.instance.ShardAccount;
-import io.cleave.manager.instance.StorageProbe;
 import io.cleave.router.shardmap.ShardMap;
 import io.cleave.router.shardmap.ShardMapHolder;
 import org.slf4j.Logger;
@@ -39,16 +37,13 @@ public final class Provisioner {
     private final CleaveHome home;
     private final CleaveConfig config;
     private final Path cacheDir;
-    private final String pathVariable;
-    private final StorageProbe storage;
-    private final boolean runAsRoot = "root".equals(System.getProperty("user.name"));
+    private final HomePlanner planner;
 
-    public Provisioner(CleaveHome home, CleaveConfig config, Path cacheDir, String pathVariable, StorageProbe storage) {
+    public Provisioner(CleaveHome home, CleaveConfig config, Path cacheDir, String pathVariable) {
         this.home = home;
         this.config = config;
         this.cacheDir = cacheDir;
-        this.pathVariable = pathVariable;
-        this.storage = storage;
+        this.planner = new HomePlanner(home, config, cacheDir, pathVariable);
     }
 
     public Provisioned prepare() {
@@ -58,23 +53,18 @@ public final class Provisioner {
         String adminToken = Secrets.readOrCreate(home.adminTokenFile());
         ShardAccount account = new ShardAccount(Secrets.readOrCreate(home.shardSecretFile()));
 
-        ServerBinary binary = new BinaryResolver(pathVariable, () -> EmbeddedServer.standard(cacheDir))
-                .resolve(config.server().binary());
+        HostPlan hostPlan = planner.plan();
+        ServerBinary binary = hostPlan.binary();
         log.info("server: {}", binary.describe());
-        if (!config.cpuSets().isEmpty() && new BinaryResolverPath(pathVariable).find("taskset").isEmpty()) {
-            throw new IllegalStateException("cpu_sets in " + config.source() + " need taskset (package util-linux) on PATH");
-        }
-
-        List<InstancePlan> plans = new InstancePlanner(storage).plan(config, home);
+        log.info("plan:\n{}", PlanText.render(hostPlan));
+        hostPlan.notes().forEach(note -> log.warn("plan: {}", note));
+        List<InstancePlan> plans = hostPlan.instances();
         CnfRenderer renderer = CnfRenderer.packaged();
         for (InstancePlan plan : plans) {
-            if (!plan.directIo()) {
-                log.warn("{}: using innodb_flush_method=fsync: {}", plan.name(), plan.flushMethodReason());
-            }
-            writeIfChanged(plan.cnf(), renderer.render(plan, binary, config.server().options(), runAsRoot));
+            writeIfChanged(plan.cnf(), renderer.render(plan, binary));
         }
 
-        DatadirInitializer initializer = new DatadirInitializer(cacheDir, runAsRoot);
+        DatadirInitializer initializer = new DatadirInitializer(cacheDir, planner.runAsRoot());
         initializer.ensureTemplate(binary);
         List<CompletableFuture<Void>> copies = new ArrayList<>();
         for (InstancePlan plan : plans) {
@@ -101,7 +91,7 @@ public final class Provisioner {
             throw new UncheckedIOException("cannot write " + initFile + ": " + e.getMessage(), e);
         }
         log.info("home {} ready for {} shards in {} ms", home, plans.size(), (System.nanoTime() - started) / 1_000_000);
-        return new Provisioned(binary, plans, account, adminToken, new ShardMapHolder(map), initFile);
+        return new Provisioned(binary, plans, account, adminToken, new ShardMapHolder(map), initFile, hostPlan);
     }
 
     private static void writeIfChanged(Path file, String content) {
@@ -117,19 +107,6 @@ public final class Provisioner {
             log.info("{} {}", existed ? "updated" : "wrote", file);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
-        }
-    }
-
-    /** PATH lookup of a helper program. */
-    private record BinaryResolverPath(String path) {
-        java.util.Optional<Path> find(String name) {
-            for (String dir : path.split(java.io.File.pathSeparator)) {
-                Path candidate = Path.of(dir.isEmpty() ? "." : dir, name);
-                if (Files.isExecutable(candidate)) {
-                    return java.util.Optional.of(candidate);
-                }
-            }
-            return java.util.Optional.empty();
         }
     }
 }

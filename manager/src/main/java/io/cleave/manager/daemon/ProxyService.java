@@ -26,6 +26,9 @@ public interface ProxyService extends AutoCloseable {
      */
     InDoubtResolution resolveInDoubt(String xid, boolean commit, boolean force);
 
+    /** Where moves hold statements on moving keys while the map changes. */
+    io.cleave.proxy.cutover.CutoverGate cutoverGate();
+
     /** Runs a recovery pass now; returns how many branches it settled. */
     int recoverNow();
 

@@ -9,7 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Starts one instance's server process: {@code [taskset -c CPUS] mysqld --defaults-file=shard-N.cnf}. */
+/** Starts one instance's server process: {@code [numactl ...|taskset -c CPUS] mysqld --defaults-file=shard-N.cnf}. */
 public final class MysqldLauncher {
 
     private final ServerBinary binary;
@@ -37,11 +37,7 @@ public final class MysqldLauncher {
 
     List<String> command(InstancePlan plan, boolean provisionAccount) {
         List<String> cmd = new ArrayList<>();
-        plan.cpuSet().ifPresent(cpus -> {
-            cmd.add("taskset");
-            cmd.add("-c");
-            cmd.add(cpus);
-        });
+        cmd.addAll(plan.cpu().launch());
         cmd.add(binary.mysqld().toString());
         cmd.add("--defaults-file=" + plan.cnf()); // must come first: mysqld reads it before any other option
         if (provisionAccount) {

@@ -35,14 +35,7 @@ public final class ReadinessProbe {
 
     public Result probe(int port) {
         long started = System.nanoTime();
-        Properties props = new Properties();
-        props.setProperty("user", user);
-        props.setProperty("password", password);
-        props.setProperty("connectTimeout", "2000");
-        props.setProperty("socketTimeout", "5000");
-        props.setProperty("sslMode", "PREFERRED");
-        props.setProperty("allowPublicKeyRetrieval", "true");
-        try (Connection c = driver.connect("jdbc:mysql://127.0.0.1:" + port + "/", props);
+        try (Connection c = connect(port);
              Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SELECT VERSION()")) {
             rs.next();
@@ -50,5 +43,17 @@ public final class ReadinessProbe {
         } catch (SQLException e) {
             return new Result(false, null, Duration.ofNanos(System.nanoTime() - started), e.getMessage());
         }
+    }
+
+    /** A connection to the instance on loopback {@code port} as the shard account, with short timeouts. */
+    public Connection connect(int port) throws SQLException {
+        Properties props = new Properties();
+        props.setProperty("user", user);
+        props.setProperty("password", password);
+        props.setProperty("connectTimeout", "2000");
+        props.setProperty("socketTimeout", "5000");
+        props.setProperty("sslMode", "PREFERRED");
+        props.setProperty("allowPublicKeyRetrieval", "true");
+        return driver.connect("jdbc:mysql://127.0.0.1:" + port + "/", props);
     }
 }

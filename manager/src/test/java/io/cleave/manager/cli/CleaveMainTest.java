@@ -37,6 +37,12 @@ class CleaveMainTest {
         assertThat(out.toString()).startsWith("Usage: cleave " + sub);
     }
 
+    @Test
+    void planHasHelpAndTakesHomeConfigAndJson() {
+        assertThat(run(CleaveMain.commandLine(), "plan", "--help")).isZero();
+        assertThat(out.toString()).startsWith("Usage: cleave plan").contains("--home=DIR", "--config=FILE", "--json");
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"list", "commit", "rollback", "recover"})
     void everyXaSubcommandHasHelpAndFindsTheDaemonByHome(String sub) {

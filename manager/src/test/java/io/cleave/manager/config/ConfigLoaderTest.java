@@ -86,7 +86,7 @@ class ConfigLoaderTest {
                 proxy:
                   users: [{name: root, password: ""}]
                 """, "/etc/cleave/test.yaml:3: bufer_pool_size: unknown key: expected one of shards, server, buffer_pool,"
-                + " datadir_roots, log_dir, io_capacity, cpu_sets, proxy, admin, sharding");
+                + " datadir_roots, log_dir, io_capacity, redo_write_rate, cpu_sets, proxy, admin, sharding");
     }
 
     @Test
@@ -229,7 +229,36 @@ class ConfigLoaderTest {
     @Test
     void cpuSetsNeedOnePerShard() {
         assertError("shards: 2\ncpu_sets: [\"0-3\"]\nproxy: {users: [{name: root, password: \"\"}]}\n",
-                "/etc/cleave/test.yaml:2: cpu_sets: has 1 entries for 2 shards: expected none or exactly one per shard");
+                "/etc/cleave/test.yaml:2: cpu_sets: has 1 entries for 2 shards: expected none, auto, or exactly one per shard");
+    }
+
+    @Test
+    void cpuSetsAreAutoAListOrNone() {
+        String users = "proxy: {users: [{name: root, password: \"\"}]}\n";
+        assertThat(ConfigLoader.parse(FILE, "shards: 2\ncpu_sets: auto\n" + users).cpuSets()).isInstanceOf(CpuSets.Auto.class);
+        assertThat(ConfigLoader.parse(FILE, "shards: 2\n" + users).cpuSets()).isInstanceOf(CpuSets.Unpinned.class);
+        assertThat(ConfigLoader.parse(FILE, "shards: 2\ncpu_sets: [\"0-3\", \"4,6\"]\n" + users).cpuSets())
+                .isEqualTo(new CpuSets.Explicit(java.util.List.of("0-3", "4,6")));
+        assertError("shards: 2\ncpu_sets: all\n" + users, "/etc/cleave/test.yaml:2: cpu_sets: 'all' is not valid: expected auto,"
+                + " or a list of one CPU list per shard such as [\"0-7\", \"8-15\"]");
+        assertError("shards: 1\ncpu_sets: [\"0-\"]\n" + users,
+                "/etc/cleave/test.yaml:2: cpu_sets[0]: '0-' is not a CPU list: expected e.g. \"0-7\" or \"0,2,4-6\"");
+    }
+
+    @Test
+    void ioCapacityIsAutoByDefaultAndRedoWriteRateIsASize() {
+        String users = "proxy: {users: [{name: root, password: \"\"}]}\n";
+        CleaveConfig defaults = ConfigLoader.parse(FILE, users);
+        assertThat(defaults.ioCapacity()).isEmpty();
+        assertThat(defaults.redoWriteRate()).isEmpty();
+        CleaveConfig set = ConfigLoader.parse(FILE, "io_capacity: 4000\nredo_write_rate: 20M\n" + users);
+        assertThat(set.ioCapacity()).hasValue(4000);
+        assertThat(set.redoWriteRate()).contains(20L << 20);
+        assertThat(ConfigLoader.parse(FILE, "io_capacity: auto\n" + users).ioCapacity()).isEmpty();
+        assertError("io_capacity: fast\n" + users, "/etc/cleave/test.yaml:1: io_capacity: 'fast' is not valid: expected auto"
+                + " (from each device's class) or a whole number of I/O operations per second");
+        assertError("redo_write_rate: lots\n" + users, "/etc/cleave/test.yaml:1: redo_write_rate: 'lots' is not a size: expected"
+                + " a whole number with an optional K, M, G or T suffix, e.g. 512M or 4G");
     }
 
     @Test

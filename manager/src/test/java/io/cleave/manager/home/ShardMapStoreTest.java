@@ -36,6 +36,31 @@ class ShardMapStoreTest {
     }
 
     @Test
+    void splitRangesAndGhostsAreKeptAndAnOldFileStillLoads() throws Exception {
+        CleaveConfig tpcc = ConfigLoader.load(Path.of("..", "config", "tpcc.yaml"));
+        Path file = tmp.resolve("shard-map.json");
+        // A file as written before moves existed: no ranges, no ghosts.
+        Files.writeString(file, "{\"version\":4,\"shard_count\":4,\"keyspaces\":{\"warehouse\":{\"function\":\"range\","
+                + "\"buckets\":4,\"assignment\":[0,1,2,2]}}}");
+        ShardMapStore store = new ShardMapStore(file);
+        ShardMap old = store.loadOrCreate(tpcc.sharding(), tpcc.source());
+        assertThat(old.version()).isEqualTo(4);
+        assertThat(old.buckets("warehouse")).containsExactly(0, 1, 2, 2);
+        assertThat(old.splitRanges()).isEmpty();
+
+        io.cleave.router.keyspace.ShardFunction configured = tpcc.sharding().topology().keyspace("warehouse").function();
+        ShardMap split = old.withKeysMoved("warehouse", new io.cleave.router.shardmap.KeySet.Keys(1, 10), configured, 3)
+                .withGhost(new io.cleave.router.shardmap.Ghost("warehouse",
+                        new io.cleave.router.shardmap.KeySet.Keys(1, 10), 0, 9));
+        store.save(split, tpcc.sharding().topology());
+        ShardMap back = store.loadOrCreate(tpcc.sharding(), tpcc.source());
+        assertThat(back).isEqualTo(split);
+        assertThat(back.shardOf("warehouse", io.cleave.router.keyspace.ShardKey.of(5), configured)).isEqualTo(3);
+        assertThat(back.shardOf("warehouse", io.cleave.router.keyspace.ShardKey.of(11), configured)).isZero();
+        assertThat(back.ghosts()).hasSize(1);
+    }
+
+    @Test
     void hashKeyspacesSpreadEvenlyWithoutExplicitShards() {
         CleaveConfig sysbench = ConfigLoader.load(Path.of("..", "config", "sysbench.yaml"));
         ShardMap map = new ShardMapStore(tmp.resolve("m.json")).loadOrCreate(sysbench.sharding(), sysbench.source());

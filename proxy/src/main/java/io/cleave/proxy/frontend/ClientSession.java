@@ -24,13 +24,16 @@ final class ClientSession implements Command.End {
     private final Session session;
     private final CommandReader reader;
     private final CommandHandlers handlers;
+    private final SessionParticipant participant;
     private boolean closed;
 
     ClientSession(ProxyRuntime runtime, LoopResources loop, ClientOutput output, long connectionId, String user,
                   Capabilities capabilities, Charset charset, LoginChallenge challenge) {
         this.session = new Session(runtime, loop, output, connectionId, user, capabilities, charset);
         this.reader = new CommandReader(session, this);
-        this.handlers = new CommandHandlers(session, challenge);
+        this.participant = new SessionParticipant(session, reader);
+        this.handlers = new CommandHandlers(session, challenge, participant);
+        runtime.cutover().register(participant);
     }
 
     /** Login succeeded: the session starts in {@code database} (as given; USE semantics come with its first statement). */
@@ -117,6 +120,7 @@ final class ClientSession implements Command.End {
      */
     void clientClosed() {
         closed = true;
+        session.runtime().cutover().unregister(participant);
         reader.close();
         session.closed();
     }

@@ -1,6 +1,7 @@
 package io.cleave.proxy.frontend;
 
 import io.cleave.proxy.backend.ResponseKind;
+import io.cleave.proxy.cutover.Participant;
 import io.cleave.proxy.metrics.RouteKind;
 import io.cleave.proxy.protocol.MalformedPacketException;
 import io.cleave.proxy.protocol.packet.client.CommandCode;
@@ -26,12 +27,13 @@ final class CommandHandlers {
     private final Map<CommandCode, Handler> byCode = new EnumMap<>(CommandCode.class);
     private final ChangeUser changeUser;
 
-    CommandHandlers(Session session, LoginChallenge challenge) {
+    CommandHandlers(Session session, LoginChallenge challenge, Participant participant) {
         this.session = session;
         Cursors cursors = new Cursors(session);
         ShardExchange relay = new ShardExchange(session, new RelayOutcome(session, cursors));
         SettingStatements settings = new SettingStatements(session);
-        PlanExecutor executor = new PlanExecutor(session, relay, settings, new TransactionStatements(session));
+        PlanExecutor executor = new PlanExecutor(session, participant, relay, settings,
+                new TransactionStatements(session));
         TextStatements text = new TextStatements(session, executor);
         PreparedStatements prepared = new PreparedStatements(session, executor, relay, cursors);
         LocalCommands local = new LocalCommands(session, relay);

@@ -23,6 +23,8 @@ final class CommandReader {
     private final ArrayDeque<ByteBuf> queued = new ArrayDeque<>();
     private boolean assembling;
     private boolean busy;
+    /** Counts commands that ended (a move's cutover tells one command from the next by it). */
+    private long commandSerial;
 
     CommandReader(Session session, Command.End end) {
         this.session = session;
@@ -49,6 +51,7 @@ final class CommandReader {
     /** The running command ended: the next one, from the frames that waited meanwhile, or null. */
     Command next() {
         busy = false;
+        commandSerial++;
         while (!queued.isEmpty()) {
             Command next = read(queued.poll());
             if (next != null) {
@@ -57,6 +60,15 @@ final class CommandReader {
         }
         channel.config().setAutoRead(true);
         return null;
+    }
+
+    /** A command is running. */
+    boolean busy() {
+        return busy;
+    }
+
+    long commandSerial() {
+        return commandSerial;
     }
 
     /** The client is gone: frames that waited are dropped. */

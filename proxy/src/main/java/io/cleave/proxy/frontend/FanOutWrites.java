@@ -10,6 +10,7 @@ import io.cleave.router.plan.SqlTemplate;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -35,9 +36,11 @@ final class FanOutWrites {
     void run(Command command, Plan.Route route, Plan.FanOutWrite fanOut, int[] shards) {
         command.served(RouteKind.BROADCAST);
         byte[] sql = SqlRenderer.render(new SqlTemplate.Original(), command.analysis(), command.values());
-        List<byte[]> perShard = new ArrayList<>();
-        for (int i = 0; i < shards.length; i++) {
-            perShard.add(sql);
+        // A replicated write (DDL, a reference table) is the same everywhere; others leave a move's ghost rows out.
+        List<byte[]> perShard = fanOut.replicated() ? Collections.nCopies(shards.length, sql)
+                : ShardTexts.render(session, command, new SqlTemplate.Original(), shards);
+        if (perShard == null) {
+            return;
         }
         command.clearLongData();
         // DDL is not transactional on any server: it simply goes to every shard.

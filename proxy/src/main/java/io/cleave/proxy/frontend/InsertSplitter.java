@@ -65,7 +65,7 @@ final class InsertSplitter {
             if (shard < 0) {
                 command.refuse("row " + (i + 1) + " of the INSERT into " + split.table() + " has a sharding key that"
                         + " no shard holds (NULL, not a whole number, or outside every configured range of keyspace "
-                        + split.keyspace() + ")");
+                        + split.keyspace().name() + ")");
                 return;
             }
             shardOfRow[i] = shard;
@@ -92,7 +92,7 @@ final class InsertSplitter {
             shardOfRow[i] = session.runtime().resolver().shardOf(split.keyspace(), ShardKey.of(ids[i]), map);
             if (shardOfRow[i] < 0) {
                 command.error(1235, "42000", "generated " + split.missingKeyColumn() + " " + ids[i]
-                        + " is outside every configured range of keyspace " + split.keyspace());
+                        + " is outside every configured range of keyspace " + split.keyspace().name());
                 return;
             }
             // The row's closing parenthesis gets the generated key before it.

@@ -31,7 +31,10 @@ final class MergedRead {
 
     void run(Command command, Plan.Route route, Plan.Merge merge, int[] shards) {
         command.served(RouteKind.MULTI_SHARD);
-        byte[] sql = SqlRenderer.render(merge.sql(), command.analysis(), command.values());
+        List<byte[]> perShard = ShardTexts.render(session, command, merge.sql(), shards);
+        if (perShard == null) {
+            return;
+        }
         // What the merge needs of the statement's values is taken now: a text statement's values
         // are its event loop's, reused by the next statement analyzed there before the shards answer.
         MergeSpec spec = merge.spec();
@@ -55,8 +58,8 @@ final class MergedRead {
         }
         MultiExchange multi = new MultiExchange(new CommandLegs(session, command), inTransaction,
                 results -> merged(command, results, spec, offset, count, having));
-        for (int shard : shards) {
-            multi.leg(shard, sql);
+        for (int i = 0; i < shards.length; i++) {
+            multi.leg(shards[i], perShard.get(i));
         }
         command.clearLongData();
         multi.start();

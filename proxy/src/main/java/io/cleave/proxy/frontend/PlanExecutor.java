@@ -1,6 +1,8 @@
 package io.cleave.proxy.frontend;
 
 import io.cleave.proxy.backend.ResponseKind;
+import io.cleave.proxy.cutover.MovingTables;
+import io.cleave.proxy.cutover.Participant;
 import io.cleave.proxy.metrics.RouteKind;
 import io.cleave.router.plan.Plan;
 import io.cleave.router.plan.Resolution;
@@ -17,6 +19,7 @@ import io.cleave.router.shardmap.ShardMap;
 final class PlanExecutor {
 
     private final Session session;
+    private final Participant participant;
     private final ShardExchange relay;
     private final MergedRead merges;
     private final FanOutWrites writes;
@@ -24,8 +27,10 @@ final class PlanExecutor {
     private final SettingStatements settings;
     private final TransactionStatements transactions;
 
-    PlanExecutor(Session session, ShardExchange relay, SettingStatements settings, TransactionStatements transactions) {
+    PlanExecutor(Session session, Participant participant, ShardExchange relay, SettingStatements settings,
+                 TransactionStatements transactions) {
         this.session = session;
+        this.participant = participant;
         this.relay = relay;
         this.writes = new FanOutWrites(session);
         this.merges = new MergedRead(session, writes);
@@ -34,8 +39,20 @@ final class PlanExecutor {
         this.transactions = transactions;
     }
 
-    void run(Command command) {
-        run(command, command.plan());
+    /**
+     * Runs the command's plan. While a move cuts over, a statement on its keys waits instead, and
+     * {@code rerun} starts the whole command again once the shard map has changed (its plan and
+     * values are read afresh then).
+     */
+    void run(Command command, Runnable rerun) {
+        Plan plan = command.plan() instanceof Plan.MultiStatement m ? m.plan() : command.plan();
+        String refusal = MovingTables.ddlRefusal(plan, command.analysis(), session.runtime().shardMaps().current(),
+                session.runtime().topology());
+        if (refusal != null) {
+            command.refuse(refusal);
+        } else if (session.runtime().cutover().admit(participant, plan, command.values(), rerun)) {
+            run(command, plan);
+        }
     }
 
     private void run(Command command, Plan plan) {

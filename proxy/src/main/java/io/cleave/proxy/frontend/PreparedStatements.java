@@ -131,7 +131,7 @@ final class PreparedStatements {
             // without CURSOR_EXISTS, which tells the client to read it without fetching.
             command.cursor(statement);
         }
-        executor.run(command);
+        executor.run(command, () -> execute(command));
     }
 
     /** COM_STMT_FETCH: rows from the cursor, relayed from the connection that holds it. */

@@ -39,6 +39,6 @@ final class TextStatements {
             // Only a statement that reads them (SHOW WARNINGS) keeps the previous statement's warnings.
             session.connections().releaseWarningsConnection();
         }
-        executor.run(command);
+        executor.run(command, () -> query(command));
     }
 }

@@ -19,6 +19,8 @@ final class TransactionState {
     private final boolean[] xaBranch;
     private final boolean[] wrote;
     private int heldCount;
+    /** Counts transactions that ended holding shards (so the cutover gate tells one from the next). */
+    private long serial;
     private int coordinator = -1;
     private String xid;
     /** START TRANSACTION ... to send before the first statement on the first shard, or null. */
@@ -56,6 +58,10 @@ final class TransactionState {
     /** Whether the client believes it is in a transaction (BEGIN given, or a shard holds one). */
     boolean active() {
         return deferredBegin != null || heldCount > 0;
+    }
+
+    long serial() {
+        return serial;
     }
 
     boolean begun() {
@@ -163,6 +169,9 @@ final class TransactionState {
         if (c != null) {
             held[shard] = null;
             heldCount--;
+            if (heldCount == 0) {
+                serial++;
+            }
         }
         xaBranch[shard] = false;
         wrote[shard] = false;

@@ -35,6 +35,7 @@ public final class ProxyRuntime {
     private final io.cleave.router.plan.TargetResolver resolver;
     private final io.cleave.proxy.frontend.SequenceService sequences;
     private final InDoubtRegistry inDoubt = new InDoubtRegistry();
+    private final io.cleave.proxy.cutover.CutoverGate cutover;
     private final ShardAvailability availability;
     private volatile CommitHooks commitHooks = CommitHooks.fromSystemProperties();
     /** Distinguishes this run's XA ids from an earlier run's (whose in-doubt branches recovery settles). */
@@ -59,6 +60,12 @@ public final class ProxyRuntime {
         this.router = new io.cleave.router.plan.Router(topology);
         this.resolver = new io.cleave.router.plan.TargetResolver(topology);
         this.sequences = new io.cleave.proxy.frontend.SequenceService(topology.defaultShard(), connectors.length);
+        this.cutover = new io.cleave.proxy.cutover.CutoverGate(resolver);
+    }
+
+    /** Where moves hold statements on moving keys while the shard map changes. */
+    public io.cleave.proxy.cutover.CutoverGate cutover() {
+        return cutover;
     }
 
     /** The most backend connections this proxy opens to one shard (the per-loop cap times the loops). */

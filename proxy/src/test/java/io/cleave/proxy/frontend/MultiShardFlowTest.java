@@ -151,6 +151,17 @@ class MultiShardFlowTest {
     }
 
     @Test
+    void aRowWhoseKeyNoShardHoldsRefusesTheInsertNamingItsKeyspace() {
+        ClientReply reply = proxy.run(client, "INSERT INTO t (id, v) VALUES (5, 'a'), (0, 'b')");
+
+        assertThat(reply.error().errorCode()).isEqualTo(1235);
+        assertThat(reply.error().message()).isEqualTo("row 2 of the INSERT into t has a sharding key that no shard holds"
+                + " (NULL, not a whole number, or outside every configured range of keyspace customer)");
+        assertThat(proxy.shard(0).received()).isEmpty();
+        assertThat(proxy.shard(1).received()).isEmpty();
+    }
+
+    @Test
     void whatCannotBeMergedExactlyIsRefusedBeforeAnyShardSeesIt() {
         ClientReply reply = proxy.run(client, "SELECT GROUP_CONCAT(v) FROM t");
 

@@ -38,7 +38,7 @@ public final class TargetResolver {
     /** The shard a key value lives on, or -1 when no bucket covers it. */
     public int shardOf(Keyspace keyspace, ShardKey key, ShardMap map) {
         try {
-            return map.shardOf(keyspace.name(), keyspace.function().bucketOf(key));
+            return map.shardOf(keyspace.name(), key, keyspace.function());
         } catch (KeyOutOfRangeException e) {
             return -1;
         }
@@ -114,7 +114,8 @@ public final class TargetResolver {
         return out;
     }
 
-    private static ShardKey keyOf(Keyspace keyspace, KeyValue value, ParameterValues values) {
+    /** The key of one slot or constant with this execution's values, or null when it cannot be narrowed. */
+    public ShardKey keyOf(Keyspace keyspace, KeyValue value, ParameterValues values) {
         if (value instanceof KeyValue.ConstantKey c) {
             return c.key();
         }

@@ -1,0 +1,53 @@
+package io.cleave.manager.daemon;
+
+import io.cleave.manager.config.CleaveConfig;
+import io.cleave.manager.home.CleaveHome;
+import io.cleave.manager.host.HostFacts;
+import io.cleave.manager.host.StorageProbe;
+import io.cleave.manager.host.SysfsHost;
+import io.cleave.manager.host.SysfsStorage;
+import io.cleave.manager.instance.BinaryResolver;
+import io.cleave.manager.instance.EmbeddedServer;
+import io.cleave.manager.instance.HostPlan;
+import io.cleave.manager.instance.InstancePlanner;
+import io.cleave.manager.instance.ServerBinary;
+import io.cleave.manager.instance.ServerDefaultsProbe;
+
+import java.nio.file.Path;
+
+/**
+ * Plans a home on this host without changing anything: finds the server binary and its defaults,
+ * reads the host's CPUs, memory and devices, and plans every instance. {@code cleave plan} prints
+ * the result; {@code init} and {@code up} provision from it.
+ */
+public final class HomePlanner {
+
+    private final CleaveHome home;
+    private final CleaveConfig config;
+    private final Path cacheDir;
+    private final String pathVariable;
+    private final boolean runAsRoot = "root".equals(System.getProperty("user.name"));
+
+    public HomePlanner(CleaveHome home, CleaveConfig config, Path cacheDir, String pathVariable) {
+        this.home = home;
+        this.config = config;
+        this.cacheDir = cacheDir;
+        this.pathVariable = pathVariable;
+    }
+
+    public boolean runAsRoot() {
+        return runAsRoot;
+    }
+
+    /** @throws io.cleave.manager.instance.PlanRefusedException when the plan cannot work */
+    public HostPlan plan() {
+        ServerBinary binary = new BinaryResolver(pathVariable, () -> EmbeddedServer.standard(cacheDir))
+                .resolve(config.server().binary());
+        return plan(binary, SysfsHost.local(pathVariable).facts(), SysfsStorage.local());
+    }
+
+    HostPlan plan(ServerBinary binary, HostFacts host, StorageProbe storage) {
+        return new InstancePlanner(storage, host).plan(config, home, binary,
+                new ServerDefaultsProbe(cacheDir, runAsRoot).defaultsOf(binary), runAsRoot);
+    }
+}

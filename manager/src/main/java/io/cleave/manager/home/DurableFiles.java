@@ -1,0 +1,36 @@
+package io.cleave.manager.home;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * Replaces a file so that after a crash it holds either the old or the new content, never a mix:
+ * write a sibling, fsync it, rename it over the file, fsync the directory.
+ */
+public final class DurableFiles {
+
+    private DurableFiles() {
+    }
+
+    public static void write(Path file, byte[] content) throws IOException {
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
+            java.nio.ByteBuffer buf = java.nio.ByteBuffer.wrap(content);
+            while (buf.hasRemaining()) {
+                ch.write(buf);
+            }
+            ch.force(true);
+        }
+        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        try (FileChannel dir = FileChannel.open(file.getParent(), StandardOpenOption.READ)) {
+            dir.force(true);
+        } catch (IOException e) {
+            // Some filesystems refuse to open a directory: the rename is still atomic there.
+        }
+    }
+}

@@ -1,0 +1,505 @@
+package io.cleave.manager.move;
+
+import io.cleave.proxy.cutover.Cutover;
+import io.cleave.proxy.cutover.CutoverGate;
+import io.cleave.router.keyspace.HashShardFunction;
+import io.cleave.router.keyspace.ShardFunction;
+import io.cleave.router.shardmap.Ghost;
+import io.cleave.router.shardmap.KeySet;
+import io.cleave.router.shardmap.ShardMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Runs one move through its phases: copy from a consistent snapshot, catch up from the binlog,
+ * verify, cut over through the proxy, clean up the source. Every step is journaled before the
+ * next; after a crash the runner starts again from the journal and the shard map (which says
+ * whether the keys switched). A shard that does not answer pauses the move until it is back;
+ * other failures are retried a few times, then the move is undone (before the switch) or keeps
+ * retrying its cleanup (after it).
+ */
+final class MoveRunner {
+
+    private static final Logger log = LoggerFactory.getLogger(MoveRunner.class);
+    private static final int MAX_FAILURES = 5;
+    private static final long JOURNAL_EVERY_MILLIS = 500;
+    /** Most catch-up events a cutover applies while clients wait. */
+    private static final long FENCE_EVENTS = 2_000;
+
+    private final MoveRecord r;
+    private final MoveEnvironment env;
+    private final KeySet keys;
+    private final ShardFunction function;
+    private final int buckets;
+    private final RowCopier copier;
+    private final KeyApplier applier = new KeyApplier();
+    private final RowDeleter deleter;
+    /** Keys verification left to check under the cutover's hold (they kept changing). */
+    private java.util.Map<TableShape, java.util.Set<List<Object>>> unsettled = VerifyPass.empty();
+    private List<TableShape> shapes;
+    private Connection source;
+    private Connection target;
+    private BinlogTail tail;
+    private long lastJournal;
+
+    MoveRunner(MoveRecord record, MoveEnvironment env) {
+        this.r = record;
+        this.env = env;
+        ShardFunction configured = env.maps().topology().keyspace(record.keyspace).function();
+        this.function = env.maps().current().function(record.keyspace, configured);
+        this.keys = KeySet.parse(record.keys, function);
+        this.buckets = configured.bucketCount();
+        this.copier = new RowCopier(env.settings());
+        this.deleter = new RowDeleter(env.settings());
+    }
+
+    /** Whether the current map already has the keys on the target. */
+    static boolean switched(MoveRecord r, MapUpdates maps) {
+        ShardFunction configured = maps.topology().keyspace(r.keyspace).function();
+        ShardMap map = maps.current();
+        ShardFunction f = map.function(r.keyspace, configured);
+        try {
+            return map.sourceOf(r.keyspace, KeySet.parse(r.keys, f), configured) == r.target;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    /** Runs until the move ends; returns early (journal intact) when interrupted. */
+    void run() {
+        int failures = 0;
+        long backoff = 200;
+        while (!r.phase.terminal()) {
+            try {
+                step();
+                failures = 0;
+                backoff = 200;
+            } catch (CancelledException e) {
+                r.phase = MovePhase.UNDOING;
+                r.message = "cancelled";
+                save();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                closeAll();
+                return;
+            } catch (Exception e) {
+                closeAll();
+                String why = e.getMessage() != null ? e.getMessage() : e.toString();
+                if (unreachable(e)) {
+                    r.message = "paused: " + why + " (goes on when the shard answers again)";
+                    log.warn("move {}: {}", r.id, r.message);
+                } else {
+                    failures++;
+                    r.message = "attempt " + failures + " of " + MAX_FAILURES + " failed: " + why;
+                    log.warn("move {} ({}): {}", r.id, r.phase, why, e);
+                    if (failures >= MAX_FAILURES && !r.phase.switched() && r.phase != MovePhase.UNDOING) {
+                        r.message = "failed: " + why;
+                        r.phase = MovePhase.UNDOING;
+                        failures = 0;
+                    }
+                }
+                save();
+                if (!sleep(backoff)) {
+                    return;
+                }
+                backoff = Math.min(5_000, backoff * 2);
+            }
+        }
+        closeAll();
+    }
+
+    private void step() throws Exception {
+        switch (r.phase) {
+            case PLANNED -> plan();
+            case COPYING -> copy();
+            case CATCHING_UP -> catchUp();
+            case VERIFYING -> verify();
+            case CUTTING_OVER -> cutOver();
+            case CLEANING_UP -> cleanUp();
+            case UNDOING -> undo();
+            default -> throw new IllegalStateException("move " + r.id + " is " + r.phase);
+        }
+    }
+
+    // ---- phases ---------------------------------------------------------------------------------
+
+    private void plan() throws SQLException {
+        if (function instanceof HashShardFunction) {
+            // Ghost rows of a hash keyspace are told apart by their bucket, computed on the shard.
+            for (int shard : new int[] {r.source, r.target}) {
+                try (Connection c = env.shards().open(shard); Statement s = c.createStatement()) {
+                    s.execute(Sql.BUCKET_FUNCTION_DDL);
+                }
+            }
+        }
+        if (env.maps().current().ghosts().stream().noneMatch(g -> g.moveId() == r.id)) {
+            env.maps().update(m -> m.withGhost(new Ghost(r.keyspace, keys, r.target, r.id)));
+        }
+        advance(MovePhase.COPYING);
+    }
+
+    private void copy() throws Exception {
+        open();
+        if (r.binlogFile == null) {
+            BinlogPosition start = catchUpStart();
+            r.binlogFile = start.file();
+            r.binlogPosition = start.position();
+            r.appliedFile = start.file();
+            r.appliedPosition = start.position();
+            save();
+        }
+        long started = System.nanoTime();
+        try (Connection snapshot = env.shards().open(r.source); Statement s = snapshot.createStatement()) {
+            s.execute("SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ");
+            s.execute("START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY");
+            if (r.rowsTotal == 0) {
+                long total = 0;
+                for (TableShape shape : shapes) {
+                    total += count(snapshot, shape);
+                }
+                r.rowsTotal = total;
+                save();
+            }
+            for (TableShape shape : shapes) {
+                copier.copy(snapshot, target, shape, shape.moving, (table, rows, bytes) -> {
+                    r.rowsCopied += rows;
+                    r.bytesCopied += bytes;
+                    env.metrics().copied(rows);
+                    save();
+                    hook(MoveHooks.Point.COPYING);
+                    checkCancel();
+                });
+            }
+            s.execute("COMMIT");
+        }
+        r.copyMillis += (System.nanoTime() - started) / 1_000_000;
+        advance(MovePhase.CATCHING_UP);
+    }
+
+    /**
+     * Where catch-up starts: the binlog's end at a moment when no XA branch is prepared on the
+     * source. A branch prepared before it would be in the binlog before the start and committed
+     * after the copy's snapshot, so neither would carry its rows; one prepared after it is seen.
+     */
+    private BinlogPosition catchUpStart() throws SQLException, InterruptedException {
+        for (int attempt = 0; attempt < 200; attempt++) {
+            BinlogPosition p = BinlogPosition.current(source);
+            if (preparedBranches(source) == 0) {
+                return p;
+            }
+            Thread.sleep(25);
+        }
+        throw new SQLException("XA branches stay prepared on shard " + r.source + " (see 'cleave xa list'): the copy"
+                + " waits until they are settled");
+    }
+
+    private void catchUp() throws Exception {
+        open();
+        startTail();
+        while (true) {
+            checkCancel();
+            long applied = applyOnce();
+            hook(MoveHooks.Point.CATCHING_UP);
+            if (tail.pendingEvents() < env.settings().catchUpLag() && tail.reached(BinlogPosition.current(source))) {
+                break;
+            }
+            if (applied == 0) {
+                Thread.sleep(5);
+            }
+        }
+        advance(MovePhase.VERIFYING);
+    }
+
+    private void verify() throws Exception {
+        open();
+        startTail();
+        hook(MoveHooks.Point.VERIFYING);
+        VerifyPass pass = new VerifyPass(env.shards(), tail, this::applyOnce, env.settings().chunkRows());
+        unsettled = pass.run(r.source, source, target, shapes);
+        r.chunksVerified += pass.counts().chunks();
+        r.chunksRepaired += pass.counts().repaired();
+        advance(MovePhase.CUTTING_OVER);
+    }
+
+    private void cutOver() throws Exception {
+        open();
+        startTail();
+        hook(MoveHooks.Point.CUTTING_OVER);
+        long backoff = 100;
+        while (true) {
+            checkCancel();
+            closeGap();
+            r.cutoverAttempts++;
+            CutoverGate gate = env.gate().get();
+            Cutover.Outcome outcome;
+            if (gate != null) {
+                outcome = gate.run(new Cutover(r.id, r.keyspace, keys, function, r.source,
+                        env.settings().drainDeadline()), this::fence);
+            } else {
+                long start = System.nanoTime();
+                fence();
+                outcome = new Cutover.Outcome(true, System.nanoTime() - start, 0, 0, null);
+            }
+            if (switched(r, env.maps())) {
+                r.pauseMillis = outcome.pauseNanos() / 1e6;
+                r.maxHeldMillis = outcome.maxHeldNanos() / 1e6;
+                r.heldStatements = outcome.held();
+                env.metrics().paused(outcome.pauseNanos());
+                log.info("move {}: keys {} of {} now on shard {} (clients paused {} ms, {} statements held)", r.id,
+                        r.keys, r.keyspace, r.target, String.format("%.1f", r.pauseMillis), outcome.held());
+                r.message = null;
+                advance(MovePhase.CLEANING_UP);
+                return;
+            }
+            r.message = "cutover attempt " + r.cutoverAttempts + " given up: " + outcome.reason() + "; trying again";
+            log.info("move {}: {}", r.id, r.message);
+            save();
+            Thread.sleep(backoff);
+            backoff = Math.min(2_000, backoff * 2);
+        }
+    }
+
+    /**
+     * Catches up until little is left before holding anyone: what is left is applied while clients
+     * wait. Gives up waiting after a minute (the cutover attempt then decides).
+     */
+    private void closeGap() throws Exception {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline) {
+            checkCancel();
+            long applied = applyOnce();
+            if (tail.pendingEvents() < env.settings().catchUpLag() && tail.reached(BinlogPosition.current(source))) {
+                return;
+            }
+            if (applied == 0) {
+                Thread.sleep(2);
+            }
+        }
+    }
+
+    /** Runs while statements on the moving keys are held: the last changes, a last check, the new map. */
+    private void fence() throws Exception {
+        if (preparedBranches(source) > 0) {
+            throw new SQLException("an XA branch is prepared on shard " + r.source + " and may hold moving rows");
+        }
+        long started = System.nanoTime();
+        BinlogPosition end = BinlogPosition.current(source);
+        tail.awaitReached(end, 2_000);
+        if (tail.pendingEvents() > FENCE_EVENTS) {
+            // Applying that many while clients wait would pause them too long: catch up first, then try again.
+            throw new SQLException("catch-up is " + tail.pendingEvents() + " events behind");
+        }
+        applyOnce();
+        long caughtUp = System.nanoTime();
+        // Keys that changed all through verification: nothing changes them now.
+        VerifyPass pass = new VerifyPass(env.shards(), tail, this::applyOnce, env.settings().chunkRows());
+        pass.settle(source, target, unsettled);
+        r.chunksRepaired += pass.counts().repaired();
+        long settled = System.nanoTime();
+        ShardFunction configured = env.maps().topology().keyspace(r.keyspace).function();
+        env.maps().update(m -> m.withKeysMoved(r.keyspace, keys, configured, r.target).withoutGhosts(r.id)
+                .withGhost(new Ghost(r.keyspace, keys, r.source, r.id)));
+        env.hooks().at(MoveHooks.Point.AFTER_FLIP, r.id);
+        log.info("move {}: fence: last events applied in {} ms, {} changing keys checked in {} ms, map written in {} ms",
+                r.id, (caughtUp - started) / 1_000_000, unsettled.values().stream().mapToInt(java.util.Set::size).sum(),
+                (settled - caughtUp) / 1_000_000, (System.nanoTime() - settled) / 1_000_000);
+    }
+
+    private void cleanUp() throws Exception {
+        closeTail();
+        try (Connection c = env.shards().open(r.source)) {
+            shapes(c);
+            for (TableShape shape : shapes) {
+                deleter.delete(c, shape.table, shape.moving, n -> {
+                    r.rowsCleaned += n;
+                    saveSometimes();
+                    hook(MoveHooks.Point.CLEANING_UP);
+                });
+            }
+        }
+        env.maps().update(m -> m.withoutGhosts(r.id));
+        finish(MovePhase.DONE);
+    }
+
+    private void undo() throws Exception {
+        closeTail();
+        hook(MoveHooks.Point.UNDOING);
+        try (Connection c = env.shards().open(r.target); Connection s = env.shards().open(r.source)) {
+            shapes(s);
+            for (TableShape shape : shapes) {
+                deleter.delete(c, shape.table, shape.moving, n -> saveSometimes());
+            }
+        }
+        if (env.maps().current().ghosts().stream().anyMatch(g -> g.moveId() == r.id)) {
+            env.maps().update(m -> m.withoutGhosts(r.id));
+        }
+        finish(r.cancelRequested ? MovePhase.CANCELLED : MovePhase.FAILED);
+    }
+
+    // ---- pieces ---------------------------------------------------------------------------------
+
+    /** Applies what the binlog named since last time; returns the rows changed. */
+    private long applyOnce() throws Exception {
+        tail.check();
+        BinlogTail.Batch batch = tail.drain();
+        long changed = 0;
+        if (!batch.isEmpty()) {
+            changed = applier.apply(source, target, batch.keys());
+            r.rowsApplied += changed;
+        }
+        r.catchUpEvents += batch.events();
+        r.appliedFile = batch.safe().file();
+        r.appliedPosition = batch.safe().position();
+        r.lagEvents = tail.pendingEvents();
+        r.lagSeconds = tail.lagSeconds();
+        env.metrics().lag(r.lagEvents, r.lagSeconds);
+        saveSometimes();
+        return changed;
+    }
+
+    private void startTail() throws Exception {
+        if (tail != null) {
+            return;
+        }
+        tail = new BinlogTail(env.shards().endpoint(r.source), 900_000_000L + r.id,
+                new BinlogPosition(r.appliedFile, r.appliedPosition), shapes, keys, function);
+        tail.start();
+    }
+
+    private void open() throws SQLException {
+        if (source == null || source.isClosed()) {
+            source = env.shards().open(r.source);
+        }
+        if (target == null || target.isClosed()) {
+            target = env.shards().open(r.target);
+        }
+        if (shapes == null) {
+            shapes(source);
+        }
+    }
+
+    private void shapes(Connection c) throws SQLException {
+        List<TableShape> list = new ArrayList<>();
+        for (TableProgress t : r.tables) {
+            TableShape shape = TableShape.read(c, t);
+            shape.moving = Sql.moving(t.column, keys, buckets);
+            list.add(shape);
+        }
+        shapes = list;
+    }
+
+    private static long count(Connection c, TableShape shape) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM "
+                + shape.table.qualified() + " WHERE " + shape.moving)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    static int preparedBranches(Connection c) throws SQLException {
+        int n = 0;
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("XA RECOVER")) {
+            while (rs.next()) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    private void checkCancel() {
+        if (r.cancelRequested && !r.phase.switched()) {
+            throw new CancelledException();
+        }
+    }
+
+    private void hook(MoveHooks.Point point) {
+        env.hooks().at(point, r.id);
+    }
+
+    private void advance(MovePhase next) {
+        r.phase = next;
+        save();
+    }
+
+    private void finish(MovePhase outcome) {
+        r.phase = outcome;
+        r.ended = Instant.now().toString();
+        if (outcome == MovePhase.DONE) {
+            r.message = null;
+        }
+        save();
+        env.metrics().ended(outcome);
+        log.info("move {} of keys {} of {} from shard {} to {}: {}", r.id, r.keys, r.keyspace, r.source, r.target,
+                outcome);
+    }
+
+    private void save() {
+        env.journal().save(r);
+        lastJournal = System.currentTimeMillis();
+    }
+
+    private void saveSometimes() {
+        if (System.currentTimeMillis() - lastJournal >= JOURNAL_EVERY_MILLIS) {
+            save();
+        }
+    }
+
+    private void closeTail() {
+        if (tail != null) {
+            tail.close();
+            tail = null;
+        }
+    }
+
+    private void closeAll() {
+        closeTail();
+        for (Connection c : new Connection[] {source, target}) {
+            try {
+                if (c != null) {
+                    c.close();
+                }
+            } catch (SQLException e) {
+                // already gone
+            }
+        }
+        source = null;
+        target = null;
+    }
+
+    private static boolean unreachable(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof IOException || t instanceof java.sql.SQLNonTransientConnectionException
+                    || t instanceof java.sql.SQLTransientConnectionException
+                    || t instanceof SQLException s && s.getSQLState() != null && s.getSQLState().startsWith("08")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /** The move was cancelled before its cutover. */
+    private static final class CancelledException extends RuntimeException {
+        CancelledException() {
+            super("cancelled", null, false, false);
+        }
+    }
+}

@@ -1,0 +1,192 @@
+package io.cleave.manager.move;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The daemon's moves: accepts requests (checked by {@link MovePlanner}, journaled before anything
+ * happens), runs them one after another on one thread, resumes unfinished ones at start, cancels
+ * those not cut over yet, and lists them all.
+ */
+public final class MoveService implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(MoveService.class);
+
+    private final MoveEnvironment env;
+    private final MovePlanner planner;
+    private final Map<Long, MoveRecord> live = new LinkedHashMap<>();
+    private final ExecutorService runner = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "mover");
+        t.setDaemon(true);
+        return t;
+    });
+
+    public MoveService(MoveEnvironment env) {
+        this.env = env;
+        this.planner = new MovePlanner(env.shards(), env.maps());
+    }
+
+    public MoveEnvironment environment() {
+        return env;
+    }
+
+    /** Picks up the moves a previous daemon left unfinished, where the journal and the shard map say they are. */
+    public synchronized void resume() {
+        for (MoveRecord r : env.journal().loadAll()) {
+            if (r.phase.terminal()) {
+                continue;
+            }
+            if (r.phase != MovePhase.UNDOING && MoveRunner.switched(r, env.maps())) {
+                r.phase = MovePhase.CLEANING_UP;
+            } else if (r.phase == MovePhase.VERIFYING || r.phase == MovePhase.CUTTING_OVER
+                    || r.phase == MovePhase.CLEANING_UP) {
+                // What catch-up and verify knew lived in memory: catch up again from the journaled position.
+                r.phase = MovePhase.CATCHING_UP;
+            }
+            r.message = "resumed after a restart";
+            env.journal().save(r);
+            log.info("move {}: resuming at {}", r.id, r.phase);
+            enqueue(r);
+        }
+    }
+
+    /** Plans, journals and queues a move; returns it as planned. */
+    public synchronized MoveRecord start(String keyspace, String keys, int target, String origin) {
+        List<MoveRecord> active = new ArrayList<>(live.values());
+        MoveRecord r = planner.plan(env.journal().nextId(), keyspace, keys, target, active);
+        r.origin = origin;
+        env.journal().save(r);
+        enqueue(r);
+        return r.copy();
+    }
+
+    private void enqueue(MoveRecord r) {
+        live.put(r.id, r);
+        runner.execute(() -> {
+            try {
+                new MoveRunner(r, env).run();
+            } catch (RuntimeException e) {
+                log.error("move {} stopped", r.id, e);
+            } finally {
+                synchronized (this) {
+                    if (r.phase.terminal()) {
+                        live.remove(r.id);
+                    }
+                }
+            }
+        });
+    }
+
+    /** Every move, oldest first (running ones as they are now). */
+    public synchronized List<MoveRecord> list() {
+        Map<Long, MoveRecord> all = new LinkedHashMap<>();
+        for (MoveRecord r : env.journal().loadAll()) {
+            all.put(r.id, r);
+        }
+        for (MoveRecord r : live.values()) {
+            all.put(r.id, r.copy());
+        }
+        return new ArrayList<>(all.values());
+    }
+
+    public synchronized MoveRecord get(long id) {
+        MoveRecord r = live.get(id);
+        if (r != null) {
+            return r.copy();
+        }
+        for (MoveRecord j : env.journal().loadAll()) {
+            if (j.id == id) {
+                return j;
+            }
+        }
+        throw new MoveRefused(MoveRefused.Kind.NOT_FOUND, "there is no move " + id + " (see 'cleave moves')");
+    }
+
+    /** Stops a move that has not cut over and deletes its copy from the target. */
+    public synchronized MoveRecord cancel(long id) {
+        MoveRecord r = live.get(id);
+        if (r == null) {
+            MoveRecord ended = get(id);
+            throw new MoveRefused(MoveRefused.Kind.CONFLICT, "move " + id + " has ended (" + ended.phase.name()
+                    .toLowerCase() + "): nothing to cancel");
+        }
+        if (r.phase.switched()) {
+            throw new MoveRefused(MoveRefused.Kind.CONFLICT, "move " + id + " has cut over: the keys are on shard "
+                    + r.target + " now and only its cleanup is left; move them back with another 'cleave move'");
+        }
+        r.cancelRequested = true;
+        if (r.phase == MovePhase.PLANNED) {
+            // Not started: nothing to undo but the journal entry.
+            r.phase = MovePhase.UNDOING;
+        }
+        return r.copy();
+    }
+
+    /** Where the rows are, per shard and per key range or bucket run (exact counts when asked). */
+    public ShardsReport shards(boolean exact) {
+        try {
+            return new ShardSizes(env.shards(), env.maps()).report(exact, active());
+        } catch (java.sql.SQLException e) {
+            throw new MoveRefused(MoveRefused.Kind.CONFLICT, "cannot measure the shards: " + e.getMessage());
+        }
+    }
+
+    /** Plans moves that even the shards out; unless {@code dryRun}, queues them. */
+    public RebalancePlan rebalance(boolean byBytes, boolean dryRun) {
+        RebalancePlan plan;
+        try {
+            plan = new Rebalancer(env.shards(), env.maps()).plan(byBytes);
+        } catch (java.sql.SQLException e) {
+            throw new MoveRefused(MoveRefused.Kind.CONFLICT, "cannot measure the shards: " + e.getMessage());
+        }
+        if (dryRun || plan.steps().isEmpty()) {
+            return plan;
+        }
+        List<Long> ids = new ArrayList<>();
+        for (RebalancePlan.Step step : plan.steps()) {
+            ids.add(start(step.keyspace(), step.keys(), step.to(), "rebalance").id);
+        }
+        return new RebalancePlan(plan.by(), plan.steps(), plan.before(), plan.after(), ids);
+    }
+
+    /** Replaces the move hooks (tests pause a move at a point); only when the daemon was built with switchable hooks. */
+    public void testHooks(MoveHooks hooks) {
+        ((MoveHooks.Switchable) env.hooks()).set(hooks);
+    }
+
+    /** How many moves are in each phase (for /metrics). */
+    public synchronized Map<MovePhase, Integer> phases() {
+        Map<MovePhase, Integer> out = new EnumMap<>(MovePhase.class);
+        for (MoveRecord r : live.values()) {
+            out.merge(r.phase, 1, Integer::sum);
+        }
+        return out;
+    }
+
+    public synchronized List<MoveRecord> active() {
+        List<MoveRecord> out = new ArrayList<>();
+        for (MoveRecord r : live.values()) {
+            out.add(r.copy());
+        }
+        return out;
+    }
+
+    @Override
+    public void close() {
+        runner.shutdownNow();
+        try {
+            runner.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

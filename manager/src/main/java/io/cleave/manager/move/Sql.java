@@ -1,0 +1,102 @@
+package io.cleave.manager.move;
+
+import io.cleave.proxy.cutover.GhostRows;
+import io.cleave.router.shardmap.KeySet;
+
+import java.util.List;
+
+/** SQL text the move pipeline sends to shards: the moving keys as a condition, key-order paging, checksums. */
+final class Sql {
+
+    /** The hash bucket of an integer key on a shard, equal to {@link io.cleave.router.keyspace.HashShardFunction}'s. */
+    static final String BUCKET_FUNCTION_DDL = "CREATE FUNCTION IF NOT EXISTS " + GhostRows.BUCKET_FUNCTION
+            + "(k BIGINT, n INT) RETURNS INT DETERMINISTIC NO SQL\n"
+            + "BEGIN\n"
+            + "  DECLARE u BIGINT UNSIGNED DEFAULT CAST(k AS UNSIGNED);\n"
+            + "  DECLARE h DECIMAL(40,0) DEFAULT 14695981039346656037;\n"
+            + "  DECLARE x BIGINT UNSIGNED;\n"
+            + "  DECLARE i INT DEFAULT 0;\n"
+            + "  WHILE i < 8 DO\n"
+            + "    SET x = CAST(h AS UNSIGNED) ^ ((u >> (8 * i)) & 255);\n"
+            + "    SET h = MOD(CAST(x AS DECIMAL(40,0)) * 1099511628211, 18446744073709551616);\n"
+            + "    SET i = i + 1;\n"
+            + "  END WHILE;\n"
+            + "  SET x = CAST(h AS UNSIGNED);\n"
+            + "  SET x = x ^ (x >> 33);\n"
+            + "  SET x = CAST(MOD(CAST(x AS DECIMAL(40,0)) * 18397679294719823053, 18446744073709551616) AS UNSIGNED);\n"
+            + "  SET x = x ^ (x >> 33);\n"
+            + "  SET x = CAST(MOD(CAST(x AS DECIMAL(40,0)) * 14181476777654086739, 18446744073709551616) AS UNSIGNED);\n"
+            + "  SET x = x ^ (x >> 33);\n"
+            + "  RETURN MOD(x, n);\n"
+            + "END";
+
+    private Sql() {
+    }
+
+    static String quote(String identifier) {
+        return "`" + identifier.replace("`", "``") + "`";
+    }
+
+    /** A condition true for the rows of the moving keys. */
+    static String moving(String column, KeySet keys, int buckets) {
+        String c = quote(column);
+        if (keys instanceof KeySet.Buckets b) {
+            return GhostRows.BUCKET_FUNCTION + "(" + c + ", " + buckets + ") BETWEEN " + b.from() + " AND " + b.to();
+        }
+        KeySet.Keys k = (KeySet.Keys) keys;
+        return k.to() == Long.MAX_VALUE ? c + " >= " + k.from() : c + " BETWEEN " + k.from() + " AND " + k.to();
+    }
+
+    /** {@code (a, b) > (?, ?)} spelled out so every server uses the primary key's range for it. */
+    static String after(List<String> pk) {
+        return compare(pk, 0, ">");
+    }
+
+    /** {@code (a, b) <= (?, ?)}. */
+    static String upTo(List<String> pk) {
+        return compare(pk, 0, "<=");
+    }
+
+    private static String compare(List<String> pk, int i, String op) {
+        String c = quote(pk.get(i));
+        if (i == pk.size() - 1) {
+            return c + " " + op + " ?";
+        }
+        String strict = op.startsWith(">") ? ">" : "<";
+        return "(" + c + " " + strict + " ? OR (" + c + " = ? AND " + compare(pk, i + 1, op) + "))";
+    }
+
+    /** How many parameters {@link #after}/{@link #upTo} take, and in which order of the key's values. */
+    static int[] compareParameters(int columns) {
+        int[] order = new int[columns * 2 - 1];
+        int n = 0;
+        for (int i = 0; i < columns - 1; i++) {
+            order[n++] = i;
+            order[n++] = i;
+        }
+        order[n] = columns - 1;
+        return order;
+    }
+
+    static String orderBy(List<String> pk) {
+        StringBuilder b = new StringBuilder();
+        for (String c : pk) {
+            b.append(b.isEmpty() ? "" : ", ").append(quote(c));
+        }
+        return b.toString();
+    }
+
+    /** COUNT and BIT_XOR(CRC32) over every column of the rows (NULLs told apart from empty values). */
+    static String checksum(List<String> columns) {
+        StringBuilder concat = new StringBuilder("CONCAT_WS('#'");
+        // CONCAT_WS skips NULLs: the ISNULL flags keep NULL apart from a missing or empty value.
+        StringBuilder nulls = new StringBuilder("CONCAT(");
+        for (int i = 0; i < columns.size(); i++) {
+            concat.append(", ").append(quote(columns.get(i)));
+            nulls.append(i == 0 ? "" : ", ").append("ISNULL(").append(quote(columns.get(i))).append(")");
+        }
+        concat.append(')');
+        nulls.append(')');
+        return "COUNT(*), COALESCE(BIT_XOR(CRC32(CONCAT(" + concat + ", '#', " + nulls + "))), 0)";
+    }
+}

@@ -1,0 +1,276 @@
+package io.cleave.proxy.cutover;
+
+import io.cleave.router.keyspace.ShardKey;
+import io.cleave.router.plan.KeyClass;
+import io.cleave.router.plan.KeyValue;
+import io.cleave.router.plan.ParameterValues;
+import io.cleave.router.plan.Plan;
+import io.cleave.router.plan.Target;
+import io.cleave.router.plan.TargetResolver;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The proxy's part of a move: the moment keys change shards. While a {@link Cutover} is armed,
+ * statements that reach the moving keys are held (not failed), transactions and commands already
+ * running on the source finish, the mover applies the last changes and publishes the next map
+ * (the {@link Cutover.Fence}), and the held statements run again, routed by the new map. When the
+ * drain takes longer than its deadline, everything held runs as before and the mover tries later:
+ * a client never gets an error from a move.
+ *
+ * <p>The hot path pays one volatile read when no cutover is armed.
+ */
+public final class CutoverGate {
+
+    private static final Logger log = LoggerFactory.getLogger(CutoverGate.class);
+
+    /** Poll interval of the drain; a drain is over in milliseconds when transactions are short. */
+    private static final long DRAIN_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
+
+    private final TargetResolver resolver;
+    private final Set<Participant> participants = ConcurrentHashMap.newKeySet();
+    private volatile Armed armed;
+
+    public CutoverGate(TargetResolver resolver) {
+        this.resolver = resolver;
+    }
+
+    public void register(Participant p) {
+        participants.add(p);
+    }
+
+    public void unregister(Participant p) {
+        participants.remove(p);
+        Armed a = armed;
+        if (a != null) {
+            a.gone(p);
+        }
+    }
+
+    /**
+     * Called on the participant's loop before a statement runs. Returns false when the statement
+     * is held: {@code retry} then runs on that loop once the cutover is over.
+     */
+    public boolean admit(Participant p, Plan plan, ParameterValues values, Runnable retry) {
+        Armed a = armed;
+        return a == null || a.admit(p, plan, values, retry);
+    }
+
+    /** Whether a cutover is armed now (for tests and status). */
+    public boolean armed() {
+        return armed != null;
+    }
+
+    /**
+     * Runs one cutover attempt; blocks the calling (mover) thread. Only one runs at a time.
+     */
+    public synchronized Cutover.Outcome run(Cutover cutover, Cutover.Fence fence) throws InterruptedException {
+        Armed a = new Armed(cutover);
+        long start = System.nanoTime();
+        armed = a;
+        String reason = null;
+        boolean switched = false;
+        try {
+            if (!a.drain(start + cutover.drainDeadline().toNanos())) {
+                reason = "transactions or statements on the moving keys were still running after "
+                        + cutover.drainDeadline().toMillis() + " ms";
+            } else {
+                fence.apply();
+                switched = true;
+            }
+        } catch (InterruptedException e) {
+            throw e;
+        } catch (Exception e) {
+            reason = "the final catch-up failed: " + e.getMessage();
+            log.warn("move {}: cutover attempt given up: {}", cutover.moveId(), e.toString());
+        } finally {
+            armed = null;
+            a.release();
+        }
+        long pause = System.nanoTime() - start;
+        return new Cutover.Outcome(switched, pause, a.maxHeldNanos(), a.heldCount(), reason);
+    }
+
+    /** An armed cutover: who must finish first, and what waits. */
+    private final class Armed {
+        private final Cutover cutover;
+        private final Map<Participant, Enrollment> enrolled = new ConcurrentHashMap<>();
+        private final List<Held> held = new ArrayList<>();
+        private final Set<Participant> holding = ConcurrentHashMap.newKeySet();
+        private boolean released;
+        private long maxHeldNanos;
+        private int heldCount;
+
+        Armed(Cutover cutover) {
+            this.cutover = cutover;
+        }
+
+        /** What a participant was doing when the gate first saw it. */
+        private record Enrollment(boolean transaction, long transactionSerial, boolean command, long commandSerial) {
+        }
+
+        private record Held(Participant participant, Runnable retry, long since) {
+        }
+
+        private Enrollment enroll(Participant p, boolean countCommand) {
+            boolean tx = p.holdsTransactionOn(cutover.source());
+            boolean cmd = countCommand && p.busy() && !holding.contains(p);
+            return new Enrollment(tx, p.transactionSerial(), cmd, p.commandSerial());
+        }
+
+        boolean admit(Participant p, Plan plan, ParameterValues values, Runnable retry) {
+            // The statement being admitted is not a command to wait for: it is this one.
+            Enrollment e = enrolled.computeIfAbsent(p, q -> enroll(q, false));
+            if (!touches(plan, values)) {
+                return true;
+            }
+            if (e.transaction() && p.transactionSerial() == e.transactionSerial()
+                    && p.holdsTransactionOn(cutover.source())) {
+                // A transaction already on the source finishes there; the drain waits for it.
+                return true;
+            }
+            synchronized (this) {
+                if (released) {
+                    return true;
+                }
+                held.add(new Held(p, retry, System.nanoTime()));
+                holding.add(p);
+                return false;
+            }
+        }
+
+        void gone(Participant p) {
+            enrolled.remove(p);
+        }
+
+        /** Waits until every transaction and command that was running on the source has ended. */
+        boolean drain(long deadline) throws InterruptedException {
+            List<CompletableFuture<Void>> enrolling = new ArrayList<>();
+            for (Participant p : participants) {
+                CompletableFuture<Void> f = new CompletableFuture<>();
+                p.eventLoop().execute(() -> {
+                    enrolled.computeIfAbsent(p, q -> enroll(q, true));
+                    f.complete(null);
+                });
+                enrolling.add(f);
+            }
+            if (!await(enrolling, deadline)) {
+                return false;
+            }
+            while (true) {
+                List<CompletableFuture<Boolean>> checks = new ArrayList<>();
+                for (Map.Entry<Participant, Enrollment> e : enrolled.entrySet()) {
+                    Enrollment en = e.getValue();
+                    if (!en.transaction() && !en.command()) {
+                        continue;
+                    }
+                    Participant p = e.getKey();
+                    CompletableFuture<Boolean> f = new CompletableFuture<>();
+                    p.eventLoop().execute(() -> f.complete(finished(p, en)));
+                    checks.add(f);
+                }
+                if (!await(checks, deadline)) {
+                    return false;
+                }
+                boolean all = true;
+                for (CompletableFuture<Boolean> f : checks) {
+                    all &= f.join();
+                }
+                if (all) {
+                    return true;
+                }
+                if (System.nanoTime() + DRAIN_POLL_NANOS > deadline) {
+                    return false;
+                }
+                TimeUnit.NANOSECONDS.sleep(DRAIN_POLL_NANOS);
+            }
+        }
+
+        private boolean finished(Participant p, Enrollment en) {
+            if (!participants.contains(p)) {
+                return true;
+            }
+            boolean txDone = !en.transaction() || p.transactionSerial() != en.transactionSerial()
+                    || !p.holdsTransactionOn(cutover.source());
+            boolean cmdDone = !en.command() || !p.busy() || p.commandSerial() != en.commandSerial() || holding.contains(p);
+            return txDone && cmdDone;
+        }
+
+        private <T> boolean await(List<CompletableFuture<T>> futures, long deadline) throws InterruptedException {
+            try {
+                CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new))
+                        .get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                return true;
+            } catch (java.util.concurrent.TimeoutException e) {
+                return false;
+            } catch (java.util.concurrent.ExecutionException e) {
+                throw new IllegalStateException(e.getCause());
+            }
+        }
+
+        void release() {
+            List<Held> toRun;
+            synchronized (this) {
+                released = true;
+                toRun = new ArrayList<>(held);
+                held.clear();
+            }
+            long now = System.nanoTime();
+            heldCount = toRun.size();
+            for (Held h : toRun) {
+                maxHeldNanos = Math.max(maxHeldNanos, now - h.since());
+                holding.remove(h.participant());
+                h.participant().eventLoop().execute(h.retry());
+            }
+        }
+
+        long maxHeldNanos() {
+            return maxHeldNanos;
+        }
+
+        int heldCount() {
+            return heldCount;
+        }
+
+        /** Whether the statement may reach the moving keys (when its keys cannot be narrowed, it may). */
+        private boolean touches(Plan plan, ParameterValues values) {
+            String keyspace = cutover.keyspace();
+            if (plan instanceof Plan.Route r && r.target() instanceof Target.Keyed keyed) {
+                for (KeyClass c : keyed.classes()) {
+                    if (!c.keyspace().name().equals(keyspace)) {
+                        continue;
+                    }
+                    if (!c.restricted()) {
+                        return true;
+                    }
+                    for (KeyValue v : c.values()) {
+                        if (moving(resolver.keyOf(c.keyspace(), v, values))) {
+                            return true;
+                        }
+                    }
+                }
+                return false;
+            }
+            if (plan instanceof Plan.InsertSplit split && split.keyspace().name().equals(keyspace)) {
+                for (Plan.InsertRow row : split.rows()) {
+                    if (row.key() == null || moving(resolver.keyOf(split.keyspace(), row.key(), values))) {
+                        return true;
+                    }
+                }
+            }
+            return false;
+        }
+
+        private boolean moving(ShardKey key) {
+            return key == null || cutover.keys().contains(key, cutover.function());
+        }
+    }
+}

@@ -1,0 +1,25 @@
+package io.cleave.proxy.cutover;
+
+import io.netty.channel.EventLoop;
+
+/**
+ * What the cutover gate reads of a client session, always on the session's own event loop: whether
+ * its transaction holds a shard, and whether a command of it is running. Serials tell one
+ * transaction or command from the next.
+ */
+public interface Participant {
+
+    EventLoop eventLoop();
+
+    /** The session's transaction holds (or is joining) {@code shard}. */
+    boolean holdsTransactionOn(int shard);
+
+    /** Changes whenever the session's transaction ends. */
+    long transactionSerial();
+
+    /** A command of the session is running. */
+    boolean busy();
+
+    /** Changes whenever a command ends. */
+    long commandSerial();
+}

@@ -1,0 +1,79 @@
+package io.cleave.e2e.moves;
+
+import io.cleave.e2e.support.RunningDaemon;
+import io.cleave.manager.move.MovePhase;
+import io.cleave.manager.move.MoveRecord;
+import io.cleave.manager.move.MoveService;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+
+/** What move tests check on the shards themselves, and waiting for a move to end. */
+final class MoveChecks {
+
+    /** Keyspace w: keys 1-1000 on shard 0, 1001- on shard 1; table t sharded on its column w. */
+    static final String TWO_RANGES = """
+            sharding:
+              keyspaces:
+                - name: w
+                  function: range
+                  ranges:
+                    - { from: 1, to: 1000, shard: 0 }
+                    - { from: 1001, shard: 1 }
+              tables:
+                - { name: t, keyspace: w, column: w }
+            """;
+
+    private MoveChecks() {
+    }
+
+    static long count(RunningDaemon daemon, int shard, String sql) throws SQLException {
+        try (Connection c = daemon.connect(shard); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    static long proxyCount(Connection c, String sql) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    static void execute(Connection c, String sql) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute(sql);
+        }
+    }
+
+    /** Waits until the move ends; fails with its record if it does not within {@code timeout}. */
+    static MoveRecord awaitEnd(MoveService moves, long id, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        MoveRecord r = moves.get(id);
+        while (!r.phase.terminal()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("move " + id + " did not end within " + timeout + ": " + r.phase + " " + r.message);
+            }
+            Thread.sleep(50);
+            r = moves.get(id);
+        }
+        return r;
+    }
+
+    static MoveRecord awaitPhase(MoveService moves, long id, MovePhase phase, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        MoveRecord r = moves.get(id);
+        while (r.phase.ordinal() < phase.ordinal()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("move " + id + " did not reach " + phase + " within " + timeout + ": " + r.phase);
+            }
+            Thread.sleep(20);
+            r = moves.get(id);
+        }
+        return r;
+    }
+}

@@ -1,0 +1,68 @@
+package io.cleave.e2e.support;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The shipped {@code cleave.jar}, run in its own process as an operator runs it. */
+public final class CleaveJar {
+
+    public static final Path JAR = Path.of(System.getProperty("cleave.jar", "../manager/target/cleave.jar"));
+
+    /** Exit code and everything the command printed (stdout and stderr together). */
+    public record Result(int code, String out) {
+    }
+
+    private CleaveJar() {
+    }
+
+    /** {@code cleave ARGS --home=<home>}, waited for up to 5 minutes. */
+    public static Result run(CleaveTestHome home, String... args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of(javaBin(), "-jar", JAR.toString()));
+        cmd.addAll(List.of(args));
+        cmd.add("--home=" + home.root());
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(5, TimeUnit.MINUTES)).as("cleave %s finished", String.join(" ", args)).isTrue();
+        return new Result(p.exitValue(), out);
+    }
+
+    /**
+     * Starts {@code cleave up} for the home in its own process with {@code jvmOptions} (e.g. a test
+     * hook's system property), its output going to {@code log}.
+     */
+    public static Process up(CleaveTestHome home, java.nio.file.Path log, String... jvmOptions) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of(javaBin()));
+        cmd.addAll(List.of(jvmOptions));
+        cmd.addAll(List.of("-jar", JAR.toString(), "up", "--home=" + home.root(), "--config=" + home.configFile()));
+        return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    }
+
+    /** Logs in to the proxy of a daemon started by {@link #up} once it listens; fails if the daemon exits first. */
+    public static java.sql.Connection awaitProxy(CleaveTestHome home, Process up, java.nio.file.Path log, String database)
+            throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        java.sql.SQLException last = null;
+        while (System.nanoTime() < deadline) {
+            assertThat(up.isAlive()).as("daemon running:\n%s", java.nio.file.Files.readString(log)).isTrue();
+            try {
+                return java.sql.DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + home.proxyPort() + "/" + database
+                        + "?sslMode=DISABLED&allowPublicKeyRetrieval=true&connectTimeout=2000", "root", "");
+            } catch (java.sql.SQLException e) {
+                last = e;
+                Thread.sleep(200);
+            }
+        }
+        throw new AssertionError("the proxy did not accept a login within 90 s:\n" + java.nio.file.Files.readString(log),
+                last);
+    }
+
+    public static String javaBin() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+}

@@ -1,0 +1,34 @@
+package io.cleave.e2e.support;
+
+/** The sharding section of a TPC-C home for tests: warehouse w on shard w - 1, the last shard open-ended; item everywhere. */
+public final class TpccSharding {
+
+    private TpccSharding() {
+    }
+
+    public static String yaml(int shards) {
+        StringBuilder b = new StringBuilder("""
+                sharding:
+                  keyspaces:
+                    - name: warehouse
+                      function: range
+                      ranges:
+                """);
+        for (int s = 0; s < shards; s++) {
+            b.append("        - { from: ").append(s + 1).append(s == shards - 1 ? "" : ", to: " + (s + 1))
+                    .append(", shard: ").append(s).append(" }\n");
+        }
+        return b.append("""
+                  tables:
+                    - { name: warehouse, keyspace: warehouse, column: w_id }
+                    - { name: district, keyspace: warehouse, column: d_w_id }
+                    - { name: customer, keyspace: warehouse, column: c_w_id }
+                    - { name: history, keyspace: warehouse, column: h_w_id }
+                    - { name: new_orders, keyspace: warehouse, column: no_w_id }
+                    - { name: orders, keyspace: warehouse, column: o_w_id }
+                    - { name: order_line, keyspace: warehouse, column: ol_w_id }
+                    - { name: stock, keyspace: warehouse, column: s_w_id }
+                    - { name: item, type: reference }
+                """).toString();
+    }
+}
