@@ -1,8 +1,6 @@
 package io.cleave.proxy.frontend;
 
 import io.cleave.proxy.backend.BackendConnection;
-import io.cleave.proxy.server.LoopResources;
-import io.cleave.proxy.session.SessionSettings;
 
 import java.util.List;
 
@@ -11,29 +9,13 @@ import java.util.List;
  * settings and connections, its transaction joined where the statement belongs to it, and what
  * the command's statement needs from each connection.
  */
-final class CommandLegs implements ExchangeContext {
+final class CommandLegs extends SessionLegs {
 
-    private final Session session;
     private final Command command;
 
     CommandLegs(Session session, Command command) {
-        this.session = session;
+        super(session);
         this.command = command;
-    }
-
-    @Override
-    public LoopResources loop() {
-        return session.loop();
-    }
-
-    @Override
-    public int responseProfile() {
-        return session.responseProfile();
-    }
-
-    @Override
-    public SessionSettings settings() {
-        return session.settings();
     }
 
     @Override

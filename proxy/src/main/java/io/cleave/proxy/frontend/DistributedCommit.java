@@ -6,8 +6,6 @@ import io.cleave.proxy.metrics.TransactionKind;
 import io.cleave.proxy.metrics.TransactionOutcome;
 import io.cleave.proxy.protocol.packet.server.ErrPacket;
 import io.cleave.proxy.server.CommitStep;
-import io.cleave.proxy.server.LoopResources;
-import io.cleave.proxy.session.SessionSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,11 +23,10 @@ import java.util.function.Consumer;
  * decision; then the branches commit. A crash before that COMMIT leaves prepared branches
  * without a decision (recovery rolls them back); after it, recovery commits them.
  */
-final class DistributedCommit implements ExchangeContext {
+final class DistributedCommit extends SessionLegs {
 
     private static final Logger log = LoggerFactory.getLogger(DistributedCommit.class);
 
-    private final Session session;
     private final TransactionState tx;
     private final String xid;
     private final List<Integer> shards = new ArrayList<>();
@@ -37,7 +34,7 @@ final class DistributedCommit implements ExchangeContext {
     private final TransactionKind kind;
 
     DistributedCommit(Session session) {
-        this.session = session;
+        super(session);
         this.tx = session.transaction();
         this.xid = tx.xid();
         this.kind = tx.implicit() ? TransactionKind.MULTI_SHARD_AUTOCOMMIT : TransactionKind.CROSS_SHARD;
@@ -300,22 +297,7 @@ final class DistributedCommit implements ExchangeContext {
         return sb.toString();
     }
 
-    // ---- ExchangeContext: the commit talks to the transaction's own connections only --------
-
-    @Override
-    public LoopResources loop() {
-        return session.loop();
-    }
-
-    @Override
-    public int responseProfile() {
-        return session.responseProfile();
-    }
-
-    @Override
-    public SessionSettings settings() {
-        return session.settings();
-    }
+    // ---- its legs: the commit talks to the transaction's own connections only -------------
 
     @Override
     public BackendConnection connectionFor(int shard) {
@@ -325,10 +307,6 @@ final class DistributedCommit implements ExchangeContext {
     @Override
     public List<String> preamble(int shard, boolean inTransaction) {
         return null;
-    }
-
-    @Override
-    public void transactionJoined(int shard, BackendConnection conn) {
     }
 
     @Override
