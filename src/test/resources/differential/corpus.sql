@@ -241,7 +241,7 @@ SELECT id, k FROM sbtest2 ORDER BY k, id LIMIT 1000
 SELECT id, k FROM sbtest2 ORDER BY k, id LIMIT 140, 1000
 SELECT id, k FROM sbtest2 ORDER BY k, id LIMIT 5000, 10
 SELECT id FROM sbtest1 LIMIT 0
-[refused 1235: window functions] SELECT id, ROW_NUMBER() OVER (ORDER BY k) FROM sbtest1
+[refused 1235: not partitioned by the sharding key] SELECT id, ROW_NUMBER() OVER (ORDER BY k) FROM sbtest1
 [refused 1235: SQL_CALC_FOUND_ROWS] SELECT SQL_CALC_FOUND_ROWS id FROM sbtest1 LIMIT 3
 
 # ---- LIMIT without ORDER BY (row count only, any rows) ----------------------------------------
@@ -313,12 +313,12 @@ SELECT t.id FROM (SELECT id FROM sbtest1 WHERE k < 4) AS t ORDER BY t.id
 SELECT id FROM sbtest1 WHERE k IN (SELECT i_id FROM item WHERE i_price > 40) ORDER BY id
 [refused 1235: needs rows of other shards] SELECT c_id FROM customer WHERE c_balance > (SELECT AVG(c_balance) FROM customer)
 [refused 1235: needs rows of other shards] SELECT c_w_id, c_id FROM customer WHERE c_balance = (SELECT MAX(c_balance) FROM customer)
-[refused 1235: needs rows of other shards] SELECT * FROM (SELECT c_w_id, COUNT(*) AS n FROM customer GROUP BY c_w_id) AS t
+SELECT * FROM (SELECT c_w_id, COUNT(*) AS n FROM customer GROUP BY c_w_id) AS t
 [refused 1235: needs rows of other shards] SELECT id FROM sbtest1 WHERE k = (SELECT MAX(k) FROM sbtest2)
 [refused 1235: needs rows of other shards] SELECT id FROM sbtest1 WHERE id IN (SELECT k FROM sbtest2)
 [refused 1235: needs rows of other shards] SELECT w_id FROM warehouse WHERE w_id IN (SELECT id FROM sbtest1 WHERE k = 3)
 [refused 1235: UNION] SELECT w_id FROM warehouse UNION SELECT d_w_id FROM district
-[refused 1235: UNION] SELECT id FROM sbtest1 WHERE id < 3 UNION ALL SELECT id FROM sbtest2 WHERE id < 3
+SELECT id FROM sbtest1 WHERE id < 3 UNION ALL SELECT id FROM sbtest2 WHERE id < 3
 SELECT w_id FROM warehouse WHERE w_id = 2 UNION SELECT d_w_id FROM district WHERE d_w_id = 2
 SELECT 1 + 1, 'x', NULL
 SELECT CONCAT('a', 'b') AS ab, 3 * 4 AS twelve
@@ -417,7 +417,7 @@ SELECT GROUP_CONCAT(c_id ORDER BY c_id) FROM customer WHERE c_w_id = 3 AND c_d_i
 SELECT c_id, ROW_NUMBER() OVER (ORDER BY c_balance DESC, c_id) AS rn FROM customer WHERE c_w_id = 2 AND c_d_id = 2 ORDER BY c_id
 WITH t AS (SELECT c_id, c_balance FROM customer WHERE c_w_id = 4) SELECT COUNT(*), SUM(c_balance) FROM t
 WITH t AS (SELECT id, k FROM sbtest1) SELECT COUNT(*), SUM(k) FROM t
-[refused 1235: needs rows of other shards] WITH t AS (SELECT k, COUNT(*) AS n FROM sbtest1 GROUP BY k) SELECT MAX(n) FROM t
+[refused 1235: aggregates without GROUP BY its sharding key] WITH t AS (SELECT k, COUNT(*) AS n FROM sbtest1 GROUP BY k) SELECT MAX(n) FROM t
 SELECT t.k, t.n FROM (SELECT k, COUNT(*) AS n FROM sbtest1 WHERE id = 9 GROUP BY k) AS t
 
 # ---- LIMIT forms -----------------------------------------------------------------------------

@@ -1,21 +1,18 @@
 package io.cleave.e2e.routing;
 
-import io.cleave.e2e.support.CleaveTestHome;
 import io.cleave.e2e.support.RunningDaemon;
-import io.cleave.manager.daemon.ShardEndpoint;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -36,32 +33,21 @@ class DifferentialIT {
 
     private static final String CORPUS = "/differential/corpus.sql";
 
-    private CleaveTestHome plainHome;
-    private CleaveTestHome shardedHome;
-    private RunningDaemon plain;
+    private ServerAndShards sides;
     private RunningDaemon sharded;
     private Corpus corpus;
 
     @BeforeAll
     void start() throws Exception {
         corpus = Corpus.load(CORPUS);
-        plainHome = CleaveTestHome.builder().shards(1).withoutProxy().create();
-        shardedHome = CleaveTestHome.builder().shards(4).extraYaml(DifferentialData.SHARDING_YAML).create();
-        CompletableFuture<RunningDaemon> plainStart = CompletableFuture.supplyAsync(plainHome::start);
-        sharded = shardedHome.start();
-        plain = plainStart.join();
+        sides = ServerAndShards.start(4, DifferentialData.SHARDING_YAML, Map.of());
+        sharded = sides.sharded();
     }
 
     @AfterAll
     void stop() {
-        for (AutoCloseable c : new AutoCloseable[] {sharded, plain, shardedHome, plainHome}) {
-            try {
-                if (c != null) {
-                    c.close();
-                }
-            } catch (Exception ignored) {
-                // best effort: the homes kill whatever is left
-            }
+        if (sides != null) {
+            sides.close();
         }
     }
 
@@ -77,7 +63,7 @@ class DifferentialIT {
 
     private void runCorpus(String schema, boolean prepared) throws Exception {
         String options = prepared ? "useServerPrepStmts=true&cachePrepStmts=false" : "useServerPrepStmts=false";
-        try (Connection ref = plainConnection(options); Connection proxy = sharded.connectProxy("", options)) {
+        try (Connection ref = sides.plainConnection(options); Connection proxy = sharded.connectProxy("", options)) {
             load(schema, ref, proxy, prepared);
             Placement placement = new Placement(sharded, schema);
             List<String> failures = new ArrayList<>(placement.check());
@@ -156,11 +142,11 @@ class DifferentialIT {
 
     private static void load(String schema, Connection ref, Connection proxy, boolean prepared) {
         for (Connection c : List.of(ref, proxy)) {
-            must(c, "DROP DATABASE IF EXISTS " + schema);
-            must(c, "CREATE DATABASE " + schema + " CHARACTER SET utf8mb4");
-            must(c, "USE " + schema);
+            Outcome.must(c, "DROP DATABASE IF EXISTS " + schema);
+            Outcome.must(c, "CREATE DATABASE " + schema + " CHARACTER SET utf8mb4");
+            Outcome.must(c, "USE " + schema);
             for (String ddl : DifferentialData.SCHEMA) {
-                must(c, ddl);
+                Outcome.must(c, ddl);
             }
             for (String insert : DifferentialData.inserts()) {
                 Outcome o;
@@ -182,28 +168,11 @@ class DifferentialIT {
     private static List<String> compareTables(Connection ref, Connection proxy, List<String> tables, String when) {
         List<String> failures = new ArrayList<>();
         for (String table : tables) {
-            String sql = "SELECT * FROM " + table;
-            Outcome expected = Outcome.run(ref, sql);
-            Outcome actual = Outcome.run(proxy, sql);
-            Corpus.Entry entry = Corpus.parse("[unordered] " + sql).entries().get(0);
-            String difference = Outcome.difference(entry, expected, actual);
+            String difference = Outcome.tableDifference(ref, proxy, table);
             if (difference != null) {
                 failures.add("table " + table + " " + when + ": " + difference);
             }
         }
         return failures;
-    }
-
-    private static void must(Connection c, String sql) {
-        Outcome o = Outcome.run(c, sql);
-        if (o instanceof Outcome.Failure f) {
-            throw new AssertionError(sql + " failed: " + f.code() + " " + f.message());
-        }
-    }
-
-    private Connection plainConnection(String extra) throws SQLException {
-        ShardEndpoint e = plain.shards().get(0);
-        return DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + e.port()
-                + "/?sslMode=DISABLED&allowPublicKeyRetrieval=true&" + extra, e.user(), e.secret());
     }
 }

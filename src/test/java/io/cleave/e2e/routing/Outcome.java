@@ -40,6 +40,24 @@ sealed interface Outcome permits Outcome.Rows, Outcome.Count, Outcome.Failure {
     record Failure(int code, String sqlState, String message) implements Outcome {
     }
 
+    /** Runs {@code sql}, which must succeed (setting up a test). */
+    static void must(Connection c, String sql) {
+        Outcome o = run(c, sql);
+        if (o instanceof Failure f) {
+            throw new AssertionError(sql + " failed: " + f.code() + " " + f.message());
+        }
+    }
+
+    /**
+     * How a whole table differs between the plain server and the proxy (rows as a multiset,
+     * whatever sql_select_limit the sessions have), or null when it does not.
+     */
+    static String tableDifference(Connection ref, Connection proxy, String table) {
+        String sql = "SELECT * FROM " + table + " LIMIT 18446744073709551615";
+        Corpus.Entry entry = new Corpus.Entry(0, sql, Corpus.Kind.READ, false, -1, false, false, null);
+        return difference(entry, run(ref, sql), run(proxy, sql));
+    }
+
     /** Runs {@code sql} as a plain statement (text protocol). */
     static Outcome run(Connection c, String sql) {
         try (Statement s = c.createStatement()) {

@@ -93,10 +93,15 @@ public final class RawMysqlClient implements AutoCloseable {
 
     /** Sends a HandshakeResponse41 and follows a mysql_native_password auth switch; returns the final packet. */
     public byte[] authenticate(String user, String password, String database) throws IOException {
+        return authenticate(user, password, database, 45);
+    }
+
+    /** {@link #authenticate(String, String, String)} asking for the character set of {@code collationId}. */
+    public byte[] authenticate(String user, String password, String database, int collationId) throws IOException {
         ByteArrayOutputStream b = new ByteArrayOutputStream();
         writeInt(b, CLIENT_FLAGS, 4);
         writeInt(b, 1 << 24, 4);
-        b.write(45);
+        b.write(collationId);
         b.write(new byte[23]);
         writeNul(b, user);
         byte[] token = nativeToken(password, scramble);

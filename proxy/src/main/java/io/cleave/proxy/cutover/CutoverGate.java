@@ -251,9 +251,12 @@ public final class CutoverGate {
                     if (!c.restricted()) {
                         return true;
                     }
-                    for (KeyValue v : c.values()) {
-                        if (moving(resolver.keyOf(c.keyspace(), v, values))) {
-                            return true;
+                    // Rows meet every restriction; a moving key in any of them is held (erring on the safe side).
+                    for (java.util.List<KeyValue> restriction : c.restrictions()) {
+                        for (KeyValue v : restriction) {
+                            if (moving(resolver.keyOf(c.keyspace(), v, values))) {
+                                return true;
+                            }
                         }
                     }
                 }

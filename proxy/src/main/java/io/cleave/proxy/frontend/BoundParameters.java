@@ -28,6 +28,20 @@ final class BoundParameters implements ParameterValues {
     private final Charset charset;
     private final boolean noBackslashEscapes;
 
+    /** Java names of the client character sets that are not ASCII-safe, with their introducers. */
+    private static final java.util.Map<String, String> NOT_ASCII_SAFE = java.util.Map.of("GBK", "_gbk", "Shift_JIS",
+            "_sjis", "Big5", "_big5", "windows-31j", "_cp932", "GB18030", "_gb18030");
+
+    private static boolean hasHighBytes(byte[] value) {
+        for (byte b : value) {
+            if (b < 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** {@code charset}: the client's, null when no Java charset reads it. */
     BoundParameters(ComStmtExecute execute, ByteBuf payload, ClientStatement statement, Charset charset,
                     boolean noBackslashEscapes) {
         this.execute = execute;
@@ -74,7 +88,8 @@ final class BoundParameters implements ParameterValues {
         }
         if (t.isLengthEncoded() && t != ColumnType.BLOB && t != ColumnType.LONG_BLOB && t != ColumnType.MEDIUM_BLOB
                 && t != ColumnType.TINY_BLOB && t != ColumnType.GEOMETRY) {
-            return Keys.ofString(string(p), keyType);
+            // Without a decoder for the client's character set only digits read safely (as an integer key).
+            return charset == null && keyType == KeyType.STRING ? null : Keys.ofString(string(p), keyType);
         }
         return null;
     }
@@ -125,7 +140,7 @@ final class BoundParameters implements ParameterValues {
     }
 
     private String string(int p) {
-        return new String(bytes(p), charset);
+        return new String(bytes(p), charset != null ? charset : StandardCharsets.ISO_8859_1);
     }
 
     @Override
@@ -180,8 +195,22 @@ final class BoundParameters implements ParameterValues {
         }
     }
 
-    /** A string literal in the connection's character set: quotes doubled, backslashes escaped unless the mode says not to. */
+    /**
+     * A string literal in the connection's character set: quotes doubled, backslashes escaped
+     * unless the mode says not to. In a character set that is not ASCII-safe, a value with bytes
+     * from 0x80 up goes as hex with its character set's introducer: escaping byte by byte would
+     * split its characters.
+     */
     private void quoted(ByteArrayOutputStream out, byte[] value) {
+        String introducer = charset == null ? null : NOT_ASCII_SAFE.get(charset.name());
+        if (introducer != null && hasHighBytes(value)) {
+            write(out, introducer + " X'");
+            for (byte b : value) {
+                write(out, String.format("%02X", b & 0xff));
+            }
+            out.write('\'');
+            return;
+        }
         out.write('\'');
         for (byte b : value) {
             if (b == '\'') {

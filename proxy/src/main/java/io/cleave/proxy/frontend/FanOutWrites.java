@@ -34,6 +34,11 @@ final class FanOutWrites {
 
     /** The client's statement, as written, on every shard of {@code shards}. */
     void run(Command command, Plan.Route route, Plan.FanOutWrite fanOut, int[] shards) {
+        session.connections().proxyWarnings(fanOut.warnings());
+        if (route.kind().isDdl()) {
+            // A structure change may add or drop an AUTO_INCREMENT column.
+            session.runtime().autoIncrementColumns().forget();
+        }
         command.served(RouteKind.BROADCAST);
         byte[] sql = SqlRenderer.render(new SqlTemplate.Original(), command.analysis(), command.values());
         // A replicated write (DDL, a reference table) is the same everywhere; others leave a move's ghost rows out.
@@ -226,6 +231,7 @@ final class FanOutWrites {
         if (ServerStatus.has(results.get(0).status, ServerStatus.DB_DROPPED)) {
             session.databaseDropped(command);
         }
+        warnings += session.connections().proxyWarnings().size();
         command.ok(OkPacket.of(affected, insertId, session.status(), warnings));
     }
 }

@@ -138,7 +138,9 @@ public final class FrontendHandler extends ChannelInboundHandlerAdapter {
         phase = Phase.COMMAND;
         Charset charset = Collations.byId(response.collationId());
         if (charset == null) {
-            charset = new Charset("utf8mb4", null);
+            // Reading the client's bytes in a guessed character set would misplace its string keys.
+            unknownCollation(ctx, response.collationId());
+            return;
         }
         session = new ClientSession(runtime, runtime.loop(ctx.channel().eventLoop()), output, connectionId,
                 login.userName(), response.capabilities().intersect(Capabilities.PROXY_SERVER), charset,
@@ -146,6 +148,15 @@ public final class FrontendHandler extends ChannelInboundHandlerAdapter {
         session.start(response.database());
         login = null;
         response = null;
+    }
+
+    private void unknownCollation(ChannelHandlerContext ctx, int id) {
+        runtime.metrics().error(1115);
+        output.error(1115, "42000", "Unknown character set: the client asked for collation id " + id + ", which the"
+                + " proxy does not know; connect with a character set the server has (utf8mb4, latin1, ...)");
+        output.flush();
+        phase = Phase.CLOSED;
+        ctx.close();
     }
 
     private void denyLogin(ChannelHandlerContext ctx) {

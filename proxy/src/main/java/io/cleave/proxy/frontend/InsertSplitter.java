@@ -33,26 +33,21 @@ final class InsertSplitter {
     }
 
     void run(Command command, Plan.InsertSplit split) {
+        String schema = split.schema() != null ? split.schema() : session.settings().schema();
         if (split.missingKeyColumn() != null) {
-            String schema = split.schema() != null ? split.schema() : session.settings().schema();
             if (schema == null) {
                 command.refuse(1046, "3D000", "No database selected");
                 return;
             }
             // Take what the rows need from the analysis now: the loop's buffers are reused meanwhile.
-            byte[][] rendered = renderRows(split, command);
-            byte[] head = render(split.head(), command);
-            byte[] tail = render(split.tail(), command);
-            byte[] columnsHead = render(new SqlTemplate.Tokens(split.head().first(), split.columnListEnd()), command);
-            byte[] columnsRest = render(new SqlTemplate.Tokens(split.columnListEnd(), split.head().end()), command);
-            command.clearLongData();
+            Rendered r = new Rendered(split, command);
             session.runtime().sequences().next(session.loop(), schema, split.table(), split.missingKeyColumn(),
                     split.rows().size(), (ids, error) -> {
                         if (error != null) {
                             command.error(error);
                             return;
                         }
-                        withGeneratedKeys(command, split, ids, rendered, columnsHead, columnsRest, tail, head);
+                        withGeneratedIds(command, split, split.missingKeyColumn(), ids, null, r);
                     });
             return;
         }
@@ -71,32 +66,88 @@ final class InsertSplitter {
             shardOfRow[i] = shard;
             oneShard &= shard == shardOfRow[0];
         }
-        if (oneShard) {
-            Plan.Route route = Plan.Route.of(split.kind(), new Target.Shard(shardOfRow[0]), Plan.Access.WRITE, null);
-            executor.single(command, route, shardOfRow[0]);
-            return;
-        }
-        byte[][] rows = renderRows(split, command);
-        byte[] head = render(split.head(), command);
-        byte[] tail = render(split.tail(), command);
-        command.clearLongData();
-        send(command, head, rows, tail, shardOfRow, -1);
-    }
-
-    private void withGeneratedKeys(Command command, Plan.InsertSplit split, long[] ids, byte[][] rows, byte[] columnsHead,
-                                   byte[] columnsRest, byte[] tail, byte[] head) {
-        ShardMap map = session.runtime().shardMaps().current();
-        int[] shardOfRow = new int[rows.length];
-        byte[][] withIds = new byte[rows.length][];
-        for (int i = 0; i < rows.length; i++) {
-            shardOfRow[i] = session.runtime().resolver().shardOf(split.keyspace(), ShardKey.of(ids[i]), map);
-            if (shardOfRow[i] < 0) {
-                command.error(1235, "42000", "generated " + split.missingKeyColumn() + " " + ids[i]
-                        + " is outside every configured range of keyspace " + split.keyspace().name());
+        String auto = schema == null ? "" : session.runtime().autoIncrementColumns().cached(schema, split.table());
+        if (auto != null && (auto.isEmpty() || listed(split, auto))) {
+            if (oneShard) {
+                Plan.Route route = Plan.Route.of(split.kind(), new Target.Shard(shardOfRow[0]), Plan.Access.WRITE, null);
+                executor.single(command, route, shardOfRow[0]);
                 return;
             }
-            // The row's closing parenthesis gets the generated key before it.
-            byte[] row = rows[i];
+            Rendered r = new Rendered(split, command);
+            send(command, r.head, r.rows, r.tail, shardOfRow, -1);
+            return;
+        }
+        // An AUTO_INCREMENT column other than the key, left out (or not known yet): each shard's own
+        // counter would repeat the others' ids, so they come from the table's sequence.
+        Rendered r = new Rendered(split, command);
+        session.runtime().autoIncrementColumns().lookup(schema, split.table(), session.loop(), (column, error) -> {
+            if (error != null) {
+                command.error(error);
+            } else if (column == null || listed(split, column)) {
+                send(command, r.head, r.rows, r.tail, shardOfRow, -1);
+            } else {
+                session.runtime().sequences().next(session.loop(), schema, split.table(), column, r.rows.length,
+                        (ids, failed) -> {
+                            if (failed != null) {
+                                command.error(failed);
+                                return;
+                            }
+                            withGeneratedIds(command, split, column, ids, shardOfRow, r);
+                        });
+            }
+        });
+    }
+
+    private static boolean listed(Plan.InsertSplit split, String column) {
+        for (String c : split.columns()) {
+            if (c.equalsIgnoreCase(column)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** What the rows need from the analysis, taken before waiting: the loop's buffers are reused meanwhile. */
+    private static final class Rendered {
+        final byte[][] rows;
+        final byte[] head;
+        final byte[] tail;
+        final byte[] columnsHead;
+        final byte[] columnsRest;
+
+        Rendered(Plan.InsertSplit split, Command command) {
+            rows = renderRows(split, command);
+            head = render(split.head(), command);
+            tail = render(split.tail(), command);
+            columnsHead = render(new SqlTemplate.Tokens(split.head().first(), split.columnListEnd()), command);
+            columnsRest = render(new SqlTemplate.Tokens(split.columnListEnd(), split.head().end()), command);
+            // An execute's long data went into the rendered values.
+            command.clearLongData();
+        }
+    }
+
+    /**
+     * Adds the generated ids as {@code column} to every row and sends the rows to their shards:
+     * the ids' shards when the column is the sharding key ({@code shardOfRow} null), else the
+     * rows' own.
+     */
+    private void withGeneratedIds(Command command, Plan.InsertSplit split, String column, long[] ids, int[] shardOfRow,
+                                  Rendered r) {
+        ShardMap map = session.runtime().shardMaps().current();
+        int[] shards = shardOfRow != null ? shardOfRow : new int[r.rows.length];
+        byte[][] withIds = new byte[r.rows.length][];
+        for (int i = 0; i < r.rows.length; i++) {
+            if (shardOfRow == null) {
+                shards[i] = session.runtime().resolver().shardOf(split.keyspace(),
+                        ShardKey.of(ids[i]), map);
+                if (shards[i] < 0) {
+                    command.error(1235, "42000", "generated " + column + " " + ids[i]
+                            + " is outside every configured range of keyspace " + split.keyspace().name());
+                    return;
+                }
+            }
+            // The row's closing parenthesis gets the generated id before it.
+            byte[] row = r.rows[i];
             int close = row.length - 1;
             ByteArrayOutputStream out = new ByteArrayOutputStream(row.length + 24);
             out.write(row, 0, close);
@@ -105,12 +156,12 @@ final class InsertSplitter {
             out.write(row, close, row.length - close);
             withIds[i] = out.toByteArray();
         }
-        ByteArrayOutputStream newHead = new ByteArrayOutputStream(head.length + 16);
-        newHead.write(columnsHead, 0, columnsHead.length);
-        byte[] column = (", `" + split.missingKeyColumn().replace("`", "``") + "`").getBytes(StandardCharsets.UTF_8);
-        newHead.write(column, 0, column.length);
-        newHead.write(columnsRest, 0, columnsRest.length);
-        send(command, newHead.toByteArray(), withIds, tail, shardOfRow, ids[0]);
+        ByteArrayOutputStream newHead = new ByteArrayOutputStream(r.head.length + 16);
+        newHead.write(r.columnsHead, 0, r.columnsHead.length);
+        byte[] name = (", `" + column.replace("`", "``") + "`").getBytes(StandardCharsets.UTF_8);
+        newHead.write(name, 0, name.length);
+        newHead.write(r.columnsRest, 0, r.columnsRest.length);
+        send(command, newHead.toByteArray(), withIds, r.tail, shards, ids[0]);
     }
 
     /** One statement per shard with that shard's rows; answers with the combined OK. */

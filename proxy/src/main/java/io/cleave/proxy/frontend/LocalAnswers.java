@@ -76,12 +76,20 @@ final class LocalAnswers {
                 session.runtime().shardMaps().current());
     }
 
-    /** SHOW WARNINGS / SHOW ERRORS when the previous statement left none: an empty list. */
-    static void noWarnings(Session session, Command command) {
+    /**
+     * SHOW WARNINGS / SHOW ERRORS when no shard connection holds the previous statement's
+     * warnings: the proxy's own (code 1235), or an empty list.
+     */
+    static void warnings(Session session, Command command, List<String> messages) {
         List<ResultColumn> columns = List.of(column("Level", ColumnType.VAR_STRING, 45, 0, 28),
                 column("Code", ColumnType.LONG, 63, UNSIGNED_NOT_NULL, 4),
                 column("Message", ColumnType.VAR_STRING, 45, 0, 2048));
-        ResultWriter.write(session.output(), columns, List.of(), false, session.status(), 0);
+        List<TextRow> rows = new java.util.ArrayList<>();
+        for (String m : messages) {
+            rows.add(TextRow.of(new byte[][] {"Warning".getBytes(StandardCharsets.US_ASCII),
+                    "1235".getBytes(StandardCharsets.US_ASCII), m.getBytes(StandardCharsets.UTF_8)}));
+        }
+        ResultWriter.write(session.output(), columns, rows, false, session.status(), 0);
         command.finish();
     }
 

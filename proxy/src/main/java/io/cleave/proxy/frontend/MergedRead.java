@@ -3,6 +3,7 @@ package io.cleave.proxy.frontend;
 import io.cleave.proxy.merge.MergeNotSupportedException;
 import io.cleave.proxy.merge.ResultColumn;
 import io.cleave.proxy.merge.ResultMerger;
+import io.cleave.proxy.merge.SessionMergeSettings;
 import io.cleave.proxy.merge.TextRow;
 import io.cleave.proxy.metrics.RouteKind;
 import io.cleave.router.plan.MergeSpec;
@@ -91,7 +92,8 @@ final class MergedRead {
             warnings += leg.warnings;
         }
         try {
-            ResultMerger merger = new ResultMerger(spec, first.columns);
+            ResultMerger merger = new ResultMerger(spec, first.columns,
+                    SessionMergeSettings.of(session.settings().systemVariables()));
             ResultMerger.RowFilter having = null;
             if (havingValues != null) {
                 PredicateEvaluator evaluator = new PredicateEvaluator(first.columns, havingValues);

@@ -6,6 +6,7 @@ import io.cleave.proxy.backend.FrameKind;
 import io.cleave.proxy.backend.ResponseKind;
 import io.cleave.proxy.backend.ResponseSink;
 import io.cleave.proxy.backend.ResponseTracker;
+import io.cleave.proxy.merge.LongRows;
 import io.cleave.proxy.merge.ResultColumn;
 import io.cleave.proxy.merge.TextRow;
 import io.cleave.proxy.protocol.Frames;
@@ -91,6 +92,7 @@ final class MultiExchange {
         int preambleResponses;
         int statementResponses;
         int columnCount;
+        final LongRows longRows = new LongRows();
         /** A lost connection fails each of the leg's statements still waiting: the leg ends once. */
         boolean ended;
 
@@ -183,7 +185,12 @@ final class MultiExchange {
                             break;
                         }
                         if (result.error == null) {
-                            result.rows.add(TextRow.decode(Frames.payload(frame), columnCount));
+                            addRow(longRows.row(Frames.payload(frame), continues(frame), columnCount));
+                        }
+                        break;
+                    case CONTINUATION:
+                        if (result.error == null) {
+                            addRow(longRows.continuation(Frames.payload(frame), continues(frame), columnCount));
                         }
                         break;
                     case ERR:
@@ -196,6 +203,18 @@ final class MultiExchange {
                 }
             } finally {
                 frame.release();
+            }
+        }
+
+        /** A frame of 16 MB - 1 bytes: its packet goes on in the next frame. */
+        private boolean continues(ByteBuf frame) {
+            return Frames.payloadLength(frame) == Frames.MAX_PAYLOAD;
+        }
+
+        /** A decoded row, or null while a long row's frames are still coming. */
+        private void addRow(TextRow row) {
+            if (row != null) {
+                result.rows.add(row);
             }
         }
 

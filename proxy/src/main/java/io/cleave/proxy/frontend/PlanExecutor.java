@@ -103,7 +103,7 @@ final class PlanExecutor {
         SessionConnections connections = session.connections();
         boolean previous = r.effects().previousConnection();
         if (previous && !connections.hasWarningsConnection() && r.kind().name().equals("SHOW")) {
-            LocalAnswers.noWarnings(session, command);
+            LocalAnswers.warnings(session, command, connections.proxyWarnings());
             return;
         }
         single(command, r, previous && connections.hasWarningsConnection() ? connections.warningsShard()

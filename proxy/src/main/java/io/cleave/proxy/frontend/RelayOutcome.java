@@ -116,6 +116,7 @@ final class RelayOutcome {
                     .append("') <=> CONNECTION_ID()");
         }
         int firstLock = !variables.isEmpty() ? variables.size() : 1;
+        select.append(" LIMIT 1"); // whatever sql_select_limit says
         ConnectionReadBack.run(conn, select.toString(), (columns, row) -> {
             if (!variables.isEmpty() && row != null) {
                 SessionSettings updated = session.settings();

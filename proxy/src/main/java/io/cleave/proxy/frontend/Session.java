@@ -12,7 +12,6 @@ import io.cleave.router.plan.LiteralParameters;
 import io.cleave.router.sql.lex.SqlMode;
 import io.netty.buffer.ByteBuf;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntFunction;
@@ -105,7 +104,8 @@ final class Session {
     void settings(SessionSettings updated) {
         this.settings = updated;
         String mode = updated.systemVariables().get("sql_mode");
-        sqlMode = mode == null ? SqlMode.DEFAULT : SqlMode.fromSqlMode(unquote(mode));
+        sqlMode = (mode == null ? SqlMode.DEFAULT : SqlMode.fromSqlMode(unquote(mode)))
+                .withClientCharset(updated.clientCharset());
     }
 
     SqlMode sqlMode() {
@@ -128,9 +128,9 @@ final class Session {
         this.multiStatements = on;
     }
 
+    /** The decoder of the client's text (string keys), null when Java has none for its character set. */
     java.nio.charset.Charset javaCharset() {
-        Charset c = settings.charset();
-        return c == null ? StandardCharsets.UTF_8 : c.javaCharset();
+        return settings.clientJavaCharset();
     }
 
     /** The literal values of the text statement just analyzed (reused: valid as long as the analysis). */

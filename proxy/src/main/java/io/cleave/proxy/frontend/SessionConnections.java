@@ -17,6 +17,8 @@ final class SessionConnections {
     private final ConnectionPins pins;
     /** The connection of the previous statement, kept while it has warnings the client may ask for. */
     private BackendConnection warnings;
+    /** The proxy's own warnings for the previous statement (SHOW WARNINGS answers them). */
+    private List<String> proxyWarnings = List.of();
     /** A backend whose reads stopped because the client could not take more. */
     private BackendConnection paused;
 
@@ -95,7 +97,18 @@ final class SessionConnections {
         conn.release();
     }
 
+    /** The proxy's own warnings for the last statement (SHOW WARNINGS answers them). */
+    List<String> proxyWarnings() {
+        return proxyWarnings;
+    }
+
+    void proxyWarnings(List<String> messages) {
+        proxyWarnings = messages;
+    }
+
+    /** A new statement: the previous one's warnings, on a connection or the proxy's own, are gone. */
     void releaseWarningsConnection() {
+        proxyWarnings = List.of();
         BackendConnection c = warnings;
         if (c != null) {
             warnings = null;

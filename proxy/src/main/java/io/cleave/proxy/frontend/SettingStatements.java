@@ -105,7 +105,8 @@ final class SettingStatements {
         }
         ByteArrayOutputStream sql = new ByteArrayOutputStream(setStatement.length + 64);
         sql.write(setStatement, 0, setStatement.length);
-        byte[] select = ("; SELECT " + String.join(", ", readBack)).getBytes(StandardCharsets.UTF_8);
+        // LIMIT 1: the SET may have just set sql_select_limit to 0.
+        byte[] select = ("; SELECT " + String.join(", ", readBack) + " LIMIT 1").getBytes(StandardCharsets.UTF_8);
         sql.write(select, 0, select.length);
         SessionSettings before = session.settings();
         SessionSettings[] after = new SessionSettings[1];

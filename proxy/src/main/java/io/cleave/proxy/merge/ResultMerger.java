@@ -22,8 +22,6 @@ import java.util.List;
  */
 public final class ResultMerger {
 
-    /** MySQL's div_precision_increment default: AVG of a DECIMAL(p, s) has scale s + 4. */
-    private static final int DIV_PRECISION_INCREMENT = 4;
     /** Digits the server adds to a DECIMAL argument's precision for SUM (DECIMAL_LONGLONG_DIGITS). */
     private static final int SUM_PRECISION_INCREMENT = 22;
     private static final int MAX_DECIMAL_PRECISION = 65;
@@ -31,11 +29,17 @@ public final class ResultMerger {
 
     private final MergeSpec spec;
     private final List<ResultColumn> columns;
+    private final SessionMergeSettings session;
 
     /** {@code columns}: every column the shards returned, helpers included. */
     public ResultMerger(MergeSpec spec, List<ResultColumn> columns) {
+        this(spec, columns, SessionMergeSettings.DEFAULT);
+    }
+
+    public ResultMerger(MergeSpec spec, List<ResultColumn> columns, SessionMergeSettings session) {
         this.spec = spec.resolved(columns.size());
         this.columns = columns;
+        this.session = session;
     }
 
     /** Columns the client sees (the helpers at the right are not shown). */
@@ -44,8 +48,11 @@ public final class ResultMerger {
     }
 
     /**
-     * The merged rows (all columns; the writer shows only the visible ones).
+     * The merged rows (all columns; the writer shows only the visible ones). Without a LIMIT of
+     * its own, the statement gets the session's sql_select_limit, as on one server.
      *
+     * @param offset the statement's OFFSET (0 without a LIMIT)
+     * @param count  the statement's LIMIT count ({@link Long#MAX_VALUE} without one)
      * @param having evaluates the HAVING predicate on a merged row (null when there is none)
      */
     public List<TextRow> merge(List<TextRow> rows, long offset, long count, RowFilter having) {
@@ -57,9 +64,11 @@ public final class ResultMerger {
             out = new ArrayList<>(out);
             out.sort(orderComparator(spec.order()));
         }
-        if (spec.hasLimit()) {
-            int from = (int) Math.min(offset, out.size());
-            int to = count >= out.size() - from ? out.size() : from + (int) Math.max(0, count);
+        long limit = spec.hasLimit() ? count : session.selectLimit();
+        long skip = spec.hasLimit() ? offset : 0;
+        if (skip > 0 || limit < out.size()) {
+            int from = (int) Math.min(skip, out.size());
+            int to = limit >= out.size() - from ? out.size() : from + (int) Math.max(0, limit);
             out = out.subList(from, to);
         }
         return out;
@@ -72,10 +81,17 @@ public final class ResultMerger {
             return out;
         }
         for (AggregateSpec a : spec.grouping().aggregates()) {
-            if (a.kind() == AggregateKind.AVG && a.column() < out.size()) {
+            if (a.kind() == AggregateKind.AVG && a.column() < out.size() && a.typeColumn() >= 0) {
+                // As the shard typed its own AVG of the same argument, under the same session settings.
+                ColumnDefinition41 shown = out.get(a.column()).definition();
+                ColumnDefinition41 avg = columns.get(a.typeColumn()).definition();
+                out.set(a.column(), new ResultColumn(shown.withType(avg.type(), avg.columnLength(), avg.flags(),
+                        avg.decimals()), null));
+            } else if (a.kind() == AggregateKind.AVG && a.column() < out.size()) {
                 ResultColumn sum = out.get(a.column());
                 if (sum.type().isDecimal()) {
-                    out.set(a.column(), new ResultColumn(averageDefinition(sum.definition()), null));
+                    out.set(a.column(), new ResultColumn(averageDefinition(sum.definition(),
+                            session.divPrecisionIncrement()), null));
                 }
             }
         }
@@ -85,16 +101,17 @@ public final class ResultMerger {
     /**
      * The definition the server gives AVG(x), from the one it gave SUM(x) for the same x. For an
      * argument of precision p and scale s the server types SUM as DECIMAL(min(p + 22, 65), s) and
-     * AVG as DECIMAL(min(p + 4, 65), min(s + 4, 38)); a SUM at the 65-digit cap hides p, and AVG
-     * is then taken as 65 digits wide.
+     * AVG as DECIMAL(min(p + d, 65), min(s + d, 38)) where d is div_precision_increment; a SUM at
+     * the 65-digit cap hides p, and AVG is then taken as 65 digits wide.
      */
-    static ColumnDefinition41 averageDefinition(ColumnDefinition41 sum) {
+    static ColumnDefinition41 averageDefinition(ColumnDefinition41 sum, int increment) {
         int sign = sum.unsigned() ? 0 : 1;
         long sumPrecision = sum.columnLength() - sign - (sum.decimals() > 0 ? 1 : 0);
         long precision = sumPrecision >= MAX_DECIMAL_PRECISION ? MAX_DECIMAL_PRECISION
-                : Math.min(MAX_DECIMAL_PRECISION, sumPrecision - SUM_PRECISION_INCREMENT + DIV_PRECISION_INCREMENT);
-        int scale = Math.min(MAX_DECIMAL_SCALE, sum.decimals() + DIV_PRECISION_INCREMENT);
-        return sum.withType(sum.type(), precision + 1 + sign, sum.flags(), scale);
+                : Math.min(MAX_DECIMAL_PRECISION, sumPrecision - SUM_PRECISION_INCREMENT + increment);
+        int scale = Math.min(MAX_DECIMAL_SCALE, sum.decimals() + increment);
+        // The length counts the sign and, with decimals, the point.
+        return sum.withType(sum.type(), precision + (scale > 0 ? 1 : 0) + sign, sum.flags(), scale);
     }
 
     /** A predicate on merged rows. */
@@ -228,9 +245,25 @@ public final class ResultMerger {
         if (floating) {
             return ascii(MysqlNumbers.formatDouble(dsum / n));
         }
-        int scale = Math.min(MAX_DECIMAL_SCALE, columns.get(a.column()).definition().decimals() + DIV_PRECISION_INCREMENT);
-        return ascii(sum.divide(BigDecimal.valueOf(n), scale, RoundingMode.HALF_UP).toPlainString());
+        return ascii(divide(sum, n, columns.get(a.column()).definition().decimals()).toPlainString());
     }
+
+    /**
+     * SUM / COUNT as the server's decimal division computes it: the quotient of a sum of scale
+     * {@code s} is worked out to whole 9-digit words covering s + div_precision_increment digits,
+     * cut there, then rounded half up to s + div_precision_increment digits. (With a scale of 9 or
+     * 18 the cut is the result: the server truncates.)
+     */
+    BigDecimal divide(BigDecimal sum, long count, int sumScale) {
+        int scale = Math.min(MAX_DECIMAL_SCALE, sumScale + session.divPrecisionIncrement());
+        int worked = (sumScale + session.divPrecisionIncrement() + DIGITS_PER_WORD - 1) / DIGITS_PER_WORD
+                * DIGITS_PER_WORD;
+        return sum.divide(BigDecimal.valueOf(count), Math.max(worked, scale), RoundingMode.DOWN)
+                .setScale(scale, RoundingMode.HALF_UP);
+    }
+
+    /** The server's decimals are stored in words of 9 digits. */
+    private static final int DIGITS_PER_WORD = 9;
 
     private TextRow extreme(List<TextRow> group, AggregateSpec a, boolean min) {
         TextRow best = null;

@@ -34,6 +34,7 @@ public final class ProxyRuntime {
     private final io.cleave.router.plan.Router router;
     private final io.cleave.router.plan.TargetResolver resolver;
     private final io.cleave.proxy.frontend.SequenceService sequences;
+    private final io.cleave.proxy.frontend.AutoIncrementColumns autoIncrementColumns;
     private final InDoubtRegistry inDoubt = new InDoubtRegistry();
     private final io.cleave.proxy.cutover.CutoverGate cutover;
     private final ShardAvailability availability;
@@ -60,6 +61,7 @@ public final class ProxyRuntime {
         this.router = new io.cleave.router.plan.Router(topology);
         this.resolver = new io.cleave.router.plan.TargetResolver(topology);
         this.sequences = new io.cleave.proxy.frontend.SequenceService(topology.defaultShard(), connectors.length);
+        this.autoIncrementColumns = new io.cleave.proxy.frontend.AutoIncrementColumns(topology.defaultShard());
         this.cutover = new io.cleave.proxy.cutover.CutoverGate(resolver);
     }
 
@@ -92,6 +94,10 @@ public final class ProxyRuntime {
 
     public io.cleave.proxy.frontend.SequenceService sequences() {
         return sequences;
+    }
+
+    public io.cleave.proxy.frontend.AutoIncrementColumns autoIncrementColumns() {
+        return autoIncrementColumns;
     }
 
     public io.cleave.router.plan.Router router() {
@@ -141,6 +147,8 @@ public final class ProxyRuntime {
 
     void serverVersion(String version) {
         this.serverVersion = version;
+        // Which version comments run depends on the server: the router reads statements as it does.
+        router.serverVersion(version);
     }
 
     /** The RSA key pair for caching_sha2_password without TLS, made on first use. */

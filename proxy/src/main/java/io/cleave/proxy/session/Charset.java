@@ -1,5 +1,7 @@
 package io.cleave.proxy.session;
 
+import io.cleave.router.sql.lex.Charsets;
+
 import java.util.Locale;
 
 /** A connection character set and optional collation, as SET NAMES takes them. */
@@ -15,16 +17,11 @@ public record Charset(String charset, String collation) {
         return collation == null ? "NAMES " + charset : "NAMES " + charset + " COLLATE " + collation;
     }
 
+    /**
+     * The Java charset that decodes this character set's bytes into the characters the server
+     * sees, or null when Java has none (string keys in it then cannot be placed on a shard).
+     */
     public java.nio.charset.Charset javaCharset() {
-        switch (charset) {
-            case "latin1":
-                return java.nio.charset.StandardCharsets.ISO_8859_1;
-            case "ascii":
-                return java.nio.charset.StandardCharsets.US_ASCII;
-            case "binary":
-                return java.nio.charset.StandardCharsets.ISO_8859_1;
-            default:
-                return java.nio.charset.StandardCharsets.UTF_8;
-        }
+        return Charsets.javaCharset(charset);
     }
 }

@@ -56,6 +56,25 @@ public final class SessionSettings {
         return userVariables;
     }
 
+    /**
+     * The character set the client's statements are written in: character_set_client when set
+     * by itself, else the SET NAMES (or handshake) one; null when not known.
+     */
+    public String clientCharset() {
+        String set = systemVariables.get("character_set_client");
+        if (set != null) {
+            return set.length() >= 2 && set.charAt(0) == '\'' ? set.substring(1, set.length() - 1) : set;
+        }
+        return charset == null ? null : charset.charset();
+    }
+
+    /** The Java decoder for the client's text, or null when there is none (see {@link Charset#javaCharset()}). */
+    public java.nio.charset.Charset clientJavaCharset() {
+        String name = clientCharset();
+        return name == null ? java.nio.charset.StandardCharsets.UTF_8
+                : io.cleave.router.sql.lex.Charsets.javaCharset(name);
+    }
+
     public SessionSettings withSchema(String newSchema) {
         return new SessionSettings(newSchema, charset, autocommit, systemVariables, userVariables);
     }

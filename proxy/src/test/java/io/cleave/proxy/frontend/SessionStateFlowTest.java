@@ -22,7 +22,7 @@ class SessionStateFlowTest {
     @Test
     void aVariableSetOnOneShardIsReplayedOnAnother() {
         for (int s = 0; s < 2; s++) {
-            proxy.shard(s).answer("SET @x = 5; SELECT @`x`", ShardReply.results(ShardReply.ok(),
+            proxy.shard(s).answer("SET @x = 5; SELECT @`x` LIMIT 1", ShardReply.results(ShardReply.ok(),
                     ShardReply.rows(List.of(column("@`x`", ColumnType.LONGLONG)), new String[] {"5"})));
         }
         proxy.shard(0).answer("SELECT v FROM t WHERE id = 5", ShardReply.ok());
@@ -32,7 +32,7 @@ class SessionStateFlowTest {
         proxy.run(client, "SELECT v FROM t WHERE id = 5");
         proxy.run(client, "SELECT v FROM t WHERE id = 150");
 
-        int ranSet = proxy.shard(0).queries().contains("SET @x = 5; SELECT @`x`") ? 0 : 1;
+        int ranSet = proxy.shard(0).queries().contains("SET @x = 5; SELECT @`x` LIMIT 1") ? 0 : 1;
         int other = 1 - ranSet;
         assertThat(proxy.shard(other).queries()).as("the other shard's connection gets the value first")
                 .containsSubsequence("SET @x=5", "SELECT v FROM t WHERE id = " + (other == 0 ? 5 : 150));
@@ -62,14 +62,15 @@ class SessionStateFlowTest {
     void variablesAStatementAssignsAreReadBackFromItsConnection() {
         proxy.shard(0).answer("SELECT @n := v FROM t WHERE id = 5", ShardReply.rows(
                 List.of(column("@n := v", ColumnType.VAR_STRING)), new String[] {"seven"}));
-        proxy.shard(0).answer("SELECT @`n`", ShardReply.rows(List.of(column("@`n`", ColumnType.VAR_STRING)),
+        // LIMIT 1 whatever sql_select_limit says.
+        proxy.shard(0).answer("SELECT @`n` LIMIT 1", ShardReply.rows(List.of(column("@`n`", ColumnType.VAR_STRING)),
                 new String[] {"seven"}));
         proxy.shard(1).answer("SELECT v FROM t WHERE id = 150", ShardReply.ok());
 
         assertThat(proxy.run(client, "SELECT @n := v FROM t WHERE id = 5").rows()).containsExactly(List.of("seven"));
         proxy.run(client, "SELECT v FROM t WHERE id = 150");
 
-        assertThat(proxy.shard(0).queries()).containsExactly("SELECT @n := v FROM t WHERE id = 5", "SELECT @`n`");
+        assertThat(proxy.shard(0).queries()).containsExactly("SELECT @n := v FROM t WHERE id = 5", "SELECT @`n` LIMIT 1");
         assertThat(proxy.shard(1).queries()).containsExactly("SET @n='seven'", "SELECT v FROM t WHERE id = 150");
     }
 

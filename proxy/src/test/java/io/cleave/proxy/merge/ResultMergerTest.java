@@ -76,6 +76,40 @@ class ResultMergerTest {
     }
 
     @Test
+    void averageHonoursTheSessionsDivPrecisionIncrement() {
+        List<ResultColumn> columns = List.of(SUM, N);
+        Grouping grouping = new Grouping(List.of(), List.of(new AggregateSpec(AggregateKind.AVG, 0, -1, NONE)), null);
+        MergeSpec spec = new MergeSpec(1, List.of(), grouping, false, null, null);
+        List<TextRow> rows = List.of(row("10", "3"), row("1", "3"));
+        assertThat(new ResultMerger(spec, columns, new SessionMergeSettings(Long.MAX_VALUE, 7))
+                .divide(new java.math.BigDecimal("2191.30"), 42, 2).toPlainString()).isEqualTo("52.173809523");
+        assertThat(new ResultMerger(spec, columns, new SessionMergeSettings(Long.MAX_VALUE, 4))
+                .divide(new java.math.BigDecimal("-2.5"), 3, 1).toPlainString()).isEqualTo("-0.83333");
+        for (int increment : new int[] {0, 2, 9}) {
+            ResultMerger merger = new ResultMerger(spec, columns, new SessionMergeSettings(Long.MAX_VALUE, increment));
+            // 11 / 6 = 1.8333...: worked out to whole 9-digit words (none for scale 0) and cut, then rounded
+            // half up; as MariaDB answers (with 0 it says 1, with 2 it says 1.83).
+            String expected = increment == 0 ? "1" : increment == 2 ? "1.83" : "1.833333333";
+            assertThat(values(merger.merge(rows, 0, Long.MAX_VALUE, null), 1)).containsExactly(List.of(expected));
+            assertThat(merger.outputColumns().get(0).definition().decimals()).isEqualTo(increment);
+        }
+    }
+
+    @Test
+    void sqlSelectLimitCapsMergedRowsOfAStatementWithoutItsOwnLimit() {
+        SessionMergeSettings five = SessionMergeSettings.of(java.util.Map.of("sql_select_limit", "2"));
+        MergeSpec unlimited = new MergeSpec(0, List.of(new SortKey(0, false, NONE)), null, false, null, null);
+        List<TextRow> rows = List.of(row("3"), row("1"), row("4"), row("2"));
+        assertThat(values(new ResultMerger(unlimited, List.of(N), five).merge(rows, 0, Long.MAX_VALUE, null), 1))
+                .containsExactly(List.of("1"), List.of("2"));
+        MergeSpec limited = new MergeSpec(0, List.of(new SortKey(0, false, NONE)), null, false,
+                new ValueRef.Constant(0), new ValueRef.Constant(3));
+        assertThat(new ResultMerger(limited, List.of(N), five).merge(rows, 0, 3, null)).hasSize(3);
+        assertThat(SessionMergeSettings.of(java.util.Map.of("sql_select_limit", "18446744073709551615")).selectLimit())
+                .isEqualTo(Long.MAX_VALUE);
+    }
+
+    @Test
     void ordersWithLimitAndOffsetAfterMerging() {
         List<ResultColumn> columns = List.of(N, NAME, WEIGHT);
         MergeSpec spec = new MergeSpec(1, List.of(new SortKey(1, false, -1), new SortKey(0, true, NONE)), null, false,
@@ -104,14 +138,16 @@ class ResultMergerTest {
         // SUM(DECIMAL(12,2)) is DECIMAL(34,2): length 34 digits + point + sign; AVG is DECIMAL(16,6).
         ColumnDefinition41 sum = new ColumnDefinition41("db", "t", "t", "AVG(x)", "", 63, 36,
                 ColumnType.NEWDECIMAL.code(), 0, 2);
-        ColumnDefinition41 avg = ResultMerger.averageDefinition(sum);
+        ColumnDefinition41 avg = ResultMerger.averageDefinition(sum, 4);
         assertThat(avg.columnLength()).isEqualTo(18);
         assertThat(avg.decimals()).isEqualTo(6);
         // SUM(INT) is DECIMAL(32,0) (length 33); AVG(INT) is DECIMAL(14,4).
         ColumnDefinition41 intSum = new ColumnDefinition41("db", "t", "t", "AVG(k)", "", 63, 33,
                 ColumnType.NEWDECIMAL.code(), 0, 0);
-        assertThat(ResultMerger.averageDefinition(intSum).columnLength()).isEqualTo(16);
-        assertThat(ResultMerger.averageDefinition(intSum).decimals()).isEqualTo(4);
+        assertThat(ResultMerger.averageDefinition(intSum, 4).columnLength()).isEqualTo(16);
+        assertThat(ResultMerger.averageDefinition(intSum, 4).decimals()).isEqualTo(4);
+        // With div_precision_increment 0, AVG(INT) is DECIMAL(10,0): no point in its length.
+        assertThat(ResultMerger.averageDefinition(intSum, 0).columnLength()).isEqualTo(11);
     }
 
     @Test

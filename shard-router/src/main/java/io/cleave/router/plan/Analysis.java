@@ -5,6 +5,7 @@ import io.cleave.router.sql.digest.StatementDigest;
 import io.cleave.router.sql.lex.SqlLexer;
 import io.cleave.router.sql.lex.SqlMode;
 import io.cleave.router.sql.lex.TokenBuffer;
+import io.cleave.router.sql.lex.VersionComments;
 
 /**
  * The router's working buffers and its answer for the last statement analyzed with them: the
@@ -14,18 +15,18 @@ import io.cleave.router.sql.lex.TokenBuffer;
  */
 public final class Analysis {
 
-    private final SqlLexer[] lexers = new SqlLexer[4];
+    private final SqlLexer[] lexers = new SqlLexer[Router.MODES];
     final TokenBuffer tokens = new TokenBuffer();
     final StatementDigest digest = new StatementDigest();
     final SlotValues slots = new SlotValues();
     Plan plan;
     boolean cached;
 
-    SqlLexer lexer(SqlMode mode) {
+    SqlLexer lexer(SqlMode mode, VersionComments versions) {
         int i = Router.modeIndex(mode);
         SqlLexer lexer = lexers[i];
-        if (lexer == null) {
-            lexer = new SqlLexer(mode);
+        if (lexer == null || lexer.versions() != versions) {
+            lexer = new SqlLexer(mode, versions);
             lexers[i] = lexer;
         }
         return lexer;

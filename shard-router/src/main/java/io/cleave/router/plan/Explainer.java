@@ -105,9 +105,11 @@ public final class Explainer {
             return false;
         }
         for (KeyClass c : keyed.classes()) {
-            for (KeyValue v : c.values()) {
-                if (v instanceof KeyValue.SlotValue s && analysis.digest().slotKind(s.slot()) == SlotKind.PLACEHOLDER) {
-                    return true;
+            for (List<KeyValue> restriction : c.restrictions()) {
+                for (KeyValue v : restriction) {
+                    if (v instanceof KeyValue.SlotValue s && analysis.digest().slotKind(s.slot()) == SlotKind.PLACEHOLDER) {
+                        return true;
+                    }
                 }
             }
         }

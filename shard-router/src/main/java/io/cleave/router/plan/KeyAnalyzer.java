@@ -1,5 +1,11 @@
 package io.cleave.router.plan;
 
+import io.cleave.router.plan.QueryParts.Binding;
+import io.cleave.router.plan.QueryParts.Block;
+import io.cleave.router.plan.QueryParts.DerivedSource;
+import io.cleave.router.plan.QueryParts.Edge;
+import io.cleave.router.plan.QueryParts.Role;
+import io.cleave.router.plan.QueryParts.Unit;
 import io.cleave.router.sql.ast.Expr;
 import io.cleave.router.sql.ast.Exprs;
 import io.cleave.router.sql.ast.Name;
@@ -13,112 +19,121 @@ import io.cleave.router.topology.TableRule;
 import io.cleave.router.topology.Topology;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
 /**
- * Finds what decides a statement's shard: every table it reads or writes (subqueries included),
- * which sharded tables are joined on their sharding columns (co-located classes), and the key
- * values the WHERE and inner-join conditions pin them to ({@code = v} or {@code IN (...)}).
+ * Finds what decides a statement's shards: every table it reads or writes (subqueries, derived
+ * tables and CTEs included), the equalities between sharding columns and the key values its
+ * conditions hold tables to. What it records is only what holds for every row the answer depends
+ * on, so that routing by it is exact:
+ * <ul>
+ * <li>an equality of two sharding columns co-locates their tables when it is a condition of their
+ *     own block (WHERE, an inner join, or an outer join's ON between its two sides), or when it ties
+ *     a subquery's table to an outer table (the subquery then reads only rows on the outer row's
+ *     shard); a subquery's equality between two outer tables co-locates nothing (NOT EXISTS keeps
+ *     the outer rows it does not match);</li>
+ * <li>a key value restricts a table only from a condition of the table's own block that its rows
+ *     must meet, and passes along equalities only in the direction that forces a match (the
+ *     preserved side of an outer join, or an outer row of a NOT EXISTS, is not restricted by the
+ *     other side).</li>
+ * </ul>
+ * {@link ScatterCheck} then decides whether a statement over several shards merges exactly.
  */
 final class KeyAnalyzer {
 
     static final Set<String> SYSTEM_SCHEMAS = Set.of("information_schema", "mysql", "performance_schema", "sys");
 
-    /** One table in a query block. */
-    static final class Binding {
-        final String exposed;
-        final String table;
-        final TableRule rule;
-        final Block block;
-        final boolean system;
-        int id = -1;
-        KeyValue equality;
-        List<KeyValue> in;
-
-        Binding(String exposed, String table, TableRule rule, Block block, boolean system) {
-            this.exposed = exposed;
-            this.table = table;
-            this.rule = rule;
-            this.block = block;
-            this.system = system;
-        }
-
-        TableRule.Sharded sharded() {
-            return rule instanceof TableRule.Sharded s ? s : null;
-        }
-    }
-
-    /** A SELECT block (or the statement itself for INSERT/UPDATE/DELETE targets). */
-    static final class Block {
-        final Block parent;
-        final boolean nested;
-        final List<Binding> tables = new ArrayList<>();
-        boolean summarizes;
-        boolean linkedByKey;
-
-        Block(Block parent, boolean nested) {
-            this.parent = parent;
-            this.nested = nested;
-        }
-    }
-
     private final Topology topology;
     private final List<Binding> bindings = new ArrayList<>();
     private final List<Binding> sharded = new ArrayList<>();
     private final List<Block> blocks = new ArrayList<>();
-    private final List<Set<String>> cteScopes = new ArrayList<>();
-    private int[] parent = new int[8];
-    private boolean setOperation;
+    private final List<Edge> edges = new ArrayList<>();
+    private final List<Map<String, Unit>> cteScopes = new ArrayList<>();
+    private Unit top;
+    private KeyClasses keyClasses;
 
     KeyAnalyzer(Topology topology) {
         this.topology = topology;
     }
 
+    Topology topology() {
+        return topology;
+    }
+
     // ---- walking ---------------------------------------------------------------------------
 
-    Block newBlock(Block parentBlock, boolean nested) {
-        Block b = new Block(parentBlock, nested);
+    /** A block that is not a SELECT: the tables an UPDATE, DELETE or LOCK TABLES names. */
+    Block newBlock() {
+        Block b = new Block(null, Role.TOP, false, null);
         blocks.add(b);
         return b;
     }
 
-    void query(Query q, Block parentBlock, boolean nested) {
+    /** Analyzes the statement's query; returns its unit. */
+    Unit query(Query q) {
+        top = query(q, null, Role.TOP, false);
+        return top;
+    }
+
+    Unit top() {
+        return top;
+    }
+
+    private Unit query(Query q, Block parentBlock, Role role, boolean positive) {
+        Unit u = new Unit(q, null, false);
+        unit(q, u, parentBlock, role, positive);
+        return u;
+    }
+
+    private void unit(Query q, Unit u, Block parentBlock, Role role, boolean positive) {
         Query.With with = q.with();
         if (with != null) {
-            Set<String> names = new java.util.HashSet<>();
+            Map<String, Unit> scope = new HashMap<>();
+            cteScopes.add(scope);
+            List<Unit> ctes = new ArrayList<>();
             for (Query.Cte cte : with.ctes()) {
-                names.add(cte.name().value().toLowerCase(Locale.ROOT));
+                Unit cu = new Unit(cte.query(), cte.name().value().toLowerCase(Locale.ROOT), with.recursive());
+                ctes.add(cu);
+                if (with.recursive()) {
+                    scope.put(cu.cteName, cu);
+                }
             }
-            cteScopes.add(names);
-            for (Query.Cte cte : with.ctes()) {
-                query(cte.query(), parentBlock, true);
+            for (Unit cu : ctes) {
+                unit(cu.query, cu, parentBlock, Role.CTE, false);
+                scope.put(cu.cteName, cu);
             }
         }
         if (q instanceof Select s) {
-            select(s, parentBlock, nested);
+            u.branches.add(select(s, parentBlock, role, positive));
         } else if (q instanceof Query.SetOperation op) {
-            setOperation = true;
-            query(op.left(), parentBlock, nested);
-            query(op.right(), parentBlock, nested);
+            u.setOperation = true;
+            u.unionAll &= op.operator() == Query.SetOperator.UNION && op.all();
+            u.limited |= op.limit() != null;
+            u.ordered |= !op.orderBy().isEmpty();
+            unit(op.left(), u, parentBlock, role, positive);
+            unit(op.right(), u, parentBlock, role, positive);
         } else if (q instanceof Query.Parenthesized p) {
-            query(p.query(), parentBlock, nested);
+            u.limited |= p.limit() != null;
+            u.ordered |= !p.orderBy().isEmpty();
+            unit(p.query(), u, parentBlock, role, positive);
         }
         if (with != null) {
             cteScopes.remove(cteScopes.size() - 1);
         }
     }
 
-    private void select(Select s, Block parentBlock, boolean nested) {
-        Block b = newBlock(parentBlock, nested);
+    private Block select(Select s, Block parentBlock, Role role, boolean positive) {
+        Block b = new Block(parentBlock, role, positive, s);
+        blocks.add(b);
         for (TableRef ref : s.from()) {
             ref(ref, b);
         }
-        conditions(s.where(), b, true);
+        where(s.where(), b);
         for (SelectItem item : s.items()) {
             if (item instanceof SelectItem.Column c) {
                 subqueries(c.expr(), b);
@@ -131,91 +146,115 @@ final class KeyAnalyzer {
         for (OrderItem o : s.groupBy()) {
             subqueries(o.expr(), b);
         }
-        if (nested) {
-            boolean aggregates = false;
-            for (SelectItem item : s.items()) {
-                aggregates |= item instanceof SelectItem.Column c && Exprs.containsAggregate(c.expr());
-            }
-            b.summarizes = aggregates || !s.groupBy().isEmpty() || s.options().distinct() || s.limit() != null;
-        }
+        return b;
     }
 
     void ref(TableRef ref, Block b) {
+        ref(ref, b, false);
+    }
+
+    private void ref(TableRef ref, Block b, boolean nullable) {
         if (ref instanceof TableRef.Table t) {
-            table(t.name(), t.exposedName(), b);
+            table(t.name(), t.exposedName(), b, nullable);
         } else if (ref instanceof TableRef.Derived d) {
-            query(d.query(), b, true);
+            Unit u = query(d.query(), b, Role.DERIVED, false);
+            u.references++;
+            b.derived.add(new DerivedSource(u, d.alias(), nullable, d.lateral()));
         } else if (ref instanceof TableRef.Join j) {
-            ref(j.left(), b);
-            ref(j.right(), b);
-            boolean inner = j.kind() == TableRef.JoinKind.INNER || j.kind() == TableRef.JoinKind.CROSS
-                    || j.kind() == TableRef.JoinKind.COMMA || j.kind() == TableRef.JoinKind.STRAIGHT;
-            conditions(j.on(), b, inner);
+            boolean leftOuter = j.kind() == TableRef.JoinKind.LEFT || j.kind() == TableRef.JoinKind.NATURAL_LEFT;
+            boolean rightOuter = j.kind() == TableRef.JoinKind.RIGHT || j.kind() == TableRef.JoinKind.NATURAL_RIGHT;
+            int first = b.tables.size();
+            ref(j.left(), b, nullable || rightOuter);
+            int middle = b.tables.size();
+            ref(j.right(), b, nullable || leftOuter);
+            List<Binding> left = List.copyOf(b.tables.subList(first, middle));
+            List<Binding> right = List.copyOf(b.tables.subList(middle, b.tables.size()));
+            Set<Binding> nullableSide = leftOuter ? new HashSet<>(right) : rightOuter ? new HashSet<>(left) : null;
+            conditions(j.on(), b, nullableSide);
             for (Name column : j.using()) {
-                usingColumn(column.value(), b);
+                usingColumn(column.value(), left, right, b, nullableSide);
             }
         }
     }
 
-    /** Adds a table of a block; returns its binding (null for CTE references). */
+    /** Adds a table of a block (LOCK TABLES); returns its binding (null for a CTE reference). */
     Binding table(TableName name, String exposed, Block b) {
+        return table(name, exposed, b, false);
+    }
+
+    private Binding table(TableName name, String exposed, Block b, boolean nullable) {
         String lower = name.name().toLowerCase(Locale.ROOT);
         if (name.schema() == null) {
-            for (Set<String> names : cteScopes) {
-                if (names.contains(lower)) {
+            for (int i = cteScopes.size() - 1; i >= 0; i--) {
+                Unit cte = cteScopes.get(i).get(lower);
+                if (cte != null) {
+                    cte.references++;
+                    b.derived.add(new DerivedSource(cte, exposed, nullable, false));
                     return null;
                 }
             }
         }
         boolean system = name.schema() != null && SYSTEM_SCHEMAS.contains(name.schema().toLowerCase(Locale.ROOT));
         TableRule rule = system || lower.equals("dual") ? null : topology.ruleFor(name.name());
-        Binding binding = new Binding(exposed.toLowerCase(Locale.ROOT), name.name(), rule, b, system || rule == null);
+        Binding binding = new Binding(exposed.toLowerCase(Locale.ROOT), name.name(), rule, b, system || rule == null,
+                nullable);
         b.tables.add(binding);
         bindings.add(binding);
         if (binding.sharded() != null) {
             binding.id = sharded.size();
             sharded.add(binding);
-            if (parent.length <= binding.id) {
-                parent = java.util.Arrays.copyOf(parent, parent.length * 2);
-            }
-            parent[binding.id] = binding.id;
         }
         return binding;
     }
 
-    void conditions(Expr condition, Block b, boolean filter) {
+    /** A WHERE clause of block {@code b}: every conjunct is a condition its rows meet. */
+    void where(Expr condition, Block b) {
+        conditions(condition, b, null);
+    }
+
+    /**
+     * Conditions of a WHERE or ON clause. {@code nullableSide}: for an outer join's ON, the tables
+     * on its nullable side (the ON only restricts those); null for WHERE and inner joins.
+     */
+    private void conditions(Expr condition, Block b, Set<Binding> nullableSide) {
         if (condition == null) {
             return;
         }
         for (Expr e : Exprs.conjuncts(condition)) {
-            condition(e, b, filter);
+            condition(e, b, nullableSide);
         }
-        subqueries(condition, b);
+        for (Expr e : Exprs.conjuncts(condition)) {
+            boolean semiJoin = nullableSide == null
+                    && (e instanceof Expr.Exists || e instanceof Expr.InSubquery in && !in.negated());
+            Exprs.walk(e, x -> {
+                for (Query q : x.subqueries()) {
+                    Unit u = query(q, b, Role.SUBQUERY, semiJoin && x == e);
+                    b.subqueries.add(u);
+                    if (x == e && e instanceof Expr.InSubquery in && !in.negated()) {
+                        semiJoinOnKey(in, u, b, semiJoin);
+                    }
+                }
+            });
+        }
     }
 
-    private void condition(Expr e, Block b, boolean filter) {
+    private void condition(Expr e, Block b, Set<Binding> nullableSide) {
         if (e instanceof Expr.Binary bin
                 && (bin.op() == Expr.BinaryOp.EQ || bin.op() == Expr.BinaryOp.NULL_SAFE_EQ)) {
             Binding l = shardingColumn(bin.left(), b);
             Binding r = shardingColumn(bin.right(), b);
             if (l != null && r != null) {
-                if (l.sharded().keyspace().equals(r.sharded().keyspace())) {
-                    union(l, r);
-                    if (l.block != r.block) {
-                        l.block.linkedByKey = true;
-                        r.block.linkedByKey = true;
-                    }
-                }
+                edge(l, r, b, nullableSide);
                 return;
             }
-            if (filter && l != null) {
-                equality(l, value(bin.right()));
-            } else if (filter && r != null) {
-                equality(r, value(bin.left()));
+            if (l != null) {
+                restrict(l, value(bin.right()), b, nullableSide);
+            } else if (r != null) {
+                restrict(r, value(bin.left()), b, nullableSide);
             }
-        } else if (filter && e instanceof Expr.InList in && !in.negated()) {
+        } else if (e instanceof Expr.InList in && !in.negated()) {
             Binding target = shardingColumn(in.operand(), b);
-            if (target == null || target.in != null) {
+            if (target == null) {
                 return;
             }
             List<KeyValue> values = new ArrayList<>();
@@ -226,36 +265,112 @@ final class KeyAnalyzer {
                 }
                 values.add(kv);
             }
-            target.in = values;
+            restrict(target, values, b, nullableSide);
         }
     }
 
-    private void equality(Binding b, KeyValue value) {
-        if (value != null && b.equality == null) {
-            b.equality = value;
+    private void restrict(Binding x, KeyValue value, Block b, Set<Binding> nullableSide) {
+        if (value != null) {
+            restrict(x, List.of(value), b, nullableSide);
         }
     }
 
-    private void usingColumn(String column, Block b) {
-        Binding first = null;
-        for (Binding t : b.tables) {
+    /** A key condition holds a table's rows only in the table's own block, and not on the preserved side of an outer join. */
+    private static void restrict(Binding x, List<KeyValue> values, Block b, Set<Binding> nullableSide) {
+        if (x.block != b || nullableSide != null && !nullableSide.contains(x)) {
+            return;
+        }
+        if (!x.restrictions.contains(values)) {
+            x.restrictions.add(values);
+        }
+    }
+
+    private void edge(Binding l, Binding r, Block b, Set<Binding> nullableSide) {
+        if (!l.sharded().keyspace().equals(r.sharded().keyspace())) {
+            return;
+        }
+        if (l.block == b && r.block == b) {
+            if (nullableSide == null) {
+                edges.add(new Edge(l, r, true, true, false));
+                return;
+            }
+            boolean ln = nullableSide.contains(l);
+            boolean rn = nullableSide.contains(r);
+            if (ln || rn) {
+                // Rows of the nullable side match the preserved side's key; not the other way round.
+                edges.add(new Edge(l, r, !ln || rn, ln || !rn, false));
+            }
+            return;
+        }
+        Binding inner = l.block == b ? l : r.block == b ? r : null;
+        Binding outer = inner == l ? r : l;
+        if (inner == null || !outer.block.isAncestorOf(b)) {
+            // Both tables are outside this block: the equality holds only where the subquery matches.
+            return;
+        }
+        if (nullableSide != null && !nullableSide.contains(inner)) {
+            return;
+        }
+        correlation(outer, inner, b.positive && nullableSide == null);
+    }
+
+    private void correlation(Binding outer, Binding inner, boolean positive) {
+        edges.add(new Edge(outer, inner, true, positive, true));
+    }
+
+    /** {@code k IN (SELECT k2 FROM ...)}: the subquery's rows that matter have the outer key. */
+    private void semiJoinOnKey(Expr.InSubquery in, Unit u, Block b, boolean positive) {
+        Binding outer = shardingColumn(in.operand(), b);
+        if (outer == null || u.setOperation || u.branches.size() != 1) {
+            return;
+        }
+        Block q = u.branches.get(0);
+        if (q.select == null || q.select.items().size() != 1
+                || !(q.select.items().get(0) instanceof SelectItem.Column c)) {
+            return;
+        }
+        Select s = q.select;
+        // The membership test comes after the subquery: its rows must not depend on other keys' rows.
+        if (s.limit() != null || !s.groupBy().isEmpty() || s.having() != null || Exprs.containsAggregate(c.expr())
+                || Exprs.anyMatch(c.expr(), x -> x instanceof Expr.FunctionCall f && f.isWindow())) {
+            return;
+        }
+        Binding inner = shardingColumn(c.expr(), q);
+        if (inner != null && inner.block == q && !inner.nullable
+                && inner.sharded().keyspace().equals(outer.sharded().keyspace())) {
+            correlation(outer, inner, positive && outer.block == b);
+        }
+    }
+
+    private void usingColumn(String column, List<Binding> left, List<Binding> right, Block b, Set<Binding> nullableSide) {
+        Binding l = onlyWithKey(left, column);
+        Binding r = onlyWithKey(right, column);
+        if (l != null && r != null) {
+            edge(l, r, b, nullableSide);
+        }
+    }
+
+    private static Binding onlyWithKey(List<Binding> side, String column) {
+        Binding found = null;
+        for (Binding t : side) {
             if (t.sharded() != null && t.sharded().column().equalsIgnoreCase(column)) {
-                if (first == null) {
-                    first = t;
-                } else if (first.sharded().keyspace().equals(t.sharded().keyspace())) {
-                    union(first, t);
+                if (found != null) {
+                    return null;
                 }
+                found = t;
             }
         }
+        return found;
     }
 
+    /** Subqueries of a select item, HAVING, ORDER BY or GROUP BY: they filter no outer row. */
     void subqueries(Expr e, Block b) {
         if (e == null) {
             return;
         }
         Exprs.walk(e, x -> {
             for (Query q : x.subqueries()) {
-                query(q, b, true);
+                b.subqueries.add(query(q, b, Role.SUBQUERY, false));
             }
         });
     }
@@ -276,7 +391,11 @@ final class KeyAnalyzer {
         return null;
     }
 
-    /** The sharded table whose sharding column {@code e} is, looking outwards for correlated references. */
+    /**
+     * The sharded table whose sharding column {@code e} is, looking outwards for correlated
+     * references; null when it is not one, or cannot be told (a derived table's column, an
+     * ambiguous name).
+     */
     Binding shardingColumn(Expr e, Block b) {
         if (!(e instanceof Expr.ColumnRef c)) {
             return null;
@@ -286,6 +405,11 @@ final class KeyAnalyzer {
                 for (Binding t : block.tables) {
                     if (t.exposed.equalsIgnoreCase(c.table())) {
                         return t.sharded() != null && t.sharded().column().equalsIgnoreCase(c.column()) ? t : null;
+                    }
+                }
+                for (DerivedSource d : block.derived) {
+                    if (d.alias() != null && d.alias().equalsIgnoreCase(c.table())) {
+                        return null;
                     }
                 }
                 continue;
@@ -299,99 +423,55 @@ final class KeyAnalyzer {
                     found = t;
                 }
             }
-            if (found != null || !block.tables.isEmpty()) {
-                return found;
+            if (found != null) {
+                return block.derived.isEmpty() ? found : null;
+            }
+            if (!block.tables.isEmpty() || !block.derived.isEmpty()) {
+                return null;
             }
         }
         return null;
     }
 
-    private int find(int i) {
-        while (parent[i] != i) {
-            parent[i] = parent[parent[i]];
-            i = parent[i];
-        }
-        return i;
-    }
+    // ---- results ----------------------------------------------------------------------------
 
-    private void union(Binding a, Binding b) {
-        parent[find(a.id)] = find(b.id);
+    List<Edge> edges() {
+        return edges;
     }
-
-    // ---- results ---------------------------------------------------------------------------
 
     List<Binding> bindings() {
         return bindings;
     }
 
-    boolean hasSetOperation() {
-        return setOperation;
+    List<Block> blocks() {
+        return blocks;
+    }
+
+    /** The sharded tables, in the order the statement names them. */
+    List<Binding> sharded() {
+        return sharded;
     }
 
     boolean hasNestedBlocks() {
         for (Block b : blocks) {
-            if (b.nested) {
+            if (b.role != Role.TOP) {
                 return true;
             }
         }
         return false;
     }
 
-    /**
-     * Whether the statement can run on several shards and be merged: every nested block that reads
-     * sharded tables either is tied to the outer rows by the key (so each shard has all it needs)
-     * or is a plain filter (no aggregate, DISTINCT, GROUP BY or LIMIT whose answer needs all shards).
-     */
-    boolean nestedBlocksShardLocal() {
-        for (Block b : blocks) {
-            if (!b.nested) {
-                continue;
-            }
-            boolean readsSharded = false;
-            for (Binding t : b.tables) {
-                readsSharded |= t.sharded() != null;
-            }
-            if (readsSharded && b.summarizes && !b.linkedByKey) {
-                return false;
-            }
+    /** Which sharded tables meet on one shard, and the key values that hold them (made once). */
+    KeyClasses keyClasses() {
+        if (keyClasses == null) {
+            keyClasses = new KeyClasses(this);
         }
-        return true;
+        return keyClasses;
     }
 
-    List<KeyClass> classes() {
-        Map<Integer, List<Binding>> byRoot = new LinkedHashMap<>();
-        for (Binding b : sharded) {
-            byRoot.computeIfAbsent(find(b.id), k -> new ArrayList<>()).add(b);
-        }
-        List<KeyClass> out = new ArrayList<>();
-        for (List<Binding> members : byRoot.values()) {
-            Set<String> tables = new LinkedHashSet<>();
-            KeyValue equality = null;
-            List<KeyValue> in = null;
-            for (Binding m : members) {
-                tables.add(m.table);
-                if (equality == null && m.equality != null) {
-                    equality = m.equality;
-                }
-                if (in == null && m.in != null) {
-                    in = m.in;
-                }
-            }
-            List<KeyValue> values = equality != null ? List.of(equality) : in != null ? in : List.of();
-            out.add(new KeyClass(topology.keyspace(members.get(0).sharded().keyspace()), new ArrayList<>(tables), values));
-        }
-        return out;
-    }
-
-    /** Homes of the unsharded tables, and the names of those tables per home. */
-    Map<Integer, Set<String>> homes() {
-        Map<Integer, Set<String>> homes = new LinkedHashMap<>();
-        for (Binding b : bindings) {
-            if (b.rule instanceof TableRule.Unsharded u) {
-                homes.computeIfAbsent(u.homeShard(), k -> new LinkedHashSet<>()).add(b.table);
-            }
-        }
-        return homes;
+    /** The root of a sharded table's group within its block. */
+    int blockGroup(Binding b) {
+        return keyClasses().blockGroup(b);
     }
 
     /**
@@ -399,63 +479,6 @@ final class KeyAnalyzer {
      * tables live on different shards.
      */
     Object target() {
-        List<KeyClass> classes = classes();
-        Map<Integer, Set<String>> homes = homes();
-        if (classes.isEmpty()) {
-            if (homes.isEmpty()) {
-                return new Target.AnyShard();
-            }
-            if (homes.size() == 1) {
-                return new Target.Shard(homes.keySet().iterator().next());
-            }
-            List<String> parts = new ArrayList<>();
-            homes.forEach((shard, tables) -> parts.add(String.join(", ", tables) + " (shard " + shard + ")"));
-            return "join between " + String.join(" and ", parts)
-                    + " is not possible: these unsharded tables live on different shards";
-        }
-        return new Target.Keyed(classes, new ArrayList<>(homes.keySet()), notColocatedMessage(classes, homes));
-    }
-
-    /** Why the classes (and homes) cannot meet on one shard: the error when their keys disagree. */
-    private String notColocatedMessage(List<KeyClass> classes, Map<Integer, Set<String>> homes) {
-        List<String> parts = new ArrayList<>();
-        Set<String> keyspaces = new LinkedHashSet<>();
-        for (KeyClass c : classes) {
-            parts.add(String.join(", ", c.tables()));
-            keyspaces.add(c.keyspace().name());
-        }
-        homes.forEach((shard, tables) -> parts.add(String.join(", ", tables) + " (unsharded, shard " + shard + ")"));
-        if (parts.size() == 1) {
-            return String.join(", ", classes.get(0).tables()) + " rows on more than one shard cannot be combined here:"
-                    + " not supported across shards";
-        }
-        if (setOperation) {
-            return "UNION, INTERSECT and EXCEPT of " + String.join(" and ", parts) + " on different shards are not"
-                    + " supported across shards";
-        }
-        String nested = nestedOnlyTables();
-        if (nested != null) {
-            return "a subquery over " + nested + " is not tied to the outer rows by the sharding key, so it needs rows"
-                    + " of other shards: not supported across shards";
-        }
-        return "join between " + String.join(" and ", parts) + " is not co-located on "
-                + String.join("/", keyspaces) + ": not supported across shards";
-    }
-
-    /** The tables of a key class that lives only in subqueries or derived tables, or null. */
-    private String nestedOnlyTables() {
-        Map<Integer, Boolean> nestedOnly = new LinkedHashMap<>();
-        Map<Integer, Set<String>> tables = new LinkedHashMap<>();
-        for (Binding b : sharded) {
-            int root = find(b.id);
-            nestedOnly.merge(root, b.block.nested, Boolean::logicalAnd);
-            tables.computeIfAbsent(root, k -> new LinkedHashSet<>()).add(b.table);
-        }
-        for (Map.Entry<Integer, Boolean> e : nestedOnly.entrySet()) {
-            if (e.getValue()) {
-                return String.join(", ", tables.get(e.getKey()));
-            }
-        }
-        return null;
+        return keyClasses().target();
     }
 }

@@ -4,6 +4,7 @@ import io.cleave.router.keyspace.KeyType;
 import io.cleave.router.keyspace.ShardKey;
 import io.cleave.router.sql.digest.SlotKind;
 import io.cleave.router.sql.digest.SlotValues;
+import io.cleave.router.sql.lex.Charsets;
 import io.cleave.router.sql.lex.TokenType;
 
 import java.io.ByteArrayOutputStream;
@@ -21,7 +22,12 @@ public class LiteralParameters implements ParameterValues {
     private Charset charset = StandardCharsets.UTF_8;
     private ParameterValues placeholders;
 
-    /** Reads the literals of the statement last analyzed into {@code analysis}. */
+    private static final Charset ISO_8859_1 = StandardCharsets.ISO_8859_1;
+
+    /**
+     * Reads the literals of the statement last analyzed into {@code analysis};
+     * {@code connectionCharset} null when no Java charset reads the client's text.
+     */
     public LiteralParameters bind(Analysis analysis, Charset connectionCharset) {
         this.slots = analysis.slots();
         this.source = analysis.tokens().source();
@@ -69,9 +75,19 @@ public class LiteralParameters implements ParameterValues {
             case DECIMAL:
             case FLOAT:
                 return Keys.ofDecimal(slots.asBigDecimal(slot), type);
-            case STRING:
-                return slots.introducer(slot) != null && slots.introducer(slot).equalsIgnoreCase("_binary") ? null
-                        : Keys.ofString(slots.asString(slot, charset), type);
+            case STRING: {
+                // Decoded as the server reads it: in the introducer's character set, else the connection's.
+                String introducer = slots.introducer(slot);
+                if (introducer != null && introducer.equals("binary")) {
+                    return null;
+                }
+                Charset decoder = introducer != null ? Charsets.javaCharset(introducer) : charset;
+                if (decoder == null) {
+                    // Digits read alike in every ASCII-compatible set; other text cannot be placed.
+                    return type == KeyType.STRING ? null : Keys.ofString(slots.asString(slot, ISO_8859_1), type);
+                }
+                return Keys.ofString(slots.asString(slot, decoder), type);
+            }
             default:
                 return null;
         }
@@ -103,7 +119,8 @@ public class LiteralParameters implements ParameterValues {
         if (placeholder(slot)) {
             return bound(slot).text(slots.parameterIndex(slot));
         }
-        return slots.type(slot) == TokenType.STRING ? slots.asString(slot, charset) : slots.originalText(slot);
+        return slots.type(slot) == TokenType.STRING ? slots.asString(slot, charset != null ? charset : ISO_8859_1)
+                : slots.originalText(slot);
     }
 
     @Override

@@ -47,7 +47,7 @@ public record MergeSpec(int hiddenColumns, List<SortKey> order, Grouping groupin
             java.util.List<AggregateSpec> aggs = new java.util.ArrayList<>();
             for (AggregateSpec a : grouping.aggregates()) {
                 aggs.add(new AggregateSpec(a.kind(), resolve(a.column(), width), resolve(a.countColumn(), width),
-                        resolve(a.weightColumn(), width)));
+                        resolve(a.weightColumn(), width), resolve(a.typeColumn(), width)));
             }
             g = new Grouping(keys, aggs, grouping.having());
         }

@@ -4,6 +4,7 @@ import io.cleave.router.keyspace.Keyspace;
 import io.cleave.router.sql.ast.StatementKind;
 
 import java.util.List;
+import java.util.Set;
 
 /**
  * What to do with one statement: a small tree of primitives, decided once per statement shape
@@ -35,7 +36,11 @@ public sealed interface Plan
         WRITE
     }
 
-    /** What a {@link Route} does when its target resolves to more than one shard. */
+    /**
+     * What a {@link Route} does when its target resolves to more than one shard. A merge or a
+     * fan-out write carries the {@link ScatterRule}s that make it exact; {@link PlanGate} refuses
+     * any that carries none.
+     */
     sealed interface Spread permits Merge, FanOutWrite, Refuse {
     }
 
@@ -65,27 +70,42 @@ public sealed interface Plan
     }
 
     /** A read on several shards: {@code sql} (the rewrite for merging) goes to each, and the rows merge as {@code spec} says. */
-    record Merge(SqlTemplate sql, MergeSpec spec) implements Spread {
+    record Merge(SqlTemplate sql, MergeSpec spec, Set<ScatterRule> rules) implements Spread {
+        public Merge {
+            rules = Set.copyOf(rules);
+        }
 
-        /** The shards' rows one after the other (table maintenance statements). */
-        public static Merge concatenation() {
-            return new Merge(new SqlTemplate.Original(), new MergeSpec(0, List.of(), null, false, null, null));
+        /** The shards' rows one after the other, as they come, by {@code rule}. */
+        public static Merge concatenation(ScatterRule rule) {
+            return new Merge(new SqlTemplate.Original(), new MergeSpec(0, List.of(), null, false, null, null),
+                    Set.of(rule));
         }
     }
 
     /**
      * A write on several shards: the statement goes to each. Affected rows add up, except for
      * {@code replicated} writes (reference tables, DDL) where every shard did the same thing and one
-     * shard's count is the answer.
+     * shard's count is the answer. {@code warnings}: the proxy's own warnings for the client (SHOW
+     * WARNINGS shows them).
      */
-    record FanOutWrite(boolean replicated) implements Spread {
-
-        public static FanOutWrite sumOfShards() {
-            return new FanOutWrite(false);
+    record FanOutWrite(boolean replicated, Set<ScatterRule> rules, List<String> warnings) implements Spread {
+        public FanOutWrite {
+            rules = Set.copyOf(rules);
+            warnings = List.copyOf(warnings);
         }
 
+        /** Each shard changes its own rows; the counts add up. */
+        public static FanOutWrite sumOfShards(Set<ScatterRule> rules) {
+            return new FanOutWrite(false, rules, List.of());
+        }
+
+        /** Every shard applies the write alike to its copy (reference tables, structure changes). */
         public static FanOutWrite allAlike() {
-            return new FanOutWrite(true);
+            return allAlike(List.of());
+        }
+
+        public static FanOutWrite allAlike(List<String> warnings) {
+            return new FanOutWrite(true, Set.of(ScatterRule.REPLICATED_WRITE), warnings);
         }
     }
 
@@ -98,12 +118,15 @@ public sealed interface Plan
      *                         its name: the proxy draws ids from a sequence, adds the column after
      *                         token {@code columnListEnd - 1} and each row's value before its
      *                         closing parenthesis
+     * @param columns          the column list as written (an AUTO_INCREMENT column left out of it
+     *                         gets ids from the proxy's sequence too)
      */
     record InsertSplit(StatementKind kind, String schema, String table, Keyspace keyspace, SqlTemplate.Tokens head,
-                       List<InsertRow> rows, SqlTemplate.Tokens tail, String missingKeyColumn, int columnListEnd)
-            implements Plan {
+                       List<InsertRow> rows, SqlTemplate.Tokens tail, String missingKeyColumn, int columnListEnd,
+                       List<String> columns) implements Plan {
         public InsertSplit {
             rows = List.copyOf(rows);
+            columns = List.copyOf(columns);
         }
     }
 

@@ -48,7 +48,26 @@ final class PlanContext {
         return true;
     }
 
+    /**
+     * The statement's text over {@code span} for a message, each literal shown as {@code ?}: plans
+     * are cached per shape and shared by every session, so a message must not carry one
+     * statement's values to another.
+     */
     String text(Span span) {
-        return span.text(tokens);
+        if (span.isEmpty()) {
+            return "";
+        }
+        byte[] src = tokens.source();
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        int pos = tokens.start(span.first());
+        for (int i = span.first(); i < span.end(); i++) {
+            if (digest.slotOfToken(i) >= 0) {
+                out.write(src, pos, tokens.start(i) - pos);
+                out.write('?');
+                pos = tokens.end(i);
+            }
+        }
+        out.write(src, pos, tokens.end(span.end() - 1) - pos);
+        return out.toString(java.nio.charset.StandardCharsets.UTF_8);
     }
 }

@@ -77,12 +77,12 @@ public final class PlanPrinter {
                 parts.add("previous connection");
             }
             if (r.several() instanceof Plan.Merge m) {
-                parts.add("merge " + describe(m.spec()));
+                parts.add("merge " + describe(m.spec()) + rules(m.rules()));
                 if (!(m.sql() instanceof SqlTemplate.Original)) {
                     parts.add("as: " + text(m.sql(), analysis, values));
                 }
             } else if (r.several() instanceof Plan.FanOutWrite w) {
-                parts.add(w.replicated() ? "all alike" : "sum of shards");
+                parts.add((w.replicated() ? "all alike" : "sum of shards") + rules(w.rules()));
             } else if (r.several() instanceof Plan.Refuse f) {
                 parts.add("multi-shard refused: " + f.message());
             }
@@ -104,6 +104,17 @@ public final class PlanPrinter {
         }
         Plan.Refuse r = (Plan.Refuse) plan;
         return "refuse " + r.code() + ": " + r.message();
+    }
+
+    /** The rules that make a multi-shard plan exact, in their declared order. */
+    private static String rules(java.util.Set<ScatterRule> rules) {
+        List<String> names = new ArrayList<>();
+        for (ScatterRule r : ScatterRule.values()) {
+            if (rules.contains(r)) {
+                names.add(r.name().toLowerCase(java.util.Locale.ROOT));
+            }
+        }
+        return " by " + String.join(", ", names);
     }
 
     private static String describe(MergeSpec spec) {

@@ -34,9 +34,11 @@ public final class Planner {
     private static final Set<String> LOCAL_FUNCTIONS = Set.of("LAST_INSERT_ID", "CONNECTION_ID", "DATABASE", "SCHEMA");
 
     private final Topology topology;
+    private final PlanGate gate;
 
     public Planner(Topology topology) {
         this.topology = topology;
+        this.gate = new PlanGate(topology);
     }
 
     public Topology topology() {
@@ -81,7 +83,7 @@ public final class Planner {
             return new WritePlanner(ctx).delete(d);
         }
         if (s instanceof Ddl ddl) {
-            return ddl(ddl);
+            return ddl(ddl, ctx);
         }
         return utility(s, ctx);
     }
@@ -208,7 +210,14 @@ public final class Planner {
 
     // ---- DDL and utility statements --------------------------------------------------------
 
-    private Plan ddl(Ddl ddl) {
+    private Plan ddl(Ddl ddl, PlanContext ctx) {
+        if (ddl instanceof Ddl.ObjectDdl object && (object.kind().name().startsWith("CREATE_")
+                || object.kind().name().startsWith("ALTER_"))) {
+            String refusal = gate.objectRefusal(object, ctx);
+            if (refusal != null) {
+                return refuse(ddl, refusal);
+            }
+        }
         boolean temporary = ddl instanceof Ddl.CreateTable ct && ct.temporary()
                 || ddl instanceof Ddl.DropTable dt && dt.temporary();
         if (temporary) {
@@ -222,10 +231,12 @@ public final class Planner {
                     + " across shards (create the table, then INSERT ... SELECT on one shard)");
         }
         if (ddl instanceof Ddl.TableMaintenance) {
-            return Plan.Route.of(ddl.kind(), new Target.AllShards(), Plan.Access.READ, Plan.Merge.concatenation());
+            return Plan.Route.of(ddl.kind(), new Target.AllShards(), Plan.Access.READ,
+                    Plan.Merge.concatenation(ScatterRule.CONCATENATED_REPORTS));
         }
         // Every shard has every table and schema: structure changes go everywhere.
-        return Plan.Route.of(ddl.kind(), new Target.AllShards(), Plan.Access.WRITE, Plan.FanOutWrite.allAlike());
+        return Plan.Route.of(ddl.kind(), new Target.AllShards(), Plan.Access.WRITE,
+                Plan.FanOutWrite.allAlike(ShardLocalKeys.warnings(ddl, topology)));
     }
 
     private Plan utility(Statement s, PlanContext ctx) {
@@ -253,7 +264,7 @@ public final class Planner {
         }
         if (s instanceof UtilityStatement.LockTables lock) {
             KeyAnalyzer analyzer = new KeyAnalyzer(topology);
-            KeyAnalyzer.Block block = analyzer.newBlock(null, false);
+            QueryParts.Block block = analyzer.newBlock();
             for (UtilityStatement.TableLock t : lock.locks()) {
                 analyzer.table(t.table(), t.alias() != null ? t.alias() : t.table().name(), block);
             }
@@ -328,13 +339,14 @@ public final class Planner {
 
     /**
      * A statement the parser knows only by its first words: the default shard's server judges it
-     * (it may be valid there, or answer with its own syntax error), unless it names a sharded or
-     * reference table, whose rows it could not see all of.
+     * (it may be valid there, or answer with its own syntax error), unless it names rows the
+     * default shard does not hold alone.
      */
     private Plan unknownStatement(Statement s, PlanContext ctx) {
-        String table = Router.namedDistributedTable(ctx.tokens, topology);
-        if (table != null) {
-            return new Plan.Refuse(s.kind(), 1064, "42000", Router.syntaxErrorMessage(ctx.tokens, 0));
+        String refusal = gate.unparsedRefusal(ctx.tokens, "it knows the statement only by its first words, "
+                + ((UtilityStatement.Other) s).words());
+        if (refusal != null) {
+            return refuse(s, refusal);
         }
         return Plan.Route.of(s.kind(), new Target.Shard(topology.defaultShard()), Plan.Access.WRITE, null);
     }

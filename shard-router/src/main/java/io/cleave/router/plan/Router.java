@@ -6,6 +6,7 @@ import io.cleave.router.sql.digest.DigestKey;
 import io.cleave.router.sql.lex.SqlMode;
 import io.cleave.router.sql.lex.TokenBuffer;
 import io.cleave.router.sql.lex.TokenType;
+import io.cleave.router.sql.lex.VersionComments;
 import io.cleave.router.sql.parse.SqlParser;
 import io.cleave.router.sql.parse.SqlSyntaxException;
 import io.cleave.router.topology.TableRule;
@@ -23,10 +24,15 @@ public final class Router {
 
     private final Topology topology;
     private final Planner planner;
+    private final PlanGate gate;
     private final SqlParser parser = new SqlParser();
     private final int capacity;
+    /** Lexing modes (see {@link #modeIndex}): a plan cache each. */
+    static final int MODES = 8;
+
     @SuppressWarnings("unchecked")
-    private final ConcurrentHashMap<DigestKey, Plan>[] caches = new ConcurrentHashMap[4];
+    private final ConcurrentHashMap<DigestKey, Plan>[] caches = new ConcurrentHashMap[MODES];
+    private volatile VersionComments versions = VersionComments.DEFAULT;
 
     public Router(Topology topology) {
         this(topology, 20_000);
@@ -36,6 +42,7 @@ public final class Router {
     public Router(Topology topology, int capacity) {
         this.topology = topology;
         this.planner = new Planner(topology);
+        this.gate = new PlanGate(topology);
         this.capacity = capacity;
         for (int i = 0; i < caches.length; i++) {
             caches[i] = new ConcurrentHashMap<>();
@@ -47,19 +54,33 @@ public final class Router {
     }
 
     static int modeIndex(SqlMode mode) {
-        return (mode.ansiQuotes() ? 2 : 0) + (mode.noBackslashEscapes() ? 1 : 0);
+        return (mode.asciiOnly() ? 4 : 0) + (mode.ansiQuotes() ? 2 : 0) + (mode.noBackslashEscapes() ? 1 : 0);
+    }
+
+    /**
+     * The shards' server version (from their handshake): which version comments it runs decides
+     * what a statement says, so plans made under another version are dropped.
+     */
+    public void serverVersion(String version) {
+        VersionComments next = VersionComments.of(version);
+        if (!next.equals(versions)) {
+            versions = next;
+            for (ConcurrentHashMap<DigestKey, Plan> cache : caches) {
+                cache.clear();
+            }
+        }
     }
 
     /** Analyzes {@code sql[offset, offset + length)} into {@code into}; returns it. */
     public Analysis analyze(byte[] sql, int offset, int length, SqlMode mode, Analysis into) {
-        into.lexer(mode).lex(sql, offset, length, into.tokens);
+        into.lexer(mode, versions).lex(sql, offset, length, into.tokens);
         into.digest.compute(into.tokens);
         into.slots.bind(into.tokens, into.digest);
         ConcurrentHashMap<DigestKey, Plan> cache = caches[modeIndex(mode)];
         Plan plan = cache.get(into.digest.lookupKey());
         into.cached = plan != null;
         if (plan == null) {
-            plan = planFresh(into);
+            plan = planFresh(into, mode);
             if (capacity > 0) {
                 if (cache.size() >= capacity) {
                     // Shapes beyond the working set (ad-hoc queries): start over rather than track recency.
@@ -68,8 +89,49 @@ public final class Router {
                 cache.put(DigestKey.copyOf(into.digest.lookupKey()), plan);
             }
         }
+        if (plan instanceof Plan.Route r && r.effects().pin().pin() == Pin.SQL_PREPARE && topology.shardCount() > 1) {
+            // The statement text of SQL PREPARE is a value, not part of the shape: judged each time.
+            plan = sqlPrepare(into, mode, plan);
+        }
         into.plan = plan;
         return into;
+    }
+
+    /**
+     * {@code PREPARE s FROM '...'}: the statement is prepared and later executed on the default
+     * shard, so it may only read what the default shard holds alone; from a user variable its
+     * text is unknown here.
+     */
+    private Plan sqlPrepare(Analysis a, SqlMode mode, Plan plan) {
+        TokenBuffer tokens = a.tokens;
+        int last = tokens.size() - 1;
+        while (last > 0 && tokens.type(last) == TokenType.SEMICOLON) {
+            last--;
+        }
+        if (tokens.type(last) != TokenType.STRING) {
+            return refusePrepare("its text comes from a user variable, which the proxy cannot check");
+        }
+        int slot = a.digest.slotOfToken(last);
+        String text = slot >= 0 ? a.slots.asString(slot, java.nio.charset.StandardCharsets.UTF_8) : tokens.text(last);
+        Plan inner = analyze(text.getBytes(java.nio.charset.StandardCharsets.UTF_8), mode, new Analysis()).plan();
+        if (inner instanceof Plan.MultiStatement m) {
+            inner = m.plan();
+        }
+        if (inner instanceof Plan.Refuse r) {
+            return r;
+        }
+        boolean defaultShard = inner instanceof Plan.Route r && r.several() == null
+                && (r.target() instanceof Target.AnyShard
+                || r.target() instanceof Target.Shard s && s.shard() == topology.defaultShard());
+        return defaultShard || inner instanceof Plan.Session ? plan
+                : refusePrepare("it reads or writes tables whose rows are not all on the default shard, where SQL"
+                + " PREPARE and EXECUTE run");
+    }
+
+    private static Plan refusePrepare(String why) {
+        return new Plan.Refuse(StatementKind.PREPARE, PlanningException.NOT_SUPPORTED,
+                PlanningException.NOT_SUPPORTED_STATE, "SQL PREPARE of this statement is not supported across shards: "
+                + why + " (prepare it through the protocol instead, as drivers do)");
     }
 
     public Analysis analyze(byte[] sql, SqlMode mode, Analysis into) {
@@ -85,21 +147,26 @@ public final class Router {
         return n;
     }
 
-    private Plan planFresh(Analysis a) {
+    /** Plans a statement shape seen for the first time; every plan passes the gate. */
+    private Plan planFresh(Analysis a, SqlMode mode) {
         TokenBuffer tokens = a.tokens;
+        Plan unreadable = PlanGate.lexRefusal(tokens);
+        if (unreadable != null) {
+            return unreadable;
+        }
         if (isExplainCleave(tokens)) {
             return new Plan.Local(StatementKind.EXPLAIN, LocalQuery.EXPLAIN_CLEAVE, null, 2, tokens.size());
         }
         int second = secondStatement(tokens);
         if (second >= 0) {
-            return new Plan.MultiStatement(second, located(multiStatement(tokens), a));
+            return new Plan.MultiStatement(second, located(gate.admit(multiStatement(tokens, mode)), a));
         }
         Plan plan;
         try {
             Statement statement = parser.parse(tokens, a.digest);
-            plan = planner.plan(statement, tokens, a.digest);
+            plan = gate.admit(planner.plan(statement, tokens, a.digest));
         } catch (SqlSyntaxException e) {
-            plan = unparsed(tokens, e);
+            plan = unparsed(a, e);
         }
         return located(plan, a);
     }
@@ -116,43 +183,29 @@ public final class Router {
     }
 
     /**
-     * A statement the parser does not understand: with one shard, or when it names no sharded or
-     * reference table, the server can judge it (default shard); otherwise it is refused, since
-     * its rows could be anywhere.
+     * A statement the parser does not understand: with one shard, or when nothing in it names
+     * rows the default shard does not hold alone, the server can judge it (default shard);
+     * otherwise it is refused, since its rows could be anywhere.
      */
-    private Plan unparsed(TokenBuffer tokens, SqlSyntaxException e) {
-        if (topology.shardCount() == 1 || namedDistributedTable(tokens, topology) == null) {
+    private Plan unparsed(Analysis a, SqlSyntaxException e) {
+        if (topology.shardCount() == 1) {
             return unparsedRoute(topology.defaultShard());
         }
-        return new Plan.Refuse(StatementKind.OTHER, 1064, "42000", e.getMessage());
+        if (e.tokenIndex() >= a.tokens.size()) {
+            // It ends before it is complete: a syntax error, whatever it names (the message quotes nothing).
+            return new Plan.Refuse(StatementKind.OTHER, e.errorCode(), SqlSyntaxException.SQLSTATE, e.getMessage());
+        }
+        String refusal = gate.unparsedRefusal(a.tokens, unreadableAt(a, e));
+        return refusal == null ? unparsedRoute(topology.defaultShard())
+                : new Plan.Refuse(StatementKind.OTHER, PlanningException.NOT_SUPPORTED,
+                PlanningException.NOT_SUPPORTED_STATE, refusal);
     }
 
-    /** The first sharded or reference table a statement's words name, or null. */
-    static String namedDistributedTable(TokenBuffer tokens, Topology topology) {
-        for (int i = 0; i < tokens.size(); i++) {
-            if (tokens.type(i) == TokenType.IDENTIFIER || tokens.type(i) == TokenType.QUOTED_IDENTIFIER
-                    || tokens.type(i) == TokenType.KEYWORD) {
-                String name = tokens.text(i);
-                if (name.startsWith("`") && name.endsWith("`") && name.length() > 1) {
-                    name = name.substring(1, name.length() - 1);
-                }
-                TableRule rule = topology.tables().get(name.toLowerCase(Locale.ROOT));
-                if (rule instanceof TableRule.Sharded || rule instanceof TableRule.Reference) {
-                    return name;
-                }
-            }
-        }
-        return null;
-    }
-
-    /** The server's wording for a syntax error near token {@code at}. */
-    static String syntaxErrorMessage(TokenBuffer tokens, int at) {
-        String near = at < tokens.size() ? tokens.text(at, tokens.size() - 1) : "";
-        if (near.length() > 80) {
-            near = near.substring(0, 80);
-        }
-        return "You have an error in your SQL syntax; check the manual that corresponds to your server version for"
-                + " the right syntax to use near '" + near + "' at line 1";
+    /** Where the parser stopped, for a refusal that may be cached: literals shown as '?'. */
+    static String unreadableAt(Analysis a, SqlSyntaxException e) {
+        int at = e.tokenIndex();
+        String token = a.digest.slotOfToken(at) >= 0 ? "?" : a.tokens.text(at);
+        return "at '" + token + "': " + e.detail();
     }
 
     private static Plan unparsedRoute(int shard) {
@@ -184,7 +237,7 @@ public final class Router {
      * Several statements in one COM_QUERY: each is planned; the text can go as it is only when
      * they all go to the same fixed shard and none changes the session.
      */
-    private Plan multiStatement(TokenBuffer tokens) {
+    private Plan multiStatement(TokenBuffer tokens, SqlMode mode) {
         Integer common = null;
         int start = 0;
         int n = tokens.size();
@@ -196,7 +249,8 @@ public final class Router {
             if (i > start) {
                 int from = tokens.start(start);
                 int to = tokens.end(i - 1);
-                Plan p = analyze(tokens.source(), from, to - from, SqlMode.DEFAULT, new Analysis()).plan();
+                // Each statement is read with the session's sql_mode: ANSI_QUOTES changes what "x" is.
+                Plan p = analyze(tokens.source(), from, to - from, mode, new Analysis()).plan();
                 if (!(p instanceof Plan.Route r) || r.effects().pin().pin() != Pin.NONE) {
                     return refuseMulti();
                 }

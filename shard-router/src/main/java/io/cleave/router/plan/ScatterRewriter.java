@@ -10,8 +10,10 @@ import io.cleave.router.sql.ast.Span;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Rewrites a SELECT so that several shards' answers can be merged into the one answer a single
@@ -41,7 +43,10 @@ final class ScatterRewriter {
     private record PendingGroup(Col column, Col weight) {
     }
 
-    private record PendingAggregate(AggregateKind kind, Col column, Col count, Col weight) {
+    private record PendingAggregate(AggregateKind kind, Col column, Col count, Col weight, Col type) {
+        PendingAggregate(AggregateKind kind, Col column, Col count, Col weight) {
+            this(kind, column, count, weight, null);
+        }
     }
 
     private final PlanContext ctx;
@@ -51,11 +56,19 @@ final class ScatterRewriter {
     private final List<PendingAggregate> aggregates = new ArrayList<>();
     private final Map<Integer, Col> itemWeights = new HashMap<>();
     private final Map<Integer, PendingAggregate> itemAggregates = new HashMap<>();
+    private final boolean windowsByKey;
+    private final Set<ScatterRule> rules = EnumSet.noneOf(ScatterRule.class);
     private boolean star;
 
-    ScatterRewriter(PlanContext ctx, Select select) {
+    /**
+     * @param windowsByKey the statement's window functions are partitioned by the sharding key
+     * @param rowRules     why the statement's rows are exact across shards ({@link ScatterCheck})
+     */
+    ScatterRewriter(PlanContext ctx, Select select, boolean windowsByKey, Set<ScatterRule> rowRules) {
         this.ctx = ctx;
         this.select = select;
+        this.windowsByKey = windowsByKey;
+        this.rules.addAll(rowRules);
     }
 
     Plan.Merge rewrite() {
@@ -89,6 +102,10 @@ final class ScatterRewriter {
             keepName(c);
         }
         boolean distinct = s.options().distinct();
+        if (windowsByKey && (aggregated || distinct)) {
+            throw new PlanningException("window functions together with aggregates or DISTINCT across shards are not"
+                    + " supported");
+        }
         if (star && (aggregated || distinct)) {
             throw new PlanningException("SELECT * with aggregates or DISTINCT across shards is not supported");
         }
@@ -129,12 +146,31 @@ final class ScatterRewriter {
         if (s.limit() != null) {
             count = valueRef(s.limit().count());
             offset = s.limit().offset() == null ? new ValueRef.Constant(0) : valueRef(s.limit().offset());
+            rules.add(ScatterRule.LIMIT_AFTER_MERGE);
             if (aggregated || distinct) {
-                edits.remove(s.limit().span().first(), s.limit().span().end());
+                // Groups and duplicates are merged before the LIMIT: every shard sends all of its rows.
+                edits.replace(s.limit().span().first(), s.limit().span().end(), List.of(TemplateBuilder.text(ALL_ROWS)));
             } else if (s.limit().offset() != null) {
                 edits.replace(s.limit().span().first(), s.limit().span().end(),
                         List.of(TemplateBuilder.text("LIMIT "), new SqlTemplate.LimitSum(offset, count)));
             }
+        } else if (aggregated || distinct) {
+            // Nor may sql_select_limit cut a shard's partial groups: the merge applies it to the merged rows.
+            int end = s.locking() != null ? s.locking().span().first() : s.span().end();
+            edits.insert(end, List.of(TemplateBuilder.text(ALL_ROWS)));
+        }
+        rules.add(ScatterRule.SELECT_LIMIT_AFTER_MERGE);
+        if (!s.orderBy().isEmpty()) {
+            rules.add(ScatterRule.MERGE_ORDER);
+        }
+        if (aggregated) {
+            rules.add(ScatterRule.REAGGREGATE);
+        }
+        if (having != null) {
+            rules.add(ScatterRule.HAVING_AFTER_MERGE);
+        }
+        if (distinct) {
+            rules.add(ScatterRule.DISTINCT_AFTER_MERGE);
         }
 
         if (!hidden.isEmpty()) {
@@ -160,12 +196,13 @@ final class ScatterRewriter {
             }
             List<AggregateSpec> specs = new ArrayList<>();
             for (PendingAggregate a : aggregates) {
-                specs.add(new AggregateSpec(a.kind(), index(a.column(), h), index(a.count(), h), index(a.weight(), h)));
+                specs.add(new AggregateSpec(a.kind(), index(a.column(), h), index(a.count(), h), index(a.weight(), h),
+                        index(a.type(), h)));
             }
             grouping = new Grouping(keys, specs, having == null ? null : finish(having, h));
         }
         MergeSpec spec = new MergeSpec(h, sortKeys, grouping, distinct, offset, count);
-        return new Plan.Merge(edits.build(ctx.tokenCount()), spec);
+        return new Plan.Merge(edits.build(ctx.tokenCount()), spec, rules);
     }
 
     // ---- select items ----------------------------------------------------------------------
@@ -201,7 +238,9 @@ final class ScatterRewriter {
                 edits.replace(f.span().first(), f.span().end(), sum);
                 Col count = addHidden(List.of(TemplateBuilder.text("COUNT("),
                         new SqlTemplate.Tokens(args.first(), args.end()), TemplateBuilder.text(")")));
-                a = new PendingAggregate(AggregateKind.AVG, Col.item(i), count, null);
+                // The shard's own AVG is not merged, only its column definition (the server's type rules).
+                Col type = addHidden(List.of(TemplateBuilder.tokens(f.span())));
+                a = new PendingAggregate(AggregateKind.AVG, Col.item(i), count, null, type);
                 break;
             }
             case "ANY_VALUE":
@@ -523,8 +562,11 @@ final class ScatterRewriter {
         throw new PlanningException("LIMIT with " + ctx.text(e.span()) + " across shards is not supported");
     }
 
+    /** The largest LIMIT the server takes: every row, whatever sql_select_limit says. */
+    private static final String ALL_ROWS = "LIMIT 18446744073709551615";
+
     private void refuseWindows(Expr e) {
-        if (Exprs.anyMatch(e, x -> x instanceof Expr.FunctionCall f && f.isWindow())) {
+        if (!windowsByKey && Exprs.anyMatch(e, x -> x instanceof Expr.FunctionCall f && f.isWindow())) {
             throw new PlanningException("window functions across shards are not supported");
         }
         if (Exprs.anyMatch(e, x -> x instanceof Expr.FunctionCall f

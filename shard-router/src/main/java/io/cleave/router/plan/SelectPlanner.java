@@ -3,9 +3,12 @@ package io.cleave.router.plan;
 import io.cleave.router.sql.ast.Query;
 import io.cleave.router.sql.ast.Select;
 
+import java.util.List;
+import java.util.Set;
+
 /**
  * Plans SELECT: the shards its tables and key conditions allow, and, when that can be several,
- * how their answers merge (or why they cannot).
+ * how their answers merge, with the rules that prove the merge exact (or why it cannot be).
  */
 final class SelectPlanner {
 
@@ -17,10 +20,11 @@ final class SelectPlanner {
 
     Plan plan(Query q) {
         KeyAnalyzer analyzer = new KeyAnalyzer(ctx.topology);
-        analyzer.query(q, null, false);
+        analyzer.query(q);
         Object target = analyzer.target();
         if (target instanceof String refusal) {
-            return Plan.Refuse.notSupported(q.kind(), refusal);
+            return new Plan.Refuse(q.kind(), PlanningException.NOT_SUPPORTED, PlanningException.NOT_SUPPORTED_STATE,
+                    refusal);
         }
         boolean locking = q instanceof Select s && s.locking() != null;
         Pin pin = Planner.pinOf(q);
@@ -40,26 +44,19 @@ final class SelectPlanner {
     private Plan.Spread multiShard(Query q, KeyAnalyzer analyzer, Target.Keyed keyed) {
         if (keyed.classes().size() > 1 || !keyed.homeShards().isEmpty()) {
             // Only one shard can answer: the resolver refuses if the keys land on different shards.
-            return refused(q, keyed.notColocatedMessage());
-        }
-        String tables = String.join(", ", keyed.classes().get(0).tables());
-        if (analyzer.hasSetOperation() || !(q instanceof Select select)) {
-            return refused(q, "UNION, INTERSECT and EXCEPT over " + tables + " on several shards are not supported"
-                    + " across shards");
-        }
-        if (!analyzer.nestedBlocksShardLocal()) {
-            return refused(q, "a subquery or derived table over " + tables + " needs rows of other shards (it aggregates,"
-                    + " is DISTINCT or LIMITed without being tied to the outer rows by the sharding key): not supported"
-                    + " across shards");
+            return Plan.Refuse.notSupported(q.kind(), keyed.notColocatedMessage());
         }
         try {
-            return new ScatterRewriter(ctx, select).rewrite();
+            Set<ScatterRule> rows = ScatterCheck.query(analyzer);
+            if (!(q instanceof Select select)) {
+                // UNION ALL of partitioned branches: the shards' answers concatenated.
+                return new Plan.Merge(new SqlTemplate.Original(),
+                        new MergeSpec(0, List.of(), null, false, null, null), rows);
+            }
+            boolean windows = rows.contains(ScatterRule.WINDOW_PARTITIONED_BY_KEY);
+            return new ScatterRewriter(ctx, select, windows, rows).rewrite();
         } catch (PlanningException e) {
             return new Plan.Refuse(q.kind(), e.code, e.sqlState, e.getMessage());
         }
-    }
-
-    private static Plan.Refuse refused(Query q, String message) {
-        return Plan.Refuse.notSupported(q.kind(), message);
     }
 }

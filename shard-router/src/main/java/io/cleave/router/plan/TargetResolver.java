@@ -7,6 +7,7 @@ import io.cleave.router.shardmap.ShardMap;
 import io.cleave.router.topology.Topology;
 
 import java.util.Arrays;
+import java.util.List;
 
 /** Turns a plan's target into shards, with one execution's values and the current shard map. */
 public final class TargetResolver {
@@ -84,34 +85,66 @@ public final class TargetResolver {
         return Resolution.error(target.notColocatedMessage());
     }
 
+    /**
+     * The shards a class's rows can be on: those every restriction allows. A restriction whose
+     * value cannot be placed (NULL, inexact) allows every shard. When no shard is left, the
+     * restrictions contradict each other and no row qualifies anywhere: every shard answers alike,
+     * and all of them are asked (the class is co-located, so the merge is still exact).
+     */
     private int[] shardsOf(KeyClass c, ParameterValues values, ShardMap map, int shardCount) {
         if (!c.restricted()) {
             return all(shardCount);
         }
-        if (c.values().size() == 1) {
-            int shard = shardOf(c.keyspace(), c.values().get(0), values, map);
+        if (c.restrictions().size() == 1 && c.restrictions().get(0).size() == 1) {
+            int shard = shardOf(c.keyspace(), c.restrictions().get(0).get(0), values, map);
             return shard >= 0 ? new int[] {shard} : all(shardCount);
         }
-        boolean[] hit = new boolean[shardCount];
+        boolean[] allowed = null;
+        for (List<KeyValue> restriction : c.restrictions()) {
+            boolean[] hit = shardsOf(c.keyspace(), restriction, values, map, shardCount);
+            if (hit == null) {
+                continue;
+            }
+            if (allowed == null) {
+                allowed = hit;
+            } else {
+                for (int s = 0; s < shardCount; s++) {
+                    allowed[s] &= hit[s];
+                }
+            }
+        }
+        if (allowed == null) {
+            return all(shardCount);
+        }
         int n = 0;
-        for (KeyValue v : c.values()) {
-            int shard = shardOf(c.keyspace(), v, values, map);
-            if (shard < 0) {
-                return all(shardCount);
-            }
-            if (!hit[shard]) {
-                hit[shard] = true;
-                n++;
-            }
+        for (boolean a : allowed) {
+            n += a ? 1 : 0;
+        }
+        if (n == 0) {
+            return all(shardCount);
         }
         int[] out = new int[n];
         int i = 0;
         for (int s = 0; s < shardCount; s++) {
-            if (hit[s]) {
+            if (allowed[s]) {
                 out[i++] = s;
             }
         }
         return out;
+    }
+
+    /** The shards one restriction's values reach, or null when one of them cannot be placed. */
+    private boolean[] shardsOf(Keyspace keyspace, List<KeyValue> restriction, ParameterValues values, ShardMap map,
+                               int shardCount) {
+        boolean[] hit = new boolean[shardCount];
+        for (KeyValue v : restriction) {
+            int shard = shardOf(keyspace, v, values, map);
+            if (shard < 0) {
+                return null;
+            }
+            hit[shard] = true;
+        }
+        return hit;
     }
 
     /** The key of one slot or constant with this execution's values, or null when it cannot be narrowed. */

@@ -102,12 +102,12 @@ final class WritePlanner {
         return new Plan.InsertSplit(insert.kind(), insert.table().schema(), insert.table().name(),
                 ctx.topology.keyspace(sharded.keyspace()),
                 new SqlTemplate.Tokens(0, first), rows, new SqlTemplate.Tokens(last, ctx.tokenCount()),
-                keyIndex < 0 ? sharded.column() : null, columnListEnd);
+                keyIndex < 0 ? sharded.column() : null, columnListEnd, columns.stream().map(Name::value).toList());
     }
 
     private Plan insertSelect(Insert insert, TableRule rule, Insert.FromQuery fq, boolean lastInsertId) {
         KeyAnalyzer analyzer = new KeyAnalyzer(ctx.topology);
-        analyzer.query(fq.query(), null, true);
+        analyzer.query(fq.query());
         Object source = analyzer.target();
         if (source instanceof String refusal) {
             return Planner.refuse(insert, refusal);
@@ -136,16 +136,16 @@ final class WritePlanner {
 
     Plan update(Update update) {
         KeyAnalyzer analyzer = new KeyAnalyzer(ctx.topology);
-        KeyAnalyzer.Block block = analyzer.newBlock(null, false);
+        QueryParts.Block block = analyzer.newBlock();
         for (TableRef ref : update.tables()) {
             analyzer.ref(ref, block);
         }
-        analyzer.conditions(update.where(), block, true);
+        analyzer.where(update.where(), block);
         for (Assignment a : update.assignments()) {
             analyzer.subqueries(a.value(), block);
         }
         for (Assignment a : update.assignments()) {
-            KeyAnalyzer.Binding target = assignedBinding(a, block);
+            QueryParts.Binding target = assignedBinding(a, block);
             if (target != null && target.sharded() != null
                     && target.sharded().column().equalsIgnoreCase(a.column().column())) {
                 return Planner.refuse(update, "UPDATE of the sharding key " + target.table + "." + a.column().column()
@@ -158,21 +158,21 @@ final class WritePlanner {
 
     Plan delete(Delete delete) {
         KeyAnalyzer analyzer = new KeyAnalyzer(ctx.topology);
-        KeyAnalyzer.Block block = analyzer.newBlock(null, false);
+        QueryParts.Block block = analyzer.newBlock();
         for (TableRef ref : delete.from()) {
             analyzer.ref(ref, block);
         }
-        analyzer.conditions(delete.where(), block, true);
+        analyzer.where(delete.where(), block);
         boolean limited = !delete.orderBy().isEmpty() || delete.limit() != null;
         return write(delete, analyzer, block, limited);
     }
 
     /** UPDATE/DELETE: where the key conditions point; reference tables everywhere. */
-    private Plan write(Statement s, KeyAnalyzer analyzer, KeyAnalyzer.Block block, boolean limited) {
+    private Plan write(Statement s, KeyAnalyzer analyzer, QueryParts.Block block, boolean limited) {
         boolean lastInsertId = Planner.usesLastInsertId(s);
         boolean references = false;
         boolean shardedOrUnsharded = false;
-        for (KeyAnalyzer.Binding b : analyzer.bindings()) {
+        for (QueryParts.Binding b : analyzer.bindings()) {
             if (b.system) {
                 return Planner.refuse(s, "writing to " + b.table + " through the proxy is not supported");
             }
@@ -198,20 +198,21 @@ final class WritePlanner {
             } else if (limited) {
                 multi = refusedMulti(s, s.kind() + " with ORDER BY or LIMIT on " + tables + " without one sharding key"
                         + " cannot pick the same rows one server would: not supported across shards");
-            } else if (!analyzer.nestedBlocksShardLocal()) {
-                multi = refusedMulti(s, "a subquery of this " + s.kind() + " needs rows of other shards: not supported"
-                        + " across shards");
             } else {
-                multi = Plan.FanOutWrite.sumOfShards();
+                try {
+                    multi = Plan.FanOutWrite.sumOfShards(ScatterCheck.write(analyzer, block));
+                } catch (PlanningException e) {
+                    multi = new Plan.Refuse(s.kind(), e.code, e.sqlState, e.getMessage());
+                }
             }
         }
         return route(s, (Target) target, multi, lastInsertId);
     }
 
-    private static KeyAnalyzer.Binding assignedBinding(Assignment a, KeyAnalyzer.Block block) {
+    private static QueryParts.Binding assignedBinding(Assignment a, QueryParts.Block block) {
         String qualifier = a.column().table();
-        KeyAnalyzer.Binding only = null;
-        for (KeyAnalyzer.Binding b : block.tables) {
+        QueryParts.Binding only = null;
+        for (QueryParts.Binding b : block.tables) {
             if (qualifier != null ? b.exposed.equalsIgnoreCase(qualifier) : block.tables.size() == 1
                     || b.sharded() != null && b.sharded().column().equalsIgnoreCase(a.column().column())) {
                 only = b;
@@ -224,8 +225,8 @@ final class WritePlanner {
     }
 
     private static Target keyed(PlanContext ctx, TableRule.Sharded sharded, String table, KeyValue key) {
-        return new Target.Keyed(List.of(new KeyClass(ctx.topology.keyspace(sharded.keyspace()), List.of(table),
-                List.of(key))), List.of(),
+        return new Target.Keyed(List.of(KeyClass.of(ctx.topology.keyspace(sharded.keyspace()), table, List.of(key))),
+                List.of(),
                 table + " rows on more than one shard cannot be combined here: not supported across shards");
     }
 

@@ -6,6 +6,7 @@ import io.cleave.router.sql.lex.SqlLexer;
 import io.cleave.router.sql.lex.SqlMode;
 import io.cleave.router.sql.lex.TokenBuffer;
 import io.cleave.router.sql.lex.TokenType;
+import io.cleave.router.sql.lex.VersionComments;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -154,6 +155,46 @@ class SqlLexerTest {
     }
 
     @Test
+    void versionCommentsRunAsTheShardsServerRunsThem() {
+        String sql = "SELECT id FROM t WHERE /*!99999 id = 2 AND */ /*!50700 id = 3 AND */ /*M!110500 id = 4 AND */"
+                + " id = 1";
+        // MariaDB 11.4 skips MySQL 5.7-9.x versions and versions above its own.
+        assertThat(words(sql, new VersionComments(110400, true))).isEqualTo("SELECT id FROM t WHERE id = 1");
+        // MariaDB 11.5 runs its /*M!110500 part.
+        assertThat(words(sql, VersionComments.of("11.5.2-MariaDB-log"))).isEqualTo("SELECT id FROM t WHERE id = 4 AND id = 1");
+        // MySQL 8.0 runs /*!50700 and takes /*M! for a comment.
+        assertThat(words(sql, VersionComments.of("8.0.36"))).isEqualTo("SELECT id FROM t WHERE id = 3 AND id = 1");
+        assertThat(VersionComments.of("5.5.5-10.6.12-MariaDB")).isEqualTo(new VersionComments(100612, true));
+    }
+
+    private static String words(String sql, VersionComments versions) {
+        TokenBuffer tokens = new TokenBuffer();
+        new SqlLexer(SqlMode.DEFAULT, versions).lex(sql.getBytes(StandardCharsets.UTF_8), tokens);
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < tokens.size(); i++) {
+            out.add(tokens.text(i));
+        }
+        return String.join(" ", out);
+    }
+
+    @Test
+    void aCharsetThatIsNotAsciiSafeLexesOnlyAsciiStatements() {
+        SqlMode gbk = SqlMode.DEFAULT.withClientCharset("gbk");
+        assertThat(gbk.asciiOnly()).isTrue();
+        assertThat(SqlMode.DEFAULT.withClientCharset("utf8mb4").asciiOnly()).isFalse();
+        assertThat(SqlMode.DEFAULT.withClientCharset("latin1").asciiOnly()).isFalse();
+        assertThat(SqlMode.DEFAULT.withClientCharset("no-such-charset").asciiOnly()).isTrue();
+        assertThat(tokens(lex("SELECT 'x' FROM t", gbk))).containsExactly("KEYWORD SELECT", "STRING 'x'", "KEYWORD FROM",
+                "IDENTIFIER t");
+        // In gbk, 0x955C is one character whose second byte is a backslash: byte by byte the string would not end.
+        TokenBuffer t = new TokenBuffer();
+        byte[] sql = {'S', 'E', 'L', 'E', 'C', 'T', ' ', '\'', (byte) 0x95, '\\', '\'', ' ', '1'};
+        new SqlLexer(gbk).lex(sql, t);
+        assertThat(t.size()).isEqualTo(1);
+        assertThat(t.error(0)).isEqualTo(LexError.UNSAFE_CHARSET);
+    }
+
+    @Test
     void hintsAreOneTokenOnlyAfterStatementKeywords() {
         assertThat(tokens("SELECT /*+ MAX_EXECUTION_TIME(1000) */ a FROM t /*+ not a hint */"))
                 .containsExactly("KEYWORD SELECT", "HINT /*+ MAX_EXECUTION_TIME(1000) */", "IDENTIFIER a", "KEYWORD FROM",
@@ -169,7 +210,8 @@ class SqlLexerTest {
         assertThat(t.hasError()).isTrue();
         assertThat(lex("SELECT `abc").error(1)).isEqualTo(LexError.UNTERMINATED_IDENTIFIER);
         assertThat(lex("SELECT /* abc").error(1)).isEqualTo(LexError.UNTERMINATED_COMMENT);
-        assertThat(lex("SELECT /*!1 abc").error(2)).isEqualTo(LexError.UNTERMINATED_COMMENT);
+        // Fewer than five digits are no version: the server reads "1" as SQL.
+        assertThat(lex("SELECT /*!1 abc").error(3)).isEqualTo(LexError.UNTERMINATED_COMMENT);
     }
 
     @Test

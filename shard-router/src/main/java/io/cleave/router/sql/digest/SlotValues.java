@@ -100,8 +100,9 @@ public final class SlotValues {
      */
     public String asString(int slot, Charset connectionCharset) {
         String intro = introducer(slot);
-        Charset cs = intro == null ? connectionCharset : javaCharset(intro, connectionCharset);
-        return new String(asBytes(slot), cs);
+        Charset cs = intro == null ? connectionCharset : io.cleave.router.sql.lex.Charsets.javaCharset(intro);
+        // A character set Java cannot read: the bytes one to one (callers placing keys check first).
+        return new String(asBytes(slot), cs != null ? cs : StandardCharsets.ISO_8859_1);
     }
 
     /** {@link #asString(int, Charset)} for a utf8mb4 connection. */
@@ -119,19 +120,5 @@ public final class SlotValues {
         if (digest.slotKind(slot) != SlotKind.LITERAL) {
             throw new IllegalStateException("slot " + slot + " is a placeholder; its value comes from the client");
         }
-    }
-
-    /** The Java charset for a MySQL charset name, for the common ones. */
-    static Charset javaCharset(String mysqlName, Charset fallback) {
-        return switch (mysqlName) {
-            case "utf8", "utf8mb3", "utf8mb4" -> StandardCharsets.UTF_8;
-            case "ascii" -> StandardCharsets.US_ASCII;
-            // MySQL's latin1 is Windows-1252.
-            case "latin1" -> Charset.forName("windows-1252");
-            case "binary" -> StandardCharsets.ISO_8859_1;
-            case "ucs2", "utf16" -> StandardCharsets.UTF_16BE;
-            case "utf16le" -> StandardCharsets.UTF_16LE;
-            default -> fallback;
-        };
     }
 }

@@ -2,8 +2,12 @@ package io.cleave.router.sql.lex;
 
 import java.nio.charset.StandardCharsets;
 
-/** MySQL/MariaDB character set names, to tell {@code _utf8mb4'x'} (an introducer) from a column {@code _x}. */
-final class Charsets {
+/**
+ * MySQL/MariaDB character set names: to tell {@code _utf8mb4'x'} (an introducer) from a column
+ * {@code _x}, whether a client character set is ASCII-safe, and which Java decoder reads a
+ * character set's bytes as the server does.
+ */
+public final class Charsets {
 
     private static final byte[][] NAMES = names(
             "armscii8", "ascii", "big5", "binary", "cp1250", "cp1251", "cp1256", "cp1257", "cp850", "cp852",
@@ -12,7 +16,64 @@ final class Charsets {
             "macce", "macroman", "sjis", "swe7", "tis620", "ucs2", "ujis", "utf16", "utf16le", "utf32", "utf8",
             "utf8mb3", "utf8mb4");
 
+    /**
+     * Character sets whose multibyte characters may contain bytes below 0x80 (a quote, a backslash):
+     * a lexer that reads bytes cannot tell them from syntax. ucs2, utf16 and utf32 cannot be client
+     * character sets at all.
+     */
+    private static final java.util.Set<String> NOT_ASCII_SAFE = java.util.Set.of("big5", "cp932", "gbk", "gb18030",
+            "sjis", "ucs2", "utf16", "utf16le", "utf32");
+
+    /** Character set names and the Java decoders that give the characters the server sees. */
+    private static final java.util.Map<String, String> JAVA_NAMES = java.util.Map.ofEntries(
+            java.util.Map.entry("utf8mb4", "UTF-8"), java.util.Map.entry("utf8mb3", "UTF-8"),
+            java.util.Map.entry("utf8", "UTF-8"),
+            // MySQL's latin1 is cp1252 (0x80 is the euro sign), not ISO 8859-1.
+            java.util.Map.entry("latin1", "windows-1252"), java.util.Map.entry("ascii", "US-ASCII"),
+            java.util.Map.entry("binary", "ISO-8859-1"), java.util.Map.entry("latin2", "ISO-8859-2"),
+            java.util.Map.entry("latin5", "ISO-8859-9"), java.util.Map.entry("latin7", "ISO-8859-13"),
+            java.util.Map.entry("greek", "ISO-8859-7"), java.util.Map.entry("hebrew", "ISO-8859-8"),
+            java.util.Map.entry("cp1250", "windows-1250"), java.util.Map.entry("cp1251", "windows-1251"),
+            java.util.Map.entry("cp1256", "windows-1256"), java.util.Map.entry("cp1257", "windows-1257"),
+            java.util.Map.entry("cp850", "IBM850"), java.util.Map.entry("cp852", "IBM852"),
+            java.util.Map.entry("cp866", "IBM866"), java.util.Map.entry("koi8r", "KOI8-R"),
+            java.util.Map.entry("koi8u", "KOI8-U"), java.util.Map.entry("macroman", "x-MacRoman"),
+            java.util.Map.entry("macce", "x-MacCentralEurope"), java.util.Map.entry("tis620", "TIS-620"),
+            java.util.Map.entry("euckr", "EUC-KR"), java.util.Map.entry("ujis", "EUC-JP"),
+            java.util.Map.entry("gb2312", "GB2312"), java.util.Map.entry("gbk", "GBK"),
+            java.util.Map.entry("gb18030", "GB18030"), java.util.Map.entry("big5", "Big5"),
+            java.util.Map.entry("sjis", "Shift_JIS"), java.util.Map.entry("cp932", "windows-31j"),
+            java.util.Map.entry("utf16", "UTF-16BE"), java.util.Map.entry("utf16le", "UTF-16LE"),
+            java.util.Map.entry("utf32", "UTF-32BE"), java.util.Map.entry("ucs2", "UTF-16BE"));
+
     private Charsets() {
+    }
+
+    /**
+     * The Java charset that decodes a MySQL character set's bytes into the characters the server
+     * sees, or null when Java has none (then a string key in it cannot be placed on a shard).
+     * {@code name} may carry an introducer's underscore.
+     */
+    public static java.nio.charset.Charset javaCharset(String name) {
+        if (name == null) {
+            return null;
+        }
+        String lower = name.toLowerCase(java.util.Locale.ROOT);
+        String decoder = JAVA_NAMES.get(lower.startsWith("_") ? lower.substring(1) : lower);
+        if (decoder == null || !java.nio.charset.Charset.isSupported(decoder)) {
+            return null;
+        }
+        return java.nio.charset.Charset.forName(decoder);
+    }
+
+    /** Whether a client character set keeps every byte below 0x80 a character of its own; unknown names are not. */
+    public static boolean isAsciiSafe(String charset) {
+        if (charset == null) {
+            return false;
+        }
+        String lower = charset.toLowerCase(java.util.Locale.ROOT);
+        return !NOT_ASCII_SAFE.contains(lower) && isIntroducer(lower.getBytes(StandardCharsets.US_ASCII), 0,
+                lower.length());
     }
 
     private static byte[][] names(String... names) {

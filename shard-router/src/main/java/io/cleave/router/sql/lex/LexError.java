@@ -4,7 +4,9 @@ package io.cleave.router.sql.lex;
 public enum LexError {
     UNTERMINATED_STRING("unterminated string literal"),
     UNTERMINATED_IDENTIFIER("unterminated quoted identifier"),
-    UNTERMINATED_COMMENT("unterminated comment");
+    UNTERMINATED_COMMENT("unterminated comment"),
+    /** A byte from 0x80 up while the client's character set is not ASCII-safe ({@link SqlMode#asciiOnly()}). */
+    UNSAFE_CHARSET("non-ASCII text in a character set that is not ASCII-safe");
 
     private static final LexError[] VALUES = values();
 

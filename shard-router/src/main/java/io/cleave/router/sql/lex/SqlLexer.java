@@ -5,11 +5,13 @@ package io.cleave.router.sql.lex;
  *
  * <p>The client's character set is assumed ASCII-compatible with no multibyte sequence that
  * contains an ASCII byte (utf8mb4, utf8mb3, latin1, ascii, binary): every syntax character is a
- * single byte and bytes from 0x80 up only appear inside identifiers, strings and comments.
+ * single byte and bytes from 0x80 up only appear inside identifiers, strings and comments. For a
+ * character set where that does not hold ({@link SqlMode#asciiOnly()}), a statement with any byte
+ * from 0x80 up is one {@link LexError#UNSAFE_CHARSET} error token.
  *
  * <p>Comments produce no tokens, except that the content of a version comment
  * ({@code /*!50100 ... *}{@code /}, {@code /*! ... *}{@code /}, MariaDB's {@code /*M! ... *}{@code /})
- * is lexed as SQL (the version is taken as satisfied) and an optimizer hint right after
+ * is lexed as SQL when the shards' server runs it ({@link VersionComments}), and an optimizer hint right after
  * SELECT/INSERT/REPLACE/UPDATE/DELETE is one {@link TokenType#HINT} token. An unterminated
  * string, quoted identifier or comment ends the stream with one {@link TokenType#ERROR} token.
  *
@@ -36,14 +38,26 @@ public final class SqlLexer {
 
     private final boolean ansiQuotes;
     private final boolean backslashEscapes;
+    private final boolean asciiOnly;
+    private final VersionComments versions;
 
     public SqlLexer() {
         this(SqlMode.DEFAULT);
     }
 
     public SqlLexer(SqlMode mode) {
+        this(mode, VersionComments.DEFAULT);
+    }
+
+    public SqlLexer(SqlMode mode, VersionComments versions) {
         this.ansiQuotes = mode.ansiQuotes();
         this.backslashEscapes = !mode.noBackslashEscapes();
+        this.asciiOnly = mode.asciiOnly();
+        this.versions = versions;
+    }
+
+    public VersionComments versions() {
+        return versions;
     }
 
     /** Lexes all of {@code sql}. */
@@ -56,6 +70,14 @@ public final class SqlLexer {
         out.reset(sql, offset, length);
         final int end = offset + length;
         int pos = offset;
+        if (asciiOnly) {
+            for (int i = offset; i < end; i++) {
+                if (sql[i] < 0) {
+                    out.add(TokenType.ERROR, offset, end, LexError.UNSAFE_CHARSET.ordinal(), 0);
+                    return;
+                }
+            }
+        }
         boolean inVersionComment = false;
         while (pos < end) {
             int c = sql[pos] & 0xFF;
@@ -80,9 +102,10 @@ public final class SqlLexer {
                 }
                 case '/' -> {
                     if (pos + 1 < end && sql[pos + 1] == '*') {
-                        if (isVersionComment(sql, pos, end)) {
+                        int body = isVersionComment(sql, pos, end) ? runningVersionCommentBody(sql, pos, end) : -1;
+                        if (body >= 0) {
                             inVersionComment = true;
-                            pos = versionCommentBody(sql, pos, end);
+                            pos = body;
                         } else {
                             pos = comment(sql, pos, end, out);
                             if (pos < 0) {
@@ -250,16 +273,27 @@ public final class SqlLexer {
         return (p < end && sql[p] == '!') || (p + 1 < end && sql[p] == 'M' && sql[p + 1] == '!');
     }
 
-    /** Where the SQL inside a version comment starts: past the marker and up to six version digits. */
-    private static int versionCommentBody(byte[] sql, int pos, int end) {
+    /**
+     * Where the SQL inside a version comment starts (past the marker and its five or six version
+     * digits), or -1 when the server skips this comment as a comment.
+     */
+    private int runningVersionCommentBody(byte[] sql, int pos, int end) {
         int p = pos + 2;
-        p += sql[p] == 'M' ? 2 : 1;
+        boolean mariaDbMarker = sql[p] == 'M';
+        p += mariaDbMarker ? 2 : 1;
         int digits = 0;
-        while (p < end && digits < 6 && isDigit(sql[p])) {
-            p++;
+        while (p + digits < end && digits < 6 && isDigit(sql[p + digits])) {
             digits++;
         }
-        return p;
+        long version = -1;
+        if (digits >= 5) {
+            version = 0;
+            for (int i = 0; i < digits; i++) {
+                version = version * 10 + (sql[p + i] - '0');
+            }
+            p += digits;
+        }
+        return versions.runs(mariaDbMarker, version) ? p : -1;
     }
 
     private static int commentClose(byte[] sql, int p, int end) {
