@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Regenerates every table and chart in bench/RESULTS.md, in one go: the machine description, the proxy
 # overhead (sysbench suite directly on one shard vs through the proxy), one instance holding the
-# whole buffer pool vs N shards behind the proxy with TPC-C and with sysbench, and cross-shard
-# transactions (commit latency by shards per transaction, TPC-C's cross-shard share) on 4 shards.
+# whole buffer pool vs N shards behind the proxy with TPC-C and with sysbench, cross-shard
+# transactions (commit latency by shards per transaction, TPC-C's cross-shard share) on 4 shards,
+# and sysbench over 4 shards with the deadlock detector off and on.
 #
 #   bench/run-all.sh                 sizes for a small host (about 85 minutes on 2 cores)
 #   bench/run-all.sh --short         the same comparisons on smaller data with shorter runs (about 47 minutes)
@@ -40,14 +41,16 @@ case $preset in
     sysb=(--shards 1,2,4 --tables 8 --table-size 100000 --threads 16 --duration 30s --warmup 10s --rounds 3
           --buffer-pool 1G)
     xshard=(--k 1,2,4 --threads 8 --accounts-per-shard 10000 --duration 30s --warmup 10s --rounds 3 --warehouses 4
-            --connections 8 --tpcc-duration 60s --buffer-pool 1G) ;;
+            --connections 8 --tpcc-duration 60s --buffer-pool 1G)
+    dead=(--shards 4 --tables 4 --table-size 1000 --threads 8 --duration 30s --warmup 5s --rounds 3 --buffer-pool 1G) ;;
   short)
     overhead=(--tables 4 --table-size 25000 --threads 8 --duration 15s --warmup 10s --rounds 3 --buffer-pool 1G)
     tpcc=(--shards 1,2,4 --warehouses 4 --connections 8 --duration 30s --warmup 15s --rounds 3 --buffer-pool 1G)
     sysb=(--shards 1,2,4 --tables 4 --table-size 25000 --threads 8 --duration 15s --warmup 10s --rounds 3
           --buffer-pool 1G)
     xshard=(--k 1,2,4 --threads 8 --accounts-per-shard 10000 --duration 15s --warmup 5s --rounds 3 --warehouses 4
-            --connections 8 --tpcc-duration 30s --buffer-pool 1G) ;;
+            --connections 8 --tpcc-duration 30s --buffer-pool 1G)
+    dead=(--shards 4 --tables 4 --table-size 1000 --threads 8 --duration 20s --warmup 5s --rounds 3 --buffer-pool 512M) ;;
   large)
     overhead=(--tables 16 --table-size 1000000 --threads 64 --duration 120s --warmup 30s --rounds 3 --buffer-pool 32G
               --cpu-sets auto)
@@ -57,7 +60,9 @@ case $preset in
           --buffer-pool 32G --loader-threads 16 --cpu-sets auto)
     xshard=(--k 1,2,4 --threads 64 --accounts-per-shard 1000000 --duration 120s --warmup 30s --rounds 3
             --warehouses 100 --connections 64 --tpcc-duration 300s --buffer-pool 32G --loader-threads 16
-            --report-interval 10s --cpu-sets auto) ;;
+            --report-interval 10s --cpu-sets auto)
+    dead=(--shards 8 --tables 16 --table-size 10000 --threads 64 --duration 120s --warmup 30s --rounds 3
+          --buffer-pool 32G --loader-threads 16 --cpu-sets auto) ;;
   quick)
     overhead=(--tables 2 --table-size 2000 --threads 4 --duration 3s --warmup 1s --rounds 2 --buffer-pool 256M)
     tpcc=(--shards 1,2 --warehouses 2 --connections 4 --duration 4s --warmup 1s --rounds 2 --buffer-pool 256M
@@ -65,7 +70,8 @@ case $preset in
     sysb=(--shards 1,2 --tables 2 --table-size 2000 --threads 4 --duration 3s --warmup 1s --rounds 2
           --buffer-pool 256M)
     xshard=(--k 1,2,4 --threads 4 --accounts-per-shard 1000 --duration 3s --warmup 1s --rounds 2 --warehouses 4
-            --connections 4 --tpcc-duration 4s --buffer-pool 256M --report-interval 1s) ;;
+            --connections 4 --tpcc-duration 4s --buffer-pool 256M --report-interval 1s)
+    dead=(--shards 2 --tables 2 --table-size 1000 --threads 4 --duration 3s --warmup 0s --rounds 2 --buffer-pool 256M) ;;
 esac
 
 cd "$top"   # relative paths, so the commands recorded in RESULTS.md can be copied as they are
@@ -108,5 +114,6 @@ bench scaling --workload tpcc "${tpcc[@]}" "${extra[@]}" --output "$results/scal
 bench scaling --workload oltp_read_write,oltp_point_select "${sysb[@]}" "${extra[@]}" \
   --output "$results/scaling-sysbench" --doc "$doc" || status=1
 bench cross-shard "${xshard[@]}" "${extra[@]}" --output "$results/cross-shard" --doc "$doc" || status=1
+bench deadlocks "${dead[@]}" "${extra[@]}" --output "$results/deadlocks" --doc "$doc" || status=1
 echo "results in $results; tables and charts spliced into $doc"
 exit $status

@@ -125,6 +125,13 @@ public final class RunningDaemon implements AutoCloseable {
         return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
     }
 
+    /** The value of one series on /metrics, e.g. {@code cleave_proxy_deadlocks_total}; 0 when absent. */
+    public double metric(String series) throws IOException, InterruptedException {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^" + java.util.regex.Pattern.quote(series)
+                + " ([0-9.eE+-]+)$").matcher(admin("GET", "/metrics", false).body());
+        return m.find() ? Double.parseDouble(m.group(1)) : 0;
+    }
+
     public List<Long> pids() {
         List<Long> pids = new ArrayList<>();
         daemon.status().forEach(s -> pids.add(s.pid()));

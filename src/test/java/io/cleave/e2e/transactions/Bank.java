@@ -134,6 +134,25 @@ final class Bank {
         }
     }
 
+    /** Runs {@code sql}; returns its error, or null when it succeeded. */
+    static SQLException attempt(Connection c, String sql) {
+        try {
+            execute(c, sql);
+            return null;
+        } catch (SQLException e) {
+            return e;
+        }
+    }
+
+    /** Expected balances: id, balance (null: no such account), id, balance, ... in order. */
+    static Map<Integer, Long> balances(Object... idThenBalance) {
+        Map<Integer, Long> out = new LinkedHashMap<>();
+        for (int i = 0; i < idThenBalance.length; i += 2) {
+            out.put((Integer) idThenBalance[i], (Long) idThenBalance[i + 1]);
+        }
+        return out;
+    }
+
     static void execute(Connection c, String sql) throws SQLException {
         try (Statement st = c.createStatement()) {
             st.execute(sql);

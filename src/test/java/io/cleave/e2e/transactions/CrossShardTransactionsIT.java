@@ -1,6 +1,5 @@
 package io.cleave.e2e.transactions;
 
-import io.cleave.e2e.support.CleaveTestHome;
 import io.cleave.e2e.support.RawMysqlClient;
 import io.cleave.e2e.support.RunningDaemon;
 import org.junit.jupiter.api.AfterAll;
@@ -20,7 +19,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
+import static io.cleave.e2e.transactions.Bank.attempt;
 import static io.cleave.e2e.transactions.Bank.balanceOnShard;
+import static io.cleave.e2e.transactions.Bank.balances;
 import static io.cleave.e2e.transactions.Bank.balancesOnShards;
 import static io.cleave.e2e.transactions.Bank.execute;
 import static io.cleave.e2e.transactions.Bank.rows;
@@ -41,26 +42,22 @@ class CrossShardTransactionsIT {
 
     private static final int SHARDS = 3;
 
-    private CleaveTestHome home;
+    private BankHome home;
     private RunningDaemon daemon;
     private final ExecutorService threads = Executors.newCachedThreadPool();
 
     @BeforeAll
     void start() throws SQLException {
-        home = CleaveTestHome.builder().shards(SHARDS).extraYaml(Bank.sharding(SHARDS)).create();
-        daemon = home.start();
-        try (Connection c = daemon.connectProxy("", "")) {
-            Bank.create(c);
-        }
+        home = BankHome.start(SHARDS);
+        daemon = home.daemon();
     }
 
     @AfterAll
     void stop() {
         threads.shutdownNow();
-        if (daemon != null) {
-            daemon.close();
+        if (home != null) {
+            home.close();
         }
-        home.close();
     }
 
     @Test
@@ -339,16 +336,6 @@ class CrossShardTransactionsIT {
         return out;
     }
 
-    /** Runs {@code sql}; returns its error, or null when it succeeded. */
-    private static SQLException attempt(Connection c, String sql) {
-        try {
-            execute(c, sql);
-            return null;
-        } catch (SQLException e) {
-            return e;
-        }
-    }
-
     private static void expectError(Connection c, String sql, int code, String sqlState) {
         assertThatThrownBy(() -> execute(c, sql)).as(sql).isInstanceOfSatisfying(SQLException.class, e -> {
             assertThat(e.getErrorCode()).as(e.getMessage()).isEqualTo(code);
@@ -388,13 +375,5 @@ class CrossShardTransactionsIT {
                 Thread.sleep(100);
             }
         }
-    }
-
-    private static Map<Integer, Long> balances(Object... idThenBalance) {
-        Map<Integer, Long> out = new java.util.LinkedHashMap<>();
-        for (int i = 0; i < idThenBalance.length; i += 2) {
-            out.put((Integer) idThenBalance[i], (Long) idThenBalance[i + 1]);
-        }
-        return out;
     }
 }

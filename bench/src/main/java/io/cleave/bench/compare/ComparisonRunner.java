@@ -46,10 +46,18 @@ public final class ComparisonRunner {
         }
     }
 
+    /** What tells homes apart: configurations that share it are measured on one home. */
+    private record HomeKey(int shards, Map<String, String> proxyOptions) {
+        static HomeKey of(Configuration c) {
+            return new HomeKey(c.shards(), c.proxyOptions());
+        }
+    }
+
     public Outcome run(Dataset dataset, List<Workload> workloads, Plan plan) throws Exception {
-        Map<Integer, BenchHome> homes = new LinkedHashMap<>();
+        Map<HomeKey, BenchHome> homes = new LinkedHashMap<>();
         for (Configuration c : plan.configurations()) {
-            homes.computeIfAbsent(c.shards(), n -> BenchHome.create(cleaveJar, spec.withShards(n)));
+            homes.computeIfAbsent(HomeKey.of(c), k -> BenchHome.create(cleaveJar,
+                spec.withShards(k.shards()).withProxyOptions(k.proxyOptions())));
         }
         // The daemons run detached: an interrupted benchmark (Ctrl-C, kill) must still stop them.
         Thread cleanup = new Thread(() -> homes.values().forEach(BenchHome::close), "bench-homes-cleanup");
@@ -89,13 +97,13 @@ public final class ComparisonRunner {
         }
     }
 
-    private Comparison measure(Workload workload, Plan plan, Map<Integer, BenchHome> homes) throws Exception {
+    private Comparison measure(Workload workload, Plan plan, Map<HomeKey, BenchHome> homes) throws Exception {
         List<Schedule.Slot> slots = Schedule.of(plan.configurations(), plan.rounds());
         List<Measurement> measurements = new ArrayList<>();
         int n = 0;
         for (Schedule.Slot slot : slots) {
             Configuration c = slot.configuration();
-            BenchHome home = homes.get(c.shards());
+            BenchHome home = homes.get(HomeKey.of(c));
             switchTo(home, homes);
             if (!plan.warmup().isZero()) {
                 workload.run(home, c.access(), plan.warmup(), c.label() + " warm-up");
@@ -105,9 +113,9 @@ public final class ComparisonRunner {
             String proxy = c.access() == Access.PROXY
                 ? String.format(Locale.ROOT, "proxy %.1f us/stmt, ", m.proxyMicrosPerQuery()) : "";
             log.printf(Locale.ROOT, "[%d/%d] %s, round %d, %s: %.1f %s, %.0f stmt/s, %sshards %.1f us/stmt, errors %d, "
-                    + "others used %.0f%% of the CPU, load %s%n", ++n, slots.size(), workload.name(), slot.round(), c.label(),
-                m.result().throughput(), workload.unit(), m.qps(), proxy, m.shardMicrosPerQuery(), m.result().errors(),
-                100 * m.otherCpuShare(), m.loadBefore());
+                    + "max latency %.0f ms, others used %.0f%% of the CPU, load %s%n", ++n, slots.size(), workload.name(),
+                slot.round(), c.label(), m.result().throughput(), workload.unit(), m.qps(), proxy, m.shardMicrosPerQuery(),
+                m.result().errors(), m.result().latency().max(), 100 * m.otherCpuShare(), m.loadBefore());
         }
         return new Comparison(workload.name(), workload.unit(), plan.configurations(), measurements);
     }
@@ -120,7 +128,7 @@ public final class ComparisonRunner {
     }
 
     /** Stops every other home, then starts this one if it is not up. */
-    private static void switchTo(BenchHome home, Map<Integer, BenchHome> homes) {
+    private static void switchTo(BenchHome home, Map<HomeKey, BenchHome> homes) {
         for (BenchHome other : homes.values()) {
             if (other != home && other.isUp()) {
                 other.down();

@@ -31,8 +31,9 @@ public final class SummaryTable {
             md.append("Settings: ").append(String.join("; ", settings)).append(".\n\n");
         }
         md.append("| workload | configuration | throughput | vs first | statements/s | proxy CPU µs/stmt | proxy CPU µs/txn | shard CPU µs/stmt | shard CPU µs/txn"
-                + " | shard stmts per client stmt | latency p50 / p95 / p99 ms | errors | CPU used by others | load (1 min) |\n");
-        md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                + " | shard stmts per client stmt | latency p50 / p95 / p99 ms | max latency ms | errors | CPU used by others"
+                + " | load (1 min) |\n");
+        md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (Comparison c : set.comparisons()) {
             for (Configuration conf : c.configurations()) {
                 row(md, c, conf);
@@ -42,6 +43,8 @@ public final class SummaryTable {
             + "with the first configuration's run of the same round. Latency: medians over the rounds of each run's "
             + "percentiles").append(set.comparisons().stream().anyMatch(c -> c.unit().equals("tpmC"))
             ? " (TPC-C: new-order; the chart shows every transaction type)" : " (per sysbench event)")
+            .append("; max latency: the slowest one of all rounds. Errors: the client's count of failed attempts "
+                + "it retried (sysbench's ignored errors: 1213 deadlocks, 1205 lock wait timeouts)")
             .append(". CPU: user + system time of the daemon JVM (the proxy) and of the shard servers, from /proc, "
                 + "over the measured run only. CPU used by others: the host's busy CPU time (/proc/stat) minus that of "
                 + "the proxy, the shards and the client, as a share of all cores: work that competed with the "
@@ -82,6 +85,8 @@ public final class SummaryTable {
         cells.add(proxied ? c.spread(conf, Measurement::shardStatementsPerQuery).format("%.2f") : NONE);
         cells.add(String.format(Locale.ROOT, "%.2f / %.2f / %.2f", median(runs, LatencySummary::p50),
             median(runs, LatencySummary::p95), median(runs, LatencySummary::p99)));
+        cells.add(String.format(Locale.ROOT, "%.0f", runs.stream().mapToDouble(m -> m.result().latency().max()).max()
+            .orElse(0)));
         cells.add(Long.toString(runs.stream().mapToLong(m -> m.result().errors()).sum()));
         List<Double> others = runs.stream().map(m -> 100 * m.otherCpuShare()).filter(v -> !v.isNaN()).toList();
         cells.add(others.isEmpty() ? NONE : Spread.of(others).format("%.0f") + " %");

@@ -25,6 +25,8 @@ final class ConfigYaml {
         if (spec.proxyThreads() > 0) {
             y.append("  threads: ").append(spec.proxyThreads()).append('\n');
         }
+        spec.proxyOptions().forEach((key, value) -> y.append("  ").append(key).append(": ").append(quoted(value))
+            .append('\n'));
         y.append("  users: [ { name: root, password: \"\" } ]\n");
         y.append("admin: { port: ").append(adminPort).append(" }\n");
         switch (spec.layout()) {

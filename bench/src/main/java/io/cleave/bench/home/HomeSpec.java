@@ -1,5 +1,6 @@
 package io.cleave.bench.home;
 
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -11,9 +12,11 @@ import java.util.Optional;
  * @param sysbenchTables sbtest tables hashed over the shards (SYSBENCH layout)
  * @param cpuSets        {@code auto} (cores split evenly, a NUMA node per shard where the node count allows),
  *                       or {@code none} (shards unpinned)
+ * @param proxyOptions   further settings of the {@code proxy:} section, by key (e.g. deadlock_check_after_ms)
  */
 public record HomeSpec(int shards, String bufferPool, Layout layout, int warehouses, int sysbenchTables,
-                       String serverBinary, Optional<String> datadirRoot, int proxyThreads, String cpuSets) {
+                       String serverBinary, Optional<String> datadirRoot, int proxyThreads, String cpuSets,
+                       Map<String, String> proxyOptions) {
 
     public HomeSpec {
         if (shards < 1) {
@@ -32,10 +35,28 @@ public record HomeSpec(int shards, String bufferPool, Layout layout, int warehou
         if (!bufferPool.matches("\\d+[KMGT]?")) {
             throw new IllegalArgumentException("buffer pool size like 512M or 4G expected, not " + bufferPool);
         }
+        for (String key : proxyOptions.keySet()) {
+            if (!key.matches("[a-z_]+")) {
+                throw new IllegalArgumentException("not a proxy setting: " + key);
+            }
+        }
+        proxyOptions = Map.copyOf(proxyOptions);
+    }
+
+    public HomeSpec(int shards, String bufferPool, Layout layout, int warehouses, int sysbenchTables,
+                    String serverBinary, Optional<String> datadirRoot, int proxyThreads, String cpuSets) {
+        this(shards, bufferPool, layout, warehouses, sysbenchTables, serverBinary, datadirRoot, proxyThreads, cpuSets,
+            Map.of());
     }
 
     public HomeSpec withShards(int n) {
-        return new HomeSpec(n, bufferPool, layout, warehouses, sysbenchTables, serverBinary, datadirRoot, proxyThreads, cpuSets);
+        return new HomeSpec(n, bufferPool, layout, warehouses, sysbenchTables, serverBinary, datadirRoot, proxyThreads,
+            cpuSets, proxyOptions);
+    }
+
+    public HomeSpec withProxyOptions(Map<String, String> options) {
+        return new HomeSpec(shards, bufferPool, layout, warehouses, sysbenchTables, serverBinary, datadirRoot,
+            proxyThreads, cpuSets, options);
     }
 
     /**

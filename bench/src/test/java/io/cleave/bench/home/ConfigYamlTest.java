@@ -24,6 +24,16 @@ class ConfigYamlTest {
     }
 
     @Test
+    void proxyOptionsGoIntoTheProxySection() {
+        HomeSpec s = spec(4, Layout.SYSBENCH, 0).withProxyOptions(java.util.Map.of("deadlock_check_after_ms", "0"));
+        String yaml = ConfigYaml.render(s, 1, 2, 3);
+        assertThat(yaml).contains("proxy:\n  listen: 127.0.0.1:2\n  deadlock_check_after_ms: \"0\"\n  users:");
+        assertThat(s.withShards(2).proxyOptions()).containsEntry("deadlock_check_after_ms", "0");
+        assertThatThrownBy(() -> spec(1, Layout.SINGLE, 0).withProxyOptions(java.util.Map.of("x: 1\nshards", "9")))
+            .hasMessageContaining("not a proxy setting");
+    }
+
+    @Test
     void oneShardStillRoutesByWarehouse() {
         String yaml = ConfigYaml.render(spec(1, Layout.TPCC, 8), 1, 2, 3);
         assertThat(yaml).contains("- { from: 1, shard: 0 }\n").doesNotContain("to:");

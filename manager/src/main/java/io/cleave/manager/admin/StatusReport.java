@@ -1,6 +1,7 @@
 package io.cleave.manager.admin;
 
 import io.cleave.manager.supervisor.InstanceStatus;
+import io.cleave.proxy.deadlock.DeadlockReport;
 import io.cleave.proxy.server.XaRecovery;
 
 import java.util.List;
@@ -10,7 +11,9 @@ import java.util.List;
  *
  * @param inDoubt prepared XA branches of unfinished cross-shard commits; null when the proxy does
  *                not run (then nobody can tell)
+ * @param latestDeadlock the last deadlock across shards the proxy broke since it started; null if none
  */
 public record StatusReport(long daemonPid, String home, String startedAt, String serverBinary, boolean ready,
-                           String proxy, List<InstanceStatus> instances, List<XaRecovery.InDoubtBranch> inDoubt) {
+                           String proxy, List<InstanceStatus> instances, List<XaRecovery.InDoubtBranch> inDoubt,
+                           DeadlockReport latestDeadlock) {
 }

@@ -6,6 +6,7 @@ import io.cleave.manager.admin.AdminClient;
 import io.cleave.manager.admin.StatusReport;
 import io.cleave.manager.config.ByteSize;
 import io.cleave.manager.supervisor.InstanceStatus;
+import io.cleave.proxy.deadlock.DeadlockReport;
 import io.cleave.proxy.server.XaRecovery;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -20,7 +21,7 @@ import java.util.concurrent.Callable;
 /** Prints the state of every instance of the running daemon. */
 @Command(name = "status", mixinStandardHelpOptions = true,
         description = "Shows each instance: state, pid, socket/port, uptime, restarts, buffer pool, datadir, server version;"
-                + " then the in-doubt transactions.")
+                + " then the in-doubt transactions and the latest deadlock across shards.")
 public final class StatusCommand implements Callable<Integer> {
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -65,6 +66,17 @@ public final class StatusCommand implements Callable<Integer> {
             }
         }
         printInDoubt(report.inDoubt(), out);
+        printLatestDeadlock(report.latestDeadlock(), out);
+    }
+
+    /** The last deadlock across shards the proxy broke, as it was logged (statements by their shape only). */
+    static void printLatestDeadlock(DeadlockReport deadlock, PrintWriter out) {
+        if (deadlock == null) {
+            out.printf("%nlatest deadlock across shards: none since the proxy started%n");
+            return;
+        }
+        out.printf("%nlatest deadlock across shards: %s, shards %s, transaction (%d) rolled back%n%s%n",
+                deadlock.detectedAt(), deadlock.shards(), deadlock.victim(), deadlock.text());
     }
 
     /** The count, then a line per branch: an operator sees at a glance what recovery has not settled. */

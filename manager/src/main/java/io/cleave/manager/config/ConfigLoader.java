@@ -179,6 +179,8 @@ public final class ConfigLoader {
         int waitMillis = proxy.integer("backend_wait_timeout_ms", 10_000, 1, 3_600_000);
         int threads = proxy.integer("threads", 0, 0, 1024);
         int recoverySeconds = proxy.integer("xa_recovery_interval_s", 30, 0, 86_400);
+        int deadlockCheckMillis = proxy.integer("deadlock_check_after_ms",
+                (int) io.cleave.proxy.server.ProxyConfig.DEFAULT_DEADLOCK_CHECK_AFTER.toMillis(), 0, 60_000);
         Optional<Path> socket = proxy.string("socket")
                 .map(p -> p.equals("none") ? ProxyConfig.NO_SOCKET : dir.resolve(p).normalize());
         YamlMapping tls = proxy.mapping("tls");
@@ -212,7 +214,7 @@ public final class ConfigLoader {
         }
         proxy.rejectUnknownKeys();
         return new ProxyConfig(listen, socket, threads, maxBackend, java.time.Duration.ofMillis(waitMillis), cert, key,
-                users, java.time.Duration.ofSeconds(recoverySeconds));
+                users, java.time.Duration.ofSeconds(recoverySeconds), java.time.Duration.ofMillis(deadlockCheckMillis));
     }
 
     private static ProxyUser user(YamlMapping user, HostPort listen) {

@@ -16,10 +16,13 @@ import java.util.Optional;
  *                shard's connections are all busy, before it fails with an error
  * @param xaRecoveryInterval how often prepared XA branches left by interrupted commits are looked
  *                for and settled, besides at start; zero leaves that to start-up and operators
+ * @param deadlockCheckAfter how long a statement of a transaction spanning shards may wait before
+ *                the shards' lock waits are joined to look for a deadlock across them; zero turns
+ *                the detector off (such deadlocks then end by innodb_lock_wait_timeout)
  */
 public record ProxyConfig(HostPort listen, Optional<Path> socket, int threads, int maxBackendConnectionsPerShard,
                           Duration backendWaitTimeout, Optional<Path> tlsCert, Optional<Path> tlsKey,
-                          List<ProxyUser> users, Duration xaRecoveryInterval) {
+                          List<ProxyUser> users, Duration xaRecoveryInterval, Duration deadlockCheckAfter) {
 
     public static final Path NO_SOCKET = Path.of("none");
 

@@ -5,6 +5,7 @@ import io.cleave.manager.config.ProxyConfig;
 import io.cleave.manager.supervisor.InstanceState;
 import io.cleave.proxy.auth.ProxyUser;
 import io.cleave.proxy.backend.ShardEndpoint;
+import io.cleave.proxy.deadlock.DeadlockReport;
 import io.cleave.proxy.metrics.MicrometerProxyMetrics;
 import io.cleave.proxy.server.InDoubtResolution;
 import io.cleave.proxy.server.ProxyServer;
@@ -46,7 +47,7 @@ public final class CleaveProxyService implements ProxyService {
                 new InetSocketAddress(listen.host(), listen.port()),
                 socket.equals(ProxyConfig.NO_SOCKET) ? null : socket, users(), threads(config.threads()),
                 config.maxBackendConnectionsPerShard(), config.backendWaitTimeout(), 64L * 1024 * 1024, cert, key,
-                config.xaRecoveryInterval());
+                config.xaRecoveryInterval(), config.deadlockCheckAfter());
         MicrometerProxyMetrics metrics = new MicrometerProxyMetrics(context.meterRegistry(), context.shards().size());
         server = ProxyServer.start(proxyConfig, context.topology(), context.shardMaps(), endpoints(), metrics);
         // Idle connections to a shard that restarted are dead: drop them instead of failing a statement on each.
@@ -114,6 +115,12 @@ public final class CleaveProxyService implements ProxyService {
     @Override
     public int recoverNow() {
         return running().recoverNow();
+    }
+
+    @Override
+    public DeadlockReport latestDeadlock() {
+        ProxyServer s = server;
+        return s == null ? null : s.latestDeadlock();
     }
 
     private ProxyServer running() {

@@ -260,7 +260,7 @@ public final class Daemon implements AutoCloseable {
         boolean ready = !instances.isEmpty() && instances.stream().allMatch(i -> i.state() == InstanceState.RUNNING);
         return new StatusReport(ProcessHandle.current().pid(), home.toString(), String.valueOf(startedAt),
                 provisioned == null ? null : provisioned.binary().describe(), ready, proxyState, instances,
-                inDoubtOrNull());
+                inDoubtOrNull(), proxy == null ? null : proxy.latestDeadlock());
     }
 
     /** The in-doubt branches for status; null when the proxy does not run or the scan failed. */

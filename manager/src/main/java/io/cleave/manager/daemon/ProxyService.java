@@ -1,5 +1,6 @@
 package io.cleave.manager.daemon;
 
+import io.cleave.proxy.deadlock.DeadlockReport;
 import io.cleave.proxy.server.InDoubtResolution;
 import io.cleave.proxy.server.XaRecovery;
 
@@ -31,6 +32,11 @@ public interface ProxyService extends AutoCloseable {
 
     /** Runs a recovery pass now; returns how many branches it settled. */
     int recoverNow();
+
+    /** The last deadlock across shards the proxy broke, or null (none yet, or no proxy). */
+    default DeadlockReport latestDeadlock() {
+        return null;
+    }
 
     /** Stops accepting clients and closes their sessions and backend connections. */
     @Override

@@ -51,6 +51,20 @@ class InDoubtOutputTest {
     }
 
     @Test
+    void statusShowsTheLatestDeadlockAcrossShardsAsItWasLogged() {
+        io.cleave.proxy.deadlock.DeadlockReport report = new io.cleave.proxy.deadlock.DeadlockReport(
+                "2025-01-02T03:04:05Z", List.of(0, 1), List.of(), 2, "LATEST DETECTED DEADLOCK (across shards 0, 1)\n...");
+        assertThat(printed(out -> StatusCommand.printLatestDeadlock(report, out))).isEqualTo("""
+
+                latest deadlock across shards: 2025-01-02T03:04:05Z, shards [0, 1], transaction (2) rolled back
+                LATEST DETECTED DEADLOCK (across shards 0, 1)
+                ...
+                """);
+        assertThat(printed(out -> StatusCommand.printLatestDeadlock(null, out)))
+                .isEqualTo("\nlatest deadlock across shards: none since the proxy started\n");
+    }
+
+    @Test
     void aResolutionSaysWhatWasDoneWhereAndWhetherItWasForced() {
         assertThat(XaResolution.describe(new InDoubtResolution("cleave:0:abc:4:1", true,
                 InDoubtResolution.Outcome.SETTLED, false, List.of(1, 2), List.of(), null)))

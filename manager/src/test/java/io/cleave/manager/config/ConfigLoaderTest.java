@@ -49,6 +49,18 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void deadlocksAcrossShardsAreLookedForAfterATenthOfASecondUnlessConfigured() {
+        String base = "shards: 2\nproxy:\n  users: [{name: root, password: \"\"}]\n";
+        assertThat(ConfigLoader.parse(FILE, base).proxy().deadlockCheckAfter()).isEqualTo(java.time.Duration.ofMillis(100));
+        assertThat(ConfigLoader.parse(FILE, base + "  deadlock_check_after_ms: 250\n").proxy().deadlockCheckAfter())
+                .isEqualTo(java.time.Duration.ofMillis(250));
+        assertThat(ConfigLoader.parse(FILE, base + "  deadlock_check_after_ms: 0\n").proxy().deadlockCheckAfter())
+                .isZero();
+        assertThat(catchConfig(base + "  deadlock_check_after_ms: -5\n").getMessage())
+                .contains("deadlock_check_after_ms");
+    }
+
+    @Test
     void tpccMapsWarehouseRangesOntoShardsWithAnOpenEnd() {
         CleaveConfig config = ConfigLoader.load(SAMPLES.resolve("tpcc.yaml"));
         var topology = config.sharding().topology();

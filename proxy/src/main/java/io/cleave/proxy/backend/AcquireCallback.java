@@ -6,4 +6,9 @@ public interface AcquireCallback {
     void acquired(BackendConnection connection);
 
     void failed(Throwable cause);
+
+    /** Whose statement waits if the pool has to put this request in line; null when nobody's in particular. */
+    default ConnectionWaiter waiter() {
+        return null;
+    }
 }

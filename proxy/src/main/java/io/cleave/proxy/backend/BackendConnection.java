@@ -4,6 +4,7 @@ import io.cleave.proxy.auth.AuthPlugin;
 import io.cleave.proxy.protocol.Capabilities;
 import io.cleave.proxy.protocol.Frames;
 import io.cleave.proxy.protocol.packet.client.CommandCode;
+import io.cleave.proxy.protocol.packet.server.ErrPacket;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 
@@ -37,6 +38,8 @@ public final class BackendConnection {
     private boolean broken;
     private BackendPool pool;
     private long idleSinceNanos;
+    /** The error the running statement ends with if the server fails it (it was stopped as a deadlock victim). */
+    private ErrPacket replacementError;
     private AuthPlugin loginPlugin = AuthPlugin.MYSQL_NATIVE_PASSWORD;
     private byte[] loginScramble = new byte[0];
 
@@ -168,12 +171,29 @@ public final class BackendConnection {
         return Frames.finish(buf, 0);
     }
 
+    /**
+     * The statement running now is about to be stopped (KILL QUERY) because its transaction is a
+     * deadlock victim: the error the server then answers (query interrupted) reaches its sink as
+     * {@code error} instead, so every layer above sees the deadlock it really is. Forgotten if the
+     * statement ends before it is stopped. Returns false when nothing is running.
+     */
+    public boolean failRunningStatementAs(ErrPacket error) {
+        if (pending.isEmpty()) {
+            return false;
+        }
+        replacementError = error;
+        return true;
+    }
+
     void onFrame(ByteBuf frame) {
         Pending p = pending.peek();
         if (p == null) {
             frame.release();
             fail(new IllegalStateException("shard " + shard() + " sent a packet nobody asked for"));
             return;
+        }
+        if (replacementError != null && Frames.firstByte(frame) == ErrPacket.HEADER) {
+            frame = replaced(frame, replacementError);
         }
         FrameKind kind;
         try {
@@ -187,6 +207,7 @@ public final class BackendConnection {
         p.sink.frame(this, frame, kind);
         if (p.tracker.isComplete()) {
             pending.poll();
+            replacementError = null;
             if (p.tracker.statusSeen()) {
                 lastStatus = p.tracker.statusFlags();
             }
@@ -195,6 +216,14 @@ public final class BackendConnection {
             sink.complete(this, p.tracker);
             spare.add(p);
         }
+    }
+
+    private ByteBuf replaced(ByteBuf frame, ErrPacket error) {
+        int sequence = Frames.sequence(frame);
+        frame.release();
+        ByteBuf buf = Frames.begin(channel.alloc(), 16 + error.message().length() * 3);
+        error.write(buf);
+        return Frames.finish(buf, sequence);
     }
 
     void onReadComplete() {

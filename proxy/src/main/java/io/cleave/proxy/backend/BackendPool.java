@@ -7,7 +7,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -111,9 +113,46 @@ public final class BackendPool {
             Waiter waiter = new Waiter(profile, callback);
             waiter.timeout = loop.schedule(waiter, acquireTimeoutMillis, TimeUnit.MILLISECONDS);
             waiters.add(waiter);
+            ConnectionWaiter who = callback.waiter();
+            if (who != null) {
+                who.waitingInLine(shard());
+            }
             return;
         }
         openFor(profile, callback);
+    }
+
+    /** Who stands in line now, in order (waiters that named nobody are left out). */
+    public List<ConnectionWaiter> waitersInLine() {
+        List<ConnectionWaiter> out = new ArrayList<>(waiters.size());
+        for (Waiter w : waiters) {
+            ConnectionWaiter who = w.callback.waiter();
+            if (who != null) {
+                out.add(who);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Takes {@code who} out of the line (a deadlock victim): its request fails with {@code cause}.
+     * Returns whether it was in line.
+     */
+    public boolean cancel(ConnectionWaiter who, Throwable cause) {
+        List<Waiter> out = new ArrayList<>(1);
+        for (Iterator<Waiter> it = waiters.iterator(); it.hasNext(); ) {
+            Waiter w = it.next();
+            if (w.callback.waiter() == who) {
+                it.remove();
+                w.timeout.cancel(false);
+                out.add(w);
+            }
+        }
+        // Told after the line is settled: a failed request may give connections back at once.
+        for (Waiter w : out) {
+            w.callback.failed(cause);
+        }
+        return !out.isEmpty();
     }
 
     /** Gives a connection back after its statement or transaction is done. */

@@ -71,6 +71,7 @@ final class ClientSession implements Command.End {
     }
 
     private void run(Command command) {
+        session.tracked().commandStarted();
         try {
             handlers.handle(command);
         } catch (MalformedPacketException | IndexOutOfBoundsException e) {
@@ -88,6 +89,7 @@ final class ClientSession implements Command.End {
     @Override
     public void finished(Command command) {
         command.release();
+        session.tracked().commandEnded();
         if (!closed) {
             readAndRun(null);
         }

@@ -1,6 +1,7 @@
 package io.cleave.proxy.frontend;
 
 import io.cleave.proxy.backend.BackendConnection;
+import io.cleave.proxy.backend.ConnectionWaiter;
 
 import java.util.List;
 
@@ -31,6 +32,11 @@ final class CommandLegs extends SessionLegs {
     @Override
     public void transactionJoined(int shard, BackendConnection conn) {
         session.transaction().joined(shard, conn);
+    }
+
+    @Override
+    public ConnectionWaiter waiter() {
+        return session.tracked();
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.cleave.proxy.frontend;
 
 import io.cleave.proxy.backend.BackendConnection;
+import io.cleave.proxy.backend.ConnectionWaiter;
 import io.cleave.proxy.server.LoopResources;
 import io.cleave.proxy.session.SessionSettings;
 
@@ -26,6 +27,11 @@ interface ExchangeContext {
 
     /** The preamble went through: if it joined the shard to the transaction, the connection now belongs to it. */
     void transactionJoined(int shard, BackendConnection conn);
+
+    /** Whose statement waits when a leg has to stand in a pool's line (null: nobody's in particular). */
+    default ConnectionWaiter waiter() {
+        return null;
+    }
 
     /** The preamble failed: the shard did not join. */
     default void joinFailed(int shard) {

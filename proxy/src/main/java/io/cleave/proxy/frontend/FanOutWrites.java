@@ -100,7 +100,7 @@ final class FanOutWrites {
                             }
                             return;
                         }
-                        afterTransactionalLegs(results, () -> written(command, results, replicated, what));
+                        afterTransactionalLegs(command, results, () -> written(command, results, replicated, what));
                         return;
                     }
                     DistributedCommit end = new DistributedCommit(session);
@@ -171,14 +171,16 @@ final class FanOutWrites {
     }
 
     /**
-     * After legs that ran in the session's transaction: a deadlock, lock wait timeout or duplicate
-     * key on one shard of a transaction that spans shards rolls the whole transaction back, so no
-     * shard keeps half of it; the client then gets the original error.
+     * After legs that ran in the session's transaction: a deadlock, or a lock wait timeout or
+     * duplicate key on one shard of a transaction that spans shards, rolls the whole transaction
+     * back, so no shard keeps half of it; the client then gets that shard's error (not a count of
+     * what other shards applied: none of it stays). Otherwise {@code then} runs.
      */
-    void afterTransactionalLegs(List<LegResult> results, Runnable then) {
+    void afterTransactionalLegs(Command command, List<LegResult> results, Runnable then) {
         for (LegResult leg : results) {
             if (leg.error != null && session.transaction().abortedBy(leg.error.errorCode())) {
-                DistributedCommit.rollBack(session, then);
+                ErrPacket error = leg.error;
+                DistributedCommit.rollBack(session, () -> command.error(error));
                 return;
             }
         }

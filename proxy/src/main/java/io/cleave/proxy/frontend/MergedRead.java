@@ -71,7 +71,7 @@ final class MergedRead {
                         ParameterValues havingValues) {
         for (LegResult leg : results) {
             if (!leg.ok()) {
-                writes.afterTransactionalLegs(results, () -> command.error(leg.errorPacket()));
+                writes.afterTransactionalLegs(command, results, () -> command.error(leg.errorPacket()));
                 return;
             }
         }

@@ -2,10 +2,12 @@ package io.cleave.proxy.frontend;
 
 import io.cleave.proxy.backend.AcquireCallback;
 import io.cleave.proxy.backend.BackendConnection;
+import io.cleave.proxy.backend.ConnectionWaiter;
 import io.cleave.proxy.backend.FrameKind;
 import io.cleave.proxy.backend.ResponseKind;
 import io.cleave.proxy.backend.ResponseSink;
 import io.cleave.proxy.backend.ResponseTracker;
+import io.cleave.proxy.deadlock.DeadlockVictimException;
 import io.cleave.proxy.merge.LongRows;
 import io.cleave.proxy.merge.ResultColumn;
 import io.cleave.proxy.merge.TextRow;
@@ -118,9 +120,19 @@ final class MultiExchange {
 
         @Override
         public void failed(Throwable cause) {
-            result.failure = cause;
+            if (cause instanceof DeadlockVictimException victim) {
+                // Taken out of a pool's line as a deadlock victim: a deadlock on this shard, as a server reports one.
+                result.error = victim.error();
+            } else {
+                result.failure = cause;
+            }
             ended = true;
             legDone();
+        }
+
+        @Override
+        public ConnectionWaiter waiter() {
+            return session.waiter();
         }
 
         private void onConnection(BackendConnection c) {

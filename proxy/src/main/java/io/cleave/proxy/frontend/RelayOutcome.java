@@ -84,6 +84,11 @@ final class RelayOutcome {
         if (conn != null) {
             session.connections().settle(shard, conn, false);
         }
+        if (error.errorCode() == TransactionState.DEADLOCK && session.transaction().begun()) {
+            // A deadlock victim taken out of a pool's line: its transaction ends on every shard.
+            DistributedCommit.rollBack(session, () -> command.error(error));
+            return;
+        }
         command.error(error);
     }
 

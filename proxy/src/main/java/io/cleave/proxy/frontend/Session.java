@@ -1,5 +1,6 @@
 package io.cleave.proxy.frontend;
 
+import io.cleave.proxy.deadlock.TrackedTransaction;
 import io.cleave.proxy.metrics.ProxyMetrics;
 import io.cleave.proxy.protocol.Capabilities;
 import io.cleave.proxy.protocol.ServerStatus;
@@ -29,6 +30,8 @@ final class Session {
     private final long connectionId;
     private final Capabilities capabilities;
     private final SessionConnections connections;
+    /** The session's transaction as the deadlock detector sees it. */
+    private final TrackedTransaction tracked;
     private final ClientStatements statements = new ClientStatements();
     private final LiteralParameters literals = new LiteralParameters();
     private String user;
@@ -52,7 +55,8 @@ final class Session {
         this.capabilities = capabilities;
         this.loginCharset = loginCharset;
         this.multiStatements = capabilities.multiStatements();
-        this.connections = new SessionConnections(runtime.shardCount());
+        this.tracked = runtime.deadlocks().track(connectionId, user, loop);
+        this.connections = new SessionConnections(runtime.shardCount(), tracked);
         output.capabilities(capabilities);
     }
 
@@ -83,6 +87,11 @@ final class Session {
     /** The backend pool profile this client's responses need. */
     int responseProfile() {
         return capabilities.responseProfile();
+    }
+
+    /** Whose statement waits in a pool's line, for the deadlock detector. */
+    TrackedTransaction tracked() {
+        return tracked;
     }
 
     SessionConnections connections() {
@@ -203,12 +212,14 @@ final class Session {
     /** COM_CHANGE_USER succeeded: the session starts over as {@code name}. */
     void loggedInAs(String name, String schema, Charset charset) {
         user = name;
+        tracked.user(name);
         reset(schema, charset);
     }
 
     /** The client is gone: its statements' data and every connection it held go. */
     void closed() {
         statements.clear();
+        runtime.deadlocks().untrack(tracked);
         connections.dropAll();
         connections.resume();
     }

@@ -1,6 +1,7 @@
 package io.cleave.proxy.frontend;
 
 import io.cleave.proxy.backend.BackendConnection;
+import io.cleave.proxy.deadlock.TrackedTransaction;
 import io.cleave.proxy.protocol.ServerStatus;
 
 import java.util.List;
@@ -22,8 +23,8 @@ final class SessionConnections {
     /** A backend whose reads stopped because the client could not take more. */
     private BackendConnection paused;
 
-    SessionConnections(int shards) {
-        this.transaction = new TransactionState(shards);
+    SessionConnections(int shards, TrackedTransaction tracked) {
+        this.transaction = new TransactionState(shards, tracked);
         this.pins = new ConnectionPins(shards);
     }
 

@@ -1,6 +1,7 @@
 package io.cleave.proxy.frontend;
 
 import io.cleave.proxy.backend.ShardBusyException;
+import io.cleave.proxy.deadlock.DeadlockVictimException;
 import io.cleave.proxy.protocol.packet.server.ErrPacket;
 
 /** The errors a client gets when a shard could not be reached for its statement. */
@@ -16,6 +17,10 @@ final class ShardErrors {
      * shard unreachable.
      */
     static ErrPacket unavailable(int shard, Throwable cause) {
+        if (cause instanceof DeadlockVictimException victim) {
+            // Taken out of a pool's line as the victim of a deadlock across shards.
+            return victim.error();
+        }
         String message = cause.getMessage() != null ? cause.getMessage() : cause.toString();
         if (cause instanceof ShardBusyException) {
             return new ErrPacket(3024, "HY000", "Statement timed out waiting for a backend connection: " + message);

@@ -3,6 +3,7 @@ package io.cleave.proxy.frontend;
 import io.cleave.proxy.backend.AcquireCallback;
 import io.cleave.proxy.backend.BackendConnection;
 import io.cleave.proxy.backend.BackendStatement;
+import io.cleave.proxy.backend.ConnectionWaiter;
 import io.cleave.proxy.backend.FrameKind;
 import io.cleave.proxy.backend.ResponseKind;
 import io.cleave.proxy.backend.ResponseSink;
@@ -102,6 +103,11 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
     @Override
     public void failed(Throwable cause) {
         finishWithError(null, ShardErrors.unavailable(shard, cause));
+    }
+
+    @Override
+    public ConnectionWaiter waiter() {
+        return session.tracked();
     }
 
     private void onConnection(BackendConnection conn) {

@@ -1,6 +1,7 @@
 package io.cleave.proxy.frontend;
 
 import io.cleave.proxy.backend.BackendConnection;
+import io.cleave.proxy.deadlock.TrackedTransaction;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -16,6 +17,8 @@ import java.util.Locale;
 final class TransactionState {
 
     private final BackendConnection[] held;
+    /** Which server thread holds the transaction on each shard, for the deadlock detector. */
+    private final TrackedTransaction tracked;
     private final boolean[] xaBranch;
     private final boolean[] wrote;
     private int heldCount;
@@ -35,8 +38,9 @@ final class TransactionState {
     private final List<String> earlySavepoints = new ArrayList<>();
     private final List<String> earlySavepointNames = new ArrayList<>();
 
-    TransactionState(int shards) {
+    TransactionState(int shards, TrackedTransaction tracked) {
         this.held = new BackendConnection[shards];
+        this.tracked = tracked;
         this.xaBranch = new boolean[shards];
         this.wrote = new boolean[shards];
     }
@@ -91,12 +95,15 @@ final class TransactionState {
     }
 
     /**
-     * Whether an error ends a transaction that spans shards: after a deadlock, lock wait timeout or
-     * duplicate key on one shard, no shard may keep its half.
+     * Whether an error ends the transaction on every shard: a deadlock (its victim, chosen by a
+     * shard or by the proxy's detector, keeps nothing anywhere), and, when it spans shards, a lock
+     * wait timeout or duplicate key too, so no shard keeps its half.
      */
     boolean abortedBy(int errorCode) {
-        return distributed() && (errorCode == 1213 || errorCode == 1205 || errorCode == 1062);
+        return errorCode == DEADLOCK && begun() || distributed() && (errorCode == 1205 || errorCode == 1062);
     }
+
+    static final int DEADLOCK = 1213;
 
     int coordinator() {
         return coordinator;
@@ -157,6 +164,9 @@ final class TransactionState {
                 firstShard = shard;
             }
         }
+        if (held[shard] != conn) {
+            tracked.joined(shard, conn);
+        }
         held[shard] = conn;
         // The transaction started there: deferred work is done once the first shard joined.
         earlySavepoints.clear();
@@ -169,6 +179,7 @@ final class TransactionState {
         if (c != null) {
             held[shard] = null;
             heldCount--;
+            tracked.left(shard);
             if (heldCount == 0) {
                 serial++;
             }

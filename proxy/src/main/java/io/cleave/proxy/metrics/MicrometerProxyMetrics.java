@@ -35,6 +35,10 @@ public final class MicrometerProxyMetrics implements ProxyMetrics {
     public static final String XA_IN_DOUBT = "cleave.proxy.xa.in.doubt";
     /** In-doubt XA branches settled; tags: by (recovery|operator), decision (commit|rollback). */
     public static final String XA_SETTLED = "cleave.proxy.xa.settled";
+    /** Deadlocks across shards the proxy broke by rolling back a victim. */
+    public static final String DEADLOCKS = "cleave.proxy.deadlocks";
+    /** Looks at the shards' lock waits (each a query per shard) while a cross-shard transaction waited. */
+    public static final String DEADLOCK_CHECKS = "cleave.proxy.deadlock.checks";
 
     private final MeterRegistry registry;
     private final Counter[][] queries = new Counter[CommandCode.values().length][RouteKind.values().length];
@@ -49,6 +53,8 @@ public final class MicrometerProxyMetrics implements ProxyMetrics {
     private final AtomicInteger inDoubt = new AtomicInteger();
     /** [by recovery?1:0][committed?1:0] */
     private final Counter[][] settled = new Counter[2][2];
+    private final Counter deadlocks;
+    private final Counter deadlockChecks;
 
     public MicrometerProxyMetrics(MeterRegistry registry, int shards) {
         this.registry = registry;
@@ -97,6 +103,11 @@ public final class MicrometerProxyMetrics implements ProxyMetrics {
                         .register(registry);
             }
         }
+        deadlocks = Counter.builder(DEADLOCKS)
+                .description("Deadlocks across shards the proxy broke by rolling back a victim").register(registry);
+        deadlockChecks = Counter.builder(DEADLOCK_CHECKS)
+                .description("Looks at every shard's lock waits while a statement of a cross-shard transaction waited")
+                .register(registry);
     }
 
     /** Registers gauges of backend pool use per shard and state ("in_use", "idle", "waiting"). */
@@ -187,6 +198,16 @@ public final class MicrometerProxyMetrics implements ProxyMetrics {
     @Override
     public void branchSettled(boolean byRecovery, boolean committed) {
         settled[byRecovery ? 1 : 0][committed ? 1 : 0].increment();
+    }
+
+    @Override
+    public void deadlockCheck() {
+        deadlockChecks.increment();
+    }
+
+    @Override
+    public void deadlockBroken() {
+        deadlocks.increment();
     }
 
     /** Read side of the pools for the gauges (plain int reads of loop-confined counters). */

@@ -45,4 +45,12 @@ public interface ProxyMetrics extends PoolMetrics {
     /** An in-doubt XA branch was committed or rolled back, by recovery or by an operator. */
     default void branchSettled(boolean byRecovery, boolean committed) {
     }
+
+    /** The deadlock detector looked at every shard's lock waits (a cross-shard statement waited past the threshold). */
+    default void deadlockCheck() {
+    }
+
+    /** A deadlock across shards was broken: a victim was rolled back. */
+    default void deadlockBroken() {
+    }
 }

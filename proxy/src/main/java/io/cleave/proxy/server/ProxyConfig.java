@@ -19,12 +19,17 @@ import java.util.List;
  * @param tlsPrivateKey                   PEM private key of that certificate
  * @param xaRecoveryInterval              how often in-doubt XA branches are looked for and settled
  *                                        (besides at start); zero: only at start and when asked
+ * @param deadlockCheckAfter              how long a statement of a transaction spanning shards runs
+ *                                        before the shards' lock waits are joined to look for a
+ *                                        deadlock across them; zero turns the detector off
  */
 public record ProxyConfig(InetSocketAddress listen, Path socket, List<ProxyUser> users, int threads,
                           int maxBackendConnectionsPerShard, Duration backendAcquireTimeout, long maxAllowedPacket,
-                          Path tlsCertificate, Path tlsPrivateKey, Duration xaRecoveryInterval) {
+                          Path tlsCertificate, Path tlsPrivateKey, Duration xaRecoveryInterval,
+                          Duration deadlockCheckAfter) {
 
     public static final Duration DEFAULT_XA_RECOVERY_INTERVAL = Duration.ofSeconds(30);
+    public static final Duration DEFAULT_DEADLOCK_CHECK_AFTER = Duration.ofMillis(100);
 
     public ProxyConfig {
         users = List.copyOf(users);
@@ -34,6 +39,17 @@ public record ProxyConfig(InetSocketAddress listen, Path socket, List<ProxyUser>
         if (xaRecoveryInterval.isNegative()) {
             throw new IllegalArgumentException("the XA recovery interval cannot be negative");
         }
+        if (deadlockCheckAfter.isNegative()) {
+            throw new IllegalArgumentException("the deadlock check threshold cannot be negative");
+        }
+    }
+
+    /** With the default deadlock check threshold. */
+    public ProxyConfig(InetSocketAddress listen, Path socket, List<ProxyUser> users, int threads,
+                       int maxBackendConnectionsPerShard, Duration backendAcquireTimeout, long maxAllowedPacket,
+                       Path tlsCertificate, Path tlsPrivateKey, Duration xaRecoveryInterval) {
+        this(listen, socket, users, threads, maxBackendConnectionsPerShard, backendAcquireTimeout, maxAllowedPacket,
+                tlsCertificate, tlsPrivateKey, xaRecoveryInterval, DEFAULT_DEADLOCK_CHECK_AFTER);
     }
 
     public static ProxyConfig defaults(InetSocketAddress listen, List<ProxyUser> users) {
@@ -43,21 +59,26 @@ public record ProxyConfig(InetSocketAddress listen, Path socket, List<ProxyUser>
 
     public ProxyConfig withTls(Path certificate, Path privateKey) {
         return new ProxyConfig(listen, socket, users, threads, maxBackendConnectionsPerShard, backendAcquireTimeout,
-                maxAllowedPacket, certificate, privateKey, xaRecoveryInterval);
+                maxAllowedPacket, certificate, privateKey, xaRecoveryInterval, deadlockCheckAfter);
     }
 
     public ProxyConfig withMaxBackendConnectionsPerShard(int max) {
         return new ProxyConfig(listen, socket, users, threads, max, backendAcquireTimeout, maxAllowedPacket, tlsCertificate,
-                tlsPrivateKey, xaRecoveryInterval);
+                tlsPrivateKey, xaRecoveryInterval, deadlockCheckAfter);
     }
 
     public ProxyConfig withSocket(Path path) {
         return new ProxyConfig(listen, path, users, threads, maxBackendConnectionsPerShard, backendAcquireTimeout,
-                maxAllowedPacket, tlsCertificate, tlsPrivateKey, xaRecoveryInterval);
+                maxAllowedPacket, tlsCertificate, tlsPrivateKey, xaRecoveryInterval, deadlockCheckAfter);
     }
 
     public ProxyConfig withThreads(int count) {
         return new ProxyConfig(listen, socket, users, count, maxBackendConnectionsPerShard, backendAcquireTimeout,
-                maxAllowedPacket, tlsCertificate, tlsPrivateKey, xaRecoveryInterval);
+                maxAllowedPacket, tlsCertificate, tlsPrivateKey, xaRecoveryInterval, deadlockCheckAfter);
+    }
+
+    public ProxyConfig withDeadlockCheckAfter(Duration threshold) {
+        return new ProxyConfig(listen, socket, users, threads, maxBackendConnectionsPerShard, backendAcquireTimeout,
+                maxAllowedPacket, tlsCertificate, tlsPrivateKey, xaRecoveryInterval, threshold);
     }
 }

@@ -38,6 +38,7 @@ public final class ProxyRuntime {
     private final InDoubtRegistry inDoubt = new InDoubtRegistry();
     private final io.cleave.proxy.cutover.CutoverGate cutover;
     private final ShardAvailability availability;
+    private final io.cleave.proxy.deadlock.DeadlockDetector deadlocks;
     private volatile CommitHooks commitHooks = CommitHooks.fromSystemProperties();
     /** Distinguishes this run's XA ids from an earlier run's (whose in-doubt branches recovery settles). */
     private final String runId = Long.toHexString(System.currentTimeMillis()) + "-"
@@ -61,8 +62,20 @@ public final class ProxyRuntime {
         this.router = new io.cleave.router.plan.Router(topology);
         this.resolver = new io.cleave.router.plan.TargetResolver(topology);
         this.sequences = new io.cleave.proxy.frontend.SequenceService(topology.defaultShard(), connectors.length);
+        this.deadlocks = new io.cleave.proxy.deadlock.DeadlockDetector(config.deadlockCheckAfter(), connectors.length,
+                metrics);
         this.autoIncrementColumns = new io.cleave.proxy.frontend.AutoIncrementColumns(topology.defaultShard());
         this.cutover = new io.cleave.proxy.cutover.CutoverGate(resolver);
+    }
+
+    /** Tracks client transactions and breaks deadlocks that span shards (inert until the server starts it). */
+    public io.cleave.proxy.deadlock.DeadlockDetector deadlocks() {
+        return deadlocks;
+    }
+
+    /** Starts the deadlock detector: its shard connections run on {@code controlLoop}. */
+    void startDeadlockDetector(EventLoop controlLoop) {
+        deadlocks.start(connectors, controlLoop, this::allLoops);
     }
 
     /** Where moves hold statements on moving keys while the shard map changes. */

@@ -94,6 +94,11 @@ public final class ProxyServer implements AutoCloseable {
         return admin;
     }
 
+    /** The last deadlock across shards the proxy broke, or null. */
+    public io.cleave.proxy.deadlock.DeadlockReport latestDeadlock() {
+        return runtime.deadlocks().latest();
+    }
+
     /**
      * Starts listening. {@code metrics} may be {@link ProxyMetrics#NONE}; a
      * {@link MicrometerProxyMetrics} also gets backend pool gauges.
@@ -164,6 +169,7 @@ public final class ProxyServer implements AutoCloseable {
                         .childHandler(new FrontendInitializer(runtime))
                         .bind(new io.netty.channel.unix.DomainSocketAddress(config.socket().toFile())).sync().channel();
             }
+            runtime.startDeadlockDetector((io.netty.channel.EventLoop) workers.next());
             log.info("proxy listening on {}{} ({} event loops, {} shards, {} transport)", channel.localAddress(),
                     socket != null ? " and " + config.socket() : "", threads, shards.size(), epoll ? "epoll" : "nio");
             return new ProxyServer(boss, workers, channel, socket, runtime, admin, recovery);
@@ -328,6 +334,7 @@ public final class ProxyServer implements AutoCloseable {
     @Override
     public void close() {
         recoveryTimer.shutdownNow();
+        runtime.deadlocks().close();
         serverChannel.close().syncUninterruptibly();
         if (socketChannel != null) {
             socketChannel.close().syncUninterruptibly();

@@ -2,19 +2,10 @@ package io.cleave.proxy.server;
 
 import io.cleave.proxy.backend.BackendConnection;
 import io.cleave.proxy.backend.BackendConnector;
-import io.cleave.proxy.backend.FrameKind;
 import io.cleave.proxy.backend.ResponseKind;
-import io.cleave.proxy.backend.ResponseSink;
-import io.cleave.proxy.backend.ResponseTracker;
-import io.cleave.proxy.protocol.Frames;
-import io.cleave.proxy.protocol.Wire;
-import io.cleave.proxy.protocol.packet.server.ErrPacket;
-import io.netty.buffer.ByteBuf;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.EventLoop;
 
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -61,7 +52,7 @@ public final class ShardAdmin {
         try {
             CompletableFuture<List<Row>> result = new CompletableFuture<>();
             loop.execute(() -> {
-                conn.send(conn.queryFrame(sql), ResponseKind.RESULT, new Collector(result));
+                conn.send(conn.queryFrame(sql), ResponseKind.RESULT, new RowCollector(result));
                 conn.flush();
             });
             return result.get(30, TimeUnit.SECONDS);
@@ -81,56 +72,6 @@ public final class ShardAdmin {
             t = t.getCause();
         }
         return t.getMessage() != null ? t.getMessage() : t.toString();
-    }
-
-    private static final class Collector implements ResponseSink {
-        private final CompletableFuture<List<Row>> result;
-        private final List<Row> rows = new ArrayList<>();
-        private int columns;
-        private ErrPacket error;
-
-        Collector(CompletableFuture<List<Row>> result) {
-            this.result = result;
-        }
-
-        @Override
-        public void frame(BackendConnection connection, ByteBuf frame, FrameKind kind) {
-            try {
-                ByteBuf p = Frames.payload(frame);
-                if (kind == FrameKind.COLUMN_COUNT) {
-                    columns = (int) Wire.readLenencInt(p);
-                } else if (kind == FrameKind.ROW) {
-                    List<String> values = new ArrayList<>(columns);
-                    for (int c = 0; c < columns; c++) {
-                        if (p.getUnsignedByte(p.readerIndex()) == Wire.NULL_MARKER) {
-                            p.skipBytes(1);
-                            values.add(null);
-                        } else {
-                            values.add(Wire.readLenencString(p, StandardCharsets.UTF_8));
-                        }
-                    }
-                    rows.add(new Row(values));
-                } else if (kind == FrameKind.ERR) {
-                    error = ErrPacket.decode(p);
-                }
-            } finally {
-                frame.release();
-            }
-        }
-
-        @Override
-        public void complete(BackendConnection connection, ResponseTracker tracker) {
-            if (error != null) {
-                result.completeExceptionally(new ShardAdminException(error.errorCode() + " " + error.message()));
-            } else {
-                result.complete(rows);
-            }
-        }
-
-        @Override
-        public void failed(BackendConnection connection, Throwable cause) {
-            result.completeExceptionally(cause);
-        }
     }
 
     /** A control statement failed or its shard could not be reached. */
