@@ -67,16 +67,22 @@ class MultiShardFlowTest {
                 new String[] {"101", "x", null}));
 
         client.query("SELECT id, v FROM t ORDER BY id DESC LIMIT 1, 2");
-        // While the shards work, another session on the same event loop has its statement analyzed
-        // into the loop's reused buffers, as every COM_QUERY is.
-        LoopResources loop = proxy.runtime.loop(client.channel().eventLoop());
-        byte[] other = "SELECT v FROM t LIMIT 0, 1".getBytes(StandardCharsets.UTF_8);
-        byte[] buffer = loop.sqlBuffer(other.length);
-        System.arraycopy(other, 0, buffer, 0, other.length);
-        proxy.runtime.router().analyze(buffer, 0, other.length, SqlMode.DEFAULT, loop.analysis());
+        anotherSessionOnTheLoop("SELECT v FROM t LIMIT 0, 1");
         proxy.pump();
 
         assertThat(client.reply().rows()).containsExactly(List.of("101", "x"), List.of("7", "g"));
+    }
+
+    /**
+     * While the shards work, another session on the client's event loop has {@code sql} analyzed
+     * into the loop's reused buffers, as every COM_QUERY is.
+     */
+    private void anotherSessionOnTheLoop(String sql) {
+        LoopResources loop = proxy.runtime.loop(client.channel().eventLoop());
+        byte[] other = sql.getBytes(StandardCharsets.UTF_8);
+        byte[] buffer = loop.sqlBuffer(other.length);
+        System.arraycopy(other, 0, buffer, 0, other.length);
+        proxy.runtime.router().analyze(buffer, 0, other.length, SqlMode.DEFAULT, loop.analysis());
     }
 
     @Test
@@ -90,11 +96,7 @@ class MultiShardFlowTest {
         proxy.shard(1).answer(rewrite, ShardReply.rows(columns, new String[] {"1", "1", null}, new String[] {"2", "1", null}));
 
         client.query("SELECT k, COUNT(*) FROM t GROUP BY k HAVING COUNT(*) > 2 ORDER BY k");
-        LoopResources loop = proxy.runtime.loop(client.channel().eventLoop());
-        byte[] other = "SELECT k, COUNT(*) FROM t GROUP BY k HAVING COUNT(*) > 0 ORDER BY k".getBytes(StandardCharsets.UTF_8);
-        byte[] buffer = loop.sqlBuffer(other.length);
-        System.arraycopy(other, 0, buffer, 0, other.length);
-        proxy.runtime.router().analyze(buffer, 0, other.length, SqlMode.DEFAULT, loop.analysis());
+        anotherSessionOnTheLoop("SELECT k, COUNT(*) FROM t GROUP BY k HAVING COUNT(*) > 0 ORDER BY k");
         proxy.pump();
 
         assertThat(proxy.shard(0).queries()).containsExactly(rewrite);
