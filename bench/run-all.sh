@@ -3,7 +3,8 @@
 # overhead (sysbench suite directly on one shard vs through the proxy), one instance holding the
 # whole buffer pool vs N shards behind the proxy with TPC-C and with sysbench, cross-shard
 # transactions (commit latency by shards per transaction, TPC-C's cross-shard share) on 4 shards,
-# and sysbench over 4 shards with the deadlock detector off and on.
+# sysbench over 4 shards with the deadlock detector off and on, and the daemon's memory per idle
+# client connection.
 #
 #   bench/run-all.sh                 sizes for a small host (about 85 minutes on 2 cores)
 #   bench/run-all.sh --short         the same comparisons on smaller data with shorter runs (about 47 minutes)
@@ -42,7 +43,8 @@ case $preset in
           --buffer-pool 1G)
     xshard=(--k 1,2,4 --threads 8 --accounts-per-shard 10000 --duration 30s --warmup 10s --rounds 3 --warehouses 4
             --connections 8 --tpcc-duration 60s --buffer-pool 1G)
-    dead=(--shards 4 --tables 4 --table-size 1000 --threads 8 --duration 30s --warmup 5s --rounds 3 --buffer-pool 1G) ;;
+    dead=(--shards 4 --tables 4 --table-size 1000 --threads 8 --duration 30s --warmup 5s --rounds 3 --buffer-pool 1G)
+    conns=1000,2000 ;;
   short)
     overhead=(--tables 4 --table-size 25000 --threads 8 --duration 15s --warmup 10s --rounds 3 --buffer-pool 1G)
     tpcc=(--shards 1,2,4 --warehouses 4 --connections 8 --duration 30s --warmup 15s --rounds 3 --buffer-pool 1G)
@@ -50,7 +52,8 @@ case $preset in
           --buffer-pool 1G)
     xshard=(--k 1,2,4 --threads 8 --accounts-per-shard 10000 --duration 15s --warmup 5s --rounds 3 --warehouses 4
             --connections 8 --tpcc-duration 30s --buffer-pool 1G)
-    dead=(--shards 4 --tables 4 --table-size 1000 --threads 8 --duration 20s --warmup 5s --rounds 3 --buffer-pool 512M) ;;
+    dead=(--shards 4 --tables 4 --table-size 1000 --threads 8 --duration 20s --warmup 5s --rounds 3 --buffer-pool 512M)
+    conns=1000,2000 ;;
   large)
     overhead=(--tables 16 --table-size 1000000 --threads 64 --duration 120s --warmup 30s --rounds 3 --buffer-pool 32G
               --cpu-sets auto)
@@ -62,7 +65,8 @@ case $preset in
             --warehouses 100 --connections 64 --tpcc-duration 300s --buffer-pool 32G --loader-threads 16
             --report-interval 10s --cpu-sets auto)
     dead=(--shards 8 --tables 16 --table-size 10000 --threads 64 --duration 120s --warmup 30s --rounds 3
-          --buffer-pool 32G --loader-threads 16 --cpu-sets auto) ;;
+          --buffer-pool 32G --loader-threads 16 --cpu-sets auto)
+    conns=1000,5000,10000 ;;
   quick)
     overhead=(--tables 2 --table-size 2000 --threads 4 --duration 3s --warmup 1s --rounds 2 --buffer-pool 256M)
     tpcc=(--shards 1,2 --warehouses 2 --connections 4 --duration 4s --warmup 1s --rounds 2 --buffer-pool 256M
@@ -71,7 +75,8 @@ case $preset in
           --buffer-pool 256M)
     xshard=(--k 1,2,4 --threads 4 --accounts-per-shard 1000 --duration 3s --warmup 1s --rounds 2 --warehouses 4
             --connections 4 --tpcc-duration 4s --buffer-pool 256M --report-interval 1s)
-    dead=(--shards 2 --tables 2 --table-size 1000 --threads 4 --duration 3s --warmup 0s --rounds 2 --buffer-pool 256M) ;;
+    dead=(--shards 2 --tables 2 --table-size 1000 --threads 4 --duration 3s --warmup 0s --rounds 2 --buffer-pool 256M)
+    conns=100 ;;
 esac
 
 cd "$top"   # relative paths, so the commands recorded in RESULTS.md can be copied as they are
@@ -115,5 +120,6 @@ bench scaling --workload oltp_read_write,oltp_point_select "${sysb[@]}" "${extra
   --output "$results/scaling-sysbench" --doc "$doc" || status=1
 bench cross-shard "${xshard[@]}" "${extra[@]}" --output "$results/cross-shard" --doc "$doc" || status=1
 bench deadlocks "${dead[@]}" "${extra[@]}" --output "$results/deadlocks" --doc "$doc" || status=1
+bench connection-memory --counts "$conns" "${extra[@]}" --doc "$doc" || status=1
 echo "results in $results; tables and charts spliced into $doc"
 exit $status

@@ -37,7 +37,8 @@ public final class RawMysqlClient implements AutoCloseable {
     private final Socket socket;
     private final DataInputStream in;
     private final OutputStream out;
-    private byte[] scramble;
+    /** The handshake's scramble (zeros until it is read: a client that answers early signs against those). */
+    private byte[] scramble = new byte[20];
     private String serverVersion;
     private long connectionId;
     private int sequence;
@@ -50,12 +51,28 @@ public final class RawMysqlClient implements AutoCloseable {
 
     /** Connects and reads the server's handshake. */
     public static RawMysqlClient connect(int port) throws IOException {
-        Socket s = new Socket();
-        s.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
-        s.setSoTimeout(30_000);
-        RawMysqlClient c = new RawMysqlClient(s);
+        return connect(port, null);
+    }
+
+    /**
+     * Connects from {@code localAddress} (another loopback address such as 127.0.0.2, so the
+     * proxy sees another client host; null: any) and reads the server's handshake.
+     */
+    public static RawMysqlClient connect(int port, String localAddress) throws IOException {
+        RawMysqlClient c = open(port, localAddress);
         c.readHandshake();
         return c;
+    }
+
+    /** Connects without reading anything: the handshake is the caller's to read (or not). */
+    public static RawMysqlClient open(int port, String localAddress) throws IOException {
+        Socket s = new Socket();
+        if (localAddress != null) {
+            s.bind(new InetSocketAddress(localAddress, 0));
+        }
+        s.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
+        s.setSoTimeout(30_000);
+        return new RawMysqlClient(s);
     }
 
     /** Connects and logs in with mysql_native_password; fails the test on anything but OK. */
@@ -69,7 +86,7 @@ public final class RawMysqlClient implements AutoCloseable {
         return c;
     }
 
-    private void readHandshake() throws IOException {
+    public void readHandshake() throws IOException {
         byte[] p = readPacket();
         if (p[0] != 10) {
             throw new IOException("not a HandshakeV10: " + describe(p));
@@ -98,6 +115,18 @@ public final class RawMysqlClient implements AutoCloseable {
 
     /** {@link #authenticate(String, String, String)} asking for the character set of {@code collationId}. */
     public byte[] authenticate(String user, String password, String database, int collationId) throws IOException {
+        writePacket(1, handshakeResponsePayload(user, password, database, collationId));
+        return followAuth(password);
+    }
+
+    /** Sends a HandshakeResponse41 (mysql_native_password) without reading the answer. */
+    public void sendHandshakeResponse(String user, String password, String database) throws IOException {
+        writePacket(1, handshakeResponsePayload(user, password, database, 45));
+    }
+
+    /** The payload of a HandshakeResponse41 (mysql_native_password, on the handshake's scramble). */
+    public byte[] handshakeResponsePayload(String user, String password, String database, int collationId)
+            throws IOException {
         ByteArrayOutputStream b = new ByteArrayOutputStream();
         writeInt(b, CLIENT_FLAGS, 4);
         writeInt(b, 1 << 24, 4);
@@ -109,12 +138,17 @@ public final class RawMysqlClient implements AutoCloseable {
         b.write(token);
         writeNul(b, database == null ? "" : database);
         writeNul(b, "mysql_native_password");
-        writePacket(1, b.toByteArray());
-        return followAuth(password);
+        return b.toByteArray();
     }
 
     /** COM_CHANGE_USER with a mysql_native_password token on the connection's scramble; returns the final packet. */
     public byte[] changeUser(String user, String password, String database) throws IOException {
+        writePacket(0, changeUserPayload(user, password, database));
+        return followAuth(password);
+    }
+
+    /** The payload of a COM_CHANGE_USER (mysql_native_password, on the connection's scramble). */
+    public byte[] changeUserPayload(String user, String password, String database) throws IOException {
         ByteArrayOutputStream b = new ByteArrayOutputStream();
         b.write(0x11);
         writeNul(b, user);
@@ -124,11 +158,11 @@ public final class RawMysqlClient implements AutoCloseable {
         writeNul(b, database == null ? "" : database);
         writeInt(b, 45, 2);
         writeNul(b, "mysql_native_password");
-        writePacket(0, b.toByteArray());
-        return followAuth(password);
+        return b.toByteArray();
     }
 
-    private byte[] followAuth(String password) throws IOException {
+    /** Reads the answer to a handshake response, following a mysql_native_password auth switch. */
+    public byte[] followAuth(String password) throws IOException {
         byte[] reply = readPacket();
         if ((reply[0] & 0xff) == 0xfe && reply.length > 1) {
             int end = indexOf(reply, 1, (byte) 0);
@@ -197,6 +231,91 @@ public final class RawMysqlClient implements AutoCloseable {
         }
     }
 
+    /** COM_STMT_PREPARE; returns the statement id after reading the parameter and column definitions. */
+    public long prepare(String sql) throws IOException {
+        byte[] ok = command(concat(new byte[] {0x16}, sql.getBytes(StandardCharsets.UTF_8)));
+        if (!isOk(ok)) {
+            throw new IOException("prepare of " + sql + " failed: " + describe(ok));
+        }
+        long id = readInt(ok, 1, 4);
+        int columns = (int) readInt(ok, 5, 2);
+        int params = (int) readInt(ok, 7, 2);
+        for (int block : new int[] {params, columns}) {
+            if (block > 0) {
+                for (int i = 0; i <= block; i++) {
+                    readPacket();
+                }
+            }
+        }
+        return id;
+    }
+
+    /** COM_STMT_SEND_LONG_DATA (no response). */
+    public void sendLongData(long statement, int param, byte[] data) throws IOException {
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        b.write(0x18);
+        writeInt(b, statement, 4);
+        writeInt(b, param, 2);
+        b.write(data, 0, data.length);
+        writePacket(0, b.toByteArray());
+    }
+
+    /**
+     * COM_STMT_EXECUTE of a statement whose {@code params} parameters are all strings sent as long
+     * data (so the packet carries only their types); returns the first response packet.
+     */
+    public byte[] executeWithLongData(long statement, int params) throws IOException {
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        b.write(0x17);
+        writeInt(b, statement, 4);
+        b.write(0);
+        writeInt(b, 1, 4);
+        if (params > 0) {
+            b.write(new byte[(params + 7) / 8], 0, (params + 7) / 8);
+            b.write(1);
+            for (int i = 0; i < params; i++) {
+                writeInt(b, 0xfd, 2);
+            }
+        }
+        return command(b.toByteArray());
+    }
+
+    /** Reads the rest of a response whose first packet was {@code first}: result sets to their end. */
+    public void skipResponse(byte[] first) throws IOException {
+        byte[] p = first;
+        while (!isOk(p) && !isErr(p)) {
+            int[] pos = {0};
+            int columns = (int) readLenenc(p, pos);
+            for (int i = 0; i < columns; i++) {
+                readPacket();
+            }
+            readPacket();
+            do {
+                p = readPacket();
+            } while (!isEof(p) && !isErr(p));
+            if (isErr(p) || (readInt(p, 3, 2) & MORE_RESULTS_EXIST) == 0) {
+                return;
+            }
+            p = readPacket();
+        }
+        while (isOk(p) && (okStatus(p) & MORE_RESULTS_EXIST) != 0) {
+            p = readPacket();
+            if (!isOk(p) && !isErr(p)) {
+                skipResponse(p);
+                return;
+            }
+        }
+    }
+
+    private static final int MORE_RESULTS_EXIST = 8;
+
+    private static int okStatus(byte[] ok) {
+        int[] pos = {1};
+        readLenenc(ok, pos);
+        readLenenc(ok, pos);
+        return (int) readInt(ok, pos[0], 2);
+    }
+
     /** Writes raw bytes as they are (no framing): for malformed input. */
     public void writeRaw(byte[] bytes) throws IOException {
         out.write(bytes);
@@ -232,6 +351,22 @@ public final class RawMysqlClient implements AutoCloseable {
         } catch (IOException e) {
             return e.getMessage() != null && e.getMessage().contains("reset");
         }
+    }
+
+    /** How long a read waits before it fails with a SocketTimeoutException. */
+    public void readTimeout(int millis) throws IOException {
+        socket.setSoTimeout(millis);
+    }
+
+    /** Stops sending (the server reads end of stream) while still reading what it sends. */
+    public void shutdownOutput() throws IOException {
+        socket.shutdownOutput();
+    }
+
+    /** Closes with a TCP reset instead of an orderly close, as a crashed client's kernel does. */
+    public void abort() throws IOException {
+        socket.setSoLinger(true, 0);
+        socket.close();
     }
 
     public long connectionId() {

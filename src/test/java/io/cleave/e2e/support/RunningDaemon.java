@@ -128,8 +128,20 @@ public final class RunningDaemon implements AutoCloseable {
     /** The value of one series on /metrics, e.g. {@code cleave_proxy_deadlocks_total}; 0 when absent. */
     public double metric(String series) throws IOException, InterruptedException {
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^" + java.util.regex.Pattern.quote(series)
-                + " ([0-9.eE+-]+)$").matcher(admin("GET", "/metrics", false).body());
+                + " ([0-9.eE+-]+|NaN)$").matcher(admin("GET", "/metrics", false).body());
         return m.find() ? Double.parseDouble(m.group(1)) : 0;
+    }
+
+    /** Fails when a shard was restarted since the daemon started (it crashed), quoting the end of its error log. */
+    public void assertNoShardRestarted() throws IOException {
+        for (InstanceStatus s : daemon.status()) {
+            if (s.restarts() > 0) {
+                Path log = home.home().logs().resolve("shard-" + s.index() + ".err");
+                List<String> lines = java.nio.file.Files.exists(log) ? java.nio.file.Files.readAllLines(log) : List.of();
+                throw new AssertionError("shard " + s.index() + " was restarted " + s.restarts() + " time(s); the end of"
+                        + " its error log:\n" + String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size())));
+            }
+        }
     }
 
     public List<Long> pids() {

@@ -1,16 +1,18 @@
 package io.cleave.e2e.transactions;
 
+import io.cleave.e2e.support.Leftovers;
+import io.cleave.e2e.support.QueryRows;
 import io.cleave.e2e.support.RunningDaemon;
 
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The accounts the transaction tests move money between: {@code bank.accounts(id, owner, balance)}
@@ -102,36 +104,10 @@ final class Bank {
         }
     }
 
-    /**
-     * Waits until no shard has an open InnoDB transaction or a prepared branch; fails naming what
-     * is left. Polls every 200 ms: InnoDB refreshes innodb_trx from a cache only after 0.1 s
-     * without reads, so faster polling could keep reading a stale view.
-     */
+    /** Waits until no shard has an open InnoDB transaction or a prepared branch; fails naming what is left. */
     static void awaitNothingOpen(RunningDaemon daemon, int shards, Duration timeout) throws Exception {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        Map<Integer, List<String>> left = new LinkedHashMap<>();
-        while (true) {
-            left.clear();
-            for (int shard = 0; shard < shards; shard++) {
-                try (Connection s = daemon.connect(shard)) {
-                    List<String> open = new ArrayList<>(rows(s, "SELECT CONCAT('trx ', trx_id, ' ', trx_state) FROM"
-                            + " information_schema.innodb_trx"));
-                    for (String xid : rows(s, "XA RECOVER")) {
-                        open.add("prepared " + xid);
-                    }
-                    if (!open.isEmpty()) {
-                        left.put(shard, open);
-                    }
-                }
-            }
-            if (left.isEmpty()) {
-                return;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("still open after " + timeout + ": " + left);
-            }
-            Thread.sleep(200);
-        }
+        assertThat(daemon.shards()).hasSize(shards);
+        Leftovers.awaitNothingOpen(daemon, timeout);
     }
 
     /** Runs {@code sql}; returns its error, or null when it succeeded. */
@@ -161,20 +137,6 @@ final class Bank {
 
     /** Each row's columns joined by a space. */
     static List<String> rows(Connection c, String sql) throws SQLException {
-        List<String> out = new ArrayList<>();
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-            int n = rs.getMetaData().getColumnCount();
-            while (rs.next()) {
-                StringBuilder row = new StringBuilder();
-                for (int i = 1; i <= n; i++) {
-                    if (i > 1) {
-                        row.append(' ');
-                    }
-                    row.append(rs.getString(i));
-                }
-                out.add(row.toString());
-            }
-        }
-        return out;
+        return QueryRows.of(c, sql);
     }
 }

@@ -12,6 +12,7 @@ import java.io.Reader;
 import java.io.StringReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -181,6 +182,17 @@ public final class ConfigLoader {
         int recoverySeconds = proxy.integer("xa_recovery_interval_s", 30, 0, 86_400);
         int deadlockCheckMillis = proxy.integer("deadlock_check_after_ms",
                 (int) io.cleave.proxy.server.ProxyConfig.DEFAULT_DEADLOCK_CHECK_AFTER.toMillis(), 0, 60_000);
+        long maxAllowedPacket = sizeBetween(proxy, "max_allowed_packet", 64L << 20, 1L << 10, 1L << 30);
+        LoginConfig login = new LoginConfig(Duration.ofSeconds(proxy.integer("connect_timeout_s", 10, 1, 3_600)),
+                sizeBetween(proxy, "max_login_packet", 64L << 10, 1L << 10, 16L << 20),
+                proxy.integer("failed_logins_before_delay", 3, 0, 1_000_000),
+                Duration.ofMillis(proxy.integer("failed_login_delay_ms", 1_000, 0, 3_600_000)),
+                Duration.ofMillis(proxy.integer("failed_login_max_delay_ms", 30_000, 0, 3_600_000)));
+        if (login.maxFailureDelay().compareTo(login.failureDelay()) < 0) {
+            problems.add(proxy.lineOf("failed_login_max_delay_ms"), proxy.field("failed_login_max_delay_ms"),
+                    login.maxFailureDelay().toMillis() + " is below failed_login_delay_ms ("
+                    + login.failureDelay().toMillis() + "): expected at least that");
+        }
         Optional<Path> socket = proxy.string("socket")
                 .map(p -> p.equals("none") ? ProxyConfig.NO_SOCKET : dir.resolve(p).normalize());
         YamlMapping tls = proxy.mapping("tls");
@@ -213,8 +225,20 @@ public final class ConfigLoader {
             }
         }
         proxy.rejectUnknownKeys();
-        return new ProxyConfig(listen, socket, threads, maxBackend, java.time.Duration.ofMillis(waitMillis), cert, key,
-                users, java.time.Duration.ofSeconds(recoverySeconds), java.time.Duration.ofMillis(deadlockCheckMillis));
+        return new ProxyConfig(listen, socket, threads, maxBackend, Duration.ofMillis(waitMillis), cert, key,
+                users, Duration.ofSeconds(recoverySeconds), Duration.ofMillis(deadlockCheckMillis), maxAllowedPacket,
+                login);
+    }
+
+    /** A size with a unit (64K, 16M), within {@code min..max}. */
+    private static long sizeBetween(YamlMapping mapping, String key, long defaultValue, long min, long max) {
+        long value = mapping.size(key, defaultValue);
+        if (value < min || value > max) {
+            mapping.problems().add(mapping.lineOf(key), mapping.field(key), ByteSize.format(value)
+                    + " is out of range: expected " + ByteSize.format(min) + ".." + ByteSize.format(max));
+            return defaultValue;
+        }
+        return value;
     }
 
     private static ProxyUser user(YamlMapping user, HostPort listen) {

@@ -19,10 +19,14 @@ import java.util.Optional;
  * @param deadlockCheckAfter how long a statement of a transaction spanning shards may wait before
  *                the shards' lock waits are joined to look for a deadlock across them; zero turns
  *                the detector off (such deadlocks then end by innodb_lock_wait_timeout)
+ * @param maxAllowedPacket the largest client command, and the most long data one statement
+ *                parameter may collect (a server's max_allowed_packet)
+ * @param login    limits before login and the failed-login throttle
  */
 public record ProxyConfig(HostPort listen, Optional<Path> socket, int threads, int maxBackendConnectionsPerShard,
                           Duration backendWaitTimeout, Optional<Path> tlsCert, Optional<Path> tlsKey,
-                          List<ProxyUser> users, Duration xaRecoveryInterval, Duration deadlockCheckAfter) {
+                          List<ProxyUser> users, Duration xaRecoveryInterval, Duration deadlockCheckAfter,
+                          long maxAllowedPacket, LoginConfig login) {
 
     public static final Path NO_SOCKET = Path.of("none");
 

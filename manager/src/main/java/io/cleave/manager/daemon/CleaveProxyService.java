@@ -1,13 +1,16 @@
 package io.cleave.manager.daemon;
 
 import io.cleave.manager.config.HostPort;
+import io.cleave.manager.config.LoginConfig;
 import io.cleave.manager.config.ProxyConfig;
 import io.cleave.manager.supervisor.InstanceState;
+import io.cleave.proxy.auth.FailedLoginPolicy;
 import io.cleave.proxy.auth.ProxyUser;
 import io.cleave.proxy.backend.ShardEndpoint;
 import io.cleave.proxy.deadlock.DeadlockReport;
 import io.cleave.proxy.metrics.MicrometerProxyMetrics;
 import io.cleave.proxy.server.InDoubtResolution;
+import io.cleave.proxy.server.LoginLimits;
 import io.cleave.proxy.server.ProxyServer;
 import io.cleave.proxy.server.XaRecovery;
 import io.cleave.proxy.tls.SelfSignedCertificate;
@@ -46,8 +49,8 @@ public final class CleaveProxyService implements ProxyService {
         io.cleave.proxy.server.ProxyConfig proxyConfig = new io.cleave.proxy.server.ProxyConfig(
                 new InetSocketAddress(listen.host(), listen.port()),
                 socket.equals(ProxyConfig.NO_SOCKET) ? null : socket, users(), threads(config.threads()),
-                config.maxBackendConnectionsPerShard(), config.backendWaitTimeout(), 64L * 1024 * 1024, cert, key,
-                config.xaRecoveryInterval(), config.deadlockCheckAfter());
+                config.maxBackendConnectionsPerShard(), config.backendWaitTimeout(), config.maxAllowedPacket(), cert, key,
+                config.xaRecoveryInterval(), config.deadlockCheckAfter(), loginLimits(config.login()));
         MicrometerProxyMetrics metrics = new MicrometerProxyMetrics(context.meterRegistry(), context.shards().size());
         server = ProxyServer.start(proxyConfig, context.topology(), context.shardMaps(), endpoints(), metrics);
         // Idle connections to a shard that restarted are dead: drop them instead of failing a statement on each.
@@ -62,6 +65,11 @@ public final class CleaveProxyService implements ProxyService {
                 server.shardDown(status.index());
             }
         });
+    }
+
+    private static LoginLimits loginLimits(LoginConfig login) {
+        return new LoginLimits(login.timeout(), (int) login.maxPacket(), new FailedLoginPolicy(
+                login.failuresBeforeDelay(), login.failureDelay(), login.maxFailureDelay()));
     }
 
     /** A quarter of the cores by default: the shards on this host need the rest. */

@@ -49,6 +49,39 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void clientLimitsDefaultToWhatAServerPicks() {
+        String base = "shards: 2\nproxy:\n  users: [{name: root, password: \"\"}]\n";
+        ProxyConfig proxy = ConfigLoader.parse(FILE, base).proxy();
+        assertThat(proxy.maxAllowedPacket()).isEqualTo(64L << 20);
+        assertThat(proxy.login()).isEqualTo(new LoginConfig(java.time.Duration.ofSeconds(10), 64L << 10, 3,
+                java.time.Duration.ofSeconds(1), java.time.Duration.ofSeconds(30)));
+        ProxyConfig set = ConfigLoader.parse(FILE, base + """
+                  max_allowed_packet: 1M
+                  connect_timeout_s: 2
+                  max_login_packet: 8K
+                  failed_logins_before_delay: 0
+                  failed_login_delay_ms: 0
+                  failed_login_max_delay_ms: 0
+                """).proxy();
+        assertThat(set.maxAllowedPacket()).isEqualTo(1L << 20);
+        assertThat(set.login()).isEqualTo(new LoginConfig(java.time.Duration.ofSeconds(2), 8L << 10, 0,
+                java.time.Duration.ZERO, java.time.Duration.ZERO));
+    }
+
+    @Test
+    void clientLimitsOutOfRangeNameTheirField() {
+        String base = "shards: 2\nproxy:\n  users: [{name: root, password: \"\"}]\n";
+        assertThat(catchConfig(base + "  max_allowed_packet: 2G\n").getMessage())
+                .contains("proxy.max_allowed_packet: 2G is out of range: expected 1K..1G");
+        assertThat(catchConfig(base + "  max_login_packet: 100\n").getMessage())
+                .contains("proxy.max_login_packet: 100 is out of range: expected 1K..16M");
+        assertThat(catchConfig(base + "  connect_timeout_s: 0\n").getMessage())
+                .contains("proxy.connect_timeout_s: 0 is out of range");
+        assertThat(catchConfig(base + "  failed_login_delay_ms: 500\n  failed_login_max_delay_ms: 100\n").getMessage())
+                .contains("proxy.failed_login_max_delay_ms: 100 is below failed_login_delay_ms (500)");
+    }
+
+    @Test
     void deadlocksAcrossShardsAreLookedForAfterATenthOfASecondUnlessConfigured() {
         String base = "shards: 2\nproxy:\n  users: [{name: root, password: \"\"}]\n";
         assertThat(ConfigLoader.parse(FILE, base).proxy().deadlockCheckAfter()).isEqualTo(java.time.Duration.ofMillis(100));

@@ -37,6 +37,8 @@ public final class BackendConnection {
     private int lastStatus;
     private boolean broken;
     private BackendPool pool;
+    /** Lent to a borrower by the pool: {@link #release()} gives it back once. */
+    private boolean borrowed;
     private long idleSinceNanos;
     /** The error the running statement ends with if the server fails it (it was stopped as a deadlock victim). */
     private ErrPacket replacementError;
@@ -120,6 +122,14 @@ public final class BackendConnection {
 
     void pool(BackendPool pool) {
         this.pool = pool;
+    }
+
+    boolean borrowed() {
+        return borrowed;
+    }
+
+    void borrowed(boolean lent) {
+        this.borrowed = lent;
     }
 
     long idleSinceNanos() {
@@ -261,6 +271,21 @@ public final class BackendConnection {
     public void close() {
         broken = true;
         channel.close();
+    }
+
+    /**
+     * Closes the connection in the middle of whatever it was doing (its borrower went away): a
+     * response still awaited on it fails, after this call returns as it would from the network,
+     * so the statement waiting for it ends rather than wait for an answer that cannot come.
+     * ({@link #close()} tells nobody: it is for connections with nothing awaited, or closed from
+     * inside a response callback.)
+     */
+    public void abandon() {
+        close();
+        if (!pending.isEmpty()) {
+            channel.eventLoop().execute(() -> failWaiting(new IOException("connection to shard " + shard()
+                    + " was closed in the middle of a statement")));
+        }
     }
 
     @Override

@@ -59,6 +59,8 @@ public final class BackendPool {
     private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
     private int open;
     private int inUse;
+    /** Give-backs of a connection that was back already: each a caller's mistake, ignored and logged. */
+    private int repeatedGiveBacks;
     private boolean closed;
 
     @SuppressWarnings("unchecked")
@@ -97,6 +99,11 @@ public final class BackendPool {
         return waiters.size();
     }
 
+    /** How many give-backs were ignored because the connection had been given back already. */
+    public int repeatedGiveBacks() {
+        return repeatedGiveBacks;
+    }
+
     /** Borrows a connection of {@code profile}; the callback runs on this pool's loop. */
     public void acquire(int profile, AcquireCallback callback) {
         if (closed) {
@@ -105,8 +112,7 @@ public final class BackendPool {
         }
         BackendConnection idle = pollIdle(profile);
         if (idle != null) {
-            inUse++;
-            callback.acquired(idle);
+            lend(idle, callback);
             return;
         }
         if (open >= limit && !closeAnIdleConnection()) {
@@ -155,8 +161,18 @@ public final class BackendPool {
         return !out.isEmpty();
     }
 
-    /** Gives a connection back after its statement or transaction is done. */
+    /**
+     * Gives a connection back after its statement or transaction is done. A connection given
+     * back twice counts once: the second call is a caller's mistake, logged, never a second free
+     * slot (which would let two borrowers share one connection and the in-use count go negative).
+     */
     public void release(BackendConnection connection) {
+        if (!connection.borrowed()) {
+            repeatedGiveBacks++;
+            log.warn("{} was given back again; ignored", connection, new IllegalStateException("released twice"));
+            return;
+        }
+        connection.borrowed(false);
         inUse--;
         if (!connection.isUsable() || closed) {
             forget(connection);
@@ -171,8 +187,7 @@ public final class BackendPool {
         }
         Waiter waiter = firstWaiterFor(connection.capabilities().responseProfile());
         if (waiter != null) {
-            inUse++;
-            waiter.callback.acquired(connection);
+            lend(connection, waiter.callback);
             return;
         }
         if (!waiters.isEmpty()) {
@@ -247,6 +262,7 @@ public final class BackendPool {
                     callback.failed(new IllegalStateException("proxy is shutting down"));
                     return;
                 }
+                connection.borrowed(true);
                 callback.acquired(connection);
             } else {
                 inUse--;
@@ -257,6 +273,12 @@ public final class BackendPool {
                 serveWaiter();
             }
         });
+    }
+
+    private void lend(BackendConnection connection, AcquireCallback callback) {
+        inUse++;
+        connection.borrowed(true);
+        callback.acquired(connection);
     }
 
     private void forget(BackendConnection connection) {

@@ -1,5 +1,7 @@
 package io.cleave.proxy.frontend;
 
+import io.cleave.proxy.auth.FailedLogins;
+import io.cleave.proxy.metrics.LoginAbort;
 import io.cleave.proxy.metrics.RouteKind;
 import io.cleave.proxy.protocol.Frames;
 import io.cleave.proxy.protocol.MalformedPacketException;
@@ -12,12 +14,15 @@ import io.netty.buffer.ByteBuf;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.concurrent.TimeUnit;
+
 /**
  * COM_CHANGE_USER: the client logs in again as a proxy user (with the same rounds as a first
  * login: auth switch, caching_sha2_password's fast path or full authentication), and on success
  * the session starts over as that user, as a server does. A failed attempt is denied with 1045
- * and closes the connection. While the login waits for the client's next packet, that packet is
- * the command's, not a new command.
+ * and closes the connection. Failed attempts count against their 'user'@'host' as failed logins
+ * do, and wait out its delay as they do. While the login waits for the client's next packet, that
+ * packet is the command's, not a new command.
  */
 final class ChangeUser {
 
@@ -35,8 +40,37 @@ final class ChangeUser {
         this.challenge = challenge;
     }
 
+    /**
+     * Starts the login once its 'user'@'host''s failed-login wait (if any) is over. The command
+     * runs meanwhile, so the client's packets wait for it; the request is decoded before, so
+     * nothing of the command's payload is read after the wait.
+     */
     void start(Command command) {
         request = ComChangeUser.decode(command.payload(), session.output().capabilities());
+        FailedLogins failedLogins = session.runtime().failedLogins();
+        long wait = failedLogins.admit(request.username(), challenge.clientHost(), System.nanoTime());
+        if (wait == FailedLogins.REFUSED) {
+            session.metrics().loginAborted(LoginAbort.THROTTLED);
+            String why = failedLogins.refusal(request.username(), challenge.clientHost());
+            log.warn("refused a COM_CHANGE_USER: {}", LogSafe.text(why));
+            command.fatal(3955, "HY000", why);
+            return;
+        }
+        if (wait == 0) {
+            begin(command);
+            return;
+        }
+        session.loop().loop().schedule(() -> {
+            if (session.output().channel().isActive()) {
+                begin(command);
+            } else {
+                // The client left while it waited: nobody is left to answer.
+                command.finishSilently();
+            }
+        }, wait, TimeUnit.NANOSECONDS);
+    }
+
+    private void begin(Command command) {
         login = new ClientLogin(session.runtime().users(), session.runtime()::rsaKeys, challenge.scramble(),
                 challenge.secureTransport());
         boolean pluginAuth = session.output().capabilities().pluginAuth();
@@ -55,7 +89,7 @@ final class ChangeUser {
             session.output().respondTo(Frames.sequence(frame));
             after(command, login.onPacket(Frames.payload(frame)));
         } catch (MalformedPacketException | IndexOutOfBoundsException | IllegalStateException e) {
-            command.fatal(1835, "08S01", "Malformed communication packet: " + e.getMessage());
+            command.fatal(1835, "08S01", "Malformed communication packet: " + MalformedPacketException.reason(e));
         } finally {
             frame.release();
         }
@@ -70,6 +104,7 @@ final class ChangeUser {
         }
         switch (outcome.step()) {
             case DONE:
+                session.runtime().failedLogins().succeeded(login.userName(), challenge.clientHost());
                 command.served(RouteKind.LOCAL);
                 Charset charset = Collations.byId(request.collationId());
                 session.loggedInAs(login.userName(), request.database(), charset);
@@ -87,8 +122,9 @@ final class ChangeUser {
     private void deny(Command command) {
         String used = login.passwordUsed() ? "YES" : "NO";
         session.metrics().authFailed(login.userName());
-        log.warn("access denied for user '{}' from {} on COM_CHANGE_USER (using password: {})", login.userName(),
-                challenge.clientHost(), used);
+        session.runtime().failedLogins().failed(login.userName(), challenge.clientHost());
+        log.warn("access denied for user '{}' from {} on COM_CHANGE_USER (using password: {})",
+                LogSafe.text(login.userName()), challenge.clientHost(), used);
         command.fatal(1045, "28000", "Access denied for user '" + login.userName() + "'@'" + challenge.clientHost()
                 + "' (using password: " + used + ")");
     }

@@ -61,8 +61,11 @@ final class ClientSession implements Command.End {
         } catch (PacketTooLargeException e) {
             fatal(null, new ErrPacket(1153, "08S01", e.getMessage()));
             return;
+        } catch (CommandReader.OutOfOrder e) {
+            fatal(null, new ErrPacket(1156, "08S01", e.getMessage()));
+            return;
         } catch (MalformedPacketException e) {
-            fatal(null, new ErrPacket(1835, "08S01", "Malformed communication packet: " + e.getMessage()));
+            fatal(null, new ErrPacket(1835, "08S01", "Malformed communication packet: " + MalformedPacketException.reason(e)));
             return;
         }
         if (command != null) {
@@ -76,12 +79,14 @@ final class ClientSession implements Command.End {
             handlers.handle(command);
         } catch (MalformedPacketException | IndexOutOfBoundsException e) {
             if (!command.ended()) {
-                command.fatal(1835, "08S01", "Malformed communication packet: " + e.getMessage());
+                command.fatal(1835, "08S01", "Malformed communication packet: " + MalformedPacketException.reason(e));
             }
         } catch (RuntimeException e) {
             log.warn("connection {}: command failed in the proxy", session.connectionId(), e);
             if (!command.ended()) {
-                command.error(1105, "HY000", "proxy error: " + e);
+                // The exception's text is the proxy's business (class names, buffer indexes), not the client's.
+                command.error(1105, "HY000", "proxy error: the proxy failed to run this command ("
+                        + e.getClass().getSimpleName() + "); see the proxy log for connection " + session.connectionId());
             }
         }
     }
@@ -90,9 +95,12 @@ final class ClientSession implements Command.End {
     public void finished(Command command) {
         command.release();
         session.tracked().commandEnded();
-        if (!closed) {
-            readAndRun(null);
+        if (closed) {
+            // The client left while this command ran: what the command took since goes back too.
+            session.connections().dropAll();
+            return;
         }
+        readAndRun(null);
     }
 
     @Override
@@ -104,6 +112,9 @@ final class ClientSession implements Command.End {
         if (command != null) {
             command.release();
         }
+        // The session goes no further: what it borrowed goes back now, not when the channel's
+        // close comes round (and if the client had left already, nothing else would sweep).
+        session.connections().dropAll();
     }
 
     @Override
@@ -117,8 +128,9 @@ final class ClientSession implements Command.End {
     }
 
     /**
-     * The client is gone. An open transaction dies with it, as on a real server: closing its
-     * backend connections rolls it back (and drops temporary tables, locks, cursors).
+     * The client is gone, however it went. An open transaction dies with it, as on a real server:
+     * closing its backend connections rolls it back (and drops temporary tables, locks, cursors).
+     * A statement in flight loses its connection too: nobody is left to read its answer.
      */
     void clientClosed() {
         closed = true;

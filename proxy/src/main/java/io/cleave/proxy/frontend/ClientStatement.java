@@ -24,6 +24,7 @@ final class ClientStatement {
     private int columnCount;
     private short[] boundTypes;
     private CompositeByteBuf[] longData;
+    private boolean longDataTooLong;
     private int cursorShard = -1;
 
     ClientStatement(long id, PreparedSql sql, io.cleave.router.plan.Analysis analysis) {
@@ -79,18 +80,42 @@ final class ClientStatement {
         this.cursorShard = -1;
     }
 
-    void appendLongData(ByteBufAllocator alloc, int param, ByteBuf data) {
-        if (param < 0 || param >= paramCount) {
+    /**
+     * Adds a COM_STMT_SEND_LONG_DATA chunk for {@code param} (taking ownership of {@code data}).
+     * The chunk is copied: the frame it came in may share a large read buffer, which a retained
+     * slice would keep alive for as long as the statement waits. Data that would pass
+     * {@code limit} (max_allowed_packet) for a parameter is dropped with what the statement had,
+     * and its executes fail until it is reset, as on a server.
+     */
+    void appendLongData(ByteBufAllocator alloc, int param, ByteBuf data, long limit) {
+        try {
+            if (param < 0 || param >= paramCount || longDataTooLong) {
+                return;
+            }
+            if (longData == null) {
+                longData = new CompositeByteBuf[paramCount];
+            }
+            long size = (longData[param] == null ? 0 : longData[param].readableBytes()) + (long) data.readableBytes();
+            if (size > limit) {
+                clearLongData();
+                longDataTooLong = true;
+                return;
+            }
+            if (longData[param] == null) {
+                longData[param] = alloc.compositeBuffer();
+            }
+            longData[param].addComponent(true, alloc.buffer(data.readableBytes()).writeBytes(data));
+        } finally {
             data.release();
-            return;
         }
-        if (longData == null) {
-            longData = new CompositeByteBuf[paramCount];
-        }
-        if (longData[param] == null) {
-            longData[param] = alloc.compositeBuffer();
-        }
-        longData[param].addComponent(true, data);
+    }
+
+    /**
+     * Whether long data went past max_allowed_packet: every execute fails until COM_STMT_RESET,
+     * as on a server (the statement stays in its error state).
+     */
+    boolean longDataTooLong() {
+        return longDataTooLong;
     }
 
     /** Which parameters have long data waiting (null when none). */
@@ -130,6 +155,12 @@ final class ClientStatement {
                 conn.sendWithoutResponse(ExecutePackets.longData(conn.channel().alloc(), backendId, p, data));
             }
         }
+        clearLongData();
+    }
+
+    /** COM_STMT_RESET: long data and its error are gone. */
+    void reset() {
+        longDataTooLong = false;
         clearLongData();
     }
 

@@ -38,6 +38,7 @@ final class CommandReader {
      * a long command's frames are still coming.
      *
      * @throws PacketTooLargeException when a joined command exceeds max_allowed_packet
+     * @throws OutOfOrder                when a command does not start at sequence id 0
      */
     Command add(ByteBuf frame) {
         if (busy) {
@@ -46,6 +47,13 @@ final class CommandReader {
             return null;
         }
         return read(frame);
+    }
+
+    /** A command frame whose sequence id is not 0 (the response to it is set to continue from that id). */
+    static final class OutOfOrder extends RuntimeException {
+        OutOfOrder() {
+            super("Got packets out of order", null, false, false);
+        }
     }
 
     /** The running command ended: the next one, from the frames that waited meanwhile, or null. */
@@ -79,6 +87,13 @@ final class CommandReader {
     }
 
     private Command read(ByteBuf frame) {
+        if (!assembling && Frames.sequence(frame) != 0) {
+            // Every command starts at sequence 0. A client that lost count cannot be trusted with the
+            // stream any more: answered by the proxy as a server answers it, never passed on to a shard.
+            session.output().respondTo(Frames.sequence(frame));
+            frame.release();
+            throw new OutOfOrder();
+        }
         if (Frames.payloadLength(frame) < Frames.MAX_PAYLOAD && !assembling) {
             session.output().respondTo(Frames.sequence(frame));
             busy = true;

@@ -250,12 +250,12 @@ final class DistributedCommit extends SessionLegs {
         multi.start();
     }
 
-    /** Hands the connections back: the transaction is over on every shard. */
+    /** Hands the connections back (unless pinned state keeps them): the transaction is over on every shard. */
     private void finish() {
         for (int s : shards) {
             BackendConnection c = tx.drop(s);
             if (c != null) {
-                c.release();
+                session.connections().keepOrGiveBack(s, c, false);
             }
         }
         tx.end();
@@ -269,7 +269,7 @@ final class DistributedCommit extends SessionLegs {
         ErrPacket first = null;
         for (LegResult r : results) {
             if (!r.ok()) {
-                log.info("transaction {}: shard {} failed: {}", xid, r.shard, r.errorPacket().message());
+                log.info("transaction {}: shard {} failed: {}", xid, r.shard, LogSafe.text(r.errorPacket().message()));
                 if (first == null) {
                     first = r.errorPacket();
                 }
@@ -310,10 +310,18 @@ final class DistributedCommit extends SessionLegs {
     }
 
     @Override
+    public boolean lent(BackendConnection conn) {
+        // Recorded with the session's even after its client left: the commit goes on to its end
+        // and gives it back, once, whoever lets go of it first.
+        session.connections().adopt(conn);
+        return true;
+    }
+
+    @Override
     public void releaseLeg(int shard, BackendConnection conn, boolean ok) {
         // Kept until the whole commit is done; finish() gives them back.
         if (tx.held(shard) != conn) {
-            conn.release();
+            session.connections().keepOrGiveBack(shard, conn, false);
         }
     }
 }

@@ -19,6 +19,14 @@ interface ExchangeContext {
 
     SessionSettings settings();
 
+    /**
+     * A connection borrowed for this context came from the pool. Returns false when the context
+     * is gone meanwhile (its client left): the connection has been given back and is not used.
+     */
+    default boolean lent(BackendConnection conn) {
+        return true;
+    }
+
     /** A connection this context already holds to {@code shard}, or null to borrow one. */
     BackendConnection connectionFor(int shard);
 

@@ -1,15 +1,19 @@
 package io.cleave.proxy.frontend;
 
 import io.cleave.proxy.auth.AuthPlugin;
+import io.cleave.proxy.auth.FailedLogins;
 import io.cleave.proxy.auth.Scrambles;
+import io.cleave.proxy.metrics.LoginAbort;
 import io.cleave.proxy.protocol.Capabilities;
 import io.cleave.proxy.protocol.Frames;
 import io.cleave.proxy.protocol.MalformedPacketException;
+import io.cleave.proxy.protocol.PacketFrameDecoder;
 import io.cleave.proxy.protocol.ServerStatus;
 import io.cleave.proxy.protocol.packet.client.HandshakeResponse41;
 import io.cleave.proxy.protocol.packet.server.AuthMoreData;
 import io.cleave.proxy.protocol.packet.server.AuthSwitchRequest;
 import io.cleave.proxy.protocol.packet.server.HandshakeV10;
+import io.cleave.proxy.server.LoginLimits;
 import io.cleave.proxy.server.ProxyRuntime;
 import io.cleave.proxy.session.Charset;
 import io.cleave.proxy.session.Collations;
@@ -17,20 +21,32 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
+import io.netty.util.concurrent.ScheduledFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One client connection: sends the handshake, runs the login, then hands every frame to the
- * {@link ClientSession}. A malformed packet gets an error and a closed connection.
+ * {@link ClientSession}. Before login the client is bounded as a server bounds it: a deadline
+ * (connect_timeout), a cap on packet size, and a delay for accounts whose logins from the client's
+ * host failed too often.
+ * A malformed packet gets an error and a closed connection.
  */
 public final class FrontendHandler extends ChannelInboundHandlerAdapter {
 
     private static final Logger log = LoggerFactory.getLogger(FrontendHandler.class);
 
-    private enum Phase { HANDSHAKE_SENT, LOGIN, COMMAND, CLOSED }
+    private enum Phase {
+        HANDSHAKE_SENT,
+        /** The handshake response is in, waiting out its host's failed-login delay. */
+        THROTTLED,
+        LOGIN,
+        COMMAND,
+        CLOSED
+    }
 
     private final ProxyRuntime runtime;
     private Phase phase = Phase.HANDSHAKE_SENT;
@@ -41,6 +57,7 @@ public final class FrontendHandler extends ChannelInboundHandlerAdapter {
     private byte[] scramble;
     private long connectionId;
     private boolean tls;
+    private ScheduledFuture<?> loginDeadline;
 
     public FrontendHandler(ProxyRuntime runtime) {
         this.runtime = runtime;
@@ -59,6 +76,7 @@ public final class FrontendHandler extends ChannelInboundHandlerAdapter {
         output.respondTo(-1);
         output.packet(128, hs::write);
         output.flush();
+        armLoginDeadline(ctx);
     }
 
     @Override
@@ -74,6 +92,10 @@ public final class FrontendHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (msg instanceof PacketFrameDecoder.Oversized oversized) {
+            tooLarge(ctx, oversized);
+            return;
+        }
         ByteBuf frame = (ByteBuf) msg;
         try {
             switch (phase) {
@@ -87,11 +109,14 @@ public final class FrontendHandler extends ChannelInboundHandlerAdapter {
                     session.onFrame(frame);
                     frame = null;
                     break;
+                case THROTTLED:
+                    // Nothing is due from the client while its login waits.
+                    throw new MalformedPacketException("a packet arrived while the login was waiting for its turn");
                 default:
                     break;
             }
         } catch (MalformedPacketException | IndexOutOfBoundsException e) {
-            protocolError(ctx, e.getMessage());
+            protocolError(ctx, e);
         } finally {
             if (frame != null) {
                 frame.release();
@@ -103,6 +128,34 @@ public final class FrontendHandler extends ChannelInboundHandlerAdapter {
         output.respondTo(Frames.sequence(frame));
         response = HandshakeResponse41.decode(Frames.payload(frame));
         output.capabilities(response.capabilities().intersect(Capabilities.PROXY_SERVER));
+        String host = remoteHost(ctx);
+        long wait = runtime.failedLogins().admit(response.username(), host, System.nanoTime());
+        if (wait == FailedLogins.REFUSED) {
+            runtime.metrics().loginAborted(LoginAbort.THROTTLED);
+            String why = runtime.failedLogins().refusal(response.username(), host);
+            log.warn("refused a login: {}", LogSafe.text(why));
+            closeWith(ctx, 3955, "HY000", why);
+            return;
+        }
+        if (wait > 0) {
+            // The password is checked after the wait, so a guess cannot learn its outcome sooner;
+            // the wait is the proxy's, so it does not count against the client's login time.
+            phase = Phase.THROTTLED;
+            cancelLoginDeadline();
+            ctx.channel().config().setAutoRead(false);
+            ctx.executor().schedule(() -> {
+                if (phase == Phase.THROTTLED && ctx.channel().isActive()) {
+                    ctx.channel().config().setAutoRead(true);
+                    armLoginDeadline(ctx);
+                    startLogin(ctx);
+                }
+            }, wait, TimeUnit.NANOSECONDS);
+            return;
+        }
+        startLogin(ctx);
+    }
+
+    private void startLogin(ChannelHandlerContext ctx) {
         login = new ClientLogin(runtime.users(), runtime::rsaKeys, scramble, tls || isLocalSocket(ctx));
         ClientLogin.Outcome outcome = login.start(response.username(), response.authPluginName(),
                 response.authResponse(), response.capabilities().pluginAuth());
@@ -136,6 +189,13 @@ public final class FrontendHandler extends ChannelInboundHandlerAdapter {
 
     private void startSession(ChannelHandlerContext ctx) {
         phase = Phase.COMMAND;
+        cancelLoginDeadline();
+        runtime.failedLogins().succeeded(login.userName(), remoteHost(ctx));
+        // Logged in: packets up to max_allowed_packet are fine now (the session checks joined ones).
+        PacketFrameDecoder frames = ctx.pipeline().get(PacketFrameDecoder.class);
+        if (frames != null) {
+            frames.maxPayload((int) Math.min(Integer.MAX_VALUE, runtime.config().maxAllowedPacket()));
+        }
         Charset charset = Collations.byId(response.collationId());
         if (charset == null) {
             // Reading the client's bytes in a guessed character set would misplace its string keys.
@@ -162,25 +222,64 @@ public final class FrontendHandler extends ChannelInboundHandlerAdapter {
     private void denyLogin(ChannelHandlerContext ctx) {
         String host = remoteHost(ctx);
         runtime.metrics().authFailed(login.userName());
-        runtime.metrics().error(1045);
-        log.warn("access denied for user '{}' from {} (using password: {})", login.userName(), host,
+        runtime.failedLogins().failed(login.userName(), host);
+        log.warn("access denied for user '{}' from {} (using password: {})", LogSafe.text(login.userName()), host,
                 login.passwordUsed() ? "YES" : "NO");
-        output.error(1045, "28000", "Access denied for user '" + login.userName() + "'@'" + host
+        closeWith(ctx, 1045, "28000", "Access denied for user '" + login.userName() + "'@'" + host
                 + "' (using password: " + (login.passwordUsed() ? "YES" : "NO") + ")");
-        output.flush();
-        phase = Phase.CLOSED;
-        ctx.close();
     }
 
-    private void protocolError(ChannelHandlerContext ctx, String message) {
-        log.info("closing client {}: malformed packet: {}", ctx.channel().remoteAddress(), message);
+    private void protocolError(ChannelHandlerContext ctx, RuntimeException e) {
+        String message = MalformedPacketException.reason(e);
+        log.info("closing client {}: malformed packet: {}", ctx.channel().remoteAddress(), LogSafe.text(message));
+        if (phase != Phase.COMMAND && phase != Phase.CLOSED) {
+            runtime.metrics().loginAborted(LoginAbort.MALFORMED);
+        }
+        closeWith(ctx, 1835, "08S01", "Malformed communication packet: " + message);
+    }
+
+    private void tooLarge(ChannelHandlerContext ctx, PacketFrameDecoder.Oversized oversized) {
+        boolean loggedIn = phase == Phase.COMMAND;
+        log.info("closing client {}: a packet of {} bytes {}", ctx.channel().remoteAddress(),
+                oversized.payloadLength(), loggedIn ? "exceeds max_allowed_packet" : "before login");
+        if (!loggedIn) {
+            runtime.metrics().loginAborted(LoginAbort.PACKET_TOO_LARGE);
+        }
+        output.respondTo(oversized.sequence());
+        closeWith(ctx, 1153, "08S01", loggedIn
+                ? "Got a packet bigger than 'max_allowed_packet' bytes"
+                : "Got a packet bigger than the " + oversized.limit() + " bytes allowed before login");
+    }
+
+    /** Sends an error (unless the connection is already being closed) and closes. */
+    private void closeWith(ChannelHandlerContext ctx, int code, String sqlState, String message) {
         if (phase != Phase.CLOSED) {
-            runtime.metrics().error(1835);
-            output.error(1835, "08S01", "Malformed communication packet: " + message);
+            runtime.metrics().error(code);
+            output.error(code, sqlState, message);
             output.flush();
         }
         phase = Phase.CLOSED;
         ctx.close();
+    }
+
+    private void armLoginDeadline(ChannelHandlerContext ctx) {
+        LoginLimits limits = runtime.config().login();
+        loginDeadline = ctx.executor().schedule(() -> {
+            if (phase == Phase.HANDSHAKE_SENT || phase == Phase.LOGIN) {
+                runtime.metrics().loginAborted(LoginAbort.TIMEOUT);
+                log.info("closing client {}: not logged in within {} s", ctx.channel().remoteAddress(),
+                        limits.timeout().toSeconds());
+                closeWith(ctx, 1159, "08S01", "Got timeout reading communication packets: not logged in within "
+                        + limits.timeout().toMillis() + " ms");
+            }
+        }, limits.timeout().toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    private void cancelLoginDeadline() {
+        if (loginDeadline != null) {
+            loginDeadline.cancel(false);
+            loginDeadline = null;
+        }
     }
 
     @Override
@@ -195,6 +294,7 @@ public final class FrontendHandler extends ChannelInboundHandlerAdapter {
     public void channelInactive(ChannelHandlerContext ctx) {
         runtime.metrics().clientDisconnected();
         phase = Phase.CLOSED;
+        cancelLoginDeadline();
         if (session != null) {
             session.clientClosed();
         }
@@ -210,6 +310,7 @@ public final class FrontendHandler extends ChannelInboundHandlerAdapter {
         } else {
             log.warn("client {} failed", ctx.channel().remoteAddress(), cause);
         }
+        phase = Phase.CLOSED;
         ctx.close();
     }
 

@@ -19,7 +19,10 @@ public final class FrontendInitializer extends ChannelInitializer<Channel> {
         if (runtime.sslContext() != null) {
             ch.pipeline().addLast("sniffer", new SslRequestSniffer(runtime.sslContext()));
         }
-        ch.pipeline().addLast("frames", new PacketFrameDecoder());
+        PacketFrameDecoder frames = new PacketFrameDecoder();
+        // A handshake response is small: nothing larger is buffered before login.
+        frames.maxPayload(runtime.config().login().maxPacket());
+        ch.pipeline().addLast("frames", frames);
         ch.pipeline().addLast("session", new FrontendHandler(runtime));
     }
 }

@@ -115,7 +115,13 @@ final class MultiExchange {
 
         @Override
         public void acquired(BackendConnection connection) {
-            onConnection(connection);
+            if (session.lent(connection)) {
+                onConnection(connection);
+            } else {
+                // Its client left while the leg waited in the pool's line: the connection went
+                // straight back, and the leg ends unserved.
+                failed(new IllegalStateException("the client has left"));
+            }
         }
 
         @Override

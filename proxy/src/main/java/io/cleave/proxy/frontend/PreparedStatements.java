@@ -106,6 +106,11 @@ final class PreparedStatements {
             command.error(1243, "HY000", "Unknown prepared statement handler (" + id + ") given to mysqld_stmt_execute");
             return;
         }
+        if (statement.longDataTooLong()) {
+            command.error(1105, "HY000", "Parameter of prepared statement which is set through mysql_send_long_data()"
+                    + " is longer than 'max_allowed_packet' bytes");
+            return;
+        }
         ComStmtExecute execute = ComStmtExecute.parse(payload, statement.paramCount(), statement.boundTypes(),
                 statement.longDataFlags());
         if (execute.newParamsBound()) {
@@ -160,7 +165,8 @@ final class PreparedStatements {
         if (statement != null) {
             ByteBuf data = payload.retainedSlice(payload.readerIndex() + ComStmtSendLongData.DATA_OFFSET,
                     payload.readableBytes() - ComStmtSendLongData.DATA_OFFSET);
-            statement.appendLongData(session.output().channel().alloc(), header.paramId(), data);
+            statement.appendLongData(session.output().channel().alloc(), header.paramId(), data,
+                    session.runtime().config().maxAllowedPacket());
         }
         // COM_STMT_SEND_LONG_DATA has no response.
         command.finishSilently();
@@ -173,7 +179,7 @@ final class PreparedStatements {
             command.error(1243, "HY000", "Unknown prepared statement handler (" + id + ") given to mysqld_stmt_reset");
             return;
         }
-        statement.clearLongData();
+        statement.reset();
         if (statement.cursorShard() >= 0) {
             cursors.close(statement, command::ok);
             return;

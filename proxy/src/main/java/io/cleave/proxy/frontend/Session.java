@@ -216,12 +216,14 @@ final class Session {
         reset(schema, charset);
     }
 
-    /** The client is gone: its statements' data and every connection it held go. */
+    /**
+     * The client is gone: its statements' data and every connection it borrowed go (an open
+     * transaction dies with it, as on a real server), and one that arrives later goes straight back.
+     */
     void closed() {
         statements.clear();
         runtime.deadlocks().untrack(tracked);
-        connections.dropAll();
-        connections.resume();
+        connections.clientLeft();
     }
 
     /**

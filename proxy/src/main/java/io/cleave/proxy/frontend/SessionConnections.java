@@ -11,11 +11,18 @@ import java.util.List;
  * those pinned by connection-bound state (temporary tables, locks, cursors), and the previous
  * statement's while the client may still ask for its warnings. Every other connection is borrowed
  * from the loop's pool for one statement and given back when it is done ({@link #settle}).
+ *
+ * <p>Every connection the session borrows is recorded ({@link #lent}) and every give-back goes
+ * through that record ({@link BorrowedConnections}): given back once however many paths let go
+ * of it, and all of it at once when the client ends ({@link #clientLeft}).
  */
 final class SessionConnections {
 
     private final TransactionState transaction;
     private final ConnectionPins pins;
+    private final BorrowedConnections borrowed = new BorrowedConnections();
+    /** The client has gone: a connection that arrives now is given straight back. */
+    private boolean clientLeft;
     /** The connection of the previous statement, kept while it has warnings the client may ask for. */
     private BackendConnection warnings;
     /** The proxy's own warnings for the previous statement (SHOW WARNINGS answers them). */
@@ -81,6 +88,11 @@ final class SessionConnections {
                 transaction.end();
             }
         }
+        keepOrGiveBack(shard, conn, keepForWarnings);
+    }
+
+    /** A connection no transaction holds: kept while pinned state or warnings need it, else given back. */
+    void keepOrGiveBack(int shard, BackendConnection conn, boolean keepForWarnings) {
         if (pins.isPinned(shard, conn)) {
             if (conn.isUsable()) {
                 return;
@@ -95,7 +107,28 @@ final class SessionConnections {
             warnings = conn;
             return;
         }
-        conn.release();
+        borrowed.giveBack(conn);
+    }
+
+    /**
+     * A connection borrowed for this session came from the pool: recorded, or, when the client
+     * has left meanwhile, given straight back (returns false: it is not to be used).
+     */
+    boolean lent(BackendConnection conn) {
+        if (clientLeft) {
+            conn.release();
+            return false;
+        }
+        borrowed.add(conn);
+        return true;
+    }
+
+    /**
+     * A connection a commit of this session borrowed: recorded even after the client left, since
+     * the commit goes on to its end and gives it back through here.
+     */
+    void adopt(BackendConnection conn) {
+        borrowed.add(conn);
     }
 
     /** The proxy's own warnings for the last statement (SHOW WARNINGS answers them). */
@@ -114,7 +147,7 @@ final class SessionConnections {
         if (c != null) {
             warnings = null;
             if (transaction.held(c.shard()) != c && !pins.isPinned(c.shard(), c)) {
-                c.release();
+                borrowed.giveBack(c);
             }
         }
     }
@@ -143,31 +176,38 @@ final class SessionConnections {
     }
 
     /**
-     * Closes the connections of the session's transaction and pinned state, and forgets them
-     * (reset, end of session): closing rolls back a transaction and drops temporary tables, locks
-     * and cursors, as a server does for a client that goes.
+     * Gives back every connection the session borrowed (reset, end of session, the end of a
+     * command that ran after the client left): its transaction's and pinned ones are closed, so
+     * the shard rolls back and drops temporary tables, locks and cursors as a server does for a
+     * client that goes; one with a statement in flight is closed too (nobody is left to read its
+     * answer); a clean idle one goes back open.
      */
     void dropAll() {
-        releaseWarningsConnection();
-        List<BackendConnection> pinned = pins.dropAll();
+        if (transaction.committing()) {
+            // A two-phase commit is under way on the transaction's connections: it ends the
+            // transaction and gives them back itself, and the end of its command sweeps again.
+            // Closing them now would leave its prepared branches waiting for a decision that this
+            // proxy, still counting the commit as running, never settles.
+            releaseWarningsConnection();
+            borrowed.giveBackAll(c -> transaction.held(c.shard()) == c || pins.isPinned(c.shard(), c), c -> true);
+            return;
+        }
+        proxyWarnings = List.of();
+        warnings = null;
+        List<BackendConnection> stateful = pins.dropAll();
         for (int shard = 0; shard < transaction.shardCount(); shard++) {
-            if (transaction.committing()) {
-                // A two-phase commit is under way on these connections: it ends the transaction and
-                // gives them back itself. Closing them now would leave its prepared branches waiting
-                // for a decision that this proxy, still counting the commit as running, never settles.
-                pinned.remove(transaction.held(shard));
-                continue;
-            }
             BackendConnection held = transaction.drop(shard);
             if (held != null) {
-                held.close();
-                held.release();
-                pinned.remove(held);
+                stateful.add(held);
             }
         }
-        for (BackendConnection pin : pinned) {
-            pin.close();
-            pin.release();
-        }
+        borrowed.giveBackAll(c -> false, c -> !stateful.contains(c));
+    }
+
+    /** The client is gone: everything borrowed goes back, and whatever arrives later goes straight back. */
+    void clientLeft() {
+        clientLeft = true;
+        dropAll();
+        resume();
     }
 }

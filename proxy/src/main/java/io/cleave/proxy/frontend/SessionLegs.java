@@ -33,6 +33,12 @@ abstract class SessionLegs implements ExchangeContext {
         return session.settings();
     }
 
+    /** Recorded with the session's connections (given back straight away when its client has left). */
+    @Override
+    public boolean lent(BackendConnection conn) {
+        return session.connections().lent(conn);
+    }
+
     @Override
     public void transactionJoined(int shard, BackendConnection conn) {
     }

@@ -97,7 +97,15 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
 
     @Override
     public void acquired(BackendConnection conn) {
-        onConnection(conn);
+        if (session.connections().lent(conn)) {
+            onConnection(conn);
+            return;
+        }
+        // The client left while the command waited in the pool's line: the connection went
+        // straight back, and the command ends with nobody to answer.
+        Command gone = command;
+        reset();
+        gone.finishSilently();
     }
 
     @Override
@@ -213,7 +221,7 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
         if (frameKind == FrameKind.ERR && swallowedError == null) {
             swallowedError = ErrPacket.decode(Frames.payload(frame));
             log.info("shard {} {}: a statement the proxy sent before the client's failed: {}", shard, connection,
-                    swallowedError.message());
+                    LogSafe.text(swallowedError.message()));
         }
         frame.release();
     }

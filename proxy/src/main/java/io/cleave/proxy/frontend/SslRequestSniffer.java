@@ -34,7 +34,9 @@ final class SslRequestSniffer extends ByteToMessageDecoder {
             return;
         }
         int length = in.getUnsignedMediumLE(in.readerIndex());
-        if (in.readableBytes() < Frames.HEADER_SIZE + length) {
+        // Only an SSLRequest is waited for whole (it is 32 bytes): anything else goes on to the
+        // framing, which caps what it buffers before login.
+        if (length == HandshakeResponse41.FIXED_PART && in.readableBytes() < Frames.HEADER_SIZE + length) {
             return;
         }
         boolean ssl = length == HandshakeResponse41.FIXED_PART

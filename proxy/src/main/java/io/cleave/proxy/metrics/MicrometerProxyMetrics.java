@@ -27,6 +27,8 @@ public final class MicrometerProxyMetrics implements ProxyMetrics {
     public static final String BACKEND_CONNECT_FAILURES = "cleave.proxy.backend.connect.failures";
     public static final String BACKEND_WAIT_TIMEOUTS = "cleave.proxy.backend.wait.timeouts";
     public static final String AUTH_FAILURES = "cleave.proxy.auth.failures";
+    /** Client connections ended before login for another reason than a wrong password; tag: reason ({@link LoginAbort}). */
+    public static final String LOGIN_ABORTS = "cleave.proxy.login.aborts";
     /** Ended transactions; tags: kind ({@link TransactionKind}), outcome ({@link TransactionOutcome}). */
     public static final String TRANSACTIONS = "cleave.proxy.transactions";
     /** Commits of transactions spanning shards, from their start to the client's answer. */
@@ -47,6 +49,7 @@ public final class MicrometerProxyMetrics implements ProxyMetrics {
     private final Counter[] waitTimeouts;
     private final ConcurrentHashMap<Integer, Counter> errors = new ConcurrentHashMap<>();
     private final Counter authFailures;
+    private final Counter[] loginAborts = new Counter[LoginAbort.values().length];
     private final AtomicInteger clients = new AtomicInteger();
     private final Counter[][] transactions = new Counter[TransactionKind.values().length][TransactionOutcome.values().length];
     private final Timer distributedCommits;
@@ -77,6 +80,11 @@ public final class MicrometerProxyMetrics implements ProxyMetrics {
         waitTimeouts = perShard(shards, s -> Counter.builder(BACKEND_WAIT_TIMEOUTS)
                 .tag("shard", Integer.toString(s)).register(registry), new Counter[shards]);
         authFailures = Counter.builder(AUTH_FAILURES).description("Failed client logins").register(registry);
+        for (LoginAbort a : LoginAbort.values()) {
+            loginAborts[a.ordinal()] = Counter.builder(LOGIN_ABORTS)
+                    .description("Client connections ended before login: timeout, oversized or malformed packets, throttling")
+                    .tag("reason", a.tag()).register(registry);
+        }
         Gauge.builder(CLIENT_CONNECTIONS, clients, AtomicInteger::get).description("Open client connections")
                 .strongReference(true).register(registry);
         for (TransactionKind k : TransactionKind.values()) {
@@ -164,6 +172,11 @@ public final class MicrometerProxyMetrics implements ProxyMetrics {
     @Override
     public void authFailed(String user) {
         authFailures.increment();
+    }
+
+    @Override
+    public void loginAborted(LoginAbort reason) {
+        loginAborts[reason.ordinal()].increment();
     }
 
     @Override

@@ -30,6 +30,10 @@ public interface ProxyMetrics extends PoolMetrics {
     default void authFailed(String user) {
     }
 
+    /** A client connection ended before login for another reason than its credentials. */
+    default void loginAborted(LoginAbort reason) {
+    }
+
     /** A transaction ended on the shards (counted once, when the client got its answer). */
     default void transactionEnded(TransactionKind kind, TransactionOutcome outcome) {
     }

@@ -10,6 +10,15 @@ public final class MalformedPacketException extends RuntimeException {
         super(message);
     }
 
+    /**
+     * What to tell a client about a packet that failed to decode: this exception's own message,
+     * or, for a read past the end (Netty's message names buffer indexes and classes), that the
+     * packet is too short.
+     */
+    public static String reason(RuntimeException e) {
+        return e instanceof MalformedPacketException ? e.getMessage() : "the packet ends before its fields do";
+    }
+
     @Override
     public synchronized Throwable fillInStackTrace() {
         return this;

@@ -14,7 +14,8 @@ import java.util.List;
  * @param threads                         event loops (client and backend I/O share them); 0 = one per core
  * @param maxBackendConnectionsPerShard   cap on connections to each shard across all loops
  * @param backendAcquireTimeout           how long a statement waits for a free backend connection
- * @param maxAllowedPacket                largest client packet (after joining 16 MB frames)
+ * @param maxAllowedPacket                largest client packet (after joining 16 MB frames), and the most
+ *                                        long data (COM_STMT_SEND_LONG_DATA) one statement parameter collects
  * @param tlsCertificate                  PEM certificate chain offered to clients asking for TLS (null: none)
  * @param tlsPrivateKey                   PEM private key of that certificate
  * @param xaRecoveryInterval              how often in-doubt XA branches are looked for and settled
@@ -22,19 +23,25 @@ import java.util.List;
  * @param deadlockCheckAfter              how long a statement of a transaction spanning shards runs
  *                                        before the shards' lock waits are joined to look for a
  *                                        deadlock across them; zero turns the detector off
+ * @param login                           limits on clients that have not logged in yet
  */
 public record ProxyConfig(InetSocketAddress listen, Path socket, List<ProxyUser> users, int threads,
                           int maxBackendConnectionsPerShard, Duration backendAcquireTimeout, long maxAllowedPacket,
                           Path tlsCertificate, Path tlsPrivateKey, Duration xaRecoveryInterval,
-                          Duration deadlockCheckAfter) {
+                          Duration deadlockCheckAfter, LoginLimits login) {
 
     public static final Duration DEFAULT_XA_RECOVERY_INTERVAL = Duration.ofSeconds(30);
     public static final Duration DEFAULT_DEADLOCK_CHECK_AFTER = Duration.ofMillis(100);
+    /** MySQL 8's default. */
+    public static final long DEFAULT_MAX_ALLOWED_PACKET = 64L * 1024 * 1024;
 
     public ProxyConfig {
         users = List.copyOf(users);
         if (maxBackendConnectionsPerShard < 1) {
             throw new IllegalArgumentException("max backend connections per shard must be at least 1");
+        }
+        if (maxAllowedPacket < 1024) {
+            throw new IllegalArgumentException("max_allowed_packet must be at least 1K, got " + maxAllowedPacket);
         }
         if (xaRecoveryInterval.isNegative()) {
             throw new IllegalArgumentException("the XA recovery interval cannot be negative");
@@ -44,41 +51,41 @@ public record ProxyConfig(InetSocketAddress listen, Path socket, List<ProxyUser>
         }
     }
 
-    /** With the default deadlock check threshold. */
+    /** With the default deadlock check threshold and login limits. */
     public ProxyConfig(InetSocketAddress listen, Path socket, List<ProxyUser> users, int threads,
                        int maxBackendConnectionsPerShard, Duration backendAcquireTimeout, long maxAllowedPacket,
                        Path tlsCertificate, Path tlsPrivateKey, Duration xaRecoveryInterval) {
         this(listen, socket, users, threads, maxBackendConnectionsPerShard, backendAcquireTimeout, maxAllowedPacket,
-                tlsCertificate, tlsPrivateKey, xaRecoveryInterval, DEFAULT_DEADLOCK_CHECK_AFTER);
+                tlsCertificate, tlsPrivateKey, xaRecoveryInterval, DEFAULT_DEADLOCK_CHECK_AFTER, LoginLimits.DEFAULT);
     }
 
     public static ProxyConfig defaults(InetSocketAddress listen, List<ProxyUser> users) {
-        return new ProxyConfig(listen, null, users, 0, 32, Duration.ofSeconds(10), 64L * 1024 * 1024, null, null,
+        return new ProxyConfig(listen, null, users, 0, 32, Duration.ofSeconds(10), DEFAULT_MAX_ALLOWED_PACKET, null, null,
                 DEFAULT_XA_RECOVERY_INTERVAL);
     }
 
     public ProxyConfig withTls(Path certificate, Path privateKey) {
         return new ProxyConfig(listen, socket, users, threads, maxBackendConnectionsPerShard, backendAcquireTimeout,
-                maxAllowedPacket, certificate, privateKey, xaRecoveryInterval, deadlockCheckAfter);
+                maxAllowedPacket, certificate, privateKey, xaRecoveryInterval, deadlockCheckAfter, login);
     }
 
     public ProxyConfig withMaxBackendConnectionsPerShard(int max) {
         return new ProxyConfig(listen, socket, users, threads, max, backendAcquireTimeout, maxAllowedPacket, tlsCertificate,
-                tlsPrivateKey, xaRecoveryInterval, deadlockCheckAfter);
+                tlsPrivateKey, xaRecoveryInterval, deadlockCheckAfter, login);
     }
 
     public ProxyConfig withSocket(Path path) {
         return new ProxyConfig(listen, path, users, threads, maxBackendConnectionsPerShard, backendAcquireTimeout,
-                maxAllowedPacket, tlsCertificate, tlsPrivateKey, xaRecoveryInterval, deadlockCheckAfter);
+                maxAllowedPacket, tlsCertificate, tlsPrivateKey, xaRecoveryInterval, deadlockCheckAfter, login);
     }
 
     public ProxyConfig withThreads(int count) {
         return new ProxyConfig(listen, socket, users, count, maxBackendConnectionsPerShard, backendAcquireTimeout,
-                maxAllowedPacket, tlsCertificate, tlsPrivateKey, xaRecoveryInterval, deadlockCheckAfter);
+                maxAllowedPacket, tlsCertificate, tlsPrivateKey, xaRecoveryInterval, deadlockCheckAfter, login);
     }
 
     public ProxyConfig withDeadlockCheckAfter(Duration threshold) {
         return new ProxyConfig(listen, socket, users, threads, maxBackendConnectionsPerShard, backendAcquireTimeout,
-                maxAllowedPacket, tlsCertificate, tlsPrivateKey, xaRecoveryInterval, threshold);
+                maxAllowedPacket, tlsCertificate, tlsPrivateKey, xaRecoveryInterval, threshold, login);
     }
 }

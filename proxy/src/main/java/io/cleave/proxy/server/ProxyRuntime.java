@@ -1,5 +1,6 @@
 package io.cleave.proxy.server;
 
+import io.cleave.proxy.auth.FailedLogins;
 import io.cleave.proxy.auth.RsaKeys;
 import io.cleave.proxy.auth.UserDirectory;
 import io.cleave.proxy.backend.ShardConnector;
@@ -36,6 +37,7 @@ public final class ProxyRuntime {
     private final io.cleave.proxy.frontend.SequenceService sequences;
     private final io.cleave.proxy.frontend.AutoIncrementColumns autoIncrementColumns;
     private final InDoubtRegistry inDoubt = new InDoubtRegistry();
+    private final FailedLogins failedLogins;
     private final io.cleave.proxy.cutover.CutoverGate cutover;
     private final ShardAvailability availability;
     private final io.cleave.proxy.deadlock.DeadlockDetector deadlocks;
@@ -55,6 +57,7 @@ public final class ProxyRuntime {
         this.shardMaps = shardMaps;
         this.connectors = connectors;
         this.availability = new ShardAvailability(connectors.length);
+        this.failedLogins = new FailedLogins(config.login().failedLogins());
         this.metrics = metrics;
         this.sslContext = sslContext;
         this.loopCount = loopCount;
@@ -86,6 +89,11 @@ public final class ProxyRuntime {
     /** The most backend connections this proxy opens to one shard (the per-loop cap times the loops). */
     public int backendConnectionsPerShard() {
         return perLoopLimit * loopCount;
+    }
+
+    /** Failed logins per client host, shared by every loop (see {@link LoginLimits#failedLogins()}). */
+    public FailedLogins failedLogins() {
+        return failedLogins;
     }
 
     public InDoubtRegistry inDoubt() {

@@ -207,6 +207,10 @@ public final class FakeShard implements ShardConnector {
                     prepared.clear();
                     answer("", ShardReply.ok());
                     return true;
+                case STMT_SEND_LONG_DATA:
+                    // No answer, as on a server: the data waits for the next execute.
+                    received.add("COM_STMT_SEND_LONG_DATA " + (payload.readableBytes() - 6) + " bytes");
+                    return false;
                 case STMT_RESET:
                     received.add("COM_STMT_RESET");
                     answer("", ShardReply.ok());

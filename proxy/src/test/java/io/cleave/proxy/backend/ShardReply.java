@@ -2,6 +2,7 @@ package io.cleave.proxy.backend;
 
 import io.cleave.proxy.protocol.Capabilities;
 import io.cleave.proxy.protocol.ColumnType;
+import io.cleave.proxy.protocol.Frames;
 import io.cleave.proxy.protocol.ServerStatus;
 import io.cleave.proxy.protocol.Wire;
 import io.cleave.proxy.protocol.packet.server.ColumnDefinition41;
@@ -65,6 +66,14 @@ public sealed interface ShardReply {
     /** No answer at all: the statement hangs, as on a server waiting for a lock, until the connection goes. */
     static ShardReply noAnswer() {
         return new NoAnswer();
+    }
+
+    /**
+     * The first {@code frames} frames of {@code whole} only: the rest never comes, as from a server
+     * still sending a result the client has not read yet.
+     */
+    static ShardReply cutShort(ShardReply whole, int frames) {
+        return new CutShort(whole, frames);
     }
 
     default boolean isError() {
@@ -151,6 +160,23 @@ public sealed interface ShardReply {
                         deprecateEof);
             }
             return seq;
+        }
+    }
+
+    record CutShort(ShardReply whole, int frames) implements ShardReply {
+        @Override
+        public int write(ByteBuf out, int sequence, int status, boolean deprecateEof) {
+            ByteBuf all = out.alloc().buffer();
+            try {
+                whole.write(all, sequence, status, deprecateEof);
+                for (int i = 0; i < frames && all.isReadable(); i++) {
+                    int length = all.getUnsignedMediumLE(all.readerIndex());
+                    out.writeBytes(all, Frames.HEADER_SIZE + length);
+                }
+            } finally {
+                all.release();
+            }
+            return sequence + frames;
         }
     }
 

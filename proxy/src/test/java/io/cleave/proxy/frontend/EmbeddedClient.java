@@ -26,6 +26,7 @@ final class EmbeddedClient {
     private final Capabilities capabilities;
     /** The sequence id the answer to the last command starts at: one past the command's last frame. */
     private int replySequence = 1;
+    private ByteBuf lastCommand;
 
     EmbeddedClient(ProxyRuntime runtime, Capabilities capabilities, String user, String database) {
         this.channel = new EmbeddedChannel(new FrontendInitializer(runtime));
@@ -56,11 +57,23 @@ final class EmbeddedClient {
 
     /** Sends a command in one frame (sequence 0). */
     void send(CommandCode command, byte[] body) {
+        send(command, body, 0);
+    }
+
+    /** Sends a command in one frame of sequence id {@code sequence} (a client that lost count when not 0). */
+    void send(CommandCode command, byte[] body, int sequence) {
         ByteBuf frame = Frames.begin(UnpooledByteBufAllocator.DEFAULT, 1 + body.length);
         frame.writeByte(command.code());
         frame.writeBytes(body);
-        replySequence = Frames.frameCount(1 + body.length);
-        channel.writeInbound(Frames.finish(frame, 0));
+        replySequence = sequence + Frames.frameCount(1 + body.length);
+        lastCommand = Frames.finish(frame, sequence);
+        channel.writeInbound(lastCommand);
+    }
+
+    /** Whether the proxy has let go of the last command's frame: the command has ended. */
+    boolean lastCommandEnded() {
+        channel.runPendingTasks();
+        return lastCommand.refCnt() == 0;
     }
 
     void query(String sql) {

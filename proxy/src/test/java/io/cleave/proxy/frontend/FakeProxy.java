@@ -6,6 +6,9 @@ import io.cleave.proxy.backend.BackendPool;
 import io.cleave.proxy.backend.FakeShard;
 import io.cleave.proxy.metrics.ProxyMetrics;
 import io.cleave.proxy.protocol.Capabilities;
+import io.cleave.proxy.protocol.Frames;
+import io.cleave.proxy.protocol.packet.client.CommandCode;
+import io.cleave.proxy.protocol.packet.server.StmtPrepareOk;
 import io.cleave.proxy.server.ProxyConfig;
 import io.cleave.proxy.server.ProxyRuntime;
 import io.cleave.router.keyspace.KeyRange;
@@ -15,11 +18,14 @@ import io.cleave.router.shardmap.ShardMap;
 import io.cleave.router.shardmap.ShardMapHolder;
 import io.cleave.router.topology.TableRule;
 import io.cleave.router.topology.Topology;
+import io.netty.buffer.ByteBuf;
 
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 /**
  * A whole proxy for flow tests, without a network or a server: the real runtime, router and
@@ -37,13 +43,19 @@ final class FakeProxy {
     private final List<EmbeddedClient> clients = new ArrayList<>();
 
     FakeProxy() {
+        this(config -> config);
+    }
+
+    /** With the proxy's configuration changed by {@code configure} (limits, pool sizes). */
+    FakeProxy(UnaryOperator<ProxyConfig> configure) {
         Topology topology = new Topology(2,
                 Map.of("customer", new Keyspace("customer", new RangeShardFunction(List.of(new KeyRange(1, 100),
                         new KeyRange(101, Long.MAX_VALUE))))),
                 Map.of("t", new TableRule.Sharded("t", "customer", "id"), "products", new TableRule.Reference("products"),
                         "settings", new TableRule.Unsharded("settings", 1)), 0);
         List<ProxyUser> users = List.of(ProxyUser.withEmptyPassword("app"));
-        runtime = new ProxyRuntime(ProxyConfig.defaults(new InetSocketAddress(0), users), new UserDirectory(users),
+        runtime = new ProxyRuntime(configure.apply(ProxyConfig.defaults(new InetSocketAddress(0), users)),
+                new UserDirectory(users),
                 topology, new ShardMapHolder(ShardMap.initial(topology, Map.of())), shards, ProxyMetrics.NONE, null, 1);
     }
 
@@ -66,6 +78,18 @@ final class FakeProxy {
         client.query(sql);
         pump();
         return client.reply();
+    }
+
+    /** Prepares {@code sql} (on a shard, or in the proxy for what it runs itself); returns the client's PREPARE_OK. */
+    StmtPrepareOk prepare(EmbeddedClient client, String sql) {
+        client.send(CommandCode.STMT_PREPARE, sql.getBytes(StandardCharsets.UTF_8));
+        pump();
+        List<ByteBuf> frames = client.frames();
+        try {
+            return StmtPrepareOk.decode(Frames.payload(frames.get(0)));
+        } finally {
+            EmbeddedClient.release(frames);
+        }
     }
 
     /** Answers the shards' waiting commands until no more come. */

@@ -2,15 +2,12 @@ package io.cleave.proxy.frontend;
 
 import io.cleave.proxy.backend.ShardReply;
 import io.cleave.proxy.protocol.ColumnType;
-import io.cleave.proxy.protocol.Frames;
 import io.cleave.proxy.protocol.packet.client.CommandCode;
 import io.cleave.proxy.protocol.packet.server.StmtPrepareOk;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import org.junit.jupiter.api.Test;
 
-import java.nio.charset.StandardCharsets;
-import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -31,11 +28,7 @@ class PreparedStatementFlowTest {
         proxy.shard(0).answer(UPDATE, ShardReply.ok(1, 0));
         proxy.shard(1).answer(UPDATE, ShardReply.ok(1, 0));
 
-        client.send(CommandCode.STMT_PREPARE, UPDATE.getBytes(StandardCharsets.UTF_8));
-        proxy.pump();
-        List<ByteBuf> prepared = client.frames();
-        StmtPrepareOk ok = StmtPrepareOk.decode(Frames.payload(prepared.get(0)));
-        EmbeddedClient.release(prepared);
+        StmtPrepareOk ok = proxy.prepare(client, UPDATE);
         assertThat(ok.paramCount()).isEqualTo(1);
 
         client.send(CommandCode.STMT_EXECUTE, execute(ok.statementId(), 150));
@@ -55,10 +48,7 @@ class PreparedStatementFlowTest {
 
     @Test
     void statementsTheProxyRunsItselfArePreparedWithoutAShard() {
-        client.send(CommandCode.STMT_PREPARE, "BEGIN".getBytes(StandardCharsets.UTF_8));
-        List<ByteBuf> prepared = client.frames();
-        StmtPrepareOk ok = StmtPrepareOk.decode(Frames.payload(prepared.get(0)));
-        EmbeddedClient.release(prepared);
+        StmtPrepareOk ok = proxy.prepare(client, "BEGIN");
 
         client.send(CommandCode.STMT_EXECUTE, execute(ok.statementId()));
         ClientReply begin = client.reply();

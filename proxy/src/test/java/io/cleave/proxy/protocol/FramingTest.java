@@ -33,6 +33,27 @@ class FramingTest {
     }
 
     @Test
+    void aFrameAboveTheCapIsNotWaitedForAndTheRestIsDropped() {
+        PacketFrameDecoder decoder = new PacketFrameDecoder();
+        decoder.maxPayload(1024);
+        EmbeddedChannel ch = new EmbeddedChannel(decoder);
+        ch.writeInbound(Hex.frame(1, "0a0b"));
+        ByteBuf small = ch.readInbound();
+        assertThat(Frames.payloadLength(small)).isEqualTo(2);
+        small.release();
+        // "GET / HTTP/1.1" read as a header announces 5.5 MB: only its 4 header bytes are needed.
+        ch.writeInbound(Unpooled.copiedBuffer("GET ", java.nio.charset.StandardCharsets.US_ASCII));
+        PacketFrameDecoder.Oversized oversized = ch.readInbound();
+        assertThat(oversized.payloadLength()).isEqualTo(0x544547);
+        assertThat(oversized.sequence()).isEqualTo(' ');
+        assertThat(oversized.limit()).isEqualTo(1024);
+        ch.writeInbound(Unpooled.copiedBuffer("/ HTTP/1.1\r\n\r\n", java.nio.charset.StandardCharsets.US_ASCII));
+        ch.writeInbound(Hex.frame(0, "0e"));
+        assertThat((Object) ch.readInbound()).isNull();
+        assertThat(ch.finish()).isFalse();
+    }
+
+    @Test
     void largePayloadIsSplitAndJoined() {
         int size = Frames.MAX_PAYLOAD * 2 + 10;
         ByteBuf buf = Frames.begin(ByteBufAllocator.DEFAULT, size);
