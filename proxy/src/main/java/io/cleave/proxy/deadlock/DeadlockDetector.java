@@ -1,6 +1,6 @@
 package io.cleave.proxy.deadlock;
 
-import io.cleave.proxy.backend.BackendConnector;
+import io.cleave.proxy.backend.ShardConnector;
 import io.cleave.proxy.metrics.ProxyMetrics;
 import io.cleave.proxy.protocol.packet.server.ErrPacket;
 import io.cleave.proxy.server.LoopResources;
@@ -80,7 +80,7 @@ public final class DeadlockDetector implements AutoCloseable {
      * Starts watching (when enabled): {@code controlLoop} runs the detector's own shard connections,
      * {@code loops} lists the proxy's event loops and their pools.
      */
-    public synchronized void start(BackendConnector[] connectors, EventLoop controlLoop,
+    public synchronized void start(ShardConnector[] connectors, EventLoop controlLoop,
                                    Supplier<Iterable<LoopResources>> loops) {
         if (thresholdNanos <= 0 || timer != null) {
             return;

@@ -1,7 +1,7 @@
 package io.cleave.proxy.deadlock;
 
 import io.cleave.proxy.backend.BackendConnection;
-import io.cleave.proxy.backend.BackendConnector;
+import io.cleave.proxy.backend.ShardConnector;
 import io.cleave.proxy.backend.ResponseKind;
 import io.cleave.proxy.server.RowCollector;
 import io.cleave.proxy.server.ShardAdmin;
@@ -22,12 +22,12 @@ import java.util.function.Consumer;
  */
 final class ShardLockReader implements AutoCloseable {
 
-    private final BackendConnector[] connectors;
+    private final ShardConnector[] connectors;
     private final EventLoop loop;
     private final BackendConnection[] connections;
     private final LockQueries[] queries;
 
-    ShardLockReader(BackendConnector[] connectors, EventLoop loop) {
+    ShardLockReader(ShardConnector[] connectors, EventLoop loop) {
         this.connectors = connectors;
         this.loop = loop;
         this.connections = new BackendConnection[connectors.length];

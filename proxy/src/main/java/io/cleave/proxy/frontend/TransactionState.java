@@ -45,6 +45,20 @@ final class TransactionState {
         this.wrote = new boolean[shards];
     }
 
+    int shardCount() {
+        return held.length;
+    }
+
+    /**
+     * A statement's preamble went through on {@code shard}: if it joined the transaction there
+     * (START TRANSACTION or XA START), the connection now belongs to the transaction.
+     */
+    void joined(int shard, BackendConnection conn) {
+        if (held[shard] == null && joining(shard)) {
+            hold(shard, conn);
+        }
+    }
+
     /** Whether the client believes it is in a transaction (BEGIN given, or a shard holds one). */
     boolean active() {
         return deferredBegin != null || heldCount > 0;
@@ -79,6 +93,17 @@ final class TransactionState {
         }
         return false;
     }
+
+    /**
+     * Whether an error ends the transaction on every shard: a deadlock (its victim, chosen by a
+     * shard or by the proxy's detector, keeps nothing anywhere), and, when it spans shards, a lock
+     * wait timeout or duplicate key too, so no shard keeps its half.
+     */
+    boolean abortedBy(int errorCode) {
+        return errorCode == DEADLOCK && begun() || distributed() && (errorCode == 1205 || errorCode == 1062);
+    }
+
+    static final int DEADLOCK = 1213;
 
     int coordinator() {
         return coordinator;

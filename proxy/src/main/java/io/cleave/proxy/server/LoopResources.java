@@ -1,8 +1,8 @@
 package io.cleave.proxy.server;
 
-import io.cleave.proxy.backend.BackendConnector;
 import io.cleave.proxy.backend.BackendPool;
 import io.cleave.proxy.backend.PoolMetrics;
+import io.cleave.proxy.backend.ShardConnector;
 import io.netty.channel.EventLoop;
 
 import java.util.concurrent.TimeUnit;
@@ -23,7 +23,7 @@ public final class LoopResources {
     private final ShardAvailability availability;
     private int nextAnyShard;
 
-    LoopResources(EventLoop loop, BackendConnector[] connectors, int perLoopLimit, long acquireTimeoutMillis,
+    LoopResources(EventLoop loop, ShardConnector[] connectors, int perLoopLimit, long acquireTimeoutMillis,
                   PoolMetrics metrics, ShardAvailability availability) {
         this.loop = loop;
         this.availability = availability;

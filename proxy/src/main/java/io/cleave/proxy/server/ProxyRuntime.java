@@ -3,7 +3,7 @@ package io.cleave.proxy.server;
 import io.cleave.proxy.auth.FailedLogins;
 import io.cleave.proxy.auth.RsaKeys;
 import io.cleave.proxy.auth.UserDirectory;
-import io.cleave.proxy.backend.BackendConnector;
+import io.cleave.proxy.backend.ShardConnector;
 import io.cleave.proxy.metrics.ProxyMetrics;
 import io.cleave.proxy.session.TransactionVariables;
 import io.cleave.router.shardmap.ShardMapHolder;
@@ -26,7 +26,7 @@ public final class ProxyRuntime {
     private final UserDirectory users;
     private final Topology topology;
     private final ShardMapHolder shardMaps;
-    private final BackendConnector[] connectors;
+    private final ShardConnector[] connectors;
     private final ProxyMetrics metrics;
     private final SslContext sslContext;
     private final int perLoopLimit;
@@ -50,8 +50,9 @@ public final class ProxyRuntime {
     private volatile String serverVersion = "8.0.0-cleave";
     private volatile TransactionVariables transactionVariables = TransactionVariables.CURRENT;
 
-    ProxyRuntime(ProxyConfig config, UserDirectory users, Topology topology, ShardMapHolder shardMaps,
-                 BackendConnector[] connectors, ProxyMetrics metrics, SslContext sslContext, int loopCount) {
+    /** {@code connectors}: one per shard, by shard number; {@code loopCount}: the event loops that will serve clients. */
+    public ProxyRuntime(ProxyConfig config, UserDirectory users, Topology topology, ShardMapHolder shardMaps,
+                        ShardConnector[] connectors, ProxyMetrics metrics, SslContext sslContext, int loopCount) {
         this.config = config;
         this.users = users;
         this.topology = topology;

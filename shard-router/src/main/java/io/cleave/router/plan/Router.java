@@ -89,7 +89,7 @@ public final class Router {
                 cache.put(DigestKey.copyOf(into.digest.lookupKey()), plan);
             }
         }
-        if (plan instanceof Plan.Route r && r.pin() == Pin.SQL_PREPARE && topology.shardCount() > 1) {
+        if (plan instanceof Plan.Route r && r.effects().pin().pin() == Pin.SQL_PREPARE && topology.shardCount() > 1) {
             // The statement text of SQL PREPARE is a value, not part of the shape: judged each time.
             plan = sqlPrepare(into, mode, plan);
         }
@@ -114,10 +114,13 @@ public final class Router {
         int slot = a.digest.slotOfToken(last);
         String text = slot >= 0 ? a.slots.asString(slot, java.nio.charset.StandardCharsets.UTF_8) : tokens.text(last);
         Plan inner = analyze(text.getBytes(java.nio.charset.StandardCharsets.UTF_8), mode, new Analysis()).plan();
+        if (inner instanceof Plan.MultiStatement m) {
+            inner = m.plan();
+        }
         if (inner instanceof Plan.Refuse r) {
             return r;
         }
-        boolean defaultShard = inner instanceof Plan.Route r && r.multi() == null
+        boolean defaultShard = inner instanceof Plan.Route r && r.several() == null
                 && (r.target() instanceof Target.AnyShard
                 || r.target() instanceof Target.Shard s && s.shard() == topology.defaultShard());
         return defaultShard || inner instanceof Plan.Session ? plan
@@ -154,15 +157,29 @@ public final class Router {
         if (isExplainCleave(tokens)) {
             return new Plan.Local(StatementKind.EXPLAIN, LocalQuery.EXPLAIN_CLEAVE, null, 2, tokens.size());
         }
-        if (isMultiStatement(tokens)) {
-            return gate.admit(multiStatement(tokens, mode));
+        int second = secondStatement(tokens);
+        if (second >= 0) {
+            return new Plan.MultiStatement(second, located(gate.admit(multiStatement(tokens, mode)), a));
         }
+        Plan plan;
         try {
             Statement statement = parser.parse(tokens, a.digest);
-            return gate.admit(planner.plan(statement, tokens, a.digest));
+            plan = gate.admit(planner.plan(statement, tokens, a.digest));
         } catch (SqlSyntaxException e) {
-            return unparsed(a, e);
+            plan = unparsed(a, e);
         }
+        return located(plan, a);
+    }
+
+    /**
+     * A routed statement with what only its text tells about its effects: the names its pins take
+     * and the user variables it assigns, found here once for every statement of its shape.
+     */
+    private static Plan located(Plan plan, Analysis a) {
+        if (plan instanceof Plan.Route r) {
+            return r.with(r.effects().locate(a.tokens, a.digest));
+        }
+        return plan;
     }
 
     /**
@@ -192,8 +209,7 @@ public final class Router {
     }
 
     private static Plan unparsedRoute(int shard) {
-        return new Plan.Route(StatementKind.OTHER, new Target.Shard(shard), new SqlTemplate.Original(), null, true,
-                false, false, Pin.NONE, false);
+        return Plan.Route.of(StatementKind.OTHER, new Target.Shard(shard), Plan.Access.WRITE, null);
     }
 
     /**
@@ -206,14 +222,15 @@ public final class Router {
                 && tokens.type(2) != TokenType.EOF && tokens.type(2) != TokenType.SEMICOLON;
     }
 
-    private static boolean isMultiStatement(TokenBuffer tokens) {
+    /** The first token of a second statement in the text (after a semicolon), or -1. */
+    private static int secondStatement(TokenBuffer tokens) {
         for (int i = 0; i < tokens.size() - 1; i++) {
             if (tokens.type(i) == TokenType.SEMICOLON && tokens.type(i + 1) != TokenType.SEMICOLON
                     && tokens.type(i + 1) != TokenType.EOF) {
-                return true;
+                return i + 1;
             }
         }
-        return false;
+        return -1;
     }
 
     /**
@@ -234,7 +251,7 @@ public final class Router {
                 int to = tokens.end(i - 1);
                 // Each statement is read with the session's sql_mode: ANSI_QUOTES changes what "x" is.
                 Plan p = analyze(tokens.source(), from, to - from, mode, new Analysis()).plan();
-                if (!(p instanceof Plan.Route r) || r.pin() != Pin.NONE) {
+                if (!(p instanceof Plan.Route r) || r.effects().pin().pin() != Pin.NONE) {
                     return refuseMulti();
                 }
                 if (r.target() instanceof Target.Shard s) {
@@ -252,14 +269,13 @@ public final class Router {
             start = i + 1;
         }
         if (common == null) {
-            return new Plan.Route(StatementKind.OTHER, new Target.AnyShard(), new SqlTemplate.Original(), null, false,
-                    false, false, Pin.NONE, false);
+            return Plan.Route.of(StatementKind.OTHER, new Target.AnyShard(), Plan.Access.READ, null);
         }
         return unparsedRoute(common);
     }
 
     private static Plan refuseMulti() {
-        return new Plan.Refuse(StatementKind.OTHER, PlanningException.NOT_SUPPORTED, PlanningException.NOT_SUPPORTED_STATE,
+        return Plan.Refuse.notSupported(StatementKind.OTHER,
                 "several statements in one query are only supported when they all run on one fixed shard and change no"
                         + " session state: send them one at a time");
     }

@@ -1,17 +1,14 @@
 package io.cleave.proxy.frontend;
 
-import io.cleave.proxy.backend.BackendConnection;
 import io.cleave.proxy.merge.ResultColumn;
 import io.cleave.proxy.merge.TextRow;
-import io.cleave.proxy.metrics.TransactionKind;
-import io.cleave.proxy.metrics.TransactionOutcome;
+import io.cleave.proxy.protocol.packet.server.ErrPacket;
 import io.cleave.proxy.protocol.packet.server.OkPacket;
 import io.cleave.proxy.protocol.packet.server.SessionStateChanges;
 import io.cleave.proxy.session.Charset;
 import io.cleave.proxy.session.SessionSettings;
 import io.cleave.proxy.session.TransactionVariables;
 import io.cleave.router.plan.ParameterValues;
-import io.cleave.router.plan.Plan;
 import io.cleave.router.plan.SessionAction;
 import io.cleave.router.plan.SqlRenderer;
 import io.cleave.router.plan.SqlTemplate;
@@ -23,54 +20,44 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Statements that change the session rather than data. The proxy keeps the session's state and
- * reproduces it on whichever connection serves the next statement: SET runs once on a shard (which
- * validates and evaluates it) and the values it set are read back; USE checks the schema exists;
- * BEGIN waits for the first statement; COMMIT and ROLLBACK go to the shard the transaction is on.
+ * Statements that change the session's settings: SET, SET SESSION TRANSACTION, USE and
+ * COM_INIT_DB. The proxy keeps the settings and reproduces them on whichever connection serves the
+ * session next: SET runs once on a shard (which validates and evaluates it) and what it set is read
+ * back in the same round trip; USE checks the schema exists there. Setting autocommit to a
+ * constant needs no round trip.
  */
-final class SessionStatements {
+final class SettingStatements {
 
-    private static final int NO_SUCH_SAVEPOINT = 1305;
+    private final Session session;
 
-    private final ClientSession session;
-
-    SessionStatements(ClientSession session) {
+    SettingStatements(Session session) {
         this.session = session;
     }
 
-    void handle(Plan.Session plan, StatementRunner.Execution exec) {
-        SessionAction action = plan.action();
+    void run(Command command, SessionAction action) {
         if (action instanceof SessionAction.SetVariables set) {
-            setVariables(set, exec);
+            setVariables(command, set);
         } else if (action instanceof SessionAction.Use use) {
-            useSchema(use.schema());
-        } else if (action instanceof SessionAction.Begin begin) {
-            begin(begin.statement());
-        } else if (action instanceof SessionAction.Commit commit) {
-            endTransaction("COMMIT", commit.chain(), commit.release());
-        } else if (action instanceof SessionAction.Rollback rollback) {
-            endTransaction("ROLLBACK", rollback.chain(), rollback.release());
-        } else if (action instanceof SessionAction.Savepoint savepoint) {
-            savepoint(savepoint, statementText(exec));
+            useSchema(command, use.schema());
         } else {
-            SessionAction.SetTransaction st = (SessionAction.SetTransaction) action;
-            if (st.session()) {
-                TransactionVariables names = session.runtime().transactionVariables();
-                runSet(statementText(exec), List.of(new SessionAction.SystemVariable(names.isolation()),
-                        new SessionAction.SystemVariable(names.readOnly())));
-            } else {
-                session.transaction().nextTransaction(st.statement());
-                ok();
-            }
+            TransactionVariables names = session.runtime().transactionVariables();
+            runSet(command, statementText(command), List.of(new SessionAction.SystemVariable(names.isolation()),
+                    new SessionAction.SystemVariable(names.readOnly())));
         }
+    }
+
+    /** Whether the action changes settings (else it is about the transaction). */
+    static boolean handles(SessionAction action) {
+        return action instanceof SessionAction.SetVariables || action instanceof SessionAction.Use
+                || action instanceof SessionAction.SetTransaction st && st.session();
     }
 
     // ---- SET ---------------------------------------------------------------------------------
 
-    private void setVariables(SessionAction.SetVariables set, StatementRunner.Execution exec) {
+    private void setVariables(Command command, SessionAction.SetVariables set) {
         SessionAction.Autocommit only = set.autocommitOnly();
         if (only != null) {
-            Boolean on = only.literal() != null ? only.literal() : booleanValue(exec.values(), only.slot());
+            Boolean on = only.literal() != null ? only.literal() : booleanValue(command.values(), only.slot());
             TransactionState tx = session.transaction();
             // Turning autocommit on commits an open transaction: that needs the shard it is on.
             if (on != null && !(on && tx.begun())) {
@@ -78,11 +65,11 @@ final class SessionStatements {
                     tx.end();
                 }
                 session.settings(session.settings().withAutocommit(on));
-                ok();
+                command.ok();
                 return;
             }
         }
-        runSet(statementText(exec), set.targets());
+        runSet(command, statementText(command), set.targets());
     }
 
     private static Boolean booleanValue(ParameterValues values, int slot) {
@@ -103,7 +90,7 @@ final class SessionStatements {
      * Runs the SET on a shard and, in the same round trip, reads back what it set; records those
      * values in the session (and as that connection's state) and answers OK.
      */
-    private void runSet(byte[] setStatement, List<SessionAction.SetTarget> targets) {
+    private void runSet(Command command, byte[] setStatement, List<SessionAction.SetTarget> targets) {
         List<String> readBack = new ArrayList<>();
         for (SessionAction.SetTarget t : targets) {
             if (t instanceof SessionAction.SystemVariable v) {
@@ -125,22 +112,22 @@ final class SessionStatements {
         sql.write(select, 0, select.length);
         SessionSettings before = session.settings();
         SessionSettings[] after = new SessionSettings[1];
-        int shard = pickShard();
-        new MultiExchange(session, false, results -> {
+        int shard = session.anyShard();
+        new MultiExchange(new CommandLegs(session, command), false, results -> {
             LegResult leg = results.get(0);
             if (!leg.ok()) {
-                session.error(leg.errorPacket());
+                command.error(leg.errorPacket());
                 return;
             }
             session.settings(after[0]);
             if (after[0].autocommit() && !before.autocommit() && !session.transaction().begun()) {
                 session.transaction().end();
             }
-            ok();
+            command.ok();
         }).beforeRelease((conn, leg) -> {
             if (!leg.ok() || leg.rows.size() != 1) {
                 if (leg.ok()) {
-                    leg.error = new io.cleave.proxy.protocol.packet.server.ErrPacket(1105, "HY000",
+                    leg.error = new ErrPacket(1105, "HY000",
                             "SET read back " + leg.rows.size() + " rows");
                 }
                 return;
@@ -210,19 +197,20 @@ final class SessionStatements {
 
     // ---- USE / COM_INIT_DB -----------------------------------------------------------------
 
-    void initDb(ByteBuf payload) {
+    void initDb(Command command) {
+        ByteBuf payload = command.payload();
         String schema = payload.toString(payload.readerIndex() + 1, payload.readableBytes() - 1,
                 StandardCharsets.UTF_8);
-        useSchema(schema);
+        useSchema(command, schema);
     }
 
-    private void useSchema(String schema) {
+    private void useSchema(Command command, String schema) {
         byte[] sql = ("USE `" + schema.replace("`", "``") + "`").getBytes(StandardCharsets.UTF_8);
         SessionSettings after = session.settings().withSchema(schema);
-        new MultiExchange(session, false, results -> {
+        new MultiExchange(new CommandLegs(session, command), false, results -> {
             LegResult leg = results.get(0);
             if (!leg.ok()) {
-                session.error(leg.errorPacket());
+                command.error(leg.errorPacket());
                 return;
             }
             session.settings(after);
@@ -230,140 +218,15 @@ final class SessionStatements {
             if (session.output().capabilities().sessionTrack()) {
                 ok = ok.withSessionState(new SessionStateChanges().schema(schema).toBytes());
             }
-            session.output().ok(ok);
-            session.finishCommand();
+            command.ok(ok);
         }).beforeRelease((conn, leg) -> {
             if (leg.ok()) {
                 conn.sessionState().applied(after);
             }
-        }).leg(pickShard(), sql).start();
+        }).leg(session.anyShard(), sql).start();
     }
 
-    // ---- transactions --------------------------------------------------------------------------
-
-    private void begin(String startStatement) {
-        TransactionState tx = session.transaction();
-        if (tx.begun()) {
-            // BEGIN inside a transaction commits it first, as the server does.
-            finishTransaction("COMMIT", () -> {
-                tx.begin(startStatement);
-                ok();
-            });
-            return;
-        }
-        tx.end();
-        tx.begin(startStatement);
-        ok();
-    }
-
-    private void endTransaction(String verb, boolean chain, boolean release) {
-        TransactionState tx = session.transaction();
-        String previousBegin = tx.deferredBegin();
-        finishTransaction(verb, () -> {
-            if (chain) {
-                tx.begin(previousBegin != null ? previousBegin : "START TRANSACTION");
-            }
-            ok();
-            if (release) {
-                session.close();
-            }
-        });
-    }
-
-    /** Sends {@code verb} to every shard of the transaction; runs {@code then} once it ended. */
-    private void finishTransaction(String verb, Runnable then) {
-        TransactionState tx = session.transaction();
-        if (tx.distributed()) {
-            DistributedCommit end = new DistributedCommit(session);
-            java.util.function.Consumer<io.cleave.proxy.protocol.packet.server.ErrPacket> after = error -> {
-                if (error != null) {
-                    session.error(error);
-                } else {
-                    then.run();
-                }
-            };
-            if (verb.equals("COMMIT")) {
-                end.commit(after);
-            } else {
-                end.rollback(after);
-            }
-            return;
-        }
-        List<BackendConnection> held = tx.heldConnections();
-        if (held.isEmpty()) {
-            tx.end();
-            then.run();
-            return;
-        }
-        byte[] sql = verb.getBytes(StandardCharsets.US_ASCII);
-        TransactionOutcome ended = verb.equals("COMMIT") ? TransactionOutcome.COMMIT : TransactionOutcome.ROLLBACK;
-        MultiExchange multi = new MultiExchange(session, false, results -> {
-            tx.end();
-            for (LegResult leg : results) {
-                if (!leg.ok()) {
-                    session.runtime().metrics().transactionEnded(TransactionKind.SINGLE_SHARD, TransactionOutcome.FAILED);
-                    session.error(leg.errorPacket());
-                    return;
-                }
-            }
-            session.runtime().metrics().transactionEnded(TransactionKind.SINGLE_SHARD, ended);
-            then.run();
-        });
-        for (BackendConnection c : held) {
-            multi.leg(c.shard(), sql);
-        }
-        multi.start();
-    }
-
-    private void savepoint(SessionAction.Savepoint sp, byte[] text) {
-        TransactionState tx = session.transaction();
-        if (tx.begun()) {
-            MultiExchange multi = new MultiExchange(session, false, results -> {
-                for (LegResult leg : results) {
-                    if (!leg.ok()) {
-                        session.error(leg.errorPacket());
-                        return;
-                    }
-                }
-                ok();
-            });
-            for (BackendConnection c : tx.heldConnections()) {
-                multi.leg(c.shard(), text);
-            }
-            multi.start();
-            return;
-        }
-        if (sp.op() == SessionAction.SavepointOp.SET) {
-            if (tx.deferredBegin() != null) {
-                tx.earlySavepoint(sp.name(), new String(text, StandardCharsets.UTF_8));
-            }
-            ok();
-            return;
-        }
-        if (tx.deferredBegin() != null && tx.hasEarlySavepoint(sp.name())) {
-            if (sp.op() == SessionAction.SavepointOp.RELEASE) {
-                tx.releaseEarlySavepoint(sp.name());
-            }
-            ok();
-            return;
-        }
-        session.error(NO_SUCH_SAVEPOINT, "42000", "SAVEPOINT " + sp.name() + " does not exist");
-    }
-
-    // ---- helpers -------------------------------------------------------------------------------
-
-    /** The shard a session statement runs on: where the session already is, else any. */
-    private int pickShard() {
-        int inUse = session.shardInUse();
-        return inUse >= 0 ? inUse : session.loop().nextAnyShard();
-    }
-
-    private static byte[] statementText(StatementRunner.Execution exec) {
-        return SqlRenderer.render(new SqlTemplate.Original(), exec.analysis(), exec.values());
-    }
-
-    private void ok() {
-        session.output().ok(session.status());
-        session.finishCommand();
+    private static byte[] statementText(Command command) {
+        return SqlRenderer.render(new SqlTemplate.Original(), command.analysis(), command.values());
     }
 }
