@@ -20,6 +20,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import io.cleave.e2e.support.TestServer;
 import picocli.CommandLine;
 
 /**
@@ -44,7 +45,7 @@ class BenchHarnessIT {
         Path out = dir.resolve("scaling-tpcc");
         int exit = bench("scaling", "--workload", "tpcc", "--shards", "2", "--no-direct", "--warehouses", "2",
             "--connections", "4", "--rounds", "1", "--duration", "4s", "--warmup", "1s", "--report-interval", "1s",
-            "--buffer-pool", "128M", "--cleave-jar", CLEAVE_JAR.toString(), "--output", out.toString());
+            "--buffer-pool", "128M", "--cleave-jar", CLEAVE_JAR.toString(), "--server-binary", TestServer.binary(), "--output", out.toString());
         assertThat(exit).as("exit code of scaling (1: a data check failed)").isZero();
 
         ComparisonSet set = ResultWriter.readJson(out);
@@ -78,7 +79,7 @@ class BenchHarnessIT {
         Files.writeString(doc, "# Results\n\n<!-- BEGIN cleave-bench:proxy-overhead -->\n<!-- END cleave-bench:proxy-overhead -->\n");
         int exit = bench("proxy-overhead", "--workloads", "oltp_point_select", "--tables", "1", "--table-size", "500",
             "--threads", "2", "--rounds", "1", "--duration", "2s", "--warmup", "0s", "--buffer-pool", "128M",
-            "--cleave-jar", CLEAVE_JAR.toString(), "--output", out.toString(), "--doc", doc.toString());
+            "--cleave-jar", CLEAVE_JAR.toString(), "--server-binary", TestServer.binary(), "--output", out.toString(), "--doc", doc.toString());
         assertThat(exit).isZero();
 
         ComparisonSet set = ResultWriter.readJson(out);
@@ -110,7 +111,7 @@ class BenchHarnessIT {
         Files.writeString(doc, "# Results\n\n<!-- BEGIN cleave-bench:cross-shard -->\n<!-- END cleave-bench:cross-shard -->\n");
         int exit = bench("cross-shard", "--shards", "2", "--k", "1,2", "--threads", "2", "--accounts-per-shard", "200",
             "--tpcc-rounds", "0", "--rounds", "1", "--duration", "2s", "--warmup", "0s", "--buffer-pool", "128M",
-            "--cleave-jar", CLEAVE_JAR.toString(), "--output", out.toString(), "--doc", doc.toString());
+            "--cleave-jar", CLEAVE_JAR.toString(), "--server-binary", TestServer.binary(), "--output", out.toString(), "--doc", doc.toString());
         assertThat(exit).as("exit code of cross-shard (1: a data check failed)").isZero();
 
         CrossShardSet set = CrossShardFiles.readJson(out);

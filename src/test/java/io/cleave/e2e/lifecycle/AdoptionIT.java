@@ -2,6 +2,7 @@ package io.cleave.e2e.lifecycle;
 
 import io.cleave.e2e.support.CleaveTestHome;
 import io.cleave.e2e.support.RunningDaemon;
+import io.cleave.e2e.support.ServerMatrix;
 import io.cleave.manager.supervisor.InstanceState;
 import org.junit.jupiter.api.Test;
 
@@ -16,6 +17,7 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** A new daemon adopts the servers an earlier one left running, and cleans up after a host crash. */
+@ServerMatrix
 class AdoptionIT {
 
     @Test

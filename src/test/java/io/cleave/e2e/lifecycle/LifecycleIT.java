@@ -2,6 +2,7 @@ package io.cleave.e2e.lifecycle;
 
 import io.cleave.e2e.support.CleaveTestHome;
 import io.cleave.e2e.support.RunningDaemon;
+import io.cleave.e2e.support.ServerMatrix;
 import io.cleave.manager.supervisor.InstanceState;
 import io.cleave.manager.supervisor.InstanceStatus;
 import org.junit.jupiter.api.Test;
@@ -17,6 +18,7 @@ import java.time.Duration;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Two real embedded MariaDB shards: start, answer, survive kill -9, stop without leaving a process. */
+@ServerMatrix
 class LifecycleIT {
 
     @Test

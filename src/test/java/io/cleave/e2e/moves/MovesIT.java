@@ -2,6 +2,7 @@ package io.cleave.e2e.moves;
 
 import io.cleave.e2e.support.CleaveTestHome;
 import io.cleave.e2e.support.RunningDaemon;
+import io.cleave.e2e.support.ServerMatrix;
 import io.cleave.manager.move.MovePhase;
 import io.cleave.manager.move.MoveRecord;
 import io.cleave.manager.move.MoveRefused;
@@ -47,6 +48,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * across shards the whole time: no statement may fail, totals stay what they were, and each row
  * ends on exactly the shard the map names.
  */
+@ServerMatrix
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class MovesIT {

@@ -2,6 +2,7 @@ package io.cleave.e2e.moves;
 
 import io.cleave.e2e.support.CleaveTestHome;
 import io.cleave.e2e.support.RunningDaemon;
+import io.cleave.e2e.support.ServerMatrix;
 import io.cleave.manager.move.MoveHooks;
 import io.cleave.manager.move.MovePhase;
 import io.cleave.manager.move.MoveRecord;
@@ -26,6 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * move pauses while the supervisor restarts the shard, then goes on and finishes: the moved rows
  * are on the target only, and the row count is unchanged.
  */
+@ServerMatrix
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ShardKilledMidMoveIT {
 

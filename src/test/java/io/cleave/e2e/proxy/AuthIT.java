@@ -3,6 +3,7 @@ package io.cleave.e2e.proxy;
 import io.cleave.e2e.support.CleaveTestHome;
 import io.cleave.e2e.support.CommandLine;
 import io.cleave.e2e.support.RunningDaemon;
+import io.cleave.e2e.support.ServerMatrix;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -24,6 +25,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * caching_sha2_password by its fast path, by full authentication over TLS, and by the RSA key
  * exchange; auth switch when the client starts with another plugin; wrong passwords.
  */
+@ServerMatrix
 class AuthIT {
 
     /** Every account's password is "secret" ('cleave hash-password'); "both" has both hashes. */

@@ -2,6 +2,7 @@ package io.cleave.e2e.proxy;
 
 import io.cleave.e2e.support.CleaveTestHome;
 import io.cleave.e2e.support.RunningDaemon;
+import io.cleave.e2e.support.ServerMatrix;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -26,6 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the statements that must behave as on one server. Rows planted directly on the wrong shard
  * ("shadows", which the proxy must never read) show that a statement went to exactly one shard.
  */
+@ServerMatrix
 class RoutingIT {
 
     private static CleaveTestHome home;

@@ -2,6 +2,7 @@ package io.cleave.e2e.routing;
 
 import io.cleave.e2e.support.RawMysqlClient;
 import io.cleave.e2e.support.RunningDaemon;
+import io.cleave.e2e.support.ServerMatrix;
 import io.cleave.router.keyspace.ShardKey;
 import io.cleave.router.plan.TargetResolver;
 import org.junit.jupiter.api.AfterAll;
@@ -30,6 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * column; version comments; multi-statements under ANSI_QUOTES; statements the parser cannot
  * read; views; character sets that are not ASCII-safe and unknown collation ids; rows over 16 MB.
  */
+@ServerMatrix
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class CrossShardAnswersIT {
 

@@ -1,6 +1,7 @@
 package io.cleave.e2e.routing;
 
 import io.cleave.e2e.support.RunningDaemon;
+import io.cleave.e2e.support.ServerMatrix;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -28,6 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * shards resolved from bound values). Loading in the second run goes through prepared statements
  * too.
  */
+@ServerMatrix
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class DifferentialIT {
 

@@ -2,6 +2,7 @@ package io.cleave.e2e.routing;
 
 import io.cleave.e2e.support.CleaveTestHome;
 import io.cleave.e2e.support.RunningDaemon;
+import io.cleave.e2e.support.ServerMatrix;
 import io.cleave.router.keyspace.ShardKey;
 import io.cleave.router.plan.TargetResolver;
 import org.junit.jupiter.api.AfterAll;
@@ -30,6 +31,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * writes to a reference table reach every copy; UPDATE and DELETE without a key reach every shard.
  * One daemon serves the whole class (one test restarts it).
  */
+@ServerMatrix
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class WritesAcrossShardsIT {
 

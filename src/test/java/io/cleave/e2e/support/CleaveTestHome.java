@@ -24,7 +24,8 @@ import java.util.stream.Stream;
 
 /**
  * A throw-away Cleave home for a test: a temp directory under /tmp (short, for Unix sockets) with a
- * generated cleave.yaml on free loopback ports, from which real daemons are started in-process.
+ * generated cleave.yaml on free loopback ports, from which real daemons are started in-process; the
+ * shards run the {@link TestServer} (the embedded MariaDB unless the test run names another).
  * Datadirs are copies of the datadir template cached per server version (in $CLEAVE_CACHE or
  * ~/.cache/cleave), so a daemon with two shards is up in a second or two.
  *
@@ -56,7 +57,7 @@ public final class CleaveTestHome implements AutoCloseable {
         this.configFile = root.resolve("cleave.yaml");
         StringBuilder yaml = new StringBuilder();
         yaml.append("shards: ").append(b.shards).append('\n');
-        yaml.append("server:\n  binary: auto\n  base_port: ").append(basePort).append('\n');
+        yaml.append("server:\n  binary: \"").append(TestServer.binary()).append("\"\n  base_port: ").append(basePort).append('\n');
         if (!b.serverOptions.isEmpty()) {
             yaml.append("  options:\n");
             b.serverOptions.forEach((k, v) -> yaml.append("    ").append(k).append(": \"").append(v).append("\"\n"));

@@ -1,6 +1,7 @@
 package io.cleave.e2e.transactions;
 
 import io.cleave.e2e.support.RunningDaemon;
+import io.cleave.e2e.support.ServerMatrix;
 import io.cleave.proxy.deadlock.DeadlockReport;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -30,6 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * over three shards, a cycle that a single-shard transaction closes, and a long lock wait that is
  * no cycle and must not be broken. Each deadlock is counted in /metrics and shown by status.
  */
+@ServerMatrix
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class CrossShardDeadlockIT {
 

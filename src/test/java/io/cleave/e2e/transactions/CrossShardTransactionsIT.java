@@ -2,6 +2,7 @@ package io.cleave.e2e.transactions;
 
 import io.cleave.e2e.support.RawMysqlClient;
 import io.cleave.e2e.support.RunningDaemon;
+import io.cleave.e2e.support.ServerMatrix;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -37,6 +38,7 @@ import static org.assertj.core.api.Assertions.fail;
  * a transaction on one shard sends the shard nothing beyond the client's own statements, and a
  * client that vanishes mid-transaction leaves nothing open. Each test uses its own accounts.
  */
+@ServerMatrix
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class CrossShardTransactionsIT {
 

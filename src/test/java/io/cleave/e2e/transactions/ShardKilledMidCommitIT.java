@@ -3,6 +3,7 @@ package io.cleave.e2e.transactions;
 import io.cleave.e2e.support.CleaveTestHome;
 import io.cleave.e2e.support.RawMysqlClient;
 import io.cleave.e2e.support.RunningDaemon;
+import io.cleave.e2e.support.ServerMatrix;
 import io.cleave.manager.daemon.CleaveProxyService;
 import io.cleave.manager.supervisor.InstanceState;
 import io.cleave.manager.supervisor.RestartPolicy;
@@ -38,6 +39,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * an error that says the outcome is being settled may go either way. Afterwards the transfer is
  * entirely applied or entirely absent, the total is unchanged and no branch stays prepared.
  */
+@ServerMatrix
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ShardKilledMidCommitIT {
 

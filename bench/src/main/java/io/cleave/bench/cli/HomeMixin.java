@@ -17,7 +17,7 @@ final class HomeMixin {
     String bufferPool;
 
     @Option(names = "--server-binary", defaultValue = "auto",
-        description = "mysqld/mariadbd to run, or auto (default: ${DEFAULT-VALUE}).")
+        description = "mysqld/mariadbd to run: auto, embedded, or a path (default: ${DEFAULT-VALUE}).")
     String serverBinary;
 
     @Option(names = "--datadir-root", description = "Directory for the shards' datadirs, e.g. on a flash device "

@@ -144,14 +144,18 @@ public final class ConfigLoader {
     private static ServerConfig server(YamlMapping server, Path dir) {
         Problems problems = server.problems();
         String binary = server.string("binary", "auto");
-        Optional<Path> binaryPath = Optional.empty();
-        if (!binary.equals("auto")) {
-            Path path = dir.resolve(binary).normalize();
-            if (!Files.isRegularFile(path) || !Files.isExecutable(path)) {
-                problems.add(server.lineOf("binary"), server.field("binary"), path + " is not an executable file: expected 'auto' or the path of a mysqld/mariadbd binary");
+        ServerChoice choice = switch (binary) {
+            case "auto" -> new ServerChoice.Auto();
+            case "embedded" -> new ServerChoice.Embedded();
+            default -> {
+                Path path = dir.resolve(binary).normalize();
+                if (!Files.isRegularFile(path) || !Files.isExecutable(path)) {
+                    problems.add(server.lineOf("binary"), server.field("binary"), path
+                            + " is not an executable file: expected 'auto', 'embedded' or the path of a mysqld/mariadbd binary");
+                }
+                yield new ServerChoice.Configured(path);
             }
-            binaryPath = Optional.of(path);
-        }
+        };
         int basePort = server.integer("base_port", ServerConfig.DEFAULT_BASE_PORT, 1, 65535);
         Map<String, String> options = new LinkedHashMap<>();
         YamlMapping extra = server.mapping("options");
@@ -162,7 +166,7 @@ public final class ConfigLoader {
             extra.string(key).ifPresent(v -> options.put(key, v));
         }
         server.rejectUnknownKeys();
-        return new ServerConfig(binaryPath, basePort, options);
+        return new ServerConfig(choice, basePort, options);
     }
 
     private static ProxyConfig proxy(YamlMapping proxy, Path dir) {

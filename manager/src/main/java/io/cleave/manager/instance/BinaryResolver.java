@@ -1,5 +1,7 @@
 package io.cleave.manager.instance;
 
+import io.cleave.manager.config.ServerChoice;
+
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -9,8 +11,8 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * Finds the server binary: the configured path, else mysqld/mariadbd on PATH, else the embedded
- * MariaDB. The choice is probed ({@code --version}) so a wrong file fails here, with its name.
+ * Finds the server binary: the configured path; the embedded MariaDB when asked for by name; for
+ * {@code auto} mysqld/mariadbd on PATH, else the embedded MariaDB. The choice is probed ({@code --version}) so a wrong file fails here, with its name.
  */
 public final class BinaryResolver {
 
@@ -28,13 +30,20 @@ public final class BinaryResolver {
         this.embedded = embedded;
     }
 
-    public ServerBinary resolve(Optional<Path> configured) {
-        if (configured.isPresent()) {
-            return probe(configured.get(), ServerBinary.Source.CONFIGURED);
+    public ServerBinary resolve(ServerChoice choice) {
+        if (choice instanceof ServerChoice.Configured c) {
+            return probe(c.mysqld(), ServerBinary.Source.CONFIGURED);
         }
-        Optional<Path> onPath = findOnPath();
-        if (onPath.isPresent()) {
-            return probe(onPath.get(), ServerBinary.Source.PATH);
+        if (choice instanceof ServerChoice.Auto) {
+            Optional<Path> onPath = findOnPath();
+            if (onPath.isPresent()) {
+                return probe(onPath.get(), ServerBinary.Source.PATH);
+            }
+            try {
+                return embedded.get().ensureExtracted();
+            } catch (BinaryException e) {
+                throw new BinaryException("no mysqld or mariadbd on PATH and " + e.getMessage(), e);
+            }
         }
         return embedded.get().ensureExtracted();
     }

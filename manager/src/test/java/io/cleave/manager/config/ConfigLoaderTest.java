@@ -30,12 +30,23 @@ class ConfigLoaderTest {
         CleaveConfig config = ConfigLoader.load(SAMPLES.resolve("cleave.yaml"));
         assertThat(config.shards()).isEqualTo(4);
         assertThat(config.bufferPoolPerShard()).isEqualTo(256L << 20);
-        assertThat(config.server().binary()).isEmpty();
+        assertThat(config.server().binary()).isEqualTo(new ServerChoice.Auto());
         assertThat(config.proxy().listen()).isEqualTo(new HostPort("127.0.0.1", 6033));
         assertThat(config.adminPort()).isEqualTo(6034);
         assertThat(config.proxy().users()).singleElement()
                 .satisfies(u -> assertThat(u.name()).isEqualTo("root"))
                 .satisfies(u -> assertThat(u.hasEmptyPassword()).isTrue());
+    }
+
+    @Test
+    void serverBinaryIsAutoEmbeddedOrAnExecutablePath() {
+        String base = "shards: 2\nproxy:\n  users: [{name: root, password: \"\"}]\nserver:\n  binary: ";
+        assertThat(ConfigLoader.parse(FILE, base + "embedded\n").server().binary()).isEqualTo(new ServerChoice.Embedded());
+        assertThat(ConfigLoader.parse(FILE, base + "auto\n").server().binary()).isEqualTo(new ServerChoice.Auto());
+        assertThat(ConfigLoader.parse(FILE, base + "/bin/sh\n").server().binary())
+                .isEqualTo(new ServerChoice.Configured(Path.of("/bin/sh")));
+        assertThat(catchConfig(base + "/no/such/mariadbd\n").getMessage())
+                .contains("server.binary", "/no/such/mariadbd is not an executable file", "'auto', 'embedded' or the path");
     }
 
     @Test

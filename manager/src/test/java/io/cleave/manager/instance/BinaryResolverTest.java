@@ -1,5 +1,6 @@
 package io.cleave.manager.instance;
 
+import io.cleave.manager.config.ServerChoice;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -10,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
-import java.util.Optional;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
 
@@ -23,6 +23,8 @@ class BinaryResolverTest {
     private static final String MYSQL = "mysqld  Ver 8.4.3 for Linux on x86_64 (MySQL Community Server - GPL)";
     private static final String PERCONA = "mysqld  Ver 8.0.36-28 for Linux on x86_64 (Percona Server (GPL), Release 28, Revision 47601f19)";
     private static final String MARIADB = "mariadbd  Ver 10.11.6-MariaDB-0+deb12u1 for debian-linux-gnu on x86_64 (Debian 12)";
+
+    private static final ServerChoice AUTO = new ServerChoice.Auto();
 
     @TempDir
     Path tmp;
@@ -42,7 +44,7 @@ class BinaryResolverTest {
     void configuredPathWinsOverPath() throws IOException {
         Path configured = script(tmp.resolve("percona/sbin/mysqld"), PERCONA);
         script(tmp.resolve("usr/bin/mysqld"), MYSQL);
-        ServerBinary b = new BinaryResolver(tmp.resolve("usr/bin").toString(), this::noEmbedded).resolve(Optional.of(configured));
+        ServerBinary b = new BinaryResolver(tmp.resolve("usr/bin").toString(), this::noEmbedded).resolve(new ServerChoice.Configured(configured));
         assertThat(b.flavour()).isEqualTo(Flavour.PERCONA);
         assertThat(b.version()).isEqualTo(new ServerVersion(8, 0, 36));
         assertThat(b.source()).isEqualTo(ServerBinary.Source.CONFIGURED);
@@ -55,11 +57,21 @@ class BinaryResolverTest {
         script(tmp.resolve("b/mysqld"), MYSQL);
         Files.createDirectories(tmp.resolve("empty"));
         String path = tmp.resolve("empty") + ":" + tmp.resolve("a") + ":" + tmp.resolve("b");
-        ServerBinary b = new BinaryResolver(path, this::noEmbedded).resolve(Optional.empty());
+        ServerBinary b = new BinaryResolver(path, this::noEmbedded).resolve(AUTO);
         assertThat(b.source()).isEqualTo(ServerBinary.Source.PATH);
         assertThat(b.flavour()).isEqualTo(Flavour.MARIADB);
         assertThat(b.version()).isEqualTo(new ServerVersion(10, 11, 6));
         assertThat(b.mysqld()).isEqualTo(tmp.resolve("a/mariadbd"));
+    }
+
+    @Test
+    void embeddedByNameIgnoresServersOnPath() throws IOException {
+        script(tmp.resolve("usr/sbin/mariadbd"), MARIADB);
+        Path jar = fakeArtifact("9.9.9", "mariadbd  Ver 11.4.5-MariaDB for linux-systemd on x86_64 (MariaDB Server)");
+        EmbeddedServer embedded = new EmbeddedServer("9.9.9", tmp.resolve("cache"), List.of(jar));
+        ServerBinary b = new BinaryResolver(tmp.resolve("usr/sbin").toString(), () -> embedded).resolve(new ServerChoice.Embedded());
+        assertThat(b.source()).isEqualTo(ServerBinary.Source.EMBEDDED);
+        assertThat(b.version()).isEqualTo(new ServerVersion(11, 4, 5));
     }
 
     @Test
@@ -68,7 +80,7 @@ class BinaryResolverTest {
         Files.createDirectories(notExecutable.getParent());
         Files.writeString(notExecutable, "not a program");
         script(tmp.resolve("b/mysqld"), MYSQL);
-        ServerBinary b = new BinaryResolver(tmp.resolve("a") + ":" + tmp.resolve("b"), this::noEmbedded).resolve(Optional.empty());
+        ServerBinary b = new BinaryResolver(tmp.resolve("a") + ":" + tmp.resolve("b"), this::noEmbedded).resolve(AUTO);
         assertThat(b.mysqld()).isEqualTo(tmp.resolve("b/mysqld"));
     }
 
@@ -77,7 +89,7 @@ class BinaryResolverTest {
         Path jar = fakeArtifact("9.9.9", "mariadbd  Ver 11.8.2-MariaDB for linux-systemd on x86_64 (MariaDB Server)");
         Path cache = tmp.resolve("cache");
         EmbeddedServer embedded = new EmbeddedServer("9.9.9", cache, List.of(tmp.resolve("nothing-here.jar"), jar));
-        ServerBinary b = new BinaryResolver(tmp.resolve("no-such-dir").toString(), () -> embedded).resolve(Optional.empty());
+        ServerBinary b = new BinaryResolver(tmp.resolve("no-such-dir").toString(), () -> embedded).resolve(AUTO);
         assertThat(b.source()).isEqualTo(ServerBinary.Source.EMBEDDED);
         assertThat(b.flavour()).isEqualTo(Flavour.MARIADB);
         assertThat(b.version()).isEqualTo(new ServerVersion(11, 8, 2));
@@ -89,20 +101,20 @@ class BinaryResolverTest {
 
         // A second resolution reuses the extraction: a file added to it survives.
         Files.writeString(cache.resolve("embedded/mariadb-9.9.9/kept"), "x");
-        new BinaryResolver("", () -> embedded).resolve(Optional.empty());
+        new BinaryResolver("", () -> embedded).resolve(AUTO);
         assertThat(cache.resolve("embedded/mariadb-9.9.9/kept")).exists();
 
         // A different artifact (size and hash change) replaces the extraction.
         Files.delete(jar);
         fakeArtifact("9.9.9", "mariadbd  Ver 11.10.3-MariaDB for linux-systemd on x86_64 (MariaDB Server)");
-        ServerBinary again = new BinaryResolver("", () -> embedded).resolve(Optional.empty());
+        ServerBinary again = new BinaryResolver("", () -> embedded).resolve(AUTO);
         assertThat(again.version()).isEqualTo(new ServerVersion(11, 10, 3));
         assertThat(cache.resolve("embedded/mariadb-9.9.9/kept")).doesNotExist();
     }
 
     @Test
     void nothingFoundSaysWhatWasTriedAndWhatWouldWork() {
-        assertThatThrownBy(() -> new BinaryResolver("", this::noEmbedded).resolve(Optional.empty()))
+        assertThatThrownBy(() -> new BinaryResolver("", this::noEmbedded).resolve(AUTO))
                 .isInstanceOf(BinaryException.class)
                 .hasMessageContaining("no mysqld or mariadbd on PATH")
                 .hasMessageContaining("missing.jar")
@@ -112,7 +124,7 @@ class BinaryResolverTest {
     @Test
     void aProgramThatIsNoServerIsRefused() throws IOException {
         Path fake = script(tmp.resolve("bin/mysqld"), "hello");
-        assertThatThrownBy(() -> new BinaryResolver("", this::noEmbedded).resolve(Optional.of(fake)))
+        assertThatThrownBy(() -> new BinaryResolver("", this::noEmbedded).resolve(new ServerChoice.Configured(fake)))
                 .isInstanceOf(BinaryException.class).hasMessageContaining("not a MySQL-compatible server");
     }
 

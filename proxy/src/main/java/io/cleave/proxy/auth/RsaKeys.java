@@ -13,11 +13,13 @@ import java.util.Base64;
 
 /**
  * The RSA side of caching_sha2_password full authentication without TLS: the server hands out a
- * PEM public key, the client encrypts (password XOR scramble) with OAEP padding.
+ * PEM public key, the client encrypts (password XOR scramble) with OAEP padding (PKCS#1 v1.5 when it
+ * takes the server for one before MySQL 8.0.5).
  */
 public final class RsaKeys {
 
     private static final String TRANSFORMATION = "RSA/ECB/OAEPWithSHA-1AndMGF1Padding";
+    private static final String PKCS1_TRANSFORMATION = "RSA/ECB/PKCS1Padding";
 
     private RsaKeys() {
     }
@@ -52,8 +54,9 @@ public final class RsaKeys {
         return cipher.doFinal(plain);
     }
 
-    public static byte[] decrypt(PrivateKey key, byte[] encrypted) throws GeneralSecurityException {
-        Cipher cipher = Cipher.getInstance(TRANSFORMATION);
+    /** @param oaep OAEP padding, as clients use it; else PKCS#1 v1.5 (MySQL Connector/J for servers before 8.0.5) */
+    public static byte[] decrypt(PrivateKey key, byte[] encrypted, boolean oaep) throws GeneralSecurityException {
+        Cipher cipher = Cipher.getInstance(oaep ? TRANSFORMATION : PKCS1_TRANSFORMATION);
         cipher.init(Cipher.DECRYPT_MODE, key);
         return cipher.doFinal(encrypted);
     }

@@ -273,6 +273,21 @@ public final class BackendConnection {
         channel.close();
     }
 
+    /**
+     * Closes the connection in the middle of whatever it was doing (its borrower went away): a
+     * response still awaited on it fails, after this call returns as it would from the network,
+     * so the statement waiting for it ends rather than wait for an answer that cannot come.
+     * ({@link #close()} tells nobody: it is for connections with nothing awaited, or closed from
+     * inside a response callback.)
+     */
+    public void abandon() {
+        close();
+        if (!pending.isEmpty()) {
+            channel.eventLoop().execute(() -> failWaiting(new IOException("connection to shard " + shard()
+                    + " was closed in the middle of a statement")));
+        }
+    }
+
     @Override
     public String toString() {
         return "backend[shard " + shard() + ", id " + connectionId + "]";

@@ -21,7 +21,7 @@ import java.net.SocketAddress;
  * Opens authenticated connections to one shard on a given event loop, over its Unix socket when
  * it has one and epoll is available, else over TCP.
  */
-public final class BackendConnector {
+public final class BackendConnector implements ShardConnector {
 
     private final ShardEndpoint endpoint;
     /** Set once from the shard's max_prepared_stmt_count before clients are served. */
@@ -56,10 +56,12 @@ public final class BackendConnector {
         return statementCacheSize;
     }
 
+    @Override
     public ShardEndpoint endpoint() {
         return endpoint;
     }
 
+    @Override
     public Future<BackendConnection> connect(EventLoop loop, int profile) {
         Promise<BackendConnection> promise = loop.newPromise();
         if (missing) {

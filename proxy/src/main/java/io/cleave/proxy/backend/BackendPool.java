@@ -48,7 +48,7 @@ public final class BackendPool {
     }
 
     private final EventLoop loop;
-    private final BackendConnector connector;
+    private final ShardConnector connector;
     private final int limit;
     private final long acquireTimeoutMillis;
     private final PoolMetrics metrics;
@@ -59,10 +59,12 @@ public final class BackendPool {
     private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
     private int open;
     private int inUse;
+    /** Give-backs of a connection that was back already: each a caller's mistake, ignored and logged. */
+    private int repeatedGiveBacks;
     private boolean closed;
 
     @SuppressWarnings("unchecked")
-    public BackendPool(EventLoop loop, BackendConnector connector, int limit, long acquireTimeoutMillis,
+    public BackendPool(EventLoop loop, ShardConnector connector, int limit, long acquireTimeoutMillis,
                        PoolMetrics metrics) {
         this.loop = loop;
         this.connector = connector;
@@ -77,7 +79,7 @@ public final class BackendPool {
         return connector.endpoint().shard();
     }
 
-    public BackendConnector connector() {
+    public ShardConnector connector() {
         return connector;
     }
 
@@ -99,6 +101,11 @@ public final class BackendPool {
 
     public int waiting() {
         return waiters.size();
+    }
+
+    /** How many give-backs were ignored because the connection had been given back already. */
+    public int repeatedGiveBacks() {
+        return repeatedGiveBacks;
     }
 
     /** Borrows a connection of {@code profile}; the callback runs on this pool's loop. */
@@ -165,6 +172,7 @@ public final class BackendPool {
      */
     public void release(BackendConnection connection) {
         if (!connection.borrowed()) {
+            repeatedGiveBacks++;
             log.warn("{} was given back again; ignored", connection, new IllegalStateException("released twice"));
             return;
         }

@@ -302,7 +302,7 @@ public final class CutoverGate {
             String keyspace = moving.keyspace();
             if (plan instanceof Plan.Route r && r.target() instanceof Target.Keyed keyed) {
                 for (KeyClass c : keyed.classes()) {
-                    if (!c.keyspace().equals(keyspace)) {
+                    if (!c.keyspace().name().equals(keyspace)) {
                         continue;
                     }
                     if (!c.restricted()) {
@@ -311,7 +311,7 @@ public final class CutoverGate {
                     // Rows meet every restriction; a moving key in any of them is held (erring on the safe side).
                     for (java.util.List<KeyValue> restriction : c.restrictions()) {
                         for (KeyValue v : restriction) {
-                            if (moving(resolver.keyOf(keyspace, v, values), moving)) {
+                            if (moving(resolver.keyOf(c.keyspace(), v, values), moving)) {
                                 return true;
                             }
                         }
@@ -319,9 +319,9 @@ public final class CutoverGate {
                 }
                 return false;
             }
-            if (plan instanceof Plan.InsertSplit split && split.keyspace().equals(keyspace)) {
+            if (plan instanceof Plan.InsertSplit split && split.keyspace().name().equals(keyspace)) {
                 for (Plan.InsertRow row : split.rows()) {
-                    if (row.key() == null || moving(resolver.keyOf(keyspace, row.key(), values), moving)) {
+                    if (row.key() == null || moving(resolver.keyOf(split.keyspace(), row.key(), values), moving)) {
                         return true;
                     }
                 }

@@ -1,7 +1,7 @@
 package io.cleave.proxy.deadlock;
 
 import io.cleave.proxy.backend.BackendConnection;
-import io.cleave.proxy.backend.BackendConnector;
+import io.cleave.proxy.backend.ShardConnector;
 import io.cleave.proxy.backend.ResponseKind;
 import io.cleave.proxy.server.RowCollector;
 import io.cleave.proxy.server.ShardAdmin;
@@ -27,7 +27,7 @@ final class ShardLockReader implements AutoCloseable {
     private final EventLoop loop;
     private final BackendConnection[] connections = new BackendConnection[ShardSlots.CAPACITY];
     /** The connector each connection came from: a shard replaced in its slot gets a new connection. */
-    private final BackendConnector[] from = new BackendConnector[ShardSlots.CAPACITY];
+    private final ShardConnector[] from = new ShardConnector[ShardSlots.CAPACITY];
     private final LockQueries[] queries = new LockQueries[ShardSlots.CAPACITY];
 
     ShardLockReader(ShardSlots slots, EventLoop loop) {
@@ -79,7 +79,7 @@ final class ShardLockReader implements AutoCloseable {
 
     private void withConnection(int shard, CompletableFuture<?> out, Consumer<BackendConnection> then) {
         BackendConnection conn = connections[shard];
-        BackendConnector connector = slots.get(shard);
+        ShardConnector connector = slots.get(shard);
         if (conn != null && conn.isUsable() && from[shard] == connector) {
             then.accept(conn);
             return;

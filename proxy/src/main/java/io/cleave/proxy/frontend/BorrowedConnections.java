@@ -51,7 +51,8 @@ final class BorrowedConnections {
     /**
      * Gives back every connection except those {@code keep} names. One that is idle and clean
      * goes back open; any other is closed first, so the shard rolls back its transaction and
-     * drops its session state, and a statement still running there cannot reach anyone.
+     * drops its session state, and a statement still running there cannot reach anyone (it fails
+     * once this is done, so the command that sent it ends).
      */
     void giveBackAll(Predicate<BackendConnection> keep, Predicate<BackendConnection> clean) {
         for (BackendConnection c : new ArrayList<>(borrowed)) {
@@ -60,7 +61,7 @@ final class BorrowedConnections {
             }
             if (!c.isUsable() || c.hasPendingResponses() || ServerStatus.has(c.lastStatus(), ServerStatus.IN_TRANS)
                     || !clean.test(c)) {
-                c.close();
+                c.abandon();
             }
             giveBack(c);
         }

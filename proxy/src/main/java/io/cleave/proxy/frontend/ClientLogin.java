@@ -34,6 +34,7 @@ final class ClientLogin {
     private final UserDirectory users;
     private final Supplier<KeyPair> rsaKeys;
     private final boolean secureTransport;
+    private final ClientAuthDialect dialect;
     private byte[] scramble;
     private ProxyUser user;
     private String userName;
@@ -41,8 +42,10 @@ final class ClientLogin {
     private Step step = Step.AWAIT_TOKEN;
     private boolean passwordUsed;
 
-    ClientLogin(UserDirectory users, Supplier<KeyPair> rsaKeys, byte[] scramble, boolean secureTransport) {
+    ClientLogin(UserDirectory users, Supplier<KeyPair> rsaKeys, byte[] scramble, boolean secureTransport,
+                ClientAuthDialect dialect) {
         this.users = users;
+        this.dialect = dialect;
         this.rsaKeys = rsaKeys;
         this.scramble = scramble;
         this.secureTransport = secureTransport;
@@ -137,7 +140,7 @@ final class ClientLogin {
 
     private Outcome decryptAndCheck(byte[] encrypted) {
         try {
-            byte[] plain = RsaKeys.decrypt(rsaKeys.get().getPrivate(), encrypted);
+            byte[] plain = RsaKeys.decrypt(rsaKeys.get().getPrivate(), encrypted, dialect.oaep());
             return finish(users.verifyPassword(user, stripNul(Scrambles.xorWithScramble(plain, scramble))));
         } catch (GeneralSecurityException e) {
             return fail();

@@ -1,9 +1,14 @@
 package io.cleave.proxy.frontend;
 
+import io.cleave.proxy.backend.BackendConnection;
+import io.cleave.proxy.backend.BackendStatement;
 import io.cleave.proxy.backend.PreparedSql;
+import io.cleave.proxy.protocol.packet.client.CommandCode;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.CompositeByteBuf;
+
+import java.util.List;
 
 /**
  * A statement the client prepared, under the id the proxy gave it. Backend connections prepare
@@ -21,7 +26,6 @@ final class ClientStatement {
     private CompositeByteBuf[] longData;
     private boolean longDataTooLong;
     private int cursorShard = -1;
-    private java.util.List<String> assignedVariables;
 
     ClientStatement(long id, PreparedSql sql, io.cleave.router.plan.Analysis analysis) {
         this.id = id;
@@ -72,15 +76,6 @@ final class ClientStatement {
 
     void boundTypes(short[] types) {
         this.boundTypes = types;
-    }
-
-    /** User variables the statement assigns outside SET (null: none); read back after each execute. */
-    java.util.List<String> assignedVariables() {
-        return assignedVariables;
-    }
-
-    void assignedVariables(java.util.List<String> names) {
-        this.assignedVariables = names;
     }
 
     /** The shard whose connection holds this statement's open cursor, or -1. */
@@ -148,6 +143,30 @@ final class ClientStatement {
 
     CompositeByteBuf longData(int param) {
         return longData == null ? null : longData[param];
+    }
+
+    /**
+     * The statement was prepared on {@code conn} as {@code backendId}: that connection keeps it
+     * for later executes, and closes the statements its bounded cache lets go of.
+     */
+    void preparedOn(BackendConnection conn, long backendId, int params, int columns) {
+        List<BackendStatement> evicted = conn.statements().put(sql, new BackendStatement(backendId, params, columns));
+        for (BackendStatement old : evicted) {
+            long id = old.id();
+            conn.sendWithoutResponse(conn.commandFrame(CommandCode.STMT_CLOSE,
+                    new byte[] {(byte) id, (byte) (id >>> 8), (byte) (id >>> 16), (byte) (id >>> 24)}));
+        }
+    }
+
+    /** Sends the long data collected for the next execute to {@code conn}, ahead of the execute; it is used up then. */
+    void replayLongData(BackendConnection conn, long backendId) {
+        for (int p = 0; p < paramCount; p++) {
+            CompositeByteBuf data = longData(p);
+            if (data != null) {
+                conn.sendWithoutResponse(ExecutePackets.longData(conn.channel().alloc(), backendId, p, data));
+            }
+        }
+        clearLongData();
     }
 
     /** COM_STMT_RESET: long data and its error are gone. */

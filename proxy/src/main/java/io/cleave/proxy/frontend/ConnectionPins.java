@@ -1,7 +1,7 @@
 package io.cleave.proxy.frontend;
 
 import io.cleave.proxy.backend.BackendConnection;
-import io.cleave.router.plan.Pin;
+import io.cleave.router.plan.PinNames;
 
 import java.util.ArrayList;
 import java.util.HashMap;

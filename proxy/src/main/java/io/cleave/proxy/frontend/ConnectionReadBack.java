@@ -41,6 +41,15 @@ final class ConnectionReadBack implements ResponseSink {
         conn.flush();
     }
 
+    /** SELECT @`a`, @`b`: reads user variables back. */
+    static String selectVariables(List<String> names) {
+        StringBuilder sql = new StringBuilder("SELECT ");
+        for (int i = 0; i < names.size(); i++) {
+            sql.append(i == 0 ? "@`" : ", @`").append(names.get(i).replace("`", "``")).append('`');
+        }
+        return sql.toString();
+    }
+
     @Override
     public void frame(BackendConnection c, ByteBuf frame, FrameKind kind) {
         try {

@@ -6,7 +6,6 @@ import io.cleave.proxy.backend.FrameKind;
 import io.cleave.proxy.backend.ResponseKind;
 import io.cleave.proxy.backend.ResponseSink;
 import io.cleave.proxy.backend.ResponseTracker;
-import io.cleave.proxy.metrics.RouteKind;
 import io.cleave.proxy.protocol.ServerStatus;
 import io.cleave.proxy.protocol.packet.client.CommandCode;
 import io.netty.buffer.ByteBuf;
@@ -20,35 +19,21 @@ import io.netty.buffer.ByteBuf;
  */
 final class Cursors {
 
-    private final ClientSession session;
-    private final ConnectionPins pins;
-    /** The statement of the current execute or fetch that may open or end a cursor. */
-    private ClientStatement current;
+    private final Session session;
 
-    Cursors(ClientSession session, ConnectionPins pins) {
+    Cursors(Session session) {
         this.session = session;
-        this.pins = pins;
-    }
-
-    /** A new command starts: nothing of the previous one is pending. */
-    void newCommand() {
-        current = null;
-    }
-
-    /** The current execute asked for a cursor. */
-    void requested(ClientStatement statement) {
-        current = statement;
     }
 
     /** A command's response on {@code shard} is complete: note a cursor it opened or ended. */
-    void afterResponse(int shard, BackendConnection conn, ResponseTracker tracker) {
-        ClientStatement statement = current;
-        current = null;
+    void afterResponse(Command command, int shard, BackendConnection conn, ResponseTracker tracker) {
+        ClientStatement statement = command.cursor();
         if (statement == null) {
             return;
         }
+        ConnectionPins pins = session.connections().pins();
         int status = tracker.statusFlags();
-        if (session.currentCommand() == CommandCode.STMT_EXECUTE) {
+        if (command.command() == CommandCode.STMT_EXECUTE) {
             if (!tracker.isError() && ServerStatus.has(status, ServerStatus.CURSOR_EXISTS)) {
                 statement.cursorOpened(shard);
                 pins.cursorOpened(shard, conn);
@@ -61,28 +46,22 @@ final class Cursors {
         }
     }
 
-    /** COM_STMT_FETCH: rows from the cursor, relayed from the connection that holds it. */
-    void fetch(ByteBuf payload) {
-        long id = payload.getUnsignedIntLE(payload.readerIndex() + 1);
-        ClientStatement statement = session.statement(id);
-        if (statement == null) {
-            session.error(1243, "HY000", "Unknown prepared statement handler (" + id + ") given to mysqld_stmt_fetch");
-            return;
-        }
+    /**
+     * The connection holding {@code statement}'s open cursor, or null when it has none any more
+     * (then the cursor is forgotten).
+     */
+    BackendConnection holding(ClientStatement statement) {
         int shard = statement.cursorShard();
+        ConnectionPins pins = session.connections().pins();
         BackendConnection conn = shard < 0 ? null : pins.connection(shard);
         if (conn == null || conn.statements().get(statement.sql()) == null) {
             if (shard >= 0) {
                 statement.cursorClosed();
                 pins.cursorClosed(shard);
             }
-            session.error(1421, "HY000", "The statement (" + id + ") has no open cursor.");
-            return;
+            return null;
         }
-        current = statement;
-        session.metrics().command(CommandCode.STMT_FETCH, RouteKind.SINGLE_SHARD);
-        session.exchange().run(shard, session.currentFrame(), ResponseKind.FETCH, ShardExchange.Mode.FETCH, statement,
-                false, false, session.transaction().active() && session.transaction().held(shard) == null);
+        return conn;
     }
 
     /**
@@ -93,6 +72,7 @@ final class Cursors {
     void close(ClientStatement statement, Runnable then) {
         int shard = statement.cursorShard();
         statement.cursorClosed();
+        ConnectionPins pins = session.connections().pins();
         BackendConnection conn = pins.connection(shard);
         BackendStatement backend = conn == null ? null : conn.statements().get(statement.sql());
         if (backend == null) {
@@ -112,14 +92,14 @@ final class Cursors {
             @Override
             public void complete(BackendConnection c, ResponseTracker tracker) {
                 pins.cursorClosed(shard);
-                session.settle(shard, c, false);
+                session.connections().settle(shard, c, false);
                 then.run();
             }
 
             @Override
             public void failed(BackendConnection c, Throwable cause) {
                 pins.lost(shard, c);
-                session.settle(shard, c, false);
+                session.connections().settle(shard, c, false);
                 then.run();
             }
         });

@@ -6,8 +6,6 @@ import io.cleave.proxy.metrics.TransactionKind;
 import io.cleave.proxy.metrics.TransactionOutcome;
 import io.cleave.proxy.protocol.packet.server.ErrPacket;
 import io.cleave.proxy.server.CommitStep;
-import io.cleave.proxy.server.LoopResources;
-import io.cleave.proxy.session.SessionSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,19 +23,18 @@ import java.util.function.Consumer;
  * decision; then the branches commit. A crash before that COMMIT leaves prepared branches
  * without a decision (recovery rolls them back); after it, recovery commits them.
  */
-final class DistributedCommit implements ExchangeContext {
+final class DistributedCommit extends SessionLegs {
 
     private static final Logger log = LoggerFactory.getLogger(DistributedCommit.class);
 
-    private final ClientSession session;
     private final TransactionState tx;
     private final String xid;
     private final List<Integer> shards = new ArrayList<>();
     private final int coordinator;
     private final TransactionKind kind;
 
-    DistributedCommit(ClientSession session) {
-        this.session = session;
+    DistributedCommit(Session session) {
+        super(session);
         this.tx = session.transaction();
         this.xid = tx.xid();
         this.kind = tx.implicit() ? TransactionKind.MULTI_SHARD_AUTOCOMMIT : TransactionKind.CROSS_SHARD;
@@ -45,6 +42,11 @@ final class DistributedCommit implements ExchangeContext {
             shards.add(c.shard());
         }
         this.coordinator = tx.coordinator();
+    }
+
+    /** Rolls back every shard of the session's transaction, then runs {@code then}. */
+    static void rollBack(Session session, Runnable then) {
+        new DistributedCommit(session).rollback(ignored -> then.run());
     }
 
     /** Commits; {@code done} gets null on success or the error the client should see. */
@@ -253,7 +255,7 @@ final class DistributedCommit implements ExchangeContext {
         for (int s : shards) {
             BackendConnection c = tx.drop(s);
             if (c != null) {
-                session.keepOrGiveBack(s, c, false);
+                session.connections().keepOrGiveBack(s, c, false);
             }
         }
         tx.end();
@@ -295,22 +297,7 @@ final class DistributedCommit implements ExchangeContext {
         return sb.toString();
     }
 
-    // ---- ExchangeContext: the commit talks to the transaction's own connections only --------
-
-    @Override
-    public LoopResources loop() {
-        return session.loop();
-    }
-
-    @Override
-    public int responseProfile() {
-        return session.responseProfile();
-    }
-
-    @Override
-    public SessionSettings settings() {
-        return session.settings();
-    }
+    // ---- its legs: the commit talks to the transaction's own connections only -------------
 
     @Override
     public BackendConnection connectionFor(int shard) {
@@ -323,13 +310,10 @@ final class DistributedCommit implements ExchangeContext {
     }
 
     @Override
-    public void transactionJoined(int shard, BackendConnection conn) {
-    }
-
-    @Override
     public boolean lent(BackendConnection conn) {
-        // Counted with the session's: given back once, whoever lets go of it first.
-        session.adopt(conn);
+        // Recorded with the session's even after its client left: the commit goes on to its end
+        // and gives it back, once, whoever lets go of it first.
+        session.connections().adopt(conn);
         return true;
     }
 
@@ -337,7 +321,7 @@ final class DistributedCommit implements ExchangeContext {
     public void releaseLeg(int shard, BackendConnection conn, boolean ok) {
         // Kept until the whole commit is done; finish() gives them back.
         if (tx.held(shard) != conn) {
-            session.keepOrGiveBack(shard, conn, false);
+            session.connections().keepOrGiveBack(shard, conn, false);
         }
     }
 }

@@ -57,6 +57,7 @@ public final class FrontendHandler extends ChannelInboundHandlerAdapter {
     private byte[] scramble;
     private long connectionId;
     private boolean tls;
+    private ClientAuthDialect dialect = ClientAuthDialect.STANDARD;
     private ScheduledFuture<?> loginDeadline;
 
     public FrontendHandler(ProxyRuntime runtime) {
@@ -128,6 +129,7 @@ public final class FrontendHandler extends ChannelInboundHandlerAdapter {
         output.respondTo(Frames.sequence(frame));
         response = HandshakeResponse41.decode(Frames.payload(frame));
         output.capabilities(response.capabilities().intersect(Capabilities.PROXY_SERVER));
+        dialect = ClientAuthDialect.of(runtime.serverVersion(), response.attributes());
         String host = remoteHost(ctx);
         long wait = runtime.failedLogins().admit(response.username(), host, System.nanoTime());
         if (wait == FailedLogins.REFUSED) {
@@ -156,7 +158,7 @@ public final class FrontendHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void startLogin(ChannelHandlerContext ctx) {
-        login = new ClientLogin(runtime.users(), runtime::rsaKeys, scramble, tls || isLocalSocket(ctx));
+        login = new ClientLogin(runtime.users(), runtime::rsaKeys, scramble, tls || isLocalSocket(ctx), dialect);
         ClientLogin.Outcome outcome = login.start(response.username(), response.authPluginName(),
                 response.authResponse(), response.capabilities().pluginAuth());
         phase = Phase.LOGIN;
@@ -172,7 +174,7 @@ public final class FrontendHandler extends ChannelInboundHandlerAdapter {
         if (outcome.reply() instanceof AuthSwitchRequest sw) {
             output.packet(64, sw::write);
         } else if (outcome.reply() instanceof AuthMoreData more) {
-            output.packet(8 + more.data().length, more::write);
+            output.packet(8 + more.data().length, out -> dialect.write(more, out));
         }
         switch (outcome.step()) {
             case DONE:
@@ -204,7 +206,7 @@ public final class FrontendHandler extends ChannelInboundHandlerAdapter {
         }
         session = new ClientSession(runtime, runtime.loop(ctx.channel().eventLoop()), output, connectionId,
                 login.userName(), response.capabilities().intersect(Capabilities.PROXY_SERVER), charset,
-                new LoginChallenge(scramble, tls || isLocalSocket(ctx), remoteHost(ctx)));
+                new LoginChallenge(scramble, tls || isLocalSocket(ctx), remoteHost(ctx), dialect));
         session.start(response.database());
         login = null;
         response = null;

@@ -1,9 +1,8 @@
 package io.cleave.proxy.frontend;
 
 import io.cleave.proxy.metrics.RouteKind;
-import io.cleave.router.plan.Analysis;
+import io.cleave.router.keyspace.ShardKey;
 import io.cleave.router.plan.KeyValue;
-import io.cleave.router.plan.ParameterValues;
 import io.cleave.router.plan.Plan;
 import io.cleave.router.plan.SqlRenderer;
 import io.cleave.router.plan.SqlTemplate;
@@ -23,30 +22,32 @@ import java.util.List;
  */
 final class InsertSplitter {
 
-    private final ClientSession session;
-    private final StatementRunner runner;
+    private final Session session;
+    private final PlanExecutor executor;
+    private final FanOutWrites writes;
 
-    InsertSplitter(ClientSession session, StatementRunner runner) {
+    InsertSplitter(Session session, PlanExecutor executor, FanOutWrites writes) {
         this.session = session;
-        this.runner = runner;
+        this.executor = executor;
+        this.writes = writes;
     }
 
-    void run(Plan.InsertSplit split, StatementRunner.Execution exec) {
+    void run(Command command, Plan.InsertSplit split) {
         String schema = split.schema() != null ? split.schema() : session.settings().schema();
         if (split.missingKeyColumn() != null) {
             if (schema == null) {
-                runner.refuse(1046, "3D000", "No database selected");
+                command.refuse(1046, "3D000", "No database selected");
                 return;
             }
             // Take what the rows need from the analysis now: the loop's buffers are reused meanwhile.
-            Rendered r = new Rendered(split, exec);
-            session.runtime().sequences().next(session, schema, split.table(), split.missingKeyColumn(),
+            Rendered r = new Rendered(split, command);
+            session.runtime().sequences().next(session.loop(), schema, split.table(), split.missingKeyColumn(),
                     split.rows().size(), (ids, error) -> {
                         if (error != null) {
-                            session.error(error);
+                            command.error(error);
                             return;
                         }
-                        withGeneratedIds(split, split.missingKeyColumn(), ids, null, r, exec);
+                        withGeneratedIds(command, split, split.missingKeyColumn(), ids, null, r);
                     });
             return;
         }
@@ -55,11 +56,11 @@ final class InsertSplitter {
         boolean oneShard = true;
         for (int i = 0; i < shardOfRow.length; i++) {
             KeyValue key = split.rows().get(i).key();
-            int shard = session.runtime().resolver().shardOf(split.keyspace(), key, exec.values(), map);
+            int shard = session.runtime().resolver().shardOf(split.keyspace(), key, command.values(), map);
             if (shard < 0) {
-                runner.refuse("row " + (i + 1) + " of the INSERT into " + split.table() + " has a sharding key that"
+                command.refuse("row " + (i + 1) + " of the INSERT into " + split.table() + " has a sharding key that"
                         + " no shard holds (NULL, not a whole number, or outside every configured range of keyspace "
-                        + split.keyspace() + ")");
+                        + split.keyspace().name() + ")");
                 return;
             }
             shardOfRow[i] = shard;
@@ -68,31 +69,30 @@ final class InsertSplitter {
         String auto = schema == null ? "" : session.runtime().autoIncrementColumns().cached(schema, split.table());
         if (auto != null && (auto.isEmpty() || listed(split, auto))) {
             if (oneShard) {
-                Plan.Route route = new Plan.Route(split.kind(), new Target.Shard(shardOfRow[0]),
-                        new SqlTemplate.Original(), null, true, false, false, io.cleave.router.plan.Pin.NONE, false);
-                runner.single(route, shardOfRow[0], exec);
+                Plan.Route route = Plan.Route.of(split.kind(), new Target.Shard(shardOfRow[0]), Plan.Access.WRITE, null);
+                executor.single(command, route, shardOfRow[0]);
                 return;
             }
-            Rendered r = new Rendered(split, exec);
-            send(r.head, r.rows, r.tail, shardOfRow, -1, exec);
+            Rendered r = new Rendered(split, command);
+            send(command, r.head, r.rows, r.tail, shardOfRow, -1);
             return;
         }
         // An AUTO_INCREMENT column other than the key, left out (or not known yet): each shard's own
         // counter would repeat the others' ids, so they come from the table's sequence.
-        Rendered r = new Rendered(split, exec);
+        Rendered r = new Rendered(split, command);
         session.runtime().autoIncrementColumns().lookup(schema, split.table(), session.loop(), (column, error) -> {
             if (error != null) {
-                session.error(error);
+                command.error(error);
             } else if (column == null || listed(split, column)) {
-                send(r.head, r.rows, r.tail, shardOfRow, -1, exec);
+                send(command, r.head, r.rows, r.tail, shardOfRow, -1);
             } else {
-                session.runtime().sequences().next(session, schema, split.table(), column, r.rows.length,
+                session.runtime().sequences().next(session.loop(), schema, split.table(), column, r.rows.length,
                         (ids, failed) -> {
                             if (failed != null) {
-                                session.error(failed);
+                                command.error(failed);
                                 return;
                             }
-                            withGeneratedIds(split, column, ids, shardOfRow, r, exec);
+                            withGeneratedIds(command, split, column, ids, shardOfRow, r);
                         });
             }
         });
@@ -115,12 +115,14 @@ final class InsertSplitter {
         final byte[] columnsHead;
         final byte[] columnsRest;
 
-        Rendered(Plan.InsertSplit split, StatementRunner.Execution exec) {
-            rows = renderRows(split, exec);
-            head = render(split.head(), exec);
-            tail = render(split.tail(), exec);
-            columnsHead = render(new SqlTemplate.Tokens(split.head().first(), split.columnListEnd()), exec);
-            columnsRest = render(new SqlTemplate.Tokens(split.columnListEnd(), split.head().end()), exec);
+        Rendered(Plan.InsertSplit split, Command command) {
+            rows = renderRows(split, command);
+            head = render(split.head(), command);
+            tail = render(split.tail(), command);
+            columnsHead = render(new SqlTemplate.Tokens(split.head().first(), split.columnListEnd()), command);
+            columnsRest = render(new SqlTemplate.Tokens(split.columnListEnd(), split.head().end()), command);
+            // An execute's long data went into the rendered values.
+            command.clearLongData();
         }
     }
 
@@ -129,18 +131,18 @@ final class InsertSplitter {
      * the ids' shards when the column is the sharding key ({@code shardOfRow} null), else the
      * rows' own.
      */
-    private void withGeneratedIds(Plan.InsertSplit split, String column, long[] ids, int[] shardOfRow, Rendered r,
-                                  StatementRunner.Execution exec) {
+    private void withGeneratedIds(Command command, Plan.InsertSplit split, String column, long[] ids, int[] shardOfRow,
+                                  Rendered r) {
         ShardMap map = session.runtime().shardMaps().current();
         int[] shards = shardOfRow != null ? shardOfRow : new int[r.rows.length];
         byte[][] withIds = new byte[r.rows.length][];
         for (int i = 0; i < r.rows.length; i++) {
             if (shardOfRow == null) {
                 shards[i] = session.runtime().resolver().shardOf(split.keyspace(),
-                        io.cleave.router.keyspace.ShardKey.of(ids[i]), map);
+                        ShardKey.of(ids[i]), map);
                 if (shards[i] < 0) {
-                    session.error(1235, "42000", "generated " + column + " " + ids[i]
-                            + " is outside every configured range of keyspace " + split.keyspace());
+                    command.error(1235, "42000", "generated " + column + " " + ids[i]
+                            + " is outside every configured range of keyspace " + split.keyspace().name());
                     return;
                 }
             }
@@ -159,20 +161,19 @@ final class InsertSplitter {
         byte[] name = (", `" + column.replace("`", "``") + "`").getBytes(StandardCharsets.UTF_8);
         newHead.write(name, 0, name.length);
         newHead.write(r.columnsRest, 0, r.columnsRest.length);
-        send(newHead.toByteArray(), withIds, r.tail, shards, ids[0], exec);
+        send(command, newHead.toByteArray(), withIds, r.tail, shards, ids[0]);
     }
 
     /** One statement per shard with that shard's rows; answers with the combined OK. */
-    private void send(byte[] head, byte[][] rows, byte[] tail, int[] shardOfRow, long firstGeneratedId,
-                      StatementRunner.Execution exec) {
+    private void send(Command command, byte[] head, byte[][] rows, byte[] tail, int[] shardOfRow,
+                      long firstGeneratedId) {
         List<Integer> shards = new ArrayList<>();
         for (int s : shardOfRow) {
             if (!shards.contains(s)) {
                 shards.add(s);
             }
         }
-        session.metrics().command(session.currentCommand(), shards.size() > 1 ? RouteKind.MULTI_SHARD
-                : RouteKind.SINGLE_SHARD);
+        command.served(shards.size() > 1 ? RouteKind.MULTI_SHARD : RouteKind.SINGLE_SHARD);
         int[] targets = new int[shards.size()];
         List<byte[]> statements = new ArrayList<>();
         for (int t = 0; t < targets.length; t++) {
@@ -196,29 +197,24 @@ final class InsertSplitter {
             out.write(tail, 0, tail.length);
             statements.add(out.toByteArray());
         }
-        if (exec != null && exec.binary()) {
-            exec.statement().clearLongData();
-        }
-        runner.writeToShards(targets, statements, true, false, "INSERT", firstGeneratedId);
+        writes.write(command, targets, statements, true, false, "INSERT", firstGeneratedId);
     }
 
-    private static byte[][] renderRows(Plan.InsertSplit split, StatementRunner.Execution exec) {
+    private static byte[][] renderRows(Plan.InsertSplit split, Command command) {
         byte[][] rows = new byte[split.rows().size()][];
         for (int i = 0; i < rows.length; i++) {
             Plan.InsertRow row = split.rows().get(i);
-            rows[i] = render(new SqlTemplate.Tokens(row.first(), row.end()), exec);
+            rows[i] = render(new SqlTemplate.Tokens(row.first(), row.end()), command);
         }
         return rows;
     }
 
-    private static byte[] render(SqlTemplate.Tokens tokens, StatementRunner.Execution exec) {
+    private static byte[] render(SqlTemplate.Tokens tokens, Command command) {
         if (tokens.first() >= tokens.end()) {
             return new byte[0];
         }
-        Analysis analysis = exec.analysis();
-        ParameterValues values = exec.values();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        SqlRenderer.append(out, tokens, analysis, values);
+        SqlRenderer.append(out, tokens, command.analysis(), command.values());
         return out.toByteArray();
     }
 }

@@ -35,7 +35,7 @@ final class LegResult {
             return error;
         }
         if (failure instanceof io.cleave.proxy.backend.ShardBusyException) {
-            return ClientSession.shardUnavailable(shard, failure);
+            return ShardErrors.unavailable(shard, failure);
         }
         String message = failure == null ? "no answer" : failure.getMessage() != null ? failure.getMessage()
                 : failure.toString();

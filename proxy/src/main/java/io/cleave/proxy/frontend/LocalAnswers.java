@@ -23,7 +23,8 @@ final class LocalAnswers {
     private LocalAnswers() {
     }
 
-    static void answer(ClientSession session, Plan.Local local, Analysis analysis, boolean binary) {
+    static void answer(Session session, Command command, Plan.Local local) {
+        Analysis analysis = command.analysis();
         List<ResultColumn> columns = columns(local, analysis);
         TextRow row;
         if (local.query() == LocalQuery.EXPLAIN_CLEAVE) {
@@ -33,8 +34,8 @@ final class LocalAnswers {
         } else {
             row = TextRow.of(new byte[][] {value(session, local.query())});
         }
-        ResultWriter.write(session.output(), columns, List.of(row), binary, session.status(), 0);
-        session.finishCommand();
+        ResultWriter.write(session.output(), columns, List.of(row), command.binary(), session.status(), 0);
+        command.finish();
     }
 
     /** The columns of the answer, known before it runs (a prepared statement announces them). */
@@ -51,7 +52,7 @@ final class LocalAnswers {
         };
     }
 
-    private static byte[] value(ClientSession session, LocalQuery query) {
+    private static byte[] value(Session session, LocalQuery query) {
         switch (query) {
             case LAST_INSERT_ID:
                 return Long.toUnsignedString(session.lastInsertId()).getBytes(StandardCharsets.US_ASCII);
@@ -67,7 +68,7 @@ final class LocalAnswers {
      * EXPLAIN CLEAVE statement: the statement's plan and the shards it reaches with its values,
      * from this proxy's router and shard map (the statement does not run).
      */
-    private static Explainer.Explanation explain(ClientSession session, Plan.Local local, Analysis analysis) {
+    private static Explainer.Explanation explain(Session session, Plan.Local local, Analysis analysis) {
         TokenBuffer tokens = analysis.tokens();
         byte[] statement = Arrays.copyOfRange(tokens.source(), tokens.start(local.nameFirst()),
                 tokens.offset() + tokens.length());
@@ -79,7 +80,7 @@ final class LocalAnswers {
      * SHOW WARNINGS / SHOW ERRORS when no shard connection holds the previous statement's
      * warnings: the proxy's own (code 1235), or an empty list.
      */
-    static void warnings(ClientSession session, List<String> messages) {
+    static void warnings(Session session, Command command, List<String> messages) {
         List<ResultColumn> columns = List.of(column("Level", ColumnType.VAR_STRING, 45, 0, 28),
                 column("Code", ColumnType.LONG, 63, UNSIGNED_NOT_NULL, 4),
                 column("Message", ColumnType.VAR_STRING, 45, 0, 2048));
@@ -89,7 +90,7 @@ final class LocalAnswers {
                     "1235".getBytes(StandardCharsets.US_ASCII), m.getBytes(StandardCharsets.UTF_8)}));
         }
         ResultWriter.write(session.output(), columns, rows, false, session.status(), 0);
-        session.finishCommand();
+        command.finish();
     }
 
     private static ResultColumn column(String name, ColumnType type, int collation, int flags, long length) {

@@ -117,6 +117,10 @@ final class MultiExchange {
         public void acquired(BackendConnection connection) {
             if (session.lent(connection)) {
                 onConnection(connection);
+            } else {
+                // Its client left while the leg waited in the pool's line: the connection went
+                // straight back, and the leg ends unserved.
+                failed(new IllegalStateException("the client has left"));
             }
         }
 

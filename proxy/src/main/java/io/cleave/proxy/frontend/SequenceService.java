@@ -68,7 +68,7 @@ public final class SequenceService {
         }
     }
 
-    void next(ClientSession session, String schema, String table, String column, int count, Callback callback) {
+    void next(LoopResources loop, String schema, String table, String column, int count, Callback callback) {
         String key = (schema + "." + table).toLowerCase(Locale.ROOT);
         Sequence seq = sequences.computeIfAbsent(key, k -> new Sequence(schema, table, column));
         long[] ids = null;
@@ -77,7 +77,7 @@ public final class SequenceService {
             if (seq.waiting.isEmpty() && seq.limit - seq.next >= count) {
                 ids = take(seq, count);
             } else {
-                seq.waiting.add(new Request(session.loop().loop(), count, callback));
+                seq.waiting.add(new Request(loop.loop(), count, callback));
                 if (!seq.fetching) {
                     seq.fetching = true;
                     fetch = true;
@@ -87,7 +87,7 @@ public final class SequenceService {
         if (ids != null) {
             callback.done(ids, null);
         } else if (fetch) {
-            fetch(seq, session.loop());
+            fetch(seq, loop);
         }
     }
 

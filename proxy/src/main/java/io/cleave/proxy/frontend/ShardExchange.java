@@ -13,18 +13,22 @@ import io.cleave.proxy.protocol.ServerStatus;
 import io.cleave.proxy.protocol.packet.client.CommandCode;
 import io.cleave.proxy.protocol.packet.server.ErrPacket;
 import io.netty.buffer.ByteBuf;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.List;
 
 /**
- * Runs one client command on one shard and relays the answer: get a connection (the session's
- * own when its transaction or pinned state is there, else one borrowed from the loop's pool),
- * bring it to the session's settings, prepare the statement there if an execute needs it, send
- * it (after a deferred START TRANSACTION when one is due, in the same round trip), and relay the
- * response frames as they arrive with only sequence ids rewritten. One instance per session,
- * reused for every command.
+ * Runs one client command on one shard and relays the answer (the hot path): get a connection
+ * (the session's own when its transaction or pinned state is there, else one borrowed from the
+ * loop's pool), bring it to the session's settings, prepare the statement there if an execute
+ * needs it, send it (after a deferred START TRANSACTION when one is due, in the same round trip),
+ * and relay the response frames as they arrive with only sequence ids rewritten. How the command
+ * ends is {@link RelayOutcome}'s. One instance per session, reused for every command.
  */
 final class ShardExchange implements AcquireCallback, ResponseSink {
+
+    private static final Logger log = LoggerFactory.getLogger(ShardExchange.class);
 
     enum Mode {
         /** Relay the response unchanged. */
@@ -39,14 +43,15 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
 
     private enum Step { IDLE, ACQUIRE, SYNC, PREPARE, RUN }
 
-    private final ClientSession session;
+    private final Session session;
+    private final RelayOutcome outcome;
     private Step step = Step.IDLE;
+    private Command command;
     private int shard;
     private ByteBuf request;
     private ResponseKind kind;
     private Mode mode;
     private ClientStatement statement;
-    private boolean executeBoundTypes;
     private boolean startsTransaction;
     private boolean forceInTransaction;
     private BackendConnection connection;
@@ -55,32 +60,33 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
     private boolean relayedAny;
     private long startNanos;
 
-    ShardExchange(ClientSession session) {
+    ShardExchange(Session session, RelayOutcome outcome) {
         this.session = session;
+        this.outcome = outcome;
     }
 
     /**
-     * Starts the exchange. {@code request} (the command frame, sequence 0) is retained here and
-     * released when done.
+     * Relays {@code command}'s frame to {@code shard}.
      *
+     * @param statement          the prepared statement of a PREPARE, EXECUTE or FETCH, else null
      * @param startsTransaction  the statement joins the session's transaction (a deferred BEGIN goes first)
      * @param forceInTransaction relayed status flags say IN_TRANS although this connection has none
      *                           (a read served outside the transaction the client has begun)
      */
-    void run(int shard, ByteBuf request, ResponseKind kind, Mode mode, ClientStatement statement,
-             boolean executeBoundTypes, boolean startsTransaction, boolean forceInTransaction) {
+    void run(Command command, int shard, ResponseKind kind, Mode mode, ClientStatement statement,
+             boolean startsTransaction, boolean forceInTransaction) {
+        this.command = command;
         this.shard = shard;
-        this.request = request.retain();
+        this.request = command.frame().retain();
         this.kind = kind;
         this.mode = mode;
         this.statement = statement;
-        this.executeBoundTypes = executeBoundTypes;
         this.startsTransaction = startsTransaction;
         this.forceInTransaction = forceInTransaction;
         this.swallowedError = null;
         this.relayedAny = false;
         this.preambleResponses = 0;
-        BackendConnection own = session.connectionFor(shard);
+        BackendConnection own = session.connections().connectionFor(shard, command.effects().previousConnection());
         if (own != null) {
             onConnection(own);
         } else {
@@ -91,19 +97,25 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
 
     @Override
     public void acquired(BackendConnection conn) {
-        if (session.lent(conn)) {
+        if (session.connections().lent(conn)) {
             onConnection(conn);
+            return;
         }
+        // The client left while the command waited in the pool's line: the connection went
+        // straight back, and the command ends with nobody to answer.
+        Command gone = command;
+        reset();
+        gone.finishSilently();
     }
 
     @Override
     public void failed(Throwable cause) {
-        finishWithError(null, ClientSession.shardUnavailable(shard, cause));
+        finishWithError(null, ShardErrors.unavailable(shard, cause));
     }
 
     @Override
     public ConnectionWaiter waiter() {
-        return session.waiter();
+        return session.tracked();
     }
 
     private void onConnection(BackendConnection conn) {
@@ -134,7 +146,7 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
 
     private void sendRequest() {
         step = Step.RUN;
-        List<String> preamble = session.preamble(shard, startsTransaction);
+        List<String> preamble = session.preamble(shard, startsTransaction, command);
         if (preamble != null) {
             for (String s : preamble) {
                 connection.send(connection.queryFrame(s), ResponseKind.RESULT, this);
@@ -155,11 +167,10 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
 
     /** Points an execute at this connection's statement id, adding parameter types it has not seen. */
     private ByteBuf executeFrameFor(BackendStatement backend, ByteBuf frame) {
-        session.replayLongData(connection, statement, backend.id());
+        statement.replayLongData(connection, backend.id());
         short[] types = statement.boundTypes();
-        if (!executeBoundTypes && types != null && backend.boundTypes() != types) {
-            ByteBuf rebuilt = ExecutePackets.withTypes(session.currentPayload(), statement.paramCount(), types,
-                    backend.id());
+        if (!command.typesSent() && types != null && backend.boundTypes() != types) {
+            ByteBuf rebuilt = ExecutePackets.withTypes(command.payload(), statement.paramCount(), types, backend.id());
             frame.release();
             frame = rebuilt;
         } else {
@@ -174,7 +185,7 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
         if (step == Step.PREPARE) {
             if (frameKind == FrameKind.PREPARE_OK) {
                 ByteBuf p = Frames.payload(frame);
-                session.cacheBackendStatement(conn, statement, p.getUnsignedIntLE(p.readerIndex() + 1),
+                statement.preparedOn(conn, p.getUnsignedIntLE(p.readerIndex() + 1),
                         p.getUnsignedShortLE(p.readerIndex() + 7), p.getUnsignedShortLE(p.readerIndex() + 5));
             }
             captureError(frame, frameKind);
@@ -192,16 +203,17 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
             int columns = p.getUnsignedShortLE(p.readerIndex() + 5);
             int params = p.getUnsignedShortLE(p.readerIndex() + 7);
             statement.prepared(params, columns);
-            session.cacheBackendStatement(conn, statement, backendId, params, columns);
+            statement.preparedOn(conn, backendId, params, columns);
             p.setIntLE(p.readerIndex() + 1, (int) statement.id());
         }
         if (forceInTransaction && (frameKind == FrameKind.OK || frameKind == FrameKind.EOF)) {
             StatusPatch.or(frame, ServerStatus.IN_TRANS);
         }
         relayedAny = true;
-        session.output().relay(frame);
-        if (!session.output().channel().isWritable()) {
-            session.pauseBackend(conn);
+        ClientOutput output = session.output();
+        output.relay(frame);
+        if (!output.channel().isWritable()) {
+            session.connections().pause(conn);
         }
     }
 
@@ -213,8 +225,6 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
         }
         frame.release();
     }
-
-    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ShardExchange.class);
 
     @Override
     public void complete(BackendConnection conn, ResponseTracker tracker) {
@@ -229,7 +239,7 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
             case RUN:
                 if (preambleResponses > 0) {
                     if (--preambleResponses == 0 && swallowedError == null && startsTransaction) {
-                        session.transactionJoined(shard, conn);
+                        session.transaction().joined(shard, conn);
                     }
                     return;
                 }
@@ -238,9 +248,10 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
                     finishWithError(conn, swallowedError);
                     return;
                 }
+                Command done = command;
                 BackendConnection used = connection;
                 reset();
-                session.afterResponse(shard, used, tracker);
+                outcome.completed(done, shard, used, tracker);
                 return;
             default:
                 throw new IllegalStateException("response completed in step " + step);
@@ -253,8 +264,9 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
             return;
         }
         boolean partial = relayedAny;
+        Command lost = command;
         reset();
-        session.backendLost(shard, conn, cause, partial);
+        outcome.lost(lost, shard, conn, cause, partial);
     }
 
     @Override
@@ -263,12 +275,14 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
     }
 
     private void finishWithError(BackendConnection conn, ErrPacket error) {
+        Command failed = command;
         reset();
-        session.afterError(shard, conn, error);
+        outcome.failed(failed, shard, conn, error);
     }
 
     private void reset() {
         step = Step.IDLE;
+        command = null;
         connection = null;
         statement = null;
         if (request != null) {

@@ -56,9 +56,19 @@ final class TransactionState {
         }
     }
 
-    /** How many shard indexes the state has room for. */
-    int size() {
+    /** How many shard indexes the state has room for now. */
+    int shardCount() {
         return held.length;
+    }
+
+    /**
+     * A statement's preamble went through on {@code shard}: if it joined the transaction there
+     * (START TRANSACTION or XA START), the connection now belongs to the transaction.
+     */
+    void joined(int shard, BackendConnection conn) {
+        if (held(shard) == null && joining(shard)) {
+            hold(shard, conn);
+        }
     }
 
     /** Whether the client believes it is in a transaction (BEGIN given, or a shard holds one). */
@@ -95,6 +105,17 @@ final class TransactionState {
         }
         return false;
     }
+
+    /**
+     * Whether an error ends the transaction on every shard: a deadlock (its victim, chosen by a
+     * shard or by the proxy's detector, keeps nothing anywhere), and, when it spans shards, a lock
+     * wait timeout or duplicate key too, so no shard keeps its half.
+     */
+    boolean abortedBy(int errorCode) {
+        return errorCode == DEADLOCK && begun() || distributed() && (errorCode == 1205 || errorCode == 1062);
+    }
+
+    static final int DEADLOCK = 1213;
 
     int coordinator() {
         return coordinator;

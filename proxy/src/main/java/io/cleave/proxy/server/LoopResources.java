@@ -3,6 +3,7 @@ package io.cleave.proxy.server;
 import io.cleave.proxy.backend.BackendConnector;
 import io.cleave.proxy.backend.BackendPool;
 import io.cleave.proxy.backend.PoolMetrics;
+import io.cleave.proxy.backend.ShardConnector;
 import io.netty.channel.EventLoop;
 
 import java.util.concurrent.TimeUnit;
@@ -57,7 +58,7 @@ public final class LoopResources {
      */
     public BackendPool pool(int shard) {
         BackendPool pool = pools[shard];
-        BackendConnector connector = slots.get(shard);
+        ShardConnector connector = slots.get(shard);
         if (pool != null && (connector == null || pool.connector() == connector)) {
             return pool;
         }

@@ -4,6 +4,7 @@ import io.cleave.proxy.auth.FailedLogins;
 import io.cleave.proxy.auth.RsaKeys;
 import io.cleave.proxy.auth.UserDirectory;
 import io.cleave.proxy.metrics.ProxyMetrics;
+import io.cleave.proxy.session.TransactionVariables;
 import io.cleave.router.shardmap.ShardMapHolder;
 import io.cleave.router.topology.Topology;
 import io.netty.channel.EventLoop;
@@ -45,13 +46,16 @@ public final class ProxyRuntime {
             + Integer.toHexString(new java.security.SecureRandom().nextInt() & 0xffff);
     private volatile KeyPair rsaKeys;
     private volatile String serverVersion = "8.0.0-cleave";
+    private volatile TransactionVariables transactionVariables = TransactionVariables.CURRENT;
 
     /**
-     * @param topology the configured routing model; the shard map's rules and shard count apply over
-     *                 it, and the router follows every map version that changes them
+     * @param topology  the configured routing model; the shard map's rules and shard count apply over
+     *                  it, and the router follows every map version that changes them
+     * @param slots     the shards' connectors, by shard number (shards come and go while it runs)
+     * @param loopCount the event loops that will serve clients
      */
-    ProxyRuntime(ProxyConfig config, UserDirectory users, Topology topology, ShardMapHolder shardMaps,
-                 ShardSlots slots, ProxyMetrics metrics, SslContext sslContext, int loopCount) {
+    public ProxyRuntime(ProxyConfig config, UserDirectory users, Topology topology, ShardMapHolder shardMaps,
+                        ShardSlots slots, ProxyMetrics metrics, SslContext sslContext, int loopCount) {
         this.config = config;
         this.users = users;
         this.shardMaps = shardMaps;
@@ -171,8 +175,14 @@ public final class ProxyRuntime {
         return serverVersion;
     }
 
+    /** The names the shards' server gives the session's isolation level and read-only flag. */
+    public TransactionVariables transactionVariables() {
+        return transactionVariables;
+    }
+
     void serverVersion(String version) {
         this.serverVersion = version;
+        this.transactionVariables = TransactionVariables.of(version);
         // Which version comments run depends on the server: the router reads statements as it does.
         router.serverVersion(version);
     }

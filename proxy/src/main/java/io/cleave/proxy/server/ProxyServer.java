@@ -2,6 +2,7 @@ package io.cleave.proxy.server;
 
 import io.cleave.proxy.auth.UserDirectory;
 import io.cleave.proxy.backend.BackendConnector;
+import io.cleave.proxy.backend.ShardConnector;
 import io.cleave.proxy.backend.BackendPool;
 import io.cleave.proxy.backend.ShardEndpoint;
 import io.cleave.proxy.frontend.FrontendInitializer;
@@ -117,8 +118,11 @@ public final class ProxyServer implements AutoCloseable {
         EventLoopGroup workers = epoll ? new EpollEventLoopGroup(threads) : new NioEventLoopGroup(threads);
         Class<? extends ServerChannel> channelType = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
         ShardSlots slots = new ShardSlots();
+        List<BackendConnector> connectors = new java.util.ArrayList<>();
         for (ShardEndpoint endpoint : shards) {
-            slots.set(endpoint.shard(), new BackendConnector(endpoint, statementCache(config), 5_000));
+            BackendConnector connector = new BackendConnector(endpoint, statementCache(config), 5_000);
+            connectors.add(connector);
+            slots.set(endpoint.shard(), connector);
         }
         SslContext ssl = sslContext(config);
         ProxyRuntime runtime = new ProxyRuntime(config, new UserDirectory(config.users()), topology, shardMaps,
@@ -141,8 +145,8 @@ public final class ProxyServer implements AutoCloseable {
                 log.warn("shards {} are unreachable; the proxy starts without them", down);
                 down.forEach(runtime.availability()::markDown);
             }
-            for (ShardEndpoint endpoint : shards) {
-                sizeStatementCache(admin, slots.get(endpoint.shard()), runtime.backendConnectionsPerShard());
+            for (BackendConnector connector : connectors) {
+                sizeStatementCache(admin, connector, runtime.backendConnectionsPerShard());
             }
             XaRecovery recovery = new XaRecovery(admin, runtime.inDoubt(), metrics);
             int settled = recovery.recover();
@@ -234,7 +238,7 @@ public final class ProxyServer implements AutoCloseable {
      */
     private static void learnServerVersion(ProxyRuntime runtime, ShardSlots slots, EventLoopGroup workers) {
         for (int s = 0; s < slots.extent(); s++) {
-            BackendConnector connector = slots.get(s);
+            ShardConnector connector = slots.get(s);
             if (connector == null || connector.endpoint().attached()) {
                 continue;
             }

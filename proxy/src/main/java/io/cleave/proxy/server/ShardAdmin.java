@@ -1,7 +1,7 @@
 package io.cleave.proxy.server;
 
 import io.cleave.proxy.backend.BackendConnection;
-import io.cleave.proxy.backend.BackendConnector;
+import io.cleave.proxy.backend.ShardConnector;
 import io.cleave.proxy.backend.ResponseKind;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.EventLoop;
@@ -49,7 +49,7 @@ public final class ShardAdmin {
         EventLoop loop = loops.next();
         BackendConnection conn;
         try {
-            BackendConnector connector = slots.get(shard);
+            ShardConnector connector = slots.get(shard);
             if (connector == null) {
                 throw new ShardAdminException("there is no shard " + shard, true);
             }

@@ -1,6 +1,6 @@
 package io.cleave.proxy.server;
 
-import io.cleave.proxy.backend.BackendConnector;
+import io.cleave.proxy.backend.ShardConnector;
 
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
@@ -16,14 +16,23 @@ public final class ShardSlots {
     /** Most shards (local and attached) one proxy serves. */
     public static final int CAPACITY = 128;
 
-    private final AtomicReferenceArray<BackendConnector> connectors = new AtomicReferenceArray<>(CAPACITY);
+    private final AtomicReferenceArray<ShardConnector> connectors = new AtomicReferenceArray<>(CAPACITY);
+
+    /** Slots holding {@code connectors} by their endpoints' shard numbers (flow tests over scripted shards). */
+    public static ShardSlots of(ShardConnector... connectors) {
+        ShardSlots slots = new ShardSlots();
+        for (ShardConnector c : connectors) {
+            slots.set(c.endpoint().shard(), c);
+        }
+        return slots;
+    }
 
     /** The connector of {@code shard}, or null when no shard has that index now. */
-    public BackendConnector get(int shard) {
+    public ShardConnector get(int shard) {
         return shard >= 0 && shard < CAPACITY ? connectors.get(shard) : null;
     }
 
-    void set(int shard, BackendConnector connector) {
+    void set(int shard, ShardConnector connector) {
         if (shard < 0 || shard >= CAPACITY) {
             throw new IllegalArgumentException("shard " + shard + " is beyond the " + CAPACITY + " shards a proxy serves");
         }
@@ -46,7 +55,7 @@ public final class ShardSlots {
 
     /** Whether {@code shard} is in use and local (not an attached server). */
     public boolean isLocal(int shard) {
-        BackendConnector c = get(shard);
+        ShardConnector c = get(shard);
         return c != null && !c.endpoint().attached();
     }
 }

@@ -6,7 +6,6 @@ import io.cleave.router.keyspace.KeyType;
 import io.cleave.router.keyspace.Keyspace;
 import io.cleave.router.keyspace.RangeShardFunction;
 import io.cleave.router.plan.Analysis;
-import io.cleave.router.plan.MultiShard;
 import io.cleave.router.plan.ParameterValues;
 import io.cleave.router.plan.Plan;
 import io.cleave.router.plan.Router;
@@ -91,7 +90,7 @@ class GhostRowsTest {
 
     private String render(String sql, int shard) {
         Analysis a = analyze(sql);
-        SqlTemplate template = a.plan() instanceof Plan.Route r && r.multi() instanceof MultiShard.Merge m ? m.sql()
+        SqlTemplate template = a.plan() instanceof Plan.Route r && r.several() instanceof Plan.Merge m ? m.sql()
                 : new SqlTemplate.Original();
         byte[] out = GhostRows.render(template, a, values(a), shard, map, topology);
         return out == null ? null : new String(out, StandardCharsets.UTF_8);
@@ -99,7 +98,7 @@ class GhostRowsTest {
 
     private String plain(String sql) {
         Analysis a = analyze(sql);
-        SqlTemplate template = a.plan() instanceof Plan.Route r && r.multi() instanceof MultiShard.Merge m ? m.sql()
+        SqlTemplate template = a.plan() instanceof Plan.Route r && r.several() instanceof Plan.Merge m ? m.sql()
                 : new SqlTemplate.Original();
         return new String(io.cleave.router.plan.SqlRenderer.render(template, a, values(a)), StandardCharsets.UTF_8);
     }

@@ -1,6 +1,7 @@
 package io.cleave.proxy.frontend;
 
 import io.cleave.router.plan.Pin;
+import io.cleave.router.plan.PinNames;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

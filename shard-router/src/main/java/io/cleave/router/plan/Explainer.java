@@ -42,6 +42,9 @@ public final class Explainer {
 
     private String shards(Analysis analysis, ShardMap map) {
         Plan plan = analysis.plan();
+        if (plan instanceof Plan.MultiStatement m) {
+            plan = m.plan();
+        }
         if (plan instanceof Plan.Refuse r) {
             return "none: refused with error " + r.code();
         }
@@ -73,7 +76,7 @@ public final class Explainer {
         }
         String shards = "shards " + join(resolution.shards())
                 + (resolution.shards().length == map.shardCount() ? " (all)" : "");
-        if (route.multi() instanceof MultiShard.Refused refused) {
+        if (route.several() instanceof Plan.Refuse refused) {
             return "none: it would need " + shards + ", and " + refused.message();
         }
         return shards;

@@ -61,6 +61,10 @@ final class KeyAnalyzer {
         this.topology = topology;
     }
 
+    Topology topology() {
+        return topology;
+    }
+
     // ---- walking ---------------------------------------------------------------------------
 
     /** A block that is not a SELECT: the tables an UPDATE, DELETE or LOCK TABLES names. */

@@ -1,5 +1,7 @@
 package io.cleave.router.plan;
 
+import io.cleave.router.keyspace.Keyspace;
+
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -11,10 +13,11 @@ import java.util.stream.Collectors;
  * its tables is held to such values (by its own condition or through a join that must match).
  * Several restrictions all hold at once: the rows live on the shards they have in common.
  *
+ * @param keyspace     the keyspace itself (looked up once, when the statement is planned)
  * @param tables       the tables, for error messages ("join between orders and item_price ...")
  * @param restrictions empty when the key is not restricted (every shard)
  */
-public record KeyClass(String keyspace, List<String> tables, List<List<KeyValue>> restrictions) {
+public record KeyClass(Keyspace keyspace, List<String> tables, List<List<KeyValue>> restrictions) {
 
     public KeyClass {
         tables = List.copyOf(tables);
@@ -22,7 +25,7 @@ public record KeyClass(String keyspace, List<String> tables, List<List<KeyValue>
     }
 
     /** A class of one table held to {@code values}. */
-    static KeyClass of(String keyspace, String table, List<KeyValue> values) {
+    static KeyClass of(Keyspace keyspace, String table, List<KeyValue> values) {
         return new KeyClass(keyspace, List.of(table), values.isEmpty() ? List.of() : List.of(values));
     }
 
@@ -32,7 +35,7 @@ public record KeyClass(String keyspace, List<String> tables, List<List<KeyValue>
 
     @Override
     public String toString() {
-        return keyspace + tables + (restrictions.isEmpty() ? "=*"
+        return keyspace.name() + tables + (restrictions.isEmpty() ? "=*"
                 : restrictions.stream().map(r -> "=" + r).collect(Collectors.joining("&")));
     }
 }

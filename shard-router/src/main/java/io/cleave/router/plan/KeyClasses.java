@@ -6,6 +6,7 @@ import io.cleave.router.plan.QueryParts.Edge;
 import io.cleave.router.plan.QueryParts.Role;
 import io.cleave.router.plan.QueryParts.Unit;
 import io.cleave.router.topology.TableRule;
+import io.cleave.router.topology.Topology;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -23,6 +24,7 @@ import java.util.Set;
  */
 final class KeyClasses {
 
+    private final Topology topology;
     private final List<Binding> sharded;
     private final List<Binding> bindings;
     private final List<Edge> edges;
@@ -32,6 +34,7 @@ final class KeyClasses {
     private Map<Binding, List<List<KeyValue>>> pins;
 
     KeyClasses(KeyAnalyzer analyzer) {
+        this.topology = analyzer.topology();
         this.sharded = analyzer.sharded();
         this.bindings = analyzer.bindings();
         this.edges = analyzer.edges();
@@ -154,7 +157,7 @@ final class KeyClasses {
                 all &= !pinned.isEmpty();
                 pass(pinned, restrictions);
             }
-            out.add(new KeyClass(members.get(0).sharded().keyspace(), new ArrayList<>(tables),
+            out.add(new KeyClass(topology.keyspace(members.get(0).sharded().keyspace()), new ArrayList<>(tables),
                     all ? restrictions : List.of()));
         }
         return out;
@@ -205,7 +208,7 @@ final class KeyClasses {
             parts.add(String.join(", ", tables));
         }
         for (KeyClass c : classes) {
-            keyspaces.add(c.keyspace());
+            keyspaces.add(c.keyspace().name());
         }
         homes.forEach((shard, tables) -> parts.add(String.join(", ", tables) + " (unsharded, shard " + shard + ")"));
         if (parts.size() == 1) {

@@ -1,31 +1,112 @@
 package io.cleave.router.plan;
 
+import io.cleave.router.keyspace.Keyspace;
 import io.cleave.router.sql.ast.StatementKind;
 
 import java.util.List;
+import java.util.Set;
 
 /**
- * What to do with one statement, decided once per statement shape (digest) and resolved with each
- * execution's values. Data, not behaviour: the proxy's executor interprets it.
+ * What to do with one statement: a small tree of primitives, decided once per statement shape
+ * (digest) and cached, so that each execution only resolves its values against it (the keys of
+ * its target, its LIMIT, the names its pins take). Data, not behaviour: the proxy's executor
+ * interprets it.
+ *
+ * <pre>
+ * Route          to the shards its target resolves to: one shard relays the client's own text,
+ *   └ several:   Merge | FanOutWrite | Refuse   (null: the target is never more than one shard)
+ * InsertSplit    rows grouped by their key's shard, one statement per shard
+ * Session        SET, USE, transaction control: kept by the proxy
+ * Local          answered by the proxy
+ * Refuse         an error, never a wrong answer
+ * MultiStatement several statements in one text, around the plan of the whole text
+ * </pre>
  */
-public sealed interface Plan permits Plan.Route, Plan.InsertSplit, Plan.Session, Plan.Local, Plan.Refuse {
+public sealed interface Plan
+        permits Plan.Route, Plan.InsertSplit, Plan.Session, Plan.Local, Plan.Refuse, Plan.MultiStatement {
 
     StatementKind kind();
 
+    /** How a routed statement takes part in the session's transaction. */
+    enum Access {
+        READ,
+        /** SELECT ... FOR UPDATE / LOCK IN SHARE MODE: counts as a write for the transaction's commit. */
+        LOCKING_READ,
+        /** Changes data (decides transaction handling and broadcasting). */
+        WRITE
+    }
+
     /**
-     * Send the statement to the target's shards. On one shard the client's own text goes (or
-     * {@code sql} when it had to be rewritten even there); on several, {@code multi} decides (null
-     * when the target can only ever be one shard).
-     *
-     * @param write          changes data (decides transaction handling and broadcasting)
-     * @param lockingRead    SELECT ... FOR UPDATE / LOCK IN SHARE MODE
-     * @param usesLastInsertId the statement calls LAST_INSERT_ID(): the shard must know the session's value
-     * @param pin            connection-bound state the statement creates or releases
-     * @param previousConnection the statement reads what the session's previous statement left on its
-     *                       connection (SHOW WARNINGS, FOUND_ROWS()): it must run there
+     * What a {@link Route} does when its target resolves to more than one shard. A merge or a
+     * fan-out write carries the {@link ScatterRule}s that make it exact; {@link PlanGate} refuses
+     * any that carries none.
      */
-    record Route(StatementKind kind, Target target, SqlTemplate sql, MultiShard multi, boolean write,
-                 boolean lockingRead, boolean usesLastInsertId, Pin pin, boolean previousConnection) implements Plan {
+    sealed interface Spread permits Merge, FanOutWrite, Refuse {
+    }
+
+    /**
+     * Send the statement to the shards its target resolves to. On one shard the client's own text
+     * goes as it came (the hot path); on several, {@code several} decides (null when the target can
+     * only ever be one shard).
+     */
+    record Route(StatementKind kind, Target target, Access access, Effects effects, Spread several) implements Plan {
+
+        /** A statement with no effects on its connection beyond its result. */
+        public static Route of(StatementKind kind, Target target, Access access, Spread several) {
+            return new Route(kind, target, access, Effects.NONE, several);
+        }
+
+        public Route with(Effects changed) {
+            return new Route(kind, target, access, changed, several);
+        }
+
+        public boolean write() {
+            return access == Access.WRITE;
+        }
+
+        public boolean lockingRead() {
+            return access == Access.LOCKING_READ;
+        }
+    }
+
+    /** A read on several shards: {@code sql} (the rewrite for merging) goes to each, and the rows merge as {@code spec} says. */
+    record Merge(SqlTemplate sql, MergeSpec spec, Set<ScatterRule> rules) implements Spread {
+        public Merge {
+            rules = Set.copyOf(rules);
+        }
+
+        /** The shards' rows one after the other, as they come, by {@code rule}. */
+        public static Merge concatenation(ScatterRule rule) {
+            return new Merge(new SqlTemplate.Original(), new MergeSpec(0, List.of(), null, false, null, null),
+                    Set.of(rule));
+        }
+    }
+
+    /**
+     * A write on several shards: the statement goes to each. Affected rows add up, except for
+     * {@code replicated} writes (reference tables, DDL) where every shard did the same thing and one
+     * shard's count is the answer. {@code warnings}: the proxy's own warnings for the client (SHOW
+     * WARNINGS shows them).
+     */
+    record FanOutWrite(boolean replicated, Set<ScatterRule> rules, List<String> warnings) implements Spread {
+        public FanOutWrite {
+            rules = Set.copyOf(rules);
+            warnings = List.copyOf(warnings);
+        }
+
+        /** Each shard changes its own rows; the counts add up. */
+        public static FanOutWrite sumOfShards(Set<ScatterRule> rules) {
+            return new FanOutWrite(false, rules, List.of());
+        }
+
+        /** Every shard applies the write alike to its copy (reference tables, structure changes). */
+        public static FanOutWrite allAlike() {
+            return allAlike(List.of());
+        }
+
+        public static FanOutWrite allAlike(List<String> warnings) {
+            return new FanOutWrite(true, Set.of(ScatterRule.REPLICATED_WRITE), warnings);
+        }
     }
 
     /**
@@ -40,7 +121,7 @@ public sealed interface Plan permits Plan.Route, Plan.InsertSplit, Plan.Session,
      * @param columns          the column list as written (an AUTO_INCREMENT column left out of it
      *                         gets ids from the proxy's sequence too)
      */
-    record InsertSplit(StatementKind kind, String schema, String table, String keyspace, SqlTemplate.Tokens head,
+    record InsertSplit(StatementKind kind, String schema, String table, Keyspace keyspace, SqlTemplate.Tokens head,
                        List<InsertRow> rows, SqlTemplate.Tokens tail, String missingKeyColumn, int columnListEnd,
                        List<String> columns) implements Plan {
         public InsertSplit {
@@ -65,7 +146,23 @@ public sealed interface Plan permits Plan.Route, Plan.InsertSplit, Plan.Session,
     record Local(StatementKind kind, LocalQuery query, String alias, int nameFirst, int nameEnd) implements Plan {
     }
 
-    /** Refused with an error, never answered wrongly. */
-    record Refuse(StatementKind kind, int code, String sqlState, String message) implements Plan {
+    /** Refused with an error, never answered wrongly: the whole statement, or only when it would need several shards. */
+    record Refuse(StatementKind kind, int code, String sqlState, String message) implements Plan, Spread {
+
+        /** Error 1235 (ER_NOT_SUPPORTED_YET) with the reason. */
+        public static Refuse notSupported(StatementKind kind, String message) {
+            return new Refuse(kind, PlanningException.NOT_SUPPORTED, PlanningException.NOT_SUPPORTED_STATE, message);
+        }
+    }
+
+    /**
+     * Several statements in one text. A client that has not enabled multi-statements gets the
+     * syntax error a server gives at token {@code secondStatement}; otherwise {@code plan} runs.
+     */
+    record MultiStatement(int secondStatement, Plan plan) implements Plan {
+        @Override
+        public StatementKind kind() {
+            return plan.kind();
+        }
     }
 }

@@ -45,18 +45,16 @@ final class PlanGate {
         if (!severalShards) {
             return plan;
         }
-        String unproven = r.multi() == null ? "it has no way to combine several shards' answers"
-                : r.multi() instanceof MultiShard.Merge m && m.rules().isEmpty() ? "no rule proves its merge exact"
-                : r.multi() instanceof MultiShard.WriteAll w && w.rules().isEmpty() ? "no rule proves its fan-out exact"
+        String unproven = r.several() == null ? "it has no way to combine several shards' answers"
+                : r.several() instanceof Plan.Merge m && m.rules().isEmpty() ? "no rule proves its merge exact"
+                : r.several() instanceof Plan.FanOutWrite w && w.rules().isEmpty() ? "no rule proves its fan-out exact"
                 : null;
         if (unproven == null) {
             return plan;
         }
-        MultiShard refused = new MultiShard.Refused(PlanningException.NOT_SUPPORTED, PlanningException.NOT_SUPPORTED_STATE,
-                "this statement over " + r.target() + " can reach several shards and " + unproven
-                        + ": not supported across shards");
-        return new Plan.Route(r.kind(), r.target(), r.sql(), refused, r.write(), r.lockingRead(), r.usesLastInsertId(),
-                r.pin(), r.previousConnection());
+        Plan.Refuse refused = Plan.Refuse.notSupported(r.kind(), "this statement over " + r.target()
+                + " can reach several shards and " + unproven + ": not supported across shards");
+        return new Plan.Route(r.kind(), r.target(), r.access(), r.effects(), refused);
     }
 
     /** A lexer error that makes the statement unreadable for routing (not the server's to judge), or null. */

@@ -54,6 +54,9 @@ public final class PlanPrinter {
     };
 
     public static String print(Plan plan, Analysis analysis, ParameterValues values) {
+        if (plan instanceof Plan.MultiStatement m) {
+            return print(m.plan(), analysis, values);
+        }
         if (plan instanceof Plan.Route r) {
             List<String> parts = new ArrayList<>();
             parts.add("route " + r.target());
@@ -63,23 +66,24 @@ public final class PlanPrinter {
             if (r.lockingRead()) {
                 parts.add("locking");
             }
-            if (r.usesLastInsertId()) {
+            Effects effects = r.effects();
+            if (effects.usesLastInsertId()) {
                 parts.add("last_insert_id");
             }
-            if (r.pin() != Pin.NONE) {
-                parts.add("pin " + r.pin().name().toLowerCase(java.util.Locale.ROOT));
+            if (effects.pin().pin() != Pin.NONE) {
+                parts.add("pin " + effects.pin().pin().name().toLowerCase(java.util.Locale.ROOT));
             }
-            if (r.previousConnection()) {
+            if (effects.previousConnection()) {
                 parts.add("previous connection");
             }
-            if (r.multi() instanceof MultiShard.Merge m) {
+            if (r.several() instanceof Plan.Merge m) {
                 parts.add("merge " + describe(m.spec()) + rules(m.rules()));
                 if (!(m.sql() instanceof SqlTemplate.Original)) {
                     parts.add("as: " + text(m.sql(), analysis, values));
                 }
-            } else if (r.multi() instanceof MultiShard.WriteAll w) {
+            } else if (r.several() instanceof Plan.FanOutWrite w) {
                 parts.add((w.replicated() ? "all alike" : "sum of shards") + rules(w.rules()));
-            } else if (r.multi() instanceof MultiShard.Refused f) {
+            } else if (r.several() instanceof Plan.Refuse f) {
                 parts.add("multi-shard refused: " + f.message());
             }
             return String.join("; ", parts);
@@ -89,7 +93,7 @@ public final class PlanPrinter {
             for (Plan.InsertRow row : s.rows()) {
                 keys.add(row.key() == null ? "?" : row.key().toString());
             }
-            return "insert into " + s.table() + " by " + s.keyspace() + " rows " + keys
+            return "insert into " + s.table() + " by " + s.keyspace().name() + " rows " + keys
                     + (s.missingKeyColumn() != null ? " generating " + s.missingKeyColumn() : "");
         }
         if (plan instanceof Plan.Session s) {

@@ -223,31 +223,28 @@ public final class Planner {
         if (temporary) {
             // Temporary tables live in one connection: keep them on the default shard, pinned.
             Pin pin = ddl instanceof Ddl.CreateTable ? Pin.TEMPORARY_TABLE : Pin.DROP_TEMPORARY_TABLE;
-            return new Plan.Route(ddl.kind(), new Target.Shard(topology.defaultShard()), new SqlTemplate.Original(),
-                    null, true, false, false, pin, false);
+            return new Plan.Route(ddl.kind(), new Target.Shard(topology.defaultShard()), Plan.Access.WRITE,
+                    Effects.of(pin, false, false), null);
         }
         if (ddl instanceof Ddl.CreateTable ct && ct.asQuery() != null) {
             return refuse(ddl, "CREATE TABLE ... SELECT would copy rows from where each shard stands: not supported"
                     + " across shards (create the table, then INSERT ... SELECT on one shard)");
         }
         if (ddl instanceof Ddl.TableMaintenance) {
-            return new Plan.Route(ddl.kind(), new Target.AllShards(), new SqlTemplate.Original(),
-                    new MultiShard.Merge(new SqlTemplate.Original(), concatenation(),
-                            Set.of(ScatterRule.CONCATENATED_REPORTS)), false, false, false, Pin.NONE,
-                    false);
+            return Plan.Route.of(ddl.kind(), new Target.AllShards(), Plan.Access.READ,
+                    Plan.Merge.concatenation(ScatterRule.CONCATENATED_REPORTS));
         }
         // Every shard has every table and schema: structure changes go everywhere.
-        return new Plan.Route(ddl.kind(), new Target.AllShards(), new SqlTemplate.Original(),
-                new MultiShard.WriteAll(true, Set.of(ScatterRule.REPLICATED_WRITE), ShardLocalKeys.warnings(ddl,
-                        topology)), true, false, false, Pin.NONE, false);
+        return Plan.Route.of(ddl.kind(), new Target.AllShards(), Plan.Access.WRITE,
+                Plan.FanOutWrite.allAlike(ShardLocalKeys.warnings(ddl, topology)));
     }
 
     private Plan utility(Statement s, PlanContext ctx) {
         if (s instanceof UtilityStatement.Show show) {
             String what = show.what();
             boolean previous = what.equals("WARNINGS") || what.equals("ERRORS") || what.startsWith("COUNT");
-            return new Plan.Route(s.kind(), new Target.AnyShard(), new SqlTemplate.Original(), null, false, false,
-                    false, Pin.NONE, previous);
+            return new Plan.Route(s.kind(), new Target.AnyShard(), Plan.Access.READ, Effects.of(Pin.NONE, false, previous),
+                    null);
         }
         if (s instanceof UtilityStatement.Describe) {
             return anyShard(s);
@@ -255,10 +252,9 @@ public final class Planner {
         if (s instanceof UtilityStatement.Explain e) {
             Plan inner = plan(e.statement(), ctx);
             if (inner instanceof Plan.Route r) {
-                return new Plan.Route(s.kind(), r.target(), new SqlTemplate.Original(), new MultiShard.Refused(
-                        PlanningException.NOT_SUPPORTED, PlanningException.NOT_SUPPORTED_STATE,
+                return Plan.Route.of(s.kind(), r.target(), Plan.Access.READ, Plan.Refuse.notSupported(s.kind(),
                         "EXPLAIN of a statement that runs on several shards: use the proxy's EXPLAIN CLEAVE to see its"
-                                + " plan, or EXPLAIN it with a sharding key"), false, false, false, Pin.NONE, false);
+                                + " plan, or EXPLAIN it with a sharding key"));
             }
             if (inner instanceof Plan.InsertSplit split) {
                 return refuse(s, "EXPLAIN of an INSERT into the sharded table " + split.table()
@@ -277,24 +273,24 @@ public final class Planner {
                 return refuse(s, "LOCK TABLES on sharded or reference tables would lock one shard's copy only: not"
                         + " supported across shards (use a transaction with SELECT ... FOR UPDATE)");
             }
-            return new Plan.Route(s.kind(), (Target) target, new SqlTemplate.Original(), null,
-                    false, false, false, Pin.LOCK_TABLES, false);
+            return new Plan.Route(s.kind(), (Target) target, Plan.Access.READ, Effects.of(Pin.LOCK_TABLES, false, false),
+                    null);
         }
         if (s instanceof UtilityStatement.UnlockTables) {
-            return new Plan.Route(s.kind(), new Target.AnyShard(), new SqlTemplate.Original(),
-                    null, false, false, false, Pin.UNLOCK_TABLES, false);
+            return new Plan.Route(s.kind(), new Target.AnyShard(), Plan.Access.READ,
+                    Effects.of(Pin.UNLOCK_TABLES, false, false), null);
         }
         if (s instanceof UtilityStatement.Prepare) {
-            return new Plan.Route(s.kind(), new Target.Shard(topology.defaultShard()), new SqlTemplate.Original(),
-                    null, false, false, false, Pin.SQL_PREPARE, false);
+            return new Plan.Route(s.kind(), new Target.Shard(topology.defaultShard()), Plan.Access.READ,
+                    Effects.of(Pin.SQL_PREPARE, false, false), null);
         }
         if (s instanceof UtilityStatement.Execute) {
-            return new Plan.Route(s.kind(), new Target.Shard(topology.defaultShard()), new SqlTemplate.Original(),
-                    null, true, false, false, Pin.SQL_EXECUTE, false);
+            return new Plan.Route(s.kind(), new Target.Shard(topology.defaultShard()), Plan.Access.WRITE,
+                    Effects.of(Pin.SQL_EXECUTE, false, false), null);
         }
         if (s instanceof UtilityStatement.Deallocate) {
-            return new Plan.Route(s.kind(), new Target.Shard(topology.defaultShard()), new SqlTemplate.Original(),
-                    null, false, false, false, Pin.SQL_DEALLOCATE, false);
+            return new Plan.Route(s.kind(), new Target.Shard(topology.defaultShard()), Plan.Access.READ,
+                    Effects.of(Pin.SQL_DEALLOCATE, false, false), null);
         }
         if (s instanceof UtilityStatement.Do d) {
             Pin pin = Pin.NONE;
@@ -307,14 +303,12 @@ public final class Planner {
                 }
             }
             Target target = pin == Pin.NONE ? new Target.AnyShard() : new Target.Shard(topology.defaultShard());
-            return new Plan.Route(s.kind(), target, new SqlTemplate.Original(), null, false,
-                    false, lastInsertId, pin, false);
+            return new Plan.Route(s.kind(), target, Plan.Access.READ, Effects.of(pin, lastInsertId, false), null);
         }
         if (s instanceof UtilityStatement.LoadData load) {
             TableRule rule = topology.ruleFor(load.table().name());
             if (rule instanceof TableRule.Unsharded u) {
-                return new Plan.Route(s.kind(), new Target.Shard(u.homeShard()), new SqlTemplate.Original(),
-                        null, true, false, false, Pin.NONE, false);
+                return Plan.Route.of(s.kind(), new Target.Shard(u.homeShard()), Plan.Access.WRITE, null);
             }
             return refuse(s, "LOAD DATA into the " + (rule instanceof TableRule.Sharded ? "sharded" : "reference")
                     + " table " + load.table().name() + " is not supported: insert the rows with INSERT");
@@ -326,8 +320,7 @@ public final class Planner {
         UtilityStatement.Other other = (UtilityStatement.Other) s;
         switch (other.kind()) {
             case FLUSH:
-                return new Plan.Route(s.kind(), new Target.AllShards(), new SqlTemplate.Original(),
-                        MultiShard.WriteAll.alike(), false, false, false, Pin.NONE, false);
+                return Plan.Route.of(s.kind(), new Target.AllShards(), Plan.Access.READ, Plan.FanOutWrite.allAlike());
             case GRANT:
             case REVOKE:
             case USER_ADMIN:
@@ -355,29 +348,27 @@ public final class Planner {
         if (refusal != null) {
             return refuse(s, refusal);
         }
-        return new Plan.Route(s.kind(), new Target.Shard(topology.defaultShard()), new SqlTemplate.Original(), null,
-                true, false, false, Pin.NONE, false);
-    }
-
-    private static MergeSpec concatenation() {
-        return new MergeSpec(0, List.of(), null, false, null, null);
+        return Plan.Route.of(s.kind(), new Target.Shard(topology.defaultShard()), Plan.Access.WRITE, null);
     }
 
     // ---- helpers shared by the statement planners ------------------------------------------
 
     static Plan.Refuse refuse(Statement s, String message) {
-        return new Plan.Refuse(s.kind(), PlanningException.NOT_SUPPORTED, PlanningException.NOT_SUPPORTED_STATE, message);
+        return Plan.Refuse.notSupported(s.kind(), message);
     }
 
     private static Plan anyShard(Statement s) {
-        return new Plan.Route(s.kind(), new Target.AnyShard(), new SqlTemplate.Original(), null,
-                false, false, false, Pin.NONE, false);
+        return Plan.Route.of(s.kind(), new Target.AnyShard(), Plan.Access.READ, null);
     }
 
-    private Plan route(StatementKind kind, Target target, MultiShard multi, boolean write, Statement s,
+    private Plan route(StatementKind kind, Target target, Plan.Spread several, boolean write, Statement s,
                        boolean locking) {
-        return new Plan.Route(kind, target, new SqlTemplate.Original(), multi, write, locking,
-                usesLastInsertId(s), pinOf(s), previousConnection(s));
+        return new Plan.Route(kind, target, access(write, locking),
+                Effects.of(pinOf(s), usesLastInsertId(s), previousConnection(s)), several);
+    }
+
+    static Plan.Access access(boolean write, boolean locking) {
+        return write ? Plan.Access.WRITE : locking ? Plan.Access.LOCKING_READ : Plan.Access.READ;
     }
 
     static boolean isWrite(Statement s) {

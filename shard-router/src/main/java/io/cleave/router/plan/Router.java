@@ -126,7 +126,7 @@ public final class Router {
                 cache.put(DigestKey.copyOf(into.digest.lookupKey()), plan);
             }
         }
-        if (plan instanceof Plan.Route r && r.pin() == Pin.SQL_PREPARE && gen.topology.shardCount() > 1) {
+        if (plan instanceof Plan.Route r && r.effects().pin().pin() == Pin.SQL_PREPARE && gen.topology.shardCount() > 1) {
             // The statement text of SQL PREPARE is a value, not part of the shape: judged each time.
             plan = sqlPrepare(into, mode, plan, gen);
         }
@@ -150,12 +150,15 @@ public final class Router {
         }
         int slot = a.digest.slotOfToken(last);
         String text = slot >= 0 ? a.slots.asString(slot, java.nio.charset.StandardCharsets.UTF_8) : tokens.text(last);
-        byte[] inner0 = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        Plan inner = analyze(inner0, 0, inner0.length, mode, new Analysis(), gen).plan();
+        byte[] innerText = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        Plan inner = analyze(innerText, 0, innerText.length, mode, new Analysis(), gen).plan();
+        if (inner instanceof Plan.MultiStatement m) {
+            inner = m.plan();
+        }
         if (inner instanceof Plan.Refuse r) {
             return r;
         }
-        boolean defaultShard = inner instanceof Plan.Route r && r.multi() == null
+        boolean defaultShard = inner instanceof Plan.Route r && r.several() == null
                 && (r.target() instanceof Target.AnyShard
                 || r.target() instanceof Target.Shard s && s.shard() == gen.topology.defaultShard());
         return defaultShard || inner instanceof Plan.Session ? plan
@@ -192,15 +195,29 @@ public final class Router {
         if (isExplainCleave(tokens)) {
             return new Plan.Local(StatementKind.EXPLAIN, LocalQuery.EXPLAIN_CLEAVE, null, 2, tokens.size());
         }
-        if (isMultiStatement(tokens)) {
-            return gen.gate.admit(multiStatement(tokens, mode, gen));
+        int second = secondStatement(tokens);
+        if (second >= 0) {
+            return new Plan.MultiStatement(second, located(gen.gate.admit(multiStatement(tokens, mode, gen)), a));
         }
+        Plan plan;
         try {
             Statement statement = parser.parse(tokens, a.digest);
-            return gen.gate.admit(gen.planner.plan(statement, tokens, a.digest));
+            plan = gen.gate.admit(gen.planner.plan(statement, tokens, a.digest));
         } catch (SqlSyntaxException e) {
-            return unparsed(a, e, gen);
+            plan = unparsed(a, e, gen);
         }
+        return located(plan, a);
+    }
+
+    /**
+     * A routed statement with what only its text tells about its effects: the names its pins take
+     * and the user variables it assigns, found here once for every statement of its shape.
+     */
+    private static Plan located(Plan plan, Analysis a) {
+        if (plan instanceof Plan.Route r) {
+            return r.with(r.effects().locate(a.tokens, a.digest));
+        }
+        return plan;
     }
 
     /**
@@ -231,8 +248,7 @@ public final class Router {
     }
 
     private static Plan unparsedRoute(int shard) {
-        return new Plan.Route(StatementKind.OTHER, new Target.Shard(shard), new SqlTemplate.Original(), null, true,
-                false, false, Pin.NONE, false);
+        return Plan.Route.of(StatementKind.OTHER, new Target.Shard(shard), Plan.Access.WRITE, null);
     }
 
     /**
@@ -245,14 +261,15 @@ public final class Router {
                 && tokens.type(2) != TokenType.EOF && tokens.type(2) != TokenType.SEMICOLON;
     }
 
-    private static boolean isMultiStatement(TokenBuffer tokens) {
+    /** The first token of a second statement in the text (after a semicolon), or -1. */
+    private static int secondStatement(TokenBuffer tokens) {
         for (int i = 0; i < tokens.size() - 1; i++) {
             if (tokens.type(i) == TokenType.SEMICOLON && tokens.type(i + 1) != TokenType.SEMICOLON
                     && tokens.type(i + 1) != TokenType.EOF) {
-                return true;
+                return i + 1;
             }
         }
-        return false;
+        return -1;
     }
 
     /**
@@ -273,7 +290,7 @@ public final class Router {
                 int to = tokens.end(i - 1);
                 // Each statement is read with the session's sql_mode: ANSI_QUOTES changes what "x" is.
                 Plan p = analyze(tokens.source(), from, to - from, mode, new Analysis(), gen).plan();
-                if (!(p instanceof Plan.Route r) || r.pin() != Pin.NONE) {
+                if (!(p instanceof Plan.Route r) || r.effects().pin().pin() != Pin.NONE) {
                     return refuseMulti();
                 }
                 if (r.target() instanceof Target.Shard s) {
@@ -291,14 +308,13 @@ public final class Router {
             start = i + 1;
         }
         if (common == null) {
-            return new Plan.Route(StatementKind.OTHER, new Target.AnyShard(), new SqlTemplate.Original(), null, false,
-                    false, false, Pin.NONE, false);
+            return Plan.Route.of(StatementKind.OTHER, new Target.AnyShard(), Plan.Access.READ, null);
         }
         return unparsedRoute(common);
     }
 
     private static Plan refuseMulti() {
-        return new Plan.Refuse(StatementKind.OTHER, PlanningException.NOT_SUPPORTED, PlanningException.NOT_SUPPORTED_STATE,
+        return Plan.Refuse.notSupported(StatementKind.OTHER,
                 "several statements in one query are only supported when they all run on one fixed shard and change no"
                         + " session state: send them one at a time");
     }

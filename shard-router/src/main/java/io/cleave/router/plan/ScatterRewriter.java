@@ -71,7 +71,7 @@ final class ScatterRewriter {
         this.rules.addAll(rowRules);
     }
 
-    MultiShard.Merge rewrite() {
+    Plan.Merge rewrite() {
         Select s = select;
         if (s.options().calcFoundRows()) {
             throw new PlanningException("SQL_CALC_FOUND_ROWS across shards is not supported");
@@ -202,7 +202,7 @@ final class ScatterRewriter {
             grouping = new Grouping(keys, specs, having == null ? null : finish(having, h));
         }
         MergeSpec spec = new MergeSpec(h, sortKeys, grouping, distinct, offset, count);
-        return new MultiShard.Merge(edits.build(ctx.tokenCount()), spec, rules);
+        return new Plan.Merge(edits.build(ctx.tokenCount()), spec, rules);
     }
 
     // ---- select items ----------------------------------------------------------------------

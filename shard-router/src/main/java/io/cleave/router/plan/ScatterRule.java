@@ -2,7 +2,7 @@ package io.cleave.router.plan;
 
 /**
  * Why a statement that runs on several shards gets exactly one server's answer. A plan is
- * answered across shards only with the rules that make it exact ({@link MultiShard}); the choke
+ * answered across shards only with the rules that make it exact ({@link Plan.Spread}); the choke
  * point ({@link PlanGate}) refuses any multi-shard plan without them. Each rule states the fact
  * its merge relies on.
  */

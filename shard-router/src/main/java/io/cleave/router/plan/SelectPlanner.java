@@ -36,31 +36,27 @@ final class SelectPlanner {
             }
             target = new Target.Shard(ctx.topology.defaultShard());
         }
-        MultiShard multi = target instanceof Target.Keyed keyed ? multiShard(q, analyzer, keyed) : null;
-        return new Plan.Route(q.kind(), (Target) target, new SqlTemplate.Original(), multi, false, locking,
-                Planner.usesLastInsertId(q), pin, Planner.previousConnection(q));
+        Plan.Spread several = target instanceof Target.Keyed keyed ? multiShard(q, analyzer, keyed) : null;
+        return new Plan.Route(q.kind(), (Target) target, Planner.access(false, locking),
+                Effects.of(pin, Planner.usesLastInsertId(q), Planner.previousConnection(q)), several);
     }
 
-    private MultiShard multiShard(Query q, KeyAnalyzer analyzer, Target.Keyed keyed) {
+    private Plan.Spread multiShard(Query q, KeyAnalyzer analyzer, Target.Keyed keyed) {
         if (keyed.classes().size() > 1 || !keyed.homeShards().isEmpty()) {
             // Only one shard can answer: the resolver refuses if the keys land on different shards.
-            return refused(keyed.notColocatedMessage());
+            return Plan.Refuse.notSupported(q.kind(), keyed.notColocatedMessage());
         }
         try {
             Set<ScatterRule> rows = ScatterCheck.query(analyzer);
             if (!(q instanceof Select select)) {
                 // UNION ALL of partitioned branches: the shards' answers concatenated.
-                return new MultiShard.Merge(new SqlTemplate.Original(),
+                return new Plan.Merge(new SqlTemplate.Original(),
                         new MergeSpec(0, List.of(), null, false, null, null), rows);
             }
             boolean windows = rows.contains(ScatterRule.WINDOW_PARTITIONED_BY_KEY);
             return new ScatterRewriter(ctx, select, windows, rows).rewrite();
         } catch (PlanningException e) {
-            return new MultiShard.Refused(e.code, e.sqlState, e.getMessage());
+            return new Plan.Refuse(q.kind(), e.code, e.sqlState, e.getMessage());
         }
-    }
-
-    private static MultiShard refused(String message) {
-        return new MultiShard.Refused(PlanningException.NOT_SUPPORTED, PlanningException.NOT_SUPPORTED_STATE, message);
     }
 }

@@ -31,20 +31,24 @@ public final class TargetResolver {
         return keyed((Target.Keyed) target, values, map);
     }
 
-    /** The shard a key value lives on, or -1 when no bucket covers it. */
+    /** The shard a key value of the keyspace named {@code keyspaceName} lives on, or -1 when no bucket covers it. */
     public int shardOf(String keyspaceName, ShardKey key, ShardMap map) {
-        Keyspace keyspace = topology.keyspace(keyspaceName);
+        return shardOf(topology.keyspace(keyspaceName), key, map);
+    }
+
+    /** The shard a key value lives on, or -1 when no bucket covers it. */
+    public int shardOf(Keyspace keyspace, ShardKey key, ShardMap map) {
         try {
-            return map.shardOf(keyspaceName, key, keyspace.function());
+            return map.shardOf(keyspace.name(), key, keyspace.function());
         } catch (KeyOutOfRangeException e) {
             return -1;
         }
     }
 
     /** The shard of one key value from a slot, or -1 when it cannot be narrowed (NULL, inexact, out of range). */
-    public int shardOf(String keyspaceName, KeyValue value, ParameterValues values, ShardMap map) {
-        ShardKey key = keyOf(keyspaceName, value, values);
-        return key == null ? -1 : shardOf(keyspaceName, key, map);
+    public int shardOf(Keyspace keyspace, KeyValue value, ParameterValues values, ShardMap map) {
+        ShardKey key = keyOf(keyspace, value, values);
+        return key == null ? -1 : shardOf(keyspace, key, map);
     }
 
     private Resolution keyed(Target.Keyed target, ParameterValues values, ShardMap map) {
@@ -93,11 +97,11 @@ public final class TargetResolver {
      */
     private int[] shardsOf(KeyClass c, ParameterValues values, ShardMap map, int shardCount) {
         if (!c.restricted()) {
-            return map.owners(c.keyspace());
+            return map.owners(c.keyspace().name());
         }
         if (c.restrictions().size() == 1 && c.restrictions().get(0).size() == 1) {
             int shard = shardOf(c.keyspace(), c.restrictions().get(0).get(0), values, map);
-            return shard >= 0 ? new int[] {shard} : map.owners(c.keyspace());
+            return shard >= 0 ? new int[] {shard} : map.owners(c.keyspace().name());
         }
         boolean[] allowed = null;
         for (List<KeyValue> restriction : c.restrictions()) {
@@ -114,14 +118,14 @@ public final class TargetResolver {
             }
         }
         if (allowed == null) {
-            return map.owners(c.keyspace());
+            return map.owners(c.keyspace().name());
         }
         int n = 0;
         for (boolean a : allowed) {
             n += a ? 1 : 0;
         }
         if (n == 0) {
-            return map.owners(c.keyspace());
+            return map.owners(c.keyspace().name());
         }
         int[] out = new int[n];
         int i = 0;
@@ -134,7 +138,7 @@ public final class TargetResolver {
     }
 
     /** The shards one restriction's values reach, or null when one of them cannot be placed. */
-    private boolean[] shardsOf(String keyspace, List<KeyValue> restriction, ParameterValues values, ShardMap map,
+    private boolean[] shardsOf(Keyspace keyspace, List<KeyValue> restriction, ParameterValues values, ShardMap map,
                                int shardCount) {
         boolean[] hit = new boolean[shardCount];
         for (KeyValue v : restriction) {
@@ -148,12 +152,12 @@ public final class TargetResolver {
     }
 
     /** The key of one slot or constant with this execution's values, or null when it cannot be narrowed. */
-    public ShardKey keyOf(String keyspaceName, KeyValue value, ParameterValues values) {
+    public ShardKey keyOf(Keyspace keyspace, KeyValue value, ParameterValues values) {
         if (value instanceof KeyValue.ConstantKey c) {
             return c.key();
         }
         KeyValue.SlotValue slot = (KeyValue.SlotValue) value;
-        ShardKey key = values.key(slot.slot(), topology.keyspace(keyspaceName).function().keyType());
+        ShardKey key = values.key(slot.slot(), keyspace.function().keyType());
         if (key == null || !slot.negated()) {
             return key;
         }

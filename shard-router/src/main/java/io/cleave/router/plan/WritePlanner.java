@@ -42,7 +42,7 @@ final class WritePlanner {
                 return Planner.refuse(insert, "an INSERT into the reference table " + insert.table().name()
                         + " with subqueries is not supported across shards");
             }
-            return route(insert, new Target.AllShards(), MultiShard.WriteAll.alike(), lastInsertId);
+            return route(insert, new Target.AllShards(), Plan.FanOutWrite.allAlike(), lastInsertId);
         }
         TableRule.Sharded sharded = (TableRule.Sharded) rule;
         for (Assignment a : insert.onDuplicateKeyUpdate()) {
@@ -62,7 +62,7 @@ final class WritePlanner {
                     if (key == null) {
                         return keyNotConstant(insert, sharded);
                     }
-                    return route(insert, keyed(sharded, insert.table().name(), key), null, lastInsertId);
+                    return route(insert, keyed(ctx, sharded, insert.table().name(), key), null, lastInsertId);
                 }
             }
             return Planner.refuse(insert, "INSERT ... SET into the sharded table " + insert.table().name()
@@ -99,7 +99,8 @@ final class WritePlanner {
         int last = rows.get(rows.size() - 1).end();
         List<Name> columns = insert.columns();
         int columnListEnd = columns.get(columns.size() - 1).span().end();
-        return new Plan.InsertSplit(insert.kind(), insert.table().schema(), insert.table().name(), sharded.keyspace(),
+        return new Plan.InsertSplit(insert.kind(), insert.table().schema(), insert.table().name(),
+                ctx.topology.keyspace(sharded.keyspace()),
                 new SqlTemplate.Tokens(0, first), rows, new SqlTemplate.Tokens(last, ctx.tokenCount()),
                 keyIndex < 0 ? sharded.column() : null, columnListEnd, columns.stream().map(Name::value).toList());
     }
@@ -121,12 +122,12 @@ final class WritePlanner {
                 homes.add(u.homeShard());
                 return route(insert, new Target.Keyed(k.classes(), homes, "INSERT ... SELECT into "
                         + insert.table().name() + " (shard " + u.homeShard() + ") reads rows of other shards: "
-                        + k.notColocatedMessage()), refusedMulti("INSERT ... SELECT into " + insert.table().name()
+                        + k.notColocatedMessage()), refusedMulti(insert, "INSERT ... SELECT into " + insert.table().name()
                         + " reads rows of several shards: not supported across shards"), lastInsertId);
             }
         }
         if (rule instanceof TableRule.Reference && source instanceof Target.AnyShard) {
-            return route(insert, new Target.AllShards(), MultiShard.WriteAll.alike(), lastInsertId);
+            return route(insert, new Target.AllShards(), Plan.FanOutWrite.allAlike(), lastInsertId);
         }
         return Planner.refuse(insert, "INSERT ... SELECT into the " + (rule instanceof TableRule.Sharded ? "sharded"
                 : rule instanceof TableRule.Reference ? "reference" : "unsharded") + " table " + insert.table().name()
@@ -183,25 +184,25 @@ final class WritePlanner {
                 return Planner.refuse(s, "a write that changes a reference table and reads sharded or unsharded rows"
                         + " would leave the copies different: not supported across shards");
             }
-            return route(s, new Target.AllShards(), MultiShard.WriteAll.alike(), lastInsertId);
+            return route(s, new Target.AllShards(), Plan.FanOutWrite.allAlike(), lastInsertId);
         }
         Object target = analyzer.target();
         if (target instanceof String refusal) {
             return Planner.refuse(s, refusal);
         }
-        MultiShard multi = null;
+        Plan.Spread multi = null;
         if (target instanceof Target.Keyed keyed) {
             String tables = String.join(", ", keyed.classes().get(0).tables());
             if (keyed.classes().size() > 1 || !keyed.homeShards().isEmpty()) {
-                multi = refusedMulti(keyed.notColocatedMessage());
+                multi = refusedMulti(s, keyed.notColocatedMessage());
             } else if (limited) {
-                multi = refusedMulti(s.kind() + " with ORDER BY or LIMIT on " + tables + " without one sharding key"
+                multi = refusedMulti(s, s.kind() + " with ORDER BY or LIMIT on " + tables + " without one sharding key"
                         + " cannot pick the same rows one server would: not supported across shards");
             } else {
                 try {
-                    multi = new MultiShard.WriteAll(false, ScatterCheck.write(analyzer, block));
+                    multi = Plan.FanOutWrite.sumOfShards(ScatterCheck.write(analyzer, block));
                 } catch (PlanningException e) {
-                    multi = new MultiShard.Refused(e.code, e.sqlState, e.getMessage());
+                    multi = new Plan.Refuse(s.kind(), e.code, e.sqlState, e.getMessage());
                 }
             }
         }
@@ -223,14 +224,15 @@ final class WritePlanner {
         return only;
     }
 
-    private static Target keyed(TableRule.Sharded sharded, String table, KeyValue key) {
-        return new Target.Keyed(List.of(KeyClass.of(sharded.keyspace(), table, List.of(key))), List.of(),
+    private static Target keyed(PlanContext ctx, TableRule.Sharded sharded, String table, KeyValue key) {
+        return new Target.Keyed(List.of(KeyClass.of(ctx.topology.keyspace(sharded.keyspace()), table, List.of(key))),
+                List.of(),
                 table + " rows on more than one shard cannot be combined here: not supported across shards");
     }
 
-    private Plan route(Statement s, Target target, MultiShard multi, boolean lastInsertId) {
-        return new Plan.Route(s.kind(), target, new SqlTemplate.Original(), multi, true, false, lastInsertId,
-                Planner.pinOf(s), false);
+    private Plan route(Statement s, Target target, Plan.Spread several, boolean lastInsertId) {
+        return new Plan.Route(s.kind(), target, Plan.Access.WRITE, Effects.of(Planner.pinOf(s), lastInsertId, false),
+                several);
     }
 
     private static Plan keyNotConstant(Insert insert, TableRule.Sharded sharded) {
@@ -244,8 +246,8 @@ final class WritePlanner {
         return found[0];
     }
 
-    private static MultiShard refusedMulti(String message) {
-        return new MultiShard.Refused(PlanningException.NOT_SUPPORTED, PlanningException.NOT_SUPPORTED_STATE, message);
+    private static Plan.Refuse refusedMulti(Statement s, String message) {
+        return Plan.Refuse.notSupported(s.kind(), message);
     }
 
     private static String describe(Object source) {

@@ -156,8 +156,10 @@ class CrossShardAnswersTest {
         SqlMode ansi = new SqlMode(true, false);
         Plan plan = router.analyze("SELECT id FROM \"customers\" WHERE id = 5; SELECT 1".getBytes(StandardCharsets.UTF_8),
                 ansi, new Analysis()).plan();
-        assertThat(plan).isInstanceOf(Plan.Refuse.class);
-        assertThat(((Plan.Refuse) plan).code()).isEqualTo(1235);
+        assertThat(plan).isInstanceOf(Plan.MultiStatement.class);
+        Plan whole = ((Plan.MultiStatement) plan).plan();
+        assertThat(whole).isInstanceOf(Plan.Refuse.class);
+        assertThat(((Plan.Refuse) whole).code()).isEqualTo(1235);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -218,7 +220,7 @@ class CrossShardAnswersTest {
 
     private record Route(String refusal) {
         Route(Plan plan) {
-            this(((MultiShard.Refused) ((Plan.Route) plan).multi()).message());
+            this(((Plan.Refuse) ((Plan.Route) plan).several()).message());
         }
     }
 
@@ -265,12 +267,11 @@ class CrossShardAnswersTest {
     @Test
     void theGateRefusesAMultiShardPlanWithoutRules() {
         PlanGate gate = new PlanGate(topology);
-        Plan.Route unproven = new Plan.Route(io.cleave.router.sql.ast.StatementKind.SELECT, new Target.AllShards(),
-                new SqlTemplate.Original(), new MultiShard.Merge(new SqlTemplate.Original(),
-                new MergeSpec(0, List.of(), null, false, null, null), java.util.Set.of()), false, false, false, Pin.NONE,
-                false);
+        Plan.Route unproven = Plan.Route.of(io.cleave.router.sql.ast.StatementKind.SELECT, new Target.AllShards(),
+                Plan.Access.READ, new Plan.Merge(new SqlTemplate.Original(),
+                new MergeSpec(0, List.of(), null, false, null, null), java.util.Set.of()));
         Plan admitted = gate.admit(unproven);
-        assertThat(((Plan.Route) admitted).multi()).isInstanceOf(MultiShard.Refused.class);
-        assertThat(((MultiShard.Refused) ((Plan.Route) admitted).multi()).message()).contains("no rule proves its merge exact");
+        assertThat(((Plan.Route) admitted).several()).isInstanceOf(Plan.Refuse.class);
+        assertThat(((Plan.Refuse) ((Plan.Route) admitted).several()).message()).contains("no rule proves its merge exact");
     }
 }

@@ -7,7 +7,6 @@ import io.cleave.router.keyspace.Keyspace;
 import io.cleave.router.keyspace.RangeShardFunction;
 import io.cleave.router.plan.Analysis;
 import io.cleave.router.plan.LiteralParameters;
-import io.cleave.router.plan.MultiShard;
 import io.cleave.router.plan.Plan;
 import io.cleave.router.plan.Resolution;
 import io.cleave.router.plan.Router;
@@ -117,7 +116,7 @@ public class RouterBenchmark {
         }
         Plan.Route route = (Plan.Route) plan;
         Resolution resolution = resolver.resolve(route.target(), values, map);
-        if (!resolution.isSingle() && route.multi() instanceof MultiShard.Merge merge) {
+        if (!resolution.isSingle() && route.several() instanceof Plan.Merge merge) {
             return SqlRenderer.render(merge.sql(), analysis, values).length;
         }
         return resolution.isSingle() ? resolution.shard() : resolution.shards().length;

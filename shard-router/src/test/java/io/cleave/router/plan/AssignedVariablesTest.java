@@ -1,4 +1,4 @@
-package io.cleave.proxy.frontend;
+package io.cleave.router.plan;
 
 import io.cleave.router.sql.lex.SqlLexer;
 import io.cleave.router.sql.lex.TokenBuffer;
@@ -26,13 +26,8 @@ class AssignedVariablesTest {
 
     @Test
     void readsAreNotAssignments() {
-        assertThat(in("SELECT @n, @m + 1 FROM t WHERE x = @n")).isNull();
-        assertThat(in("INSERT INTO t VALUES (@n)")).isNull();
-        assertThat(in("SELECT c FROM t WHERE id = 1")).isNull();
-    }
-
-    @Test
-    void readBackStatement() {
-        assertThat(AssignedVariables.select(List.of("n", "a`b"))).isEqualTo("SELECT @`n`, @`a``b`");
+        assertThat(in("SELECT @n, @m + 1 FROM t WHERE x = @n")).isEmpty();
+        assertThat(in("INSERT INTO t VALUES (@n)")).isEmpty();
+        assertThat(in("SELECT c FROM t WHERE id = 1")).isEmpty();
     }
 }

@@ -1,4 +1,4 @@
-package io.cleave.proxy.frontend;
+package io.cleave.router.plan;
 
 import io.cleave.router.sql.lex.TokenBuffer;
 import io.cleave.router.sql.lex.TokenType;
@@ -9,16 +9,16 @@ import java.util.List;
 /**
  * The user variables a statement assigns outside SET ({@code SELECT @n := n + 1},
  * {@code SELECT ... INTO @a, @b}): the proxy reads them back from the connection afterwards, so
- * the session's next statement sees them whichever connection serves it. A scan of token types
- * that allocates only when it finds one.
+ * the session's next statement sees them whichever connection serves it. Found once per statement
+ * shape, when it is planned (variable names are part of the digest).
  */
-final class AssignedVariables {
+public final class AssignedVariables {
 
     private AssignedVariables() {
     }
 
-    /** The names assigned, or null when none. */
-    static List<String> in(TokenBuffer tokens) {
+    /** The names assigned, in order, each once (empty when none). */
+    public static List<String> in(TokenBuffer tokens) {
         List<String> names = null;
         boolean into = false;
         int n = tokens.size();
@@ -34,7 +34,7 @@ final class AssignedVariables {
                 into = false;
             }
         }
-        return names;
+        return names == null ? List.of() : names;
     }
 
     private static List<String> add(List<String> names, String name) {
@@ -55,14 +55,5 @@ final class AssignedVariables {
             }
         }
         return body;
-    }
-
-    /** SELECT @`a`, @`b`: reads the variables back. */
-    static String select(List<String> names) {
-        StringBuilder sql = new StringBuilder("SELECT ");
-        for (int i = 0; i < names.size(); i++) {
-            sql.append(i == 0 ? "@`" : ", @`").append(names.get(i).replace("`", "``")).append('`');
-        }
-        return sql.toString();
     }
 }

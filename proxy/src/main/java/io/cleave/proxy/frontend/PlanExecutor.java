@@ -1,0 +1,151 @@
+package io.cleave.proxy.frontend;
+
+import io.cleave.proxy.backend.ResponseKind;
+import io.cleave.proxy.cutover.MovingTables;
+import io.cleave.proxy.cutover.Participant;
+import io.cleave.proxy.metrics.RouteKind;
+import io.cleave.router.plan.Plan;
+import io.cleave.router.plan.Resolution;
+import io.cleave.router.plan.Target;
+import io.cleave.router.shardmap.ShardMap;
+
+/**
+ * Interprets a command's plan. A {@link Plan.Route} resolves its target with the command's values
+ * under the current shard map: one shard relays the client's own text ({@link ShardExchange}, the
+ * hot path), several run the route's child ({@link MergedRead}, {@link FanOutWrites}, or its
+ * refusal). A multi-row insert goes to {@link InsertSplitter}, session statements to
+ * {@link SettingStatements} or {@link TransactionStatements}, local queries to {@link LocalAnswers}; a refusal is sent as it is.
+ */
+final class PlanExecutor {
+
+    private final Session session;
+    private final Participant participant;
+    private final ShardExchange relay;
+    private final MergedRead merges;
+    private final FanOutWrites writes;
+    private final InsertSplitter inserts;
+    private final SettingStatements settings;
+    private final TransactionStatements transactions;
+
+    PlanExecutor(Session session, Participant participant, ShardExchange relay, SettingStatements settings,
+                 TransactionStatements transactions) {
+        this.session = session;
+        this.participant = participant;
+        this.relay = relay;
+        this.writes = new FanOutWrites(session);
+        this.merges = new MergedRead(session, writes);
+        this.inserts = new InsertSplitter(session, this, writes);
+        this.settings = settings;
+        this.transactions = transactions;
+    }
+
+    /**
+     * Runs the command's plan. While a move cuts over, a statement on its keys waits instead, and
+     * {@code rerun} starts the whole command again once the shard map has changed (its plan and
+     * values are read afresh then).
+     */
+    void run(Command command, Runnable rerun) {
+        Plan plan = command.plan() instanceof Plan.MultiStatement m ? m.plan() : command.plan();
+        String refusal = MovingTables.ddlRefusal(plan, command.analysis(), session.runtime().shardMaps().current(),
+                session.runtime().topology());
+        if (refusal != null) {
+            command.refuse(refusal);
+        } else if (session.runtime().cutover().admit(participant, plan, command.values(), rerun)) {
+            run(command, plan);
+        }
+    }
+
+    private void run(Command command, Plan plan) {
+        if (plan instanceof Plan.Route r) {
+            route(command, r);
+        } else if (plan instanceof Plan.InsertSplit split) {
+            inserts.run(command, split);
+        } else if (plan instanceof Plan.Session s) {
+            command.served(RouteKind.LOCAL);
+            if (SettingStatements.handles(s.action())) {
+                settings.run(command, s.action());
+            } else {
+                transactions.run(command, s.action());
+            }
+        } else if (plan instanceof Plan.Local l) {
+            command.served(RouteKind.LOCAL);
+            LocalAnswers.answer(session, command, l);
+        } else if (plan instanceof Plan.MultiStatement multi) {
+            run(command, multi.plan());
+        } else {
+            Plan.Refuse refuse = (Plan.Refuse) plan;
+            command.refuse(refuse.code(), refuse.sqlState(), refuse.message());
+        }
+    }
+
+    private void route(Command command, Plan.Route r) {
+        ShardMap map = session.runtime().shardMaps().current();
+        Resolution resolution;
+        try {
+            resolution = session.runtime().resolver().resolve(r.target(), command.values(), map);
+        } catch (IllegalArgumentException e) {
+            command.refuse(e.getMessage());
+            return;
+        }
+        if (resolution.isError()) {
+            command.refuse(resolution.error());
+        } else if (resolution.isAny()) {
+            anyShard(command, r);
+        } else if (resolution.isSingle()) {
+            String span = AttachedServerSpan.refusal(session, map, resolution.shard());
+            if (span != null) {
+                command.refuse(span);
+            } else {
+                single(command, r, resolution.shard());
+            }
+        } else {
+            String span = AttachedServerSpan.refusal(session, map, resolution.shards());
+            if (span != null) {
+                command.refuse(span);
+            } else {
+                several(command, r, resolution.shards());
+            }
+        }
+    }
+
+    /** Any shard answers alike: the one the session uses (for SHOW WARNINGS, the previous statement's), else the next. */
+    private void anyShard(Command command, Plan.Route r) {
+        SessionConnections connections = session.connections();
+        boolean previous = r.effects().previousConnection();
+        if (previous && !connections.hasWarningsConnection() && r.kind().name().equals("SHOW")) {
+            LocalAnswers.warnings(session, command, connections.proxyWarnings());
+            return;
+        }
+        single(command, r, previous && connections.hasWarningsConnection() ? connections.warningsShard()
+                : session.anyShard());
+    }
+
+    /** Relays the client's own statement to one shard (the hot path). */
+    void single(Command command, Plan.Route r, int shard) {
+        TransactionState tx = session.transaction();
+        boolean readAnywhere = r.target() instanceof Target.AnyShard && !r.write() && !r.lockingRead();
+        // A read any shard could answer stays out of a transaction that has not reached a shard yet.
+        boolean joins = session.inTransaction() && !(readAnywhere && tx.held(shard) == null);
+        boolean forceInTransaction = tx.active() && !joins && tx.held(shard) == null;
+        if (joins && (r.write() || r.lockingRead())) {
+            tx.markWritten(shard);
+        }
+        command.served(RouteKind.SINGLE_SHARD);
+        relay.run(command, shard, ResponseKind.RESULT,
+                command.binary() ? ShardExchange.Mode.EXECUTE : ShardExchange.Mode.RELAY, command.statement(), joins,
+                forceInTransaction);
+    }
+
+    private void several(Command command, Plan.Route r, int[] shards) {
+        Plan.Spread spread = r.several();
+        if (spread instanceof Plan.Merge merge) {
+            merges.run(command, r, merge, shards);
+        } else if (spread instanceof Plan.FanOutWrite fanOut) {
+            writes.run(command, r, fanOut, shards);
+        } else if (spread instanceof Plan.Refuse refuse) {
+            command.refuse(refuse.code(), refuse.sqlState(), refuse.message());
+        } else {
+            command.refuse("statement resolved to several shards but has no way to combine them");
+        }
+    }
+}

@@ -1,0 +1,256 @@
+package io.cleave.proxy.frontend;
+
+import io.cleave.proxy.deadlock.TrackedTransaction;
+import io.cleave.proxy.metrics.ProxyMetrics;
+import io.cleave.proxy.protocol.Capabilities;
+import io.cleave.proxy.protocol.ServerStatus;
+import io.cleave.proxy.server.LoopResources;
+import io.cleave.proxy.server.ProxyRuntime;
+import io.cleave.proxy.session.Charset;
+import io.cleave.proxy.session.SessionSettings;
+import io.cleave.router.plan.Analysis;
+import io.cleave.router.plan.LiteralParameters;
+import io.cleave.router.sql.lex.SqlMode;
+import io.netty.buffer.ByteBuf;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.IntFunction;
+
+/**
+ * What one client session keeps from command to command: who it is, its settings, its last insert
+ * id, its prepared statements, and the backend connections it holds. The command handlers share
+ * it; what belongs to one command only travels in its {@link Command}.
+ */
+final class Session {
+
+    private final ProxyRuntime runtime;
+    private final LoopResources loop;
+    private final ClientOutput output;
+    private final long connectionId;
+    private final Capabilities capabilities;
+    private final SessionConnections connections;
+    /** The session's transaction as the deadlock detector sees it. */
+    private final TrackedTransaction tracked;
+    private final ClientStatements statements = new ClientStatements();
+    private final LiteralParameters literals = new LiteralParameters();
+    private String user;
+    /** The character set a reset goes back to: the handshake's, or the last COM_CHANGE_USER's. */
+    private Charset loginCharset;
+    private SessionSettings settings;
+    private SqlMode sqlMode = SqlMode.DEFAULT;
+    private long lastInsertId;
+    private boolean multiStatements;
+    private long transactionSequence;
+    /** Made once: a method reference per statement would be an allocation on the hot path. */
+    private final IntFunction<String> xids = this::newXid;
+
+    Session(ProxyRuntime runtime, LoopResources loop, ClientOutput output, long connectionId, String user,
+            Capabilities capabilities, Charset loginCharset) {
+        this.runtime = runtime;
+        this.loop = loop;
+        this.output = output;
+        this.connectionId = connectionId;
+        this.user = user;
+        this.capabilities = capabilities;
+        this.loginCharset = loginCharset;
+        this.multiStatements = capabilities.multiStatements();
+        this.tracked = runtime.deadlocks().track(connectionId, user, loop);
+        // Room for the shards there are now; more is made as a scale adds shards (see TransactionState#ensure).
+        int shards = Math.max(1, runtime.slots().extent());
+        this.connections = new SessionConnections(shards, tracked);
+        tracked.ensure(shards);
+        output.capabilities(capabilities);
+    }
+
+    ProxyRuntime runtime() {
+        return runtime;
+    }
+
+    LoopResources loop() {
+        return loop;
+    }
+
+    ClientOutput output() {
+        return output;
+    }
+
+    ProxyMetrics metrics() {
+        return runtime.metrics();
+    }
+
+    long connectionId() {
+        return connectionId;
+    }
+
+    String user() {
+        return user;
+    }
+
+    /** The backend pool profile this client's responses need. */
+    int responseProfile() {
+        return capabilities.responseProfile();
+    }
+
+    /** Whose statement waits in a pool's line, for the deadlock detector. */
+    TrackedTransaction tracked() {
+        return tracked;
+    }
+
+    SessionConnections connections() {
+        return connections;
+    }
+
+    TransactionState transaction() {
+        return connections.transaction();
+    }
+
+    ClientStatements statements() {
+        return statements;
+    }
+
+    SessionSettings settings() {
+        return settings;
+    }
+
+    void settings(SessionSettings updated) {
+        this.settings = updated;
+        String mode = updated.systemVariables().get("sql_mode");
+        sqlMode = (mode == null ? SqlMode.DEFAULT : SqlMode.fromSqlMode(unquote(mode)))
+                .withClientCharset(updated.clientCharset());
+    }
+
+    SqlMode sqlMode() {
+        return sqlMode;
+    }
+
+    long lastInsertId() {
+        return lastInsertId;
+    }
+
+    void lastInsertId(long id) {
+        this.lastInsertId = id;
+    }
+
+    boolean multiStatements() {
+        return multiStatements;
+    }
+
+    void multiStatements(boolean on) {
+        this.multiStatements = on;
+    }
+
+    /** The decoder of the client's text (string keys), null when Java has none for its character set. */
+    java.nio.charset.Charset javaCharset() {
+        return settings.clientJavaCharset();
+    }
+
+    /** The literal values of the text statement just analyzed (reused: valid as long as the analysis). */
+    LiteralParameters literals(Analysis analysis) {
+        return literals.bind(analysis, javaCharset());
+    }
+
+    /** Status flags for the client: autocommit, and whether it is in a transaction. */
+    int status() {
+        int status = settings.autocommit() ? ServerStatus.AUTOCOMMIT : 0;
+        if (connections.transaction().active()) {
+            status |= ServerStatus.IN_TRANS;
+        }
+        return status;
+    }
+
+    /** Whether a statement now belongs to a transaction (so it joins it on its shard). */
+    boolean inTransaction() {
+        return connections.transaction().active() || !settings.autocommit();
+    }
+
+    /** The shard for a statement any shard can serve: where the session already works, else the next in turn. */
+    int anyShard() {
+        int inUse = connections.shardInUse();
+        return inUse >= 0 ? inUse : loop.nextAnyShard();
+    }
+
+    /**
+     * What to send a shard ahead of {@code command}'s statement: joining the transaction (START
+     * TRANSACTION on the first shard, XA START on others), and the session's LAST_INSERT_ID when
+     * the statement reads it (the connection's own belongs to whoever used it last).
+     */
+    List<String> preamble(int shard, boolean inTransaction, Command command) {
+        List<String> out = connections.transaction().preamble(shard, inTransaction, xids);
+        if (command != null && command.effects().usesLastInsertId()) {
+            out = out == null ? new ArrayList<>(1) : out;
+            out.add("DO LAST_INSERT_ID(" + lastInsertId + ")");
+        }
+        return out;
+    }
+
+    /**
+     * A new XA id: {@code cleave:<coordinator shard>:<proxy run>:<connection>:<sequence>}. Recovery
+     * reads the coordinator from it to find the commit decision.
+     */
+    private String newXid(int coordinator) {
+        return "cleave:" + coordinator + ":" + runtime.runId() + ":" + connectionId + ":" + (++transactionSequence);
+    }
+
+    /** Login succeeded: the schema the client asked for is taken as given. */
+    void start(String schema) {
+        settings(SessionSettings.initial(schema, loginCharset));
+    }
+
+    /**
+     * COM_RESET_CONNECTION and COM_CHANGE_USER: the session starts over. Statements, transaction,
+     * temporary tables and locks go; an open transaction rolls back with its connection.
+     */
+    void reset(String schema, Charset charset) {
+        if (charset != null) {
+            loginCharset = charset;
+        }
+        statements.clear();
+        connections.dropAll();
+        connections.transaction().end();
+        settings(SessionSettings.initial(schema, loginCharset));
+        lastInsertId = 0;
+    }
+
+    /** COM_CHANGE_USER succeeded: the session starts over as {@code name}. */
+    void loggedInAs(String name, String schema, Charset charset) {
+        user = name;
+        tracked.user(name);
+        reset(schema, charset);
+    }
+
+    /**
+     * The client is gone: its statements' data and every connection it borrowed go (an open
+     * transaction dies with it, as on a real server), and one that arrives later goes straight back.
+     */
+    void closed() {
+        statements.clear();
+        runtime.deadlocks().untrack(tracked);
+        connections.clientLeft();
+    }
+
+    /**
+     * A statement of this session dropped a schema. If it was the session's current one, the
+     * session has none now, as on a server. (MariaDB flags any DROP DATABASE, so the statement says which.)
+     */
+    void databaseDropped(Command command) {
+        String schema = settings.schema();
+        if (schema == null || command.command() != io.cleave.proxy.protocol.packet.client.CommandCode.QUERY
+                || command.payload() == null) {
+            return;
+        }
+        ByteBuf p = command.payload();
+        byte[] sql = new byte[p.readableBytes() - 1];
+        p.getBytes(p.readerIndex() + 1, sql);
+        if (schema.equals(DroppedSchema.of(sql, sqlMode))) {
+            settings(settings.withSchema(null));
+        }
+    }
+
+    private static String unquote(String literal) {
+        if (literal.length() >= 2 && literal.charAt(0) == '\'' && literal.charAt(literal.length() - 1) == '\'') {
+            return literal.substring(1, literal.length() - 1).replace("''", "'");
+        }
+        return literal;
+    }
+}

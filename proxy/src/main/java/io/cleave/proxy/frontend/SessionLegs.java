@@ -1,0 +1,45 @@
+package io.cleave.proxy.frontend;
+
+import io.cleave.proxy.backend.BackendConnection;
+import io.cleave.proxy.server.LoopResources;
+import io.cleave.proxy.session.SessionSettings;
+
+/**
+ * Statements a client session sends to several shards at once: they run on the session's loop,
+ * with connections of its response profile, brought to its settings. What differs is whose
+ * connections they use and what goes first: a command's ({@link CommandLegs}) or a commit's
+ * ({@link DistributedCommit}).
+ */
+abstract class SessionLegs implements ExchangeContext {
+
+    protected final Session session;
+
+    SessionLegs(Session session) {
+        this.session = session;
+    }
+
+    @Override
+    public LoopResources loop() {
+        return session.loop();
+    }
+
+    @Override
+    public int responseProfile() {
+        return session.responseProfile();
+    }
+
+    @Override
+    public SessionSettings settings() {
+        return session.settings();
+    }
+
+    /** Recorded with the session's connections (given back straight away when its client has left). */
+    @Override
+    public boolean lent(BackendConnection conn) {
+        return session.connections().lent(conn);
+    }
+
+    @Override
+    public void transactionJoined(int shard, BackendConnection conn) {
+    }
+}

@@ -1,0 +1,160 @@
+package io.cleave.proxy.frontend;
+
+import io.cleave.proxy.backend.BackendConnection;
+import io.cleave.proxy.metrics.TransactionKind;
+import io.cleave.proxy.metrics.TransactionOutcome;
+import io.cleave.proxy.protocol.packet.server.ErrPacket;
+import io.cleave.router.plan.SessionAction;
+import io.cleave.router.plan.SqlRenderer;
+import io.cleave.router.plan.SqlTemplate;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * Transaction control: BEGIN waits for the first statement that names a shard (and goes with it,
+ * see {@link TransactionState}); COMMIT and ROLLBACK go to the shards the transaction reached, as
+ * a plain COMMIT on one shard or a {@link DistributedCommit} over several; SAVEPOINT and its kin
+ * go to every shard of the transaction; SET TRANSACTION (without SESSION) waits for the next one.
+ */
+final class TransactionStatements {
+
+    private static final int NO_SUCH_SAVEPOINT = 1305;
+
+    private final Session session;
+
+    TransactionStatements(Session session) {
+        this.session = session;
+    }
+
+    void run(Command command, SessionAction action) {
+        if (action instanceof SessionAction.Begin begin) {
+            begin(command, begin.statement());
+        } else if (action instanceof SessionAction.Commit commit) {
+            endTransaction(command, "COMMIT", commit.chain(), commit.release());
+        } else if (action instanceof SessionAction.Rollback rollback) {
+            endTransaction(command, "ROLLBACK", rollback.chain(), rollback.release());
+        } else if (action instanceof SessionAction.Savepoint savepoint) {
+            savepoint(command, savepoint, statementText(command));
+        } else {
+            session.transaction().nextTransaction(((SessionAction.SetTransaction) action).statement());
+            command.ok();
+        }
+    }
+
+    // ---- transactions --------------------------------------------------------------------------
+
+    private void begin(Command command, String startStatement) {
+        TransactionState tx = session.transaction();
+        if (tx.begun()) {
+            // BEGIN inside a transaction commits it first, as the server does.
+            finishTransaction(command, "COMMIT", () -> {
+                tx.begin(startStatement);
+                command.ok();
+            });
+            return;
+        }
+        tx.end();
+        tx.begin(startStatement);
+        command.ok();
+    }
+
+    private void endTransaction(Command command, String verb, boolean chain, boolean release) {
+        TransactionState tx = session.transaction();
+        String previousBegin = tx.deferredBegin();
+        finishTransaction(command, verb, () -> {
+            if (chain) {
+                tx.begin(previousBegin != null ? previousBegin : "START TRANSACTION");
+            }
+            command.ok();
+            if (release) {
+                command.closeConnection();
+            }
+        });
+    }
+
+    /** Sends {@code verb} to every shard of the transaction; runs {@code then} once it ended. */
+    private void finishTransaction(Command command, String verb, Runnable then) {
+        TransactionState tx = session.transaction();
+        if (tx.distributed()) {
+            DistributedCommit end = new DistributedCommit(session);
+            Consumer<ErrPacket> after = error -> {
+                if (error != null) {
+                    command.error(error);
+                } else {
+                    then.run();
+                }
+            };
+            if (verb.equals("COMMIT")) {
+                end.commit(after);
+            } else {
+                end.rollback(after);
+            }
+            return;
+        }
+        List<BackendConnection> held = tx.heldConnections();
+        if (held.isEmpty()) {
+            tx.end();
+            then.run();
+            return;
+        }
+        byte[] sql = verb.getBytes(StandardCharsets.US_ASCII);
+        TransactionOutcome ended = verb.equals("COMMIT") ? TransactionOutcome.COMMIT : TransactionOutcome.ROLLBACK;
+        MultiExchange multi = new MultiExchange(new CommandLegs(session, command), false, results -> {
+            tx.end();
+            for (LegResult leg : results) {
+                if (!leg.ok()) {
+                    session.metrics().transactionEnded(TransactionKind.SINGLE_SHARD, TransactionOutcome.FAILED);
+                    command.error(leg.errorPacket());
+                    return;
+                }
+            }
+            session.metrics().transactionEnded(TransactionKind.SINGLE_SHARD, ended);
+            then.run();
+        });
+        for (BackendConnection c : held) {
+            multi.leg(c.shard(), sql);
+        }
+        multi.start();
+    }
+
+    private void savepoint(Command command, SessionAction.Savepoint sp, byte[] text) {
+        TransactionState tx = session.transaction();
+        if (tx.begun()) {
+            MultiExchange multi = new MultiExchange(new CommandLegs(session, command), false, results -> {
+                for (LegResult leg : results) {
+                    if (!leg.ok()) {
+                        command.error(leg.errorPacket());
+                        return;
+                    }
+                }
+                command.ok();
+            });
+            for (BackendConnection c : tx.heldConnections()) {
+                multi.leg(c.shard(), text);
+            }
+            multi.start();
+            return;
+        }
+        if (sp.op() == SessionAction.SavepointOp.SET) {
+            if (tx.deferredBegin() != null) {
+                tx.earlySavepoint(sp.name(), new String(text, StandardCharsets.UTF_8));
+            }
+            command.ok();
+            return;
+        }
+        if (tx.deferredBegin() != null && tx.hasEarlySavepoint(sp.name())) {
+            if (sp.op() == SessionAction.SavepointOp.RELEASE) {
+                tx.releaseEarlySavepoint(sp.name());
+            }
+            command.ok();
+            return;
+        }
+        command.error(NO_SUCH_SAVEPOINT, "42000", "SAVEPOINT " + sp.name() + " does not exist");
+    }
+
+    private static byte[] statementText(Command command) {
+        return SqlRenderer.render(new SqlTemplate.Original(), command.analysis(), command.values());
+    }
+}

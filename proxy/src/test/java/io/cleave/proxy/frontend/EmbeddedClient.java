@@ -1,0 +1,122 @@
+package io.cleave.proxy.frontend;
+
+import io.cleave.proxy.protocol.Capabilities;
+import io.cleave.proxy.protocol.Frames;
+import io.cleave.proxy.protocol.packet.client.CommandCode;
+import io.cleave.proxy.protocol.packet.client.HandshakeResponse41;
+import io.cleave.proxy.protocol.packet.server.HandshakeV10;
+import io.cleave.proxy.server.ProxyRuntime;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.UnpooledByteBufAllocator;
+import io.netty.channel.embedded.EmbeddedChannel;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A client of the proxy on an {@link EmbeddedChannel} with the proxy's real client pipeline
+ * ({@link FrontendInitializer}): it logs in as a passwordless user, sends commands as frames and
+ * reads what the proxy wrote back. Everything runs on the test's thread.
+ */
+final class EmbeddedClient {
+
+    private final EmbeddedChannel channel;
+    private final Capabilities capabilities;
+    /** The sequence id the answer to the last command starts at: one past the command's last frame. */
+    private int replySequence = 1;
+    private ByteBuf lastCommand;
+
+    EmbeddedClient(ProxyRuntime runtime, Capabilities capabilities, String user, String database) {
+        this.channel = new EmbeddedChannel(new FrontendInitializer(runtime));
+        this.capabilities = capabilities;
+        List<ByteBuf> greeting = frames();
+        HandshakeV10.decode(Frames.payload(greeting.get(0)));
+        release(greeting);
+        HandshakeResponse41 login = new HandshakeResponse41(capabilities, 1 << 24, 45, user, new byte[0], database,
+                "mysql_native_password", Map.of());
+        ByteBuf frame = Frames.begin(UnpooledByteBufAllocator.DEFAULT, 64);
+        login.write(frame);
+        channel.writeInbound(Frames.finish(frame, 1));
+        List<ByteBuf> answer = frames();
+        int first = Frames.firstByte(answer.get(0));
+        release(answer);
+        if (first != 0x00) {
+            throw new AssertionError("login refused (0x" + Integer.toHexString(first) + ")");
+        }
+    }
+
+    EmbeddedChannel channel() {
+        return channel;
+    }
+
+    Capabilities capabilities() {
+        return capabilities;
+    }
+
+    /** Sends a command in one frame (sequence 0). */
+    void send(CommandCode command, byte[] body) {
+        send(command, body, 0);
+    }
+
+    /** Sends a command in one frame of sequence id {@code sequence} (a client that lost count when not 0). */
+    void send(CommandCode command, byte[] body, int sequence) {
+        ByteBuf frame = Frames.begin(UnpooledByteBufAllocator.DEFAULT, 1 + body.length);
+        frame.writeByte(command.code());
+        frame.writeBytes(body);
+        replySequence = sequence + Frames.frameCount(1 + body.length);
+        lastCommand = Frames.finish(frame, sequence);
+        channel.writeInbound(lastCommand);
+    }
+
+    /** Whether the proxy has let go of the last command's frame: the command has ended. */
+    boolean lastCommandEnded() {
+        channel.runPendingTasks();
+        return lastCommand.refCnt() == 0;
+    }
+
+    void query(String sql) {
+        send(CommandCode.QUERY, sql.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Whatever the proxy wrote since the last read, decoded as the answer to one command. */
+    ClientReply reply() {
+        List<ByteBuf> frames = frames();
+        try {
+            return ClientReply.decode(frames, capabilities, replySequence);
+        } finally {
+            release(frames);
+        }
+    }
+
+    /** Raw frames the proxy wrote since the last read (the caller releases them). */
+    List<ByteBuf> frames() {
+        channel.runPendingTasks();
+        List<ByteBuf> out = new ArrayList<>();
+        ByteBuf f;
+        while ((f = channel.readOutbound()) != null) {
+            out.add(f);
+        }
+        return out;
+    }
+
+    boolean hasReply() {
+        channel.runPendingTasks();
+        return !channel.outboundMessages().isEmpty();
+    }
+
+    boolean isOpen() {
+        return channel.isOpen();
+    }
+
+    /** The client goes away (its socket closes). */
+    void disconnect() {
+        channel.close();
+        channel.runPendingTasks();
+    }
+
+    static void release(List<ByteBuf> frames) {
+        frames.forEach(ByteBuf::release);
+    }
+}

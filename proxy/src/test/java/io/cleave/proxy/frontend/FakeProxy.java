@@ -1,0 +1,118 @@
+package io.cleave.proxy.frontend;
+
+import io.cleave.proxy.auth.ProxyUser;
+import io.cleave.proxy.auth.UserDirectory;
+import io.cleave.proxy.backend.BackendPool;
+import io.cleave.proxy.backend.FakeShard;
+import io.cleave.proxy.metrics.ProxyMetrics;
+import io.cleave.proxy.protocol.Capabilities;
+import io.cleave.proxy.protocol.Frames;
+import io.cleave.proxy.protocol.packet.client.CommandCode;
+import io.cleave.proxy.protocol.packet.server.StmtPrepareOk;
+import io.cleave.proxy.server.ProxyConfig;
+import io.cleave.proxy.server.ProxyRuntime;
+import io.cleave.proxy.server.ShardSlots;
+import io.cleave.router.keyspace.KeyRange;
+import io.cleave.router.keyspace.Keyspace;
+import io.cleave.router.keyspace.RangeShardFunction;
+import io.cleave.router.shardmap.ShardMap;
+import io.cleave.router.shardmap.ShardMapHolder;
+import io.cleave.router.topology.TableRule;
+import io.cleave.router.topology.Topology;
+import io.netty.buffer.ByteBuf;
+
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+
+/**
+ * A whole proxy for flow tests, without a network or a server: the real runtime, router and
+ * client pipeline, over {@link FakeShard}s. Two shards; table {@code t} is sharded by {@code id}
+ * in ranges (1-100 on shard 0, 101 and up on shard 1), {@code products} is a reference table and
+ * {@code settings} an unsharded table on shard 1. {@link #run} sends a statement and answers
+ * every command it causes on the shards until nothing moves, on the test's thread.
+ */
+final class FakeProxy {
+
+    static final Capabilities CLIENT = Capabilities.PROXY_SERVER.without(Capabilities.SSL);
+
+    final FakeShard[] shards = {new FakeShard(0), new FakeShard(1)};
+    final ProxyRuntime runtime;
+    private final List<EmbeddedClient> clients = new ArrayList<>();
+
+    FakeProxy() {
+        this(config -> config);
+    }
+
+    /** With the proxy's configuration changed by {@code configure} (limits, pool sizes). */
+    FakeProxy(UnaryOperator<ProxyConfig> configure) {
+        Topology topology = new Topology(2,
+                Map.of("customer", new Keyspace("customer", new RangeShardFunction(List.of(new KeyRange(1, 100),
+                        new KeyRange(101, Long.MAX_VALUE))))),
+                Map.of("t", new TableRule.Sharded("t", "customer", "id"), "products", new TableRule.Reference("products"),
+                        "settings", new TableRule.Unsharded("settings", 1)), 0);
+        List<ProxyUser> users = List.of(ProxyUser.withEmptyPassword("app"));
+        runtime = new ProxyRuntime(configure.apply(ProxyConfig.defaults(new InetSocketAddress(0), users)),
+                new UserDirectory(users),
+                topology, new ShardMapHolder(ShardMap.initial(topology, Map.of())), ShardSlots.of(shards), ProxyMetrics.NONE,
+                null, 1);
+    }
+
+    FakeShard shard(int i) {
+        return shards[i];
+    }
+
+    EmbeddedClient connect() {
+        return connect(CLIENT);
+    }
+
+    EmbeddedClient connect(Capabilities capabilities) {
+        EmbeddedClient client = new EmbeddedClient(runtime, capabilities, "app", "app");
+        clients.add(client);
+        return client;
+    }
+
+    /** Sends {@code sql}, lets the shards answer everything it causes, and returns the client's reply. */
+    ClientReply run(EmbeddedClient client, String sql) {
+        client.query(sql);
+        pump();
+        return client.reply();
+    }
+
+    /** Prepares {@code sql} (on a shard, or in the proxy for what it runs itself); returns the client's PREPARE_OK. */
+    StmtPrepareOk prepare(EmbeddedClient client, String sql) {
+        client.send(CommandCode.STMT_PREPARE, sql.getBytes(StandardCharsets.UTF_8));
+        pump();
+        List<ByteBuf> frames = client.frames();
+        try {
+            return StmtPrepareOk.decode(Frames.payload(frames.get(0)));
+        } finally {
+            EmbeddedClient.release(frames);
+        }
+    }
+
+    /** Answers the shards' waiting commands until no more come. */
+    void pump() {
+        for (int round = 0; round < 1000; round++) {
+            int answered = 0;
+            for (FakeShard s : shards) {
+                answered += s.pump();
+            }
+            for (EmbeddedClient c : clients) {
+                c.channel().runPendingTasks();
+            }
+            if (answered == 0) {
+                return;
+            }
+        }
+        throw new AssertionError("the shards were still being asked after 1000 rounds");
+    }
+
+    /** The backend pool of {@code shard} that serves {@code client}'s event loop. */
+    BackendPool pool(EmbeddedClient client, int shard) {
+        return runtime.loop(client.channel().eventLoop()).pool(shard);
+    }
+}

@@ -1,0 +1,83 @@
+package io.cleave.proxy.frontend;
+
+import io.cleave.proxy.backend.ShardReply;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Transactions as the shards see them: BEGIN waits for the first statement and goes with it, a
+ * transaction on one shard is that shard's own, and one that reaches a second shard commits in two
+ * phases with the decision recorded on the first.
+ */
+class TransactionFlowTest {
+
+    private final FakeProxy proxy = new FakeProxy();
+    private final EmbeddedClient client = proxy.connect();
+
+    @Test
+    void aTransactionOnOneShardIsThatShardsOwn() {
+        proxy.shard(0).answer("UPDATE t SET v = 'a' WHERE id = 5", ShardReply.ok(1, 0));
+        proxy.shard(0).answer("UPDATE t SET v = 'b' WHERE id = 7", ShardReply.ok(1, 0));
+
+        ClientReply begin = proxy.run(client, "BEGIN");
+        assertThat(begin.inTransaction()).as("the client is told it is in a transaction").isTrue();
+        assertThat(proxy.shard(0).received()).as("BEGIN waits for the first statement").isEmpty();
+        assertThat(proxy.run(client, "UPDATE t SET v = 'a' WHERE id = 5").inTransaction()).isTrue();
+        assertThat(proxy.run(client, "UPDATE t SET v = 'b' WHERE id = 7").inTransaction()).isTrue();
+        ClientReply commit = proxy.run(client, "COMMIT");
+
+        assertThat(commit.isOk()).as(commit.toString()).isTrue();
+        assertThat(commit.inTransaction()).isFalse();
+        assertThat(proxy.shard(0).queries()).containsExactly("START TRANSACTION", "UPDATE t SET v = 'a' WHERE id = 5",
+                "UPDATE t SET v = 'b' WHERE id = 7", "COMMIT");
+        assertThat(proxy.shard(1).received()).isEmpty();
+        assertThat(proxy.pool(client, 0).open()).as("one connection held for the whole transaction").isEqualTo(1);
+        assertThat(proxy.pool(client, 0).idle()).as("and given back after it").isEqualTo(1);
+    }
+
+    @Test
+    void aTransactionOnTwoShardsCommitsInTwoPhases() {
+        proxy.shard(0).answer("UPDATE t SET v = 'a' WHERE id = 5", ShardReply.ok(1, 0));
+        proxy.shard(1).answer("UPDATE t SET v = 'b' WHERE id = 150", ShardReply.ok(1, 0));
+
+        proxy.run(client, "BEGIN");
+        proxy.run(client, "UPDATE t SET v = 'a' WHERE id = 5");
+        proxy.run(client, "UPDATE t SET v = 'b' WHERE id = 150");
+        ClientReply commit = proxy.run(client, "COMMIT");
+
+        assertThat(commit.isOk()).as(commit.toString()).isTrue();
+        String xid = proxy.shard(1).queries().get(0).substring("XA START ".length());
+        assertThat(xid).startsWith("'cleave:0:");
+        assertThat(proxy.shard(1).queries()).containsExactly("XA START " + xid, "UPDATE t SET v = 'b' WHERE id = 150",
+                "XA END " + xid, "XA PREPARE " + xid, "XA COMMIT " + xid);
+        assertThat(proxy.shard(0).queries()).startsWith("START TRANSACTION", "UPDATE t SET v = 'a' WHERE id = 5",
+                "INSERT INTO cleave.decisions (xid, shards) VALUES (" + xid + ", '1')", "COMMIT");
+        // Every branch committed: the decision is deleted, by the proxy on a connection of its own.
+        assertThat(proxy.shard(0).queries()).last().isEqualTo("DELETE FROM cleave.decisions WHERE xid = " + xid);
+    }
+
+    @Test
+    void aDeadlockOnOneShardRollsBackEveryShard() {
+        proxy.shard(0).answer("UPDATE t SET v = 'a' WHERE id = 5", ShardReply.ok(1, 0));
+        proxy.shard(1).answer("UPDATE t SET v = 'b' WHERE id = 150", ShardReply.ok(1, 0));
+        proxy.shard(1).answer("UPDATE t SET v = 'c' WHERE id = 151", ShardReply.error(1213, "40001",
+                "Deadlock found when trying to get lock; try restarting transaction"));
+
+        proxy.run(client, "BEGIN");
+        proxy.run(client, "UPDATE t SET v = 'a' WHERE id = 5");
+        proxy.run(client, "UPDATE t SET v = 'b' WHERE id = 150");
+        ClientReply deadlock = proxy.run(client, "UPDATE t SET v = 'c' WHERE id = 151");
+
+        assertThat(deadlock.error().errorCode()).isEqualTo(1213);
+        assertThat(deadlock.error().sqlState()).isEqualTo("40001");
+        assertThat(proxy.shard(0).queries()).last().isEqualTo("ROLLBACK");
+        assertThat(proxy.shard(1).queries().subList(3, 5)).satisfiesExactly(
+                s -> assertThat(s).startsWith("XA END"), s -> assertThat(s).startsWith("XA ROLLBACK"));
+        proxy.shard(0).answer("SELECT 1", ShardReply.ok());
+        proxy.shard(1).answer("SELECT 1", ShardReply.ok());
+        ClientReply after = proxy.run(client, "SELECT 1");
+        assertThat(after.isOk()).as("the session goes on").isTrue();
+        assertThat(after.inTransaction()).isFalse();
+    }
+}

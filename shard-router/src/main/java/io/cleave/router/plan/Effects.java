@@ -1,0 +1,34 @@
+package io.cleave.router.plan;
+
+import java.util.List;
+
+/**
+ * What a routed statement needs from, or leaves on, the connection it runs on. It depends only on
+ * the statement's shape, so it is worked out once, when the statement is planned.
+ *
+ * @param usesLastInsertId   it calls LAST_INSERT_ID(): the shard must know the session's value first
+ * @param previousConnection it reads what the session's previous statement left on its connection
+ *                           (SHOW WARNINGS, FOUND_ROWS()): it must run there
+ * @param pin                connection-bound state it creates or releases, and where its names are
+ * @param assignedVariables  user variables it assigns outside SET, read back after it (empty: none)
+ */
+public record Effects(boolean usesLastInsertId, boolean previousConnection, PinSpec pin,
+                      List<String> assignedVariables) {
+
+    public static final Effects NONE = new Effects(false, false, PinSpec.NONE, List.of());
+
+    public Effects {
+        assignedVariables = List.copyOf(assignedVariables);
+    }
+
+    /** As a planner knows them from the statement's syntax; {@link #locate} adds what only its text tells. */
+    public static Effects of(Pin pin, boolean usesLastInsertId, boolean previousConnection) {
+        return new Effects(usesLastInsertId, previousConnection, PinSpec.unnamed(pin), List.of());
+    }
+
+    /** These effects with the pin's names and the assigned variables found in the statement's tokens. */
+    Effects locate(io.cleave.router.sql.lex.TokenBuffer tokens, io.cleave.router.sql.digest.StatementDigest digest) {
+        return new Effects(usesLastInsertId, previousConnection, PinSpec.locate(pin.pin(), tokens, digest),
+                AssignedVariables.in(tokens));
+    }
+}
