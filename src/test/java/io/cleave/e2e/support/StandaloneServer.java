@@ -1,6 +1,8 @@
 package io.cleave.e2e.support;
 
+import io.cleave.manager.config.ServerChoice;
 import io.cleave.manager.home.CleaveHome;
+import io.cleave.manager.instance.BinaryResolver;
 import io.cleave.manager.instance.DatadirInitializer;
 import io.cleave.manager.instance.EmbeddedServer;
 import io.cleave.manager.instance.ServerBinary;
@@ -21,9 +23,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * A plain mariadbd that Cleave does not run, as an import's source: the embedded MariaDB started
- * from a copy of the cached datadir template in a directory of its own, on a free loopback port,
- * with a row binlog (or the options a test gives instead). {@link #close()} kills it and deletes
+ * A plain mariadbd that Cleave does not run, as an import's source or to try what a server does
+ * itself: the embedded MariaDB (or the test run's server) started from a copy of the cached datadir
+ * template in a directory of its own, on a free loopback port, with a row binlog (or the options a
+ * test gives instead). {@link #close()} kills it and deletes
  * the directory.
  */
 public final class StandaloneServer implements AutoCloseable {
@@ -40,10 +43,24 @@ public final class StandaloneServer implements AutoCloseable {
         this.process = process;
     }
 
-    /** Starts a server with a row binlog ({@code binlogOptions} replace the default ones when given). */
+    /** Starts the embedded server with a row binlog ({@code binlogOptions} replace the default ones when given). */
     public static StandaloneServer start(List<String> binlogOptions) throws IOException, InterruptedException {
         Path cache = CleaveHome.cacheDir(System.getenv());
-        ServerBinary binary = EmbeddedServer.standard(cache).ensureExtracted();
+        return start(EmbeddedServer.standard(cache).ensureExtracted(), binlogOptions);
+    }
+
+    /** Starts the server the test run names ({@link TestServer}), with a row binlog. */
+    public static StandaloneServer startTestServer() throws IOException, InterruptedException {
+        Path cache = CleaveHome.cacheDir(System.getenv());
+        String name = TestServer.binary();
+        ServerChoice choice = name.equals("embedded") ? new ServerChoice.Embedded() : new ServerChoice.Configured(Path.of(name));
+        return start(new BinaryResolver(System.getenv("PATH"), () -> EmbeddedServer.standard(cache)).resolve(choice),
+                List.of());
+    }
+
+    private static StandaloneServer start(ServerBinary binary, List<String> binlogOptions)
+            throws IOException, InterruptedException {
+        Path cache = CleaveHome.cacheDir(System.getenv());
         Path template = new DatadirInitializer(cache, "root".equals(System.getProperty("user.name"))).ensureTemplate(binary);
         Path dir = Files.createTempDirectory(Path.of("/tmp"), "cleave-src-");
         Path data = dir.resolve("data");
