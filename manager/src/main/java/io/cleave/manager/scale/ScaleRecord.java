@@ -2,8 +2,7 @@ package io.cleave.manager.scale;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 
-import java.util.ArrayList;
-import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /** A scale as journaled in {@code state/scale.json}, replaced durably at every phase. */
 @JsonIgnoreProperties(ignoreUnknown = true)
@@ -15,8 +14,11 @@ public final class ScaleRecord {
     public long bufferPoolBytes;
     /** The move adding the new shards (scale up), reserved when the scale starts. */
     public long addingMove;
-    /** Every move the scale started, in order. */
-    public List<Long> moves = new ArrayList<>();
+    /**
+     * Every move the scale started, in order. The scaler adds to it while the admin API and the
+     * metrics read it: a copy-on-write list (also as read back from the journal) lets them.
+     */
+    public CopyOnWriteArrayList<Long> moves = new CopyOnWriteArrayList<>();
     public String started;
     public String ended;
     public String message;

@@ -370,11 +370,12 @@ public final class ScaleService implements AutoCloseable {
         if (r == null) {
             throw new MoveRefused(MoveRefused.Kind.NOT_FOUND, "no scale has run in this home (cleave scale --shards N)");
         }
+        List<Long> ids = List.copyOf(r.moves);
         int done = 0;
-        for (long id : r.moves) {
+        for (long id : ids) {
             done += moves.find(id).map(m -> m.phase.terminal() ? 1 : 0).orElse(0);
         }
-        return new ScaleStatus(state(r), r.from, r.to, r.bufferPoolBytes, List.copyOf(r.moves), done, r.message,
+        return new ScaleStatus(state(r), r.from, r.to, r.bufferPoolBytes, ids, done, r.message,
                 r.started, r.ended);
     }
 
