@@ -1,5 +1,6 @@
 package io.cleave.e2e.online;
 
+import io.cleave.e2e.support.SecondServerOnly;
 import io.cleave.e2e.support.ServerMatrix;
 import io.cleave.e2e.support.StandaloneServer;
 import io.cleave.manager.scale.BufferPools;
@@ -20,9 +21,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * of the test run: servers tell the end of a resize differently (MariaDB 11.4.5 and MySQL in a
  * status that ends in "Completed ...", MariaDB 10.11.12 and later by finishing inside the SET with
  * an empty status), and each must be seen as done when it is, neither before the pool has its new
- * pages nor only when the wait for it runs out.
+ * pages nor only when the wait for it runs out. On the embedded server ShardTableAndScaleIT resizes
+ * every shard's pool through {@code cleave scale} and checks each size, so a run with a second
+ * server runs this class there only (on the embedded server it mostly costs a server start).
  */
 @ServerMatrix
+@SecondServerOnly
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class BufferPoolResizeIT {
 

@@ -16,6 +16,9 @@ public final class TestServer {
      */
     public static final String MATRIX = "server-matrix";
 
+    /** The tag of matrix classes the embedded server skips when a second server runs them ({@link SecondServerOnly}). */
+    public static final String SECOND_ONLY = "second-server-only";
+
     private TestServer() {
     }
 
