@@ -31,15 +31,19 @@ import static io.cleave.e2e.moves.MoveChecks.proxyCount;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * One daemon with four shards, the sysbench-like load running through the proxy during every
+ * One daemon with two shards, the sysbench-like load running through the proxy during every
  * change: {@code cleave shard-table} shards a populated table that lives on shard 0 (its rows
  * spread over every shard, the rule kept in the state) and makes another a reference table; what
- * cannot work is refused with nothing moved. Then {@code cleave scale} takes the home to six shards
- * (new instances, every buffer pool resized online, the reference table copied, buckets spread) and
- * to three (everything off shards 3-5, which stop; a table homed on shard 3 moves too; the pools
+ * cannot work is refused with nothing moved. Then {@code cleave scale} takes the home to three
+ * shards (a new instance, every buffer pool resized online, the reference table copied, buckets
+ * spread), a table is homed on the new shard with {@code --unsharded}, and the home goes back to
+ * two shards (everything off shard 2, which stops; the table homed there moves too; the pools
  * grow). No client error, rows on every shard, totals unchanged, each shard's
- * {@code @@innodb_buffer_pool_size} its share. A restarted daemon runs the state's three shards and
- * says why; {@code --purge} deletes what the stopped shards left.
+ * {@code @@innodb_buffer_pool_size} its share. A restarted daemon runs the state's two shards and
+ * says why; {@code --purge} deletes what the stopped shard left.
+ *
+ * <p>{@code -Dscale.long=true} runs the same with four shards going to six and then three (several
+ * new instances at once, several stopping).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -51,20 +55,25 @@ class ShardTableAndScaleIT {
                 - { name: sb, function: hash, buckets: 16, key_type: integer }
               tables:
                 - { name: sbtest1, keyspace: sb, column: id }
-                - { name: settings, type: unsharded, shard: 3 }
+                - { name: settings, type: unsharded, shard: 1 }
             """;
+    private static final boolean LONG = Boolean.getBoolean("scale.long");
+    /** The shards the home starts with, scales up to, then down to. */
+    private static final int START = LONG ? 4 : 2;
+    private static final int UP = LONG ? 6 : 3;
+    private static final int DOWN = LONG ? 3 : 2;
     private static final int TABLES = 2;
     private static final int ROWS = 2000;
     private static final long MIB = 1024 * 1024;
-    /** 192M in all: 48M on each of 4 shards, 32M on 6, 64M on 3. */
-    private static final int POOL_PER_SHARD_MIB = 48;
+    /** 192M in all, split evenly: 96M on each of 2 shards, 64M on 3; 48M on 4, 32M on 6. */
+    private static final int POOL_MIB = 192;
 
     private CleaveTestHome home;
     private RunningDaemon daemon;
 
     @BeforeAll
     void start() throws Exception {
-        home = CleaveTestHome.builder().shards(4).portRange(6).bufferPoolPerShardMiB(POOL_PER_SHARD_MIB)
+        home = CleaveTestHome.builder().shards(START).portRange(UP).bufferPoolPerShardMiB(POOL_MIB / START)
                 .extraYaml(SHARDING).create();
         daemon = home.start();
         try (Connection c = daemon.connectProxy("", ""); Statement s = c.createStatement()) {
@@ -103,11 +112,12 @@ class ShardTableAndScaleIT {
                 .orElseThrow();
         assertThat(move.phase).isEqualTo(MovePhase.DONE);
         assertThat(move.pauseMillis).isGreaterThan(0);
-        for (int shard = 0; shard < 4; shard++) {
+        for (int shard = 0; shard < START; shard++) {
+            // About ROWS / START each: between 0.4 and 2 times that.
             assertThat(count(shard, "SELECT COUNT(*) FROM sb.sbtest2")).as("rows of sbtest2 on shard %d", shard)
-                    .isBetween(ROWS / 10L, ROWS / 2L);
+                    .isBetween(2L * ROWS / (5L * START), 2L * ROWS / START);
         }
-        assertTotals(4);
+        assertTotals(START);
         try (Connection c = daemon.connectProxy("sb", "")) {
             assertThat(proxyCount(c, "SELECT COUNT(*) FROM sbtest2 WHERE id = 77")).isEqualTo(1);
         }
@@ -129,7 +139,7 @@ class ShardTableAndScaleIT {
             // A join of the reference table with the sharded one stays on each shard.
             assertThat(proxyCount(c, "SELECT COUNT(*) FROM sbtest2 t JOIN item i ON i.i_id = t.id % 4 + 1")).isEqualTo(ROWS);
         }
-        for (int shard = 0; shard < 4; shard++) {
+        for (int shard = 0; shard < START; shard++) {
             assertThat(count(shard, "SELECT COUNT(*) FROM sb.item")).as("item on shard %d", shard).isEqualTo(4);
         }
     }
@@ -154,48 +164,53 @@ class ShardTableAndScaleIT {
 
     @Test
     @Order(4)
-    void fourShardsBecomeSixUnderWritesWithoutAClientError() throws Exception {
-        scaleUnderLoad(6);
-        assertThat(running()).hasSize(6);
-        for (int shard = 0; shard < 6; shard++) {
-            assertThat(global(shard, "innodb_buffer_pool_size")).as("buffer pool of shard %d", shard).isEqualTo(32 * MIB);
+    void moreShardsUnderWritesWithoutAClientError() throws Exception {
+        scaleUnderLoad(UP);
+        assertThat(running()).hasSize(UP);
+        for (int shard = 0; shard < UP; shard++) {
+            assertThat(global(shard, "innodb_buffer_pool_size")).as("buffer pool of shard %d", shard)
+                    .isEqualTo(POOL_MIB / UP * MIB);
             assertThat(count(shard, "SELECT COUNT(*) FROM sb.item")).as("item on shard %d", shard).isEqualTo(4);
             assertThat(count(shard, "SELECT COUNT(*) FROM sb.sbtest1")).as("sbtest1 on shard %d", shard).isPositive();
         }
-        assertTotals(6);
-        assertThat(daemon.daemon().shardMaps().current().shardCount()).isEqualTo(6);
+        assertTotals(UP);
+        assertThat(daemon.daemon().shardMaps().current().shardCount()).isEqualTo(UP);
         assertThat(daemon.daemon().statusReport().instances()).extracting(InstanceStatus::bufferPoolBytes)
-                .containsOnly(32 * MIB);
-        assertThat(daemon.admin("GET", "/metrics", false).body()).contains("cleave_shards 6.0")
+                .containsOnly(POOL_MIB / UP * MIB);
+        assertThat(daemon.admin("GET", "/metrics", false).body()).contains("cleave_shards " + UP + ".0")
                 .contains("cleave_scale_state{state=\"done\"} 1.0");
+
+        // A table homed on a shard the scale down stops: it has to move off it then.
+        CleaveJar.Result r = CleaveJar.run(home, "shard-table", "sb.settings", "--unsharded", String.valueOf(DOWN), "--wait");
+        assertThat(r.code()).as(r.out()).isZero();
+        assertThat(count(DOWN, "SELECT COUNT(*) FROM sb.settings")).as("settings on shard %d", DOWN).isEqualTo(2);
+        assertThat(homeOfSettings()).isEqualTo(DOWN);
     }
 
     @Test
     @Order(5)
-    void sixShardsBecomeThreeUnderWritesAndTheOthersStop() throws Exception {
-        scaleUnderLoad(3);
-        assertThat(running()).hasSize(3);
-        for (int shard = 0; shard < 3; shard++) {
-            assertThat(global(shard, "innodb_buffer_pool_size")).as("buffer pool of shard %d", shard).isEqualTo(64 * MIB);
-            assertThat(global(shard, "auto_increment_increment")).isEqualTo(3);
+    void fewerShardsUnderWritesAndTheOthersStop() throws Exception {
+        scaleUnderLoad(DOWN);
+        assertThat(running()).hasSize(DOWN);
+        for (int shard = 0; shard < DOWN; shard++) {
+            assertThat(global(shard, "innodb_buffer_pool_size")).as("buffer pool of shard %d", shard)
+                    .isEqualTo(POOL_MIB / DOWN * MIB);
+            assertThat(global(shard, "auto_increment_increment")).isEqualTo(DOWN);
             assertThat(count(shard, "SELECT COUNT(*) FROM sb.sbtest1")).as("sbtest1 on shard %d", shard).isPositive();
         }
-        assertTotals(3);
-        TableRule settings = daemon.daemon().shardMaps().current().routing(daemon.daemon().config().sharding().topology())
-                .ruleFor("settings");
-        assertThat(settings).isInstanceOf(TableRule.Unsharded.class);
-        int home = ((TableRule.Unsharded) settings).homeShard();
-        assertThat(home).as("settings left shard 3").isLessThan(3);
+        assertTotals(DOWN);
+        int home = homeOfSettings();
+        assertThat(home).as("settings left shard %d", DOWN).isLessThan(DOWN);
         assertThat(count(home, "SELECT COUNT(*) FROM sb.settings")).isEqualTo(2);
         try (Connection c = daemon.connectProxy("sb", ""); Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SELECT value FROM settings WHERE name = 'color'")) {
             assertThat(rs.next()).isTrue();
             assertThat(rs.getString(1)).isEqualTo("blue");
         }
-        for (int shard = 3; shard < 6; shard++) {
+        for (int shard = DOWN; shard < UP; shard++) {
             assertThat(Files.isDirectory(datadir(shard))).as("the datadir of shard %d stays", shard).isTrue();
         }
-        assertThat(this.home.serverPids().keySet()).containsExactlyInAnyOrder(0, 1, 2);
+        assertThat(this.home.serverPids().keySet()).containsExactlyInAnyOrderElementsOf(shardsBelow(DOWN));
     }
 
     @Test
@@ -203,16 +218,16 @@ class ShardTableAndScaleIT {
     void aRestartedDaemonRunsTheStatesCountAndSaysWhyAndPurgeDeletesWhatWasLeft() throws Exception {
         daemon.close();
         daemon = home.start();
-        assertThat(running()).hasSize(3);
+        assertThat(running()).hasSize(DOWN);
         CleaveJar.Result status = CleaveJar.run(home, "status");
-        assertThat(status.out()).contains("the config asks for 4 shards; 'cleave scale' changed that to 3");
-        assertTotals(3);
+        assertThat(status.out()).contains("the config asks for " + START + " shards; 'cleave scale' changed that to " + DOWN);
+        assertTotals(DOWN);
         CleaveJar.Result purge = CleaveJar.run(home, "scale", "--purge");
         assertThat(purge.code()).as(purge.out()).isZero();
-        for (int shard = 3; shard < 6; shard++) {
+        for (int shard = DOWN; shard < UP; shard++) {
             assertThat(Files.exists(datadir(shard))).as("the datadir of shard %d is gone", shard).isFalse();
         }
-        assertThat(Files.isDirectory(datadir(2))).isTrue();
+        assertThat(Files.isDirectory(datadir(DOWN - 1))).isTrue();
     }
 
     private interface Change {
@@ -235,6 +250,18 @@ class ShardTableAndScaleIT {
             assertThat(r.code()).as(r.out()).isZero();
             assertThat(r.out()).contains("done");
         });
+    }
+
+    /** The shard the unsharded table settings lives on, by the current shard map. */
+    private int homeOfSettings() {
+        TableRule settings = daemon.daemon().shardMaps().current().routing(daemon.daemon().config().sharding().topology())
+                .ruleFor("settings");
+        assertThat(settings).isInstanceOf(TableRule.Unsharded.class);
+        return ((TableRule.Unsharded) settings).homeShard();
+    }
+
+    private static List<Integer> shardsBelow(int n) {
+        return java.util.stream.IntStream.range(0, n).boxed().toList();
     }
 
     private List<InstanceStatus> running() {
