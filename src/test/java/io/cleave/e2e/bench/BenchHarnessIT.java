@@ -44,7 +44,7 @@ class BenchHarnessIT {
     void tpccOverTwoShardsThroughTheProxyLeavesTheDataConsistent() throws IOException {
         Path out = dir.resolve("scaling-tpcc");
         int exit = bench("scaling", "--workload", "tpcc", "--shards", "2", "--no-direct", "--warehouses", "2",
-            "--connections", "4", "--rounds", "1", "--duration", "4s", "--warmup", "1s", "--report-interval", "1s",
+            "--connections", "4", "--rounds", "1", "--duration", "2s", "--warmup", "0s", "--report-interval", "1s",
             "--buffer-pool", "128M", "--cleave-jar", CLEAVE_JAR.toString(), "--server-binary", TestServer.binary(), "--output", out.toString());
         assertThat(exit).as("exit code of scaling (1: a data check failed)").isZero();
 
