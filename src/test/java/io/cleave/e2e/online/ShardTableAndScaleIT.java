@@ -31,41 +31,47 @@ import static io.cleave.e2e.moves.MoveChecks.proxyCount;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * One daemon with two shards, the sysbench-like load running through the proxy during every
+ * One daemon with three shards, the sysbench-like load running through the proxy during every
  * change: {@code cleave shard-table} shards a populated table that lives on shard 0 (its rows
  * spread over every shard, the rule kept in the state) and makes another a reference table; what
- * cannot work is refused with nothing moved. Then {@code cleave scale} takes the home to three
+ * cannot work is refused with nothing moved. Then {@code cleave scale} takes the home to four
  * shards (a new instance, every buffer pool resized online, the reference table copied, buckets
- * spread), a table is homed on the new shard with {@code --unsharded}, and the home goes back to
- * two shards (everything off shard 2, which stops; the table homed there moves too; the pools
- * grow). No client error, rows on every shard, totals unchanged, each shard's
+ * spread) and to two (everything off shards 2-3, which stop; a table homed on shard 2 moves too;
+ * the pools grow). No client error, rows on every shard, totals unchanged, each shard's
  * {@code @@innodb_buffer_pool_size} its share. A restarted daemon runs the state's two shards and
- * says why; {@code --purge} deletes what the stopped shard left.
+ * says why; {@code --purge} deletes what the stopped shards left.
  *
- * <p>{@code -Dscale.long=true} runs the same with four shards going to six and then three (several
- * new instances at once, several stopping).
+ * <p>{@code -Dscale.long=true} runs the same with four shards going to six and then three (two new
+ * instances at once, three stopping).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ShardTableAndScaleIT {
 
+    private static final boolean LONG = Boolean.getBoolean("scale.long");
+    /**
+     * The shards the home starts with, scales up to, then down to. The restarted daemon says why it
+     * runs another count than the config's only when there is one: the end differs from the start.
+     */
+    private static final int START = LONG ? 4 : 3;
+    private static final int UP = LONG ? 6 : 4;
+    private static final int DOWN = LONG ? 3 : 2;
+    /** settings lives on the first shard the scale down stops. */
     private static final String SHARDING = """
             sharding:
               keyspaces:
                 - { name: sb, function: hash, buckets: 16, key_type: integer }
               tables:
                 - { name: sbtest1, keyspace: sb, column: id }
-                - { name: settings, type: unsharded, shard: 1 }
-            """;
-    private static final boolean LONG = Boolean.getBoolean("scale.long");
-    /** The shards the home starts with, scales up to, then down to. */
-    private static final int START = LONG ? 4 : 2;
-    private static final int UP = LONG ? 6 : 3;
-    private static final int DOWN = LONG ? 3 : 2;
+                - { name: settings, type: unsharded, shard: %d }
+            """.formatted(DOWN);
     private static final int TABLES = 2;
     private static final int ROWS = 2000;
     private static final long MIB = 1024 * 1024;
-    /** 192M in all, split evenly: 96M on each of 2 shards, 64M on 3; 48M on 4, 32M on 6. */
+    /**
+     * 192M in all, split evenly: 64M on each of 3 shards, 48M on 4, 96M on 2; 32M on 6. A pool of
+     * 64M or less at the start has chunks of 1M, so every share is a whole number of chunks.
+     */
     private static final int POOL_MIB = 192;
 
     private CleaveTestHome home;
@@ -179,12 +185,6 @@ class ShardTableAndScaleIT {
                 .containsOnly(POOL_MIB / UP * MIB);
         assertThat(daemon.admin("GET", "/metrics", false).body()).contains("cleave_shards " + UP + ".0")
                 .contains("cleave_scale_state{state=\"done\"} 1.0");
-
-        // A table homed on a shard the scale down stops: it has to move off it then.
-        CleaveJar.Result r = CleaveJar.run(home, "shard-table", "sb.settings", "--unsharded", String.valueOf(DOWN), "--wait");
-        assertThat(r.code()).as(r.out()).isZero();
-        assertThat(count(DOWN, "SELECT COUNT(*) FROM sb.settings")).as("settings on shard %d", DOWN).isEqualTo(2);
-        assertThat(homeOfSettings()).isEqualTo(DOWN);
     }
 
     @Test
