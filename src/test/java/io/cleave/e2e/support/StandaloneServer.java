@@ -12,7 +12,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -64,7 +63,8 @@ public final class StandaloneServer implements AutoCloseable {
         Path template = new DatadirInitializer(cache, "root".equals(System.getProperty("user.name"))).ensureTemplate(binary);
         Path dir = Files.createTempDirectory(Path.of("/tmp"), "cleave-src-");
         Path data = dir.resolve("data");
-        copyTree(template, data);
+        // Sparse, as a shard's: most of a fresh datadir is preallocated zeros not worth writing.
+        DatadirInitializer.copyTree(template, data);
         Files.deleteIfExists(data.resolve(DatadirInitializer.MARKER));
         int port = CleaveTestHome.freePort();
         List<String> cmd = new ArrayList<>(List.of(binary.mysqld().toString(), "--no-defaults",
@@ -138,19 +138,6 @@ public final class StandaloneServer implements AutoCloseable {
             paths.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        }
-    }
-
-    private static void copyTree(Path from, Path to) throws IOException {
-        try (Stream<Path> paths = Files.walk(from)) {
-            for (Path p : paths.toList()) {
-                Path target = to.resolve(from.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(p, target, StandardCopyOption.COPY_ATTRIBUTES);
-                }
-            }
         }
     }
 }

@@ -213,7 +213,11 @@ public final class DatadirInitializer {
         }
     }
 
-    static void copyTree(Path from, Path to) throws IOException {
+    /**
+     * Copies a datadir (the template into a shard's, or a standalone test server's) with every
+     * file sparse: see {@link #copySparse}.
+     */
+    public static void copyTree(Path from, Path to) throws IOException {
         try (Stream<Path> paths = Files.walk(from)) {
             for (Path source : paths.toList()) {
                 Path target = to.resolve(from.relativize(source).toString());
