@@ -51,15 +51,22 @@ final class PlanExecutor {
         if (refusal != null) {
             command.refuse(refusal);
         } else if (session.runtime().cutover().admit(participant, plan, command.values(), rerun)) {
-            run(command, plan);
+            if (session.transaction().active()
+                    && ImplicitCommit.before(plan, session.settings().autocommit(), command.values())) {
+                // The statement ends the open transaction first, on every shard it reached; then it
+                // runs afresh (its text's buffers are the event loop's, reused meanwhile).
+                transactions.commitThen(command, rerun);
+                return;
+            }
+            run(command, plan, rerun);
         }
     }
 
-    private void run(Command command, Plan plan) {
+    private void run(Command command, Plan plan, Runnable rerun) {
         if (plan instanceof Plan.Route r) {
             route(command, r);
         } else if (plan instanceof Plan.InsertSplit split) {
-            inserts.run(command, split);
+            inserts.run(command, split, rerun);
         } else if (plan instanceof Plan.Session s) {
             command.served(RouteKind.LOCAL);
             if (SettingStatements.handles(s.action())) {
@@ -71,7 +78,7 @@ final class PlanExecutor {
             command.served(RouteKind.LOCAL);
             LocalAnswers.answer(session, command, l);
         } else if (plan instanceof Plan.MultiStatement multi) {
-            run(command, multi.plan());
+            run(command, multi.plan(), rerun);
         } else {
             Plan.Refuse refuse = (Plan.Refuse) plan;
             command.refuse(refuse.code(), refuse.sqlState(), refuse.message());
@@ -115,7 +122,7 @@ final class PlanExecutor {
         TransactionState tx = session.transaction();
         boolean readAnywhere = r.target() instanceof Target.AnyShard && !r.write() && !r.lockingRead();
         // A read any shard could answer stays out of a transaction that has not reached a shard yet.
-        boolean joins = session.inTransaction() && !(readAnywhere && tx.held(shard) == null);
+        boolean joins = session.inTransaction(command) && !(readAnywhere && tx.held(shard) == null);
         boolean forceInTransaction = tx.active() && !joins && tx.held(shard) == null;
         if (joins && (r.write() || r.lockingRead())) {
             tx.markWritten(shard);

@@ -74,6 +74,14 @@ final class TransactionStatements {
         });
     }
 
+    /**
+     * Commits the open transaction on every shard it reached, as a statement that commits
+     * implicitly does first, then runs {@code then}; a failed commit answers the client instead.
+     */
+    void commitThen(Command command, Runnable then) {
+        finishTransaction(command, "COMMIT", then);
+    }
+
     /** Sends {@code verb} to every shard of the transaction; runs {@code then} once it ended. */
     private void finishTransaction(Command command, String verb, Runnable then) {
         TransactionState tx = session.transaction();
@@ -119,39 +127,44 @@ final class TransactionStatements {
         multi.start();
     }
 
+    /**
+     * SAVEPOINT, ROLLBACK TO and RELEASE SAVEPOINT go to every shard the transaction holds; the
+     * transaction remembers its savepoints so that shards joining later take them too. Outside a
+     * transaction a SAVEPOINT is accepted and gone at once, as on a server.
+     */
     private void savepoint(Command command, SessionAction.Savepoint sp, byte[] text) {
         TransactionState tx = session.transaction();
-        if (tx.begun()) {
-            MultiExchange multi = new MultiExchange(new CommandLegs(session, command), false, results -> {
-                for (LegResult leg : results) {
-                    if (!leg.ok()) {
-                        command.error(leg.errorPacket());
-                        return;
-                    }
-                }
+        boolean set = sp.op() == SessionAction.SavepointOp.SET;
+        if (!session.inTransaction() || !set && !tx.hasSavepoint(sp.name())) {
+            if (set) {
                 command.ok();
-            });
-            for (BackendConnection c : tx.heldConnections()) {
-                multi.leg(c.shard(), text);
+            } else {
+                command.error(NO_SUCH_SAVEPOINT, "42000", "SAVEPOINT " + sp.name() + " does not exist");
             }
-            multi.start();
             return;
         }
-        if (sp.op() == SessionAction.SavepointOp.SET) {
-            if (tx.deferredBegin() != null) {
-                tx.earlySavepoint(sp.name(), new String(text, StandardCharsets.UTF_8));
-            }
+        if (set) {
+            tx.savepoint(sp.name());
+        } else {
+            tx.forgetSavepointsAfter(sp.name(), sp.op() == SessionAction.SavepointOp.RELEASE);
+        }
+        if (!tx.begun()) {
             command.ok();
             return;
         }
-        if (tx.deferredBegin() != null && tx.hasEarlySavepoint(sp.name())) {
-            if (sp.op() == SessionAction.SavepointOp.RELEASE) {
-                tx.releaseEarlySavepoint(sp.name());
+        MultiExchange multi = new MultiExchange(new CommandLegs(session, command), false, results -> {
+            for (LegResult leg : results) {
+                if (!leg.ok()) {
+                    command.error(leg.errorPacket());
+                    return;
+                }
             }
             command.ok();
-            return;
+        });
+        for (BackendConnection c : tx.heldConnections()) {
+            multi.leg(c.shard(), text);
         }
-        command.error(NO_SUCH_SAVEPOINT, "42000", "SAVEPOINT " + sp.name() + " does not exist");
+        multi.start();
     }
 
     private static byte[] statementText(Command command) {

@@ -36,7 +36,7 @@ public final class ProxyRuntime {
     private final io.cleave.router.plan.Router router;
     private final io.cleave.router.plan.TargetResolver resolver;
     private final io.cleave.proxy.frontend.SequenceService sequences;
-    private final io.cleave.proxy.frontend.AutoIncrementColumns autoIncrementColumns;
+    private final io.cleave.proxy.frontend.TableColumns tableColumns;
     private final InDoubtRegistry inDoubt = new InDoubtRegistry();
     private final FailedLogins failedLogins;
     private final io.cleave.proxy.cutover.CutoverGate cutover;
@@ -69,7 +69,7 @@ public final class ProxyRuntime {
         this.sequences = new io.cleave.proxy.frontend.SequenceService(topology.defaultShard(), connectors.length);
         this.deadlocks = new io.cleave.proxy.deadlock.DeadlockDetector(config.deadlockCheckAfter(), connectors.length,
                 metrics);
-        this.autoIncrementColumns = new io.cleave.proxy.frontend.AutoIncrementColumns(topology.defaultShard());
+        this.tableColumns = new io.cleave.proxy.frontend.TableColumns(topology.defaultShard());
         this.cutover = new io.cleave.proxy.cutover.CutoverGate(resolver);
     }
 
@@ -119,8 +119,8 @@ public final class ProxyRuntime {
         return sequences;
     }
 
-    public io.cleave.proxy.frontend.AutoIncrementColumns autoIncrementColumns() {
-        return autoIncrementColumns;
+    public io.cleave.proxy.frontend.TableColumns tableColumns() {
+        return tableColumns;
     }
 
     public io.cleave.router.plan.Router router() {
