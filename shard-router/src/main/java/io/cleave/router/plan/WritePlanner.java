@@ -121,7 +121,7 @@ final class WritePlanner {
         int last = rows.get(rows.size() - 1).end();
         return new Plan.InsertSplit(insert.kind(), insert.table().schema(), insert.table().name(),
                 ctx.topology.keyspace(sharded.keyspace()), new SqlTemplate.Tokens(0, first), rows,
-                new SqlTemplate.Tokens(last, ctx.tokenCount()), null, -1, List.of());
+                new SqlTemplate.Tokens(last, ctx.tokenCount()), null, first, List.of());
     }
 
     private Plan insertSelect(Insert insert, TableRule rule, Insert.FromQuery fq, boolean lastInsertId) {
