@@ -23,6 +23,9 @@ final class ImplicitCommit {
         if (plan instanceof Plan.MultiStatement multi) {
             plan = multi.plan();
         }
+        if (plan instanceof Plan.Session s && s.action() instanceof SessionAction.UnlockedTables) {
+            return true;
+        }
         if (!(plan instanceof Plan.Route route)) {
             return false;
         }

@@ -4,6 +4,7 @@ import io.cleave.proxy.backend.BackendConnection;
 import io.cleave.proxy.metrics.TransactionKind;
 import io.cleave.proxy.metrics.TransactionOutcome;
 import io.cleave.proxy.protocol.packet.server.ErrPacket;
+import io.cleave.proxy.protocol.packet.server.OkPacket;
 import io.cleave.router.plan.SessionAction;
 import io.cleave.router.plan.SqlRenderer;
 import io.cleave.router.plan.SqlTemplate;
@@ -37,6 +38,12 @@ final class TransactionStatements {
             endTransaction(command, "ROLLBACK", rollback.chain(), rollback.release());
         } else if (action instanceof SessionAction.Savepoint savepoint) {
             savepoint(command, savepoint, statementText(command));
+        } else if (action instanceof SessionAction.UnlockedTables unlocked) {
+            // The open transaction was committed first (ImplicitCommit), as LOCK TABLES does.
+            String message = "LOCK TABLES of " + String.join(", ", unlocked.tables()) + " locks nothing: their rows"
+                    + " are on several shards (accepted for dump files; use transactions with SELECT ... FOR UPDATE)";
+            session.connections().proxyWarnings(List.of(message));
+            command.ok(OkPacket.of(0, 0, session.status(), 1));
         } else {
             session.transaction().nextTransaction(((SessionAction.SetTransaction) action).statement());
             command.ok();

@@ -269,9 +269,15 @@ public final class Planner {
                 analyzer.table(t.table(), t.alias() != null ? t.alias() : t.table().name(), block);
             }
             Object target = analyzer.target();
+            if (target instanceof String refusal) {
+                return refuse(s, refusal);
+            }
             if (!(target instanceof Target.Shard)) {
-                return refuse(s, "LOCK TABLES on sharded or reference tables would lock one shard's copy only: not"
-                        + " supported across shards (use a transaction with SELECT ... FOR UPDATE)");
+                List<String> names = new ArrayList<>();
+                for (UtilityStatement.TableLock t : lock.locks()) {
+                    names.add(t.table().name());
+                }
+                return new Plan.Session(s.kind(), new SessionAction.UnlockedTables(names));
             }
             return new Plan.Route(s.kind(), (Target) target, Plan.Access.READ, Effects.of(Pin.LOCK_TABLES, false, false),
                     null);

@@ -1,0 +1,131 @@
+package io.cleave.e2e.clients;
+
+import io.cleave.e2e.support.CleaveTestHome;
+import io.cleave.e2e.support.CommandLine;
+import io.cleave.e2e.support.RunningDaemon;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Clients as a new user runs them, unmodified, against four shards with a hashed table, a
+ * reference table and an unsharded one: PyMySQL and mysqlclient with their defaults (autocommit
+ * off; scripts/python-drivers installs them), and a mariadb-dump round trip with the tool's
+ * default options and with --single-transaction. One daemon for the class.
+ */
+class ClientDefaultsIT {
+
+    private static final String SHARDING = """
+            sharding:
+              keyspaces:
+                - { name: ks, function: hash, buckets: 64, key_type: integer }
+              tables:
+                - { name: items, keyspace: ks, column: id }
+                - { name: orders, keyspace: ks, column: id }
+                - { name: ref, type: reference }
+                - { name: uns, type: unsharded, shard: 1 }
+            """;
+
+    private static CleaveTestHome home;
+    private static RunningDaemon daemon;
+
+    @BeforeAll
+    static void start() {
+        home = CleaveTestHome.builder().shards(4).extraYaml(SHARDING).create();
+        daemon = home.start();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (daemon != null) {
+            daemon.close();
+        }
+        if (home != null) {
+            home.close();
+        }
+    }
+
+    @Test
+    void pyMySqlWithItsDefaults() throws Exception {
+        pythonDriver("pymysql", "py_pymysql");
+    }
+
+    @Test
+    void mysqlclientWithItsDefaults() throws Exception {
+        pythonDriver("MySQLdb", "py_mysqlclient");
+    }
+
+    private void pythonDriver(String module, String database) throws Exception {
+        CommandLine.Result has = CommandLine.run(List.of("python3", "-c", "import " + module), 30);
+        Assumptions.assumeTrue(has.exitCode() == 0, module + " is not installed (scripts/python-drivers installs it;"
+                + " it could not here): " + has.stderr().strip());
+        Path script = Path.of(getClass().getResource("/clients/python_driver_check.py").toURI());
+        CommandLine.Result r = CommandLine.run(List.of("python3", script.toString(), module,
+                String.valueOf(daemon.proxyPort()), database), 120);
+        assertThat(r.exitCode()).as(r.stdout() + r.stderr()).isZero();
+        assertThat(r.stdout()).isEqualTo("OK\n");
+    }
+
+    @Test
+    void aDumpOfAShardedDatabaseRestoresToIdenticalTables() throws Exception {
+        mysql("", "DROP DATABASE IF EXISTS shop; CREATE DATABASE shop; USE shop;"
+                + " CREATE TABLE orders (id INT AUTO_INCREMENT PRIMARY KEY, cust INT, note VARCHAR(50), at DATETIME(6));"
+                + " CREATE TABLE ref (id INT PRIMARY KEY, name VARCHAR(20));"
+                + " CREATE TABLE uns (id INT AUTO_INCREMENT PRIMARY KEY, v TEXT);"
+                + " INSERT INTO orders (id, cust, note, at) VALUES " + values(200) + ";"
+                + " INSERT INTO ref VALUES (1, 'one'), (2, 'two');"
+                + " INSERT INTO uns (v) VALUES ('a'), ('b\\'q'), (NULL);");
+        String before = checksums();
+        for (List<String> options : List.of(List.<String>of(), List.of("--single-transaction"))) {
+            List<String> dump = new ArrayList<>(List.of(CommandLine.require("mariadb-dump", "mariadb-client"),
+                    "--no-defaults", "--protocol=TCP", "-h127.0.0.1", "-P" + daemon.proxyPort(), "-uroot"));
+            dump.addAll(options);
+            dump.add("shop");
+            CommandLine.Result dumped = CommandLine.run(dump, 120);
+            assertThat(dumped.exitCode()).as(options + ": " + dumped.stderr()).isZero();
+            Path file = Files.createTempFile(home.root(), "shop", ".sql");
+            Files.writeString(file, dumped.stdout());
+            mysql("", "DROP DATABASE shop; CREATE DATABASE shop");
+            CommandLine.Result restored = CommandLine.run(List.of("bash", "-c", "mariadb --no-defaults --protocol=TCP"
+                    + " -h127.0.0.1 -P" + daemon.proxyPort() + " -uroot shop < " + file), 120);
+            assertThat(restored.exitCode()).as(options + ": " + restored.stderr()).isZero();
+            assertThat(checksums()).as(options.toString()).isEqualTo(before);
+        }
+    }
+
+    private static String values(int n) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 1; i <= n; i++) {
+            sb.append(i > 1 ? "," : "").append("(").append(i).append(", ").append(i % 7).append(", 'note ").append(i)
+                    .append(" ✓', '2024-01-02 03:04:05.").append(100000 + i).append("')");
+        }
+        return sb.toString();
+    }
+
+    /** Row counts and checksums of the three tables, read through the proxy. */
+    private static String checksums() throws Exception {
+        CommandLine.Result r = mysql("shop", "SELECT COUNT(*), SUM(CRC32(CONCAT_WS('|', id, cust, note, at))) FROM orders;"
+                + " SELECT COUNT(*), SUM(CRC32(CONCAT_WS('|', id, name))) FROM ref;"
+                + " SELECT COUNT(*), SUM(CRC32(CONCAT_WS('|', id, v))) FROM uns");
+        assertThat(r.exitCode()).as(r.stderr()).isZero();
+        return r.stdout();
+    }
+
+    private static CommandLine.Result mysql(String database, String sql) throws Exception {
+        List<String> extra = new ArrayList<>(List.of("--skip-ssl", "--default-character-set=utf8mb4", "--skip-column-names"));
+        if (!database.isEmpty()) {
+            extra.add(database);
+        }
+        CommandLine.Result r = CommandLine.mariadb(daemon.proxyPort(), "root", "", extra, sql);
+        assertThat(r.exitCode()).as(r.stderr()).isZero();
+        return r;
+    }
+}
