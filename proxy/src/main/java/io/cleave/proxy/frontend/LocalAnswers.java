@@ -58,10 +58,23 @@ final class LocalAnswers {
                 return Long.toUnsignedString(session.lastInsertId()).getBytes(StandardCharsets.US_ASCII);
             case CONNECTION_ID:
                 return Long.toString(session.connectionId()).getBytes(StandardCharsets.US_ASCII);
+            case USER:
+                return (session.user() + "@" + clientHost(session)).getBytes(StandardCharsets.UTF_8);
+            case CURRENT_USER:
+                // Proxy accounts are not tied to a host: the account matched is user@'%'.
+                return (session.user() + "@%").getBytes(StandardCharsets.UTF_8);
             default:
                 String schema = session.settings().schema();
                 return schema == null ? null : schema.getBytes(StandardCharsets.UTF_8);
         }
+    }
+
+    /** The host the client connected from, as a server shows it in USER(). */
+    private static String clientHost(Session session) {
+        if (session.output().channel().remoteAddress() instanceof java.net.InetSocketAddress address) {
+            return address.getAddress().getHostAddress();
+        }
+        return "localhost";
     }
 
     /**

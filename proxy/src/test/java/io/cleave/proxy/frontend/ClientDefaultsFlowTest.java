@@ -144,4 +144,13 @@ class ClientDefaultsFlowTest {
                 "SET @@session.auto_increment_increment=DEFAULT, @@session.auto_increment_offset=DEFAULT",
                 "UPDATE t SET v = 'c' WHERE id = 150");
     }
+
+    @Test
+    void userFunctionsNameTheClientNotTheShardAccount() {
+        assertThat(proxy.run(client, "SELECT USER()").rows()).containsExactly(List.of("app@localhost"));
+        assertThat(proxy.run(client, "SELECT CURRENT_USER() AS who").rows()).containsExactly(List.of("app@%"));
+        assertThat(proxy.run(client, "SELECT SESSION_USER()").rows()).containsExactly(List.of("app@localhost"));
+        assertThat(proxy.shard(0).received()).isEmpty();
+        assertThat(proxy.shard(1).received()).isEmpty();
+    }
 }
