@@ -101,6 +101,19 @@ class ClientDefaultsIT {
         }
     }
 
+    @Test
+    void theClientSeesItsOwnUserAndTlsSession() throws Exception {
+        CommandLine.Result r = CommandLine.mariadb(daemon.proxyPort(), "root", "", List.of("--ssl", "--skip-column-names"),
+                "SELECT USER(); SELECT CURRENT_USER(); SHOW STATUS LIKE 'Ssl_cipher'; SHOW STATUS LIKE 'Ssl_version'");
+        assertThat(r.exitCode()).as(r.stderr()).isZero();
+        assertThat(r.stdout()).startsWith("root@127.0.0.1\nroot@%\nSsl_cipher\tTLS_")
+                .containsPattern("Ssl_version\tTLSv1\\.[23]\n");
+        CommandLine.Result missing = CommandLine.mariadb(daemon.proxyPort(), "root", "", List.of("--skip-ssl",
+                "no_such_db"), "SELECT 1");
+        assertThat(missing.exitCode()).isNotZero();
+        assertThat(missing.stderr()).contains("ERROR 1049 (42000)").contains("Unknown database 'no_such_db'");
+    }
+
     private static String values(int n) {
         StringBuilder sb = new StringBuilder();
         for (int i = 1; i <= n; i++) {

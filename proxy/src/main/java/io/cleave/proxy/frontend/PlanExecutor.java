@@ -8,6 +8,7 @@ import io.cleave.router.plan.Plan;
 import io.cleave.router.plan.Resolution;
 import io.cleave.router.plan.Target;
 import io.cleave.router.shardmap.ShardMap;
+import io.cleave.router.sql.ast.StatementKind;
 
 /**
  * Interprets a command's plan. A {@link Plan.Route} resolves its target with the command's values
@@ -107,6 +108,14 @@ final class PlanExecutor {
 
     /** Any shard answers alike: the one the session uses (for SHOW WARNINGS, the previous statement's), else the next. */
     private void anyShard(Command command, Plan.Route r) {
+        if (r.kind() == StatementKind.SHOW) {
+            String tlsPattern = TlsStatus.pattern(command.analysis().tokens());
+            if (tlsPattern != null) {
+                command.served(RouteKind.LOCAL);
+                TlsStatus.answer(session, command, tlsPattern);
+                return;
+            }
+        }
         SessionConnections connections = session.connections();
         boolean previous = r.effects().previousConnection();
         if (previous && !connections.hasWarningsConnection() && r.kind().name().equals("SHOW")) {

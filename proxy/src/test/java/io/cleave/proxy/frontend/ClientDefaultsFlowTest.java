@@ -153,4 +153,13 @@ class ClientDefaultsFlowTest {
         assertThat(proxy.shard(0).received()).isEmpty();
         assertThat(proxy.shard(1).received()).isEmpty();
     }
+
+    @Test
+    void sslStatusIsTheClientsOwnSession() {
+        ClientReply plain = proxy.run(client, "SHOW STATUS LIKE 'Ssl_c%'");
+        assertThat(plain.rows()).as("a client without TLS has no cipher").containsExactly(List.of("Ssl_cipher", ""));
+        assertThat(proxy.shard(0).received()).isEmpty();
+        assertThat(TlsStatus.openSslName("TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384")).isEqualTo("ECDHE-RSA-AES256-GCM-SHA384");
+        assertThat(TlsStatus.openSslName("TLS_AES_128_GCM_SHA256")).isEqualTo("TLS_AES_128_GCM_SHA256");
+    }
 }
