@@ -18,8 +18,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Clients as a new user runs them, unmodified, against four shards with a hashed table, a
  * reference table and an unsharded one: PyMySQL and mysqlclient with their defaults (autocommit
- * off; scripts/python-drivers installs them), and a mariadb-dump round trip with the tool's
- * default options and with --single-transaction. One daemon for the class.
+ * off; scripts/python-drivers installs them), go-sql-driver/mysql and Node's mysql2 (built by the
+ * test where Go and npm exist, skipped with the reason where they or their packages do not), the
+ * mariadb client, and a mariadb-dump round trip with the tool's default options and with
+ * --single-transaction. One daemon for the class.
  */
 class ClientDefaultsIT {
 
@@ -61,6 +63,54 @@ class ClientDefaultsIT {
     @Test
     void mysqlclientWithItsDefaults() throws Exception {
         pythonDriver("MySQLdb", "py_mysqlclient");
+    }
+
+    @Test
+    void goSqlDriverWithServerSidePreparedStatements() throws Exception {
+        Path dir = copyResources("go", "go.mod", "go.sum", "main.go");
+        Assumptions.assumeTrue(onPath("go"), "no Go toolchain on PATH");
+        CommandLine.Result download = CommandLine.run(List.of("bash", "-c", "cd " + dir + " && go mod download"), 300);
+        Assumptions.assumeTrue(download.exitCode() == 0, "go-sql-driver/mysql could not be downloaded: "
+                + download.stderr().strip());
+        CommandLine.Result build = CommandLine.run(List.of("bash", "-c", "cd " + dir + " && go build -o check ."), 300);
+        assertThat(build.exitCode()).as(build.stderr()).isZero();
+        CommandLine.Result r = CommandLine.run(List.of(dir.resolve("check").toString(),
+                String.valueOf(daemon.proxyPort()), "go_driver"), 120);
+        assertThat(r.exitCode()).as(r.stdout() + r.stderr()).isZero();
+        assertThat(r.stdout()).isEqualTo("OK\n");
+    }
+
+    @Test
+    void nodeMysql2WithExecute() throws Exception {
+        Path dir = copyResources("node", "package.json", "package-lock.json", "check.js");
+        Assumptions.assumeTrue(onPath("node") && onPath("npm"), "no Node.js and npm on PATH");
+        CommandLine.Result install = CommandLine.run(List.of("bash", "-c", "cd " + dir
+                + " && npm ci --no-audit --no-fund --loglevel=error"), 300);
+        Assumptions.assumeTrue(install.exitCode() == 0, "mysql2 could not be installed: " + install.stderr().strip());
+        CommandLine.Result r = CommandLine.run(List.of("node", dir.resolve("check.js").toString(),
+                String.valueOf(daemon.proxyPort()), "node_driver"), 120);
+        assertThat(r.exitCode()).as(r.stdout() + r.stderr()).isZero();
+        assertThat(r.stdout()).isEqualTo("OK\n");
+    }
+
+    /** The named files of the test resources' clients/{@code folder}, in a fresh directory of the test home. */
+    private static Path copyResources(String folder, String... files) throws Exception {
+        Path dir = Files.createTempDirectory(home.root(), folder);
+        for (String f : files) {
+            try (var in = ClientDefaultsIT.class.getResourceAsStream("/clients/" + folder + "/" + f)) {
+                Files.copy(in, dir.resolve(f));
+            }
+        }
+        return dir;
+    }
+
+    private static boolean onPath(String program) {
+        for (String d : System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(":")) {
+            if (Files.isExecutable(Path.of(d, program))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void pythonDriver(String module, String database) throws Exception {
