@@ -105,12 +105,7 @@ class ClientDefaultsIT {
     }
 
     private static boolean onPath(String program) {
-        for (String d : System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(":")) {
-            if (Files.isExecutable(Path.of(d, program))) {
-                return true;
-            }
-        }
-        return false;
+        return CommandLine.onPath(program) != null;
     }
 
     private void pythonDriver(String module, String database) throws Exception {

@@ -59,7 +59,7 @@ final class LocalAnswers {
             case CONNECTION_ID:
                 return Long.toString(session.connectionId()).getBytes(StandardCharsets.US_ASCII);
             case USER:
-                return (session.user() + "@" + clientHost(session)).getBytes(StandardCharsets.UTF_8);
+                return (session.user() + "@" + session.clientHost()).getBytes(StandardCharsets.UTF_8);
             case CURRENT_USER:
                 // Proxy accounts are not tied to a host: the account matched is user@'%'.
                 return (session.user() + "@%").getBytes(StandardCharsets.UTF_8);
@@ -67,14 +67,6 @@ final class LocalAnswers {
                 String schema = session.settings().schema();
                 return schema == null ? null : schema.getBytes(StandardCharsets.UTF_8);
         }
-    }
-
-    /** The host the client connected from, as a server shows it in USER(). */
-    private static String clientHost(Session session) {
-        if (session.output().channel().remoteAddress() instanceof java.net.InetSocketAddress address) {
-            return address.getAddress().getHostAddress();
-        }
-        return "localhost";
     }
 
     /**

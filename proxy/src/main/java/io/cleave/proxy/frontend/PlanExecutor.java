@@ -115,6 +115,11 @@ final class PlanExecutor {
                 TlsStatus.answer(session, command, tlsPattern);
                 return;
             }
+            if (ClientProcesses.asks(command.analysis().tokens())) {
+                command.served(RouteKind.LOCAL);
+                session.runtime().processes().answer(session, command);
+                return;
+            }
         }
         SessionConnections connections = session.connections();
         boolean previous = r.effects().previousConnection();

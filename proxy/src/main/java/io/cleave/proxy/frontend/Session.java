@@ -63,6 +63,7 @@ final class Session {
         this.tracked = runtime.deadlocks().track(connectionId, user, loop);
         this.connections = new SessionConnections(runtime.shardCount(), tracked);
         output.capabilities(capabilities);
+        runtime.processes().add(this);
     }
 
     ProxyRuntime runtime() {
@@ -87,6 +88,14 @@ final class Session {
 
     String user() {
         return user;
+    }
+
+    /** The address the client connected from ("localhost" over the Unix socket), as a server shows it. */
+    String clientHost() {
+        if (output.channel().remoteAddress() instanceof java.net.InetSocketAddress address) {
+            return address.getAddress().getHostAddress();
+        }
+        return "localhost";
     }
 
     /** The backend pool profile this client's responses need. */
@@ -264,6 +273,7 @@ final class Session {
      * transaction dies with it, as on a real server), and one that arrives later goes straight back.
      */
     void closed() {
+        runtime.processes().remove(this);
         statements.clear();
         runtime.deadlocks().untrack(tracked);
         connections.clientLeft();

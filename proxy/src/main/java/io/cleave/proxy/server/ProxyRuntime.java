@@ -37,6 +37,7 @@ public final class ProxyRuntime {
     private final io.cleave.router.plan.TargetResolver resolver;
     private final io.cleave.proxy.frontend.SequenceService sequences;
     private final io.cleave.proxy.frontend.TableColumns tableColumns;
+    private final io.cleave.proxy.frontend.ClientProcesses processes = new io.cleave.proxy.frontend.ClientProcesses();
     private final InDoubtRegistry inDoubt = new InDoubtRegistry();
     private final FailedLogins failedLogins;
     private final io.cleave.proxy.cutover.CutoverGate cutover;
@@ -117,6 +118,11 @@ public final class ProxyRuntime {
 
     public io.cleave.proxy.frontend.SequenceService sequences() {
         return sequences;
+    }
+
+    /** The proxy's client sessions (SHOW PROCESSLIST). */
+    public io.cleave.proxy.frontend.ClientProcesses processes() {
+        return processes;
     }
 
     public io.cleave.proxy.frontend.TableColumns tableColumns() {

@@ -162,4 +162,19 @@ class ClientDefaultsFlowTest {
         assertThat(TlsStatus.openSslName("TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384")).isEqualTo("ECDHE-RSA-AES256-GCM-SHA384");
         assertThat(TlsStatus.openSslName("TLS_AES_128_GCM_SHA256")).isEqualTo("TLS_AES_128_GCM_SHA256");
     }
+
+    @Test
+    void theProcessListShowsTheProxysClients() {
+        EmbeddedClient other = proxy.connect();
+
+        List<List<String>> rows = proxy.run(client, "SHOW PROCESSLIST").rows();
+
+        assertThat(rows).hasSize(2);
+        assertThat(rows).allSatisfy(r -> assertThat(r.subList(1, 4)).containsExactly("app", "localhost", "app"));
+        assertThat(rows).anySatisfy(r -> assertThat(r.get(7)).isEqualTo("SHOW PROCESSLIST"));
+        assertThat(rows).anySatisfy(r -> assertThat(r.get(4)).isEqualTo("Sleep"));
+        assertThat(proxy.shard(0).queries()).doesNotContain("SHOW PROCESSLIST");
+        other.disconnect();
+        assertThat(proxy.run(client, "SHOW FULL PROCESSLIST").rows()).as("a client that left is gone").hasSize(1);
+    }
 }
