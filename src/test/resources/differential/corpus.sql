@@ -544,7 +544,7 @@ REPLACE INTO sbtest1 (id, k, c, pad) VALUES (2, 20, 'replaced-2', 'r'), (161, 21
 REPLACE INTO warehouse (w_id, w_name, w_tax, w_ytd) VALUES (9, 'W9bis', 0.2, 1), (4, 'W4bis', 0.3, 2)
 REPLACE INTO item (i_id, i_im_id, i_name, i_price, i_data) VALUES (42, 3, 'replaced', 2.00, 'r')
 [refused 1235: would move the row] INSERT INTO sbtest1 (id, k, c, pad) VALUES (3, 1, 'x', 'y') ON DUPLICATE KEY UPDATE id = id + 1000
-[refused 1235: column list] INSERT INTO sbtest1 VALUES (170, 1, 'x', 'y')
+INSERT INTO sbtest1 VALUES (170, 1, 'x', 'y')
 [refused 1235: must be given as a value] INSERT INTO sbtest1 (id, k, c, pad) VALUES (170 + 1, 1, 'x', 'y')
 [refused 1235: subqueries] INSERT INTO sbtest1 (id, k, c, pad) VALUES (171, (SELECT MAX(k) FROM sbtest2), 'x', 'y')
 [refused 1235: INSERT ... SELECT] INSERT INTO sbtest2 (id, k, c, pad) SELECT id + 1000, k, c, pad FROM sbtest1 WHERE id < 5

@@ -28,14 +28,23 @@ public final class CommandLine {
 
     /** The absolute path of {@code program} on PATH, or an assertion error saying how to get it. */
     public static String require(String program, String debianPackage) {
+        String path = onPath(program);
+        if (path != null) {
+            return path;
+        }
+        throw new AssertionError(program + " is not installed: scripts/test installs it (apt-get install "
+                + debianPackage + ")");
+    }
+
+    /** The absolute path of {@code program} on PATH, or null. */
+    public static String onPath(String program) {
         for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(":")) {
             Path p = Path.of(dir, program);
             if (Files.isExecutable(p)) {
                 return p.toString();
             }
         }
-        throw new AssertionError(program + " is not installed: scripts/test installs it (apt-get install "
-                + debianPackage + ")");
+        return null;
     }
 
     public static Result run(List<String> command, long timeoutSeconds) throws IOException, InterruptedException {

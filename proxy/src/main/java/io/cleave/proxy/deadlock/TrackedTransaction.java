@@ -75,6 +75,11 @@ public final class TrackedTransaction implements ConnectionWaiter {
         }
     }
 
+    /** Whether a client command runs now (read from any thread). */
+    public boolean commandRunning() {
+        return ((long) COMMAND.getAcquire(this) & 1) == 1;
+    }
+
     /** The command's answer is complete. */
     public void commandEnded() {
         long c = command;

@@ -36,9 +36,26 @@ final class ClientSession implements Command.End {
         runtime.cutover().register(participant);
     }
 
-    /** Login succeeded: the session starts in {@code database} (as given; USE semantics come with its first statement). */
+    /**
+     * Login succeeded: the session starts in {@code database}. One that no shard has is refused
+     * with 1049 and the connection closed, as a server answers the handshake.
+     */
     void start(String database) {
         session.start(database);
+        if (database == null || database.isEmpty()) {
+            loggedIn();
+            return;
+        }
+        LoginSchema.check(session, error -> {
+            if (error != null && error.errorCode() == LoginSchema.UNKNOWN_DATABASE) {
+                fatal(null, error);
+            } else {
+                loggedIn();
+            }
+        });
+    }
+
+    private void loggedIn() {
         session.output().ok(session.status());
         session.output().flush();
     }

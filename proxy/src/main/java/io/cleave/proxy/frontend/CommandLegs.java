@@ -2,6 +2,7 @@ package io.cleave.proxy.frontend;
 
 import io.cleave.proxy.backend.BackendConnection;
 import io.cleave.proxy.backend.ConnectionWaiter;
+import io.cleave.proxy.session.SessionSettings;
 
 import java.util.List;
 
@@ -17,6 +18,11 @@ final class CommandLegs extends SessionLegs {
     CommandLegs(Session session, Command command) {
         super(session);
         this.command = command;
+    }
+
+    @Override
+    public SessionSettings settings() {
+        return session.settingsFor(command);
     }
 
     @Override

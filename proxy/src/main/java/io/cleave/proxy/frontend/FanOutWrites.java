@@ -37,7 +37,7 @@ final class FanOutWrites {
         session.connections().proxyWarnings(fanOut.warnings());
         if (route.kind().isDdl()) {
             // A structure change may add or drop an AUTO_INCREMENT column.
-            session.runtime().autoIncrementColumns().forget();
+            session.runtime().tableColumns().forget();
         }
         command.served(RouteKind.BROADCAST);
         byte[] sql = SqlRenderer.render(new SqlTemplate.Original(), command.analysis(), command.values());
@@ -73,7 +73,7 @@ final class FanOutWrites {
     void write(Command command, int[] shards, List<byte[]> sql, boolean transactional, boolean replicated,
                        String what, long firstGeneratedId) {
         TransactionState tx = session.transaction();
-        boolean inTransaction = session.inTransaction();
+        boolean inTransaction = session.inTransaction(command);
         boolean implicit = !inTransaction && transactional && shards.length > 1;
         boolean savepoint = inTransaction && transactional && shards.length > 1;
         if (implicit) {

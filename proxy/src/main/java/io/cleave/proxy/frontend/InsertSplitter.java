@@ -7,7 +7,9 @@ import io.cleave.router.plan.Plan;
 import io.cleave.router.plan.SqlRenderer;
 import io.cleave.router.plan.SqlTemplate;
 import io.cleave.router.plan.Target;
+import io.cleave.router.plan.TargetResolver;
 import io.cleave.router.shardmap.ShardMap;
+import io.cleave.router.topology.TableRule;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -32,7 +34,12 @@ final class InsertSplitter {
         this.writes = writes;
     }
 
-    void run(Command command, Plan.InsertSplit split) {
+    /**
+     * Runs the split. An INSERT without a column list needs the table's column order: when it is
+     * not known yet, it is looked up and the command starts again with {@code rerun} (its text's
+     * buffers are the event loop's, reused meanwhile).
+     */
+    void run(Command command, Plan.InsertSplit split, Runnable rerun) {
         String schema = split.schema() != null ? split.schema() : session.settings().schema();
         if (split.missingKeyColumn() != null) {
             if (schema == null) {
@@ -51,12 +58,31 @@ final class InsertSplitter {
                     });
             return;
         }
+        int keyPosition = -1;
+        if (split.columns().isEmpty()) {
+            keyPosition = keyPosition(command, split, schema, rerun);
+            if (keyPosition < 0) {
+                return;
+            }
+        }
         ShardMap map = session.runtime().shardMaps().current();
         int[] shardOfRow = new int[split.rows().size()];
         boolean oneShard = true;
+        long largestKey = Long.MIN_VALUE;
+        TargetResolver resolver = session.runtime().resolver();
         for (int i = 0; i < shardOfRow.length; i++) {
-            KeyValue key = split.rows().get(i).key();
-            int shard = session.runtime().resolver().shardOf(split.keyspace(), key, command.values(), map);
+            Plan.InsertRow row = split.rows().get(i);
+            KeyValue value = keyPosition < 0 ? row.key() : row.values().get(keyPosition);
+            if (value == null) {
+                command.refuse("the sharding key of " + split.table() + " must be given as a value in every row (not"
+                        + " NULL, DEFAULT or an expression) so the row's shard is known: row " + (i + 1) + " does not");
+                return;
+            }
+            ShardKey key = resolver.keyOf(split.keyspace(), value, command.values());
+            int shard = key == null ? -1 : resolver.shardOf(split.keyspace(), key, map);
+            if (key instanceof ShardKey.IntKey k) {
+                largestKey = Math.max(largestKey, k.value());
+            }
             if (shard < 0) {
                 command.refuse("row " + (i + 1) + " of the INSERT into " + split.table() + " has a sharding key that"
                         + " no shard holds (NULL, not a whole number, or outside every configured range of keyspace "
@@ -66,8 +92,9 @@ final class InsertSplitter {
             shardOfRow[i] = shard;
             oneShard &= shard == shardOfRow[0];
         }
-        String auto = schema == null ? "" : session.runtime().autoIncrementColumns().cached(schema, split.table());
+        String auto = schema == null ? "" : session.runtime().tableColumns().cachedAutoIncrement(schema, split.table());
         if (auto != null && (auto.isEmpty() || listed(split, auto))) {
+            keysGiven(split, schema, auto, largestKey);
             if (oneShard) {
                 Plan.Route route = Plan.Route.of(split.kind(), new Target.Shard(shardOfRow[0]), Plan.Access.WRITE, null);
                 executor.single(command, route, shardOfRow[0]);
@@ -79,11 +106,14 @@ final class InsertSplitter {
         }
         // An AUTO_INCREMENT column other than the key, left out (or not known yet): each shard's own
         // counter would repeat the others' ids, so they come from the table's sequence.
+        long largest = largestKey;
         Rendered r = new Rendered(split, command);
-        session.runtime().autoIncrementColumns().lookup(schema, split.table(), session.loop(), (column, error) -> {
+        session.runtime().tableColumns().lookup(schema, split.table(), session.loop(), (shape, error) -> {
+            String column = shape == null || shape.autoIncrement().isEmpty() ? null : shape.autoIncrement();
             if (error != null) {
                 command.error(error);
             } else if (column == null || listed(split, column)) {
+                keysGiven(split, schema, column, largest);
                 send(command, r.head, r.rows, r.tail, shardOfRow, -1);
             } else {
                 session.runtime().sequences().next(session.loop(), schema, split.table(), column, r.rows.length,
@@ -98,7 +128,60 @@ final class InsertSplitter {
         });
     }
 
+    /**
+     * Rows gave the table's AUTO_INCREMENT sharding key: its sequence moves past the largest, so
+     * a later row without one never gets an id these rows hold (committed or not).
+     */
+    private void keysGiven(Plan.InsertSplit split, String schema, String autoColumn, long largestKey) {
+        if (autoColumn == null || autoColumn.isEmpty() || largestKey == Long.MIN_VALUE
+                || !(session.runtime().topology().ruleFor(split.table()) instanceof TableRule.Sharded sharded)
+                || !sharded.column().equalsIgnoreCase(autoColumn)) {
+            return;
+        }
+        session.runtime().sequences().observe(schema, split.table(), autoColumn, largestKey);
+    }
+
+    /**
+     * The position of the sharding key among the table's columns, for an INSERT without a column
+     * list (checking every row gives every column); -1 when the command has ended or waits for
+     * the table's columns to be looked up.
+     */
+    private int keyPosition(Command command, Plan.InsertSplit split, String schema, Runnable rerun) {
+        if (schema == null) {
+            command.refuse(1046, "3D000", "No database selected");
+            return -1;
+        }
+        TableColumns columns = session.runtime().tableColumns();
+        TableColumns.Shape shape = columns.cached(schema, split.table());
+        if (shape == null) {
+            columns.lookup(schema, split.table(), session.loop(), (found, error) -> {
+                if (error != null) {
+                    command.error(error);
+                } else {
+                    rerun.run();
+                }
+            });
+            return -1;
+        }
+        for (int i = 0; i < split.rows().size(); i++) {
+            if (split.rows().get(i).values().size() != shape.columns().size()) {
+                command.refuse(1136, "21S01", "Column count doesn't match value count at row " + (i + 1));
+                return -1;
+            }
+        }
+        String keyColumn = session.runtime().topology().ruleFor(split.table()) instanceof TableRule.Sharded sharded
+                ? sharded.column() : null;
+        int position = keyColumn == null ? -1 : shape.indexOf(keyColumn);
+        if (position < 0) {
+            command.refuse("the sharded table " + split.table() + " has no column " + keyColumn + " to route its rows by");
+        }
+        return position;
+    }
+
     private static boolean listed(Plan.InsertSplit split, String column) {
+        if (split.columns().isEmpty()) {
+            return true;
+        }
         for (String c : split.columns()) {
             if (c.equalsIgnoreCase(column)) {
                 return true;

@@ -58,6 +58,11 @@ final class LocalAnswers {
                 return Long.toUnsignedString(session.lastInsertId()).getBytes(StandardCharsets.US_ASCII);
             case CONNECTION_ID:
                 return Long.toString(session.connectionId()).getBytes(StandardCharsets.US_ASCII);
+            case USER:
+                return (session.user() + "@" + session.clientHost()).getBytes(StandardCharsets.UTF_8);
+            case CURRENT_USER:
+                // Proxy accounts are not tied to a host: the account matched is user@'%'.
+                return (session.user() + "@%").getBytes(StandardCharsets.UTF_8);
             default:
                 String schema = session.settings().schema();
                 return schema == null ? null : schema.getBytes(StandardCharsets.UTF_8);

@@ -51,7 +51,7 @@ final class MergedRead {
             command.refuse(e.getMessage());
             return;
         }
-        boolean inTransaction = session.inTransaction();
+        boolean inTransaction = session.inTransaction(command);
         if (inTransaction && route.lockingRead()) {
             for (int shard : shards) {
                 session.transaction().markWritten(shard);

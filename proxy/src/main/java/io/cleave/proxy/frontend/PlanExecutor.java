@@ -8,6 +8,7 @@ import io.cleave.router.plan.Plan;
 import io.cleave.router.plan.Resolution;
 import io.cleave.router.plan.Target;
 import io.cleave.router.shardmap.ShardMap;
+import io.cleave.router.sql.ast.StatementKind;
 
 /**
  * Interprets a command's plan. A {@link Plan.Route} resolves its target with the command's values
@@ -51,15 +52,22 @@ final class PlanExecutor {
         if (refusal != null) {
             command.refuse(refusal);
         } else if (session.runtime().cutover().admit(participant, plan, command.values(), rerun)) {
-            run(command, plan);
+            if (session.transaction().active()
+                    && ImplicitCommit.before(plan, session.settings().autocommit(), command.values())) {
+                // The statement ends the open transaction first, on every shard it reached; then it
+                // runs afresh (its text's buffers are the event loop's, reused meanwhile).
+                transactions.commitThen(command, rerun);
+                return;
+            }
+            run(command, plan, rerun);
         }
     }
 
-    private void run(Command command, Plan plan) {
+    private void run(Command command, Plan plan, Runnable rerun) {
         if (plan instanceof Plan.Route r) {
             route(command, r);
         } else if (plan instanceof Plan.InsertSplit split) {
-            inserts.run(command, split);
+            inserts.run(command, split, rerun);
         } else if (plan instanceof Plan.Session s) {
             command.served(RouteKind.LOCAL);
             if (SettingStatements.handles(s.action())) {
@@ -71,7 +79,7 @@ final class PlanExecutor {
             command.served(RouteKind.LOCAL);
             LocalAnswers.answer(session, command, l);
         } else if (plan instanceof Plan.MultiStatement multi) {
-            run(command, multi.plan());
+            run(command, multi.plan(), rerun);
         } else {
             Plan.Refuse refuse = (Plan.Refuse) plan;
             command.refuse(refuse.code(), refuse.sqlState(), refuse.message());
@@ -110,6 +118,19 @@ final class PlanExecutor {
 
     /** Any shard answers alike: the one the session uses (for SHOW WARNINGS, the previous statement's), else the next. */
     private void anyShard(Command command, Plan.Route r) {
+        if (r.kind() == StatementKind.SHOW) {
+            String tlsPattern = TlsStatus.pattern(command.analysis().tokens());
+            if (tlsPattern != null) {
+                command.served(RouteKind.LOCAL);
+                TlsStatus.answer(session, command, tlsPattern);
+                return;
+            }
+            if (ClientProcesses.asks(command.analysis().tokens())) {
+                command.served(RouteKind.LOCAL);
+                session.runtime().processes().answer(session, command);
+                return;
+            }
+        }
         SessionConnections connections = session.connections();
         boolean previous = r.effects().previousConnection();
         if (previous && !connections.hasWarningsConnection() && r.kind().name().equals("SHOW")) {
@@ -125,7 +146,7 @@ final class PlanExecutor {
         TransactionState tx = session.transaction();
         boolean readAnywhere = r.target() instanceof Target.AnyShard && !r.write() && !r.lockingRead();
         // A read any shard could answer stays out of a transaction that has not reached a shard yet.
-        boolean joins = session.inTransaction() && !(readAnywhere && tx.held(shard) == null);
+        boolean joins = session.inTransaction(command) && !(readAnywhere && tx.held(shard) == null);
         boolean forceInTransaction = tx.active() && !joins && tx.held(shard) == null;
         if (joins && (r.write() || r.lockingRead())) {
             tx.markWritten(shard);

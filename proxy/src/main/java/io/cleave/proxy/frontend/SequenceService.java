@@ -53,6 +53,10 @@ public final class SequenceService {
         final String column;
         long next;
         long limit;
+        /** Ids below it are taken: rows were written with them given (committed or not). */
+        long floor;
+        /** Started in this proxy run: its start was checked against the rows the shards hold. */
+        boolean loaded;
         int blockSize = FIRST_BLOCK;
         boolean fetching;
         final ArrayDeque<Request> waiting = new ArrayDeque<>();
@@ -91,6 +95,29 @@ public final class SequenceService {
         }
     }
 
+    /**
+     * A row of the table was written with {@code id} given for the sequence's column: the
+     * sequence never hands out that id or one below it from now on, as a server's AUTO_INCREMENT
+     * counter moves past an explicit value. Kept in memory: rows the shards hold are checked
+     * again when a proxy run first uses the sequence, so only rows not committed yet need it.
+     */
+    void observe(String schema, String table, String column, long id) {
+        if (id == Long.MAX_VALUE) {
+            return;
+        }
+        String key = (schema + "." + table).toLowerCase(Locale.ROOT);
+        Sequence seq = sequences.computeIfAbsent(key, k -> new Sequence(schema, table, column));
+        synchronized (seq) {
+            if (id >= seq.floor) {
+                seq.floor = id + 1;
+            }
+            if (seq.next <= id) {
+                // Past the block: the next draw reserves a new one, after the floor.
+                seq.next = id + 1;
+            }
+        }
+    }
+
     private static long[] take(Sequence seq, int count) {
         long[] ids = new long[count];
         for (int i = 0; i < count; i++) {
@@ -101,28 +128,37 @@ public final class SequenceService {
 
     private void fetch(Sequence seq, LoopResources loop) {
         // cleave.sequences exists on every shard: the proxy creates it before it accepts clients.
-        reserve(seq, loop, true);
+        boolean loaded;
+        synchronized (seq) {
+            loaded = seq.loaded;
+        }
+        if (loaded) {
+            reserve(seq, loop);
+        } else {
+            initialize(seq, loop);
+        }
     }
 
-    /** Reserves the next block with one committed UPDATE; LAST_INSERT_ID(expr) returns the new end. */
-    private void reserve(Sequence seq, LoopResources loop, boolean initializeIfMissing) {
+    /**
+     * Reserves the next block, after the floor, with one committed UPDATE; LAST_INSERT_ID(expr)
+     * returns the new end.
+     */
+    private void reserve(Sequence seq, LoopResources loop) {
         int wanted;
+        long floor;
         synchronized (seq) {
             int queued = 0;
             for (Request r : seq.waiting) {
                 queued += r.count();
             }
             wanted = Math.max(seq.blockSize, queued);
+            floor = seq.floor;
         }
-        String sql = "UPDATE cleave.sequences SET next_value = LAST_INSERT_ID(next_value + " + wanted + ") WHERE name = "
-                + quote(seq.name());
+        String sql = "UPDATE cleave.sequences SET next_value = LAST_INSERT_ID(GREATEST(next_value, " + floor + ") + "
+                + wanted + ") WHERE name = " + SqlLiterals.string(seq.name());
         run(seq, loop, defaultShard, sql, r -> {
             if (r.affectedRows == 0) {
-                if (initializeIfMissing) {
-                    initialize(seq, loop);
-                } else {
-                    fail(seq, new ErrPacket(1105, "HY000", "sequence " + seq.name() + " vanished while reserving ids"));
-                }
+                fail(seq, new ErrPacket(1105, "HY000", "sequence " + seq.name() + " vanished while reserving ids"));
                 return;
             }
             long end = r.lastInsertId;
@@ -130,10 +166,14 @@ public final class SequenceService {
         });
     }
 
-    /** A new sequence: checks the key column is AUTO_INCREMENT, then starts after the largest key on any shard. */
+    /**
+     * A sequence first used in this proxy run: checks the column is AUTO_INCREMENT, then makes sure
+     * it continues after the largest value on any shard (rows may have been written with the
+     * column given since the sequence last ran) and after the floor, creating it if new.
+     */
     private void initialize(Sequence seq, LoopResources loop) {
-        String check = "SELECT EXTRA FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = " + quote(seq.schema)
-                + " AND TABLE_NAME = " + quote(seq.table) + " AND COLUMN_NAME = " + quote(seq.column);
+        String check = "SELECT EXTRA FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = " + SqlLiterals.string(seq.schema)
+                + " AND TABLE_NAME = " + SqlLiterals.string(seq.table) + " AND COLUMN_NAME = " + SqlLiterals.string(seq.column);
         run(seq, loop, defaultShard, check, r -> {
             if (r.rows.isEmpty()) {
                 fail(seq, new ErrPacket(1146, "42S02", "Table '" + seq.name() + "' doesn't exist or has no column "
@@ -146,7 +186,7 @@ public final class SequenceService {
                         + " the sharding key of " + seq.name() + " and not AUTO_INCREMENT, so every row must give it"));
                 return;
             }
-            String max = "SELECT MAX(" + ident(seq.column) + ") FROM " + ident(seq.schema) + "." + ident(seq.table);
+            String max = "SELECT MAX(" + SqlLiterals.identifier(seq.column) + ") FROM " + SqlLiterals.identifier(seq.schema) + "." + SqlLiterals.identifier(seq.table);
             MultiExchange maxes = new MultiExchange(new SystemContext(loop), false, results -> {
                 long start = 1;
                 for (LegResult leg : results) {
@@ -159,9 +199,14 @@ public final class SequenceService {
                         start = Math.max(start, Long.parseLong(v) + 1);
                     }
                 }
-                String insert = "INSERT IGNORE INTO cleave.sequences (name, next_value) VALUES (" + quote(seq.name())
-                        + ", " + start + ")";
-                run(seq, loop, defaultShard, insert, ignored -> reserve(seq, loop, false));
+                String insert = "INSERT INTO cleave.sequences (name, next_value) VALUES (" + SqlLiterals.string(seq.name())
+                        + ", " + start + ") ON DUPLICATE KEY UPDATE next_value = GREATEST(next_value, VALUES(next_value))";
+                run(seq, loop, defaultShard, insert, ignored -> {
+                    synchronized (seq) {
+                        seq.loaded = true;
+                    }
+                    reserve(seq, loop);
+                });
             });
             for (int s = 0, n = shardCount.getAsInt(); s < n; s++) {
                 maxes.leg(s, max.getBytes(StandardCharsets.UTF_8));
@@ -211,13 +256,13 @@ public final class SequenceService {
         StringBuilder where = new StringBuilder();
         for (String name : names) {
             sequences.remove(name.toLowerCase(Locale.ROOT));
-            where.append(where.length() == 0 ? "" : " OR ").append("name = ").append(quote(name));
+            where.append(where.length() == 0 ? "" : " OR ").append("name = ").append(SqlLiterals.string(name));
         }
         for (String schema : schemas) {
             String prefix = schema.toLowerCase(Locale.ROOT) + ".";
             sequences.keySet().removeIf(k -> k.startsWith(prefix));
             where.append(where.length() == 0 ? "" : " OR ").append("name LIKE ")
-                    .append(quote(schema.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + ".%"));
+                    .append(SqlLiterals.string(schema.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + ".%"));
         }
         String sql = "DELETE FROM cleave.sequences WHERE " + where;
         // Whether or not the delete worked, the DDL goes on: a sequence row left behind only means
@@ -235,6 +280,7 @@ public final class SequenceService {
             if (from != seq.limit || seq.next > seq.limit) {
                 seq.next = from;
             }
+            seq.next = Math.max(seq.next, seq.floor);
             seq.limit = end;
             seq.blockSize = Math.min(MAX_BLOCK, seq.blockSize * 2);
             while (!seq.waiting.isEmpty() && seq.limit - seq.next >= seq.waiting.peek().count()) {
@@ -246,7 +292,7 @@ public final class SequenceService {
             seq.fetching = more;
         }
         if (more) {
-            reserve(seq, loop, false);
+            reserve(seq, loop);
         }
     }
 
@@ -272,13 +318,5 @@ public final class SequenceService {
             }
             onOk.accept(r);
         }).leg(shard, sql.getBytes(StandardCharsets.UTF_8)).start();
-    }
-
-    private static String quote(String s) {
-        return "'" + s.replace("\\", "\\\\").replace("'", "''") + "'";
-    }
-
-    private static String ident(String s) {
-        return "`" + s.replace("`", "``") + "`";
     }
 }

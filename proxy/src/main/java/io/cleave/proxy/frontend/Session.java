@@ -10,6 +10,9 @@ import io.cleave.proxy.session.Charset;
 import io.cleave.proxy.session.SessionSettings;
 import io.cleave.router.plan.Analysis;
 import io.cleave.router.plan.LiteralParameters;
+import io.cleave.router.plan.Plan;
+import io.cleave.router.plan.Target;
+import io.cleave.router.sql.ast.StatementKind;
 import io.cleave.router.sql.lex.SqlMode;
 import io.netty.buffer.ByteBuf;
 
@@ -38,6 +41,8 @@ final class Session {
     /** The character set a reset goes back to: the handshake's, or the last COM_CHANGE_USER's. */
     private Charset loginCharset;
     private SessionSettings settings;
+    /** {@link #settings} counting AUTO_INCREMENT by one, made when first needed. */
+    private SessionSettings countingByOne;
     private SqlMode sqlMode = SqlMode.DEFAULT;
     private long lastInsertId;
     private boolean multiStatements;
@@ -61,6 +66,7 @@ final class Session {
         this.connections = new SessionConnections(shards, tracked);
         tracked.ensure(shards);
         output.capabilities(capabilities);
+        runtime.processes().add(this);
     }
 
     ProxyRuntime runtime() {
@@ -85,6 +91,14 @@ final class Session {
 
     String user() {
         return user;
+    }
+
+    /** The address the client connected from ("localhost" over the Unix socket), as a server shows it. */
+    String clientHost() {
+        if (output.channel().remoteAddress() instanceof java.net.InetSocketAddress address) {
+            return address.getAddress().getHostAddress();
+        }
+        return "localhost";
     }
 
     /** The backend pool profile this client's responses need. */
@@ -115,9 +129,39 @@ final class Session {
 
     void settings(SessionSettings updated) {
         this.settings = updated;
+        this.countingByOne = null;
         String mode = updated.systemVariables().get("sql_mode");
         sqlMode = (mode == null ? SqlMode.DEFAULT : SqlMode.fromSqlMode(unquote(mode)))
                 .withClientCharset(updated.clientCharset());
+    }
+
+    /**
+     * The settings {@code command}'s statement runs with. The shards count AUTO_INCREMENT in steps
+     * of the shard count, each from its own offset, so that a sharded table's ids never meet; an
+     * INSERT into a table that lives on one shard (or the same on every shard) counts by one
+     * instead, as one server does, unless the session chose its own step.
+     */
+    SessionSettings settingsFor(Command command) {
+        if (!countsByOne(command.plan()) || settings.systemVariables().containsKey(AUTO_INCREMENT_INCREMENT)
+                || settings.systemVariables().containsKey(AUTO_INCREMENT_OFFSET)) {
+            return settings;
+        }
+        if (countingByOne == null) {
+            countingByOne = settings.withSystemVariable(AUTO_INCREMENT_INCREMENT, "1")
+                    .withSystemVariable(AUTO_INCREMENT_OFFSET, "1");
+        }
+        return countingByOne;
+    }
+
+    private static final String AUTO_INCREMENT_INCREMENT = "auto_increment_increment";
+    private static final String AUTO_INCREMENT_OFFSET = "auto_increment_offset";
+
+    private static boolean countsByOne(Plan plan) {
+        if (plan instanceof Plan.MultiStatement multi) {
+            plan = multi.plan();
+        }
+        return plan instanceof Plan.Route r && (r.kind() == StatementKind.INSERT || r.kind() == StatementKind.REPLACE)
+                && (r.target() instanceof Target.Shard || r.target() instanceof Target.AllShards);
     }
 
     SqlMode sqlMode() {
@@ -162,6 +206,14 @@ final class Session {
     /** Whether a statement now belongs to a transaction (so it joins it on its shard). */
     boolean inTransaction() {
         return connections.transaction().active() || !settings.autocommit();
+    }
+
+    /**
+     * Whether {@code command}'s statement belongs to a transaction: not one that commits
+     * implicitly, which runs outside any (the transaction before it was committed first).
+     */
+    boolean inTransaction(Command command) {
+        return inTransaction() && !ImplicitCommit.before(command.plan());
     }
 
     /** The shard for a statement any shard can serve: where the session already works, else the next in turn. */
@@ -224,6 +276,7 @@ final class Session {
      * transaction dies with it, as on a real server), and one that arrives later goes straight back.
      */
     void closed() {
+        runtime.processes().remove(this);
         statements.clear();
         runtime.deadlocks().untrack(tracked);
         connections.clientLeft();

@@ -57,19 +57,21 @@ final class SettingStatements {
     private void setVariables(Command command, SessionAction.SetVariables set) {
         SessionAction.Autocommit only = set.autocommitOnly();
         if (only != null) {
-            Boolean on = only.literal() != null ? only.literal() : booleanValue(command.values(), only.slot());
-            TransactionState tx = session.transaction();
-            // Turning autocommit on commits an open transaction: that needs the shard it is on.
-            if (on != null && !(on && tx.begun())) {
-                if (on) {
-                    tx.end();
-                }
+            Boolean on = autocommitValue(only, command.values());
+            // Turning autocommit on while it is off commits first (ImplicitCommit): by now no
+            // transaction is open. While it is on, an open BEGIN stays open, as on a server.
+            if (on != null) {
                 session.settings(session.settings().withAutocommit(on));
                 command.ok();
                 return;
             }
         }
         runSet(command, statementText(command), set.targets());
+    }
+
+    /** The constant autocommit value a SET gives, or null when the server must evaluate it. */
+    static Boolean autocommitValue(SessionAction.Autocommit only, ParameterValues values) {
+        return only.literal() != null ? only.literal() : booleanValue(values, only.slot());
     }
 
     private static Boolean booleanValue(ParameterValues values, int slot) {

@@ -121,7 +121,7 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
     private void onConnection(BackendConnection conn) {
         connection = conn;
         step = Step.SYNC;
-        SessionSyncStep.run(conn, session.settings(), error -> {
+        SessionSyncStep.run(conn, session.settingsFor(command), error -> {
             if (step != Step.SYNC) {
                 return;
             }

@@ -34,9 +34,12 @@ final class TransactionState {
     private boolean committing;
     /** SET TRANSACTION ... (without SESSION): applies to the next transaction only. */
     private String nextTransaction;
-    /** SAVEPOINTs issued before any shard joined: replayed on the first shard. */
-    private final List<String> earlySavepoints = new ArrayList<>();
-    private final List<String> earlySavepointNames = new ArrayList<>();
+    /**
+     * The transaction's savepoints, oldest first (lower-case names): a shard that joins later takes
+     * them too, right after its START TRANSACTION or XA START, so that ROLLBACK TO SAVEPOINT finds
+     * them there (its part before each of them is empty, as it was when the client set it).
+     */
+    private final List<String> savepoints = new ArrayList<>();
 
     /** {@code shards}: the shard indexes in use now; {@link #ensure} makes room for more (a scale adds shards). */
     TransactionState(int shards, TrackedTransaction tracked) {
@@ -181,9 +184,6 @@ final class TransactionState {
             tracked.joined(shard, conn);
         }
         held[shard] = conn;
-        // The transaction started there: deferred work is done once the first shard joined.
-        earlySavepoints.clear();
-        earlySavepointNames.clear();
     }
 
     /** Forgets a shard's connection (its transaction ended); returns it, or null. */
@@ -227,20 +227,22 @@ final class TransactionState {
         nextTransaction = setTransaction;
     }
 
-    void earlySavepoint(String name, String statement) {
-        earlySavepointNames.add(name.toLowerCase(Locale.ROOT));
-        earlySavepoints.add(statement);
+    /** SAVEPOINT name: replaces one of the same name, as a server does. */
+    void savepoint(String name) {
+        String n = name.toLowerCase(Locale.ROOT);
+        savepoints.remove(n);
+        savepoints.add(n);
     }
 
-    boolean hasEarlySavepoint(String name) {
-        return earlySavepointNames.contains(name.toLowerCase(Locale.ROOT));
+    boolean hasSavepoint(String name) {
+        return savepoints.contains(name.toLowerCase(Locale.ROOT));
     }
 
-    void releaseEarlySavepoint(String name) {
-        int i = earlySavepointNames.indexOf(name.toLowerCase(Locale.ROOT));
+    /** ROLLBACK TO SAVEPOINT name keeps it and forgets the later ones; RELEASE forgets it too. */
+    void forgetSavepointsAfter(String name, boolean andItself) {
+        int i = savepoints.indexOf(name.toLowerCase(Locale.ROOT));
         if (i >= 0) {
-            earlySavepointNames.remove(i);
-            earlySavepoints.remove(i);
+            savepoints.subList(andItself ? i : i + 1, savepoints.size()).clear();
         }
     }
 
@@ -252,8 +254,7 @@ final class TransactionState {
         xid = null;
         coordinator = -1;
         firstShard = -1;
-        earlySavepoints.clear();
-        earlySavepointNames.clear();
+        savepoints.clear();
     }
 
     String deferredBegin() {
@@ -290,7 +291,6 @@ final class TransactionState {
             firstShard = shard;
             if (deferredBegin != null) {
                 out.add(deferredBegin);
-                out.addAll(earlySavepoints);
             }
         } else {
             if (xid == null) {
@@ -298,6 +298,9 @@ final class TransactionState {
             }
             xaBranch[shard] = true;
             out.add("XA START " + quoted(xid));
+        }
+        for (String name : savepoints) {
+            out.add("SAVEPOINT `" + name.replace("`", "``") + "`");
         }
         return out.isEmpty() ? null : out;
     }

@@ -4,6 +4,7 @@ import io.cleave.proxy.backend.BackendConnection;
 import io.cleave.proxy.metrics.TransactionKind;
 import io.cleave.proxy.metrics.TransactionOutcome;
 import io.cleave.proxy.protocol.packet.server.ErrPacket;
+import io.cleave.proxy.protocol.packet.server.OkPacket;
 import io.cleave.router.plan.SessionAction;
 import io.cleave.router.plan.SqlRenderer;
 import io.cleave.router.plan.SqlTemplate;
@@ -37,6 +38,12 @@ final class TransactionStatements {
             endTransaction(command, "ROLLBACK", rollback.chain(), rollback.release());
         } else if (action instanceof SessionAction.Savepoint savepoint) {
             savepoint(command, savepoint, statementText(command));
+        } else if (action instanceof SessionAction.UnlockedTables unlocked) {
+            // The open transaction was committed first (ImplicitCommit), as LOCK TABLES does.
+            String message = "LOCK TABLES of " + String.join(", ", unlocked.tables()) + " locks nothing: their rows"
+                    + " are on several shards (accepted for dump files; use transactions with SELECT ... FOR UPDATE)";
+            session.connections().proxyWarnings(List.of(message));
+            command.ok(OkPacket.of(0, 0, session.status(), 1));
         } else {
             session.transaction().nextTransaction(((SessionAction.SetTransaction) action).statement());
             command.ok();
@@ -72,6 +79,14 @@ final class TransactionStatements {
                 command.closeConnection();
             }
         });
+    }
+
+    /**
+     * Commits the open transaction on every shard it reached, as a statement that commits
+     * implicitly does first, then runs {@code then}; a failed commit answers the client instead.
+     */
+    void commitThen(Command command, Runnable then) {
+        finishTransaction(command, "COMMIT", then);
     }
 
     /** Sends {@code verb} to every shard of the transaction; runs {@code then} once it ended. */
@@ -119,39 +134,44 @@ final class TransactionStatements {
         multi.start();
     }
 
+    /**
+     * SAVEPOINT, ROLLBACK TO and RELEASE SAVEPOINT go to every shard the transaction holds; the
+     * transaction remembers its savepoints so that shards joining later take them too. Outside a
+     * transaction a SAVEPOINT is accepted and gone at once, as on a server.
+     */
     private void savepoint(Command command, SessionAction.Savepoint sp, byte[] text) {
         TransactionState tx = session.transaction();
-        if (tx.begun()) {
-            MultiExchange multi = new MultiExchange(new CommandLegs(session, command), false, results -> {
-                for (LegResult leg : results) {
-                    if (!leg.ok()) {
-                        command.error(leg.errorPacket());
-                        return;
-                    }
-                }
+        boolean set = sp.op() == SessionAction.SavepointOp.SET;
+        if (!session.inTransaction() || !set && !tx.hasSavepoint(sp.name())) {
+            if (set) {
                 command.ok();
-            });
-            for (BackendConnection c : tx.heldConnections()) {
-                multi.leg(c.shard(), text);
+            } else {
+                command.error(NO_SUCH_SAVEPOINT, "42000", "SAVEPOINT " + sp.name() + " does not exist");
             }
-            multi.start();
             return;
         }
-        if (sp.op() == SessionAction.SavepointOp.SET) {
-            if (tx.deferredBegin() != null) {
-                tx.earlySavepoint(sp.name(), new String(text, StandardCharsets.UTF_8));
-            }
+        if (set) {
+            tx.savepoint(sp.name());
+        } else {
+            tx.forgetSavepointsAfter(sp.name(), sp.op() == SessionAction.SavepointOp.RELEASE);
+        }
+        if (!tx.begun()) {
             command.ok();
             return;
         }
-        if (tx.deferredBegin() != null && tx.hasEarlySavepoint(sp.name())) {
-            if (sp.op() == SessionAction.SavepointOp.RELEASE) {
-                tx.releaseEarlySavepoint(sp.name());
+        MultiExchange multi = new MultiExchange(new CommandLegs(session, command), false, results -> {
+            for (LegResult leg : results) {
+                if (!leg.ok()) {
+                    command.error(leg.errorPacket());
+                    return;
+                }
             }
             command.ok();
-            return;
+        });
+        for (BackendConnection c : tx.heldConnections()) {
+            multi.leg(c.shard(), text);
         }
-        command.error(NO_SUCH_SAVEPOINT, "42000", "SAVEPOINT " + sp.name() + " does not exist");
+        multi.start();
     }
 
     private static byte[] statementText(Command command) {

@@ -34,7 +34,8 @@ public final class ProxyRuntime {
     private final io.cleave.router.plan.Router router;
     private final io.cleave.router.plan.TargetResolver resolver;
     private final io.cleave.proxy.frontend.SequenceService sequences;
-    private final io.cleave.proxy.frontend.AutoIncrementColumns autoIncrementColumns;
+    private final io.cleave.proxy.frontend.TableColumns tableColumns;
+    private final io.cleave.proxy.frontend.ClientProcesses processes = new io.cleave.proxy.frontend.ClientProcesses();
     private final InDoubtRegistry inDoubt = new InDoubtRegistry();
     private final FailedLogins failedLogins;
     private final io.cleave.proxy.cutover.CutoverGate cutover;
@@ -74,7 +75,7 @@ public final class ProxyRuntime {
                 () -> shardMaps.current().shardCount());
         // A transaction's room for shards grows as it reaches more (a scale adds shards).
         this.deadlocks = new io.cleave.proxy.deadlock.DeadlockDetector(config.deadlockCheckAfter(), 1, metrics);
-        this.autoIncrementColumns = new io.cleave.proxy.frontend.AutoIncrementColumns(topology.defaultShard());
+        this.tableColumns = new io.cleave.proxy.frontend.TableColumns(topology.defaultShard());
         this.cutover = new io.cleave.proxy.cutover.CutoverGate(resolver, shardMaps::current);
     }
 
@@ -124,8 +125,13 @@ public final class ProxyRuntime {
         return sequences;
     }
 
-    public io.cleave.proxy.frontend.AutoIncrementColumns autoIncrementColumns() {
-        return autoIncrementColumns;
+    /** The proxy's client sessions (SHOW PROCESSLIST). */
+    public io.cleave.proxy.frontend.ClientProcesses processes() {
+        return processes;
+    }
+
+    public io.cleave.proxy.frontend.TableColumns tableColumns() {
+        return tableColumns;
     }
 
     public io.cleave.router.plan.Router router() {

@@ -28,7 +28,12 @@ final class EmbeddedClient {
     private int replySequence = 1;
     private ByteBuf lastCommand;
 
-    EmbeddedClient(ProxyRuntime runtime, Capabilities capabilities, String user, String database) {
+    /**
+     * Logs in; {@code shardsAnswer} lets the shards answer what the login asks them (whether the
+     * database exists).
+     */
+    EmbeddedClient(ProxyRuntime runtime, Capabilities capabilities, String user, String database,
+                   java.util.function.Consumer<EmbeddedChannel> shardsAnswer) {
         this.channel = new EmbeddedChannel(new FrontendInitializer(runtime));
         this.capabilities = capabilities;
         List<ByteBuf> greeting = frames();
@@ -39,6 +44,7 @@ final class EmbeddedClient {
         ByteBuf frame = Frames.begin(UnpooledByteBufAllocator.DEFAULT, 64);
         login.write(frame);
         channel.writeInbound(Frames.finish(frame, 1));
+        shardsAnswer.accept(channel);
         List<ByteBuf> answer = frames();
         int first = Frames.firstByte(answer.get(0));
         release(answer);

@@ -104,10 +104,11 @@ class MultiShardFlowTest {
                 .containsExactly(List.of("1", "3"));
     }
 
-    /** The table's AUTO_INCREMENT column, asked of the default shard on its first insert: here, none. */
+    /** The table's columns, asked of the default shard on its first insert: here, none AUTO_INCREMENT. */
     private void noAutoIncrementColumn() {
-        proxy.shard(0).answerStartingWith("SELECT COLUMN_NAME FROM information_schema.COLUMNS", ShardReply.rows(
-                List.of(column("COLUMN_NAME", ColumnType.VAR_STRING))));
+        proxy.shard(0).answerStartingWith("SELECT COLUMN_NAME, EXTRA FROM information_schema.COLUMNS", ShardReply.rows(
+                List.of(column("COLUMN_NAME", ColumnType.VAR_STRING), column("EXTRA", ColumnType.VAR_STRING)),
+                new String[] {"id", ""}, new String[] {"v", ""}));
     }
 
     @Test

@@ -48,6 +48,9 @@ public final class Explainer {
         if (plan instanceof Plan.Refuse r) {
             return "none: refused with error " + r.code();
         }
+        if (plan instanceof Plan.Session s && s.action() instanceof SessionAction.UnlockedTables) {
+            return "none: accepted by the proxy, locks nothing (the tables' rows are on several shards)";
+        }
         if (plan instanceof Plan.Session) {
             return "none: a session statement, kept by the proxy and replayed on the shards the session uses";
         }

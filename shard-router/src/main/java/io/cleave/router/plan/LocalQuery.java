@@ -8,6 +8,10 @@ public enum LocalQuery {
     CONNECTION_ID,
     /** SELECT DATABASE() / SCHEMA(). */
     DATABASE,
+    /** SELECT USER() / SESSION_USER() / SYSTEM_USER(): the client's user and host, not the shards' account. */
+    USER,
+    /** SELECT CURRENT_USER(): the proxy account the client logged in as. */
+    CURRENT_USER,
     /** EXPLAIN CLEAVE statement: the statement's plan and the shards it reaches, from the proxy's own router. */
     EXPLAIN_CLEAVE
 }

@@ -3,6 +3,7 @@ package io.cleave.router.plan;
 import io.cleave.router.keyspace.Keyspace;
 import io.cleave.router.sql.ast.StatementKind;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
@@ -119,7 +120,10 @@ public sealed interface Plan
      *                         token {@code columnListEnd - 1} and each row's value before its
      *                         closing parenthesis
      * @param columns          the column list as written (an AUTO_INCREMENT column left out of it
-     *                         gets ids from the proxy's sequence too)
+     *                         gets ids from the proxy's sequence too); empty when the statement has
+     *                         none: every row then gives every column in the table's order, which
+     *                         the proxy learns from the shards, and takes its key from
+     *                         {@link InsertRow#values()} at the key column's position
      */
     record InsertSplit(StatementKind kind, String schema, String table, Keyspace keyspace, SqlTemplate.Tokens head,
                        List<InsertRow> rows, SqlTemplate.Tokens tail, String missingKeyColumn, int columnListEnd,
@@ -130,8 +134,19 @@ public sealed interface Plan
         }
     }
 
-    /** One VALUES row: its tokens (parentheses included) and its key (null when the key column is left out). */
-    record InsertRow(int first, int end, KeyValue key) {
+    /**
+     * One VALUES row: its tokens (parentheses included) and its key (null when the key column is
+     * left out, or the statement has no column list). Without a column list, {@code values} holds
+     * each value that could be a key, by position (null where it cannot), else it is empty.
+     */
+    record InsertRow(int first, int end, KeyValue key, List<KeyValue> values) {
+        public InsertRow {
+            values = values == null ? List.of() : java.util.Collections.unmodifiableList(new ArrayList<>(values));
+        }
+
+        public InsertRow(int first, int end, KeyValue key) {
+            this(first, end, key, List.of());
+        }
     }
 
     /** A session statement (SET, USE, transaction control). */

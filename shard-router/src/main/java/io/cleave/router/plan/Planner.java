@@ -31,7 +31,8 @@ import java.util.Set;
  */
 public final class Planner {
 
-    private static final Set<String> LOCAL_FUNCTIONS = Set.of("LAST_INSERT_ID", "CONNECTION_ID", "DATABASE", "SCHEMA");
+    private static final Set<String> LOCAL_FUNCTIONS = Set.of("LAST_INSERT_ID", "CONNECTION_ID", "DATABASE", "SCHEMA",
+            "USER", "SESSION_USER", "SYSTEM_USER", "CURRENT_USER");
 
     private final Topology topology;
     private final PlanGate gate;
@@ -192,7 +193,7 @@ public final class Planner {
         return null;
     }
 
-    /** SELECT LAST_INSERT_ID() / CONNECTION_ID() / DATABASE() alone: answered by the proxy. */
+    /** SELECT LAST_INSERT_ID() / CONNECTION_ID() / DATABASE() / USER() / CURRENT_USER() alone: answered by the proxy. */
     private Plan localPlan(Query q) {
         if (!(q instanceof Select s) || !s.from().isEmpty() || s.items().size() != 1 || s.where() != null
                 || !(s.items().get(0) instanceof SelectItem.Column c)
@@ -203,8 +204,13 @@ public final class Planner {
         if (!LOCAL_FUNCTIONS.contains(name) || !f.args().isEmpty()) {
             return null;
         }
-        LocalQuery query = name.equals("LAST_INSERT_ID") ? LocalQuery.LAST_INSERT_ID
-                : name.equals("CONNECTION_ID") ? LocalQuery.CONNECTION_ID : LocalQuery.DATABASE;
+        LocalQuery query = switch (name) {
+            case "LAST_INSERT_ID" -> LocalQuery.LAST_INSERT_ID;
+            case "CONNECTION_ID" -> LocalQuery.CONNECTION_ID;
+            case "USER", "SESSION_USER", "SYSTEM_USER" -> LocalQuery.USER;
+            case "CURRENT_USER" -> LocalQuery.CURRENT_USER;
+            default -> LocalQuery.DATABASE;
+        };
         return new Plan.Local(q.kind(), query, c.alias(), f.span().first(), f.span().end());
     }
 
@@ -269,9 +275,15 @@ public final class Planner {
                 analyzer.table(t.table(), t.alias() != null ? t.alias() : t.table().name(), block);
             }
             Object target = analyzer.target();
+            if (target instanceof String refusal) {
+                return refuse(s, refusal);
+            }
             if (!(target instanceof Target.Shard)) {
-                return refuse(s, "LOCK TABLES on sharded or reference tables would lock one shard's copy only: not"
-                        + " supported across shards (use a transaction with SELECT ... FOR UPDATE)");
+                List<String> names = new ArrayList<>();
+                for (UtilityStatement.TableLock t : lock.locks()) {
+                    names.add(t.table().name());
+                }
+                return new Plan.Session(s.kind(), new SessionAction.UnlockedTables(names));
             }
             return new Plan.Route(s.kind(), (Target) target, Plan.Access.READ, Effects.of(Pin.LOCK_TABLES, false, false),
                     null);

@@ -4,7 +4,8 @@ import java.util.List;
 
 /** A statement that changes the session rather than data: the proxy keeps the state and replays it. */
 public sealed interface SessionAction permits SessionAction.SetVariables, SessionAction.Use, SessionAction.Begin,
-        SessionAction.Commit, SessionAction.Rollback, SessionAction.Savepoint, SessionAction.SetTransaction {
+        SessionAction.Commit, SessionAction.Rollback, SessionAction.Savepoint, SessionAction.SetTransaction,
+        SessionAction.UnlockedTables {
 
     /** What one SET item sets. */
     sealed interface SetTarget permits SystemVariable, UserVariable, Names, Autocommit {
@@ -72,5 +73,17 @@ public sealed interface SessionAction permits SessionAction.SetVariables, Sessio
      * without, it applies to the next transaction only.
      */
     record SetTransaction(boolean session, String statement) implements SessionAction {
+    }
+
+    /**
+     * LOCK TABLES naming sharded or reference tables: accepted, and locks nothing. Their rows are
+     * on several shards, and a lock per shard would not survive the transactions a write across
+     * shards needs; dump files write LOCK TABLES around each table's rows, where nothing else
+     * depends on it. The client gets a warning naming the tables.
+     */
+    record UnlockedTables(List<String> tables) implements SessionAction {
+        public UnlockedTables {
+            tables = List.copyOf(tables);
+        }
     }
 }

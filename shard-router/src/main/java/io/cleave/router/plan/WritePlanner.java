@@ -70,9 +70,7 @@ final class WritePlanner {
         }
         Insert.Values values = (Insert.Values) insert.source();
         if (insert.columns().isEmpty()) {
-            return Planner.refuse(insert, "INSERT into the sharded table " + insert.table().name()
-                    + " needs a column list naming its sharding key " + sharded.column()
-                    + " (the proxy routes each row by that column)");
+            return withoutColumnList(insert, sharded, values);
         }
         int keyIndex = -1;
         for (int i = 0; i < insert.columns().size(); i++) {
@@ -103,6 +101,27 @@ final class WritePlanner {
                 ctx.topology.keyspace(sharded.keyspace()),
                 new SqlTemplate.Tokens(0, first), rows, new SqlTemplate.Tokens(last, ctx.tokenCount()),
                 keyIndex < 0 ? sharded.column() : null, columnListEnd, columns.stream().map(Name::value).toList());
+    }
+
+    /**
+     * INSERT without a column list (as loaders and dumps write it): which value is the key depends
+     * on the table's column order, which the proxy learns from the shards; each row keeps every
+     * value that could be its key.
+     */
+    private Plan withoutColumnList(Insert insert, TableRule.Sharded sharded, Insert.Values values) {
+        List<Plan.InsertRow> rows = new ArrayList<>();
+        for (Insert.Row row : values.rows()) {
+            List<KeyValue> candidates = new ArrayList<>(row.values().size());
+            for (var value : row.values()) {
+                candidates.add(KeyAnalyzer.value(value));
+            }
+            rows.add(new Plan.InsertRow(row.span().first(), row.span().end(), null, candidates));
+        }
+        int first = rows.get(0).first();
+        int last = rows.get(rows.size() - 1).end();
+        return new Plan.InsertSplit(insert.kind(), insert.table().schema(), insert.table().name(),
+                ctx.topology.keyspace(sharded.keyspace()), new SqlTemplate.Tokens(0, first), rows,
+                new SqlTemplate.Tokens(last, ctx.tokenCount()), null, first, List.of());
     }
 
     private Plan insertSelect(Insert insert, TableRule rule, Insert.FromQuery fq, boolean lastInsertId) {

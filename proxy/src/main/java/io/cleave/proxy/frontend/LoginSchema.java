@@ -1,0 +1,48 @@
+package io.cleave.proxy.frontend;
+
+import io.cleave.proxy.backend.BackendConnection;
+import io.cleave.proxy.protocol.packet.server.ErrPacket;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * The database a client logs in with must exist, as a server checks at the handshake: a
+ * connection of the session is brought to its settings (COM_INIT_DB of that database, which the
+ * shard refuses with 1049 when there is none) and then kept for the session's first statement.
+ * A shard that cannot answer does not stop the login: its first statement will tell.
+ */
+final class LoginSchema extends SessionLegs {
+
+    static final int UNKNOWN_DATABASE = 1049;
+
+    private static final byte[] NOTHING = "DO 0".getBytes(StandardCharsets.US_ASCII);
+
+    private LoginSchema(Session session) {
+        super(session);
+    }
+
+    /** Calls {@code then} with null once the session's database is known to exist, else with the error. */
+    static void check(Session session, Consumer<ErrPacket> then) {
+        new MultiExchange(new LoginSchema(session), false, results -> {
+            LegResult leg = results.get(0);
+            then.accept(leg.ok() ? null : leg.errorPacket());
+        }).leg(session.runtime().topology().defaultShard(), NOTHING).start();
+    }
+
+    @Override
+    public BackendConnection connectionFor(int shard) {
+        return session.connections().connectionFor(shard, false);
+    }
+
+    @Override
+    public List<String> preamble(int shard, boolean startsTransaction) {
+        return null;
+    }
+
+    @Override
+    public void releaseLeg(int shard, BackendConnection conn, boolean ok) {
+        session.connections().settle(shard, conn, false);
+    }
+}
