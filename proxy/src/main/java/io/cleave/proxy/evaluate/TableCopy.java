@@ -52,7 +52,7 @@ public final class TableCopy {
         String ddl = temporary(qualified, table, createTable);
         int defined = 0;
         for (String line : ddl.split("\n")) {
-            defined += line.startsWith("  `") ? 1 : 0;
+            defined += line.startsWith("  `") || line.startsWith("  \"") ? 1 : 0;
         }
         if (defined != columns.size()) {
             // The definition and the column list were read apart: never copy a table they disagree on.
@@ -67,8 +67,12 @@ public final class TableCopy {
      * foreign keys and partitions. System-versioned tables are not copied.
      */
     static String temporary(String qualified, String table, String createTable) {
+        // Under ANSI_QUOTES the server quotes names with double quotes; either reads back in that session.
         String head = "CREATE TABLE " + Sql.identifier(table) + " (";
-        if (!createTable.startsWith(head)) {
+        String ansi = "CREATE TABLE \"" + table.replace("\"", "\"\"") + "\" (";
+        if (createTable.startsWith(ansi)) {
+            head = ansi;
+        } else if (!createTable.startsWith(head)) {
             throw new IllegalArgumentException(table + " is not a plain table (" + firstWords(createTable) + ")");
         }
         String[] lines = createTable.substring(head.length()).split("\n");

@@ -39,6 +39,10 @@ final class EvaluatedRead {
     /** Most bytes of text the evaluating shard is sent in one statement (its max_allowed_packet is 16M by default). */
     private static final int MAX_SETUP_TEXT = 15 << 20;
 
+    /** sql_mode values (and the combinations that include them) that leave column, key or table options out of SHOW CREATE TABLE. */
+    private static final List<String> SHOW_CREATE_CHANGING_MODES = List.of("NO_FIELD_OPTIONS", "NO_KEY_OPTIONS",
+            "NO_TABLE_OPTIONS", "MYSQL323", "MYSQL40", "ORACLE", "POSTGRESQL", "MSSQL", "DB2", "MAXDB");
+
     private final Session session;
     private final FanOutWrites writes;
 
@@ -76,6 +80,13 @@ final class EvaluatedRead {
         }
         if (session.connections().pins().holdsTemporaryTables()) {
             return "the session holds temporary tables, which could share names with the gathered ones";
+        }
+        String mode = session.settings().systemVariables().getOrDefault("sql_mode", "").toUpperCase(java.util.Locale.ROOT);
+        for (String m : SHOW_CREATE_CHANGING_MODES) {
+            if (mode.contains(m)) {
+                return "the session's sql_mode " + m + " leaves options out of SHOW CREATE TABLE, from which the copies"
+                        + " of the tables are made";
+            }
         }
         String charset = session.settings().clientCharset();
         String results = session.settings().systemVariables().get("character_set_results");
