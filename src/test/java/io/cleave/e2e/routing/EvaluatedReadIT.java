@@ -34,6 +34,7 @@ class EvaluatedReadIT {
                 - { name: customers, keyspace: cust, column: id }
                 - { name: orders, keyspace: cust, column: cust_id }
                 - { name: kinds, keyspace: cust, column: id }
+                - { name: big, keyspace: cust, column: id }
                 - { name: products, type: reference }
                 - { name: regions, type: unsharded, shard: 1 }
             """;
@@ -46,7 +47,10 @@ class EvaluatedReadIT {
             "CREATE TABLE kinds (id INT PRIMARY KEY, d DOUBLE, f FLOAT, b BIT(6), ts TIMESTAMP(3) NULL,"
                     + " latin VARCHAR(10) CHARACTER SET latin1, emoji VARCHAR(10) CHARACTER SET utf8mb4,"
                     + " bin VARBINARY(8), e ENUM('x','y','z'), s SET('a','b'), dt DATETIME(6), tm TIME,"
-                    + " twice INT AS (id * 2) VIRTUAL, j JSON)");
+                    + " twice INT AS (id * 2) VIRTUAL, j JSON)",
+            "CREATE TABLE big (id INT PRIMARY KEY, v INT)");
+    /** The bound on gathered rows this class runs with: more than every table holds but big. */
+    private static final int MAX_ROWS = 120;
 
     private ServerAndShards sides;
     private RunningDaemon sharded;
@@ -55,7 +59,7 @@ class EvaluatedReadIT {
 
     @BeforeAll
     void start() throws Exception {
-        sides = ServerAndShards.start(2, SHARDING_YAML, Map.of());
+        sides = ServerAndShards.start(2, SHARDING_YAML, Map.of(), Map.of("evaluate_max_rows", MAX_ROWS));
         sharded = sides.sharded();
         String options = "allowMultiQueries=true";
         ref = sides.plainConnection(options);
@@ -82,6 +86,11 @@ class EvaluatedReadIT {
             Outcome.must(c, "INSERT INTO orders (id, cust_id, product_id, total, qty) VALUES " + orders);
             Outcome.must(c, "INSERT INTO products (id, name) VALUES (1, 'p1'), (2, 'p2'), (3, 'p3'), (4, 'p4'), (5, 'p5')");
             Outcome.must(c, "INSERT INTO regions (code, name) VALUES ('ne', 'north east'), ('nw', 'north west')");
+            StringBuilder big = new StringBuilder();
+            for (int id = 1; id <= MAX_ROWS + 30; id++) {
+                big.append(id == 1 ? "" : ", ").append("(").append(id).append(", ").append(id % 9).append(")");
+            }
+            Outcome.must(c, "INSERT INTO big (id, v) VALUES " + big);
             Outcome.must(c, "SET time_zone = '+00:00'");
             Outcome.must(c, "INSERT INTO kinds (id, d, f, b, ts, latin, emoji, bin, e, s, dt, tm, j) VALUES"
                     + " (1, 0.1e0 + 0.2e0, 1.17549435e-38, b'101010', '2021-03-04 05:06:07.891', 'café', 'a😀b',"
@@ -133,6 +142,49 @@ class EvaluatedReadIT {
         same("SELECT k.id, k.d, k.d = 0.1e0 + 0.2e0, k.f, HEX(k.b), k.ts, UNIX_TIMESTAMP(k.ts), HEX(k.latin),"
                 + " HEX(k.emoji), HEX(k.bin), k.e, k.s, k.dt, k.tm, k.twice, k.j, COUNT(c.id)"
                 + " FROM kinds k LEFT JOIN customers c ON c.tier = k.id GROUP BY k.id ORDER BY k.id");
+    }
+
+    @Test
+    void aReadPastTheBoundIsRefusedNamingIt() {
+        Outcome refused = Outcome.run(proxy, "SELECT COUNT(DISTINCT v) FROM big");
+        assertThat(refused).isInstanceOf(Outcome.Failure.class);
+        Outcome.Failure f = (Outcome.Failure) refused;
+        assertThat(f.code()).isEqualTo(1235);
+        assertThat(f.message()).contains("COUNT(DISTINCT").contains("more than " + MAX_ROWS + " rows")
+                .contains("proxy.evaluate_max_rows");
+        // With a sharding key, one shard answers it as it is.
+        same("SELECT COUNT(DISTINCT v) FROM big WHERE id = 7");
+    }
+
+    @Test
+    void nothingOfAnEvaluationStaysOnTheConnectionsItUsed() {
+        for (int round = 0; round < 6; round++) {
+            same("SELECT COUNT(DISTINCT o.qty), SUM(o.total) FROM orders o JOIN customers c ON c.tier = o.product_id");
+            // A temporary copy left on a pooled connection would answer this merged count with every shard's rows.
+            same("SELECT COUNT(*), SUM(total) FROM orders");
+            same("SELECT cust_id, COUNT(*) FROM orders GROUP BY cust_id ORDER BY cust_id");
+        }
+    }
+
+    @Test
+    void aTransactionReadsItsOwnWritesWhenEvaluated() {
+        try {
+            for (Connection c : List.of(ref, proxy)) {
+                Outcome.must(c, "BEGIN");
+                Outcome.must(c, "INSERT INTO orders (id, cust_id, product_id, total, qty) VALUES (9001, 3, 2, 77.50, 4),"
+                        + " (9002, 4, 3, 12.25, 5)");
+                Outcome.must(c, "UPDATE customers SET tier = 9 WHERE id IN (5, 6)");
+            }
+            same("SELECT c.tier, COUNT(o.id), SUM(o.total) FROM customers c LEFT JOIN orders o ON o.qty = c.tier"
+                    + " GROUP BY c.tier ORDER BY c.tier");
+            same("SELECT id, total FROM orders WHERE total > (SELECT AVG(total) FROM orders) ORDER BY id");
+        } finally {
+            for (Connection c : List.of(ref, proxy)) {
+                Outcome.must(c, "ROLLBACK");
+            }
+        }
+        same("SELECT c.tier, COUNT(o.id), SUM(o.total) FROM customers c LEFT JOIN orders o ON o.qty = c.tier"
+                + " GROUP BY c.tier ORDER BY c.tier");
     }
 
     private void same(String sql) {

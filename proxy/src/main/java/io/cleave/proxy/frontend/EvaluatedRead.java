@@ -52,9 +52,9 @@ final class EvaluatedRead {
     }
 
     void run(Command command, Plan.Route route, Plan.Evaluate evaluate) {
-        String why = command.binary() && evaluate.valuesInSelectList()
-                ? "a parameter in its select list would take the type the client binds, which the statement's text"
-                + " with the value written in does not keep" : unsuited(route);
+        String why = command.binary() && evaluate.valuesInSelectList() && hasParameters(command)
+                ? "a value in the select list of a prepared statement may be a parameter, whose bound type the"
+                + " statement's text with the value written in would not keep" : unsuited(route);
         if (why != null) {
             command.refuse(evaluate.mergeRefusal() + "; and it cannot be evaluated on one shard: " + why);
             return;
@@ -69,6 +69,16 @@ final class EvaluatedRead {
         command.served(RouteKind.MULTI_SHARD);
         command.clearLongData();
         new Run(command, evaluate, statement).describe();
+    }
+
+    private static boolean hasParameters(Command command) {
+        io.cleave.router.sql.lex.TokenBuffer tokens = command.analysis().tokens();
+        for (int i = 0; i < tokens.size(); i++) {
+            if (tokens.type(i) == io.cleave.router.sql.lex.TokenType.PLACEHOLDER) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Why this session or statement cannot be evaluated on one shard, or null. */
@@ -237,6 +247,12 @@ final class EvaluatedRead {
             }
             exchange(List.of(evaluate.shard()), List.of(statements), results -> {
                 LegResult leg = results.get(0);
+                if (command.binary() && roundedInText(leg)) {
+                    command.refuse(evaluate.mergeRefusal() + "; and evaluated on one shard, its FLOAT or DOUBLE"
+                            + " column with fixed decimals comes back rounded in the text protocol, while a prepared"
+                            + " statement's client expects every digit");
+                    return;
+                }
                 ResultWriter.write(session.output(), leg.columns, leg.rows, command.binary(), session.status(),
                         leg.warnings);
                 command.finish();
@@ -260,6 +276,19 @@ final class EvaluatedRead {
             multi.start();
         }
     }
+
+    /** A FLOAT or DOUBLE column the server formats with fewer decimals in text than the binary protocol carries. */
+    private static boolean roundedInText(LegResult leg) {
+        for (io.cleave.proxy.merge.ResultColumn c : leg.columns) {
+            if (c.type().isFloatingPoint() && c.definition().decimals() < NOT_FIXED_DECIMALS) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The decimals of a column whose text shows every digit of its value. */
+    private static final int NOT_FIXED_DECIMALS = 31;
 
     /** The condition that leaves out a running move's ghost rows of {@code t} on {@code shard}, or null. */
     private static String notGhosts(Plan.GatheredTable t, int shard, ShardMap map, Topology topology) {

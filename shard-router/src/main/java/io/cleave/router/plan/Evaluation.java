@@ -64,7 +64,11 @@ final class Evaluation {
                 refusal.message(), valuesInSelectList(analyzer.top(), new java.util.HashSet<>()));
     }
 
-    /** True when a select list of the query, or of one nested in it, holds a value slot. */
+    /**
+     * True when a select list of the query, or of one nested in it, holds a value slot. Whether a
+     * slot is a literal or a parameter marker depends on the text, not the shape the plan is
+     * cached for, so the plan only says where slots are.
+     */
     private static boolean valuesInSelectList(QueryParts.Unit u, Set<QueryParts.Unit> seen) {
         if (!seen.add(u)) {
             return false;

@@ -89,8 +89,9 @@ public sealed interface Plan
      * connection to {@code shard}, where the statement itself runs over one server's worth of rows.
      * {@code mergeRefusal} says why no merge could answer it (reported if evaluation is not
      * possible: a locking read, a session with temporary tables of its own, past the size bound).
-     * {@code valuesInSelectList}: a value slot sits in a select list, where a prepared statement's
-     * bound parameter gives the column a type and name its text with the value written in would not.
+     * {@code valuesInSelectList}: a value sits in a select list, where a prepared statement's bound
+     * parameter gives the column a type and name that its text with the value written in would not
+     * (the plan is shared by every text of its shape, literal or marker, so it cannot tell which).
      */
     record Evaluate(int shard, List<GatheredTable> tables, Set<ScatterRule> rules, String mergeRefusal,
                     boolean valuesInSelectList) implements Spread {
