@@ -187,6 +187,79 @@ class EvaluatedReadIT {
                 + " GROUP BY c.tier ORDER BY c.tier");
     }
 
+    /**
+     * What an evaluation costs against the same read on one server holding every row: per query
+     * shape, the median and 95th percentile latency, and the CPU the servers and this JVM (the
+     * proxy, and the test's client) used, with what every other process on the host used meanwhile.
+     * Long: only with {@code -Devaluate.cost=N} (N runs of each shape on each side).
+     */
+    @Test
+    void costAgainstOneServer() throws Exception {
+        int runs = Integer.getInteger("evaluate.cost", 0);
+        org.junit.jupiter.api.Assumptions.assumeTrue(runs > 0, "a measurement: run with -Devaluate.cost=N");
+        List<String> shapes = List.of(
+                "SELECT COUNT(DISTINCT o.qty), SUM(o.total) FROM orders o",
+                "SELECT c.tier, COUNT(o.id) FROM customers c JOIN orders o ON o.qty = c.tier GROUP BY c.tier",
+                "SELECT d.id FROM (SELECT o.id, ROW_NUMBER() OVER (ORDER BY o.total, o.id) AS rn FROM orders o) d"
+                        + " WHERE d.rn <= 3",
+                "SELECT id FROM customers WHERE tier = 1 UNION SELECT cust_id FROM orders WHERE qty = 2");
+        StringBuilder table = new StringBuilder("| query | side | median ms | p95 ms | server CPU ms/query"
+                + " | proxy+client JVM CPU ms/query | other processes' CPU ms/query |\n|---|---|---|---|---|---|---|\n");
+        for (String sql : shapes) {
+            same(sql);
+            for (boolean throughProxy : new boolean[] {false, true}) {
+                Connection c = throughProxy ? proxy : ref;
+                List<Long> servers = throughProxy ? sharded.pids() : sides.plain().pids();
+                Cpu before = Cpu.now(servers);
+                long[] nanos = new long[runs];
+                for (int i = 0; i < runs; i++) {
+                    long t = System.nanoTime();
+                    Outcome o = Outcome.run(c, sql);
+                    nanos[i] = System.nanoTime() - t;
+                    assertThat(o).isNotInstanceOf(Outcome.Failure.class);
+                }
+                Cpu used = Cpu.now(servers).minus(before);
+                java.util.Arrays.sort(nanos);
+                table.append(String.format("| `%s` | %s | %.2f | %.2f | %.2f | %.2f | %.2f |%n", sql,
+                        throughProxy ? "proxy, evaluated on 1 of 2 shards" : "one server",
+                        nanos[runs / 2] / 1e6, nanos[(int) (runs * 0.95)] / 1e6, used.servers / (double) runs,
+                        used.jvm / (double) runs, used.others / (double) runs));
+            }
+        }
+        System.out.println("evaluation cost, " + runs + " runs per query and side:\n" + table);
+    }
+
+    /** CPU milliseconds used so far: by the given server processes, this JVM, and everything else on the host. */
+    private record Cpu(long servers, long jvm, long others) {
+        static Cpu now(List<Long> serverPids) throws java.io.IOException {
+            long servers = 0;
+            for (long pid : serverPids) {
+                servers += ticks("/proc/" + pid + "/stat");
+            }
+            long jvm = ticks("/proc/self/stat");
+            String[] total = java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/stat")).get(0).trim()
+                    .split("\\s+");
+            long busy = 0;
+            for (int i = 1; i < total.length; i++) {
+                if (i != 4 && i != 5) {
+                    busy += Long.parseLong(total[i]);
+                }
+            }
+            long tick = 10; // ms per clock tick (USER_HZ = 100)
+            return new Cpu(servers * tick, jvm * tick, (busy - servers - jvm) * tick);
+        }
+
+        Cpu minus(Cpu earlier) {
+            return new Cpu(servers - earlier.servers, jvm - earlier.jvm, others - earlier.others);
+        }
+
+        private static long ticks(String stat) throws java.io.IOException {
+            String text = java.nio.file.Files.readString(java.nio.file.Path.of(stat));
+            String[] f = text.substring(text.lastIndexOf(')') + 2).split(" ");
+            return Long.parseLong(f[11]) + Long.parseLong(f[12]);
+        }
+    }
+
     private void same(String sql) {
         Outcome expected = Outcome.run(ref, sql);
         Outcome actual = Outcome.run(proxy, sql);

@@ -53,6 +53,10 @@ final class ServerAndShards implements AutoCloseable {
         }
     }
 
+    RunningDaemon plain() {
+        return plain;
+    }
+
     RunningDaemon sharded() {
         return sharded;
     }
