@@ -86,12 +86,7 @@ public record ColumnCopy(String name, Kind kind) {
                 }
             }
             case TEMPORAL -> {
-                if (!only(text, "0123456789-:. ")) {
-                    return false;
-                }
-                out.append('\'');
-                append(out, text);
-                out.append('\'');
+                return quoted(out, "'", text, "0123456789-:. ");
             }
             case TIMESTAMP -> {
                 if (!only(text, "0123456789.") || text.length == 0) {
@@ -102,23 +97,24 @@ public record ColumnCopy(String name, Kind kind) {
                 out.append(seconds.matches("0+(\\.0*)?") ? "'0000-00-00 00:00:00'" : "FROM_UNIXTIME(" + seconds + ")");
             }
             case BYTES -> {
-                if (!only(text, "0123456789ABCDEFabcdef")) {
-                    return false;
-                }
-                out.append("X'");
-                append(out, text);
-                out.append('\'');
+                return quoted(out, "X'", text, "0123456789ABCDEFabcdef");
             }
             case CANONICAL_TEXT -> {
-                if (!only(text, "0123456789ABCDEFabcdef:.-")) {
-                    return false;
-                }
-                out.append('\'');
-                append(out, text);
-                out.append('\'');
+                return quoted(out, "'", text, "0123456789ABCDEFabcdef:.-");
             }
             case GENERATED -> throw new IllegalStateException("a generated column is not written");
         }
+        return true;
+    }
+
+    /** {@code open}, the text, a closing quote; false (nothing appended) when the text holds other characters than {@code allowed}. */
+    private static boolean quoted(StringBuilder out, String open, byte[] text, String allowed) {
+        if (!only(text, allowed)) {
+            return false;
+        }
+        out.append(open);
+        append(out, text);
+        out.append('\'');
         return true;
     }
 
