@@ -12,7 +12,7 @@ import java.sql.Statement;
 import java.time.Duration;
 
 /** What move tests check on the shards themselves, and waiting for a move to end. */
-final class MoveChecks {
+public final class MoveChecks {
 
     /** Keyspace w: keys 1-1000 on shard 0, 1001- on shard 1; table t sharded on its column w. */
     static final String TWO_RANGES = """
@@ -30,14 +30,15 @@ final class MoveChecks {
     private MoveChecks() {
     }
 
-    static long count(RunningDaemon daemon, int shard, String sql) throws SQLException {
+    /** The first column of the first row {@code sql} returns on one shard. */
+    public static long count(RunningDaemon daemon, int shard, String sql) throws SQLException {
         try (Connection c = daemon.connect(shard); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
             rs.next();
             return rs.getLong(1);
         }
     }
 
-    static long proxyCount(Connection c, String sql) throws SQLException {
+    public static long proxyCount(Connection c, String sql) throws SQLException {
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
             rs.next();
             return rs.getLong(1);

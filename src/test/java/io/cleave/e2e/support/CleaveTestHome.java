@@ -51,7 +51,7 @@ public final class CleaveTestHome implements AutoCloseable {
     private CleaveTestHome(Builder b) throws IOException {
         this.root = Files.createTempDirectory(Path.of("/tmp"), "cleave-it-");
         this.shards = b.shards;
-        this.basePort = freePortRange(b.shards);
+        this.basePort = freePortRange(Math.max(b.shards, b.portRange));
         this.restartPolicy = b.restartPolicy;
         this.proxy = Optional.ofNullable(b.proxy);
         this.configFile = root.resolve("cleave.yaml");
@@ -116,7 +116,19 @@ public final class CleaveTestHome implements AutoCloseable {
     /** Pids of the servers running for this home, found by their command line (etc/shard-N.cnf). */
     public Map<Integer, Long> serverPids() {
         Map<Integer, Long> pids = new LinkedHashMap<>();
-        for (int i = 0; i < shards; i++) {
+        // Every shard-N.cnf: a scale may have added shards beyond the config's count.
+        int highest = shards - 1;
+        try (Stream<Path> files = Files.exists(home().etc()) ? Files.list(home().etc()) : Stream.empty()) {
+            for (Path f : files.toList()) {
+                String name = f.getFileName().toString();
+                if (name.matches("shard-\\d+\\.cnf")) {
+                    highest = Math.max(highest, Integer.parseInt(name.substring(6, name.length() - 4)));
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        for (int i = 0; i <= highest; i++) {
             Path cnf = home().etc().resolve("shard-" + i + ".cnf");
             int shard = i;
             ProcessInspector.findServerFor(cnf).ifPresent(p -> pids.put(shard, p.pid()));
@@ -176,6 +188,7 @@ public final class CleaveTestHome implements AutoCloseable {
     /** Options of a test home; defaults: 2 shards of 64M, quick restarts (a crash loop after 3 crashes). */
     public static final class Builder {
         private int shards = 2;
+        private int portRange;
         private int bufferPoolPerShardMiB = 64;
         private final Map<String, String> serverOptions = new LinkedHashMap<>();
         private final Map<String, String> proxyOptions = new LinkedHashMap<>();
@@ -188,6 +201,12 @@ public final class CleaveTestHome implements AutoCloseable {
 
         public Builder shards(int n) {
             this.shards = n;
+            return this;
+        }
+
+        /** Keeps {@code n} consecutive shard ports free (a test that scales to more shards than it starts with). */
+        public Builder portRange(int n) {
+            this.portRange = n;
             return this;
         }
 

@@ -35,11 +35,11 @@ public final class BenchHome implements AutoCloseable {
     private final int adminPort;
     private HomeStatus status;
 
-    private BenchHome(Path cleaveJar, Path dir, HomeSpec spec) throws IOException {
+    private BenchHome(Path cleaveJar, Path dir, HomeSpec spec, int ports) throws IOException {
         this.cleaveJar = cleaveJar;
         this.dir = dir;
         this.spec = spec;
-        this.basePort = FreePorts.range(spec.shards());
+        this.basePort = FreePorts.range(Math.max(ports, spec.shards()));
         this.proxyPort = FreePorts.one();
         this.adminPort = FreePorts.one();
         Files.writeString(config(), ConfigYaml.render(spec, basePort, proxyPort, adminPort));
@@ -47,11 +47,17 @@ public final class BenchHome implements AutoCloseable {
 
     /** Writes the config into a new directory under /tmp (short: the shards' Unix sockets live in it). */
     public static BenchHome create(Path cleaveJar, HomeSpec spec) {
+        return create(cleaveJar, spec, spec.shards());
+    }
+
+    /** With {@code ports} consecutive shard ports kept free (a home a benchmark scales up to that many shards). */
+    public static BenchHome create(Path cleaveJar, HomeSpec spec, int ports) {
         if (!Files.isRegularFile(cleaveJar)) {
             throw new IllegalArgumentException(cleaveJar + " is missing: build it with mvn -q -DskipTests package");
         }
         try {
-            return new BenchHome(cleaveJar, Files.createTempDirectory(Path.of("/tmp"), "cb" + spec.shards() + "-"), spec);
+            return new BenchHome(cleaveJar, Files.createTempDirectory(Path.of("/tmp"), "cb" + spec.shards() + "-"), spec,
+                ports);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -123,6 +129,12 @@ public final class BenchHome implements AutoCloseable {
 
     public List<Long> shardPids() {
         return status().shardPids();
+    }
+
+    /** The shards running now, read afresh (a scale starts and stops some). */
+    public List<Long> currentShardPids() {
+        requireUp();
+        return HomeStatus.parse(cleave(Duration.ofMinutes(1), "status", "--home=" + home(), "--json")).shardPids();
     }
 
     public int proxyPort() {

@@ -34,6 +34,16 @@ public final class ProcessCpu {
         return ticksToMicros(parseTicksWithChildren(stat(ProcessHandle.current().pid())));
     }
 
+    /** CPU microseconds of a process plus its children it has waited for (a daemon and the shards it stopped). */
+    public static long withChildrenMicros(long pid) {
+        return ticksToMicros(parseTicksWithChildren(stat(pid)));
+    }
+
+    /** Whether the process still runs (its /proc entry is there). */
+    public static boolean alive(long pid) {
+        return Files.exists(Path.of("/proc", Long.toString(pid), "stat"));
+    }
+
     private static String stat(long pid) {
         Path stat = Path.of("/proc", Long.toString(pid), "stat");
         try {

@@ -105,6 +105,50 @@ public final class AdminClient {
                 StandardCharsets.UTF_8)), io.cleave.manager.move.MoveRecord.class);
     }
 
+    /**
+     * {@code cleave shard-table}: {@code rule} is {@code {"keyspace": K, "column": C}},
+     * {@code {"reference": true}} or {@code {"unsharded": SHARD}}.
+     */
+    public io.cleave.manager.move.MoveRecord shardTable(String table, java.util.Map<String, Object> rule) throws IOException {
+        java.util.Map<String, Object> body = new java.util.LinkedHashMap<>(rule);
+        body.put("table", table);
+        return post("/v1/shard-table", body, Duration.ofSeconds(60), io.cleave.manager.move.MoveRecord.class);
+    }
+
+    /** Starts importing the database at {@code from} (mysql://USER:PASSWORD@HOST:PORT/DATABASE). */
+    public io.cleave.manager.imports.ImportStatus startImport(String from) throws IOException {
+        // Checking the source and attaching it reads every table's keys there: give it time.
+        return post("/v1/import", java.util.Map.of("from", from), Duration.ofMinutes(2),
+                io.cleave.manager.imports.ImportStatus.class);
+    }
+
+    public io.cleave.manager.imports.ImportStatus importStatus() throws IOException {
+        return AdminServer.JSON.readValue(send("GET", "/v1/import"), io.cleave.manager.imports.ImportStatus.class);
+    }
+
+    /** Starts changing the shard count to {@code shards}. */
+    public io.cleave.manager.scale.ScaleStatus startScale(int shards) throws IOException {
+        return post("/v1/scale", java.util.Map.of("shards", shards), Duration.ofMinutes(2),
+                io.cleave.manager.scale.ScaleStatus.class);
+    }
+
+    /** POSTs {@code body} as JSON and reads the answer as {@code type}. */
+    private <T> T post(String path, Object body, Duration timeout, Class<T> type) throws IOException {
+        return AdminServer.JSON.readValue(send("POST", path, HttpRequest.BodyPublishers.ofString(
+                AdminServer.JSON.writeValueAsString(body), StandardCharsets.UTF_8), timeout), type);
+    }
+
+    public io.cleave.manager.scale.ScaleStatus scaleStatus() throws IOException {
+        return AdminServer.JSON.readValue(send("GET", "/v1/scale"), io.cleave.manager.scale.ScaleStatus.class);
+    }
+
+    /** Deletes the datadirs of shards a scale stopped; returns what was deleted. */
+    public List<String> purgeScaledAway() throws IOException {
+        return AdminServer.JSON.readValue(send("POST", "/v1/scale", HttpRequest.BodyPublishers.ofString(
+                "{\"purge\": true}", StandardCharsets.UTF_8)), new TypeReference<>() {
+                });
+    }
+
     public io.cleave.manager.move.MoveRecord cancelMove(long id) throws IOException {
         return AdminServer.JSON.readValue(send("POST", "/v1/moves/" + id + "/cancel"), io.cleave.manager.move.MoveRecord.class);
     }
@@ -121,8 +165,12 @@ public final class AdminClient {
     }
 
     private String send(String method, String path, HttpRequest.BodyPublisher body) throws IOException {
+        return send(method, path, body, Duration.ofSeconds(10));
+    }
+
+    private String send(String method, String path, HttpRequest.BodyPublisher body, Duration timeout) throws IOException {
         HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + info.adminPort() + path))
-                .timeout(Duration.ofSeconds(10))
+                .timeout(timeout)
                 .header("Authorization", "Bearer " + token)
                 .method(method, body).build();
         try {

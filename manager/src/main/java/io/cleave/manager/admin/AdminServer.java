@@ -41,6 +41,12 @@ import java.util.function.Supplier;
  *       {@code {"keyspace": "...", "keys": "1-50", "to": 2}} starts one (400 bad input, 404 no such shard, 409
  *       overlapping a move under way); {@code POST /v1/moves/N/cancel}</li>
  *   <li>{@code POST /v1/rebalance} with {@code {"by": "rows"|"bytes", "dry_run": true}}: a {@link io.cleave.manager.move.RebalancePlan}</li>
+ *   <li>{@code POST /v1/import} with {@code {"from": "mysql://USER:PASSWORD@HOST:PORT/DATABASE"}} starts an import
+ *       (400 with every problem found, nothing changed); {@code GET /v1/import}: its status</li>
+ *   <li>{@code POST /v1/scale} with {@code {"shards": N}} starts a scale, with {@code {"purge": true}} deletes the
+ *       datadirs of shards a scale stopped; {@code GET /v1/scale}: its status</li>
+ *   <li>{@code POST /v1/shard-table} with {@code {"table": "db.t", "keyspace": "k", "column": "c"}} (or
+ *       {@code "reference": true}, or {@code "unsharded": SHARD}): the move that gives the table that rule</li>
  *   <li>{@code GET /metrics}: Prometheus text format</li>
  * </ul>
  * Errors are {@code {"error": "..."}}; 503 means the proxy, through which XA work goes, is not running.
@@ -62,7 +68,8 @@ public final class AdminServer implements AutoCloseable {
      */
     public AdminServer(int port, String token, PrometheusMeterRegistry registry, Supplier<StatusReport> status,
                        Runnable shutdown, Function<String, ExplainReport> explain, InDoubtTransactions xa,
-                       MoveService moves) {
+                       MoveService moves, io.cleave.manager.imports.ImportService imports,
+                       io.cleave.manager.scale.ScaleService scale) {
         this.expectedAuth = ("Bearer " + token).getBytes(StandardCharsets.UTF_8);
         try {
             server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 16);
@@ -109,6 +116,41 @@ public final class AdminServer implements AutoCloseable {
         server.createContext("/v1/shards", ex -> handle(ex, "GET", true, () -> respond(ex, 200, "application/json",
                 JSON.writeValueAsString(moves.shards(String.valueOf(ex.getRequestURI().getQuery()).contains("exact=true"))))));
         server.createContext("/v1/moves", ex -> handleMoves(ex, moves));
+        server.createContext("/v1/import", ex -> {
+            if (ex.getRequestMethod().equals("POST")) {
+                handle(ex, "POST", true, () -> {
+                    JsonNode body = body(ex);
+                    if (!body.hasNonNull("from")) {
+                        throw new AdminError(AdminError.BAD_REQUEST, "send {\"from\": \"mysql://USER:PASSWORD@HOST:PORT/DATABASE\"}");
+                    }
+                    respond(ex, 202, "application/json", JSON.writeValueAsString(imports.start(body.get("from").asText())));
+                });
+            } else {
+                handle(ex, "GET", true, () -> respond(ex, 200, "application/json", JSON.writeValueAsString(imports.status())));
+            }
+        });
+        server.createContext("/v1/scale", ex -> {
+            if (ex.getRequestMethod().equals("POST")) {
+                handle(ex, "POST", true, () -> {
+                    JsonNode body = body(ex);
+                    if (body.path("purge").asBoolean(false)) {
+                        respond(ex, 200, "application/json", JSON.writeValueAsString(scale.purge()));
+                        return;
+                    }
+                    if (!body.path("shards").canConvertToInt()) {
+                        throw new AdminError(AdminError.BAD_REQUEST, "send {\"shards\": N} or {\"purge\": true}");
+                    }
+                    respond(ex, 202, "application/json", JSON.writeValueAsString(scale.start(body.get("shards").asInt())));
+                });
+            } else {
+                handle(ex, "GET", true, () -> respond(ex, 200, "application/json", JSON.writeValueAsString(scale.status())));
+            }
+        });
+        server.createContext("/v1/shard-table", ex -> handle(ex, "POST", true, () -> {
+            JsonNode body = body(ex);
+            respond(ex, 202, "application/json", JSON.writeValueAsString(moves.shardTable(body.path("table").asText(""),
+                    ShardTableRequest.rule(body))));
+        }));
         server.createContext("/v1/rebalance", ex -> handle(ex, "POST", true, () -> {
             JsonNode body = body(ex);
             String by = body.path("by").asText("rows");
@@ -174,7 +216,7 @@ public final class AdminServer implements AutoCloseable {
     private static void noSuchEndpoint(HttpExchange ex) throws IOException {
         respond(ex, 404, "application/json", JSON.writeValueAsString(Map.of("error", "no such endpoint: expected"
                 + " /v1/status, /v1/shutdown, /v1/explain, /v1/xa, /v1/xa/commit, /v1/xa/rollback, /v1/xa/recover,"
-                + " /v1/shards, /v1/moves, /v1/rebalance or /metrics")));
+                + " /v1/shards, /v1/moves, /v1/rebalance, /v1/shard-table, /v1/import, /v1/scale or /metrics")));
     }
 
     private static void resolve(HttpExchange ex, InDoubtTransactions xa, boolean commit) throws IOException {

@@ -12,8 +12,9 @@ import java.util.List;
  * @param inDoubt prepared XA branches of unfinished cross-shard commits; null when the proxy does
  *                not run (then nobody can tell)
  * @param latestDeadlock the last deadlock across shards the proxy broke since it started; null if none
+ * @param shardsNote why the home runs another shard count than its config gives (after a scale); null otherwise
  */
 public record StatusReport(long daemonPid, String home, String startedAt, String serverBinary, boolean ready,
                            String proxy, List<InstanceStatus> instances, List<XaRecovery.InDoubtBranch> inDoubt,
-                           DeadlockReport latestDeadlock) {
+                           DeadlockReport latestDeadlock, String shardsNote) {
 }

@@ -1,9 +1,7 @@
 package io.cleave.manager.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import io.cleave.manager.admin.AdminClient;
-import io.cleave.manager.move.MovePhase;
 import io.cleave.manager.move.MoveRecord;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -25,11 +23,13 @@ import java.util.concurrent.Callable;
                 "--cancel ID stops a move that has not cut over yet and deletes its copy on the target."})
 public final class MoveCommand implements Callable<Integer> {
 
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-    private static final long POLL_MILLIS = 250;
+    private static final ObjectMapper JSON = MoveFollower.JSON;
 
     @Mixin
     HomeOptions options;
+
+    @Mixin
+    FollowOptions follow;
 
     @Parameters(index = "0", arity = "0..1", paramLabel = "KEYSPACE")
     String keyspace;
@@ -39,12 +39,6 @@ public final class MoveCommand implements Callable<Integer> {
 
     @Option(names = "--to", paramLabel = "SHARD", description = "The shard the keys go to.")
     Integer to;
-
-    @Option(names = "--wait", description = "Follow the move until it ends (a progress bar on a terminal).")
-    boolean await;
-
-    @Option(names = "--json", description = "Print the move as JSON (with --wait: as it ended).")
-    boolean json;
 
     @Option(names = "--cancel", paramLabel = "ID", description = "Cancel move ID (only before its cutover).")
     Long cancel;
@@ -62,7 +56,7 @@ public final class MoveCommand implements Callable<Integer> {
             MoveRecord r = options.daemon().cancelMove(cancel);
             print(out, r, "cancelling move " + r.id + " (" + r.keys + " of " + r.keyspace + "); its copy on shard "
                     + r.target + " is being deleted");
-            return await ? follow(options.daemon(), r.id, out) : ExitCodes.OK;
+            return follow.await ? follow(options.daemon(), r.id, out) : ExitCodes.OK;
         }
         if (keyspace == null || keys == null || to == null) {
             throw new CommandLine.ParameterException(spec.commandLine(),
@@ -70,40 +64,19 @@ public final class MoveCommand implements Callable<Integer> {
         }
         AdminClient daemon = options.daemon();
         MoveRecord r = daemon.startMove(keyspace, keys, to);
-        if (!await || !json) {
+        if (!follow.await || !follow.json) {
             print(out, r, "move " + r.id + ": keys " + r.keys + " of " + r.keyspace + " from shard " + r.source
                     + " to shard " + r.target + " (" + r.tables.size() + " tables); follow it with 'cleave moves'");
         }
-        return await ? follow(daemon, r.id, out) : ExitCodes.OK;
+        return follow.await ? follow(daemon, r.id, out) : ExitCodes.OK;
     }
 
     private int follow(AdminClient daemon, long id, PrintWriter out) throws IOException, InterruptedException {
-        MoveProgress progress = new MoveProgress(out, !json && System.console() != null);
-        MoveRecord r = daemon.move(id);
-        while (!r.phase.terminal()) {
-            if (!json) {
-                progress.show(r);
-            }
-            Thread.sleep(POLL_MILLIS);
-            r = daemon.move(id);
-        }
-        if (json) {
-            out.println(JSON.writeValueAsString(r));
-        } else {
-            progress.show(r);
-            if (r.phase == MovePhase.DONE) {
-                out.printf("move %d done: %,d rows copied, clients paused %.1f ms at the cutover%n", r.id, r.rowsCopied,
-                        r.pauseMillis);
-            } else {
-                out.printf("move %d %s: %s%n", r.id, r.phase.name().toLowerCase(), r.message);
-            }
-        }
-        out.flush();
-        return r.phase == MovePhase.DONE ? ExitCodes.OK : ExitCodes.FAILED;
+        return MoveFollower.follow(daemon, id, out, follow.json);
     }
 
     private void print(PrintWriter out, MoveRecord r, String text) throws IOException {
-        out.println(json ? JSON.writeValueAsString(r) : text);
+        out.println(follow.json ? JSON.writeValueAsString(r) : text);
         out.flush();
     }
 }

@@ -47,10 +47,13 @@ public final class MovesCommand implements Callable<Integer> {
     }
 
     static void print(List<MoveRecord> moves, PrintWriter out) {
-        String format = "%-4s %-10s %-14s %-5s %-12s %-22s %-9s %-20s %-20s %s%n";
+        String format = "%-4s %-10s %-14s %-9s %-12s %-22s %-9s %-20s %-20s %s%n";
         out.printf(format, "ID", "KEYSPACE", "KEYS", "FROM", "PHASE", "ROWS", "PAUSE", "STARTED", "ENDED", "NOTE");
         for (MoveRecord r : moves) {
-            out.printf(format, r.id, r.keyspace, r.keys, r.source + "->" + r.target,
+            boolean keys = r.kind == io.cleave.manager.move.MoveKind.KEYS;
+            String to = keys || r.targets.size() == 1 ? String.valueOf(r.target)
+                    : r.targets.isEmpty() ? "-" : r.targets.get(0) + ".." + r.targets.get(r.targets.size() - 1);
+            out.printf(format, r.id, keys ? r.keyspace : "(" + r.origin + ")", keys ? r.keys : r.what(), r.source + "->" + to,
                     r.phase.name().toLowerCase(Locale.ROOT), String.format(Locale.ROOT, "%,d/%,d", r.rowsCopied, r.rowsTotal),
                     r.phase.switched() ? String.format(Locale.ROOT, "%.0f ms", r.pauseMillis) : "-", time(r.created),
                     time(r.ended), r.message == null ? "" : r.message);

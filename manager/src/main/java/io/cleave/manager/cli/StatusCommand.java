@@ -52,7 +52,11 @@ public final class StatusCommand implements Callable<Integer> {
     static void print(StatusReport report, PrintWriter out) {
         out.printf("daemon pid %d, home %s, %s; proxy: %s%n", report.daemonPid(), report.home(),
                 report.ready() ? "all instances ready" : "NOT all instances ready", report.proxy());
-        out.printf("server: %s%n%n", report.serverBinary());
+        out.printf("server: %s%n", report.serverBinary());
+        if (report.shardsNote() != null) {
+            out.printf("shards: %s%n", report.shardsNote());
+        }
+        out.println();
         String format = "%-9s %-10s %-8s %-40s %-6s %-9s %-8s %-6s %-16s %s%n";
         out.printf(format, "INSTANCE", "STATE", "PID", "SOCKET", "PORT", "UPTIME", "RESTARTS", "POOL", "VERSION", "DATADIR");
         for (InstanceStatus i : report.instances()) {

@@ -33,4 +33,13 @@ public record CleaveConfig(Path source, int shards, ServerConfig server, long bu
     public long bufferPoolPerShard() {
         return bufferPoolBytes / shards;
     }
+
+    /**
+     * This config with {@code n} shards: the count the state holds once {@code cleave scale}
+     * changed it (the file's {@code shards} was the initial count).
+     */
+    public CleaveConfig withShards(int n) {
+        return n == shards ? this : new CleaveConfig(source, n, server, bufferPoolBytes, datadirRoots, logDir, ioCapacity,
+                redoWriteRate, cpuSets, proxy, adminPort, sharding);
+    }
 }

@@ -91,10 +91,29 @@ public final class CleaveProxyService implements ProxyService {
     private List<ShardEndpoint> endpoints() {
         List<ShardEndpoint> endpoints = new ArrayList<>();
         for (io.cleave.manager.daemon.ShardEndpoint s : context.shards()) {
-            endpoints.add(new ShardEndpoint(s.index(), s.socket(), new InetSocketAddress(s.host(), s.port()), s.user(),
-                    s.secret().getBytes(StandardCharsets.UTF_8)));
+            endpoints.add(endpoint(s));
         }
         return endpoints;
+    }
+
+    private static ShardEndpoint endpoint(io.cleave.manager.daemon.ShardEndpoint s) {
+        return new ShardEndpoint(s.index(), s.socket(), new InetSocketAddress(s.host(), s.port()), s.user(),
+                s.secret().getBytes(StandardCharsets.UTF_8), s.attached());
+    }
+
+    @Override
+    public void addShard(io.cleave.manager.daemon.ShardEndpoint shard) {
+        running().addShard(endpoint(shard));
+    }
+
+    @Override
+    public void removeShard(int shard) {
+        running().removeShard(shard);
+    }
+
+    @Override
+    public int connectionsInUse(int shard) {
+        return running().connectionsInUse(shard);
     }
 
     /** The proxy's bound port (useful when the config asked for port 0). */

@@ -82,9 +82,12 @@ public final class Daemon implements AutoCloseable {
     private Provisioned provisioned;
     private PrometheusMeterRegistry registry;
     private ScheduledExecutorService scheduler;
-    private List<InstanceSupervisor> supervisors = List.of();
+    private final Supervisors supervisors = new Supervisors();
     private AdminServer admin;
     private MoveService moves;
+    private io.cleave.manager.imports.ImportService imports;
+    private io.cleave.manager.scale.ScaleService scale;
+    private ShardLinks links;
     /** Read by admin API threads. */
     private volatile ProxyService proxy;
     /** Read by admin API threads. */
@@ -119,24 +122,41 @@ public final class Daemon implements AutoCloseable {
                 ReadinessProbe probe = new ReadinessProbe(ShardAccount.USER, provisioned.account().secret());
                 MysqldLauncher launcher = new MysqldLauncher(provisioned.binary(), provisioned.accountInitFile());
                 InstanceMetrics metrics = new InstanceMetrics(registry);
+                java.util.function.Function<InstancePlan, InstanceSupervisor> supervise = plan -> {
+                    InstanceSupervisor s = new InstanceSupervisor(plan, launcher, probe, provisioned.account(),
+                            options.restartPolicy(), Clock.systemUTC(), scheduler, this::fireStateChanged, metrics);
+                    metrics.bind(List.of(s));
+                    return s;
+                };
                 List<InstanceSupervisor> list = new ArrayList<>();
                 for (InstancePlan plan : provisioned.plans()) {
-                    list.add(new InstanceSupervisor(plan, launcher, probe, provisioned.account(), options.restartPolicy(),
-                            Clock.systemUTC(), scheduler, this::fireStateChanged, metrics));
+                    list.add(supervise.apply(plan));
                 }
-                supervisors = List.copyOf(list);
-                metrics.bind(supervisors);
+                supervisors.set(list);
                 MapUpdates maps = new MapUpdates(provisioned.shardMaps(), new ShardMapStore(home.shardMapFile()),
                         config.sharding().topology());
-                moves = new MoveService(new MoveEnvironment(new ShardLinks(shardEndpoints()), maps, this::cutoverGate,
+                links = new ShardLinks(shardEndpoints());
+                moves = new MoveService(new MoveEnvironment(links, maps, this::cutoverGate,
                         new MoveJournal(home.state()), MoveSettings.fromSystemProperties(),
                         new MoveMetrics(registry, () -> moves.phases()),
                         new MoveHooks.Switchable(MoveHooks.fromSystemProperties())));
+                imports = new io.cleave.manager.imports.ImportService(home.state(), moves, shardRegistry(), registry,
+                        () -> scale != null && scale.running());
+                imports.attachedEndpoint().ifPresent(links::put);
+                scale = new io.cleave.manager.scale.ScaleService(home.state(), moves, shardRegistry(),
+                        new ScalableInstances(new HomePlanner(home, config, options.cacheDir(), options.pathVariable()),
+                                new Provisioner(home, config, options.cacheDir(), options.pathVariable()),
+                                provisioned.binary(), supervisors, supervise, this::endpointOf, options.readyTimeout(),
+                                options.stopTimeout()), registry);
+                String note = scaleNote(config.shards(), provisioned.shardMaps().current().shardCount());
+                if (note != null) {
+                    log.info("{}", note);
+                }
                 admin = new AdminServer(config.adminPort(), provisioned.adminToken(), registry, this::statusReport,
-                        this::requestShutdown, this::explain, inDoubtTransactions(), moves);
+                        this::requestShutdown, this::explain, inDoubtTransactions(), moves, imports, scale);
                 admin.start();
                 new DaemonInfo(ProcessHandle.current().pid(), admin.port(), startedAt.toString(), version()).write(home);
-                supervisors.forEach(InstanceSupervisor::start);
+                supervisors.all().forEach(InstanceSupervisor::start);
             } catch (RuntimeException e) {
                 log.error("daemon start failed: {}", e.getMessage());
                 shutdown(true);
@@ -144,13 +164,57 @@ public final class Daemon implements AutoCloseable {
             }
         }
         if (awaitSettled()) {
-            new AppliedSettings(new ReadinessProbe(ShardAccount.USER, provisioned.account().secret())).check(supervisors);
+            new AppliedSettings(new ReadinessProbe(ShardAccount.USER, provisioned.account().secret())).check(supervisors.all());
             startProxy();
         } else {
             proxyState = options.proxy().isPresent() ? "down: no instance is ready" : "not part of this build";
         }
         // Unfinished moves go on once the proxy (whose gate holds clients at a cutover) runs.
         moves.resume();
+        imports.resume();
+        scale.resume();
+    }
+
+    public io.cleave.manager.scale.ScaleService scale() {
+        return scale;
+    }
+
+    private static String scaleNote(int configured, int stored) {
+        return configured == stored ? null : "the config asks for " + configured + " shards; 'cleave scale' changed that"
+                + " to " + stored + ", which the state holds and the daemon runs (the config's count was the initial one)";
+    }
+
+    /** How the mover and the proxy learn of shards and attached servers that come and go. */
+    private ShardRegistry shardRegistry() {
+        return new ShardRegistry() {
+            @Override
+            public void add(ShardEndpoint shard) {
+                links.put(shard);
+                ProxyService p = proxy;
+                if (p != null) {
+                    p.addShard(shard);
+                }
+            }
+
+            @Override
+            public void remove(int shard) {
+                ProxyService p = proxy;
+                if (p != null) {
+                    p.removeShard(shard);
+                }
+                links.remove(shard);
+            }
+
+            @Override
+            public int connectionsInUse(int shard) {
+                ProxyService p = proxy;
+                return p == null ? 0 : p.connectionsInUse(shard);
+            }
+        };
+    }
+
+    public io.cleave.manager.imports.ImportService imports() {
+        return imports;
     }
 
     /** The running proxy's cutover gate, or null when no proxy runs (then no client can be on moving keys). */
@@ -171,7 +235,7 @@ public final class Daemon implements AutoCloseable {
     private boolean awaitSettled() {
         long deadline = System.nanoTime() + options.readyTimeout().toNanos();
         while (System.nanoTime() < deadline) {
-            List<InstanceState> states = supervisors.stream().map(InstanceSupervisor::state).toList();
+            List<InstanceState> states = supervisors.all().stream().map(InstanceSupervisor::state).toList();
             if (states.stream().allMatch(s -> s == InstanceState.RUNNING)) {
                 log.info("all {} instances ready {} ms after start", states.size(),
                         java.time.Duration.between(startedAt, Instant.now()).toMillis());
@@ -221,24 +285,32 @@ public final class Daemon implements AutoCloseable {
 
     /** What the proxy is given; public so a proxy can also be built and tested against a running daemon. */
     public ProxyContext proxyContext() {
-        return new ProxyContext(config.proxy(), config.sharding().topology(), provisioned.shardMaps(), shardEndpoints(),
+        List<ShardEndpoint> shards = new ArrayList<>(shardEndpoints());
+        imports.attachedEndpoint().ifPresent(shards::add);
+        return new ProxyContext(config.proxy(), config.sharding().topology(), provisioned.shardMaps(), shards,
                 instanceEvents(), registry, home.state(), home.run());
     }
 
+    /** One endpoint per supervised shard, in index order. */
     public List<ShardEndpoint> shardEndpoints() {
         List<ShardEndpoint> endpoints = new ArrayList<>();
-        for (InstancePlan plan : provisioned.plans()) {
-            endpoints.add(new ShardEndpoint(plan.index(), plan.name(), plan.socket(), "127.0.0.1", plan.port(),
-                    ShardAccount.USER, provisioned.account().secret()));
+        for (InstanceSupervisor s : supervisors.all()) {
+            endpoints.add(endpointOf(s.plan()));
         }
         return endpoints;
+    }
+
+    private ShardEndpoint endpointOf(InstancePlan plan) {
+        return new ShardEndpoint(plan.index(), plan.name(), plan.socket(), "127.0.0.1", plan.port(), ShardAccount.USER,
+                provisioned.account().secret());
     }
 
     public InstanceEvents instanceEvents() {
         return new InstanceEvents() {
             @Override
             public InstanceState stateOf(int shard) {
-                return supervisors.get(shard).state();
+                InstanceSupervisor s = supervisors.byIndex(shard);
+                return s == null ? InstanceState.STOPPED : s.state();
             }
 
             @Override
@@ -256,11 +328,12 @@ public final class Daemon implements AutoCloseable {
     }
 
     public StatusReport statusReport() {
-        List<InstanceStatus> instances = supervisors.stream().map(InstanceSupervisor::status).toList();
+        List<InstanceStatus> instances = supervisors.all().stream().map(InstanceSupervisor::status).toList();
         boolean ready = !instances.isEmpty() && instances.stream().allMatch(i -> i.state() == InstanceState.RUNNING);
+        String note = provisioned == null ? null : scaleNote(config.shards(), provisioned.shardMaps().current().shardCount());
         return new StatusReport(ProcessHandle.current().pid(), home.toString(), String.valueOf(startedAt),
                 provisioned == null ? null : provisioned.binary().describe(), ready, proxyState, instances,
-                inDoubtOrNull(), proxy == null ? null : proxy.latestDeadlock());
+                inDoubtOrNull(), proxy == null ? null : proxy.latestDeadlock(), note);
     }
 
     /** The in-doubt branches for status; null when the proxy does not run or the scan failed. */
@@ -314,8 +387,9 @@ public final class Daemon implements AutoCloseable {
      */
     public ExplainReport explain(String sql) {
         Explainer e = explainer;
-        if (e == null) {
-            e = new Explainer(new Router(config.sharding().topology()));
+        io.cleave.router.topology.Topology routing = provisioned.shardMaps().current().routing(config.sharding().topology());
+        if (e == null || !e.topology().equals(routing)) {
+            e = new Explainer(new Router(routing));
             explainer = e;
         }
         Explainer.Explanation x = e.explain(sql.getBytes(StandardCharsets.UTF_8), SqlMode.DEFAULT,
@@ -359,7 +433,7 @@ public final class Daemon implements AutoCloseable {
     }
 
     public List<InstanceSupervisor> supervisors() {
-        return supervisors;
+        return supervisors.all();
     }
 
     /** Blocks until the daemon has stopped (after {@link #close()} or POST /v1/shutdown). */
@@ -393,6 +467,12 @@ public final class Daemon implements AutoCloseable {
                 return;
             }
             closed = true;
+            if (scale != null) {
+                scale.close();
+            }
+            if (imports != null) {
+                imports.close();
+            }
             if (moves != null) {
                 moves.close();
             }
@@ -402,12 +482,12 @@ public final class Daemon implements AutoCloseable {
                 proxy = null;
             }
             if (stopInstances) {
-                List<CompletableFuture<Void>> stops = supervisors.stream()
+                List<CompletableFuture<Void>> stops = supervisors.all().stream()
                         .map(s -> s.stop(options.stopTimeout())).toList();
                 CompletableFuture.allOf(stops.toArray(CompletableFuture[]::new)).join();
             } else {
-                supervisors.forEach(InstanceSupervisor::release);
-                log.info("left {} instances running for the next daemon to adopt", supervisors.size());
+                supervisors.all().forEach(InstanceSupervisor::release);
+                log.info("left {} instances running for the next daemon to adopt", supervisors.all().size());
             }
             if (scheduler != null) {
                 scheduler.shutdownNow();

@@ -2,6 +2,7 @@ package io.cleave.manager.daemon;
 
 import io.cleave.manager.config.CleaveConfig;
 import io.cleave.manager.home.CleaveHome;
+import io.cleave.manager.home.ShardMapStore;
 import io.cleave.manager.host.HostFacts;
 import io.cleave.manager.host.StorageProbe;
 import io.cleave.manager.host.SysfsHost;
@@ -35,18 +36,41 @@ public final class HomePlanner {
         this.pathVariable = pathVariable;
     }
 
+    public CleaveHome home() {
+        return home;
+    }
+
     public boolean runAsRoot() {
         return runAsRoot;
     }
 
-    /** @throws io.cleave.manager.instance.PlanRefusedException when the plan cannot work */
+    /**
+     * The plan for as many shards as the home has: the state's count once a scale changed it, else
+     * the config's.
+     *
+     * @throws io.cleave.manager.instance.PlanRefusedException when the plan cannot work
+     */
     public HostPlan plan() {
+        return plan(shardCount());
+    }
+
+    /** The plan for {@code shards} shards (a scale plans the count it goes to). */
+    public HostPlan plan(int shards) {
         ServerBinary binary = new BinaryResolver(pathVariable, () -> EmbeddedServer.standard(cacheDir))
                 .resolve(config.server().binary());
-        return plan(binary, SysfsHost.local(pathVariable).facts(), SysfsStorage.local());
+        return plan(config.withShards(shards), binary, SysfsHost.local(pathVariable).facts(), SysfsStorage.local());
+    }
+
+    /** The home's shard count: the state's when it holds a shard map, else the config's. */
+    public int shardCount() {
+        return new ShardMapStore(home.shardMapFile()).storedShardCount().orElse(config.shards());
     }
 
     HostPlan plan(ServerBinary binary, HostFacts host, StorageProbe storage) {
+        return plan(config, binary, host, storage);
+    }
+
+    private HostPlan plan(CleaveConfig config, ServerBinary binary, HostFacts host, StorageProbe storage) {
         return new InstancePlanner(storage, host).plan(config, home, binary,
                 new ServerDefaultsProbe(cacheDir, runAsRoot).defaultsOf(binary), runAsRoot);
     }

@@ -94,6 +94,23 @@ public final class Provisioner {
         return new Provisioned(binary, plans, account, adminToken, new ShardMapHolder(map), initFile, hostPlan);
     }
 
+    /**
+     * Makes one more shard ready to start (a scale adds it): its my.cnf written and its datadir
+     * initialized from the template, as for the others.
+     */
+    public void prepareInstance(InstancePlan plan, ServerBinary binary) {
+        writeCnf(plan, binary);
+        DatadirInitializer.Outcome outcome = new DatadirInitializer(cacheDir, planner.runAsRoot()).initialize(plan, binary);
+        if (outcome == DatadirInitializer.Outcome.CREATED) {
+            log.info("{}: initialized datadir {}", plan.name(), plan.datadir());
+        }
+    }
+
+    /** Writes a shard's my.cnf from its plan unless it says that already (read at the server's next start). */
+    public static void writeCnf(InstancePlan plan, ServerBinary binary) {
+        writeIfChanged(plan.cnf(), CnfRenderer.packaged().render(plan, binary));
+    }
+
     private static void writeIfChanged(Path file, String content) {
         try {
             if (Files.exists(file) && Files.readString(file, StandardCharsets.UTF_8).equals(content)) {

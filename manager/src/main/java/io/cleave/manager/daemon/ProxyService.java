@@ -30,6 +30,15 @@ public interface ProxyService extends AutoCloseable {
     /** Where moves hold statements on moving keys while the map changes. */
     io.cleave.proxy.cutover.CutoverGate cutoverGate();
 
+    /** Serves one more shard (added by a scale) or attached server (an import's source), before the map names it. */
+    void addShard(ShardEndpoint shard);
+
+    /** Stops serving a shard or attached server the map no longer names. */
+    void removeShard(int shard);
+
+    /** Backend connections to {@code shard} borrowed by statements or transactions now. */
+    int connectionsInUse(int shard);
+
     /** Runs a recovery pass now; returns how many branches it settled. */
     int recoverNow();
 

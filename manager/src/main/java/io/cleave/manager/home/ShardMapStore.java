@@ -8,9 +8,11 @@ import io.cleave.manager.config.ShardingConfig;
 import io.cleave.router.keyspace.KeyRange;
 import io.cleave.router.keyspace.Keyspace;
 import io.cleave.router.keyspace.RangeShardFunction;
+import io.cleave.router.shardmap.AttachedShard;
 import io.cleave.router.shardmap.Ghost;
 import io.cleave.router.shardmap.KeySet;
 import io.cleave.router.shardmap.ShardMap;
+import io.cleave.router.topology.TableRule;
 import io.cleave.router.topology.Topology;
 
 import java.io.IOException;
@@ -25,10 +27,12 @@ import java.util.Map;
 import java.util.TreeSet;
 
 /**
- * The shard map persisted in {@code state/shard-map.json} (version + bucket assignments, split
- * ranges, ghosts). It is written at first start from the config and read back afterwards: once
- * data sits on shards, the file, not the config, says where each bucket lives. Every version is
- * written durably (fsynced, then renamed into place) before it is published.
+ * The shard map persisted in {@code state/shard-map.json} (version, shard count, bucket
+ * assignments, split ranges, ghosts, table rules set at run time, attached servers, tables being
+ * copied). It is written at first start from the config and read back afterwards: once data sits
+ * on shards, the file, not the config, says how many shards there are, where each bucket lives and
+ * how the tables it names are sharded. Every version is written durably (fsynced, then renamed
+ * into place) before it is published.
  */
 public final class ShardMapStore {
 
@@ -41,7 +45,9 @@ public final class ShardMapStore {
     }
 
     /**
-     * The persisted map, or version 1 built from the config (and persisted) when none exists.
+     * The persisted map, or version 1 built from the config (and persisted) when none exists. A
+     * shard count other than the config's is no mismatch: {@code cleave scale} changed it, and the
+     * config's count was the initial one.
      *
      * @throws ShardMapMismatchException when the persisted map no longer fits the config
      */
@@ -54,9 +60,6 @@ public final class ShardMapStore {
         }
         ShardMap stored = read();
         List<String> problems = new ArrayList<>();
-        if (stored.shardCount() != topology.shardCount()) {
-            problems.add("it was written for " + stored.shardCount() + " shards, the config has " + topology.shardCount());
-        }
         TreeSet<String> configured = new TreeSet<>(topology.keyspaces().keySet());
         TreeSet<String> persisted = new TreeSet<>(stored.keyspaces());
         if (!configured.equals(persisted)) {
@@ -115,10 +118,47 @@ public final class ShardMapStore {
                         : new KeySet.Keys(g.path("from").asLong(), g.path("to").asLong());
                 ghosts.add(new Ghost(g.path("keyspace").asText(), set, g.path("shard").asInt(), g.path("move").asLong()));
             }
+            Map<String, TableRule> rules = new LinkedHashMap<>();
+            for (JsonNode r : root.path("rules")) {
+                TableRule rule = rule(r);
+                rules.put(rule.table(), rule);
+            }
+            List<AttachedShard> attached = new ArrayList<>();
+            for (JsonNode a : root.path("attached")) {
+                attached.add(new AttachedShard(a.path("index").asInt(), a.path("label").asText()));
+            }
+            Map<String, Long> moving = new LinkedHashMap<>();
+            root.path("moving_tables").fields().forEachRemaining(e -> moving.put(e.getKey(), e.getValue().asLong()));
             return new ShardMap(root.path("version").asLong(), root.path("shard_count").asInt(), assignments, split,
-                    ghosts);
+                    ghosts, rules, attached, moving);
         } catch (IOException | IllegalArgumentException | NullPointerException e) {
             throw new ShardMapMismatchException("cannot read the shard map " + file + ": " + e.getMessage());
+        }
+    }
+
+    /** The shard count the state holds, when a map was written. */
+    public java.util.OptionalInt storedShardCount() {
+        return Files.exists(file) ? java.util.OptionalInt.of(read().shardCount()) : java.util.OptionalInt.empty();
+    }
+
+    private static TableRule rule(JsonNode r) {
+        String table = r.path("table").asText();
+        return switch (r.path("rule").asText()) {
+            case "sharded" -> new TableRule.Sharded(table, r.path("keyspace").asText(), r.path("column").asText());
+            case "reference" -> new TableRule.Reference(table);
+            case "unsharded" -> new TableRule.Unsharded(table, r.path("shard").asInt());
+            default -> throw new IllegalArgumentException("table " + table + " has an unknown rule " + r.path("rule"));
+        };
+    }
+
+    private static void rule(ObjectNode node, TableRule rule) {
+        node.put("table", rule.table());
+        if (rule instanceof TableRule.Sharded s) {
+            node.put("rule", "sharded").put("keyspace", s.keyspace()).put("column", s.column());
+        } else if (rule instanceof TableRule.Reference) {
+            node.put("rule", "reference");
+        } else {
+            node.put("rule", "unsharded").put("shard", ((TableRule.Unsharded) rule).homeShard());
         }
     }
 
@@ -162,6 +202,22 @@ public final class ShardMapStore {
                 node.put("shard", g.shard());
                 node.put("move", g.moveId());
             }
+        }
+        if (!map.rules().isEmpty()) {
+            ArrayNode rules = root.putArray("rules");
+            for (TableRule r : new java.util.TreeMap<>(map.rules()).values()) {
+                rule(rules.addObject(), r);
+            }
+        }
+        if (!map.attached().isEmpty()) {
+            ArrayNode attached = root.putArray("attached");
+            for (AttachedShard a : map.attached()) {
+                attached.addObject().put("index", a.index()).put("label", a.label());
+            }
+        }
+        if (!map.movingTables().isEmpty()) {
+            ObjectNode moving = root.putObject("moving_tables");
+            new java.util.TreeMap<>(map.movingTables()).forEach(moving::put);
         }
         try {
             Files.createDirectories(file.getParent());

@@ -194,7 +194,8 @@ public final class EmbeddedServer {
         }
     }
 
-    static void deleteTree(Path root) throws IOException {
+    /** Deletes a file or a directory with everything in it (nothing when it does not exist). */
+    public static void deleteTree(Path root) throws IOException {
         if (!Files.exists(root)) {
             return;
         }

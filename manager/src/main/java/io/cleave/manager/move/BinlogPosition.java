@@ -14,13 +14,25 @@ record BinlogPosition(String file, long position) implements Comparable<BinlogPo
         return byFile != 0 ? byFile : Long.compare(position, o.position);
     }
 
-    /** The end of the shard's binlog now. */
+    /** The end of the server's binlog now. */
     static BinlogPosition current(Connection c) throws SQLException {
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SHOW MASTER STATUS")) {
+        try (Statement s = c.createStatement(); ResultSet rs = status(s)) {
             if (!rs.next()) {
-                throw new SQLException("the shard has no binlog (log_bin is off): moves need its row binlog");
+                throw new SQLException("the server has no binlog (log_bin is off): moves need its row binlog");
             }
             return new BinlogPosition(rs.getString(1), rs.getLong(2));
+        }
+    }
+
+    /** SHOW MASTER STATUS, or SHOW BINARY LOG STATUS on MySQL 8.4 and later, which dropped the first. */
+    private static ResultSet status(Statement s) throws SQLException {
+        try {
+            return s.executeQuery("SHOW MASTER STATUS");
+        } catch (SQLException e) {
+            if (e.getErrorCode() != 1064) {
+                throw e;
+            }
+            return s.executeQuery("SHOW BINARY LOG STATUS");
         }
     }
 

@@ -12,13 +12,9 @@ import com.github.shyiko.mysql.binlog.event.UpdateRowsEventData;
 import com.github.shyiko.mysql.binlog.event.WriteRowsEventData;
 import com.github.shyiko.mysql.binlog.event.deserialization.EventDeserializer;
 import io.cleave.manager.daemon.ShardEndpoint;
-import io.cleave.router.keyspace.ShardFunction;
-import io.cleave.router.keyspace.ShardKey;
-import io.cleave.router.shardmap.KeySet;
 
 import java.io.IOException;
 import java.io.Serializable;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
@@ -49,8 +45,6 @@ final class BinlogTail implements BinaryLogClient.EventListener, AutoCloseable {
 
     private final BinaryLogClient client;
     private final Map<String, TableShape> tables = new HashMap<>();
-    private final KeySet moving;
-    private final ShardFunction function;
     private final Map<Long, TableShape> tableIds = new HashMap<>();
     private final Map<String, Map<TableShape, Set<List<Object>>>> xaGroups = new HashMap<>();
     private Map<TableShape, Set<List<Object>>> pending = new LinkedHashMap<>();
@@ -63,10 +57,8 @@ final class BinlogTail implements BinaryLogClient.EventListener, AutoCloseable {
     private long totalEvents;
     private volatile Exception failure;
 
-    BinlogTail(ShardEndpoint source, long serverId, BinlogPosition from, List<TableShape> shapes, KeySet moving,
-               ShardFunction function) {
-        this.moving = moving;
-        this.function = function;
+    /** Follows the changes of {@code shapes}' rows that their placements watch. */
+    BinlogTail(ShardEndpoint source, long serverId, BinlogPosition from, List<TableShape> shapes) {
         for (TableShape s : shapes) {
             tables.put(name(s.table.schema, s.table.table), s);
         }
@@ -191,13 +183,13 @@ final class BinlogTail implements BinaryLogClient.EventListener, AutoCloseable {
         if (shape == null) {
             return;
         }
-        int keyAt = position(included, shape.keyColumn);
+        int keyAt = shape.keyColumn < 0 ? -1 : position(included, shape.keyColumn);
         int[] pkAt = new int[shape.primaryKey.length];
         for (int i = 0; i < pkAt.length; i++) {
             pkAt[i] = position(included, shape.primaryKey[i]);
         }
         for (Serializable[] row : images) {
-            if (keyAt < 0 || !isMoving(row[keyAt])) {
+            if (shape.keyColumn >= 0 ? keyAt < 0 || !shape.placement.watches(row[keyAt]) : !shape.placement.watches(null)) {
                 continue;
             }
             List<Object> pk = new ArrayList<>(pkAt.length);
@@ -220,16 +212,6 @@ final class BinlogTail implements BinaryLogClient.EventListener, AutoCloseable {
             oldestPendingMillis = System.currentTimeMillis();
         }
         pending.computeIfAbsent(shape, t -> new LinkedHashSet<>()).add(pk);
-    }
-
-    private boolean isMoving(Serializable value) {
-        if (value instanceof Number n) {
-            return moving.contains(ShardKey.of(n.longValue()), function);
-        }
-        if (value instanceof byte[] b) {
-            return moving.contains(ShardKey.ofString(new String(b, StandardCharsets.UTF_8)), function);
-        }
-        return value == null ? false : true;
     }
 
     private static Object value(Serializable v) {

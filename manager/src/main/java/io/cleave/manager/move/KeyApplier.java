@@ -10,45 +10,57 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Applies catch-up to the target: the rows whose keys the binlog named are read again from the
- * source and replace the target's (or are deleted there when the source no longer has them), in
- * one transaction per batch. Reading the source's current rows rather than decoding binlog images
- * makes applying idempotent and order-free: whatever ran twice, the target ends as the source is.
+ * Applies catch-up to the targets: the rows whose keys the binlog named are read again from the
+ * source and replace the targets' (or are deleted there when the source no longer has them), in
+ * one transaction per target and batch. Reading the source's current rows rather than decoding
+ * binlog images makes applying idempotent and order-free: whatever ran twice, each target ends as
+ * the source is.
  */
 final class KeyApplier {
 
     private static final int KEYS_PER_STATEMENT = 500;
 
-    /** Applies a batch; returns how many rows were written or deleted on the target. */
-    long apply(Connection source, Connection target, Map<TableShape, Set<List<Object>>> batch)
+    /** Applies a batch; returns how many rows were written or deleted on the targets. */
+    long apply(Connection source, Map<Integer, Connection> targets, Map<TableShape, Set<List<Object>>> batch)
             throws SQLException {
         long changed = 0;
-        boolean autocommit = target.getAutoCommit();
-        target.setAutoCommit(false);
+        for (Connection t : targets.values()) {
+            t.setAutoCommit(false);
+        }
         try {
             for (Map.Entry<TableShape, Set<List<Object>>> e : batch.entrySet()) {
                 List<List<Object>> keys = new ArrayList<>(e.getValue());
                 for (int i = 0; i < keys.size(); i += KEYS_PER_STATEMENT) {
-                    changed += applyKeys(source, target, e.getKey(), keys.subList(i, Math.min(keys.size(),
-                            i + KEYS_PER_STATEMENT)), e.getKey().moving);
+                    changed += applyKeys(source, targets, e.getKey(), keys.subList(i, Math.min(keys.size(),
+                            i + KEYS_PER_STATEMENT)));
                 }
             }
-            target.commit();
+            for (Connection t : targets.values()) {
+                t.commit();
+            }
         } catch (SQLException | RuntimeException e) {
-            target.rollback();
+            for (Connection t : targets.values()) {
+                try {
+                    t.rollback();
+                } catch (SQLException ignored) {
+                    // the first failure is the one to report
+                }
+            }
             throw e;
         } finally {
-            target.setAutoCommit(autocommit);
+            for (Connection t : targets.values()) {
+                t.setAutoCommit(true);
+            }
         }
         return changed;
     }
 
-    private long applyKeys(Connection source, Connection target, TableShape shape, List<List<Object>> keys,
-                           String moving) throws SQLException {
+    private long applyKeys(Connection source, Map<Integer, Connection> targets, TableShape shape, List<List<Object>> keys)
+            throws SQLException {
         String in = keyList(shape.table.primaryKey, keys.size());
         List<Object[]> rows = new ArrayList<>();
         try (PreparedStatement ps = source.prepareStatement("SELECT " + shape.columnList() + " FROM "
-                + shape.table.qualified() + " WHERE " + moving + " AND " + in)) {
+                + shape.table.qualified() + " WHERE " + shape.moving + " AND " + in)) {
             bindKeys(ps, keys);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -56,13 +68,20 @@ final class KeyApplier {
                 }
             }
         }
-        long deleted;
-        try (PreparedStatement ps = target.prepareStatement("DELETE FROM " + shape.table.qualified() + " WHERE " + in)) {
-            bindKeys(ps, keys);
-            deleted = ps.executeUpdate();
+        Map<Integer, List<Object[]>> byTarget = shape.byTarget(rows, targets.keySet());
+        long changed = 0;
+        for (Map.Entry<Integer, Connection> t : targets.entrySet()) {
+            long deleted;
+            try (PreparedStatement ps = t.getValue().prepareStatement("DELETE FROM " + shape.table.qualified()
+                    + " WHERE " + in)) {
+                bindKeys(ps, keys);
+                deleted = ps.executeUpdate();
+            }
+            List<Object[]> mine = byTarget.getOrDefault(t.getKey(), List.of());
+            shape.replace(t.getValue(), mine);
+            changed += Math.max(deleted, mine.size());
         }
-        shape.replace(target, rows);
-        return Math.max(deleted, rows.size());
+        return changed;
     }
 
     /** {@code (a, b) IN ((?, ?), ...)} for {@code n} keys. */

@@ -28,8 +28,14 @@ public final class MapUpdates {
         return holder.current();
     }
 
+    /** The configured routing model (keyspaces and their functions, the config's table rules). */
     public Topology topology() {
         return topology;
+    }
+
+    /** The routing model now: the config's with the map's rules and shard count over it. */
+    public Topology routing() {
+        return holder.current().routing(topology);
     }
 
     /** Writes and publishes {@code change} of the current map as the next version. */

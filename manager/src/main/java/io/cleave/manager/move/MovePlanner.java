@@ -25,9 +25,6 @@ import java.util.TreeSet;
  */
 final class MovePlanner {
 
-    private static final Set<String> SYSTEM_SCHEMAS = Set.of("mysql", "sys", "performance_schema", "information_schema",
-            "cleave");
-
     private final ShardLinks shards;
     private final MapUpdates maps;
 
@@ -37,7 +34,7 @@ final class MovePlanner {
     }
 
     MoveRecord plan(long id, String keyspaceName, String keysText, int target, List<MoveRecord> active) {
-        Topology topology = maps.topology();
+        Topology topology = maps.routing();
         Keyspace keyspace = topology.keyspaces().get(keyspaceName);
         if (keyspace == null) {
             throw bad("unknown keyspace '" + keyspaceName + "': the keyspaces are " + new TreeSet<>(topology.keyspaces().keySet()));
@@ -89,13 +86,13 @@ final class MovePlanner {
                 if (!(rule instanceof TableRule.Sharded sharded) || !sharded.keyspace().equals(keyspace)) {
                     continue;
                 }
-                for (String[] found : find(s, sharded.table())) {
-                    List<String> pk = primaryKey(s, found[0], found[1]);
+                for (String[] found : Catalog.find(s, sharded.table())) {
+                    List<String> pk = Catalog.primaryKey(s, found[0], found[1]);
                     if (pk.isEmpty()) {
                         throw bad("table " + found[0] + "." + found[1] + " of keyspace " + keyspace + " has no primary key:"
                                 + " a move copies, verifies and cleans up rows by primary key; add one before moving");
                     }
-                    if (primaryKey(t, found[0], found[1]).isEmpty()) {
+                    if (Catalog.primaryKey(t, found[0], found[1]).isEmpty()) {
                         throw bad("table " + found[0] + "." + found[1] + " is missing on shard " + target
                                 + " (or has no primary key there): create it through the proxy so every shard has it");
                     }
@@ -107,37 +104,6 @@ final class MovePlanner {
                     + " on shards " + source + " and " + target + ": " + e.getMessage());
         }
         return out;
-    }
-
-    private static List<String[]> find(Connection c, String table) throws SQLException {
-        List<String[]> out = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT TABLE_SCHEMA, TABLE_NAME FROM information_schema.TABLES"
-                + " WHERE TABLE_TYPE = 'BASE TABLE' AND LOWER(TABLE_NAME) = LOWER(?) ORDER BY TABLE_SCHEMA")) {
-            ps.setString(1, table);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    if (!SYSTEM_SCHEMAS.contains(rs.getString(1).toLowerCase())) {
-                        out.add(new String[] {rs.getString(1), rs.getString(2)});
-                    }
-                }
-            }
-        }
-        return out;
-    }
-
-    private static List<String> primaryKey(Connection c, String schema, String table) throws SQLException {
-        List<String> pk = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT COLUMN_NAME FROM information_schema.STATISTICS"
-                + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND INDEX_NAME = 'PRIMARY' ORDER BY SEQ_IN_INDEX")) {
-            ps.setString(1, schema);
-            ps.setString(2, table);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    pk.add(rs.getString(1));
-                }
-            }
-        }
-        return pk;
     }
 
     private static MoveRefused bad(String message) {

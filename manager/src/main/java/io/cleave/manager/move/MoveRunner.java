@@ -2,11 +2,6 @@ package io.cleave.manager.move;
 
 import io.cleave.proxy.cutover.Cutover;
 import io.cleave.proxy.cutover.CutoverGate;
-import io.cleave.router.keyspace.HashShardFunction;
-import io.cleave.router.keyspace.ShardFunction;
-import io.cleave.router.shardmap.Ghost;
-import io.cleave.router.shardmap.KeySet;
-import io.cleave.router.shardmap.ShardMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,15 +12,18 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Runs one move through its phases: copy from a consistent snapshot, catch up from the binlog,
- * verify, cut over through the proxy, clean up the source. Every step is journaled before the
- * next; after a crash the runner starts again from the journal and the shard map (which says
- * whether the keys switched). A shard that does not answer pauses the move until it is back;
- * other failures are retried a few times, then the move is undone (before the switch) or keeps
- * retrying its cleanup (after it).
+ * verify, cut over through the proxy, clean up the source. What moves (keys of a keyspace, whole
+ * tables) and where each row goes is the move's {@link MoveScope}; the phases are the same. Every
+ * step is journaled before the next; after a crash the runner starts again from the journal and
+ * the shard map (which says whether the move switched). A shard that does not answer pauses the
+ * move until it is back; other failures are retried a few times, then the move is undone (before
+ * the switch) or keeps retrying its cleanup (after it).
  */
 final class MoveRunner {
 
@@ -37,9 +35,7 @@ final class MoveRunner {
 
     private final MoveRecord r;
     private final MoveEnvironment env;
-    private final KeySet keys;
-    private final ShardFunction function;
-    private final int buckets;
+    private final MoveScope scope;
     private final RowCopier copier;
     private final KeyApplier applier = new KeyApplier();
     private final RowDeleter deleter;
@@ -47,31 +43,22 @@ final class MoveRunner {
     private java.util.Map<TableShape, java.util.Set<List<Object>>> unsettled = VerifyPass.empty();
     private List<TableShape> shapes;
     private Connection source;
-    private Connection target;
+    /** By shard: the connections to the targets. */
+    private final Map<Integer, Connection> targets = new LinkedHashMap<>();
     private BinlogTail tail;
     private long lastJournal;
 
     MoveRunner(MoveRecord record, MoveEnvironment env) {
         this.r = record;
         this.env = env;
-        ShardFunction configured = env.maps().topology().keyspace(record.keyspace).function();
-        this.function = env.maps().current().function(record.keyspace, configured);
-        this.keys = KeySet.parse(record.keys, function);
-        this.buckets = configured.bucketCount();
+        this.scope = MoveScope.of(record, env);
         this.copier = new RowCopier(env.settings());
         this.deleter = new RowDeleter(env.settings());
     }
 
-    /** Whether the current map already has the keys on the target. */
-    static boolean switched(MoveRecord r, MapUpdates maps) {
-        ShardFunction configured = maps.topology().keyspace(r.keyspace).function();
-        ShardMap map = maps.current();
-        ShardFunction f = map.function(r.keyspace, configured);
-        try {
-            return map.sourceOf(r.keyspace, KeySet.parse(r.keys, f), configured) == r.target;
-        } catch (IllegalArgumentException e) {
-            return false;
-        }
+    /** Whether the current map already shows the move's result. */
+    static boolean switched(MoveRecord r, MoveEnvironment env) {
+        return MoveScope.of(r, env).switched(env.maps().current());
     }
 
     /** Runs until the move ends; returns early (journal intact) when interrupted. */
@@ -133,17 +120,7 @@ final class MoveRunner {
     // ---- phases ---------------------------------------------------------------------------------
 
     private void plan() throws SQLException {
-        if (function instanceof HashShardFunction) {
-            // Ghost rows of a hash keyspace are told apart by their bucket, computed on the shard.
-            for (int shard : new int[] {r.source, r.target}) {
-                try (Connection c = env.shards().open(shard); Statement s = c.createStatement()) {
-                    s.execute(Sql.BUCKET_FUNCTION_DDL);
-                }
-            }
-        }
-        if (env.maps().current().ghosts().stream().noneMatch(g -> g.moveId() == r.id)) {
-            env.maps().update(m -> m.withGhost(new Ghost(r.keyspace, keys, r.target, r.id)));
-        }
+        scope.prepare();
         advance(MovePhase.COPYING);
     }
 
@@ -164,13 +141,14 @@ final class MoveRunner {
             if (r.rowsTotal == 0) {
                 long total = 0;
                 for (TableShape shape : shapes) {
-                    total += count(snapshot, shape);
+                    shape.table.rowsTotal = count(snapshot, shape);
+                    total += shape.table.rowsTotal;
                 }
                 r.rowsTotal = total;
                 save();
             }
             for (TableShape shape : shapes) {
-                copier.copy(snapshot, target, shape, shape.moving, (table, rows, bytes) -> {
+                copier.copy(snapshot, targets, shape, (table, rows, bytes) -> {
                     r.rowsCopied += rows;
                     r.bytesCopied += bytes;
                     env.metrics().copied(rows);
@@ -224,7 +202,7 @@ final class MoveRunner {
         startTail();
         hook(MoveHooks.Point.VERIFYING);
         VerifyPass pass = new VerifyPass(env.shards(), tail, this::applyOnce, env.settings().chunkRows());
-        unsettled = pass.run(r.source, source, target, shapes);
+        unsettled = pass.run(r.source, source, targets, shapes);
         r.chunksVerified += pass.counts().chunks();
         r.chunksRepaired += pass.counts().repaired();
         advance(MovePhase.CUTTING_OVER);
@@ -242,20 +220,20 @@ final class MoveRunner {
             CutoverGate gate = env.gate().get();
             Cutover.Outcome outcome;
             if (gate != null) {
-                outcome = gate.run(new Cutover(r.id, r.keyspace, keys, function, r.source,
-                        env.settings().drainDeadline()), this::fence);
+                outcome = gate.run(new Cutover(r.id, scope.cutoverScope(), r.source, env.settings().drainDeadline()),
+                        this::fence);
             } else {
                 long start = System.nanoTime();
                 fence();
                 outcome = new Cutover.Outcome(true, System.nanoTime() - start, 0, 0, null);
             }
-            if (switched(r, env.maps())) {
+            if (scope.switched(env.maps().current())) {
                 r.pauseMillis = outcome.pauseNanos() / 1e6;
                 r.maxHeldMillis = outcome.maxHeldNanos() / 1e6;
                 r.heldStatements = outcome.held();
                 env.metrics().paused(outcome.pauseNanos());
-                log.info("move {}: keys {} of {} now on shard {} (clients paused {} ms, {} statements held)", r.id,
-                        r.keys, r.keyspace, r.target, String.format("%.1f", r.pauseMillis), outcome.held());
+                log.info("move {}: {} now on shards {} (clients paused {} ms, {} statements held)", r.id, r.what(),
+                        scope.targets(), String.format("%.1f", r.pauseMillis), outcome.held());
                 r.message = null;
                 advance(MovePhase.CLEANING_UP);
                 return;
@@ -302,12 +280,10 @@ final class MoveRunner {
         long caughtUp = System.nanoTime();
         // Keys that changed all through verification: nothing changes them now.
         VerifyPass pass = new VerifyPass(env.shards(), tail, this::applyOnce, env.settings().chunkRows());
-        pass.settle(source, target, unsettled);
+        pass.settle(source, targets, unsettled);
         r.chunksRepaired += pass.counts().repaired();
         long settled = System.nanoTime();
-        ShardFunction configured = env.maps().topology().keyspace(r.keyspace).function();
-        env.maps().update(m -> m.withKeysMoved(r.keyspace, keys, configured, r.target).withoutGhosts(r.id)
-                .withGhost(new Ghost(r.keyspace, keys, r.source, r.id)));
+        env.maps().update(scope::flip);
         env.hooks().at(MoveHooks.Point.AFTER_FLIP, r.id);
         log.info("move {}: fence: last events applied in {} ms, {} changing keys checked in {} ms, map written in {} ms",
                 r.id, (caughtUp - started) / 1_000_000, unsettled.values().stream().mapToInt(java.util.Set::size).sum(),
@@ -316,31 +292,36 @@ final class MoveRunner {
 
     private void cleanUp() throws Exception {
         closeTail();
+        hook(MoveHooks.Point.CLEANING_UP);
         try (Connection c = env.shards().open(r.source)) {
             shapes(c);
-            for (TableShape shape : shapes) {
-                deleter.delete(c, shape.table, shape.moving, n -> {
-                    r.rowsCleaned += n;
-                    saveSometimes();
-                    hook(MoveHooks.Point.CLEANING_UP);
-                });
-            }
+            scope.cleanUp(c, shapes, deleter, n -> {
+                r.rowsCleaned += n;
+                saveSometimes();
+                hook(MoveHooks.Point.CLEANING_UP);
+            });
         }
-        env.maps().update(m -> m.withoutGhosts(r.id));
+        if (scope.leftInMap(env.maps().current())) {
+            env.maps().update(scope::ended);
+        }
         finish(MovePhase.DONE);
     }
 
     private void undo() throws Exception {
         closeTail();
         hook(MoveHooks.Point.UNDOING);
-        try (Connection c = env.shards().open(r.target); Connection s = env.shards().open(r.source)) {
+        try (Connection s = env.shards().open(r.source)) {
             shapes(s);
-            for (TableShape shape : shapes) {
-                deleter.delete(c, shape.table, shape.moving, n -> saveSometimes());
+        }
+        for (int t : scope.targets()) {
+            try (Connection c = env.shards().open(t)) {
+                for (TableShape shape : shapes) {
+                    deleter.delete(c, shape.table, shape.placement.onTarget(t), n -> saveSometimes());
+                }
             }
         }
-        if (env.maps().current().ghosts().stream().anyMatch(g -> g.moveId() == r.id)) {
-            env.maps().update(m -> m.withoutGhosts(r.id));
+        if (scope.leftInMap(env.maps().current())) {
+            env.maps().update(scope::ended);
         }
         finish(r.cancelRequested ? MovePhase.CANCELLED : MovePhase.FAILED);
     }
@@ -353,7 +334,7 @@ final class MoveRunner {
         BinlogTail.Batch batch = tail.drain();
         long changed = 0;
         if (!batch.isEmpty()) {
-            changed = applier.apply(source, target, batch.keys());
+            changed = applier.apply(source, targets, batch.keys());
             r.rowsApplied += changed;
         }
         r.catchUpEvents += batch.events();
@@ -371,7 +352,7 @@ final class MoveRunner {
             return;
         }
         tail = new BinlogTail(env.shards().endpoint(r.source), 900_000_000L + r.id,
-                new BinlogPosition(r.appliedFile, r.appliedPosition), shapes, keys, function);
+                new BinlogPosition(r.appliedFile, r.appliedPosition), shapes);
         tail.start();
     }
 
@@ -379,8 +360,11 @@ final class MoveRunner {
         if (source == null || source.isClosed()) {
             source = env.shards().open(r.source);
         }
-        if (target == null || target.isClosed()) {
-            target = env.shards().open(r.target);
+        for (int t : scope.targets()) {
+            Connection c = targets.get(t);
+            if (c == null || c.isClosed()) {
+                targets.put(t, env.shards().open(t));
+            }
         }
         if (shapes == null) {
             shapes(source);
@@ -391,7 +375,8 @@ final class MoveRunner {
         List<TableShape> list = new ArrayList<>();
         for (TableProgress t : r.tables) {
             TableShape shape = TableShape.read(c, t);
-            shape.moving = Sql.moving(t.column, keys, buckets);
+            shape.placement = scope.placement(shape);
+            shape.moving = shape.placement.onSource();
             list.add(shape);
         }
         shapes = list;
@@ -405,12 +390,18 @@ final class MoveRunner {
         }
     }
 
+    /** XA branches prepared on {@code c}'s server; 0 when the account may not see them (an import's source). */
     static int preparedBranches(Connection c) throws SQLException {
         int n = 0;
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("XA RECOVER")) {
             while (rs.next()) {
                 n++;
             }
+        } catch (SQLException e) {
+            if (e.getErrorCode() == 1227 || e.getErrorCode() == 1044 || e.getErrorCode() == 1142) {
+                return 0;
+            }
+            throw e;
         }
         return n;
     }
@@ -438,8 +429,7 @@ final class MoveRunner {
         }
         save();
         env.metrics().ended(outcome);
-        log.info("move {} of keys {} of {} from shard {} to {}: {}", r.id, r.keys, r.keyspace, r.source, r.target,
-                outcome);
+        log.info("move {} of {} from shard {} to {}: {}", r.id, r.what(), r.source, scope.targets(), outcome);
     }
 
     private void save() {
@@ -462,7 +452,9 @@ final class MoveRunner {
 
     private void closeAll() {
         closeTail();
-        for (Connection c : new Connection[] {source, target}) {
+        List<Connection> all = new ArrayList<>(targets.values());
+        all.add(source);
+        for (Connection c : all) {
             try {
                 if (c != null) {
                     c.close();
@@ -472,7 +464,7 @@ final class MoveRunner {
             }
         }
         source = null;
-        target = null;
+        targets.clear();
     }
 
     private static boolean unreachable(Throwable e) {

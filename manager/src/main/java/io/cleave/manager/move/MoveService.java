@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.time.Instant;
 
 /**
  * The daemon's moves: accepts requests (checked by {@link MovePlanner}, journaled before anything
@@ -23,6 +24,7 @@ public final class MoveService implements AutoCloseable {
 
     private final MoveEnvironment env;
     private final MovePlanner planner;
+    private final TableMovePlanner tablePlanner;
     private final Map<Long, MoveRecord> live = new LinkedHashMap<>();
     private final ExecutorService runner = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "mover");
@@ -33,6 +35,7 @@ public final class MoveService implements AutoCloseable {
     public MoveService(MoveEnvironment env) {
         this.env = env;
         this.planner = new MovePlanner(env.shards(), env.maps());
+        this.tablePlanner = new TableMovePlanner(env.shards(), env.maps());
     }
 
     public MoveEnvironment environment() {
@@ -45,7 +48,7 @@ public final class MoveService implements AutoCloseable {
             if (r.phase.terminal()) {
                 continue;
             }
-            if (r.phase != MovePhase.UNDOING && MoveRunner.switched(r, env.maps())) {
+            if (r.phase != MovePhase.UNDOING && MoveRunner.switched(r, env)) {
                 r.phase = MovePhase.CLEANING_UP;
             } else if (r.phase == MovePhase.VERIFYING || r.phase == MovePhase.CUTTING_OVER
                     || r.phase == MovePhase.CLEANING_UP) {
@@ -62,11 +65,86 @@ public final class MoveService implements AutoCloseable {
     /** Plans, journals and queues a move; returns it as planned. */
     public synchronized MoveRecord start(String keyspace, String keys, int target, String origin) {
         List<MoveRecord> active = new ArrayList<>(live.values());
-        MoveRecord r = planner.plan(env.journal().nextId(), keyspace, keys, target, active);
+        MoveRecord r = planner.plan(nextId(), keyspace, keys, target, active);
         r.origin = origin;
         env.journal().save(r);
         enqueue(r);
         return r.copy();
+    }
+
+    /**
+     * {@code cleave shard-table}: moves a table that lives on one shard to {@code rule} (sharded by a
+     * keyspace's column, a reference table, or another home), online; the rule is kept in the state
+     * directory from the cutover on.
+     */
+    public MoveRecord shardTable(String qualified, io.cleave.router.topology.TableRule rule) {
+        MoveRecord planned = tablePlanner.shardTable(qualified, rule);
+        return startTables(planned, 0);
+    }
+
+    /** Plans the move of every schema's table {@code table} from {@code source} to {@code rule} (not started). */
+    public MoveRecord planRehome(String table, int source, io.cleave.router.topology.TableRule rule) {
+        return tablePlanner.rehome(table, source, rule);
+    }
+
+    /**
+     * Journals and queues a move of whole tables planned elsewhere (import, shard-table, scale), under
+     * {@code reserved} when the planner reserved an id (see {@link #reserveId}), else the next one.
+     */
+    public synchronized MoveRecord startTables(MoveRecord planned, long reserved) {
+        if (planned.kind != MoveKind.TABLES) {
+            throw new IllegalArgumentException("not a move of tables");
+        }
+        for (MoveRecord m : live.values()) {
+            if (m.kind == MoveKind.TABLES) {
+                for (TableProgress t : m.tables) {
+                    for (TableProgress mine : planned.tables) {
+                        if (t.table.equalsIgnoreCase(mine.table)) {
+                            throw new MoveRefused(MoveRefused.Kind.CONFLICT, "move " + m.id + " is already moving table "
+                                    + t + " (" + m.phase.name().toLowerCase() + ")");
+                        }
+                    }
+                }
+            }
+        }
+        MoveRecord r = planned.copy();
+        r.id = reserved > 0 ? reserved : nextId();
+        reservedIds.remove(r.id);
+        r.created = Instant.now().toString();
+        r.target = r.targets.isEmpty() ? -1 : r.targets.get(0);
+        env.journal().save(r);
+        enqueue(r);
+        return r.copy();
+    }
+
+    /** An id no move has or will be given, for a planner that must name its move before starting it. */
+    public synchronized long reserveId() {
+        long id = nextId();
+        reservedIds.add(id);
+        return id;
+    }
+
+    /** Keeps {@code id} for its planner (after a restart, a planner holding a reserved id claims it again). */
+    public synchronized void keepReserved(long id) {
+        reservedIds.add(id);
+    }
+
+    private final java.util.Set<Long> reservedIds = new java.util.HashSet<>();
+
+    private long nextId() {
+        long id = env.journal().nextId();
+        for (long r : reservedIds) {
+            id = Math.max(id, r + 1);
+        }
+        for (long l : live.keySet()) {
+            id = Math.max(id, l + 1);
+        }
+        return id;
+    }
+
+    /** Whether any move has not ended. */
+    public synchronized boolean busy() {
+        return !live.isEmpty();
     }
 
     private void enqueue(MoveRecord r) {
@@ -98,6 +176,37 @@ public final class MoveService implements AutoCloseable {
         return new ArrayList<>(all.values());
     }
 
+    /** The move {@code id}, if it exists. */
+    public synchronized java.util.Optional<MoveRecord> find(long id) {
+        MoveRecord r = live.get(id);
+        if (r != null) {
+            return java.util.Optional.of(r.copy());
+        }
+        for (MoveRecord j : env.journal().loadAll()) {
+            if (j.id == id) {
+                return java.util.Optional.of(j);
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
+    /**
+     * Waits until move {@code id} ended; returns it as it ended.
+     *
+     * @throws InterruptedException when {@code closing} says so meanwhile (the daemon stops)
+     */
+    public MoveRecord awaitEnd(long id, java.util.function.BooleanSupplier closing) throws InterruptedException {
+        MoveRecord m = get(id);
+        while (!m.phase.terminal()) {
+            if (closing.getAsBoolean()) {
+                throw new InterruptedException("closing");
+            }
+            TimeUnit.MILLISECONDS.sleep(200);
+            m = get(id);
+        }
+        return m;
+    }
+
     public synchronized MoveRecord get(long id) {
         MoveRecord r = live.get(id);
         if (r != null) {
@@ -120,8 +229,9 @@ public final class MoveService implements AutoCloseable {
                     .toLowerCase() + "): nothing to cancel");
         }
         if (r.phase.switched()) {
-            throw new MoveRefused(MoveRefused.Kind.CONFLICT, "move " + id + " has cut over: the keys are on shard "
-                    + r.target + " now and only its cleanup is left; move them back with another 'cleave move'");
+            throw new MoveRefused(MoveRefused.Kind.CONFLICT, "move " + id + " has cut over: " + r.what() + " are on shard"
+                    + (r.targets.size() > 1 ? "s " + r.targets : " " + r.target) + " now and only its cleanup is left"
+                    + (r.kind == MoveKind.KEYS ? "; move them back with another 'cleave move'" : ""));
         }
         r.cancelRequested = true;
         if (r.phase == MovePhase.PLANNED) {
@@ -156,6 +266,36 @@ public final class MoveService implements AutoCloseable {
             ids.add(start(step.keyspace(), step.keys(), step.to(), "rebalance").id);
         }
         return new RebalancePlan(plan.by(), plan.steps(), plan.before(), plan.after(), ids);
+    }
+
+    /**
+     * Starts the moves that take every key and table off the shards {@code keep} and above (a scale
+     * down); views homed there get their new home at once. Returns the moves' ids, in the order they run.
+     */
+    public List<Long> drain(int keep) {
+        List<Drainer.Step> steps;
+        try {
+            steps = new Drainer(env.shards(), env.maps()).plan(keep);
+        } catch (java.sql.SQLException e) {
+            throw new MoveRefused(MoveRefused.Kind.CONFLICT, "cannot measure the shards: " + e.getMessage());
+        }
+        List<Long> ids = new ArrayList<>();
+        for (Drainer.Step step : steps) {
+            if (step instanceof Drainer.KeyStep k) {
+                ids.add(start(k.keyspace(), k.keys(), k.to(), "scale").id);
+            } else {
+                Drainer.TableStep t = (Drainer.TableStep) step;
+                io.cleave.router.topology.TableRule rule = new io.cleave.router.topology.TableRule.Unsharded(t.table(), t.to());
+                if (t.rows()) {
+                    MoveRecord planned = planRehome(t.table(), t.from(), rule);
+                    planned.origin = "scale";
+                    ids.add(startTables(planned, 0).id);
+                } else {
+                    env.maps().update(m -> m.withRule(rule));
+                }
+            }
+        }
+        return ids;
     }
 
     /** Replaces the move hooks (tests pause a move at a point); only when the daemon was built with switchable hooks. */

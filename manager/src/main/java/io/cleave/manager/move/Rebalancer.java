@@ -150,7 +150,7 @@ final class Rebalancer {
         }
         long max = k.from();
         try (Connection c = shards.open(u.shard)) {
-            for (TableRule rule : maps.topology().tables().values()) {
+            for (TableRule rule : maps.routing().tables().values()) {
                 if (rule instanceof TableRule.Sharded s && s.keyspace().equals(ks.name())) {
                     max = Math.max(max, maxKey(c, s));
                 }

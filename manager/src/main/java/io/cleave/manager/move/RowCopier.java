@@ -6,18 +6,19 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
- * Copies one table's rows of the moving keys from the source's consistent snapshot to the target
- * in primary-key chunks. After each chunk the key of its last row is the table's watermark (the
- * caller journals it), so a copy that stopped goes on from there; writing a chunk again is
- * harmless (REPLACE). Between chunks it sleeps as long as the chunk took, so the source keeps most
- * of its throughput for its own clients.
+ * Copies one table's moving rows from the source's consistent snapshot to their targets in
+ * primary-key chunks, each row to the shards its table's {@link Placement} names. After each chunk
+ * the key of its last row is the table's watermark (the caller journals it), so a copy that
+ * stopped goes on from there; writing a chunk again is harmless (REPLACE). Between chunks it
+ * sleeps as long as the chunk took, so the source keeps most of its throughput for its own clients.
  */
 final class RowCopier {
 
     interface ChunkListener {
-        /** A chunk is on the target; throws to stop the copy (cancel, shutdown). */
+        /** A chunk is on the targets; throws to stop the copy (cancel, shutdown). */
         void copied(TableProgress table, int rows, long bytes) throws InterruptedException;
     }
 
@@ -27,10 +28,10 @@ final class RowCopier {
         this.settings = settings;
     }
 
-    void copy(Connection snapshot, Connection target, TableShape shape, String moving, ChunkListener listener)
+    void copy(Connection snapshot, Map<Integer, Connection> targets, TableShape shape, ChunkListener listener)
             throws SQLException, InterruptedException {
         TableProgress t = shape.table;
-        String base = "SELECT " + shape.columnList() + " FROM " + t.qualified() + " WHERE " + moving;
+        String base = "SELECT " + shape.columnList() + " FROM " + t.qualified() + " WHERE " + shape.moving;
         String order = " ORDER BY " + Sql.orderBy(t.primaryKey) + " LIMIT " + settings.chunkRows();
         String first = base + order;
         String next = base + " AND " + Sql.after(t.primaryKey) + order;
@@ -50,7 +51,10 @@ final class RowCopier {
                     }
                 }
             }
-            long bytes = shape.replace(target, rows);
+            long bytes = 0;
+            for (Map.Entry<Integer, List<Object[]>> e : shape.byTarget(rows, targets.keySet()).entrySet()) {
+                bytes += shape.replace(targets.get(e.getKey()), e.getValue());
+            }
             if (!rows.isEmpty()) {
                 List<String> watermark = new ArrayList<>();
                 for (Object v : shape.key(rows.get(rows.size() - 1))) {

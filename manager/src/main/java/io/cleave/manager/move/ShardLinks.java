@@ -6,26 +6,49 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
-/** JDBC connections to the shards for the mover's own work (copy, catch-up, verify, cleanup). */
+/**
+ * JDBC connections to the shards for the mover's own work (copy, catch-up, verify, cleanup), and
+ * to servers attached for an import. Shards come and go while the daemon runs ({@code cleave scale}).
+ */
 public final class ShardLinks {
 
-    private final List<ShardEndpoint> shards;
+    private final Map<Integer, ShardEndpoint> shards = new ConcurrentHashMap<>();
 
     public ShardLinks(List<ShardEndpoint> shards) {
-        this.shards = List.copyOf(shards);
+        for (ShardEndpoint e : shards) {
+            put(e);
+        }
     }
 
-    public int count() {
-        return shards.size();
+    /** Reaches {@code endpoint}'s shard (added, or attached) from now on. */
+    public void put(ShardEndpoint endpoint) {
+        shards.put(endpoint.index(), endpoint);
+    }
+
+    public boolean has(int shard) {
+        return shards.containsKey(shard);
+    }
+
+    public void remove(int shard) {
+        shards.remove(shard);
     }
 
     public ShardEndpoint endpoint(int shard) {
-        return shards.get(shard);
+        ShardEndpoint e = shards.get(shard);
+        if (e == null) {
+            throw new IllegalArgumentException("there is no shard " + shard);
+        }
+        return e;
     }
 
     public Connection open(int shard) throws SQLException {
         ShardEndpoint e = shards.get(shard);
+        if (e == null) {
+            throw new SQLException("there is no shard " + shard, "08000");
+        }
         return DriverManager.getConnection("jdbc:mysql://" + e.host() + ":" + e.port()
                 + "/?sslMode=DISABLED&allowPublicKeyRetrieval=true&rewriteBatchedStatements=true&connectTimeout=3000"
                 + "&useServerPrepStmts=false", e.user(), e.secret());

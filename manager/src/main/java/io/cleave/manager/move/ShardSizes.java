@@ -36,7 +36,7 @@ final class ShardSizes {
     ShardsReport report(boolean exact, List<MoveRecord> moves) throws SQLException {
         ShardMap map = maps.current();
         List<ShardsReport.ShardSize> perShard = new ArrayList<>();
-        for (int s = 0; s < shards.count(); s++) {
+        for (int s = 0; s < map.shardCount(); s++) {
             try (Connection c = shards.open(s); Statement st = c.createStatement();
                  ResultSet rs = st.executeQuery("SELECT COALESCE(SUM(TABLE_ROWS), 0), COALESCE(SUM(DATA_LENGTH"
                          + " + INDEX_LENGTH), 0) FROM information_schema.TABLES WHERE TABLE_TYPE = 'BASE TABLE' AND"
@@ -99,7 +99,7 @@ final class ShardSizes {
         long rows = 0;
         long bytes = 0;
         try (Connection c = shards.open(span.shard())) {
-            for (TableRule rule : maps.topology().tables().values()) {
+            for (TableRule rule : maps.routing().tables().values()) {
                 if (!(rule instanceof TableRule.Sharded s) || !s.keyspace().equals(ks.name())) {
                     continue;
                 }

@@ -88,6 +88,11 @@ final class Sql {
 
     /** COUNT and BIT_XOR(CRC32) over every column of the rows (NULLs told apart from empty values). */
     static String checksum(List<String> columns) {
+        return "COUNT(*), COALESCE(BIT_XOR(" + rowChecksum(columns) + "), 0)";
+    }
+
+    /** CRC32 over every column of one row; XORed over rows it is {@link #checksum}'s second value. */
+    static String rowChecksum(List<String> columns) {
         StringBuilder concat = new StringBuilder("CONCAT_WS('#'");
         // CONCAT_WS skips NULLs: the ISNULL flags keep NULL apart from a missing or empty value.
         StringBuilder nulls = new StringBuilder("CONCAT(");
@@ -97,6 +102,6 @@ final class Sql {
         }
         concat.append(')');
         nulls.append(')');
-        return "COUNT(*), COALESCE(BIT_XOR(CRC32(CONCAT(" + concat + ", '#', " + nulls + "))), 0)";
+        return "CRC32(CONCAT(" + concat + ", '#', " + nulls + "))";
     }
 }

@@ -21,16 +21,19 @@ final class TableShape {
     final TableProgress table;
     final List<String> columns;
     final boolean[] binary;
+    /** Where the sharding column sits in a row, or -1 when the move needs none (whole tables). */
     final int keyColumn;
     final int[] primaryKey;
-    /** The condition selecting the table's rows of the moving keys (set by the move). */
+    /** The condition selecting the table's moving rows on the source (set by the move). */
     String moving;
+    /** Where the moving rows go (set by the move). */
+    Placement placement;
 
     private TableShape(TableProgress table, List<String> columns, boolean[] binary) {
         this.table = table;
         this.columns = List.copyOf(columns);
         this.binary = binary;
-        this.keyColumn = indexOf(table.column);
+        this.keyColumn = table.column == null ? -1 : indexOf(table.column);
         this.primaryKey = new int[table.primaryKey.size()];
         for (int i = 0; i < primaryKey.length; i++) {
             primaryKey[i] = indexOf(table.primaryKey.get(i));
@@ -85,6 +88,24 @@ final class TableShape {
             v[i] = binary[i] ? rs.getBytes(i + 1) : rs.getString(i + 1);
         }
         return v;
+    }
+
+    /**
+     * Rows read by {@link #row}, by the target shard each goes to (rows staying on the source are
+     * left out); every target must be one of {@code targets}, the shards the move writes to.
+     */
+    java.util.Map<Integer, List<Object[]>> byTarget(List<Object[]> rows, java.util.Set<Integer> targets) {
+        java.util.Map<Integer, List<Object[]>> out = new java.util.TreeMap<>();
+        for (Object[] row : rows) {
+            for (int t : placement.targetsOf(keyColumn < 0 ? null : row[keyColumn])) {
+                if (!targets.contains(t)) {
+                    throw new IllegalStateException("a row of " + table + " belongs on shard " + t + ", which this move"
+                            + " does not write to (the shard map changed under it)");
+                }
+                out.computeIfAbsent(t, x -> new ArrayList<>()).add(row);
+            }
+        }
+        return out;
     }
 
     /** The primary-key values of a row read by {@link #row}. */

@@ -4,8 +4,8 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -39,7 +39,6 @@ final class VerifyPass {
     private final BinlogTail tail;
     private final CatchUp catchUp;
     private final ChunkVerifier chunks;
-    private final KeyApplier applier = new KeyApplier();
     private long verified;
     private long repaired;
 
@@ -55,27 +54,33 @@ final class VerifyPass {
     }
 
     /**
-     * Checks every chunk of every table, then the keys that changed meanwhile; returns the keys
-     * that kept changing (to check under the cutover's hold).
+     * Checks every chunk of every table on every target, then the keys that changed meanwhile;
+     * returns the keys that kept changing (to check under the cutover's hold).
      */
-    Map<TableShape, Set<List<Object>>> run(int source, Connection live, Connection target, List<TableShape> shapes)
-            throws Exception {
+    Map<TableShape, Set<List<Object>>> run(int source, Connection live, Map<Integer, Connection> targets,
+                                           List<TableShape> shapes) throws Exception {
         tail.startRecording();
-        try (Connection snapshot = snapshot(source)) {
-            BinlogPosition at = snapshotPosition(snapshot);
+        try (Connection snapshot = shards.open(source)) {
+            BinlogPosition at = SourceSnapshot.start(snapshot);
             tail.awaitReached(at, 30_000);
             catchUp.apply();
             for (TableShape shape : shapes) {
-                for (ChunkVerifier.Chunk chunk : chunks.chunks(snapshot, shape, shape.moving)) {
+                for (ChunkVerifier.Chunk chunk : chunks.chunks(snapshot, shape)) {
                     verified++;
                     // Catch-up keeps going (the cutover must not start far behind); every key it
                     // touched since the snapshot is left out of the comparison.
                     catchUp.apply();
                     Set<List<Object>> skip = within(chunk, tail.recorded(false).getOrDefault(shape, Set.of()));
                     String exclude = exclusion(shape, skip);
-                    if (!chunks.checksum(snapshot, chunk, shape.moving, exclude, skip)
-                            .equals(chunks.checksum(target, chunk, shape.moving, exclude, skip))) {
-                        chunks.repair(live, target, chunk, shape.moving);
+                    Map<Integer, String> expected = chunks.expected(snapshot, chunk, targets.keySet(), exclude, skip);
+                    Map<Integer, Connection> differ = new LinkedHashMap<>();
+                    for (Map.Entry<Integer, Connection> t : targets.entrySet()) {
+                        if (!expected.get(t.getKey()).equals(chunks.actual(t.getValue(), t.getKey(), chunk, exclude, skip))) {
+                            differ.put(t.getKey(), t.getValue());
+                        }
+                    }
+                    if (!differ.isEmpty()) {
+                        chunks.repair(live, differ, targets.keySet(), chunk);
                         repaired++;
                     }
                 }
@@ -84,26 +89,26 @@ final class VerifyPass {
         }
         Map<TableShape, Set<List<Object>>> left = tail.recorded(true);
         for (int round = 0; round < MAX_ROUNDS && size(left) > SETTLED_ENOUGH; round++) {
-            left = keys(source, live, target, left);
+            left = keys(source, live, targets, left);
         }
         return left;
     }
 
     /** Checks {@code keys} at a matched position; returns those that changed meanwhile. */
-    private Map<TableShape, Set<List<Object>>> keys(int source, Connection live, Connection target,
+    private Map<TableShape, Set<List<Object>>> keys(int source, Connection live, Map<Integer, Connection> targets,
                                                     Map<TableShape, Set<List<Object>>> keys) throws Exception {
         tail.startRecording();
-        try (Connection snapshot = snapshot(source)) {
-            tail.awaitReached(snapshotPosition(snapshot), 30_000);
+        try (Connection snapshot = shards.open(source)) {
+            tail.awaitReached(SourceSnapshot.start(snapshot), 30_000);
             catchUp.apply();
             Map<TableShape, Set<List<Object>>> changed = tail.recorded(false);
             for (Map.Entry<TableShape, Set<List<Object>>> e : keys.entrySet()) {
                 Set<List<Object>> check = new LinkedHashSet<>(e.getValue());
                 check.removeAll(changed.getOrDefault(e.getKey(), Set.of()));
-                List<List<Object>> differ = differing(snapshot, target, e.getKey(), new ArrayList<>(check));
+                List<List<Object>> differ = differing(snapshot, targets, e.getKey(), new ArrayList<>(check));
                 if (!differ.isEmpty()) {
                     repaired += differ.size();
-                    applier.apply(live, target, Map.of(e.getKey(), new LinkedHashSet<>(differ)));
+                    applier.apply(live, targets, Map.of(e.getKey(), new LinkedHashSet<>(differ)));
                 }
             }
             snapshot.commit();
@@ -111,80 +116,85 @@ final class VerifyPass {
         return tail.recorded(true);
     }
 
-    /** Under the cutover's hold (nothing changes the keys): makes sure the target has them as the source. */
-    void settle(Connection source, Connection target, Map<TableShape, Set<List<Object>>> keys) throws SQLException {
+    private final KeyApplier applier = new KeyApplier();
+
+    /** Under the cutover's hold (nothing changes the keys): makes sure the targets have them as the source. */
+    void settle(Connection source, Map<Integer, Connection> targets, Map<TableShape, Set<List<Object>>> keys)
+            throws SQLException {
         for (Map.Entry<TableShape, Set<List<Object>>> e : keys.entrySet()) {
-            List<List<Object>> differ = differing(source, target, e.getKey(), new ArrayList<>(e.getValue()));
+            List<List<Object>> differ = differing(source, targets, e.getKey(), new ArrayList<>(e.getValue()));
             if (!differ.isEmpty()) {
                 repaired += differ.size();
-                applier.apply(source, target, Map.of(e.getKey(), new LinkedHashSet<>(differ)));
-                if (!differing(source, target, e.getKey(), differ).isEmpty()) {
-                    throw new SQLException("rows of " + e.getKey() + " still differ on the target after copying them again");
+                applier.apply(source, targets, Map.of(e.getKey(), new LinkedHashSet<>(differ)));
+                if (!differing(source, targets, e.getKey(), differ).isEmpty()) {
+                    throw new SQLException("rows of " + e.getKey() + " still differ on the targets after copying them again");
                 }
             }
         }
     }
 
-    /** The keys among {@code keys} whose rows differ between the two sides (compared in groups, then one by one). */
-    private List<List<Object>> differing(Connection a, Connection b, TableShape shape, List<List<Object>> keys)
-            throws SQLException {
+    /**
+     * The keys among {@code keys} whose rows differ between the source and their targets, compared
+     * in groups row by row (a group that differs anywhere counts as differing).
+     */
+    private List<List<Object>> differing(Connection source, Map<Integer, Connection> targets, TableShape shape,
+                                         List<List<Object>> keys) throws SQLException {
         List<List<Object>> out = new ArrayList<>();
         for (int i = 0; i < keys.size(); i += KEYS_PER_STATEMENT) {
             List<List<Object>> group = keys.subList(i, Math.min(keys.size(), i + KEYS_PER_STATEMENT));
-            if (!byKeys(a, shape, group).equals(byKeys(b, shape, group))) {
-                out.addAll(group);
+            Map<Integer, Map<String, Long>> expected = new LinkedHashMap<>();
+            for (int t : targets.keySet()) {
+                expected.put(t, new HashMap<>());
+            }
+            byKeys(source, shape, group, shape.moving, true, (pk, key, crc) -> {
+                for (int t : shape.placement.targetsOf(key)) {
+                    expected.get(t).put(pk, crc);
+                }
+            });
+            for (Map.Entry<Integer, Connection> t : targets.entrySet()) {
+                Map<String, Long> actual = new HashMap<>();
+                byKeys(t.getValue(), shape, group, shape.placement.onTarget(t.getKey()), false,
+                        (pk, key, crc) -> actual.put(pk, crc));
+                if (!actual.equals(expected.get(t.getKey()))) {
+                    out.addAll(group);
+                    break;
+                }
             }
         }
         verified += (keys.size() + KEYS_PER_STATEMENT - 1) / KEYS_PER_STATEMENT;
         return out;
     }
 
-    private static String byKeys(Connection c, TableShape shape, List<List<Object>> keys) throws SQLException {
+    private interface RowSum {
+        void row(String primaryKey, Object shardingKey, long crc);
+    }
+
+    /** Each row of {@code keys} on one side: its primary key as text, its sharding key (when asked), its CRC32. */
+    private static void byKeys(Connection c, TableShape shape, List<List<Object>> keys, String rows, boolean withKey,
+                               RowSum sink) throws SQLException {
         if (keys.isEmpty()) {
-            return "0/0";
+            return;
         }
-        try (PreparedStatement ps = c.prepareStatement("SELECT " + Sql.checksum(shape.columns) + " FROM "
-                + shape.table.qualified() + " WHERE " + KeyApplier.keyList(shape.table.primaryKey, keys.size()))) {
+        boolean key = withKey && shape.keyColumn >= 0;
+        String select = "SELECT " + Sql.orderBy(shape.table.primaryKey) + (key ? ", "
+                + Sql.quote(shape.columns.get(shape.keyColumn)) : "") + ", " + Sql.rowChecksum(shape.columns);
+        try (PreparedStatement ps = c.prepareStatement(select + " FROM " + shape.table.qualified() + " WHERE " + rows
+                + " AND " + KeyApplier.keyList(shape.table.primaryKey, keys.size()))) {
             KeyApplier.bindKeys(ps, keys);
             try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getLong(1) + "/" + rs.getString(2);
-            }
-        }
-    }
-
-    private Connection snapshot(int source) throws SQLException {
-        Connection c = shards.open(source);
-        try (Statement s = c.createStatement()) {
-            s.execute("SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ");
-            c.setAutoCommit(false);
-            s.execute("START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY");
-        } catch (SQLException e) {
-            c.close();
-            throw e;
-        }
-        return c;
-    }
-
-    /** The binlog position the snapshot sees everything up to (MariaDB's binlog_snapshot_* status). */
-    private static BinlogPosition snapshotPosition(Connection snapshot) throws SQLException {
-        String file = null;
-        long position = -1;
-        try (Statement s = snapshot.createStatement(); ResultSet rs = s.executeQuery(
-                "SHOW STATUS WHERE Variable_name IN ('binlog_snapshot_file', 'binlog_snapshot_position')")) {
-            while (rs.next()) {
-                if (rs.getString(1).equalsIgnoreCase("binlog_snapshot_file")) {
-                    file = rs.getString(2);
-                } else {
-                    position = rs.getLong(2);
+                int n = shape.table.primaryKey.size();
+                while (rs.next()) {
+                    StringBuilder pk = new StringBuilder();
+                    for (int i = 1; i <= n; i++) {
+                        byte[] b = rs.getBytes(i);
+                        pk.append(i == 1 ? "" : "/").append(b == null ? "null" : java.util.HexFormat.of().formatHex(b));
+                    }
+                    Object shardingKey = !key ? null : shape.binary[shape.keyColumn] ? rs.getBytes(n + 1)
+                            : rs.getString(n + 1);
+                    sink.row(pk.toString(), shardingKey, rs.getLong(key ? n + 2 : n + 1));
                 }
             }
         }
-        if (file == null || position < 0) {
-            throw new SQLException("the source does not tell its snapshot's binlog position (binlog_snapshot_file):"
-                    + " verifying a move needs MariaDB");
-        }
-        return new BinlogPosition(file, position);
     }
 
     /** The keys that fall in the chunk's key range (all of them when the key is not numeric). */

@@ -314,12 +314,20 @@ public final class InstanceSupervisor {
         cancelTimers();
     }
 
+    /** The buffer pool was resized online (a scale): status shows the new size until the plan says it too. */
+    public synchronized void resized(long bytes) {
+        resizedBufferPool = bytes;
+    }
+
+    private long resizedBufferPool;
+
     public synchronized InstanceStatus status() {
         Instant now = clock.instant();
         long uptime = state == InstanceState.RUNNING && runStarted != null ? Duration.between(runStarted, now).toSeconds() : 0;
         return new InstanceStatus(plan.index(), plan.name(), state, process == null ? null : process.pid(),
                 plan.socket().toString(), plan.port(), state == InstanceState.RUNNING && runStarted != null ? runStarted.toString() : null, uptime, restarts,
-                plan.bufferPoolBytes(), plan.datadir().toString(), serverVersion, adopted && process != null, lastError);
+                resizedBufferPool > 0 ? resizedBufferPool : plan.bufferPoolBytes(), plan.datadir().toString(), serverVersion,
+                adopted && process != null, lastError);
     }
 
     public synchronized InstanceState state() {

@@ -81,9 +81,33 @@ class ShardMapStoreTest {
                 .isInstanceOf(ShardMapStore.ShardMapMismatchException.class)
                 .hasMessageContaining("no longer matches")
                 .hasMessageContaining("it holds keyspaces [warehouse], the config defines [sbtest]");
-        CleaveConfig single = ConfigLoader.load(Path.of("..", "config", "single.yaml"));
-        assertThatThrownBy(() -> store.loadOrCreate(single.sharding(), single.source()))
-                .hasMessageContaining("it was written for 4 shards, the config has 1");
+    }
+
+    @Test
+    void theStateNotTheConfigIsTheTruthAboutShardsAndRulesSetAtRunTime() throws Exception {
+        CleaveConfig tpcc = ConfigLoader.load(Path.of("..", "config", "tpcc.yaml"));
+        ShardMapStore store = new ShardMapStore(tmp.resolve("shard-map.json"));
+        assertThat(store.storedShardCount()).isEmpty();
+        ShardMap first = store.loadOrCreate(tpcc.sharding(), tpcc.source());
+        ShardMap changed = first.withShardCount(6)
+                .withRule(new io.cleave.router.topology.TableRule.Sharded("Orders", "warehouse", "o_w_id"))
+                .withRule(new io.cleave.router.topology.TableRule.Reference("item"))
+                .withRule(new io.cleave.router.topology.TableRule.Unsharded("settings", 5))
+                .withAttached("mysql://app@db1:3306/shop")
+                .withMovingTables(List.of("orders"), 7).asVersion(9);
+        store.save(changed, tpcc.sharding().topology());
+        ShardMap back = store.loadOrCreate(tpcc.sharding(), tpcc.source());
+        assertThat(back).isEqualTo(changed);
+        assertThat(store.storedShardCount()).hasValue(6);
+        assertThat(back.attached()).containsExactly(new io.cleave.router.shardmap.AttachedShard(6, "mysql://app@db1:3306/shop"));
+        assertThat(back.moveCopying("ORDERS")).isEqualTo(7L);
+        io.cleave.router.topology.Topology routing = back.routing(tpcc.sharding().topology());
+        assertThat(routing.shardCount()).as("local shards and the attached server").isEqualTo(7);
+        assertThat(routing.ruleFor("orders")).isEqualTo(new io.cleave.router.topology.TableRule.Sharded("Orders",
+                "warehouse", "o_w_id"));
+        assertThat(routing.ruleFor("settings")).isEqualTo(new io.cleave.router.topology.TableRule.Unsharded("settings", 5));
+        assertThat(routing.ruleFor("warehouse")).as("the config's rule where the state has none")
+                .isEqualTo(tpcc.sharding().topology().ruleFor("warehouse"));
     }
 
     @Test

@@ -28,10 +28,23 @@ public final class BackendConnector implements ShardConnector {
     private volatile int statementCacheSize;
     private final int connectTimeoutMillis;
 
+    private final boolean missing;
+
     public BackendConnector(ShardEndpoint endpoint, int statementCacheSize, int connectTimeoutMillis) {
+        this(endpoint, statementCacheSize, connectTimeoutMillis, false);
+    }
+
+    private BackendConnector(ShardEndpoint endpoint, int statementCacheSize, int connectTimeoutMillis, boolean missing) {
         this.endpoint = endpoint;
         this.statementCacheSize = statementCacheSize;
         this.connectTimeoutMillis = connectTimeoutMillis;
+        this.missing = missing;
+    }
+
+    /** Stands for a shard index nothing answers to (a shard scaled away): every connection fails, naming it. */
+    public static BackendConnector missing(int shard) {
+        return new BackendConnector(new ShardEndpoint(shard, null, java.net.InetSocketAddress.createUnresolved("none", 0),
+                "", new byte[0]), 1, 0, true);
     }
 
     /** How many prepared statements each new connection keeps before closing the least recently used. */
@@ -51,6 +64,10 @@ public final class BackendConnector implements ShardConnector {
     @Override
     public Future<BackendConnection> connect(EventLoop loop, int profile) {
         Promise<BackendConnection> promise = loop.newPromise();
+        if (missing) {
+            promise.setFailure(new java.io.IOException("shard " + endpoint.shard() + " is not part of this Cleave"));
+            return promise;
+        }
         boolean epoll = Epoll.isAvailable() && loop.parent() instanceof io.netty.channel.epoll.EpollEventLoopGroup;
         boolean unix = epoll && endpoint.socket() != null;
         Class<? extends Channel> type = unix ? EpollDomainSocketChannel.class

@@ -79,6 +79,10 @@ public final class BackendPool {
         return connector.endpoint().shard();
     }
 
+    public ShardConnector connector() {
+        return connector;
+    }
+
     public EventLoop loop() {
         return loop;
     }

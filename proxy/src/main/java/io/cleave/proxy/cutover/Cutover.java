@@ -6,19 +6,42 @@ import io.cleave.router.shardmap.KeySet;
 import java.time.Duration;
 
 /**
- * One attempt to switch {@code keys} of {@code keyspace} from {@code source} to the target.
+ * One attempt to switch what a move carries from {@code source} to its target(s).
  *
- * @param function      the keyspace's function under the current map (buckets of a hash keyspace)
- * @param drainDeadline how long transactions and statements already on the moving keys may take to
+ * @param scope         which statements wait while the switch happens
+ * @param drainDeadline how long transactions and statements already on the source may take to
  *                      finish; past it the attempt is given up and everything held runs as before
  */
-public record Cutover(long moveId, String keyspace, KeySet keys, ShardFunction function, int source,
-                      Duration drainDeadline) {
+public record Cutover(long moveId, Scope scope, int source, Duration drainDeadline) {
 
-    /** What the mover does once nothing touches the moving keys: apply the last changes, flip the map. */
+    /** Keys of one keyspace switching shards: statements that may reach them wait. */
+    public Cutover(long moveId, String keyspace, KeySet keys, ShardFunction function, int source, Duration drainDeadline) {
+        this(moveId, new Scope.Keys(keyspace, keys, function), source, drainDeadline);
+    }
+
+    /** Which statements a cutover holds. */
+    public sealed interface Scope permits Scope.Keys, Scope.Source {
+
+        /**
+         * Statements that may reach {@code keys} of {@code keyspace}.
+         *
+         * @param function the keyspace's function under the current map (buckets of a hash keyspace)
+         */
+        record Keys(String keyspace, KeySet keys, ShardFunction function) implements Scope {
+        }
+
+        /**
+         * Every statement that may reach the source shard: tables change their rules (and the
+         * shards they live on), so any statement planned by the old rules could touch them.
+         */
+        record Source() implements Scope {
+        }
+    }
+
+    /** What the mover does once nothing touches what moves: apply the last changes, flip the map. */
     @FunctionalInterface
     public interface Fence {
-        /** Runs while statements on the moving keys are held; returns normally only once the new map is published. */
+        /** Runs while statements on what moves are held; returns normally only once the new map is published. */
         void apply() throws Exception;
     }
 

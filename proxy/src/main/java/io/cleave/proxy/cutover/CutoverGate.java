@@ -5,8 +5,10 @@ import io.cleave.router.plan.KeyClass;
 import io.cleave.router.plan.KeyValue;
 import io.cleave.router.plan.ParameterValues;
 import io.cleave.router.plan.Plan;
+import io.cleave.router.plan.Resolution;
 import io.cleave.router.plan.Target;
 import io.cleave.router.plan.TargetResolver;
+import io.cleave.router.shardmap.ShardMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,6 +19,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * The proxy's part of a move: the moment keys change shards. While a {@link Cutover} is armed,
@@ -36,11 +39,14 @@ public final class CutoverGate {
     private static final long DRAIN_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
 
     private final TargetResolver resolver;
+    private final Supplier<ShardMap> maps;
     private final Set<Participant> participants = ConcurrentHashMap.newKeySet();
     private volatile Armed armed;
 
-    public CutoverGate(TargetResolver resolver) {
+    /** {@code maps}: the current shard map (where a statement's keys go decides whether it reaches the source). */
+    public CutoverGate(TargetResolver resolver, Supplier<ShardMap> maps) {
         this.resolver = resolver;
+        this.maps = maps;
     }
 
     public void register(Participant p) {
@@ -132,9 +138,10 @@ public final class CutoverGate {
             if (!touches(plan, values)) {
                 return true;
             }
-            if (e.transaction() && p.transactionSerial() == e.transactionSerial()
+            if ((e.transaction() || e.command()) && p.transactionSerial() == e.transactionSerial()
                     && p.holdsTransactionOn(cutover.source())) {
-                // A transaction already on the source finishes there; the drain waits for it.
+                // A transaction already on the source (or opened there by a command running when the
+                // cutover armed) finishes there; the drain waits for it.
                 return true;
             }
             synchronized (this) {
@@ -198,7 +205,9 @@ public final class CutoverGate {
             if (!participants.contains(p)) {
                 return true;
             }
-            boolean txDone = !en.transaction() || p.transactionSerial() != en.transactionSerial()
+            // A command running at arming may have opened (or joined) a transaction on the source
+            // before it ended: that transaction finishes too before the map changes.
+            boolean txDone = !en.transaction() && !en.command() || p.transactionSerial() != en.transactionSerial()
                     || !p.holdsTransactionOn(cutover.source());
             boolean cmdDone = !en.command() || !p.busy() || p.commandSerial() != en.commandSerial() || holding.contains(p);
             return txDone && cmdDone;
@@ -240,9 +249,57 @@ public final class CutoverGate {
             return heldCount;
         }
 
-        /** Whether the statement may reach the moving keys (when its keys cannot be narrowed, it may). */
+        /** Whether the statement may reach what moves (when its keys cannot be narrowed, it may). */
         private boolean touches(Plan plan, ParameterValues values) {
-            String keyspace = cutover.keyspace();
+            if (cutover.scope() instanceof Cutover.Scope.Keys k) {
+                return touchesKeys(plan, values, k);
+            }
+            return reachesSource(plan, values);
+        }
+
+        private boolean reachesSource(Plan plan, ParameterValues values) {
+            int source = cutover.source();
+            if (plan instanceof Plan.Route r) {
+                if (r.target() instanceof Target.AnyShard) {
+                    // Only reference tables and no tables at all: nothing whose rules change.
+                    return false;
+                }
+                Resolution res;
+                try {
+                    res = resolver.resolve(r.target(), values, maps.get());
+                } catch (RuntimeException e) {
+                    return true;
+                }
+                if (res.isError()) {
+                    return true;
+                }
+                if (res.isAny()) {
+                    return false;
+                }
+                if (res.isSingle()) {
+                    return res.shard() == source;
+                }
+                for (int s : res.shards()) {
+                    if (s == source) {
+                        return true;
+                    }
+                }
+                return false;
+            }
+            if (plan instanceof Plan.InsertSplit split) {
+                ShardMap map = maps.get();
+                for (Plan.InsertRow row : split.rows()) {
+                    int shard = row.key() == null ? -1 : resolver.shardOf(split.keyspace(), row.key(), values, map);
+                    if (shard == source || shard < 0) {
+                        return true;
+                    }
+                }
+            }
+            return false;
+        }
+
+        private boolean touchesKeys(Plan plan, ParameterValues values, Cutover.Scope.Keys moving) {
+            String keyspace = moving.keyspace();
             if (plan instanceof Plan.Route r && r.target() instanceof Target.Keyed keyed) {
                 for (KeyClass c : keyed.classes()) {
                     if (!c.keyspace().name().equals(keyspace)) {
@@ -254,7 +311,7 @@ public final class CutoverGate {
                     // Rows meet every restriction; a moving key in any of them is held (erring on the safe side).
                     for (java.util.List<KeyValue> restriction : c.restrictions()) {
                         for (KeyValue v : restriction) {
-                            if (moving(resolver.keyOf(c.keyspace(), v, values))) {
+                            if (moving(resolver.keyOf(c.keyspace(), v, values), moving)) {
                                 return true;
                             }
                         }
@@ -264,7 +321,7 @@ public final class CutoverGate {
             }
             if (plan instanceof Plan.InsertSplit split && split.keyspace().name().equals(keyspace)) {
                 for (Plan.InsertRow row : split.rows()) {
-                    if (row.key() == null || moving(resolver.keyOf(split.keyspace(), row.key(), values))) {
+                    if (row.key() == null || moving(resolver.keyOf(split.keyspace(), row.key(), values), moving)) {
                         return true;
                     }
                 }
@@ -272,8 +329,8 @@ public final class CutoverGate {
             return false;
         }
 
-        private boolean moving(ShardKey key) {
-            return key == null || cutover.keys().contains(key, cutover.function());
+        private static boolean moving(ShardKey key, Cutover.Scope.Keys moving) {
+            return key == null || moving.keys().contains(key, moving.function());
         }
     }
 }

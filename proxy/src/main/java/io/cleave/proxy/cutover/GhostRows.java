@@ -11,6 +11,7 @@ import io.cleave.router.shardmap.ShardMap;
 import io.cleave.router.sql.ast.Assignment;
 import io.cleave.router.sql.ast.Delete;
 import io.cleave.router.sql.ast.Expr;
+import io.cleave.router.sql.ast.Query;
 import io.cleave.router.sql.ast.Select;
 import io.cleave.router.sql.ast.Span;
 import io.cleave.router.sql.ast.Statement;
@@ -33,8 +34,9 @@ import java.util.TreeMap;
  * and those go to the shard that owns them.
  *
  * <p>Only statements over several shards while a move runs pay for this (the statement is parsed
- * again to find where the condition goes); a shape it cannot filter is refused rather than answered
- * with rows counted twice.
+ * again to find where the condition goes). Derived tables are filtered inside, each SELECT block
+ * for the tables it reads; a shape it cannot filter is refused rather than answered with rows
+ * counted twice.
  */
 public final class GhostRows {
 
@@ -62,67 +64,98 @@ public final class GhostRows {
         } catch (SqlSyntaxException e) {
             return null;
         }
-        List<TableRef> refs;
-        Expr where;
-        Span end;
-        if (statement instanceof Select s) {
-            refs = s.from();
-            where = s.where();
-            end = refs.isEmpty() ? null : refs.get(refs.size() - 1).span();
+        Filter filter = new Filter(here, map, topology);
+        boolean filterable;
+        if (statement instanceof Query q) {
+            filterable = filter.query(q);
         } else if (statement instanceof Update u) {
-            refs = u.tables();
-            where = u.where();
             List<Assignment> set = u.assignments();
-            end = set.get(set.size() - 1).span();
+            filterable = filter.block(u.tables(), u.where(), set.get(set.size() - 1).span());
         } else if (statement instanceof Delete d) {
-            refs = d.from();
-            where = d.where();
-            end = refs.isEmpty() ? null : refs.get(refs.size() - 1).span();
+            filterable = filter.block(d.from(), d.where(), d.from().isEmpty() ? null : d.from().get(d.from().size() - 1).span());
         } else {
             return SqlRenderer.render(template, analysis, values);
         }
-        List<String> conditions = new ArrayList<>();
-        for (TableRef ref : refs) {
-            if (!conditions(ref, here, map, topology, conditions)) {
-                return null;
-            }
-        }
-        if (conditions.isEmpty()) {
-            return SqlRenderer.render(template, analysis, values);
-        }
-        String condition = String.join(" AND ", conditions);
-        TreeMap<Integer, String> inserts = new TreeMap<>();
-        if (where != null) {
-            inserts.put(where.span().first(), " (");
-            inserts.put(where.span().end(), ") AND " + condition + " ");
-        } else if (end != null) {
-            inserts.put(end.end(), " WHERE " + condition + " ");
-        } else {
+        if (!filterable) {
             return null;
         }
-        SqlTemplate filtered = insert(template, analysis.tokens().size(), inserts);
+        if (filter.inserts.isEmpty()) {
+            return SqlRenderer.render(template, analysis, values);
+        }
+        SqlTemplate filtered = insert(template, analysis.tokens().size(), filter.inserts);
         return filtered == null ? null : SqlRenderer.render(filtered, analysis, values);
     }
 
-    /** Adds the conditions for the tables of {@code ref}; false when a ghost keyspace hides in a derived table. */
-    private static boolean conditions(TableRef ref, List<Ghost> ghosts, ShardMap map, Topology topology, List<String> out) {
-        if (ref instanceof TableRef.Join j) {
-            return conditions(j.left(), ghosts, map, topology, out) && conditions(j.right(), ghosts, map, topology, out);
+    /**
+     * Collects where conditions go: each SELECT block (the statement's, and those of derived
+     * tables in its FROM, at any depth) gets the condition for the tables it reads itself.
+     */
+    private static final class Filter {
+        private final List<Ghost> ghosts;
+        private final ShardMap map;
+        private final Topology topology;
+        final TreeMap<Integer, String> inserts = new TreeMap<>();
+
+        Filter(List<Ghost> ghosts, ShardMap map, Topology topology) {
+            this.ghosts = ghosts;
+            this.map = map;
+            this.topology = topology;
         }
-        if (ref instanceof TableRef.Derived) {
-            return false;
+
+        boolean query(Query q) {
+            if (q instanceof Select s) {
+                return block(s.from(), s.where(), s.from().isEmpty() ? null : s.from().get(s.from().size() - 1).span());
+            }
+            if (q instanceof Query.Parenthesized p) {
+                return query(p.query());
+            }
+            Query.SetOperation op = (Query.SetOperation) q;
+            return query(op.left()) && query(op.right());
         }
-        TableRef.Table t = (TableRef.Table) ref;
-        if (!(topology.ruleFor(t.name().name()) instanceof TableRule.Sharded sharded)) {
+
+        /** The block reading {@code refs}: its condition after {@code where}, or as a WHERE after {@code end}. */
+        boolean block(List<TableRef> refs, Expr where, Span end) {
+            List<String> conditions = new ArrayList<>();
+            for (TableRef ref : refs) {
+                if (!conditions(ref, conditions)) {
+                    return false;
+                }
+            }
+            if (conditions.isEmpty()) {
+                return true;
+            }
+            String condition = String.join(" AND ", conditions);
+            if (where != null) {
+                inserts.merge(where.span().first(), " (", String::concat);
+                inserts.merge(where.span().end(), ") AND " + condition + " ", String::concat);
+            } else if (end != null) {
+                inserts.merge(end.end(), " WHERE " + condition + " ", String::concat);
+            } else {
+                return false;
+            }
             return true;
         }
-        String column = quote(t.exposedName()) + "." + quote(sharded.column());
-        for (Ghost g : ghosts) {
-            if (g.keyspace().equals(sharded.keyspace())) {
-                out.add(notGhost(column, g, topology.keyspace(g.keyspace()).function().bucketCount()));
+
+        /** Adds the conditions for the tables of {@code ref}; a derived table's query is filtered in itself. */
+        private boolean conditions(TableRef ref, List<String> out) {
+            if (ref instanceof TableRef.Join j) {
+                return conditions(j.left(), out) && conditions(j.right(), out);
             }
+            if (ref instanceof TableRef.Derived d) {
+                return query(d.query());
+            }
+            TableRef.Table t = (TableRef.Table) ref;
+            if (!(topology.ruleFor(t.name().name()) instanceof TableRule.Sharded sharded)) {
+                return true;
+            }
+            String column = quote(t.exposedName()) + "." + quote(sharded.column());
+            for (Ghost g : ghosts) {
+                if (g.keyspace().equals(sharded.keyspace())) {
+                    out.add(notGhost(column, g, topology.keyspace(g.keyspace()).function().bucketCount()));
+                }
+            }
+            return true;
         }
-        return true;
     }
 
     /** True for rows whose key is not one of the ghost's (NULL keys are never ghosts). */

@@ -17,7 +17,8 @@ import java.util.List;
 
 /**
  * Refuses DDL on a table whose rows a move is copying: a changed structure on one side would
- * break the copy, so it waits until the move ends. Costs nothing unless a move runs.
+ * break the copy, so it waits until the move ends. A move adding shards refuses every DDL (the
+ * new shards would miss it). Costs nothing unless a move runs.
  */
 public final class MovingTables {
 
@@ -26,13 +27,28 @@ public final class MovingTables {
 
     /** The refusal for {@code plan}, or null when it may run. */
     public static String ddlRefusal(Plan plan, Analysis analysis, ShardMap map, Topology topology) {
-        if (map.ghosts().isEmpty() || !plan.kind().isDdl()) {
+        if (map.ghosts().isEmpty() && map.movingTables().isEmpty() || !plan.kind().isDdl()) {
             return null;
+        }
+        Long everything = map.movingTables().get(ShardMap.EVERY_TABLE);
+        if (everything != null) {
+            return "move " + everything + " is adding shards: the structure of tables cannot change until it is done"
+                    + " (the new shards would miss the change); run the DDL after it";
         }
         Statement statement;
         try {
             statement = new SqlParser().parse(analysis.tokens(), analysis.digest());
         } catch (SqlSyntaxException e) {
+            return null;
+        }
+        for (TableName table : tables(statement)) {
+            Long copying = map.moveCopying(table.name());
+            if (copying != null) {
+                return table.name() + " is being moved (move " + copying + "): its structure cannot change until the"
+                        + " move ends; run the DDL after it (see 'cleave moves')";
+            }
+        }
+        if (map.ghosts().isEmpty()) {
             return null;
         }
         for (TableName table : tables(statement)) {

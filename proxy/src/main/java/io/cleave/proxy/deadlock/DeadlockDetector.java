@@ -1,9 +1,9 @@
 package io.cleave.proxy.deadlock;
 
-import io.cleave.proxy.backend.ShardConnector;
 import io.cleave.proxy.metrics.ProxyMetrics;
 import io.cleave.proxy.protocol.packet.server.ErrPacket;
 import io.cleave.proxy.server.LoopResources;
+import io.cleave.proxy.server.ShardSlots;
 import io.netty.channel.EventLoop;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -80,12 +80,12 @@ public final class DeadlockDetector implements AutoCloseable {
      * Starts watching (when enabled): {@code controlLoop} runs the detector's own shard connections,
      * {@code loops} lists the proxy's event loops and their pools.
      */
-    public synchronized void start(ShardConnector[] connectors, EventLoop controlLoop,
+    public synchronized void start(ShardSlots slots, EventLoop controlLoop,
                                    Supplier<Iterable<LoopResources>> loops) {
         if (thresholdNanos <= 0 || timer != null) {
             return;
         }
-        this.reader = new ShardLockReader(connectors, controlLoop);
+        this.reader = new ShardLockReader(slots, controlLoop);
         this.loops = loops;
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "deadlock-detector");

@@ -5,6 +5,7 @@ import io.cleave.proxy.backend.ShardConnector;
 import io.cleave.proxy.backend.ResponseKind;
 import io.cleave.proxy.server.RowCollector;
 import io.cleave.proxy.server.ShardAdmin;
+import io.cleave.proxy.server.ShardSlots;
 import io.netty.channel.EventLoop;
 
 import java.util.ArrayList;
@@ -22,20 +23,27 @@ import java.util.function.Consumer;
  */
 final class ShardLockReader implements AutoCloseable {
 
-    private final ShardConnector[] connectors;
+    private final ShardSlots slots;
     private final EventLoop loop;
-    private final BackendConnection[] connections;
-    private final LockQueries[] queries;
+    private final BackendConnection[] connections = new BackendConnection[ShardSlots.CAPACITY];
+    /** The connector each connection came from: a shard replaced in its slot gets a new connection. */
+    private final ShardConnector[] from = new ShardConnector[ShardSlots.CAPACITY];
+    private final LockQueries[] queries = new LockQueries[ShardSlots.CAPACITY];
 
-    ShardLockReader(ShardConnector[] connectors, EventLoop loop) {
-        this.connectors = connectors;
+    ShardLockReader(ShardSlots slots, EventLoop loop) {
+        this.slots = slots;
         this.loop = loop;
-        this.connections = new BackendConnection[connectors.length];
-        this.queries = new LockQueries[connectors.length];
     }
 
-    int shardCount() {
-        return connectors.length;
+    /** The shards whose locks are read: the local ones (an import's source takes no part in transactions across shards). */
+    List<Integer> shards() {
+        List<Integer> out = new ArrayList<>();
+        for (int s = 0, n = slots.extent(); s < n; s++) {
+            if (slots.isLocal(s)) {
+                out.add(s);
+            }
+        }
+        return out;
     }
 
     /** The shard's lock waits and open transactions, read in one round trip (one version of InnoDB's view). */
@@ -71,12 +79,21 @@ final class ShardLockReader implements AutoCloseable {
 
     private void withConnection(int shard, CompletableFuture<?> out, Consumer<BackendConnection> then) {
         BackendConnection conn = connections[shard];
-        if (conn != null && conn.isUsable()) {
+        ShardConnector connector = slots.get(shard);
+        if (conn != null && conn.isUsable() && from[shard] == connector) {
             then.accept(conn);
             return;
         }
+        if (conn != null) {
+            conn.close();
+        }
         connections[shard] = null;
-        connectors[shard].connect(loop, 0).addListener(f -> {
+        if (connector == null) {
+            out.completeExceptionally(new IllegalStateException("there is no shard " + shard));
+            return;
+        }
+        from[shard] = connector;
+        connector.connect(loop, 0).addListener(f -> {
             if (!f.isSuccess()) {
                 out.completeExceptionally(f.cause());
                 return;

@@ -58,8 +58,9 @@ final class SnapshotTaker {
             int index = i;
             lineReads.add(loop.loop().submit(() -> lines(index, loop)));
         }
+        List<Integer> shardList = reader.shards();
         List<CompletableFuture<ShardLocks>> shardReads = new ArrayList<>();
-        for (int s = 0; s < reader.shardCount(); s++) {
+        for (int s : shardList) {
             shardReads.add(reader.read(s));
         }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ANSWER_MILLIS);
@@ -71,8 +72,9 @@ final class SnapshotTaker {
             }
         }
         Map<Integer, ShardLocks> shards = new HashMap<>();
-        for (int s = 0; s < shardReads.size(); s++) {
-            ShardLocks got = await(shardReads.get(s), deadline, "shard " + s + "'s lock waits");
+        for (int i = 0; i < shardReads.size(); i++) {
+            int s = shardList.get(i);
+            ShardLocks got = await(shardReads.get(i), deadline, "shard " + s + "'s lock waits");
             if (got != null) {
                 shards.put(s, got);
             }
@@ -83,8 +85,8 @@ final class SnapshotTaker {
     /** On the loop: each of its pools that has a line, with who stands in it. */
     private static List<Snapshot.LineView> lines(int index, LoopResources loop) {
         List<Snapshot.LineView> out = new ArrayList<>();
-        for (int s = 0; s < loop.shardCount(); s++) {
-            BackendPool pool = loop.pool(s);
+        for (BackendPool pool : loop.existingPools()) {
+            int s = pool.shard();
             if (pool.waiting() == 0) {
                 continue;
             }

@@ -38,7 +38,8 @@ public final class TrackedTransaction implements ConnectionWaiter {
     private final DeadlockDetector detector;
     private final long connectionId;
     private final LoopResources loop;
-    private final AtomicReferenceArray<BackendConnection> legs;
+    /** Replaced (never changed in length) when a scale adds shards: the detector reads whichever it sees. */
+    private volatile AtomicReferenceArray<BackendConnection> legs;
     private volatile String user;
     /** Odd while a command runs; written by the session's loop only. */
     private long command;
@@ -97,7 +98,7 @@ public final class TrackedTransaction implements ConnectionWaiter {
 
     /** The transaction's part on {@code shard} ended. */
     public void left(int shard) {
-        if (legs.get(shard) != null) {
+        if (shard < legs.length() && legs.get(shard) != null) {
             legCount--;
             legs.lazySet(shard, null);
         }
@@ -134,7 +135,20 @@ public final class TrackedTransaction implements ConnectionWaiter {
     }
 
     BackendConnection leg(int shard) {
-        return legs.get(shard);
+        AtomicReferenceArray<BackendConnection> l = legs;
+        return shard < l.length() ? l.get(shard) : null;
+    }
+
+    /** Makes room for shard indexes below {@code shards} (on the session's loop). */
+    public synchronized void ensure(int shards) {
+        AtomicReferenceArray<BackendConnection> now = legs;
+        if (shards > now.length()) {
+            AtomicReferenceArray<BackendConnection> next = new AtomicReferenceArray<>(shards);
+            for (int s = 0; s < now.length(); s++) {
+                next.set(s, now.get(s));
+            }
+            legs = next;
+        }
     }
 
     int shardCount() {

@@ -19,7 +19,7 @@ final class ClientStatement {
 
     private final long id;
     private final PreparedSql sql;
-    private final io.cleave.router.plan.Analysis analysis;
+    private io.cleave.router.plan.Analysis analysis;
     private int paramCount;
     private int columnCount;
     private short[] boundTypes;
@@ -35,6 +35,17 @@ final class ClientStatement {
 
     /** The statement's own tokens, digest and plan (kept: every execute resolves against them). */
     io.cleave.router.plan.Analysis analysis() {
+        return analysis;
+    }
+
+    /**
+     * The analysis for this execute: planned again when table rules changed since (a table was
+     * sharded or moved online), since the kept plan may send it where the table no longer is.
+     */
+    io.cleave.router.plan.Analysis analysis(io.cleave.router.plan.Router router, io.cleave.router.sql.lex.SqlMode mode) {
+        if (analysis.generation() != router.generation()) {
+            analysis = router.analyze(sql.bytes(), mode, new io.cleave.router.plan.Analysis());
+        }
         return analysis;
     }
 

@@ -39,20 +39,25 @@ final class ConnectionPins {
         }
     }
 
-    private final Held[] held;
+    private Held[] held;
 
+    /** {@code shards}: the shard indexes in use now; room for more is made as shards are pinned. */
     ConnectionPins(int shards) {
         this.held = new Held[shards];
     }
 
+    private Held at(int shard) {
+        return shard < held.length ? held[shard] : null;
+    }
+
     /** The pinned connection to {@code shard}, or null. */
     BackendConnection connection(int shard) {
-        Held h = held[shard];
+        Held h = at(shard);
         return h == null ? null : h.connection;
     }
 
     boolean isPinned(int shard, BackendConnection conn) {
-        return held[shard] != null && held[shard].connection == conn;
+        return at(shard) != null && at(shard).connection == conn;
     }
 
     /** True when the session has created temporary tables that still exist (or may: untracked state). */
@@ -77,7 +82,7 @@ final class ConnectionPins {
 
     /** Records what a successful statement created or released on {@code conn}. */
     void apply(int shard, BackendConnection conn, PinNames names) {
-        Held h = held[shard];
+        Held h = at(shard);
         if (h != null && h.connection != conn) {
             // Cannot happen (a pinned connection serves its shard), but never lose track of one.
             h.untracked = true;
@@ -130,7 +135,7 @@ final class ConnectionPins {
             default:
                 return;
         }
-        h = held[shard];
+        h = at(shard);
         if (h != null) {
             h.untracked |= !names.complete();
             release(shard);
@@ -139,7 +144,7 @@ final class ConnectionPins {
 
     /** The named locks {@code names} turned out not to be owned by {@code conn} (a GET_LOCK that timed out). */
     void notHeld(int shard, BackendConnection conn, List<String> names) {
-        Held h = held[shard];
+        Held h = at(shard);
         if (h != null && h.connection == conn) {
             names.forEach(h.namedLocks::remove);
             release(shard);
@@ -148,7 +153,7 @@ final class ConnectionPins {
 
     /** A cursor was opened on {@code conn}: it serves the statement's COM_STMT_FETCH until closed. */
     void cursorOpened(int shard, BackendConnection conn) {
-        Held h = held[shard];
+        Held h = at(shard);
         if (h != null && h.connection != conn) {
             h.untracked = true;
             return;
@@ -157,7 +162,7 @@ final class ConnectionPins {
     }
 
     void cursorClosed(int shard) {
-        Held h = held[shard];
+        Held h = at(shard);
         if (h != null && h.cursors > 0) {
             h.cursors--;
             release(shard);
@@ -184,6 +189,9 @@ final class ConnectionPins {
     }
 
     private Held hold(int shard, BackendConnection conn) {
+        if (shard >= held.length) {
+            held = java.util.Arrays.copyOf(held, shard + 1);
+        }
         if (held[shard] == null) {
             held[shard] = new Held(conn);
         }

@@ -97,9 +97,19 @@ final class PlanExecutor {
         } else if (resolution.isAny()) {
             anyShard(command, r);
         } else if (resolution.isSingle()) {
-            single(command, r, resolution.shard());
+            String span = AttachedServerSpan.refusal(session, map, resolution.shard());
+            if (span != null) {
+                command.refuse(span);
+            } else {
+                single(command, r, resolution.shard());
+            }
         } else {
-            several(command, r, resolution.shards());
+            String span = AttachedServerSpan.refusal(session, map, resolution.shards());
+            if (span != null) {
+                command.refuse(span);
+            } else {
+                several(command, r, resolution.shards());
+            }
         }
     }
 

@@ -128,9 +128,10 @@ final class PreparedStatements {
     private void execute(Command command, ClientStatement statement, ComStmtExecute execute) {
         BoundParameters bound = new BoundParameters(execute, command.payload(), statement, session.javaCharset(),
                 session.sqlMode().noBackslashEscapes());
-        ParameterValues values = new LiteralParameters().bind(statement.analysis(), session.javaCharset())
-                .forPlaceholders(bound);
-        command.planned(statement.analysis().plan(), statement.analysis(), values, statement, execute.newParamsBound());
+        // Planned again when the table rules changed since it was prepared (a rerun after a cutover too).
+        Analysis analysis = statement.analysis(session.runtime().router(), session.sqlMode());
+        ParameterValues values = new LiteralParameters().bind(analysis, session.javaCharset()).forPlaceholders(bound);
+        command.planned(analysis.plan(), analysis, values, statement, execute.newParamsBound());
         if (execute.opensCursor()) {
             // Only a single-shard relay opens the cursor on a shard; a merged result comes whole,
             // without CURSOR_EXISTS, which tells the client to read it without fetching.

@@ -35,10 +35,11 @@ public final class SequenceService {
     private static final int MAX_BLOCK = 65_536;
 
     private final int defaultShard;
-    private final int shardCount;
+    /** Local shards now (shards come and go with 'cleave scale'). */
+    private final java.util.function.IntSupplier shardCount;
     private final ConcurrentHashMap<String, Sequence> sequences = new ConcurrentHashMap<>();
 
-    public SequenceService(int defaultShard, int shardCount) {
+    public SequenceService(int defaultShard, java.util.function.IntSupplier shardCount) {
         this.defaultShard = defaultShard;
         this.shardCount = shardCount;
     }
@@ -162,7 +163,7 @@ public final class SequenceService {
                         + ", " + start + ")";
                 run(seq, loop, defaultShard, insert, ignored -> reserve(seq, loop, false));
             });
-            for (int s = 0; s < shardCount; s++) {
+            for (int s = 0, n = shardCount.getAsInt(); s < n; s++) {
                 maxes.leg(s, max.getBytes(StandardCharsets.UTF_8));
             }
             maxes.start();

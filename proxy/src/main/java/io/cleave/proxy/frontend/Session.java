@@ -56,7 +56,10 @@ final class Session {
         this.loginCharset = loginCharset;
         this.multiStatements = capabilities.multiStatements();
         this.tracked = runtime.deadlocks().track(connectionId, user, loop);
-        this.connections = new SessionConnections(runtime.shardCount(), tracked);
+        // Room for the shards there are now; more is made as a scale adds shards (see TransactionState#ensure).
+        int shards = Math.max(1, runtime.slots().extent());
+        this.connections = new SessionConnections(shards, tracked);
+        tracked.ensure(shards);
         output.capabilities(capabilities);
     }
 

@@ -32,9 +32,8 @@ final class ShardTexts {
                     moves.append(moves.isEmpty() ? "" : ", ").append("move ").append(g.moveId()).append(" of keys ")
                             .append(g.keys()).append(" of keyspace ").append(g.keyspace());
                 }
-                command.refuse(moves + " is under way, and this statement's shape (a derived table over the keyspace,"
-                        + " or one the proxy cannot add a condition to) cannot leave out the rows being moved: run it"
-                        + " once the move is done");
+                command.refuse(moves + " is under way, and the proxy cannot add the condition that leaves out the rows"
+                        + " being moved to this statement's shape: run it once the move is done");
                 return null;
             }
             out.add(sql);

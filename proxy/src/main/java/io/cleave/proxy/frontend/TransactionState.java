@@ -16,11 +16,11 @@ import java.util.Locale;
  */
 final class TransactionState {
 
-    private final BackendConnection[] held;
+    private BackendConnection[] held;
     /** Which server thread holds the transaction on each shard, for the deadlock detector. */
     private final TrackedTransaction tracked;
-    private final boolean[] xaBranch;
-    private final boolean[] wrote;
+    private boolean[] xaBranch;
+    private boolean[] wrote;
     private int heldCount;
     /** Counts transactions that ended holding shards (so the cutover gate tells one from the next). */
     private long serial;
@@ -38,6 +38,7 @@ final class TransactionState {
     private final List<String> earlySavepoints = new ArrayList<>();
     private final List<String> earlySavepointNames = new ArrayList<>();
 
+    /** {@code shards}: the shard indexes in use now; {@link #ensure} makes room for more (a scale adds shards). */
     TransactionState(int shards, TrackedTransaction tracked) {
         this.held = new BackendConnection[shards];
         this.tracked = tracked;
@@ -45,6 +46,17 @@ final class TransactionState {
         this.wrote = new boolean[shards];
     }
 
+    /** Makes room for shard indexes below {@code shards} (on the session's loop, before a statement routes). */
+    void ensure(int shards) {
+        if (shards > held.length) {
+            held = java.util.Arrays.copyOf(held, shards);
+            xaBranch = java.util.Arrays.copyOf(xaBranch, shards);
+            wrote = java.util.Arrays.copyOf(wrote, shards);
+            tracked.ensure(shards);
+        }
+    }
+
+    /** How many shard indexes the state has room for now. */
     int shardCount() {
         return held.length;
     }
@@ -54,7 +66,7 @@ final class TransactionState {
      * (START TRANSACTION or XA START), the connection now belongs to the transaction.
      */
     void joined(int shard, BackendConnection conn) {
-        if (held[shard] == null && joining(shard)) {
+        if (held(shard) == null && joining(shard)) {
             hold(shard, conn);
         }
     }
@@ -77,11 +89,11 @@ final class TransactionState {
     }
 
     BackendConnection held(int shard) {
-        return held[shard];
+        return shard < held.length ? held[shard] : null;
     }
 
     boolean isXaBranch(int shard) {
-        return xaBranch[shard];
+        return shard < xaBranch.length && xaBranch[shard];
     }
 
     /** An XA branch takes part: COMMIT must go through the distributed commit. */
@@ -114,7 +126,7 @@ final class TransactionState {
     }
 
     boolean wrote(int shard) {
-        return wrote[shard];
+        return shard < wrote.length && wrote[shard];
     }
 
     boolean implicit() {
@@ -157,6 +169,7 @@ final class TransactionState {
 
     /** A shard's connection joined the transaction (its START TRANSACTION or XA START succeeded). */
     void hold(int shard, BackendConnection conn) {
+        ensure(shard + 1);
         if (held[shard] == null) {
             heldCount++;
             if (coordinator < 0 && !xaBranch[shard]) {
@@ -175,6 +188,9 @@ final class TransactionState {
 
     /** Forgets a shard's connection (its transaction ended); returns it, or null. */
     BackendConnection drop(int shard) {
+        if (shard >= held.length) {
+            return null;
+        }
         BackendConnection c = held[shard];
         if (c != null) {
             held[shard] = null;
@@ -193,6 +209,7 @@ final class TransactionState {
     }
 
     void markWritten(int shard) {
+        ensure(shard + 1);
         wrote[shard] = true;
     }
 
@@ -255,6 +272,7 @@ final class TransactionState {
      */
     List<String> preamble(int shard, boolean inTransaction, java.util.function.IntFunction<String> xidFor) {
         List<String> out = null;
+        ensure(shard + 1);
         boolean joining = inTransaction && held[shard] == null;
         if (nextTransaction != null && (!inTransaction || joining && heldCount == 0 && firstShard < 0)) {
             out = new ArrayList<>(3);
@@ -289,11 +307,12 @@ final class TransactionState {
 
     /** Whether {@code shard} is joining (its START TRANSACTION or XA START was sent) but not held yet. */
     boolean joining(int shard) {
-        return held[shard] == null && (xaBranch[shard] || firstShard == shard);
+        return held(shard) == null && (isXaBranch(shard) || firstShard == shard);
     }
 
     /** A join failed: the shard is not part of the transaction. */
     void joinFailed(int shard) {
+        ensure(shard + 1);
         xaBranch[shard] = false;
         if (firstShard == shard && held[shard] == null) {
             firstShard = -1;

@@ -10,7 +10,6 @@ import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.IntFunction;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -68,17 +67,13 @@ public final class MicrometerProxyMetrics implements ProxyMetrics {
                         .tag("command", c.metricName()).tag("route", r.tag()).register(registry);
             }
         }
-        latency = perShard(shards, s -> Timer.builder(SHARD_LATENCY)
-                .description("Time from sending a statement to a shard to the end of its response")
-                .tag("shard", Integer.toString(s))
-                .publishPercentileHistogram()
-                .minimumExpectedValue(Duration.ofNanos(20_000))
-                .maximumExpectedValue(Duration.ofSeconds(30))
-                .register(registry), new Timer[shards]);
-        connectFailures = perShard(shards, s -> Counter.builder(BACKEND_CONNECT_FAILURES)
-                .tag("shard", Integer.toString(s)).register(registry), new Counter[shards]);
-        waitTimeouts = perShard(shards, s -> Counter.builder(BACKEND_WAIT_TIMEOUTS)
-                .tag("shard", Integer.toString(s)).register(registry), new Counter[shards]);
+        // Shards come and go while the proxy runs: room for every slot, a shard's meters made on first use.
+        latency = new Timer[io.cleave.proxy.server.ShardSlots.CAPACITY];
+        connectFailures = new Counter[latency.length];
+        waitTimeouts = new Counter[latency.length];
+        for (int s = 0; s < shards; s++) {
+            shardMeters(s);
+        }
         authFailures = Counter.builder(AUTH_FAILURES).description("Failed client logins").register(registry);
         for (LoginAbort a : LoginAbort.values()) {
             loginAborts[a.ordinal()] = Counter.builder(LOGIN_ABORTS)
@@ -118,27 +113,34 @@ public final class MicrometerProxyMetrics implements ProxyMetrics {
                 .register(registry);
     }
 
-    /** Registers gauges of backend pool use per shard and state ("in_use", "idle", "waiting"). */
-    public void backendGauges(int shards, BackendPoolStats stats) {
-        for (int s = 0; s < shards; s++) {
-            int shard = s;
-            gauge(shard, "in_use", st -> st.inUse(shard), stats);
-            gauge(shard, "idle", st -> st.idle(shard), stats);
-            gauge(shard, "waiting", st -> st.waiting(shard), stats);
+    /** Registers the meters of one shard (again for a shard already known: Micrometer returns the same meters). */
+    private synchronized void shardMeters(int s) {
+        if (latency[s] != null) {
+            return;
         }
+        connectFailures[s] = Counter.builder(BACKEND_CONNECT_FAILURES).tag("shard", Integer.toString(s)).register(registry);
+        waitTimeouts[s] = Counter.builder(BACKEND_WAIT_TIMEOUTS).tag("shard", Integer.toString(s)).register(registry);
+        latency[s] = Timer.builder(SHARD_LATENCY)
+                .description("Time from sending a statement to a shard to the end of its response")
+                .tag("shard", Integer.toString(s))
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofNanos(20_000))
+                .maximumExpectedValue(Duration.ofSeconds(30))
+                .register(registry);
+    }
+
+    /** Registers gauges of one shard's backend pool use by state ("in_use", "idle", "waiting"), and its other meters. */
+    public void backendGauges(int shard, BackendPoolStats stats) {
+        shardMeters(shard);
+        gauge(shard, "in_use", st -> st.inUse(shard), stats);
+        gauge(shard, "idle", st -> st.idle(shard), stats);
+        gauge(shard, "waiting", st -> st.waiting(shard), stats);
     }
 
     private void gauge(int shard, String state, ToDoubleFunction<BackendPoolStats> f, BackendPoolStats stats) {
         // Held strongly: nothing else keeps the stats view alive, and a collected one reads NaN.
         Gauge.builder(BACKEND_CONNECTIONS, stats, f).tag("shard", Integer.toString(shard)).tag("state", state)
                 .description("Backend connections to each shard by state").strongReference(true).register(registry);
-    }
-
-    private static <T> T[] perShard(int shards, IntFunction<T> make, T[] out) {
-        for (int s = 0; s < shards; s++) {
-            out[s] = make.apply(s);
-        }
-        return out;
     }
 
     @Override
@@ -149,7 +151,12 @@ public final class MicrometerProxyMetrics implements ProxyMetrics {
     @Override
     public void shardLatency(int shard, long nanos) {
         if (shard >= 0 && shard < latency.length) {
-            latency[shard].record(nanos, TimeUnit.NANOSECONDS);
+            Timer t = latency[shard];
+            if (t == null) {
+                shardMeters(shard);
+                t = latency[shard];
+            }
+            t.record(nanos, TimeUnit.NANOSECONDS);
         }
     }
 
@@ -181,14 +188,16 @@ public final class MicrometerProxyMetrics implements ProxyMetrics {
 
     @Override
     public void connectFailed(int shard) {
-        if (shard < connectFailures.length) {
+        if (shard >= 0 && shard < connectFailures.length) {
+            shardMeters(shard);
             connectFailures[shard].increment();
         }
     }
 
     @Override
     public void waitTimedOut(int shard) {
-        if (shard < waitTimeouts.length) {
+        if (shard >= 0 && shard < waitTimeouts.length) {
+            shardMeters(shard);
             waitTimeouts[shard].increment();
         }
     }

@@ -1,5 +1,6 @@
 package io.cleave.proxy.server;
 
+import io.cleave.proxy.backend.BackendConnector;
 import io.cleave.proxy.backend.BackendPool;
 import io.cleave.proxy.backend.PoolMetrics;
 import io.cleave.proxy.backend.ShardConnector;
@@ -17,23 +18,32 @@ public final class LoopResources {
     private static final int MAX_REUSED_SQL = 1 << 20;
 
     private final EventLoop loop;
-    private final BackendPool[] pools;
+    private final ShardSlots slots;
+    private final int perLoopLimit;
+    private final long acquireTimeoutMillis;
+    private final PoolMetrics metrics;
+    private final io.cleave.router.shardmap.ShardMapHolder maps;
+    /** By shard index; made when a shard is first used, made again when its slot got another connector. */
+    private final BackendPool[] pools = new BackendPool[ShardSlots.CAPACITY];
     private final io.cleave.router.plan.Analysis analysis = new io.cleave.router.plan.Analysis();
     private byte[] sqlBuffer = new byte[1024];
     private final ShardAvailability availability;
     private int nextAnyShard;
 
-    LoopResources(EventLoop loop, ShardConnector[] connectors, int perLoopLimit, long acquireTimeoutMillis,
-                  PoolMetrics metrics, ShardAvailability availability) {
+    LoopResources(EventLoop loop, ShardSlots slots, int perLoopLimit, long acquireTimeoutMillis,
+                  PoolMetrics metrics, ShardAvailability availability, io.cleave.router.shardmap.ShardMapHolder maps) {
         this.loop = loop;
+        this.slots = slots;
+        this.perLoopLimit = perLoopLimit;
+        this.acquireTimeoutMillis = acquireTimeoutMillis;
+        this.metrics = metrics;
         this.availability = availability;
-        this.pools = new BackendPool[connectors.length];
-        for (int s = 0; s < connectors.length; s++) {
-            pools[s] = new BackendPool(loop, connectors[s], perLoopLimit, acquireTimeoutMillis, metrics);
-        }
+        this.maps = maps;
         loop.scheduleAtFixedRate(() -> {
             for (BackendPool pool : pools) {
-                pool.evictIdle(MAX_IDLE_NANOS);
+                if (pool != null) {
+                    pool.evictIdle(MAX_IDLE_NANOS);
+                }
             }
         }, 1, 1, TimeUnit.MINUTES);
     }
@@ -42,12 +52,51 @@ public final class LoopResources {
         return loop;
     }
 
+    /**
+     * The loop's pool for {@code shard}; on the loop's thread. A shard that is gone (or never was)
+     * gets a pool whose connections fail, naming it.
+     */
     public BackendPool pool(int shard) {
+        BackendPool pool = pools[shard];
+        ShardConnector connector = slots.get(shard);
+        if (pool != null && (connector == null || pool.connector() == connector)) {
+            return pool;
+        }
+        if (pool != null) {
+            // The slot has another connector now (a shard was removed and another took its index).
+            pool.close();
+        }
+        if (connector == null) {
+            connector = BackendConnector.missing(shard);
+        }
+        pool = new BackendPool(loop, connector, perLoopLimit, acquireTimeoutMillis, metrics);
+        pools[shard] = pool;
+        return pool;
+    }
+
+    /** The pools the loop has made so far (on the loop's thread). */
+    public java.util.List<BackendPool> existingPools() {
+        java.util.List<BackendPool> out = new java.util.ArrayList<>();
+        for (BackendPool p : pools) {
+            if (p != null) {
+                out.add(p);
+            }
+        }
+        return out;
+    }
+
+    /** The loop's pool for {@code shard} if it has one (for gauges; any thread). */
+    BackendPool existingPool(int shard) {
         return pools[shard];
     }
 
-    public int shardCount() {
-        return pools.length;
+    /** Closes the loop's pool for {@code shard}: it left (idle connections close, busy ones when released). */
+    void dropPool(int shard) {
+        BackendPool pool = pools[shard];
+        if (pool != null) {
+            pools[shard] = null;
+            pool.close();
+        }
     }
 
     /**
@@ -75,19 +124,22 @@ public final class LoopResources {
      * shards known to be down are skipped while another one is up.
      */
     public int nextAnyShard() {
-        for (int tried = 0; tried < pools.length; tried++) {
-            int s = nextAnyShard;
-            nextAnyShard = (s + 1) % pools.length;
+        int shards = maps.current().shardCount();
+        for (int tried = 0; tried < shards; tried++) {
+            int s = nextAnyShard % shards;
+            nextAnyShard = (s + 1) % shards;
             if (availability.isUp(s)) {
                 return s;
             }
         }
-        return nextAnyShard;
+        return nextAnyShard % shards;
     }
 
     void close() {
         for (BackendPool pool : pools) {
-            pool.close();
+            if (pool != null) {
+                pool.close();
+            }
         }
     }
 }

@@ -3,7 +3,6 @@ package io.cleave.proxy.server;
 import io.cleave.proxy.auth.FailedLogins;
 import io.cleave.proxy.auth.RsaKeys;
 import io.cleave.proxy.auth.UserDirectory;
-import io.cleave.proxy.backend.ShardConnector;
 import io.cleave.proxy.metrics.ProxyMetrics;
 import io.cleave.proxy.session.TransactionVariables;
 import io.cleave.router.shardmap.ShardMapHolder;
@@ -27,9 +26,8 @@ public final class ProxyRuntime {
 
     private final ProxyConfig config;
     private final UserDirectory users;
-    private final Topology topology;
     private final ShardMapHolder shardMaps;
-    private final ShardConnector[] connectors;
+    private final ShardSlots slots;
     private final ProxyMetrics metrics;
     private final SslContext sslContext;
     private final int perLoopLimit;
@@ -53,27 +51,34 @@ public final class ProxyRuntime {
     private volatile String serverVersion = "8.0.0-cleave";
     private volatile TransactionVariables transactionVariables = TransactionVariables.CURRENT;
 
-    /** {@code connectors}: one per shard, by shard number; {@code loopCount}: the event loops that will serve clients. */
+    /**
+     * @param topology  the configured routing model; the shard map's rules and shard count apply over
+     *                  it, and the router follows every map version that changes them
+     * @param slots     the shards' connectors, by shard number (shards come and go while it runs)
+     * @param loopCount the event loops that will serve clients
+     */
     public ProxyRuntime(ProxyConfig config, UserDirectory users, Topology topology, ShardMapHolder shardMaps,
-                        ShardConnector[] connectors, ProxyMetrics metrics, SslContext sslContext, int loopCount) {
+                        ShardSlots slots, ProxyMetrics metrics, SslContext sslContext, int loopCount) {
         this.config = config;
         this.users = users;
-        this.topology = topology;
         this.shardMaps = shardMaps;
-        this.connectors = connectors;
-        this.availability = new ShardAvailability(connectors.length);
+        this.slots = slots;
+        this.availability = new ShardAvailability(ShardSlots.CAPACITY);
         this.failedLogins = new FailedLogins(config.login().failedLogins());
         this.metrics = metrics;
         this.sslContext = sslContext;
         this.loopCount = loopCount;
         this.perLoopLimit = Math.max(1, (config.maxBackendConnectionsPerShard() + loopCount - 1) / loopCount);
-        this.router = new io.cleave.router.plan.Router(topology);
+        this.router = new io.cleave.router.plan.Router(shardMaps.current().routing(topology));
+        // Published from the mover's fence, before held statements run again: they are planned by the new rules.
+        shardMaps.onPublish(map -> router.retarget(map.routing(topology)));
         this.resolver = new io.cleave.router.plan.TargetResolver(topology);
-        this.sequences = new io.cleave.proxy.frontend.SequenceService(topology.defaultShard(), connectors.length);
-        this.deadlocks = new io.cleave.proxy.deadlock.DeadlockDetector(config.deadlockCheckAfter(), connectors.length,
-                metrics);
+        this.sequences = new io.cleave.proxy.frontend.SequenceService(topology.defaultShard(),
+                () -> shardMaps.current().shardCount());
+        // A transaction's room for shards grows as it reaches more (a scale adds shards).
+        this.deadlocks = new io.cleave.proxy.deadlock.DeadlockDetector(config.deadlockCheckAfter(), 1, metrics);
         this.autoIncrementColumns = new io.cleave.proxy.frontend.AutoIncrementColumns(topology.defaultShard());
-        this.cutover = new io.cleave.proxy.cutover.CutoverGate(resolver);
+        this.cutover = new io.cleave.proxy.cutover.CutoverGate(resolver, shardMaps::current);
     }
 
     /** Tracks client transactions and breaks deadlocks that span shards (inert until the server starts it). */
@@ -83,7 +88,7 @@ public final class ProxyRuntime {
 
     /** Starts the deadlock detector: its shard connections run on {@code controlLoop}. */
     void startDeadlockDetector(EventLoop controlLoop) {
-        deadlocks.start(connectors, controlLoop, this::allLoops);
+        deadlocks.start(slots, controlLoop, this::allLoops);
     }
 
     /** Where moves hold statements on moving keys while the shard map changes. */
@@ -152,8 +157,9 @@ public final class ProxyRuntime {
         return users;
     }
 
+    /** The routing model statements are planned by now (the config's, with the shard map's rules over it). */
     public Topology topology() {
-        return topology;
+        return router.topology();
     }
 
     public ShardMapHolder shardMaps() {
@@ -168,8 +174,9 @@ public final class ProxyRuntime {
         return sslContext;
     }
 
-    public int shardCount() {
-        return connectors.length;
+    /** The shards the proxy reaches, by index. */
+    public ShardSlots slots() {
+        return slots;
     }
 
     public long nextConnectionId() {
@@ -209,8 +216,8 @@ public final class ProxyRuntime {
     }
 
     public LoopResources loop(EventLoop loop) {
-        return loops.computeIfAbsent(loop, l -> new LoopResources(l, connectors, perLoopLimit,
-                config.backendAcquireTimeout().toMillis(), metrics, availability));
+        return loops.computeIfAbsent(loop, l -> new LoopResources(l, slots, perLoopLimit,
+                config.backendAcquireTimeout().toMillis(), metrics, availability, shardMaps));
     }
 
     public ShardAvailability availability() {

@@ -2,6 +2,8 @@ package io.cleave.proxy.server;
 
 import io.cleave.proxy.auth.UserDirectory;
 import io.cleave.proxy.backend.BackendConnector;
+import io.cleave.proxy.backend.ShardConnector;
+import io.cleave.proxy.backend.BackendPool;
 import io.cleave.proxy.backend.ShardEndpoint;
 import io.cleave.proxy.frontend.FrontendInitializer;
 import io.cleave.proxy.metrics.MicrometerProxyMetrics;
@@ -110,8 +112,9 @@ public final class ProxyServer implements AutoCloseable {
 
     public static ProxyServer start(ProxyConfig config, Topology topology, ShardMapHolder shardMaps,
                                     List<ShardEndpoint> shards, ProxyMetrics metrics) throws InterruptedException {
-        if (shards.size() != topology.shardCount()) {
-            throw new IllegalArgumentException("topology has " + topology.shardCount() + " shards but "
+        int expected = shardMaps.current().shardCount() + shardMaps.current().attached().size();
+        if (shards.size() != expected) {
+            throw new IllegalArgumentException("the shard map has " + expected + " shards (attached servers counted) but "
                     + shards.size() + " endpoints were given");
         }
         int threads = config.threads() > 0 ? config.threads() : Runtime.getRuntime().availableProcessors();
@@ -119,23 +122,26 @@ public final class ProxyServer implements AutoCloseable {
         EventLoopGroup boss = epoll ? new EpollEventLoopGroup(1) : new NioEventLoopGroup(1);
         EventLoopGroup workers = epoll ? new EpollEventLoopGroup(threads) : new NioEventLoopGroup(threads);
         Class<? extends ServerChannel> channelType = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
-        int statementCache = Math.max(1, Math.min(MAX_STATEMENTS_PER_CONNECTION,
-                SHARD_STATEMENT_BUDGET / config.maxBackendConnectionsPerShard() - 1));
-        BackendConnector[] connectors = new BackendConnector[shards.size()];
+        ShardSlots slots = new ShardSlots();
+        List<BackendConnector> connectors = new java.util.ArrayList<>();
         for (ShardEndpoint endpoint : shards) {
-            connectors[endpoint.shard()] = new BackendConnector(endpoint, statementCache, 5_000);
+            BackendConnector connector = new BackendConnector(endpoint, statementCache(config), 5_000);
+            connectors.add(connector);
+            slots.set(endpoint.shard(), connector);
         }
         SslContext ssl = sslContext(config);
         ProxyRuntime runtime = new ProxyRuntime(config, new UserDirectory(config.users()), topology, shardMaps,
-                connectors, metrics, ssl, threads);
+                slots, metrics, ssl, threads);
         if (metrics instanceof MicrometerProxyMetrics micrometer) {
-            micrometer.backendGauges(shards.size(), new PoolStats(runtime));
+            for (ShardEndpoint endpoint : shards) {
+                micrometer.backendGauges(endpoint.shard(), new PoolStats(runtime));
+            }
         }
-        learnServerVersion(runtime, connectors, workers);
+        learnServerVersion(runtime, slots, workers);
         try {
-            ShardAdmin admin = new ShardAdmin(connectors, workers);
+            ShardAdmin admin = new ShardAdmin(slots, workers);
             List<Integer> down = bootstrapShards(admin);
-            if (down.size() == shards.size()) {
+            if (down.size() == admin.localShards().size()) {
                 throw new IllegalStateException("no shard is reachable");
             }
             if (!down.isEmpty()) {
@@ -144,7 +150,9 @@ public final class ProxyServer implements AutoCloseable {
                 log.warn("shards {} are unreachable; the proxy starts without them", down);
                 down.forEach(runtime.availability()::markDown);
             }
-            sizeStatementCaches(admin, connectors, runtime.backendConnectionsPerShard());
+            for (BackendConnector connector : connectors) {
+                sizeStatementCache(admin, connector, runtime.backendConnectionsPerShard());
+            }
             XaRecovery recovery = new XaRecovery(admin, runtime.inDoubt(), metrics);
             int settled = recovery.recover();
             if (settled > 0) {
@@ -189,12 +197,56 @@ public final class ProxyServer implements AutoCloseable {
         }
     }
 
+    private static int statementCache(ProxyConfig config) {
+        return Math.max(1, Math.min(MAX_STATEMENTS_PER_CONNECTION,
+                SHARD_STATEMENT_BUDGET / config.maxBackendConnectionsPerShard() - 1));
+    }
+
+    /**
+     * Serves one more shard (a local shard a scale added, or an import's source): its slot gets a
+     * connector, a local shard gets the proxy's tables. Called before the shard map names it.
+     */
+    public void addShard(ShardEndpoint endpoint) {
+        BackendConnector connector = new BackendConnector(endpoint, statementCache(runtime.config()), 5_000);
+        runtime.slots().set(endpoint.shard(), connector);
+        if (runtime.metrics() instanceof MicrometerProxyMetrics micrometer) {
+            micrometer.backendGauges(endpoint.shard(), new PoolStats(runtime));
+        }
+        if (!endpoint.attached() && !bootstrapShard(admin, endpoint.shard())) {
+            throw new IllegalStateException(endpoint.describe() + " does not answer");
+        }
+        sizeStatementCache(admin, connector, runtime.backendConnectionsPerShard());
+        runtime.availability().markUp(endpoint.shard());
+        log.info("serving {}", endpoint.describe());
+    }
+
+    /**
+     * Stops serving a shard the shard map no longer names: its pools close (connections in use
+     * close when their statements end); later statements naming it fail.
+     */
+    public void removeShard(int shard) {
+        runtime.slots().clear(shard);
+        for (LoopResources loop : runtime.allLoops()) {
+            loop.loop().execute(() -> loop.dropPool(shard));
+        }
+        log.info("no longer serving shard {}", shard);
+    }
+
+    /** Connections borrowed from the shard's pools across loops now (a leaving shard is stopped once none are). */
+    public int connectionsInUse(int shard) {
+        return new PoolStats(runtime).inUse(shard);
+    }
+
     /**
      * Clients see the shards' version string (drivers choose dialect and features by it), so ask
      * the first shard that answers for it once before accepting anyone.
      */
-    private static void learnServerVersion(ProxyRuntime runtime, BackendConnector[] connectors, EventLoopGroup workers) {
-        for (BackendConnector connector : connectors) {
+    private static void learnServerVersion(ProxyRuntime runtime, ShardSlots slots, EventLoopGroup workers) {
+        for (int s = 0; s < slots.extent(); s++) {
+            ShardConnector connector = slots.get(s);
+            if (connector == null || connector.endpoint().attached()) {
+                continue;
+            }
             try {
                 io.cleave.proxy.backend.BackendConnection probe = connector.connect(
                         (io.netty.channel.EventLoop) workers.next(), 0).get(10, TimeUnit.SECONDS);
@@ -238,7 +290,12 @@ public final class ProxyServer implements AutoCloseable {
     public void shardRestarted(int shard) {
         runtime.availability().markUp(shard);
         for (LoopResources loop : runtime.allLoops()) {
-            loop.loop().execute(() -> loop.pool(shard).closeIdle());
+            loop.loop().execute(() -> {
+                BackendPool pool = loop.existingPool(shard);
+                if (pool != null) {
+                    pool.closeIdle();
+                }
+            });
         }
         // Branches prepared on it (or coordinated from it) may be waiting for it: settle them now
         // rather than at the next periodic pass.
@@ -267,31 +324,30 @@ public final class ProxyServer implements AutoCloseable {
     }
 
     /**
-     * Sizes each shard's per-connection statement cache so that all the proxy's connections to it
+     * Sizes a shard's per-connection statement cache so that all the proxy's connections to it
      * together stay within three quarters of its max_prepared_stmt_count (the rest is for other
      * clients and SQL PREPARE), counting the one extra statement a connection holds while
      * replacing an evicted one.
      */
-    private static void sizeStatementCaches(ShardAdmin admin, BackendConnector[] connectors, int connectionsPerShard) {
-        for (int shard = 0; shard < connectors.length; shard++) {
-            int budget = SHARD_STATEMENT_BUDGET;
-            try {
-                long max = Long.parseLong(admin.query(shard, "SELECT @@global.max_prepared_stmt_count").get(0).get(0));
-                budget = (int) Math.min(budget, max * 3 / 4);
-            } catch (ShardAdmin.ShardAdminException | RuntimeException e) {
-                log.warn("shard {}: could not read max_prepared_stmt_count ({}); assuming the default", shard,
-                        e.getMessage());
-            }
-            int perConnection = Math.min(MAX_STATEMENTS_PER_CONNECTION, budget / connectionsPerShard - 1);
-            if (perConnection < 1) {
-                log.warn("shard {}: max_prepared_stmt_count leaves fewer than 2 statements per backend connection for"
-                        + " {} connections: raise it or lower proxy.max_backend_connections_per_shard", shard,
-                        connectionsPerShard);
-                perConnection = 1;
-            }
-            connectors[shard].statementCacheSize(perConnection);
-            log.debug("shard {}: {} prepared statements per backend connection", shard, perConnection);
+    private static void sizeStatementCache(ShardAdmin admin, BackendConnector connector, int connectionsPerShard) {
+        int shard = connector.endpoint().shard();
+        int budget = SHARD_STATEMENT_BUDGET;
+        try {
+            long max = Long.parseLong(admin.query(shard, "SELECT @@global.max_prepared_stmt_count").get(0).get(0));
+            budget = (int) Math.min(budget, max * 3 / 4);
+        } catch (ShardAdmin.ShardAdminException | RuntimeException e) {
+            log.warn("shard {}: could not read max_prepared_stmt_count ({}); assuming the default", shard,
+                    e.getMessage());
         }
+        int perConnection = Math.min(MAX_STATEMENTS_PER_CONNECTION, budget / connectionsPerShard - 1);
+        if (perConnection < 1) {
+            log.warn("shard {}: max_prepared_stmt_count leaves fewer than 2 statements per backend connection for"
+                    + " {} connections: raise it or lower proxy.max_backend_connections_per_shard", shard,
+                    connectionsPerShard);
+            perConnection = 1;
+        }
+        connector.statementCacheSize(perConnection);
+        log.debug("shard {}: {} prepared statements per backend connection", shard, perConnection);
     }
 
     /**
@@ -310,7 +366,7 @@ public final class ProxyServer implements AutoCloseable {
     /** Prepares every reachable shard; returns the shards that could not be reached. */
     private static List<Integer> bootstrapShards(ShardAdmin admin) {
         List<Integer> down = new java.util.ArrayList<>();
-        for (int shard = 0; shard < admin.shardCount(); shard++) {
+        for (int shard : admin.localShards()) {
             if (!bootstrapShard(admin, shard)) {
                 down.add(shard);
             }
@@ -357,7 +413,8 @@ public final class ProxyServer implements AutoCloseable {
         public int inUse(int shard) {
             int n = 0;
             for (LoopResources l : runtime.allLoops()) {
-                n += l.pool(shard).inUse();
+                BackendPool pool = l.existingPool(shard);
+                n += pool == null ? 0 : pool.inUse();
             }
             return n;
         }
@@ -366,7 +423,8 @@ public final class ProxyServer implements AutoCloseable {
         public int idle(int shard) {
             int n = 0;
             for (LoopResources l : runtime.allLoops()) {
-                n += l.pool(shard).idle();
+                BackendPool pool = l.existingPool(shard);
+                n += pool == null ? 0 : pool.idle();
             }
             return n;
         }
@@ -375,7 +433,8 @@ public final class ProxyServer implements AutoCloseable {
         public int waiting(int shard) {
             int n = 0;
             for (LoopResources l : runtime.allLoops()) {
-                n += l.pool(shard).waiting();
+                BackendPool pool = l.existingPool(shard);
+                n += pool == null ? 0 : pool.waiting();
             }
             return n;
         }

@@ -1,7 +1,7 @@
 package io.cleave.proxy.server;
 
 import io.cleave.proxy.backend.BackendConnection;
-import io.cleave.proxy.backend.BackendConnector;
+import io.cleave.proxy.backend.ShardConnector;
 import io.cleave.proxy.backend.ResponseKind;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.EventLoop;
@@ -25,16 +25,23 @@ public final class ShardAdmin {
         }
     }
 
-    private final BackendConnector[] connectors;
+    private final ShardSlots slots;
     private final EventLoopGroup loops;
 
-    ShardAdmin(BackendConnector[] connectors, EventLoopGroup loops) {
-        this.connectors = connectors;
+    ShardAdmin(ShardSlots slots, EventLoopGroup loops) {
+        this.slots = slots;
         this.loops = loops;
     }
 
-    public int shardCount() {
-        return connectors.length;
+    /** The local shards, in index order (attached servers hold nothing of the proxy's). */
+    public java.util.List<Integer> localShards() {
+        java.util.List<Integer> out = new java.util.ArrayList<>();
+        for (int s = 0, n = slots.extent(); s < n; s++) {
+            if (slots.isLocal(s)) {
+                out.add(s);
+            }
+        }
+        return out;
     }
 
     /** Runs {@code sql} (one statement) on {@code shard} and returns its rows. */
@@ -42,7 +49,11 @@ public final class ShardAdmin {
         EventLoop loop = loops.next();
         BackendConnection conn;
         try {
-            conn = connectors[shard].connect(loop, 0).get(10, TimeUnit.SECONDS);
+            ShardConnector connector = slots.get(shard);
+            if (connector == null) {
+                throw new ShardAdminException("there is no shard " + shard, true);
+            }
+            conn = connector.connect(loop, 0).get(10, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new ShardAdminException("interrupted connecting to shard " + shard);

@@ -51,7 +51,7 @@ public final class XaRecovery {
     private Scan scanShards() {
         List<InDoubtBranch> out = new ArrayList<>();
         boolean complete = true;
-        for (int shard = 0; shard < admin.shardCount(); shard++) {
+        for (int shard : admin.localShards()) {
             List<ShardAdmin.Row> rows;
             try {
                 rows = admin.query(shard, "XA RECOVER");
@@ -151,7 +151,7 @@ public final class XaRecovery {
             return Decision.COMMIT_RUNNING;
         }
         int coordinator = coordinatorOf(xid);
-        if (coordinator < 0 || coordinator >= admin.shardCount()) {
+        if (!admin.localShards().contains(coordinator)) {
             return Decision.ROLLBACK;
         }
         try {
@@ -177,7 +177,7 @@ public final class XaRecovery {
         for (InDoubtBranch b : scan.branches()) {
             stillPrepared.add(b.xid());
         }
-        for (int shard = 0; shard < admin.shardCount(); shard++) {
+        for (int shard : admin.localShards()) {
             try {
                 for (ShardAdmin.Row row : admin.query(shard, "SELECT xid FROM cleave.decisions WHERE created < "
                         + "NOW(6) - INTERVAL 1 MINUTE")) {

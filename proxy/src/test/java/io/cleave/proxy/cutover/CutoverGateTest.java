@@ -8,6 +8,7 @@ import io.cleave.router.plan.LiteralParameters;
 import io.cleave.router.plan.Router;
 import io.cleave.router.plan.TargetResolver;
 import io.cleave.router.shardmap.KeySet;
+import io.cleave.router.shardmap.ShardMap;
 import io.cleave.router.sql.lex.SqlMode;
 import io.cleave.router.topology.TableRule;
 import io.cleave.router.topology.Topology;
@@ -31,11 +32,15 @@ class CutoverGateTest {
 
     private final RangeShardFunction ranges = new RangeShardFunction(List.of(new KeyRange(1, 100), new KeyRange(101, 200)));
     private final Topology topology = new Topology(2, Map.of("w", new Keyspace("w", ranges)),
-            Map.of("orders", new TableRule.Sharded("orders", "w", "o_w_id")), 0);
+            Map.of("orders", new TableRule.Sharded("orders", "w", "o_w_id"),
+                    "settings", new TableRule.Unsharded("settings", 1),
+                    "item", new TableRule.Reference("item")), 0);
     private final Router router = new Router(topology);
-    private final CutoverGate gate = new CutoverGate(new TargetResolver(topology));
+    private final ShardMap map = new ShardMap(1, 2, Map.of("w", new int[] {0, 1}));
+    private final CutoverGate gate = new CutoverGate(new TargetResolver(topology), () -> map);
     private final EventLoop loop = new DefaultEventLoop();
-    private final Cutover cutover = new Cutover(1, "w", new KeySet.Keys(1, 50), ranges, 0, Duration.ofMillis(300));
+    /** A drain deadline no test thread on a loaded machine runs into (the deadline's own test takes a short one). */
+    private final Cutover cutover = new Cutover(1, "w", new KeySet.Keys(1, 50), ranges, 0, Duration.ofSeconds(10));
 
     @AfterEach
     void stop() {
@@ -108,16 +113,7 @@ class CutoverGateTest {
         gate.register(newcomer);
         CountDownLatch fenced = new CountDownLatch(1);
         AtomicInteger retried = new AtomicInteger();
-        CompletableFuture<Cutover.Outcome> outcome = CompletableFuture.supplyAsync(() -> {
-            try {
-                return gate.run(cutover, fenced::countDown);
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        });
-        while (!gate.armed()) {
-            Thread.sleep(1);
-        }
+        CompletableFuture<Cutover.Outcome> outcome = armed(cutover, fenced::countDown);
         Thread.sleep(20);
         assertThat(fenced.getCount()).as("the fence waits for the transaction on the source").isEqualTo(1);
         assertThat(newcomer.statement("UPDATE orders SET x = 1 WHERE o_w_id = 7", retried::incrementAndGet))
@@ -145,16 +141,8 @@ class CutoverGateTest {
         gate.register(waiting);
         AtomicInteger retried = new AtomicInteger();
         AtomicInteger fenced = new AtomicInteger();
-        CompletableFuture<Cutover.Outcome> outcome = CompletableFuture.supplyAsync(() -> {
-            try {
-                return gate.run(cutover, fenced::incrementAndGet);
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        });
-        while (!gate.armed()) {
-            Thread.sleep(1);
-        }
+        Cutover shortDeadline = new Cutover(1, "w", new KeySet.Keys(1, 50), ranges, 0, Duration.ofMillis(300));
+        CompletableFuture<Cutover.Outcome> outcome = armed(shortDeadline, fenced::incrementAndGet);
         assertThat(waiting.statement("SELECT * FROM orders", retried::incrementAndGet)).as("a scan reaches moving keys")
                 .isFalse();
         Cutover.Outcome o = outcome.get(5, TimeUnit.SECONDS);
@@ -163,5 +151,63 @@ class CutoverGateTest {
         assertThat(fenced).hasValue(0);
         loop.submit(() -> { }).get();
         assertThat(retried).hasValue(1);
+    }
+
+    @Test
+    void aTableCutoverHoldsWhatMayReachItsSourceShardOnly() throws Exception {
+        FakeSession s = new FakeSession();
+        gate.register(s);
+        Cutover tables = new Cutover(2, new Cutover.Scope.Source(), 1, Duration.ofSeconds(10));
+        CountDownLatch release = new CountDownLatch(1);
+        CompletableFuture<Cutover.Outcome> outcome = armed(tables, release::await);
+        AtomicInteger retried = new AtomicInteger();
+        assertThat(s.statement("UPDATE settings SET v = 1", retried::incrementAndGet)).as("a table on the source").isFalse();
+        assertThat(s.statement("SELECT * FROM orders WHERE o_w_id = 150", retried::incrementAndGet))
+                .as("a key on the source").isFalse();
+        assertThat(s.statement("SELECT * FROM orders", retried::incrementAndGet)).as("a scan over both shards").isFalse();
+        assertThat(s.statement("INSERT INTO item VALUES (1)", retried::incrementAndGet)).as("a write to every shard").isFalse();
+        assertThat(s.statement("SELECT * FROM orders WHERE o_w_id = 7", () -> { })).as("a key on shard 0").isTrue();
+        assertThat(s.statement("SELECT * FROM item", () -> { })).as("a read of a reference table").isTrue();
+        release.countDown();
+        assertThat(outcome.get(5, TimeUnit.SECONDS).switched()).isTrue();
+        loop.submit(() -> { }).get();
+        assertThat(retried).hasValue(4);
+    }
+
+    @Test
+    void aTransactionThatACommandRunningAtArmingOpenedOnTheSourceFinishesBeforeTheFence() throws Exception {
+        FakeSession s = new FakeSession();
+        s.busy = true;
+        gate.register(s);
+        CountDownLatch fenced = new CountDownLatch(1);
+        CompletableFuture<Cutover.Outcome> outcome = armed(cutover, fenced::countDown);
+        Thread.sleep(20);
+        // The command in flight at arming ends, leaving its transaction open on the source.
+        loop.submit(() -> {
+            s.busy = false;
+            s.commandSerial++;
+            s.transactionOnSource = true;
+        }).get();
+        Thread.sleep(30);
+        assertThat(fenced.getCount()).as("the fence waits for the transaction the command opened").isEqualTo(1);
+        assertThat(s.statement("UPDATE orders SET x = 1 WHERE o_w_id = 7", () -> { }))
+                .as("that transaction goes on on the source").isTrue();
+        s.endTransaction();
+        assertThat(outcome.get(5, TimeUnit.SECONDS).switched()).isTrue();
+    }
+
+    /** Runs a cutover attempt on another thread; returns once the gate is armed. */
+    private CompletableFuture<Cutover.Outcome> armed(Cutover c, Cutover.Fence fence) throws InterruptedException {
+        CompletableFuture<Cutover.Outcome> outcome = CompletableFuture.supplyAsync(() -> {
+            try {
+                return gate.run(c, fence);
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        while (!gate.armed()) {
+            Thread.sleep(1);
+        }
+        return outcome;
     }
 }

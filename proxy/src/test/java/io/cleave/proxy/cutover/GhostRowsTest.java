@@ -63,8 +63,18 @@ class GhostRowsTest {
     }
 
     @Test
-    void aDerivedTableOverAMovingKeyspaceCannotBeFiltered() {
-        assertThat(render("SELECT COUNT(*) FROM (SELECT o_id FROM orders WHERE o_w_id = o_w_id) d", 1)).isNull();
+    void aDerivedTableIsFilteredInsideEachBlockForTheTablesItReads() {
+        String sql = render("SELECT COUNT(*) FROM (SELECT o_id FROM orders WHERE o_w_id = o_w_id) d", 1);
+        assertThat(sql).contains("FROM (SELECT o_id FROM orders WHERE (o_w_id = o_w_id) AND (`orders`.`o_w_id` IS NULL"
+                + " OR `orders`.`o_w_id` NOT BETWEEN 1 AND 50) ) d");
+        assertThat(sql.indexOf("NOT BETWEEN")).as("once, inside").isEqualTo(sql.lastIndexOf("NOT BETWEEN"));
+        String nested = render("SELECT COUNT(*) FROM (SELECT x.o_id FROM (SELECT o_id FROM orders) x JOIN order_line l"
+                + " ON l.l_o_id = x.o_id) d", 1);
+        assertThat(nested).contains("(SELECT o_id FROM orders WHERE (`orders`.`o_w_id` IS NULL OR `orders`.`o_w_id` NOT"
+                + " BETWEEN 1 AND 50) ) x").contains("ON l.l_o_id = x.o_id WHERE (`l`.`l_w_id` IS NULL");
+        String union = render("SELECT COUNT(*) FROM (SELECT id FROM sb UNION ALL SELECT id FROM sb WHERE id > 5) u", 1);
+        assertThat(union).contains("FROM sb WHERE (`sb`.`id` IS NULL OR cleave.bucket_of(`sb`.`id`, 16) NOT BETWEEN 0 AND 3)"
+                + " UNION ALL").contains("WHERE (id > 5) AND (`sb`.`id` IS NULL");
         assertThat(render("SELECT COUNT(*) FROM item", 1)).isEqualTo(plain("SELECT COUNT(*) FROM item"));
     }
 

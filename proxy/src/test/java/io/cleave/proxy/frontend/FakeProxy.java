@@ -11,6 +11,7 @@ import io.cleave.proxy.protocol.packet.client.CommandCode;
 import io.cleave.proxy.protocol.packet.server.StmtPrepareOk;
 import io.cleave.proxy.server.ProxyConfig;
 import io.cleave.proxy.server.ProxyRuntime;
+import io.cleave.proxy.server.ShardSlots;
 import io.cleave.router.keyspace.KeyRange;
 import io.cleave.router.keyspace.Keyspace;
 import io.cleave.router.keyspace.RangeShardFunction;
@@ -56,7 +57,8 @@ final class FakeProxy {
         List<ProxyUser> users = List.of(ProxyUser.withEmptyPassword("app"));
         runtime = new ProxyRuntime(configure.apply(ProxyConfig.defaults(new InetSocketAddress(0), users)),
                 new UserDirectory(users),
-                topology, new ShardMapHolder(ShardMap.initial(topology, Map.of())), shards, ProxyMetrics.NONE, null, 1);
+                topology, new ShardMapHolder(ShardMap.initial(topology, Map.of())), ShardSlots.of(shards), ProxyMetrics.NONE,
+                null, 1);
     }
 
     FakeShard shard(int i) {

@@ -21,6 +21,7 @@ public final class Analysis {
     final SlotValues slots = new SlotValues();
     Plan plan;
     boolean cached;
+    long generation;
 
     SqlLexer lexer(SqlMode mode, VersionComments versions) {
         int i = Router.modeIndex(mode);
@@ -46,6 +47,11 @@ public final class Analysis {
 
     public SlotValues slots() {
         return slots;
+    }
+
+    /** The router generation (topology) the plan belongs to. */
+    public long generation() {
+        return generation;
     }
 
     /** Whether the plan came from the cache (statement shape seen before). */

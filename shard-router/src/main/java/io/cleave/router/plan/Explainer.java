@@ -30,6 +30,11 @@ public final class Explainer {
         this.resolver = new TargetResolver(router.topology());
     }
 
+    /** The routing model it explains by. */
+    public io.cleave.router.topology.Topology topology() {
+        return router.topology();
+    }
+
     public Explanation explain(byte[] sql, SqlMode mode, ShardMap map) {
         Analysis analysis = router.analyze(sql, mode, new Analysis());
         return new Explanation(PlanPrinter.print(analysis), shards(analysis, map));

@@ -19,19 +19,40 @@ import java.util.concurrent.ConcurrentHashMap;
  * Statement text in, plan out. The hot path lexes the bytes and computes the digest (no
  * allocation once warm), then finds the plan cached under the digest; only a statement shape
  * never seen before is parsed and planned. Thread-safe; each caller brings its own {@link Analysis}.
+ *
+ * <p>Table rules can change while the router serves (a table sharded online, an import attached):
+ * {@link #retarget} starts a new generation with its own planner, gate and empty caches. Every
+ * analysis records its generation, so a plan kept across statements (a prepared statement's) is
+ * known to be stale and planned again.
  */
 public final class Router {
 
-    private final Topology topology;
-    private final Planner planner;
-    private final PlanGate gate;
-    private final SqlParser parser = new SqlParser();
-    private final int capacity;
     /** Lexing modes (see {@link #modeIndex}): a plan cache each. */
     static final int MODES = 8;
 
-    @SuppressWarnings("unchecked")
-    private final ConcurrentHashMap<DigestKey, Plan>[] caches = new ConcurrentHashMap[MODES];
+    /** One topology's planner, gate and plans. */
+    private static final class Generation {
+        final long id;
+        final Topology topology;
+        final Planner planner;
+        final PlanGate gate;
+        @SuppressWarnings("unchecked")
+        final ConcurrentHashMap<DigestKey, Plan>[] caches = new ConcurrentHashMap[MODES];
+
+        Generation(long id, Topology topology) {
+            this.id = id;
+            this.topology = topology;
+            this.planner = new Planner(topology);
+            this.gate = new PlanGate(topology);
+            for (int i = 0; i < caches.length; i++) {
+                caches[i] = new ConcurrentHashMap<>();
+            }
+        }
+    }
+
+    private final SqlParser parser = new SqlParser();
+    private final int capacity;
+    private volatile Generation generation;
     private volatile VersionComments versions = VersionComments.DEFAULT;
 
     public Router(Topology topology) {
@@ -40,17 +61,28 @@ public final class Router {
 
     /** {@code capacity}: plans kept per SQL mode; 0 keeps none (every statement is parsed and planned). */
     public Router(Topology topology, int capacity) {
-        this.topology = topology;
-        this.planner = new Planner(topology);
-        this.gate = new PlanGate(topology);
         this.capacity = capacity;
-        for (int i = 0; i < caches.length; i++) {
-            caches[i] = new ConcurrentHashMap<>();
-        }
+        this.generation = new Generation(1, topology);
     }
 
     public Topology topology() {
-        return topology;
+        return generation.topology;
+    }
+
+    /** Which topology plans come from; changes with every {@link #retarget}. */
+    public long generation() {
+        return generation.id;
+    }
+
+    /**
+     * Plans by {@code topology} from now on (a no-op when it is the current one). Statements being
+     * analyzed meanwhile finish with the plans of the generation they started in.
+     */
+    public synchronized void retarget(Topology topology) {
+        Generation current = generation;
+        if (!current.topology.equals(topology)) {
+            generation = new Generation(current.id + 1, topology);
+        }
     }
 
     static int modeIndex(SqlMode mode) {
@@ -65,7 +97,7 @@ public final class Router {
         VersionComments next = VersionComments.of(version);
         if (!next.equals(versions)) {
             versions = next;
-            for (ConcurrentHashMap<DigestKey, Plan> cache : caches) {
+            for (ConcurrentHashMap<DigestKey, Plan> cache : generation.caches) {
                 cache.clear();
             }
         }
@@ -73,14 +105,19 @@ public final class Router {
 
     /** Analyzes {@code sql[offset, offset + length)} into {@code into}; returns it. */
     public Analysis analyze(byte[] sql, int offset, int length, SqlMode mode, Analysis into) {
+        return analyze(sql, offset, length, mode, into, generation);
+    }
+
+    private Analysis analyze(byte[] sql, int offset, int length, SqlMode mode, Analysis into, Generation gen) {
         into.lexer(mode, versions).lex(sql, offset, length, into.tokens);
         into.digest.compute(into.tokens);
         into.slots.bind(into.tokens, into.digest);
-        ConcurrentHashMap<DigestKey, Plan> cache = caches[modeIndex(mode)];
+        into.generation = gen.id;
+        ConcurrentHashMap<DigestKey, Plan> cache = gen.caches[modeIndex(mode)];
         Plan plan = cache.get(into.digest.lookupKey());
         into.cached = plan != null;
         if (plan == null) {
-            plan = planFresh(into, mode);
+            plan = planFresh(into, mode, gen);
             if (capacity > 0) {
                 if (cache.size() >= capacity) {
                     // Shapes beyond the working set (ad-hoc queries): start over rather than track recency.
@@ -89,9 +126,9 @@ public final class Router {
                 cache.put(DigestKey.copyOf(into.digest.lookupKey()), plan);
             }
         }
-        if (plan instanceof Plan.Route r && r.effects().pin().pin() == Pin.SQL_PREPARE && topology.shardCount() > 1) {
+        if (plan instanceof Plan.Route r && r.effects().pin().pin() == Pin.SQL_PREPARE && gen.topology.shardCount() > 1) {
             // The statement text of SQL PREPARE is a value, not part of the shape: judged each time.
-            plan = sqlPrepare(into, mode, plan);
+            plan = sqlPrepare(into, mode, plan, gen);
         }
         into.plan = plan;
         return into;
@@ -102,7 +139,7 @@ public final class Router {
      * shard, so it may only read what the default shard holds alone; from a user variable its
      * text is unknown here.
      */
-    private Plan sqlPrepare(Analysis a, SqlMode mode, Plan plan) {
+    private Plan sqlPrepare(Analysis a, SqlMode mode, Plan plan, Generation gen) {
         TokenBuffer tokens = a.tokens;
         int last = tokens.size() - 1;
         while (last > 0 && tokens.type(last) == TokenType.SEMICOLON) {
@@ -113,7 +150,8 @@ public final class Router {
         }
         int slot = a.digest.slotOfToken(last);
         String text = slot >= 0 ? a.slots.asString(slot, java.nio.charset.StandardCharsets.UTF_8) : tokens.text(last);
-        Plan inner = analyze(text.getBytes(java.nio.charset.StandardCharsets.UTF_8), mode, new Analysis()).plan();
+        byte[] innerText = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        Plan inner = analyze(innerText, 0, innerText.length, mode, new Analysis(), gen).plan();
         if (inner instanceof Plan.MultiStatement m) {
             inner = m.plan();
         }
@@ -122,7 +160,7 @@ public final class Router {
         }
         boolean defaultShard = inner instanceof Plan.Route r && r.several() == null
                 && (r.target() instanceof Target.AnyShard
-                || r.target() instanceof Target.Shard s && s.shard() == topology.defaultShard());
+                || r.target() instanceof Target.Shard s && s.shard() == gen.topology.defaultShard());
         return defaultShard || inner instanceof Plan.Session ? plan
                 : refusePrepare("it reads or writes tables whose rows are not all on the default shard, where SQL"
                 + " PREPARE and EXECUTE run");
@@ -141,14 +179,14 @@ public final class Router {
     /** Cached plans per SQL mode (for metrics and tests). */
     public int cachedPlans() {
         int n = 0;
-        for (ConcurrentHashMap<DigestKey, Plan> c : caches) {
+        for (ConcurrentHashMap<DigestKey, Plan> c : generation.caches) {
             n += c.size();
         }
         return n;
     }
 
     /** Plans a statement shape seen for the first time; every plan passes the gate. */
-    private Plan planFresh(Analysis a, SqlMode mode) {
+    private Plan planFresh(Analysis a, SqlMode mode, Generation gen) {
         TokenBuffer tokens = a.tokens;
         Plan unreadable = PlanGate.lexRefusal(tokens);
         if (unreadable != null) {
@@ -159,14 +197,14 @@ public final class Router {
         }
         int second = secondStatement(tokens);
         if (second >= 0) {
-            return new Plan.MultiStatement(second, located(gate.admit(multiStatement(tokens, mode)), a));
+            return new Plan.MultiStatement(second, located(gen.gate.admit(multiStatement(tokens, mode, gen)), a));
         }
         Plan plan;
         try {
             Statement statement = parser.parse(tokens, a.digest);
-            plan = gate.admit(planner.plan(statement, tokens, a.digest));
+            plan = gen.gate.admit(gen.planner.plan(statement, tokens, a.digest));
         } catch (SqlSyntaxException e) {
-            plan = unparsed(a, e);
+            plan = unparsed(a, e, gen);
         }
         return located(plan, a);
     }
@@ -187,7 +225,8 @@ public final class Router {
      * rows the default shard does not hold alone, the server can judge it (default shard);
      * otherwise it is refused, since its rows could be anywhere.
      */
-    private Plan unparsed(Analysis a, SqlSyntaxException e) {
+    private static Plan unparsed(Analysis a, SqlSyntaxException e, Generation gen) {
+        Topology topology = gen.topology;
         if (topology.shardCount() == 1) {
             return unparsedRoute(topology.defaultShard());
         }
@@ -195,7 +234,7 @@ public final class Router {
             // It ends before it is complete: a syntax error, whatever it names (the message quotes nothing).
             return new Plan.Refuse(StatementKind.OTHER, e.errorCode(), SqlSyntaxException.SQLSTATE, e.getMessage());
         }
-        String refusal = gate.unparsedRefusal(a.tokens, unreadableAt(a, e));
+        String refusal = gen.gate.unparsedRefusal(a.tokens, unreadableAt(a, e));
         return refusal == null ? unparsedRoute(topology.defaultShard())
                 : new Plan.Refuse(StatementKind.OTHER, PlanningException.NOT_SUPPORTED,
                 PlanningException.NOT_SUPPORTED_STATE, refusal);
@@ -237,7 +276,7 @@ public final class Router {
      * Several statements in one COM_QUERY: each is planned; the text can go as it is only when
      * they all go to the same fixed shard and none changes the session.
      */
-    private Plan multiStatement(TokenBuffer tokens, SqlMode mode) {
+    private Plan multiStatement(TokenBuffer tokens, SqlMode mode, Generation gen) {
         Integer common = null;
         int start = 0;
         int n = tokens.size();
@@ -250,7 +289,7 @@ public final class Router {
                 int from = tokens.start(start);
                 int to = tokens.end(i - 1);
                 // Each statement is read with the session's sql_mode: ANSI_QUOTES changes what "x" is.
-                Plan p = analyze(tokens.source(), from, to - from, mode, new Analysis()).plan();
+                Plan p = analyze(tokens.source(), from, to - from, mode, new Analysis(), gen).plan();
                 if (!(p instanceof Plan.Route r) || r.effects().pin().pin() != Pin.NONE) {
                     return refuseMulti();
                 }

@@ -58,6 +58,9 @@ public final class TargetResolver {
         int[] spread = null;
         for (KeyClass c : target.classes()) {
             int[] shards = shardsOf(c, values, map, shardCount);
+            if (shards.length == 0) {
+                return Resolution.error("keyspace " + c.keyspace() + " has no shard");
+            }
             if (shards.length == 1) {
                 if (agreed == -1) {
                     agreed = shards[0];
@@ -87,17 +90,18 @@ public final class TargetResolver {
 
     /**
      * The shards a class's rows can be on: those every restriction allows. A restriction whose
-     * value cannot be placed (NULL, inexact) allows every shard. When no shard is left, the
+     * value cannot be placed (NULL, inexact) allows every shard holding some bucket of the keyspace
+     * (another shard may hold rows of it only as a move's ghosts). When no shard is left, the
      * restrictions contradict each other and no row qualifies anywhere: every shard answers alike,
      * and all of them are asked (the class is co-located, so the merge is still exact).
      */
     private int[] shardsOf(KeyClass c, ParameterValues values, ShardMap map, int shardCount) {
         if (!c.restricted()) {
-            return all(shardCount);
+            return map.owners(c.keyspace().name());
         }
         if (c.restrictions().size() == 1 && c.restrictions().get(0).size() == 1) {
             int shard = shardOf(c.keyspace(), c.restrictions().get(0).get(0), values, map);
-            return shard >= 0 ? new int[] {shard} : all(shardCount);
+            return shard >= 0 ? new int[] {shard} : map.owners(c.keyspace().name());
         }
         boolean[] allowed = null;
         for (List<KeyValue> restriction : c.restrictions()) {
@@ -114,14 +118,14 @@ public final class TargetResolver {
             }
         }
         if (allowed == null) {
-            return all(shardCount);
+            return map.owners(c.keyspace().name());
         }
         int n = 0;
         for (boolean a : allowed) {
             n += a ? 1 : 0;
         }
         if (n == 0) {
-            return all(shardCount);
+            return map.owners(c.keyspace().name());
         }
         int[] out = new int[n];
         int i = 0;

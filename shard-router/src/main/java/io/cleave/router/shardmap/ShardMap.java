@@ -5,6 +5,7 @@ import io.cleave.router.keyspace.Keyspace;
 import io.cleave.router.keyspace.RangeShardFunction;
 import io.cleave.router.keyspace.ShardFunction;
 import io.cleave.router.keyspace.ShardKey;
+import io.cleave.router.topology.TableRule;
 import io.cleave.router.topology.Topology;
 
 import java.util.ArrayList;
@@ -12,9 +13,12 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Which shard holds each bucket of each keyspace, at one version. Immutable: a move builds the
@@ -25,6 +29,11 @@ import java.util.Set;
  * the keyspace's ranges itself ({@link #splitRanges()}) and from then on it, not the config, is the
  * truth about the boundaries. The map also lists {@link Ghost ghosts}: rows a move left (or is
  * building) on a shard they do not belong to.
+ *
+ * <p>Besides buckets the map holds what else of the routing model changes while Cleave runs, so that
+ * the state directory, not the config, is its truth once it changed: the shard count ({@code cleave
+ * scale}), table rules set at run time ({@code cleave shard-table}, {@code cleave import}), servers
+ * attached for an import, and the tables a move is copying (whose structure must not change meanwhile).
  */
 public final class ShardMap {
 
@@ -33,6 +42,13 @@ public final class ShardMap {
     private final Map<String, int[]> bucketShards;
     private final Map<String, RangeShardFunction> splitRanges;
     private final List<Ghost> ghosts;
+    private final Map<String, TableRule> rules;
+    private final List<AttachedShard> attached;
+    private final Map<String, Long> movingTables;
+    private final Map<String, int[]> owners;
+    /** The routing topology last derived from this map, and the configured one it was derived from. */
+    private volatile Topology routing;
+    private volatile Topology routingBase;
 
     public ShardMap(long version, int shardCount, Map<String, int[]> bucketShards) {
         this(version, shardCount, bucketShards, Map.of(), List.of());
@@ -40,6 +56,17 @@ public final class ShardMap {
 
     public ShardMap(long version, int shardCount, Map<String, int[]> bucketShards,
                     Map<String, RangeShardFunction> splitRanges, List<Ghost> ghosts) {
+        this(version, shardCount, bucketShards, splitRanges, ghosts, Map.of(), List.of(), Map.of());
+    }
+
+    /**
+     * @param rules        table rules set at run time (by lower-case table name), over the config's
+     * @param attached     servers attached for an import, indexed right after the local shards
+     * @param movingTables lower-case names of tables a move is copying ({@link #EVERY_TABLE}: all), with the move's id
+     */
+    public ShardMap(long version, int shardCount, Map<String, int[]> bucketShards,
+                    Map<String, RangeShardFunction> splitRanges, List<Ghost> ghosts, Map<String, TableRule> rules,
+                    List<AttachedShard> attached, Map<String, Long> movingTables) {
         this.version = version;
         this.shardCount = shardCount;
         Map<String, int[]> copy = new HashMap<>();
@@ -57,10 +84,30 @@ public final class ShardMap {
         for (Ghost g : ghosts) {
             checkShard(g.keyspace(), g.shard());
         }
+        for (int i = 0; i < attached.size(); i++) {
+            if (attached.get(i).index() != shardCount + i) {
+                throw new IllegalArgumentException("attached server " + attached.get(i).label() + " has index "
+                        + attached.get(i).index() + ", not " + (shardCount + i) + " (right after the local shards)");
+            }
+        }
+        Map<String, TableRule> lowerRules = new LinkedHashMap<>();
+        rules.forEach((table, rule) -> lowerRules.put(table.toLowerCase(Locale.ROOT), rule));
         this.bucketShards = Map.copyOf(copy);
         this.splitRanges = Map.copyOf(splitRanges);
         this.ghosts = List.copyOf(ghosts);
+        this.rules = Map.copyOf(lowerRules);
+        this.attached = List.copyOf(attached);
+        this.movingTables = Map.copyOf(movingTables);
+        Map<String, int[]> own = new HashMap<>();
+        for (Map.Entry<String, int[]> e : copy.entrySet()) {
+            own.put(e.getKey(), new TreeSet<>(Arrays.stream(e.getValue()).boxed().toList()).stream()
+                    .mapToInt(Integer::intValue).toArray());
+        }
+        this.owners = Map.copyOf(own);
     }
+
+    /** The {@link #movingTables()} entry that stands for every table (a move adding shards freezes all DDL). */
+    public static final String EVERY_TABLE = "*";
 
     private void checkShard(String keyspace, int shard) {
         if (shard < 0 || shard >= shardCount) {
@@ -147,6 +194,122 @@ public final class ShardMap {
         return ghosts;
     }
 
+    /** Table rules set at run time, by lower-case table name; they override the config's. */
+    public Map<String, TableRule> rules() {
+        return rules;
+    }
+
+    public List<AttachedShard> attached() {
+        return attached;
+    }
+
+    /** Whether {@code shard} is an attached server rather than a local shard. */
+    public boolean isAttached(int shard) {
+        return shard >= shardCount && shard < shardCount + attached.size();
+    }
+
+    /** Tables whose rows a move is copying (lower-case names, or {@link #EVERY_TABLE}), with the move's id. */
+    public Map<String, Long> movingTables() {
+        return movingTables;
+    }
+
+    /** The move copying {@code table}, or null. */
+    public Long moveCopying(String table) {
+        Long all = movingTables.get(EVERY_TABLE);
+        return all != null ? all : movingTables.get(table.toLowerCase(Locale.ROOT));
+    }
+
+    /** The shards holding at least one bucket of {@code keyspace}, in order. */
+    public int[] owners(String keyspace) {
+        int[] own = owners.get(keyspace);
+        if (own == null) {
+            throw new IllegalArgumentException("shard map has no keyspace " + keyspace);
+        }
+        return own;
+    }
+
+    /**
+     * The topology statements are routed by: the configured keyspaces and default shard, the
+     * configured table rules with this map's rules over them, and this map's shard count (attached
+     * servers counted, so that a table homed on one is valid).
+     */
+    public Topology routing(Topology configured) {
+        Topology t = routing;
+        if (t != null && routingBase == configured) {
+            return t;
+        }
+        Map<String, TableRule> merged = new LinkedHashMap<>(configured.tables());
+        merged.putAll(rules);
+        t = new Topology(shardCount + attached.size(), configured.keyspaces(), merged, configured.defaultShard());
+        routingBase = configured;
+        routing = t;
+        return t;
+    }
+
+    /** The next version, with {@code rule} for its table (over the config's). */
+    public ShardMap withRule(TableRule rule) {
+        Map<String, TableRule> next = new LinkedHashMap<>(rules);
+        next.put(rule.table().toLowerCase(Locale.ROOT), rule);
+        return new ShardMap(version + 1, shardCount, bucketShards, splitRanges, ghosts, next, attached, movingTables);
+    }
+
+    /** The next version, with a server (shown as {@code label}) attached after the local shards and any attached before. */
+    public ShardMap withAttached(String label) {
+        List<AttachedShard> next = new ArrayList<>(attached);
+        next.add(new AttachedShard(shardCount + attached.size(), label));
+        return new ShardMap(version + 1, shardCount, bucketShards, splitRanges, ghosts, rules, next, movingTables);
+    }
+
+    /**
+     * The next version without the attached server {@code index} (the last attached, so the others
+     * keep their indexes); refused while a rule still homes a table there.
+     */
+    public ShardMap withoutAttached(int index) {
+        if (attached.isEmpty() || attached.get(attached.size() - 1).index() != index) {
+            throw new IllegalArgumentException("server " + index + " is not the last attached one");
+        }
+        for (TableRule rule : rules.values()) {
+            if (rule instanceof TableRule.Unsharded u && u.homeShard() == index) {
+                throw new IllegalArgumentException("table " + u.table() + " still lives on attached server " + index);
+            }
+        }
+        List<AttachedShard> next = new ArrayList<>(attached.subList(0, attached.size() - 1));
+        return new ShardMap(version + 1, shardCount, bucketShards, splitRanges, ghosts, rules, next, movingTables);
+    }
+
+    /** The next version, with {@code tables} (lower-cased) being copied by move {@code moveId}. */
+    public ShardMap withMovingTables(Collection<String> tables, long moveId) {
+        Map<String, Long> next = new LinkedHashMap<>(movingTables);
+        for (String t : tables) {
+            next.put(t.toLowerCase(Locale.ROOT), moveId);
+        }
+        return new ShardMap(version + 1, shardCount, bucketShards, splitRanges, ghosts, rules, attached, next);
+    }
+
+    /** The next version, without the tables move {@code moveId} was copying. */
+    public ShardMap withoutMovingTables(long moveId) {
+        Map<String, Long> next = new LinkedHashMap<>(movingTables);
+        next.values().removeIf(id -> id == moveId);
+        return new ShardMap(version + 1, shardCount, bucketShards, splitRanges, ghosts, rules, attached, next);
+    }
+
+    /**
+     * The next version with {@code count} local shards. Refused while buckets, ghosts or table rules
+     * name a shard that would be gone, or a server is attached (its index follows the local shards').
+     */
+    public ShardMap withShardCount(int count) {
+        if (!attached.isEmpty()) {
+            throw new IllegalArgumentException("the shard count cannot change while " + attached.get(0).label()
+                    + " is attached for an import");
+        }
+        for (TableRule rule : rules.values()) {
+            if (rule instanceof TableRule.Unsharded u && u.homeShard() >= count) {
+                throw new IllegalArgumentException("table " + u.table() + " still lives on shard " + u.homeShard());
+            }
+        }
+        return new ShardMap(version + 1, count, bucketShards, splitRanges, ghosts, rules, attached, movingTables);
+    }
+
     /** The next version, with {@code buckets} of {@code keyspace} assigned to {@code targetShard}. */
     public ShardMap withBucketsMoved(String keyspace, Collection<Integer> buckets, int targetShard) {
         Map<String, int[]> next = new HashMap<>(bucketShards);
@@ -155,7 +318,7 @@ public final class ShardMap {
             map[b] = targetShard;
         }
         next.put(keyspace, map);
-        return new ShardMap(version + 1, shardCount, next, splitRanges, ghosts);
+        return new ShardMap(version + 1, shardCount, next, splitRanges, ghosts, rules, attached, movingTables);
     }
 
     /**
@@ -256,26 +419,26 @@ public final class ShardMap {
         next.put(keyspace, nextShards);
         Map<String, RangeShardFunction> nextSplit = new HashMap<>(splitRanges);
         nextSplit.put(keyspace, new RangeShardFunction(nextRanges));
-        return new ShardMap(version + 1, shardCount, next, nextSplit, ghosts);
+        return new ShardMap(version + 1, shardCount, next, nextSplit, ghosts, rules, attached, movingTables);
     }
 
     /** The next version, with {@code ghost} added. */
     public ShardMap withGhost(Ghost ghost) {
         List<Ghost> next = new ArrayList<>(ghosts);
         next.add(ghost);
-        return new ShardMap(version + 1, shardCount, bucketShards, splitRanges, next);
+        return new ShardMap(version + 1, shardCount, bucketShards, splitRanges, next, rules, attached, movingTables);
     }
 
     /** The next version, without the ghosts of move {@code moveId}. */
     public ShardMap withoutGhosts(long moveId) {
         List<Ghost> next = new ArrayList<>(ghosts);
         next.removeIf(g -> g.moveId() == moveId);
-        return new ShardMap(version + 1, shardCount, bucketShards, splitRanges, next);
+        return new ShardMap(version + 1, shardCount, bucketShards, splitRanges, next, rules, attached, movingTables);
     }
 
     /** This map as version {@code next}: several changes published as one version. */
     public ShardMap asVersion(long next) {
-        return new ShardMap(next, shardCount, bucketShards, splitRanges, ghosts);
+        return new ShardMap(next, shardCount, bucketShards, splitRanges, ghosts, rules, attached, movingTables);
     }
 
     /** Bucket ids of a range function in key order. */
@@ -291,7 +454,9 @@ public final class ShardMap {
     @Override
     public boolean equals(Object o) {
         if (!(o instanceof ShardMap other) || other.version != version || other.shardCount != shardCount
-                || !other.bucketShards.keySet().equals(bucketShards.keySet()) || !other.ghosts.equals(ghosts)) {
+                || !other.bucketShards.keySet().equals(bucketShards.keySet()) || !other.ghosts.equals(ghosts)
+                || !other.rules.equals(rules) || !other.attached.equals(attached)
+                || !other.movingTables.equals(movingTables)) {
             return false;
         }
         for (Map.Entry<String, int[]> e : bucketShards.entrySet()) {
@@ -318,6 +483,8 @@ public final class ShardMap {
     @Override
     public String toString() {
         return "ShardMap{version=" + version + ", shards=" + shardCount + ", keyspaces=" + bucketShards.keySet()
-                + (ghosts.isEmpty() ? "" : ", ghosts=" + ghosts) + "}";
+                + (ghosts.isEmpty() ? "" : ", ghosts=" + ghosts) + (rules.isEmpty() ? "" : ", rules=" + rules.values())
+                + (attached.isEmpty() ? "" : ", attached=" + attached)
+                + (movingTables.isEmpty() ? "" : ", moving tables=" + movingTables) + "}";
     }
 }

@@ -1,0 +1,110 @@
+package io.cleave.manager.move;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/** What moves and imports read of a server's tables from information_schema. */
+public final class Catalog {
+
+    /** Schemas that are the server's or Cleave's own, never moved or imported. */
+    public static final Set<String> SYSTEM_SCHEMAS = Set.of("mysql", "sys", "performance_schema", "information_schema", "cleave");
+
+    private Catalog() {
+    }
+
+    /** Schema and name of every base table named {@code table} (case-insensitively) outside the system schemas. */
+    public static List<String[]> find(Connection c, String table) throws SQLException {
+        List<String[]> out = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT TABLE_SCHEMA, TABLE_NAME FROM information_schema.TABLES"
+                + " WHERE TABLE_TYPE = 'BASE TABLE' AND LOWER(TABLE_NAME) = LOWER(?) ORDER BY TABLE_SCHEMA")) {
+            ps.setString(1, table);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    if (!SYSTEM_SCHEMAS.contains(rs.getString(1).toLowerCase(Locale.ROOT))) {
+                        out.add(new String[] {rs.getString(1), rs.getString(2)});
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    public static List<String> primaryKey(Connection c, String schema, String table) throws SQLException {
+        return uniqueKeys(c, schema, table).getOrDefault("PRIMARY", List.of());
+    }
+
+    /** Every unique index (the primary key as "PRIMARY") with its columns in order. */
+    public static Map<String, List<String>> uniqueKeys(Connection c, String schema, String table) throws SQLException {
+        Map<String, List<String>> out = new LinkedHashMap<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT INDEX_NAME, COLUMN_NAME FROM information_schema.STATISTICS"
+                + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND NON_UNIQUE = 0 ORDER BY INDEX_NAME = 'PRIMARY' DESC,"
+                + " INDEX_NAME, SEQ_IN_INDEX")) {
+            ps.setString(1, schema);
+            ps.setString(2, table);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.computeIfAbsent(rs.getString(1), k -> new ArrayList<>()).add(rs.getString(2));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The table's columns in order, with their data types. */
+    public static Map<String, String> columns(Connection c, String schema, String table) throws SQLException {
+        Map<String, String> out = new LinkedHashMap<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT COLUMN_NAME, DATA_TYPE FROM information_schema.COLUMNS"
+                + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION")) {
+            ps.setString(1, schema);
+            ps.setString(2, table);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.put(rs.getString(1), rs.getString(2).toLowerCase(Locale.ROOT));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The column of {@code columns} named {@code name} case-insensitively, as the server spells it, or null. */
+    public static String column(Map<String, String> columns, String name) {
+        for (String c : columns.keySet()) {
+            if (c.equalsIgnoreCase(name)) {
+                return c;
+            }
+        }
+        return null;
+    }
+
+    /** Whether the table has at least one row. */
+    public static boolean hasRows(Connection c, String schema, String table) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM " + Sql.quote(schema) + "." + Sql.quote(table)
+                + " LIMIT 1"); ResultSet rs = ps.executeQuery()) {
+            return rs.next();
+        }
+    }
+
+    public static String showCreateTable(Connection c, String schema, String table) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SHOW CREATE TABLE " + Sql.quote(schema) + "." + Sql.quote(table));
+             ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return rs.getString(2);
+        }
+    }
+
+    public static String showCreateDatabase(Connection c, String schema) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SHOW CREATE DATABASE " + Sql.quote(schema));
+             ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return rs.getString(2);
+        }
+    }
+}

@@ -1,0 +1,269 @@
+package io.cleave.e2e.online;
+
+import io.cleave.e2e.support.CleaveJar;
+import io.cleave.e2e.support.CleaveTestHome;
+import io.cleave.e2e.support.RunningDaemon;
+import io.cleave.e2e.support.SbLoad;
+import io.cleave.manager.move.MoveKind;
+import io.cleave.manager.move.MovePhase;
+import io.cleave.manager.move.MoveRecord;
+import io.cleave.manager.supervisor.InstanceState;
+import io.cleave.manager.supervisor.InstanceStatus;
+import io.cleave.router.topology.TableRule;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+
+import static io.cleave.e2e.moves.MoveChecks.proxyCount;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * One daemon with four shards, the sysbench-like load running through the proxy during every
+ * change: {@code cleave shard-table} shards a populated table that lives on shard 0 (its rows
+ * spread over every shard, the rule kept in the state) and makes another a reference table; what
+ * cannot work is refused with nothing moved. Then {@code cleave scale} takes the home to six shards
+ * (new instances, every buffer pool resized online, the reference table copied, buckets spread) and
+ * to three (everything off shards 3-5, which stop; a table homed on shard 3 moves too; the pools
+ * grow). No client error, rows on every shard, totals unchanged, each shard's
+ * {@code @@innodb_buffer_pool_size} its share. A restarted daemon runs the state's three shards and
+ * says why; {@code --purge} deletes what the stopped shards left.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ShardTableAndScaleIT {
+
+    private static final String SHARDING = """
+            sharding:
+              keyspaces:
+                - { name: sb, function: hash, buckets: 16, key_type: integer }
+              tables:
+                - { name: sbtest1, keyspace: sb, column: id }
+                - { name: settings, type: unsharded, shard: 3 }
+            """;
+    private static final int TABLES = 2;
+    private static final int ROWS = 2000;
+    private static final long MIB = 1024 * 1024;
+    /** 192M in all: 48M on each of 4 shards, 32M on 6, 64M on 3. */
+    private static final int POOL_PER_SHARD_MIB = 48;
+
+    private CleaveTestHome home;
+    private RunningDaemon daemon;
+
+    @BeforeAll
+    void start() throws Exception {
+        home = CleaveTestHome.builder().shards(4).portRange(6).bufferPoolPerShardMiB(POOL_PER_SHARD_MIB)
+                .extraYaml(SHARDING).create();
+        daemon = home.start();
+        try (Connection c = daemon.connectProxy("", ""); Statement s = c.createStatement()) {
+            s.execute("CREATE DATABASE sb");
+            s.execute("USE sb");
+            SbLoad.prepare(c, TABLES, ROWS);
+            s.execute("CREATE TABLE item (i_id INT PRIMARY KEY, name VARCHAR(40))");
+            s.execute("INSERT INTO item VALUES (1, 'one'), (2, 'two'), (3, 'three')");
+            s.execute("CREATE TABLE settings (name VARCHAR(40) PRIMARY KEY, value VARCHAR(40))");
+            s.execute("INSERT INTO settings VALUES ('color', 'blue'), ('size', 'large')");
+            s.execute("CREATE TABLE log (id INT PRIMARY KEY, msg VARCHAR(40), UNIQUE KEY (msg))");
+        }
+    }
+
+    @AfterAll
+    void stop() {
+        if (daemon != null) {
+            daemon.close();
+        }
+        if (home != null) {
+            home.close();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void aPopulatedTableIsShardedUnderWritesWithoutAClientError() throws Exception {
+        assertThat(count(0, "SELECT COUNT(*) FROM sb.sbtest2")).as("on its home before").isEqualTo(ROWS);
+        underLoad(() -> {
+            CleaveJar.Result r = CleaveJar.run(home, "shard-table", "sb.sbtest2", "--keyspace", "sb", "--column", "id",
+                    "--wait");
+            assertThat(r.code()).as(r.out()).isZero();
+            assertThat(r.out()).contains("sharded on sb by id").contains("done");
+        });
+        MoveRecord move = daemon.daemon().moves().list().stream().filter(m -> m.kind == MoveKind.TABLES).findFirst()
+                .orElseThrow();
+        assertThat(move.phase).isEqualTo(MovePhase.DONE);
+        assertThat(move.pauseMillis).isGreaterThan(0);
+        for (int shard = 0; shard < 4; shard++) {
+            assertThat(count(shard, "SELECT COUNT(*) FROM sb.sbtest2")).as("rows of sbtest2 on shard %d", shard)
+                    .isBetween(ROWS / 10L, ROWS / 2L);
+        }
+        assertTotals(4);
+        try (Connection c = daemon.connectProxy("sb", "")) {
+            assertThat(proxyCount(c, "SELECT COUNT(*) FROM sbtest2 WHERE id = 77")).isEqualTo(1);
+        }
+        assertThat(daemon.daemon().shardMaps().current().rules().get("sbtest2"))
+                .isEqualTo(new TableRule.Sharded("sbtest2", "sb", "id"));
+        assertThat(Files.readString(home.home().shardMapFile())).as("the rule outlives the config")
+                .contains("\"table\":\"sbtest2\",\"rule\":\"sharded\",\"keyspace\":\"sb\",\"column\":\"id\"");
+        assertThat(daemon.daemon().shardMaps().current().ghosts()).isEmpty();
+        assertThat(daemon.daemon().shardMaps().current().movingTables()).isEmpty();
+    }
+
+    @Test
+    @Order(2)
+    void aTableBecomesAReferenceTableOnEveryShard() throws Exception {
+        CleaveJar.Result r = CleaveJar.run(home, "shard-table", "sb.item", "--reference", "--wait");
+        assertThat(r.code()).as(r.out()).isZero();
+        try (Connection c = daemon.connectProxy("sb", ""); Statement s = c.createStatement()) {
+            s.execute("INSERT INTO item VALUES (4, 'four')");
+            // A join of the reference table with the sharded one stays on each shard.
+            assertThat(proxyCount(c, "SELECT COUNT(*) FROM sbtest2 t JOIN item i ON i.i_id = t.id % 4 + 1")).isEqualTo(ROWS);
+        }
+        for (int shard = 0; shard < 4; shard++) {
+            assertThat(count(shard, "SELECT COUNT(*) FROM sb.item")).as("item on shard %d", shard).isEqualTo(4);
+        }
+    }
+
+    @Test
+    @Order(3)
+    void whatCannotBeShardedIsRefusedWithNothingMoved() throws Exception {
+        CleaveJar.Result unique = CleaveJar.run(home, "shard-table", "sb.log", "--keyspace", "sb", "--column", "id");
+        assertThat(unique.code()).as(unique.out()).isEqualTo(2);
+        assertThat(unique.out()).contains("unique key msg [msg] of sb.log leaves out id");
+        CleaveJar.Result again = CleaveJar.run(home, "shard-table", "sb.sbtest1", "--reference");
+        assertThat(again.code()).isEqualTo(2);
+        assertThat(again.out()).contains("sbtest1 is sharded on sb by id already");
+        assertThat(CleaveJar.run(home, "shard-table", "sb.log", "--keyspace", "nope", "--column", "id").out())
+                .contains("unknown keyspace 'nope'");
+        assertThat(CleaveJar.run(home, "shard-table", "sb.none", "--unsharded", "1").code()).isEqualTo(8);
+        CleaveJar.Result usage = CleaveJar.run(home, "shard-table", "sb.log", "--reference", "--unsharded", "1");
+        assertThat(usage.code()).isEqualTo(2);
+        assertThat(usage.out()).contains("give one rule");
+        assertThat(daemon.daemon().moves().list()).as("no move was planned").hasSize(2);
+    }
+
+    @Test
+    @Order(4)
+    void fourShardsBecomeSixUnderWritesWithoutAClientError() throws Exception {
+        scaleUnderLoad(6);
+        assertThat(running()).hasSize(6);
+        for (int shard = 0; shard < 6; shard++) {
+            assertThat(global(shard, "innodb_buffer_pool_size")).as("buffer pool of shard %d", shard).isEqualTo(32 * MIB);
+            assertThat(count(shard, "SELECT COUNT(*) FROM sb.item")).as("item on shard %d", shard).isEqualTo(4);
+            assertThat(count(shard, "SELECT COUNT(*) FROM sb.sbtest1")).as("sbtest1 on shard %d", shard).isPositive();
+        }
+        assertTotals(6);
+        assertThat(daemon.daemon().shardMaps().current().shardCount()).isEqualTo(6);
+        assertThat(daemon.daemon().statusReport().instances()).extracting(InstanceStatus::bufferPoolBytes)
+                .containsOnly(32 * MIB);
+        assertThat(daemon.admin("GET", "/metrics", false).body()).contains("cleave_shards 6.0")
+                .contains("cleave_scale_state{state=\"done\"} 1.0");
+    }
+
+    @Test
+    @Order(5)
+    void sixShardsBecomeThreeUnderWritesAndTheOthersStop() throws Exception {
+        scaleUnderLoad(3);
+        assertThat(running()).hasSize(3);
+        for (int shard = 0; shard < 3; shard++) {
+            assertThat(global(shard, "innodb_buffer_pool_size")).as("buffer pool of shard %d", shard).isEqualTo(64 * MIB);
+            assertThat(global(shard, "auto_increment_increment")).isEqualTo(3);
+            assertThat(count(shard, "SELECT COUNT(*) FROM sb.sbtest1")).as("sbtest1 on shard %d", shard).isPositive();
+        }
+        assertTotals(3);
+        TableRule settings = daemon.daemon().shardMaps().current().routing(daemon.daemon().config().sharding().topology())
+                .ruleFor("settings");
+        assertThat(settings).isInstanceOf(TableRule.Unsharded.class);
+        int home = ((TableRule.Unsharded) settings).homeShard();
+        assertThat(home).as("settings left shard 3").isLessThan(3);
+        assertThat(count(home, "SELECT COUNT(*) FROM sb.settings")).isEqualTo(2);
+        try (Connection c = daemon.connectProxy("sb", ""); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT value FROM settings WHERE name = 'color'")) {
+            assertThat(rs.next()).isTrue();
+            assertThat(rs.getString(1)).isEqualTo("blue");
+        }
+        for (int shard = 3; shard < 6; shard++) {
+            assertThat(Files.isDirectory(datadir(shard))).as("the datadir of shard %d stays", shard).isTrue();
+        }
+        assertThat(this.home.serverPids().keySet()).containsExactlyInAnyOrder(0, 1, 2);
+    }
+
+    @Test
+    @Order(6)
+    void aRestartedDaemonRunsTheStatesCountAndSaysWhyAndPurgeDeletesWhatWasLeft() throws Exception {
+        daemon.close();
+        daemon = home.start();
+        assertThat(running()).hasSize(3);
+        CleaveJar.Result status = CleaveJar.run(home, "status");
+        assertThat(status.out()).contains("the config asks for 4 shards; 'cleave scale' changed that to 3");
+        assertTotals(3);
+        CleaveJar.Result purge = CleaveJar.run(home, "scale", "--purge");
+        assertThat(purge.code()).as(purge.out()).isZero();
+        for (int shard = 3; shard < 6; shard++) {
+            assertThat(Files.exists(datadir(shard))).as("the datadir of shard %d is gone", shard).isFalse();
+        }
+        assertThat(Files.isDirectory(datadir(2))).isTrue();
+    }
+
+    private interface Change {
+        void run() throws Exception;
+    }
+
+    /** Runs {@code change} while the sysbench-like load writes; no client may get an error. */
+    private void underLoad(Change change) throws Exception {
+        try (SbLoad load = new SbLoad(SbLoad.proxy(daemon.proxyPort(), "sb"), 4, TABLES, ROWS)) {
+            load.awaitTransactions(30, Duration.ofMinutes(1));
+            change.run();
+            load.awaitTransactions(30, Duration.ofMinutes(1));
+            load.stopAndCheck();
+        }
+    }
+
+    private void scaleUnderLoad(int shards) throws Exception {
+        underLoad(() -> {
+            CleaveJar.Result r = CleaveJar.run(home, "scale", "--shards", String.valueOf(shards), "--wait");
+            assertThat(r.code()).as(r.out()).isZero();
+            assertThat(r.out()).contains("done");
+        });
+    }
+
+    private List<InstanceStatus> running() {
+        return daemon.daemon().statusReport().instances().stream().filter(i -> i.state() == InstanceState.RUNNING).toList();
+    }
+
+    /** Every table's rows are on the shards once each, and the proxy counts as many. */
+    private void assertTotals(int shards) throws SQLException {
+        for (int t = 1; t <= TABLES; t++) {
+            long total = 0;
+            for (int shard = 0; shard < shards; shard++) {
+                total += count(shard, "SELECT COUNT(*) FROM sb.sbtest" + t);
+            }
+            assertThat(total).as("rows of sbtest%d over the shards", t).isEqualTo(ROWS);
+            try (Connection c = daemon.connectProxy("sb", "")) {
+                assertThat(proxyCount(c, "SELECT COUNT(*) FROM sbtest" + t)).isEqualTo(ROWS);
+            }
+        }
+    }
+
+    private Path datadir(int shard) {
+        return home.home().data().resolve("shard-" + shard);
+    }
+
+    private long global(int shard, String variable) throws SQLException {
+        return count(shard, "SELECT @@GLOBAL." + variable);
+    }
+
+    private long count(int shard, String sql) throws SQLException {
+        return io.cleave.e2e.moves.MoveChecks.count(daemon, shard, sql);
+    }
+}
