@@ -6,6 +6,7 @@
 #   [unordered] compare as a multiset although the text says ORDER BY (in a subquery, or ties)
 #   [noparam]   keep the literals in the text for the prepared-statement run
 #   [refused CODE: fragment]  the proxy must refuse it with this error
+#   [prepared refused CODE: fragment]  ... in the prepared-statement run only
 # Warehouses 1-2 live on shard 0, 3-4 on shard 1, 5-6 on shard 2, 7-8 on shard 3; sbtest1,
 # sbtest2 and metrics are hashed by id; item is a reference table; notes lives on shard 2.
 
@@ -41,7 +42,7 @@ SELECT SUM(ol_amount) FROM order_line WHERE ol_o_id = 4 AND ol_d_id = 1 AND ol_w
 SELECT d_next_o_id FROM district WHERE d_w_id = 6 AND d_id = 3
 SELECT COUNT(DISTINCT(s_i_id)) FROM order_line, stock WHERE ol_w_id = 6 AND ol_d_id = 3 AND ol_o_id < 6 AND ol_o_id >= 1 AND s_w_id = 6 AND s_i_id = ol_i_id AND s_quantity < 60
 SELECT COUNT(DISTINCT s.s_i_id) FROM order_line ol JOIN stock s ON s.s_w_id = ol.ol_w_id AND s.s_i_id = ol.ol_i_id WHERE ol.ol_w_id = 7 AND s.s_quantity < 80
-[refused 1235: DISTINCT] SELECT COUNT(DISTINCT s_i_id) FROM order_line, stock WHERE s_w_id = ol_w_id AND s_i_id = ol_i_id AND s_quantity < 60
+SELECT COUNT(DISTINCT s_i_id) FROM order_line, stock WHERE s_w_id = ol_w_id AND s_i_id = ol_i_id AND s_quantity < 60
 
 # ---- sysbench ---------------------------------------------------------------------------------
 SELECT c FROM sbtest1 WHERE id = 17
@@ -63,8 +64,8 @@ SELECT id, k FROM sbtest1 WHERE k > 40 ORDER BY id LIMIT 3, 4
 SELECT COUNT(*) FROM sbtest1 s1 JOIN sbtest2 s2 ON s2.id = s1.id WHERE s1.k = s2.k
 SELECT s1.id, s1.k, s2.k FROM sbtest1 s1 JOIN sbtest2 s2 ON s1.id = s2.id WHERE s1.id BETWEEN 1 AND 30 ORDER BY s1.id
 SELECT s1.id, s2.c FROM sbtest1 s1 LEFT JOIN sbtest2 s2 ON s1.id = s2.id AND s2.k > 25 WHERE s1.k < 5 ORDER BY s1.id
-[refused 1235: not co-located] SELECT s1.id, s2.id FROM sbtest1 s1 JOIN sbtest2 s2 ON s1.k = s2.k WHERE s1.id < 5
-[refused 1235: not co-located] SELECT COUNT(*) FROM sbtest1 s1, sbtest2 s2 WHERE s1.id = s2.k
+SELECT s1.id, s2.id FROM sbtest1 s1 JOIN sbtest2 s2 ON s1.k = s2.k WHERE s1.id < 5
+SELECT COUNT(*) FROM sbtest1 s1, sbtest2 s2 WHERE s1.id = s2.k
 
 # ---- COUNT(*) and plain aggregates over every shard -------------------------------------------
 SELECT COUNT(*) FROM customer
@@ -95,13 +96,13 @@ SELECT COUNT(*) FROM metrics WHERE kind = 'green'
 SELECT MAX(s_quantity) FROM stock WHERE s_i_id = 12
 SELECT SUM(s_quantity), COUNT(*) FROM stock WHERE s_i_id BETWEEN 5 AND 10
 SELECT ANY_VALUE(w_id) FROM warehouse WHERE w_id = 6
-[refused 1235: computes on aggregates] SELECT SUM(c_balance) / COUNT(*) FROM customer
-[refused 1235: computes on aggregates] SELECT COUNT(*) + 1 FROM customer
-[refused 1235: DISTINCT] SELECT COUNT(DISTINCT c_last) FROM customer
-[refused 1235: DISTINCT] SELECT SUM(DISTINCT k) FROM sbtest1
-[refused 1235: GROUP_CONCAT] SELECT GROUP_CONCAT(w_name) FROM warehouse
-[refused 1235: STD] SELECT STD(k) FROM sbtest1
-[refused 1235: VARIANCE] SELECT VARIANCE(c_balance) FROM customer
+SELECT SUM(c_balance) / COUNT(*) FROM customer
+[prepared refused 1235: a value in the select list of a prepared statement] SELECT COUNT(*) + 1 FROM customer
+SELECT COUNT(DISTINCT c_last) FROM customer
+SELECT SUM(DISTINCT k) FROM sbtest1
+SELECT GROUP_CONCAT(w_name) FROM warehouse
+[prepared refused 1235: comes back rounded in the text protocol] SELECT STD(k) FROM sbtest1
+[prepared refused 1235: comes back rounded in the text protocol] SELECT VARIANCE(c_balance) FROM customer
 
 # ---- GROUP BY and HAVING ----------------------------------------------------------------------
 SELECT c_w_id, COUNT(*), SUM(c_balance), MIN(c_balance), MAX(c_balance), AVG(c_balance) FROM customer GROUP BY c_w_id ORDER BY c_w_id
@@ -147,12 +148,12 @@ SELECT o_carrier_id, COUNT(*) FROM orders GROUP BY o_carrier_id ORDER BY o_carri
 SELECT s_w_id, SUM(s_quantity), MIN(s_quantity), MAX(s_quantity) FROM stock WHERE s_i_id < 20 GROUP BY s_w_id ORDER BY s_w_id
 SELECT w.w_id, COUNT(*) FROM warehouse w JOIN district d ON d.d_w_id = w.w_id GROUP BY w.w_id ORDER BY w.w_id
 SELECT c.c_w_id, COUNT(*) FROM customer c JOIN orders o ON o.o_w_id = c.c_w_id AND o.o_d_id = c.c_d_id AND o.o_c_id = c.c_id GROUP BY c.c_w_id ORDER BY c.c_w_id
-[refused 1235: WITH ROLLUP] SELECT c_w_id, COUNT(*) FROM customer GROUP BY c_w_id WITH ROLLUP
-[refused 1235: DISTINCT] SELECT c_w_id, COUNT(DISTINCT c_last) FROM customer GROUP BY c_w_id
-[refused 1235: computes on aggregates] SELECT c_w_id, SUM(c_balance) * 2 FROM customer GROUP BY c_w_id
-[refused 1235: ORDER BY an expression over aggregates] SELECT c_w_id, COUNT(*) FROM customer GROUP BY c_w_id ORDER BY COUNT(*) + 1
-[refused 1235: HAVING] SELECT c_w_id, COUNT(*) FROM customer GROUP BY c_w_id HAVING COUNT(*) + 1 > 2
-[refused 1235: HAVING] SELECT c_w_id FROM customer GROUP BY c_w_id HAVING SUM(c_balance) BETWEEN 0 AND 100000
+SELECT c_w_id, COUNT(*) FROM customer GROUP BY c_w_id WITH ROLLUP
+SELECT c_w_id, COUNT(DISTINCT c_last) FROM customer GROUP BY c_w_id
+[prepared refused 1235: a value in the select list of a prepared statement] SELECT c_w_id, SUM(c_balance) * 2 FROM customer GROUP BY c_w_id
+SELECT c_w_id, COUNT(*) FROM customer GROUP BY c_w_id ORDER BY COUNT(*) + 1, c_w_id
+SELECT c_w_id, COUNT(*) FROM customer GROUP BY c_w_id HAVING COUNT(*) + 1 > 2
+SELECT c_w_id FROM customer GROUP BY c_w_id HAVING SUM(c_balance) BETWEEN 0 AND 100000
 
 # ---- DISTINCT ---------------------------------------------------------------------------------
 SELECT DISTINCT c_w_id FROM customer
@@ -173,8 +174,8 @@ SELECT DISTINCT flag < 0 FROM metrics
 SELECT DISTINCT raw FROM metrics ORDER BY raw
 [fold] SELECT DISTINCT grp FROM metrics ORDER BY grp
 SELECT DISTINCT author FROM notes ORDER BY author
-[refused 1235: DISTINCT with aggregates] SELECT DISTINCT COUNT(*) FROM customer GROUP BY c_w_id
-[refused 1235: SELECT *] SELECT DISTINCT * FROM warehouse
+SELECT DISTINCT COUNT(*) FROM customer GROUP BY c_w_id
+SELECT DISTINCT * FROM warehouse
 
 # ---- ORDER BY: several keys, directions, ties, NULLs, collations ------------------------------
 SELECT c_w_id, c_d_id, c_id, c_last FROM customer ORDER BY c_last, c_w_id, c_d_id, c_id LIMIT 10
@@ -241,7 +242,7 @@ SELECT id, k FROM sbtest2 ORDER BY k, id LIMIT 1000
 SELECT id, k FROM sbtest2 ORDER BY k, id LIMIT 140, 1000
 SELECT id, k FROM sbtest2 ORDER BY k, id LIMIT 5000, 10
 SELECT id FROM sbtest1 LIMIT 0
-[refused 1235: not partitioned by the sharding key] SELECT id, ROW_NUMBER() OVER (ORDER BY k) FROM sbtest1
+SELECT id, ROW_NUMBER() OVER (ORDER BY k, id) FROM sbtest1
 [refused 1235: SQL_CALC_FOUND_ROWS] SELECT SQL_CALC_FOUND_ROWS id FROM sbtest1 LIMIT 3
 
 # ---- LIMIT without ORDER BY (row count only, any rows) ----------------------------------------
@@ -289,14 +290,14 @@ SELECT COUNT(*), SUM(i_price), AVG(i_price) FROM item
 SELECT id, author, body, created, score FROM notes WHERE id < 10 ORDER BY id
 SELECT author, COUNT(*), AVG(score) FROM notes GROUP BY author ORDER BY author
 SELECT n.id, i.i_name FROM notes n JOIN item i ON i.i_id = n.id ORDER BY n.id
-[refused 1235: not co-located] SELECT n.id, w.w_name FROM notes n JOIN warehouse w ON w.w_id = n.id
+SELECT n.id, w.w_name FROM notes n JOIN warehouse w ON w.w_id = n.id
 SELECT n.id, w.w_name FROM notes n JOIN warehouse w ON w.w_id = n.id WHERE w.w_id = 5
-[refused 1235: not co-located] SELECT n.id, w.w_name FROM notes n JOIN warehouse w ON w.w_id = n.id WHERE w.w_id = 1
-[refused 1235: not co-located] SELECT o.o_id, i.i_name FROM orders o JOIN order_line ol ON ol.ol_o_id = o.o_id JOIN item i ON i.i_id = ol.ol_i_id JOIN sbtest1 s ON s.id = o.o_c_id
-[refused 1235: not co-located] SELECT c.c_id, o.o_id FROM customer c JOIN orders o ON o.o_c_id = c.c_id WHERE c.c_w_id = 1
-[refused 1235: not co-located] SELECT COUNT(*) FROM customer c JOIN orders o ON o.o_c_id = c.c_id AND o.o_d_id = c.c_d_id
-[refused 1235: not co-located] SELECT w.w_id, m.id FROM warehouse w JOIN metrics m ON m.id = w.w_id
-[refused 1235: not co-located] SELECT * FROM warehouse w1 JOIN warehouse w2 ON w2.w_id = w1.w_id + 1
+SELECT n.id, w.w_name FROM notes n JOIN warehouse w ON w.w_id = n.id WHERE w.w_id = 1
+SELECT o.o_id, i.i_name FROM orders o JOIN order_line ol ON ol.ol_o_id = o.o_id JOIN item i ON i.i_id = ol.ol_i_id JOIN sbtest1 s ON s.id = o.o_c_id
+SELECT c.c_id, o.o_id FROM customer c JOIN orders o ON o.o_c_id = c.c_id WHERE c.c_w_id = 1
+SELECT COUNT(*) FROM customer c JOIN orders o ON o.o_c_id = c.c_id AND o.o_d_id = c.c_d_id
+SELECT w.w_id, m.id FROM warehouse w JOIN metrics m ON m.id = w.w_id
+SELECT * FROM warehouse w1 JOIN warehouse w2 ON w2.w_id = w1.w_id + 1
 SELECT w1.w_id, w2.w_id FROM warehouse w1 JOIN warehouse w2 ON w2.w_id = w1.w_id WHERE w1.w_id < 4 ORDER BY w1.w_id
 
 # ---- subqueries -------------------------------------------------------------------------------
@@ -311,13 +312,13 @@ SELECT w_id, (SELECT COUNT(*) FROM district d WHERE d.d_w_id = w.w_id) AS distri
 SELECT t.w, t.n FROM (SELECT c_w_id AS w, COUNT(*) AS n FROM customer WHERE c_w_id = 4 GROUP BY c_w_id) AS t
 SELECT t.id FROM (SELECT id FROM sbtest1 WHERE k < 4) AS t ORDER BY t.id
 SELECT id FROM sbtest1 WHERE k IN (SELECT i_id FROM item WHERE i_price > 40) ORDER BY id
-[refused 1235: needs rows of other shards] SELECT c_id FROM customer WHERE c_balance > (SELECT AVG(c_balance) FROM customer)
-[refused 1235: needs rows of other shards] SELECT c_w_id, c_id FROM customer WHERE c_balance = (SELECT MAX(c_balance) FROM customer)
+SELECT c_id FROM customer WHERE c_balance > (SELECT AVG(c_balance) FROM customer)
+SELECT c_w_id, c_id FROM customer WHERE c_balance = (SELECT MAX(c_balance) FROM customer)
 SELECT * FROM (SELECT c_w_id, COUNT(*) AS n FROM customer GROUP BY c_w_id) AS t
-[refused 1235: needs rows of other shards] SELECT id FROM sbtest1 WHERE k = (SELECT MAX(k) FROM sbtest2)
-[refused 1235: needs rows of other shards] SELECT id FROM sbtest1 WHERE id IN (SELECT k FROM sbtest2)
-[refused 1235: needs rows of other shards] SELECT w_id FROM warehouse WHERE w_id IN (SELECT id FROM sbtest1 WHERE k = 3)
-[refused 1235: UNION] SELECT w_id FROM warehouse UNION SELECT d_w_id FROM district
+SELECT id FROM sbtest1 WHERE k = (SELECT MAX(k) FROM sbtest2)
+SELECT id FROM sbtest1 WHERE id IN (SELECT k FROM sbtest2)
+SELECT w_id FROM warehouse WHERE w_id IN (SELECT id FROM sbtest1 WHERE k = 3)
+SELECT w_id FROM warehouse UNION SELECT d_w_id FROM district
 SELECT id FROM sbtest1 WHERE id < 3 UNION ALL SELECT id FROM sbtest2 WHERE id < 3
 SELECT w_id FROM warehouse WHERE w_id = 2 UNION SELECT d_w_id FROM district WHERE d_w_id = 2
 SELECT 1 + 1, 'x', NULL
@@ -410,14 +411,14 @@ SELECT MONTH(o_entry_d) AS m, COUNT(*) FROM orders GROUP BY m ORDER BY m
 SELECT i.i_id, COUNT(*) AS n FROM order_line ol JOIN item i ON i.i_id = ol.ol_i_id GROUP BY i.i_id ORDER BY n DESC, i.i_id LIMIT 5
 SELECT COUNT(*) FROM orders o, order_line ol WHERE ol.ol_w_id = o.o_w_id AND ol.ol_d_id = o.o_d_id AND ol.ol_o_id = o.o_id
 SELECT COUNT(*), COUNT(d.d_id) FROM warehouse w LEFT JOIN district d ON d.d_w_id = w.w_id AND d.d_id = 3
-[refused 1235: not co-located] SELECT w.w_id, d.d_id FROM warehouse w LEFT JOIN district d ON d.d_id = w.w_id WHERE w.w_id = 1
+SELECT w.w_id, d.d_id FROM warehouse w LEFT JOIN district d ON d.d_id = w.w_id WHERE w.w_id = 1
 SELECT COUNT(*) FROM sbtest1 WHERE id > 0 AND id < 1000
 SELECT COUNT(*) FROM sbtest1 WHERE c LIKE '1%'
 SELECT GROUP_CONCAT(c_id ORDER BY c_id) FROM customer WHERE c_w_id = 3 AND c_d_id = 1
 SELECT c_id, ROW_NUMBER() OVER (ORDER BY c_balance DESC, c_id) AS rn FROM customer WHERE c_w_id = 2 AND c_d_id = 2 ORDER BY c_id
 WITH t AS (SELECT c_id, c_balance FROM customer WHERE c_w_id = 4) SELECT COUNT(*), SUM(c_balance) FROM t
 WITH t AS (SELECT id, k FROM sbtest1) SELECT COUNT(*), SUM(k) FROM t
-[refused 1235: aggregates without GROUP BY its sharding key] WITH t AS (SELECT k, COUNT(*) AS n FROM sbtest1 GROUP BY k) SELECT MAX(n) FROM t
+WITH t AS (SELECT k, COUNT(*) AS n FROM sbtest1 GROUP BY k) SELECT MAX(n) FROM t
 SELECT t.k, t.n FROM (SELECT k, COUNT(*) AS n FROM sbtest1 WHERE id = 9 GROUP BY k) AS t
 
 # ---- LIMIT forms -----------------------------------------------------------------------------

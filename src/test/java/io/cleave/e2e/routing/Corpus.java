@@ -39,7 +39,17 @@ record Corpus(List<Corpus.Entry> entries) {
      * @param refusal null unless the proxy must refuse the statement
      */
     record Entry(int line, String sql, Kind kind, boolean ordered, int prefix, boolean fold, boolean parameterize,
-                 Refusal refusal) {
+                 Refusal refusal, Refusal preparedRefusal) {
+
+        Entry(int line, String sql, Kind kind, boolean ordered, int prefix, boolean fold, boolean parameterize,
+              Refusal refusal) {
+            this(line, sql, kind, ordered, prefix, fold, parameterize, refusal, null);
+        }
+
+        /** The refusal expected in the text run, or in the prepared-statement run. */
+        Refusal refusal(boolean prepared) {
+            return prepared && preparedRefusal != null ? preparedRefusal : refusal;
+        }
 
         /** The table a write changes (after INSERT/REPLACE INTO, UPDATE, DELETE FROM). */
         String writtenTable() {
@@ -93,6 +103,7 @@ record Corpus(List<Corpus.Entry> entries) {
         boolean unordered = false;
         boolean parameterize = true;
         Refusal refusal = null;
+        Refusal preparedRefusal = null;
         String sql = line;
         if (line.startsWith("[")) {
             int close = line.indexOf(']');
@@ -110,6 +121,10 @@ record Corpus(List<Corpus.Entry> entries) {
                     unordered = true;
                 } else if (o.equals("noparam")) {
                     parameterize = false;
+                } else if (o.startsWith("prepared ") && REFUSED.matcher(o.substring(9)).matches()) {
+                    Matcher p = REFUSED.matcher(o.substring(9));
+                    p.matches();
+                    preparedRefusal = new Refusal(Integer.parseInt(p.group(1)), p.group(2).strip());
                 } else if (refused.matches()) {
                     refusal = new Refusal(Integer.parseInt(refused.group(1)), refused.group(2).strip());
                 } else {
@@ -126,7 +141,7 @@ record Corpus(List<Corpus.Entry> entries) {
         };
         boolean ordered = kind == Kind.READ && !unordered && (prefix > 0
                 || sql.toUpperCase(Locale.ROOT).contains("ORDER BY"));
-        Entry entry = new Entry(number, sql, kind, ordered, prefix, fold, parameterize, refusal);
+        Entry entry = new Entry(number, sql, kind, ordered, prefix, fold, parameterize, refusal, preparedRefusal);
         if (kind == Kind.WRITE && refusal == null) {
             entry.writtenTable();
         }

@@ -80,7 +80,7 @@ class DifferentialIT {
                 if (failure != null) {
                     failures.add(entry + "\n    " + failure);
                 }
-                if (entry.refusal() != null) {
+                if (entry.refusal(prepared) != null) {
                     refused++;
                     continue;
                 }
@@ -126,16 +126,17 @@ class DifferentialIT {
             ref.rollback();
             ref.setAutoCommit(true);
         }
-        if (entry.refusal() != null) {
+        Corpus.Refusal refusal = entry.refusal(prepared);
+        if (refusal != null) {
             if (expected instanceof Outcome.Failure f) {
                 return "listed as refused, but one server fails on it too: " + f.code() + " " + f.message();
             }
             if (!(actual instanceof Outcome.Failure f)) {
-                return "the proxy answered a statement listed as refused (with " + entry.refusal().code() + ")";
+                return "the proxy answered a statement listed as refused (with " + refusal.code() + ")";
             }
-            if (f.code() != entry.refusal().code() || !f.message().contains(entry.refusal().fragment())) {
-                return "refused with " + f.code() + " '" + f.message() + "', expected " + entry.refusal().code()
-                        + " containing '" + entry.refusal().fragment() + "'";
+            if (f.code() != refusal.code() || !f.message().contains(refusal.fragment())) {
+                return "refused with " + f.code() + " '" + f.message() + "', expected " + refusal.code()
+                        + " containing '" + refusal.fragment() + "'";
             }
             return null;
         }

@@ -74,7 +74,13 @@ class ExplainIT {
                 "SELECT w_name, COUNT(*) FROM warehouse GROUP BY w_name ORDER BY w_name");
         assertThat(all.out()).contains("merge (group").contains("WEIGHT_STRING").contains("shards:    shards 0, 1 (all)");
 
-        Cli refused = cli("explain", "--home", home.root().toString(), "SELECT COUNT(DISTINCT w_name) FROM warehouse");
+        Cli evaluated = cli("explain", "--home", home.root().toString(), "SELECT COUNT(DISTINCT w_name) FROM warehouse");
+        assertThat(evaluated.code()).isZero();
+        assertThat(evaluated.out()).contains("evaluate on shard 0 gathering [warehouse (all shards)] by evaluated_on_one_shard")
+                .contains("shards:    evaluated on shard 0 over the rows of [warehouse (all shards)]");
+
+        Cli refused = cli("explain", "--home", home.root().toString(),
+                "SELECT COUNT(DISTINCT w_name) FROM warehouse FOR UPDATE");
         assertThat(refused.code()).isZero();
         assertThat(refused.out()).contains("multi-shard refused").contains("shards:    none: it would need shards 0, 1");
     }

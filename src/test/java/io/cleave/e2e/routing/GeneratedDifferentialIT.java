@@ -182,7 +182,7 @@ class GeneratedDifferentialIT {
     private static void count(Tally tally, Outcome refusal) {
         tally.refused++;
         String message = ((Outcome.Failure) refusal).message();
-        String reason = message.length() > 140 ? message.substring(0, 140) + "..." : message;
+        String reason = message.contains("evaluated on one shard: ") ? message.substring(message.indexOf("evaluated on one shard: ")) : message.length() > 140 ? message.substring(0, 140) + "..." : message;
         tally.reasons.merge(reason, 1, Integer::sum);
     }
 

@@ -59,6 +59,19 @@ sealed interface Outcome permits Outcome.Rows, Outcome.Count, Outcome.Failure {
     }
 
     /** Runs {@code sql} as a plain statement (text protocol). */
+    /**
+     * How {@code sql} through the proxy differs from the plain server's answer (in order when
+     * {@code ordered}), or null when they agree; the plain server must answer with rows.
+     */
+    static String sameAnswer(Connection ref, Connection proxy, String sql, boolean ordered) {
+        Outcome expected = run(ref, sql);
+        if (!(expected instanceof Rows)) {
+            return "the plain server does not answer with rows: " + expected;
+        }
+        Corpus.Entry entry = new Corpus.Entry(0, sql, Corpus.Kind.READ, ordered, -1, false, false, null);
+        return difference(entry, expected, run(proxy, sql));
+    }
+
     static Outcome run(Connection c, String sql) {
         try (Statement s = c.createStatement()) {
             boolean rows = s.execute(sql);

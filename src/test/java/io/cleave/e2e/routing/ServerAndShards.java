@@ -28,8 +28,15 @@ final class ServerAndShards implements AutoCloseable {
 
     /** Starts one plain server and {@code shards} shards configured by {@code shardingYaml}. */
     static ServerAndShards start(int shards, String shardingYaml, Map<String, String> serverOptions) {
+        return start(shards, shardingYaml, serverOptions, Map.of());
+    }
+
+    /** As {@link #start(int, String, Map)}, with options under the sharded side's {@code proxy:}. */
+    static ServerAndShards start(int shards, String shardingYaml, Map<String, String> serverOptions,
+                                 Map<String, Object> proxyOptions) {
         CleaveTestHome.Builder plain = CleaveTestHome.builder().shards(1).withoutProxy();
         CleaveTestHome.Builder sharded = CleaveTestHome.builder().shards(shards).extraYaml(shardingYaml);
+        proxyOptions.forEach(sharded::proxyOption);
         serverOptions.forEach((name, value) -> {
             plain.serverOption(name, value);
             sharded.serverOption(name, value);
@@ -44,6 +51,10 @@ final class ServerAndShards implements AutoCloseable {
             both.close();
             throw e;
         }
+    }
+
+    RunningDaemon plain() {
+        return plain;
     }
 
     RunningDaemon sharded() {

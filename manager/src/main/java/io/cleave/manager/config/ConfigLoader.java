@@ -187,6 +187,11 @@ public final class ConfigLoader {
         int deadlockCheckMillis = proxy.integer("deadlock_check_after_ms",
                 (int) io.cleave.proxy.server.ProxyConfig.DEFAULT_DEADLOCK_CHECK_AFTER.toMillis(), 0, 60_000);
         long maxAllowedPacket = sizeBetween(proxy, "max_allowed_packet", 64L << 20, 1L << 10, 1L << 30);
+        io.cleave.proxy.evaluate.EvaluationLimits evaluate = new io.cleave.proxy.evaluate.EvaluationLimits(
+                proxy.integer("evaluate_max_rows", (int) io.cleave.proxy.evaluate.EvaluationLimits.DEFAULT.maxRows(), 0,
+                        100_000_000),
+                sizeBetween(proxy, "evaluate_max_bytes", io.cleave.proxy.evaluate.EvaluationLimits.DEFAULT.maxBytes(), 0,
+                        1L << 30));
         LoginConfig login = new LoginConfig(Duration.ofSeconds(proxy.integer("connect_timeout_s", 10, 1, 3_600)),
                 sizeBetween(proxy, "max_login_packet", 64L << 10, 1L << 10, 16L << 20),
                 proxy.integer("failed_logins_before_delay", 3, 0, 1_000_000),
@@ -231,7 +236,7 @@ public final class ConfigLoader {
         proxy.rejectUnknownKeys();
         return new ProxyConfig(listen, socket, threads, maxBackend, Duration.ofMillis(waitMillis), cert, key,
                 users, Duration.ofSeconds(recoverySeconds), Duration.ofMillis(deadlockCheckMillis), maxAllowedPacket,
-                login);
+                login, evaluate);
     }
 
     /** A size with a unit (64K, 16M), within {@code min..max}. */

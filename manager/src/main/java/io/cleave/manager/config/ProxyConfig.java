@@ -22,11 +22,13 @@ import java.util.Optional;
  * @param maxAllowedPacket the largest client command, and the most long data one statement
  *                parameter may collect (a server's max_allowed_packet)
  * @param login    limits before login and the failed-login throttle
+ * @param evaluate how many rows and bytes one read evaluated on one shard may gather from the shards
+ *                 ({@code evaluate_max_rows}, {@code evaluate_max_bytes}); past them it is refused
  */
 public record ProxyConfig(HostPort listen, Optional<Path> socket, int threads, int maxBackendConnectionsPerShard,
                           Duration backendWaitTimeout, Optional<Path> tlsCert, Optional<Path> tlsKey,
                           List<ProxyUser> users, Duration xaRecoveryInterval, Duration deadlockCheckAfter,
-                          long maxAllowedPacket, LoginConfig login) {
+                          long maxAllowedPacket, LoginConfig login, io.cleave.proxy.evaluate.EvaluationLimits evaluate) {
 
     public static final Path NO_SOCKET = Path.of("none");
 

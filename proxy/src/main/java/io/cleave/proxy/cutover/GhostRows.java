@@ -159,7 +159,7 @@ public final class GhostRows {
     }
 
     /** True for rows whose key is not one of the ghost's (NULL keys are never ghosts). */
-    static String notGhost(String column, Ghost g, int buckets) {
+    public static String notGhost(String column, Ghost g, int buckets) {
         if (g.keys() instanceof KeySet.Buckets b) {
             return "(" + column + " IS NULL OR " + BUCKET_FUNCTION + "(" + column + ", " + buckets + ") NOT BETWEEN "
                     + b.from() + " AND " + b.to() + ")";

@@ -60,6 +60,16 @@ final class ConnectionPins {
         return at(shard) != null && at(shard).connection == conn;
     }
 
+    /** True when the session has created temporary tables that still exist (or may: untracked state). */
+    boolean holdsTemporaryTables() {
+        for (Held h : held) {
+            if (h != null && (!h.temporaryTables.isEmpty() || h.untracked)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** A shard the session holds a connection to, or -1. */
     int anyShard() {
         for (int i = 0; i < held.length; i++) {

@@ -23,6 +23,7 @@ final class PlanExecutor {
     private final Participant participant;
     private final ShardExchange relay;
     private final MergedRead merges;
+    private final EvaluatedRead evaluations;
     private final FanOutWrites writes;
     private final InsertSplitter inserts;
     private final SettingStatements settings;
@@ -35,6 +36,7 @@ final class PlanExecutor {
         this.relay = relay;
         this.writes = new FanOutWrites(session);
         this.merges = new MergedRead(session, writes);
+        this.evaluations = new EvaluatedRead(session, writes);
         this.inserts = new InsertSplitter(session, this, writes);
         this.settings = settings;
         this.transactions = transactions;
@@ -95,7 +97,10 @@ final class PlanExecutor {
             command.refuse(e.getMessage());
             return;
         }
-        if (resolution.isError()) {
+        if (resolution.isError() && r.several() instanceof Plan.Evaluate e) {
+            // Keys of several classes on different shards: no shard holds the rows, so they are gathered.
+            evaluations.run(command, r, e);
+        } else if (resolution.isError()) {
             command.refuse(resolution.error());
         } else if (resolution.isAny()) {
             anyShard(command, r);
@@ -161,6 +166,8 @@ final class PlanExecutor {
         Plan.Spread spread = r.several();
         if (spread instanceof Plan.Merge merge) {
             merges.run(command, r, merge, shards);
+        } else if (spread instanceof Plan.Evaluate evaluate) {
+            evaluations.run(command, r, evaluate);
         } else if (spread instanceof Plan.FanOutWrite fanOut) {
             writes.run(command, r, fanOut, shards);
         } else if (spread instanceof Plan.Refuse refuse) {

@@ -21,6 +21,9 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class ProxyRuntime {
 
+    private volatile io.cleave.proxy.evaluate.EvaluationLimits evaluationLimits =
+            io.cleave.proxy.evaluate.EvaluationLimits.DEFAULT;
+
     private final ProxyConfig config;
     private final UserDirectory users;
     private final ShardMapHolder shardMaps;
@@ -140,6 +143,16 @@ public final class ProxyRuntime {
 
     public io.cleave.router.plan.TargetResolver resolver() {
         return resolver;
+    }
+
+    /** How much one read evaluated on one shard may gather. */
+    public io.cleave.proxy.evaluate.EvaluationLimits evaluationLimits() {
+        return evaluationLimits;
+    }
+
+    /** Set once, before clients connect. */
+    public void evaluationLimits(io.cleave.proxy.evaluate.EvaluationLimits limits) {
+        this.evaluationLimits = java.util.Objects.requireNonNull(limits);
     }
 
     public ProxyConfig config() {

@@ -105,6 +105,11 @@ public final class ProxyServer implements AutoCloseable {
      * Starts listening. {@code metrics} may be {@link ProxyMetrics#NONE}; a
      * {@link MicrometerProxyMetrics} also gets backend pool gauges.
      */
+    /** How much one read evaluated on one shard may gather (proxy.evaluate_max_rows, proxy.evaluate_max_bytes). */
+    public void evaluationLimits(io.cleave.proxy.evaluate.EvaluationLimits limits) {
+        runtime.evaluationLimits(limits);
+    }
+
     public static ProxyServer start(ProxyConfig config, Topology topology, ShardMapHolder shardMaps,
                                     List<ShardEndpoint> shards, ProxyMetrics metrics) throws InterruptedException {
         int expected = shardMaps.current().shardCount() + shardMaps.current().attached().size();

@@ -68,6 +68,9 @@ public final class Explainer {
             return "depends on the values bound to its parameters (?)";
         }
         Resolution resolution = resolver.resolve(route.target(), values, map);
+        if (resolution.isError() && route.several() instanceof Plan.Evaluate e) {
+            return evaluated(e);
+        }
         if (resolution.isError()) {
             return "none: " + resolution.error();
         }
@@ -82,7 +85,14 @@ public final class Explainer {
         if (route.several() instanceof Plan.Refuse refused) {
             return "none: it would need " + shards + ", and " + refused.message();
         }
+        if (route.several() instanceof Plan.Evaluate e) {
+            return evaluated(e);
+        }
         return shards;
+    }
+
+    private static String evaluated(Plan.Evaluate e) {
+        return "evaluated on shard " + e.shard() + " over the rows of " + e.tables() + " gathered from the shards";
     }
 
     private String insertShards(Plan.InsertSplit split, Analysis analysis, ParameterValues values, ShardMap map) {

@@ -198,6 +198,7 @@ final class KeyAnalyzer {
         TableRule rule = system || lower.equals("dual") ? null : topology.ruleFor(name.name());
         Binding binding = new Binding(exposed.toLowerCase(Locale.ROOT), name.name(), rule, b, system || rule == null,
                 nullable);
+        binding.schema = name.schema();
         b.tables.add(binding);
         bindings.add(binding);
         if (binding.sharded() != null) {

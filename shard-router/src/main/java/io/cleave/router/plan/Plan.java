@@ -42,7 +42,7 @@ public sealed interface Plan
      * fan-out write carries the {@link ScatterRule}s that make it exact; {@link PlanGate} refuses
      * any that carries none.
      */
-    sealed interface Spread permits Merge, FanOutWrite, Refuse {
+    sealed interface Spread permits Merge, FanOutWrite, Evaluate, Refuse {
     }
 
     /**
@@ -80,6 +80,41 @@ public sealed interface Plan
         public static Merge concatenation(ScatterRule rule) {
             return new Merge(new SqlTemplate.Original(), new MergeSpec(0, List.of(), null, false, null, null),
                     Set.of(rule));
+        }
+    }
+
+    /**
+     * A read no streaming merge answers exactly (joins not on the key, aggregates over derived
+     * tables, windows across shards, ...): the rows each of {@code tables} holds are gathered from
+     * the shards that hold them into temporary tables of the same names and definitions on one
+     * connection to {@code shard}, where the statement itself runs over one server's worth of rows.
+     * {@code mergeRefusal} says why no merge could answer it (reported if evaluation is not
+     * possible: a locking read, a session with temporary tables of its own, past the size bound).
+     * {@code valuesInSelectList}: a value sits in a select list, where a prepared statement's bound
+     * parameter gives the column a type and name that its text with the value written in would not
+     * (the plan is shared by every text of its shape, literal or marker, so it cannot tell which).
+     */
+    record Evaluate(int shard, List<GatheredTable> tables, Set<ScatterRule> rules, String mergeRefusal,
+                    boolean valuesInSelectList) implements Spread {
+        public Evaluate {
+            tables = List.copyOf(tables);
+            rules = Set.copyOf(rules);
+        }
+    }
+
+    /**
+     * A table whose rows an {@link Evaluate} gathers. {@code schema} as the statement wrote it (null:
+     * the session's); {@code shardingColumn} and {@code keyspace} for a sharded table (its rows are
+     * on every shard), else null and {@code homeShard} holds them.
+     */
+    record GatheredTable(String schema, String table, String keyspace, String shardingColumn, int homeShard) {
+        public boolean sharded() {
+            return keyspace != null;
+        }
+
+        @Override
+        public String toString() {
+            return (schema == null ? "" : schema + ".") + table + (sharded() ? " (all shards)" : " (shard " + homeShard + ")");
         }
     }
 

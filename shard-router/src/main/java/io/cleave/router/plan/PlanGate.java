@@ -48,6 +48,8 @@ final class PlanGate {
         String unproven = r.several() == null ? "it has no way to combine several shards' answers"
                 : r.several() instanceof Plan.Merge m && m.rules().isEmpty() ? "no rule proves its merge exact"
                 : r.several() instanceof Plan.FanOutWrite w && w.rules().isEmpty() ? "no rule proves its fan-out exact"
+                : r.several() instanceof Plan.Evaluate e && (e.rules().isEmpty() || e.tables().isEmpty())
+                ? "no rule proves its evaluation exact"
                 : null;
         if (unproven == null) {
             return plan;

@@ -81,6 +81,8 @@ public final class PlanPrinter {
                 if (!(m.sql() instanceof SqlTemplate.Original)) {
                     parts.add("as: " + text(m.sql(), analysis, values));
                 }
+            } else if (r.several() instanceof Plan.Evaluate e) {
+                parts.add("evaluate on shard " + e.shard() + " gathering " + e.tables() + rules(e.rules()));
             } else if (r.several() instanceof Plan.FanOutWrite w) {
                 parts.add((w.replicated() ? "all alike" : "sum of shards") + rules(w.rules()));
             } else if (r.several() instanceof Plan.Refuse f) {

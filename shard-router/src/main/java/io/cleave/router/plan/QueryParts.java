@@ -30,6 +30,8 @@ final class QueryParts {
         final boolean nullable;
         final List<List<KeyValue>> restrictions = new ArrayList<>();
         int id = -1;
+        /** The schema as the statement names it, null for the session's. */
+        String schema;
 
         Binding(String exposed, String table, TableRule rule, Block block, boolean system, boolean nullable) {
             this.exposed = exposed;

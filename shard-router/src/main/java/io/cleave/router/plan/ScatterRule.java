@@ -36,6 +36,10 @@ public enum ScatterRule {
     DISTINCT_AFTER_MERGE("duplicates across shards are removed by grouping the merged rows on every column's weight"),
     SELECT_LIMIT_AFTER_MERGE("sql_select_limit is applied to the merged rows; the shards get no limit where groups or"
             + " duplicates must be merged first"),
+    EVALUATED_ON_ONE_SHARD("the rows of every sharded table the read names (and of unsharded tables homed elsewhere) are"
+            + " gathered from the shards into temporary tables of the same names and definitions on one shard's"
+            + " connection, where the statement itself runs: one server answers it over all the rows, with its own"
+            + " collations, types and semantics"),
     FAN_OUT_WRITE("an UPDATE or DELETE without ORDER BY or LIMIT changes each row by itself on the row's shard, in one"
             + " atomic transaction over the shards"),
     REPLICATED_WRITE("a write to a reference table, or a structure change, does the same on every shard's copy"),

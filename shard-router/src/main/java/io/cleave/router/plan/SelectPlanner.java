@@ -36,7 +36,13 @@ final class SelectPlanner {
             }
             target = new Target.Shard(ctx.topology.defaultShard());
         }
-        Plan.Spread several = target instanceof Target.Keyed keyed ? multiShard(q, analyzer, keyed) : null;
+        Plan.Spread several = null;
+        if (target instanceof Target.Keyed keyed) {
+            several = multiShard(q, analyzer, keyed);
+            if (several instanceof Plan.Refuse refusal && pin == Pin.NONE) {
+                several = Evaluation.orRefusal(q, analyzer, ctx.topology, refusal);
+            }
+        }
         return new Plan.Route(q.kind(), (Target) target, Planner.access(false, locking),
                 Effects.of(pin, Planner.usesLastInsertId(q), Planner.previousConnection(q)), several);
     }

@@ -87,9 +87,34 @@ class CrossShardAnswersTest {
             "SELECT o.id FROM orders o WHERE o.cust_id IN (SELECT id FROM customers WHERE tier = 2 LIMIT 3) | not tied to the outer rows by the sharding key",
             "SELECT id FROM customers UNION SELECT cust_id FROM orders | UNION, INTERSECT and EXCEPT of customers (sharded by id) and orders (sharded by cust_id)",
     })
-    void refusedAcrossShards(String sql, String fragment) {
-        // Refused when the keys reach several shards (with a key of one shard, that shard answers).
+    void noMergeAnswersButOneShardEvaluatesOverAllRows(String sql, String fragment) {
+        // No merge is exact when the keys reach several shards (with a key of one shard, that shard
+        // answers): the rows are gathered and one shard evaluates the statement; why no merge
+        // could is kept for when evaluation cannot run.
+        assertThat(shards(sql)).startsWith("evaluated on shard 0 over the rows of [");
+        Plan.Spread several = ((Plan.Route) router.analyze(sql.getBytes(StandardCharsets.UTF_8), SqlMode.DEFAULT,
+                new Analysis()).plan()).several();
+        assertThat(((Plan.Evaluate) several).mergeRefusal()).contains(fragment);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "SELECT c.id, o.id FROM customers c JOIN orders o ON o.product_id = c.tier FOR UPDATE | not co-located",
+            "SELECT COUNT(DISTINCT o.qty) INTO @n FROM orders o | SELECT ... INTO",
+            "SELECT SQL_CALC_FOUND_ROWS COUNT(DISTINCT o.qty) FROM orders o | SQL_CALC_FOUND_ROWS",
+    })
+    void readsThatLockOrLeaveStateStayRefused(String sql, String fragment) {
         assertThat(shards(sql)).startsWith("none: ").contains(fragment);
+    }
+
+    @Test
+    void anUnshardedTablesHomeEvaluatesAndOnlyTheShardedRowsMove() {
+        assertThat(shards("SELECT c.id, g.name FROM customers c JOIN regions g ON g.code = c.region"))
+                .isEqualTo("evaluated on shard 1 over the rows of [customers (all shards)] gathered from the shards");
+        // A customer on another shard than the home: still gathered (its key narrows nothing the home holds).
+        String other = shardOf(7).equals("shard 1") ? "8" : "7";
+        assertThat(shards("SELECT c.id, g.name FROM customers c JOIN regions g ON g.code = c.region WHERE c.id = " + other))
+                .startsWith(shardOf(Long.parseLong(other)).equals("shard 1") ? "shard 1" : "evaluated on shard 1");
     }
 
     @ParameterizedTest(name = "{0}")
@@ -220,7 +245,7 @@ class CrossShardAnswersTest {
 
     private record Route(String refusal) {
         Route(Plan plan) {
-            this(((Plan.Refuse) ((Plan.Route) plan).several()).message());
+            this(((Plan.Evaluate) ((Plan.Route) plan).several()).mergeRefusal());
         }
     }
 

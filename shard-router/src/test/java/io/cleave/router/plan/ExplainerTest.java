@@ -26,9 +26,10 @@ class ExplainerTest {
             "SELECT i_name FROM item WHERE i_id = 1 | any one shard (the one the session already uses, else the next in turn)",
             "SET autocommit = 0 | none: a session statement, kept by the proxy and replayed on the shards the session uses",
             "SELECT LAST_INSERT_ID() | none: answered by the proxy",
-            "SELECT c FROM sbtest1 WHERE k = (SELECT MAX(k) FROM sbtest2) | none: a subquery over sbtest2 (sharded by id) is not tied to the outer rows by the sharding key, so it needs rows of other shards: not supported across shards",
-            "SELECT o.o_id FROM orders o JOIN item_price ip ON ip.ip_i_id = o.o_id WHERE o.o_w_id = 3 AND ip.ip_i_id = 1 | none: join between orders (sharded by o_w_id) and item_price (sharded by ip_i_id) is not co-located on warehouse/item (not joined on equal sharding keys): not supported across shards",
-            "SELECT GROUP_CONCAT(w_name) FROM warehouse WHERE w_id IN (1, 90) | none: it would need shards 0, 3, and GROUP_CONCAT() across shards is not supported",
+            "SELECT c FROM sbtest1 WHERE k = (SELECT MAX(k) FROM sbtest2) | evaluated on shard 0 over the rows of [sbtest1 (all shards), sbtest2 (all shards)] gathered from the shards",
+            "SELECT o.o_id FROM orders o JOIN item_price ip ON ip.ip_i_id = o.o_id WHERE o.o_w_id = 3 AND ip.ip_i_id = 1 | evaluated on shard 0 over the rows of [orders (all shards), item_price (all shards)] gathered from the shards",
+            "SELECT o.o_id FROM orders o JOIN item_price ip ON ip.ip_i_id = o.o_id WHERE o.o_w_id = 3 AND ip.ip_i_id = 1 FOR UPDATE | none: join between orders (sharded by o_w_id) and item_price (sharded by ip_i_id) is not co-located on warehouse/item (not joined on equal sharding keys): not supported across shards",
+            "SELECT GROUP_CONCAT(w_name) FROM warehouse WHERE w_id IN (1, 90) | evaluated on shard 0 over the rows of [warehouse (all shards)] gathered from the shards",
             "SELECT GROUP_CONCAT(w_name) FROM warehouse WHERE w_id IN (1, 9) | shard 0",
             "LOCK TABLES warehouse WRITE | none: accepted by the proxy, locks nothing (the tables' rows are on several shards)",
     })
