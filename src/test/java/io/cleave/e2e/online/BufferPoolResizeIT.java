@@ -55,7 +55,7 @@ class BufferPoolResizeIT {
             assertThat(before).isEqualTo(64 * MIB);
 
             // Not a whole number of MiB: each server rounds it its own way, and the size it rounded to is returned.
-            long started = System.nanoTime();
+            // resize() fails if the server never reports the end of the resize within its limit.
             long grown = BufferPools.resize(c, 96 * MIB + 12_345);
             long grownPages = pages(s);
             assertThat(grown).isEqualTo(number(s, "SELECT @@GLOBAL.innodb_buffer_pool_size")).isBetween(95 * MIB, 128 * MIB);
@@ -64,8 +64,6 @@ class BufferPoolResizeIT {
             long shrunk = BufferPools.resize(c, 64 * MIB);
             assertThat(shrunk).isEqualTo(64 * MIB).isEqualTo(number(s, "SELECT @@GLOBAL.innodb_buffer_pool_size"));
             assertThat(pages(s)).isLessThan(grownPages);
-            // The wait ends on what the server reports, not on its 120 s limit.
-            assertThat(System.nanoTime() - started).isLessThan(60_000_000_000L);
 
             assertThat(BufferPools.resize(c, 64 * MIB)).as("nothing to do").isEqualTo(64 * MIB);
         }
