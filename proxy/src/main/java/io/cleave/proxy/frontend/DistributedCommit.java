@@ -17,11 +17,16 @@ import java.util.function.Consumer;
 /**
  * Ends a transaction that reached several shards. The coordinator shard holds a plain
  * transaction, every other shard an XA branch. When at most one shard wrote, each shard simply
- * ends its part (the writer commits in one phase). Otherwise: the writing branches are prepared;
- * the commit decision is a row inserted into {@code cleave.decisions} inside the coordinator's own
- * transaction, so the coordinator's COMMIT (fsynced by InnoDB) is the one atomic, durable
+ * ends its part (the writer commits in one phase). Otherwise: the writing branches are prepared
+ * while the commit decision, a row of {@code cleave.decisions}, is inserted inside the
+ * coordinator's own transaction (invisible until it commits); only when every branch prepared and
+ * the row is in does the coordinator COMMIT (fsynced by InnoDB): that is the one atomic, durable
  * decision; then the branches commit. A crash before that COMMIT leaves prepared branches
  * without a decision (recovery rolls them back); after it, recovery commits them.
+ *
+ * <p>The COMMIT is never sent behind the INSERT in one round trip: a failed INSERT (a duplicate
+ * xid, a lock wait timeout, a missing table) only ends that statement, so a COMMIT after it would
+ * commit the coordinator's own writes while every branch rolls back.
  */
 final class DistributedCommit extends SessionLegs {
 
@@ -121,10 +126,12 @@ final class DistributedCommit extends SessionLegs {
         tx.committing(true);
         hook(CommitStep.BEFORE_PREPARE);
         List<Integer> prepared = new ArrayList<>();
+        List<Integer> branches = new ArrayList<>(writers);
+        branches.remove(Integer.valueOf(coordinator));
         MultiExchange prepare = new MultiExchange(this, false, results -> {
             ErrPacket error = firstError(results);
             for (LegResult r : results) {
-                if (r.ok() && writers.contains(r.shard)) {
+                if (r.ok() && r.shard != coordinator && writers.contains(r.shard)) {
                     prepared.add(r.shard);
                 }
             }
@@ -137,9 +144,9 @@ final class DistributedCommit extends SessionLegs {
         });
         for (int s : shards) {
             if (s == coordinator) {
-                continue;
-            }
-            if (writers.contains(s)) {
+                // The decision row goes in with the prepares; it commits only with the coordinator.
+                prepare.leg(s, sql("INSERT INTO cleave.decisions (xid, shards) VALUES (" + q() + ", '" + join(branches) + "')"));
+            } else if (writers.contains(s)) {
                 prepare.leg(s, List.of(sql("XA END " + q()), sql("XA PREPARE " + q())));
             } else {
                 prepare.leg(s, List.of(sql("XA END " + q()), sql("XA ROLLBACK " + q())));
@@ -149,7 +156,7 @@ final class DistributedCommit extends SessionLegs {
         prepare.start();
     }
 
-    /** The decision: a row inserted in the coordinator's transaction, which then commits. */
+    /** The decision: the coordinator's transaction, holding the decision row, commits. */
     private void decide(List<Integer> prepared, Consumer<ErrPacket> done) {
         BackendConnection coordinatorConnection = tx.held(coordinator);
         if (coordinatorConnection == null || !coordinatorConnection.isUsable()) {
@@ -159,7 +166,6 @@ final class DistributedCommit extends SessionLegs {
                     + " commit decision: the transaction was rolled back on shards " + shards), done);
             return;
         }
-        String row = "INSERT INTO cleave.decisions (xid, shards) VALUES (" + q() + ", '" + join(prepared) + "')";
         new MultiExchange(this, false, results -> {
             LegResult r = results.get(0);
             if (r.error != null) {
@@ -181,7 +187,7 @@ final class DistributedCommit extends SessionLegs {
             }
             hook(CommitStep.AFTER_DECISION);
             commitBranches(prepared, done);
-        }).leg(coordinator, List.of(sql(row), sql("COMMIT"))).start();
+        }).leg(coordinator, sql("COMMIT")).start();
     }
 
     private void commitBranches(List<Integer> prepared, Consumer<ErrPacket> done) {

@@ -58,6 +58,30 @@ class TransactionFlowTest {
     }
 
     @Test
+    void aDecisionThatCannotBeRecordedRollsBackEveryShard() {
+        proxy.shard(0).answer("UPDATE t SET v = 'a' WHERE id = 5", ShardReply.ok(1, 0));
+        proxy.shard(1).answer("UPDATE t SET v = 'b' WHERE id = 150", ShardReply.ok(1, 0));
+        proxy.shard(0).answerStartingWith("INSERT INTO cleave.decisions", ShardReply.error(1205, "HY000",
+                "Lock wait timeout exceeded; try restarting transaction"));
+
+        proxy.run(client, "BEGIN");
+        proxy.run(client, "UPDATE t SET v = 'a' WHERE id = 5");
+        proxy.run(client, "UPDATE t SET v = 'b' WHERE id = 150");
+        ClientReply commit = proxy.run(client, "COMMIT");
+
+        assertThat(commit.isOk()).as("a commit without its decision row must fail").isFalse();
+        assertThat(commit.error().errorCode()).isEqualTo(1205);
+        // A failed INSERT ends only that statement: a COMMIT after it would commit shard 0's
+        // update alone. The coordinator must roll back, and so must the prepared branch.
+        assertThat(proxy.shard(0).queries()).doesNotContain("COMMIT").last().isEqualTo("ROLLBACK");
+        String xid = proxy.shard(1).queries().get(0).substring("XA START ".length());
+        assertThat(proxy.shard(1).queries()).containsExactly("XA START " + xid, "UPDATE t SET v = 'b' WHERE id = 150",
+                "XA END " + xid, "XA PREPARE " + xid, "XA ROLLBACK " + xid);
+        proxy.shard(0).answer("SELECT 1", ShardReply.ok());
+        assertThat(proxy.run(client, "SELECT 1").inTransaction()).as("the transaction is over").isFalse();
+    }
+
+    @Test
     void aDeadlockOnOneShardRollsBackEveryShard() {
         proxy.shard(0).answer("UPDATE t SET v = 'a' WHERE id = 5", ShardReply.ok(1, 0));
         proxy.shard(1).answer("UPDATE t SET v = 'b' WHERE id = 150", ShardReply.ok(1, 0));
