@@ -1,17 +1,23 @@
 package io.cleave.bench.cli;
 
+import io.cleave.bench.compare.Access;
 import io.cleave.bench.compare.ComparisonRunner;
 import io.cleave.bench.compare.Configuration;
 import io.cleave.bench.compare.SysbenchDataset;
 import io.cleave.bench.compare.SysbenchWorkload;
+import io.cleave.bench.compare.Transport;
 import io.cleave.bench.compare.Workload;
+import io.cleave.bench.exec.ChildProcess;
 import io.cleave.bench.home.Layout;
 import io.cleave.bench.sysbench.Sysbench;
 import io.cleave.bench.sysbench.SysbenchOptions;
 import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -21,8 +27,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 @Command(name = "proxy-overhead", mixinStandardHelpOptions = true,
-    description = {"The sysbench suite on one shard (config/single.yaml's shape), directly on the shard's port and "
-        + "through the proxy, alternating, each repeated.",
+    description = {"The sysbench suite on one shard (config/single.yaml's shape): directly on the shard, through "
+        + "HAProxy as an L4 relay in front of it (the floor any relaying hop costs) and through the proxy, the client "
+        + "over TCP and over a Unix socket, alternating, each repeated.",
         "Per workload: throughput ratio proxy / direct, proxy CPU per statement and per transaction, shard CPU both "
             + "ways, latency percentiles; PNG charts and a Markdown table."})
 final class ProxyOverheadCommand implements Callable<Integer> {
@@ -54,6 +61,15 @@ final class ProxyOverheadCommand implements Callable<Integer> {
         description = "sysbench --db-ps-mode: auto (server-side prepared statements) or disable (default: ${DEFAULT-VALUE}).")
     String psMode;
 
+    @Option(names = "--transports", split = ",", defaultValue = "tcp,unix",
+        description = "How the client connects, each measured apart: tcp, unix (default: ${DEFAULT-VALUE}).")
+    List<String> transports;
+
+    @Option(names = "--haproxy", defaultValue = "auto",
+        description = "The haproxy binary of the relay configuration: a path, auto (scripts/haproxy provides one), "
+            + "or none to leave the relay out (default: ${DEFAULT-VALUE}).")
+    String haproxy;
+
     @Override
     public Integer call() throws Exception {
         String startedAt = ComparisonReporting.now();
@@ -66,18 +82,53 @@ final class ProxyOverheadCommand implements Callable<Integer> {
         }
         PrintStream log = System.out;
         ComparisonRunner runner = new ComparisonRunner(home.cleaveJar(), home.spec(Layout.SINGLE, 0, tables), log);
+        Path relay = haproxyBinary();
+        List<Configuration> configurations = new ArrayList<>();
+        List<String> clientWays = new ArrayList<>();
+        for (String t : transports) {
+            Transport transport = Transport.valueOf(t.trim().toUpperCase(Locale.ROOT));
+            clientWays.add(transport.label());
+            configurations.add(Configuration.over(Access.DIRECT, transport));
+            if (relay != null) {
+                configurations.add(Configuration.over(Access.RELAY, transport));
+            }
+            configurations.add(Configuration.over(Access.PROXY, transport));
+        }
+        if (relay != null) {
+            runner.withRelay(relay);
+        }
         ComparisonRunner.Outcome outcome = runner.run(new SysbenchDataset(Layout.SINGLE, options, 4, sysbench), runs,
-            measure.plan(List.of(Configuration.direct(), Configuration.proxy(1))));
+            measure.plan(configurations));
 
         Map<String, String> parameters = new LinkedHashMap<>();
         parameters.put("data", tables + " tables x " + tableSize + " rows on 1 shard, every table unsharded");
-        parameters.put("clients", threads + " sysbench threads, --db-ps-mode=" + psMode + ", client -> proxy over TCP");
+        parameters.put("clients", threads + " sysbench threads, --db-ps-mode=" + psMode + ", client -> shard, relay or "
+            + "proxy over " + String.join(", then ", clientWays) + " (runs over each transport apart)");
+        parameters.put("hops", "the proxy (one event loop) and " + (relay == null ? "no relay"
+            : "HAProxy (" + HaproxyVersion.of(relay) + ", mode tcp, nbthread 1)") + " reach the shard over its Unix socket");
         parameters.put("buffer pool", home.bufferPool);
         home.describeCpus(parameters);
         parameters.put("runs", measure.rounds + " rounds x " + measure.duration.toSeconds() + " s, each after a "
-            + measure.warmup.toSeconds() + " s warm-up, direct and proxy alternating");
+            + measure.warmup.toSeconds() + " s warm-up, configurations alternating");
         return ComparisonReporting.finish(spec, NAME, "Proxy overhead: sysbench directly on one shard vs through the proxy",
             startedAt, parameters, outcome, Map.of("sysbench", sysbenchVersion), measure.output(NAME), measure.doc,
             home.datadirRoot);
+    }
+
+    /** The relay's binary, or null when it is left out. */
+    private Path haproxyBinary() {
+        if (haproxy.equals("none")) {
+            return null;
+        }
+        if (!haproxy.equals("auto")) {
+            return Path.of(haproxy);
+        }
+        Path script = BenchPaths.benchDir().toAbsolutePath().resolveSibling("scripts").resolve("haproxy");
+        ChildProcess.Result r = ChildProcess.run(List.of(script.toString()), Duration.ofMinutes(5));
+        if (r.exitCode() != 0) {
+            throw new IllegalStateException(script + " failed (pass --haproxy PATH or --haproxy none):\n"
+                + r.lastLines(10));
+        }
+        return Path.of(r.output().strip().lines().reduce((a, b) -> b).orElseThrow());
     }
 }

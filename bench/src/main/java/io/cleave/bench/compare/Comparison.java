@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.function.ToDoubleFunction;
 
 /**
- * One workload measured on several configurations, each repeated. The first configuration is the
- * baseline the others' throughput is compared with.
+ * One workload measured on several configurations, each repeated. The first configuration over
+ * each client transport is the baseline the others' throughput over that transport is compared with.
  */
 public record Comparison(String workload, String unit, List<Configuration> configurations,
                          List<Measurement> measurements) {
@@ -29,7 +29,7 @@ public record Comparison(String workload, String unit, List<Configuration> confi
      * by round keeps a slow minute of the host from landing on one side only.
      */
     public Spread ratioToBaseline(Configuration configuration) {
-        List<Measurement> baseline = of(configurations.get(0));
+        List<Measurement> baseline = of(baselineOf(configuration));
         List<Double> ratios = new ArrayList<>();
         for (Measurement m : of(configuration)) {
             baseline.stream().filter(b -> b.round() == m.round()).findFirst()
@@ -37,6 +37,12 @@ public record Comparison(String workload, String unit, List<Configuration> confi
                 .ifPresent(b -> ratios.add(m.result().throughput() / b.result().throughput()));
         }
         return Spread.of(ratios);
+    }
+
+    /** The first configuration whose client reaches its endpoint the same way. */
+    public Configuration baselineOf(Configuration configuration) {
+        return configurations.stream().filter(c -> c.transport() == configuration.transport()).findFirst()
+            .orElse(configurations.get(0));
     }
 
     /** The round whose throughput is this configuration's median (the lower middle for an even count). */

@@ -22,12 +22,19 @@ public final class ComparisonRunner {
     private final Path cleaveJar;
     private final HomeSpec spec;
     private final PrintStream log;
+    private Path haproxy;
 
     /** spec is every home's template; its shard count is set per home. */
     public ComparisonRunner(Path cleaveJar, HomeSpec spec, PrintStream log) {
         this.cleaveJar = cleaveJar;
         this.spec = spec;
         this.log = log;
+    }
+
+    /** The haproxy binary that configurations with {@link Access#RELAY} run in front of the shard. */
+    public ComparisonRunner withRelay(Path haproxyBinary) {
+        this.haproxy = haproxyBinary;
+        return this;
     }
 
     /** How long and how often: every configuration rounds times, each run warmup + duration. */
@@ -105,12 +112,23 @@ public final class ComparisonRunner {
             Configuration c = slot.configuration();
             BenchHome home = homes.get(HomeKey.of(c));
             switchTo(home, homes);
-            if (!plan.warmup().isZero()) {
-                workload.run(home, c.access(), plan.warmup(), c.label() + " warm-up");
+            if (c.access() == Access.RELAY) {
+                if (haproxy == null) {
+                    throw new IllegalStateException(c.label() + " needs a haproxy binary");
+                }
+                home.startRelay(haproxy);
             }
-            Measurement m = measureOnce(workload, home, c, slot.round(), plan.duration());
+            Measurement m;
+            try {
+                if (!plan.warmup().isZero()) {
+                    workload.run(home, c, plan.warmup(), c.label() + " warm-up");
+                }
+                m = measureOnce(workload, home, c, slot.round(), plan.duration());
+            } finally {
+                home.stopRelay();
+            }
             measurements.add(m);
-            String proxy = c.access() == Access.PROXY
+            String proxy = c.access() != Access.DIRECT
                 ? String.format(Locale.ROOT, "proxy %.1f us/stmt, ", m.proxyMicrosPerQuery()) : "";
             log.printf(Locale.ROOT, "[%d/%d] %s, round %d, %s: %.1f %s, %.0f stmt/s, %sshards %.1f us/stmt, errors %d, "
                     + "max latency %.0f ms, others used %.0f%% of the CPU, load %s%n", ++n, slots.size(), workload.name(),
@@ -123,7 +141,7 @@ public final class ComparisonRunner {
     private static Measurement measureOnce(Workload workload, BenchHome home, Configuration c, int round, Duration time)
         throws Exception {
         RunMeter meter = RunMeter.start(home, c.access());
-        WorkloadResult result = workload.run(home, c.access(), time, c.label());
+        WorkloadResult result = workload.run(home, c, time, c.label());
         return meter.stop(c, round, result);
     }
 

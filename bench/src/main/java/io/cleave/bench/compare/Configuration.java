@@ -3,18 +3,26 @@ package io.cleave.bench.compare;
 import java.util.Map;
 
 /**
- * One system to measure: a home of some number of shards, reached directly or through the proxy,
- * with settings of its {@code proxy:} section beyond the defaults (e.g. the deadlock detector
- * off); configurations that differ only in those run on homes of their own.
+ * One system to measure: a home of some number of shards, reached directly, through an L4 relay
+ * or through the proxy, over TCP or a Unix socket, with settings of its {@code proxy:} section
+ * beyond the defaults (e.g. the deadlock detector off); configurations that differ only in those
+ * settings run on homes of their own, the others share one home.
  */
-public record Configuration(String label, int shards, Access access, Map<String, String> proxyOptions) {
+public record Configuration(String label, int shards, Access access, Map<String, String> proxyOptions,
+                            Transport transport) {
 
     public Configuration {
-        if (access == Access.DIRECT && shards != 1) {
-            throw new IllegalArgumentException("direct access means one instance, not " + shards + " shards");
+        if (access != Access.PROXY && shards != 1) {
+            throw new IllegalArgumentException(access.name().toLowerCase(java.util.Locale.ROOT)
+                + " access means one instance, not " + shards + " shards");
         }
-        // Results written before proxy options existed read back without them.
+        // Results written before proxy options or transports existed read back without them.
         proxyOptions = proxyOptions == null ? Map.of() : Map.copyOf(proxyOptions);
+        transport = transport == null ? Transport.TCP : transport;
+    }
+
+    public Configuration(String label, int shards, Access access, Map<String, String> proxyOptions) {
+        this(label, shards, access, proxyOptions, Transport.TCP);
     }
 
     public Configuration(String label, int shards, Access access) {
@@ -29,8 +37,18 @@ public record Configuration(String label, int shards, Access access, Map<String,
         return new Configuration(shards + (shards == 1 ? " shard" : " shards") + ", proxy", shards, Access.PROXY);
     }
 
+    /** The three ways to one shard, the client over {@code transport}: direct, HAProxy, Cleave. */
+    public static Configuration over(Access access, Transport transport) {
+        String what = switch (access) {
+            case DIRECT -> "direct";
+            case RELAY -> "HAProxy relay";
+            case PROXY -> "Cleave proxy";
+        };
+        return new Configuration(what + ", client over " + transport.label(), 1, access, Map.of(), transport);
+    }
+
     /** The same home with {@code options} in its proxy section, under another label. */
     public Configuration with(String newLabel, Map<String, String> options) {
-        return new Configuration(newLabel, shards, access, options);
+        return new Configuration(newLabel, shards, access, options, transport);
     }
 }

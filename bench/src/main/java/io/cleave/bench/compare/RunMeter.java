@@ -33,8 +33,13 @@ public final class RunMeter {
         this.shardStatementsBefore = home.shardStatements();
         this.hostBefore = HostCpu.read();
         this.clientCpuBefore = ProcessCpu.selfAndChildrenMicros();
-        this.proxyCpuBefore = ProcessCpu.micros(home.daemonPid());
+        this.proxyCpuBefore = ProcessCpu.micros(hopPid());
         this.shardCpuBefore = ProcessCpu.micros(home.shardPids());
+    }
+
+    /** The process between client and shard whose CPU is metered: the relay, else the daemon (the proxy). */
+    private long hopPid() {
+        return access == Access.RELAY ? home.relay().pid() : home.daemonPid();
     }
 
     public static RunMeter start(BenchHome home, Access access) {
@@ -43,7 +48,7 @@ public final class RunMeter {
 
     /** The run's measurement as configuration c in the given round, with what the client saw. */
     public Measurement stop(Configuration c, int round, WorkloadResult result) {
-        long proxyCpu = ProcessCpu.micros(home.daemonPid()) - proxyCpuBefore;
+        long proxyCpu = ProcessCpu.micros(hopPid()) - proxyCpuBefore;
         long shardCpu = ProcessCpu.micros(home.shardPids()) - shardCpuBefore;
         long clientCpu = ProcessCpu.selfAndChildrenMicros() - clientCpuBefore;
         HostCpu host = HostCpu.read().minus(hostBefore);

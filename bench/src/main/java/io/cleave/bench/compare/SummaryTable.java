@@ -40,12 +40,13 @@ public final class SummaryTable {
             }
         }
         md.append("\nThroughput and CPU figures: median of the rounds (smallest–largest); \"vs first\" pairs each round "
-            + "with the first configuration's run of the same round. Latency: medians over the rounds of each run's "
+            + "with the first configuration's run (over the same client transport) of the same round. Latency: medians over the rounds of each run's "
             + "percentiles").append(set.comparisons().stream().anyMatch(c -> c.unit().equals("tpmC"))
             ? " (TPC-C: new-order; the chart shows every transaction type)" : " (per sysbench event)")
             .append("; max latency: the slowest one of all rounds. Errors: the client's count of failed attempts "
                 + "it retried (sysbench's ignored errors: 1213 deadlocks, 1205 lock wait timeouts)")
-            .append(". CPU: user + system time of the daemon JVM (the proxy) and of the shard servers, from /proc, "
+            .append(". CPU: user + system time of the daemon JVM (the proxy; for the HAProxy relay, the haproxy "
+                + "process) and of the shard servers, from /proc, "
                 + "over the measured run only. CPU used by others: the host's busy CPU time (/proc/stat) minus that of "
                 + "the proxy, the shards and the client, as a share of all cores: work that competed with the "
                 + "measurement. The load average counts the benchmark's own threads as well.\n");
@@ -70,8 +71,8 @@ public final class SummaryTable {
         if (runs.isEmpty()) {
             return;
         }
-        boolean proxied = conf.access() == Access.PROXY;
-        boolean baseline = conf.equals(c.configurations().get(0));
+        boolean proxied = conf.access() != Access.DIRECT;
+        boolean baseline = conf.equals(c.baselineOf(conf));
         List<String> cells = new ArrayList<>();
         cells.add(c.workload());
         cells.add(conf.label());
@@ -82,7 +83,7 @@ public final class SummaryTable {
         cells.add(proxied ? c.spread(conf, Measurement::proxyMicrosPerTransaction).format("%.0f") : NONE);
         cells.add(c.spread(conf, Measurement::shardMicrosPerQuery).format("%.1f"));
         cells.add(c.spread(conf, Measurement::shardMicrosPerTransaction).format("%.0f"));
-        cells.add(proxied ? c.spread(conf, Measurement::shardStatementsPerQuery).format("%.2f") : NONE);
+        cells.add(conf.access() == Access.PROXY ? c.spread(conf, Measurement::shardStatementsPerQuery).format("%.2f") : NONE);
         cells.add(String.format(Locale.ROOT, "%.2f / %.2f / %.2f", median(runs, LatencySummary::p50),
             median(runs, LatencySummary::p95), median(runs, LatencySummary::p99)));
         cells.add(String.format(Locale.ROOT, "%.0f", runs.stream().mapToDouble(m -> m.result().latency().max()).max()

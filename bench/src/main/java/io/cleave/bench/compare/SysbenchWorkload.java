@@ -21,11 +21,29 @@ public record SysbenchWorkload(SysbenchOptions options, Sysbench sysbench) imple
     }
 
     @Override
-    public WorkloadResult run(BenchHome home, Access access, Duration time, String label) {
-        SysbenchTarget target = access == Access.DIRECT ? home.sysbenchShard(0, SysbenchDataset.DATABASE)
-            : home.sysbenchProxy(SysbenchDataset.DATABASE);
+    public WorkloadResult run(BenchHome home, Configuration c, Duration time, String label) {
+        SysbenchTarget target = target(home, c);
         SysbenchOutput out = sysbench.run(target, options, time);
         return new WorkloadResult(out.seconds(), out.transactions(), out.queries(), out.tps(), out.latency(),
             out.tpsSeries(), out.errors(), null);
+    }
+
+    /** The shard itself, the relay in front of it (which must run), or the proxy, over c's transport. */
+    static SysbenchTarget target(BenchHome home, Configuration c) {
+        boolean unix = c.transport() == Transport.UNIX;
+        return switch (c.access()) {
+            case DIRECT -> {
+                SysbenchTarget shard = home.sysbenchShard(0, SysbenchDataset.DATABASE);
+                yield unix ? shard.overSocket(home.shardSocket()) : shard;
+            }
+            case RELAY -> {
+                SysbenchTarget shard = home.sysbenchShard(0, SysbenchDataset.DATABASE);
+                yield unix ? shard.overSocket(home.relay().socket()) : shard.onPort(home.relay().port());
+            }
+            case PROXY -> {
+                SysbenchTarget proxy = home.sysbenchProxy(SysbenchDataset.DATABASE);
+                yield unix ? proxy.overSocket(home.proxySocket()) : proxy;
+            }
+        };
     }
 }

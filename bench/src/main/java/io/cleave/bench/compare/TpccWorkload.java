@@ -30,8 +30,11 @@ public record TpccWorkload(int warehouses, int connections, Duration reportInter
     }
 
     @Override
-    public WorkloadResult run(BenchHome home, Access access, Duration time, String label) throws Exception {
-        JdbcTarget target = (access == Access.DIRECT ? home.shard(0, TpccDataset.DATABASE)
+    public WorkloadResult run(BenchHome home, Configuration c, Duration time, String label) throws Exception {
+        if (c.access() == Access.RELAY || c.transport() != Transport.TCP) {
+            throw new IllegalArgumentException("TPC-C runs over TCP, directly or through the proxy: not " + c.label());
+        }
+        JdbcTarget target = (c.access() == Access.DIRECT ? home.shard(0, TpccDataset.DATABASE)
             : home.proxy(TpccDataset.DATABASE)).withServerPreparedStatements();
         RunOptions options = RunOptions.of(warehouses, connections, time).withReportInterval(reportInterval)
             .withLabel(label);

@@ -152,12 +152,12 @@ public final class CrossShardRunner {
     private TpccMeasurement tpcc(BenchHome home, TpccPlan plan, int round) throws Exception {
         Configuration c = Configuration.proxy(spec.shards());
         if (!plan.warmup().isZero()) {
-            plan.workload().run(home, Access.PROXY, plan.warmup(), "tpcc warm-up");
+            plan.workload().run(home, c, plan.warmup(), "tpcc warm-up");
         }
         long xaBefore = home.shardStatus(XA_STARTS);
         Optional<ProxyTransactions> countedBefore = ProxyTransactions.parse(home.metrics());
         RunMeter meter = RunMeter.start(home, Access.PROXY);
-        WorkloadResult result = plan.workload().run(home, Access.PROXY, plan.duration(), "tpcc, " + c.label());
+        WorkloadResult result = plan.workload().run(home, c, plan.duration(), "tpcc, " + c.label());
         Measurement metered = meter.stop(c, round, result);
         long xaStarts = home.shardStatus(XA_STARTS) - xaBefore;
         Optional<ProxyTransactions> counted = ProxyTransactions.parse(home.metrics())

@@ -34,6 +34,7 @@ public final class BenchHome implements AutoCloseable {
     private final int proxyPort;
     private final int adminPort;
     private HomeStatus status;
+    private HaproxyRelay relay;
 
     private BenchHome(Path cleaveJar, Path dir, HomeSpec spec, int ports) throws IOException {
         this.cleaveJar = cleaveJar;
@@ -112,6 +113,7 @@ public final class BenchHome implements AutoCloseable {
 
     /** Stops the daemon and every shard cleanly (the datadirs stay for the next up). */
     public void down() {
+        stopRelay();
         status = null;
         if (Files.isDirectory(home())) {
             cleave(Duration.ofMinutes(5), "down", "--home=" + home());
@@ -170,6 +172,35 @@ public final class BenchHome implements AutoCloseable {
 
     public SysbenchTarget sysbenchShard(int shard, String database) {
         return new SysbenchTarget("127.0.0.1", shardPort(shard), SHARD_USER, shardSecret(), database);
+    }
+
+    /** Shard 0's Unix socket, as its server listens on it. */
+    public Path shardSocket() {
+        return Path.of(status().instances().get(0).socket());
+    }
+
+    /** The proxy's Unix socket: next to the shards' (the daemon's run directory). */
+    public Path proxySocket() {
+        return shardSocket().resolveSibling("proxy.sock");
+    }
+
+    /** Starts HAProxy relaying to shard 0's socket; stopped with {@link #stopRelay} (or {@link #close}). */
+    public HaproxyRelay startRelay(Path haproxy) {
+        stopRelay();
+        relay = HaproxyRelay.start(haproxy, shardSocket(), dir.resolve("relay"));
+        return relay;
+    }
+
+    public void stopRelay() {
+        if (relay != null) {
+            relay.close();
+            relay = null;
+        }
+    }
+
+    /** The relay that runs, or null. */
+    public HaproxyRelay relay() {
+        return relay;
     }
 
     /** Client statements the proxy served so far (COM_QUERY + COM_STMT_EXECUTE). */

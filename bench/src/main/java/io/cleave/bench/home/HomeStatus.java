@@ -11,7 +11,7 @@ import java.util.List;
 public record HomeStatus(long daemonPid, String serverBinary, String proxy, List<Instance> instances) {
 
     /** One shard: its server process and where it listens. */
-    public record Instance(int index, String state, long pid, int port, String serverVersion) {
+    public record Instance(int index, String state, long pid, int port, String socket, String serverVersion) {
     }
 
     public static HomeStatus parse(String json) {
@@ -20,7 +20,7 @@ public record HomeStatus(long daemonPid, String serverBinary, String proxy, List
             List<Instance> instances = new ArrayList<>();
             for (JsonNode i : root.path("instances")) {
                 instances.add(new Instance(i.path("index").asInt(), i.path("state").asText(), i.path("pid").asLong(),
-                    i.path("port").asInt(), i.path("serverVersion").asText()));
+                    i.path("port").asInt(), i.path("socket").asText(), i.path("serverVersion").asText()));
             }
             return new HomeStatus(root.path("daemonPid").asLong(), root.path("serverBinary").asText(),
                 root.path("proxy").asText(), List.copyOf(instances));
