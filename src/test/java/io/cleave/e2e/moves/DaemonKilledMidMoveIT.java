@@ -78,7 +78,11 @@ class DaemonKilledMidMoveIT {
         int from = point.ordinal() * 100 + 1;
         String keys = from + "-" + (from + 99);
         Path log = home.root().resolve("halt-" + point + ".log");
-        Process up = CleaveJar.up(home, log, "-Dcleave.test.moveHaltAt=" + point, "-Dcleave.move.chunk_rows=100");
+        // The move waits at the point until the test has its id (the daemon must answer the request first).
+        Path gate = home.root().resolve("halt-now-" + point);
+        Files.deleteIfExists(gate);
+        Process up = CleaveJar.up(home, log, "-Dcleave.test.moveHaltAt=" + point, "-Dcleave.test.moveHaltGate=" + gate,
+                "-Dcleave.move.chunk_rows=100");
         AtomicBoolean stop = new AtomicBoolean();
         AtomicLong acknowledged = new AtomicLong();
         Thread writer = null;
@@ -100,6 +104,7 @@ class DaemonKilledMidMoveIT {
             });
             writer.start();
             id = admin.startMove("w", keys, 1).id;
+            Files.createFile(gate);
             assertThat(up.waitFor(90, TimeUnit.SECONDS)).as("the daemon halted:\n%s", Files.readString(log)).isTrue();
             assertThat(up.exitValue()).as(Files.readString(log)).isEqualTo(137);
             assertThat(Files.readString(log)).contains("test hook: halting move " + id + " at " + point);

@@ -64,7 +64,11 @@ class DaemonKilledMidImportIT {
     @MethodSource("points")
     void theImportFinishesAfterTheDaemonDiesAt(MoveHooks.Point point) throws Exception {
         Path log = home.root().resolve("halt.log");
-        Process up = CleaveJar.up(home, log, "-Dcleave.test.moveHaltAt=" + point, "-Dcleave.move.chunk_rows=200");
+        // The import waits at the point until the client has written through the proxy, then halts.
+        Path gate = home.root().resolve("halt-now");
+        Files.deleteIfExists(gate);
+        Process up = CleaveJar.up(home, log, "-Dcleave.test.moveHaltAt=" + point, "-Dcleave.test.moveHaltGate=" + gate,
+                "-Dcleave.move.chunk_rows=200");
         AtomicBoolean stop = new AtomicBoolean();
         AtomicLong acknowledged = new AtomicLong();
         Thread writer = null;
@@ -87,6 +91,11 @@ class DaemonKilledMidImportIT {
                 }
             });
             writer.start();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (acknowledged.get() == 0 && writer.isAlive() && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            Files.createFile(gate);
             assertThat(up.waitFor(120, TimeUnit.SECONDS)).as("the daemon halted:\n%s", Files.readString(log)).isTrue();
             assertThat(up.exitValue()).as(Files.readString(log)).isEqualTo(137);
             assertThat(Files.readString(log)).contains("test hook: halting move").contains("at " + point)

@@ -1,12 +1,17 @@
 package io.cleave.manager.move;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Test hook into moves. Production runs {@link #NONE}. Crash tests start the daemon with
  * {@code -Dcleave.test.moveHaltAt=<POINT>}: the process then dies like kill -9 when a move reaches
- * that point, so resuming can be proved from each.
+ * that point, so resuming can be proved from each. With {@code -Dcleave.test.moveHaltGate=<file>}
+ * as well, the move waits at that point until the file exists and halts then: the test decides
+ * when (after its clients wrote), instead of racing a copy that can reach the point at once.
  */
 @FunctionalInterface
 public interface MoveHooks {
@@ -43,10 +48,21 @@ public interface MoveHooks {
             return NONE;
         }
         Point target = Point.valueOf(haltAt.trim());
+        String gateProperty = System.getProperty("cleave.test.moveHaltGate");
+        Path gate = gateProperty == null || gateProperty.isBlank() ? null : Path.of(gateProperty);
         Logger log = LoggerFactory.getLogger(MoveHooks.class);
-        log.warn("test hook armed: the process halts when a move reaches {}", target);
+        log.warn("test hook armed: the process halts when a move reaches {}{}", target,
+                gate == null ? "" : " once " + gate + " exists");
         return (point, id) -> {
             if (point == target) {
+                while (gate != null && !Files.exists(gate)) {
+                    try {
+                        Thread.sleep(20);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return;
+                    }
+                }
                 log.warn("test hook: halting move {} at {}", id, point);
                 Runtime.getRuntime().halt(137);
             }
