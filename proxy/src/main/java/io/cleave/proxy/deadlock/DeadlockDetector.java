@@ -206,9 +206,14 @@ public final class DeadlockDetector implements AutoCloseable {
         DeadlockReport report = ReportWriter.write(cycle, snapshot, victim, Instant.now());
         latest = report;
         metrics.deadlockBroken();
-        long waitedMillis = millisSince(victim.transaction().observedSince);
-        log.warn("deadlock across shards {}: client connection {} rolled back, its statement having waited at least {} ms\n{}",
-                report.shards(), victim.transaction().connectionId(), waitedMillis, report.text());
+        // Only a statement the ticks watched has a start time here (a one-shard transaction in the
+        // cycle, or one that began after the last tick, has none).
+        TrackedTransaction t = victim.transaction();
+        String waited = t.observedCommand == victim.command()
+                ? "its statement having waited at least " + millisSince(t.observedSince) + " ms"
+                : "its statement not yet timed by the detector";
+        log.warn("deadlock across shards {}: client connection {} rolled back, {}\n{}",
+                report.shards(), t.connectionId(), waited, report.text());
     }
 
     private static long millisSince(long nanos) {
