@@ -16,8 +16,10 @@ final class ImportProgress {
 
     static ImportStatus of(ImportRecord r, MoveRecord move) {
         String state = switch (r.phase) {
+            // "done" is the import's own end (the source detached), never its move's: a move that
+            // ended leaves the import detaching until the source is let go.
             case MOVING -> move == null ? "moving" : move.phase == MovePhase.PLANNED || move.phase == MovePhase.COPYING
-                    ? "copying" : move.phase.name().toLowerCase().replace('_', ' ');
+                    ? "copying" : move.phase == MovePhase.DONE ? "detaching" : move.phase.name().toLowerCase().replace('_', ' ');
             default -> ImportService.state(r);
         };
         List<ImportStatus.Table> tables = new ArrayList<>();
