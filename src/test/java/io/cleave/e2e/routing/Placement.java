@@ -71,8 +71,29 @@ final class Placement {
         return problems;
     }
 
-    /** Each shard's copy of a reference table against the plain server's table. */
+    /**
+     * Each shard's copy of a reference table against the plain server's table. A write to a
+     * reference table commits on every shard in two phases and is acknowledged at its decision:
+     * the other shards' branch commits may still be running for a moment (statements through the
+     * proxy wait for them; these direct reads do not), so a difference is looked at again until
+     * it has lasted 10 s.
+     */
     List<String> checkReferenceCopies(String table, Connection plain) throws SQLException {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        List<String> problems = referenceCopiesDiffering(table, plain);
+        while (!problems.isEmpty() && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+            problems = referenceCopiesDiffering(table, plain);
+        }
+        return problems;
+    }
+
+    private List<String> referenceCopiesDiffering(String table, Connection plain) throws SQLException {
         List<String> problems = new ArrayList<>();
         String sql = "SELECT * FROM " + schema + "." + table;
         Outcome expected = Outcome.run(plain, sql);

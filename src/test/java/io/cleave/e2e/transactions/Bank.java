@@ -77,8 +77,18 @@ final class Bank {
         }
     }
 
-    /** The balances of {@code ids}, each read on its shard (null for a missing account). */
+    /**
+     * The balances of {@code ids}, each read on its shard (null for a missing account), once what
+     * the proxy acknowledged is there: a commit across shards is answered at its decision and its
+     * branches commit right after; a statement through the proxy reaching a shard waits for them
+     * (the commit fence), a direct read does not. So each account is read through the proxy first.
+     */
     static Map<Integer, Long> balancesOnShards(RunningDaemon daemon, int... ids) throws SQLException {
+        try (Connection proxy = daemon.connectProxy("bank", "")) {
+            for (int id : ids) {
+                rows(proxy, "SELECT balance FROM " + TABLE + " WHERE id = " + id);
+            }
+        }
         Map<Integer, Long> out = new LinkedHashMap<>();
         for (int id : ids) {
             out.put(id, balanceOnShard(daemon, id));

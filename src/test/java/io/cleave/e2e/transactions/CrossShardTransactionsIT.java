@@ -253,8 +253,13 @@ class CrossShardTransactionsIT {
             Map<String, Long> before = status(shard2);
             run(c, "BEGIN", "UPDATE accounts SET balance = balance + 1 WHERE id = 60",
                     "UPDATE accounts SET balance = balance + 1 WHERE id = 260", "COMMIT");
+            // COMMIT is answered at its decision, the branch's XA COMMIT may still run: a statement
+            // reaching shard 2 through the proxy waits for it (the commit fence).
+            run(c, "UPDATE accounts SET balance = balance WHERE id = 260");
             Map<String, Long> control = delta(before, status(shard2));
             assertThat(control.get("Com_xa_start")).as("XA START on the second shard: %s", control).isEqualTo(1);
+            assertThat(control.get("Com_xa_commit")).as("its XA COMMIT came before the next statement: %s", control)
+                    .isEqualTo(1);
 
             // Other traffic (the periodic recovery scan) may touch shard 2 too: one clean run of a
             // few proves the point, and no run may ever show an XA statement.

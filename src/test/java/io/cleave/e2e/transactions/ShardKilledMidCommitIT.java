@@ -135,6 +135,10 @@ class ShardKilledMidCommitIT {
                 client = "ERROR " + e.getErrorCode() + " (" + e.getSQLState() + ") " + e.getMessage();
                 ambiguous = e.getMessage().contains("being settled");
             }
+            // The client is answered at the decision: the branches commit (and the hook runs) after.
+            if (step == CommitStep.DURING_COMMIT && client.equals("OK")) {
+                killer.awaitFired(Duration.ofSeconds(30));
+            }
         } finally {
             proxy.get().server().runtime().commitHooks(CommitHooks.NONE);
         }
@@ -213,6 +217,7 @@ class ShardKilledMidCommitIT {
         private final CommitStep step;
         private final long pid;
         volatile boolean fired;
+        private final java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
 
         ShardKiller(CommitStep step, long pid) {
             this.step = step;
@@ -225,14 +230,23 @@ class ShardKilledMidCommitIT {
                 return;
             }
             fired = true;
-            ProcessHandle.of(pid).ifPresent(p -> {
-                p.destroyForcibly();
-                try {
-                    p.onExit().get(10, TimeUnit.SECONDS);
-                } catch (Exception e) {
-                    throw new IllegalStateException("mariadbd " + pid + " did not die", e);
-                }
-            });
+            try {
+                ProcessHandle.of(pid).ifPresent(p -> {
+                    p.destroyForcibly();
+                    try {
+                        p.onExit().get(10, TimeUnit.SECONDS);
+                    } catch (Exception e) {
+                        throw new IllegalStateException("mariadbd " + pid + " did not die", e);
+                    }
+                });
+            } finally {
+                done.countDown();
+            }
+        }
+
+        /** Waits until the hook has run, if its step comes at all (a commit may end before it). */
+        void awaitFired(Duration atMost) throws InterruptedException {
+            done.await(atMost.toMillis(), TimeUnit.MILLISECONDS);
         }
     }
 }

@@ -37,6 +37,17 @@ final class BorrowedConnections {
         return false;
     }
 
+    /** Forgets {@code conn} without giving it back: someone else gives it back. Returns whether the session had it. */
+    boolean remove(BackendConnection conn) {
+        for (int i = 0; i < borrowed.size(); i++) {
+            if (borrowed.get(i) == conn) {
+                borrowed.remove(i);
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Gives {@code conn} back to its pool if this session still has it (else it was given back already). */
     void giveBack(BackendConnection conn) {
         for (int i = 0; i < borrowed.size(); i++) {

@@ -5,13 +5,16 @@ import io.cleave.proxy.metrics.ProxyMetrics;
 import io.cleave.proxy.metrics.TransactionKind;
 import io.cleave.proxy.metrics.TransactionOutcome;
 import io.cleave.proxy.protocol.packet.server.ErrPacket;
+import io.cleave.proxy.server.CommitFence;
 import io.cleave.proxy.server.CommitStep;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -21,8 +24,11 @@ import java.util.function.Consumer;
  * while the commit decision, a row of {@code cleave.decisions}, is inserted inside the
  * coordinator's own transaction (invisible until it commits); only when every branch prepared and
  * the row is in does the coordinator COMMIT (fsynced by InnoDB): that is the one atomic, durable
- * decision; then the branches commit. A crash before that COMMIT leaves prepared branches
- * without a decision (recovery rolls them back); after it, recovery commits them.
+ * decision. The client is answered then, and the branches commit after: each branch commit still
+ * to run is pending in the runtime's {@link CommitFence}, which every later statement reaching
+ * that shard waits for, so nobody reads around an acknowledged transaction. A crash before the
+ * decision's COMMIT leaves prepared branches without a decision (recovery rolls them back); after
+ * it, recovery commits them.
  *
  * <p>The COMMIT is never sent behind the INSERT in one round trip: a failed INSERT (a duplicate
  * xid, a lock wait timeout, a missing table) only ends that statement, so a COMMIT after it would
@@ -37,6 +43,10 @@ final class DistributedCommit extends SessionLegs {
     private final List<Integer> shards = new ArrayList<>();
     private final int coordinator;
     private final TransactionKind kind;
+    /** Branches whose XA COMMIT runs after the client was answered: no longer the session's transaction's. */
+    private final Map<Integer, BackendConnection> committingBranches = new HashMap<>();
+    /** Those of them the session let go of: given back to their pools by this commit. */
+    private final List<BackendConnection> ownBranches = new ArrayList<>();
 
     DistributedCommit(Session session) {
         super(session);
@@ -190,23 +200,45 @@ final class DistributedCommit extends SessionLegs {
         }).leg(coordinator, sql("COMMIT")).start();
     }
 
+    /**
+     * The decision is durable: the transaction is committed. The branches leave the session's
+     * transaction, each pending in the fence on its shard, and the client is answered; then they
+     * commit, and each shard's fence entry ends with its branch's XA COMMIT.
+     */
     private void commitBranches(List<Integer> prepared, Consumer<ErrPacket> done) {
+        CommitFence fence = session.runtime().commitFence();
+        Map<Integer, Long> tickets = new HashMap<>();
+        for (int s : prepared) {
+            BackendConnection branch = tx.drop(s);
+            committingBranches.put(s, branch);
+            if (branch != null && session.connections().disown(s, branch)) {
+                ownBranches.add(branch);
+            }
+            tickets.put(s, fence.pending(s));
+        }
+        finish();
+        done.accept(null);
         if (prepared.isEmpty()) {
-            committed(true, done);
+            branchesCommitted(true);
             return;
         }
         // The first branch commits alone, so a test can stop the coordinator between branch commits.
         int first = prepared.get(0);
         new MultiExchange(this, false, firstResult -> {
+            fence.done(first, tickets.get(first));
             hook(CommitStep.DURING_COMMIT);
             boolean firstCommitted = firstResult.get(0).ok();
             List<Integer> rest = prepared.subList(1, prepared.size());
             if (rest.isEmpty()) {
-                committed(firstCommitted, done);
+                branchesCommitted(firstCommitted);
                 return;
             }
-            MultiExchange others = new MultiExchange(this, false,
-                    results -> committed(firstCommitted && results.stream().allMatch(LegResult::ok), done));
+            MultiExchange others = new MultiExchange(this, false, results -> {
+                for (LegResult r : results) {
+                    fence.done(r.shard, tickets.get(r.shard));
+                }
+                branchesCommitted(firstCommitted && results.stream().allMatch(LegResult::ok));
+            });
             for (int s : rest) {
                 others.leg(s, sql("XA COMMIT " + q()));
             }
@@ -215,14 +247,12 @@ final class DistributedCommit extends SessionLegs {
     }
 
     /**
-     * The decision is durable, so the transaction is committed whatever happened to a branch's
-     * XA COMMIT. A branch that did not commit (its shard went away) stays prepared until recovery
-     * commits it, and recovery commits only what the decision table names: so the decision row is
+     * A branch that did not commit (its shard went away) stays prepared until recovery commits
+     * it, and recovery commits only what the decision table names: so the decision row is
      * deleted only when every branch committed, else recovery removes it once nothing needs it.
      */
-    private void committed(boolean everyBranchCommitted, Consumer<ErrPacket> done) {
+    private void branchesCommitted(boolean everyBranchCommitted) {
         session.runtime().inDoubt().finished(xid);
-        finish();
         if (everyBranchCommitted) {
             String cleanup = "DELETE FROM cleave.decisions WHERE xid = " + q();
             new MultiExchange(new SystemContext(session.loop()), false, results -> {
@@ -231,7 +261,6 @@ final class DistributedCommit extends SessionLegs {
             log.warn("transaction {}: committed; a branch on shards {} did not answer XA COMMIT, recovery will"
                     + " commit it", xid, shards);
         }
-        done.accept(null);
     }
 
     /**
@@ -307,11 +336,18 @@ final class DistributedCommit extends SessionLegs {
 
     @Override
     public BackendConnection connectionFor(int shard) {
-        return tx.held(shard);
+        BackendConnection branch = committingBranches.get(shard);
+        return branch != null ? branch : tx.held(shard);
     }
 
     @Override
     public List<String> preamble(int shard, boolean inTransaction) {
+        return null;
+    }
+
+    /** The commit's own statements never wait: the fence waits for them. */
+    @Override
+    public CommitFence commitFence() {
         return null;
     }
 
@@ -325,6 +361,12 @@ final class DistributedCommit extends SessionLegs {
 
     @Override
     public void releaseLeg(int shard, BackendConnection conn, boolean ok) {
+        if (ownBranches.remove(conn)) {
+            // A branch committed after the client was answered: its pool takes it back (closing
+            // it if the XA COMMIT did not leave it clean).
+            conn.release();
+            return;
+        }
         // Kept until the whole commit is done; finish() gives them back.
         if (tx.held(shard) != conn) {
             session.connections().keepOrGiveBack(shard, conn, false);

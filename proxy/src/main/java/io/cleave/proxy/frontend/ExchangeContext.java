@@ -2,6 +2,7 @@ package io.cleave.proxy.frontend;
 
 import io.cleave.proxy.backend.BackendConnection;
 import io.cleave.proxy.backend.ConnectionWaiter;
+import io.cleave.proxy.server.CommitFence;
 import io.cleave.proxy.server.LoopResources;
 import io.cleave.proxy.session.SessionSettings;
 
@@ -43,6 +44,14 @@ interface ExchangeContext {
 
     /** The preamble failed: the shard did not join. */
     default void joinFailed(int shard) {
+    }
+
+    /**
+     * Where the context's statements wait for branch commits of acknowledged transactions before
+     * reaching a shard; null for the commit protocol's own statements, which must not wait.
+     */
+    default CommitFence commitFence() {
+        return null;
     }
 
     /** The leg is done with its connection. */

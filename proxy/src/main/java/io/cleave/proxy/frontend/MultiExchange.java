@@ -13,6 +13,7 @@ import io.cleave.proxy.merge.ResultColumn;
 import io.cleave.proxy.merge.TextRow;
 import io.cleave.proxy.protocol.Frames;
 import io.cleave.proxy.protocol.ServerStatus;
+import io.cleave.proxy.server.CommitFence;
 import io.cleave.proxy.protocol.packet.client.CommandCode;
 import io.cleave.proxy.protocol.packet.server.ColumnDefinition41;
 import io.cleave.proxy.protocol.packet.server.ErrPacket;
@@ -105,6 +106,14 @@ final class MultiExchange {
         }
 
         void begin() {
+            CommitFence fence = session.commitFence();
+            if (fence != null && !fence.passes(shard, session.loop().loop(), this::reach)) {
+                return;
+            }
+            reach();
+        }
+
+        private void reach() {
             BackendConnection own = session.connectionFor(shard);
             if (own != null) {
                 onConnection(own);

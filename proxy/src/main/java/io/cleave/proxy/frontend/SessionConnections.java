@@ -131,6 +131,22 @@ final class SessionConnections {
         borrowed.add(conn);
     }
 
+    /**
+     * A branch of a commit already answered leaves the session, which goes on while the branch's
+     * XA COMMIT runs: the commit gives the connection back itself, so a client that leaves
+     * meanwhile cannot close it under that XA COMMIT. Returns false (the session keeps it) when
+     * pinned state ties the connection to the session.
+     */
+    boolean disown(int shard, BackendConnection conn) {
+        if (pins.isPinned(shard, conn)) {
+            return false;
+        }
+        if (warnings == conn) {
+            warnings = null;
+        }
+        return borrowed.remove(conn);
+    }
+
     /** The proxy's own warnings for the last statement (SHOW WARNINGS answers them). */
     List<String> proxyWarnings() {
         return proxyWarnings;

@@ -1,6 +1,7 @@
 package io.cleave.proxy.frontend;
 
 import io.cleave.proxy.backend.BackendConnection;
+import io.cleave.proxy.server.CommitFence;
 import io.cleave.proxy.server.LoopResources;
 import io.cleave.proxy.session.SessionSettings;
 
@@ -31,6 +32,12 @@ abstract class SessionLegs implements ExchangeContext {
     @Override
     public SessionSettings settings() {
         return session.settings();
+    }
+
+    /** A client's statements wait for acknowledged commits on their shards (see {@link CommitFence}). */
+    @Override
+    public CommitFence commitFence() {
+        return session.runtime().commitFence();
     }
 
     /** Recorded with the session's connections (given back straight away when its client has left). */

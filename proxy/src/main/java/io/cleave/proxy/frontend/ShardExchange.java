@@ -86,11 +86,20 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
         this.swallowedError = null;
         this.relayedAny = false;
         this.preambleResponses = 0;
+        step = Step.ACQUIRE;
+        // A branch commit of a transaction already acknowledged may still run on this shard:
+        // the statement waits for it, so it cannot read around that transaction.
+        if (!session.runtime().commitFence().passes(shard, session.loop().loop(), this::reach)) {
+            return;
+        }
+        reach();
+    }
+
+    private void reach() {
         BackendConnection own = session.connections().connectionFor(shard, command.effects().previousConnection());
         if (own != null) {
             onConnection(own);
         } else {
-            step = Step.ACQUIRE;
             session.loop().pool(shard).acquire(session.responseProfile(), this);
         }
     }

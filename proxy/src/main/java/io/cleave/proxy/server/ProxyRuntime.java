@@ -40,6 +40,7 @@ public final class ProxyRuntime {
     private final io.cleave.proxy.frontend.TableColumns tableColumns;
     private final io.cleave.proxy.frontend.ClientProcesses processes = new io.cleave.proxy.frontend.ClientProcesses();
     private final InDoubtRegistry inDoubt = new InDoubtRegistry();
+    private final CommitFence commitFence;
     private final FailedLogins failedLogins;
     private final io.cleave.proxy.cutover.CutoverGate cutover;
     private final ShardAvailability availability;
@@ -65,6 +66,7 @@ public final class ProxyRuntime {
         this.shardMaps = shardMaps;
         this.slots = slots;
         this.availability = new ShardAvailability(ShardSlots.CAPACITY);
+        this.commitFence = new CommitFence(ShardSlots.CAPACITY);
         this.failedLogins = new FailedLogins(config.login().failedLogins());
         this.metrics = metrics;
         this.sslContext = sslContext;
@@ -105,6 +107,11 @@ public final class ProxyRuntime {
     /** Failed logins per client host, shared by every loop (see {@link LoginLimits#failedLogins()}). */
     public FailedLogins failedLogins() {
         return failedLogins;
+    }
+
+    /** Where statements wait for branch commits of acknowledged cross-shard transactions. */
+    public CommitFence commitFence() {
+        return commitFence;
     }
 
     public InDoubtRegistry inDoubt() {

@@ -41,6 +41,8 @@ public final class FakeShard implements ShardConnector {
     private final List<Rule> rules = new ArrayList<>();
     private final List<Connection> connections = new ArrayList<>();
     private final List<String> received = new ArrayList<>();
+    private final List<String> holds = new ArrayList<>();
+    private final List<Runnable> held = new ArrayList<>();
     private int nextConnectionId = 100;
 
     public FakeShard(int shard) {
@@ -58,6 +60,23 @@ public final class FakeShard implements ShardConnector {
     public FakeShard answerStartingWith(String prefix, ShardReply reply) {
         rules.add(new Rule(s -> s.startsWith(prefix), reply));
         return this;
+    }
+
+    /**
+     * Statements starting with {@code prefix} are received but not answered until
+     * {@link #releaseHeld()}, as a server still working on them.
+     */
+    public FakeShard holdStartingWith(String prefix) {
+        holds.add(prefix);
+        return this;
+    }
+
+    /** Answers the statements held so far; returns how many. */
+    public int releaseHeld() {
+        List<Runnable> now = new ArrayList<>(held);
+        held.clear();
+        now.forEach(Runnable::run);
+        return now.size();
     }
 
     /** Every command received so far, oldest first. */
@@ -174,6 +193,10 @@ public final class FakeShard implements ShardConnector {
             switch (code) {
                 case QUERY:
                     received.add(rest);
+                    if (holds.stream().anyMatch(rest::startsWith)) {
+                        held.add(() -> answer(rest, reply(rest)));
+                        return false;
+                    }
                     answer(rest, reply(rest));
                     return true;
                 case INIT_DB:

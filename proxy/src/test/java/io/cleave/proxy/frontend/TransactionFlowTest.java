@@ -58,6 +58,42 @@ class TransactionFlowTest {
     }
 
     @Test
+    void aCommitAcrossShardsIsAnsweredAtItsDecisionAndLaterStatementsWaitForTheBranchCommit() {
+        proxy.shard(0).answer("UPDATE t SET v = 'a' WHERE id = 5", ShardReply.ok(1, 0));
+        proxy.shard(1).answer("UPDATE t SET v = 'b' WHERE id = 150", ShardReply.ok(1, 0));
+        proxy.shard(0).answer("SELECT v FROM t WHERE id = 5", ShardReply.ok());
+        proxy.shard(1).answer("SELECT v FROM t WHERE id = 150", ShardReply.ok());
+        proxy.shard(1).holdStartingWith("XA COMMIT");
+        EmbeddedClient other = proxy.connect();
+        EmbeddedClient third = proxy.connect();
+
+        proxy.run(client, "BEGIN");
+        proxy.run(client, "UPDATE t SET v = 'a' WHERE id = 5");
+        proxy.run(client, "UPDATE t SET v = 'b' WHERE id = 150");
+        ClientReply commit = proxy.run(client, "COMMIT");
+
+        assertThat(commit.isOk()).as("answered once the decision is committed: " + commit).isTrue();
+        String xid = proxy.shard(1).queries().get(0).substring("XA START ".length());
+        assertThat(proxy.shard(1).queries()).last().as("the branch commit still runs").isEqualTo("XA COMMIT " + xid);
+
+        // Another client (and this one) reaching shard 1 now waits for that branch commit...
+        other.query("SELECT v FROM t WHERE id = 150");
+        client.query("SELECT v FROM t WHERE id = 150");
+        proxy.pump();
+        assertThat(proxy.shard(1).queries()).doesNotContain("SELECT v FROM t WHERE id = 150");
+        // ...while a shard without one answers at once.
+        assertThat(proxy.run(third, "SELECT v FROM t WHERE id = 5").isOk()).isTrue();
+
+        assertThat(proxy.shard(1).releaseHeld()).isEqualTo(1);
+        proxy.pump();
+        assertThat(other.reply().isOk()).isTrue();
+        assertThat(client.reply().isOk()).isTrue();
+        assertThat(proxy.shard(1).queries()).endsWith("XA COMMIT " + xid, "SELECT v FROM t WHERE id = 150",
+                "SELECT v FROM t WHERE id = 150");
+        assertThat(proxy.shard(0).queries()).contains("DELETE FROM cleave.decisions WHERE xid = " + xid);
+    }
+
+    @Test
     void aDecisionThatCannotBeRecordedRollsBackEveryShard() {
         proxy.shard(0).answer("UPDATE t SET v = 'a' WHERE id = 5", ShardReply.ok(1, 0));
         proxy.shard(1).answer("UPDATE t SET v = 'b' WHERE id = 150", ShardReply.ok(1, 0));

@@ -1,0 +1,96 @@
+package io.cleave.proxy.server;
+
+import java.util.ArrayDeque;
+import java.util.TreeSet;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+
+/**
+ * Keeps acknowledged cross-shard commits visible to everyone at once. A transaction across shards
+ * is acknowledged as soon as its decision is durable (the coordinator's COMMIT), while the other
+ * shards' branches still wait for their XA COMMIT; until that has run, a statement on such a shard
+ * could read around the acknowledged transaction (a prepared branch's rows read as they were
+ * before). So each branch commit still to run is a pending entry of its shard here, and a
+ * statement that reaches a shard first waits for every entry pending there when it arrived.
+ * Entries arriving later do not hold it up, so a steady stream of commits cannot starve a reader.
+ *
+ * <p>Shared by every event loop. The hot path is one volatile read per statement: a shard with
+ * nothing pending passes at once; only a shard with a branch commit under way takes the lock.
+ */
+public final class CommitFence {
+
+    private final AtomicIntegerArray pending;
+    private final ShardLine[] lines;
+
+    public CommitFence(int shards) {
+        this.pending = new AtomicIntegerArray(shards);
+        this.lines = new ShardLine[shards];
+        for (int s = 0; s < shards; s++) {
+            lines[s] = new ShardLine();
+        }
+    }
+
+    /** A branch commit of an acknowledged transaction is about to run on {@code shard}: the ticket to hand to {@link #done}. */
+    public long pending(int shard) {
+        synchronized (lines[shard]) {
+            long ticket = ++lines[shard].issued;
+            lines[shard].outstanding.add(ticket);
+            pending.incrementAndGet(shard);
+            return ticket;
+        }
+    }
+
+    /** That branch commit ended (committed, or failed and left to recovery): statements waiting for it go on. */
+    public void done(int shard, long ticket) {
+        ArrayDeque<Waiter> released = new ArrayDeque<>();
+        synchronized (lines[shard]) {
+            ShardLine line = lines[shard];
+            if (!line.outstanding.remove(ticket)) {
+                return;
+            }
+            pending.decrementAndGet(shard);
+            long oldest = line.outstanding.isEmpty() ? Long.MAX_VALUE : line.outstanding.first();
+            while (!line.waiters.isEmpty() && line.waiters.peek().upTo < oldest) {
+                released.add(line.waiters.poll());
+            }
+        }
+        for (Waiter w : released) {
+            w.executor.execute(w.then);
+        }
+    }
+
+    /**
+     * Whether a statement may go to {@code shard} now. If not, {@code then} runs on
+     * {@code executor} (the statement's event loop) once the branch commits pending there now
+     * have ended, and false is returned.
+     */
+    public boolean passes(int shard, Executor executor, Runnable then) {
+        if (pending.get(shard) == 0) {
+            return true;
+        }
+        synchronized (lines[shard]) {
+            ShardLine line = lines[shard];
+            if (line.outstanding.isEmpty()) {
+                return true;
+            }
+            line.waiters.add(new Waiter(line.issued, executor, then));
+            return false;
+        }
+    }
+
+    /** Branch commits under way on {@code shard}. */
+    public int pendingOn(int shard) {
+        return pending.get(shard);
+    }
+
+    /** One shard's entries: tickets in the order issued, waiters in the order they came (so by {@code upTo}). */
+    private static final class ShardLine {
+        long issued;
+        final TreeSet<Long> outstanding = new TreeSet<>();
+        final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
+    }
+
+    /** A statement that waits for every ticket up to {@code upTo}. */
+    private record Waiter(long upTo, Executor executor, Runnable then) {
+    }
+}
