@@ -7,6 +7,7 @@ import io.cleave.proxy.metrics.TransactionOutcome;
 import io.cleave.proxy.protocol.packet.server.ErrPacket;
 import io.cleave.proxy.server.CommitFence;
 import io.cleave.proxy.server.CommitStep;
+import io.cleave.proxy.session.SessionSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,6 +48,14 @@ final class DistributedCommit extends SessionLegs {
     private final Map<Integer, BackendConnection> committingBranches = new HashMap<>();
     /** Those of them the session let go of: given back to their pools by this commit. */
     private final List<BackendConnection> ownBranches = new ArrayList<>();
+    /**
+     * The session's settings when COMMIT came, which every leg of the commit keeps. Branches commit
+     * after the client was answered, and its next statements may change the session's settings
+     * meanwhile: bringing a prepared branch's connection to them would send it a SET, which a
+     * prepared branch refuses (XAER_RMFAIL); the failed sync closes the connection and leaves the
+     * branch prepared, holding its row locks until recovery commits it.
+     */
+    private final SessionSettings settings;
 
     DistributedCommit(Session session) {
         super(session);
@@ -57,6 +66,7 @@ final class DistributedCommit extends SessionLegs {
             shards.add(c.shard());
         }
         this.coordinator = tx.coordinator();
+        this.settings = session.settings();
     }
 
     /** Rolls back every shard of the session's transaction, then runs {@code then}. */
@@ -219,7 +229,7 @@ final class DistributedCommit extends SessionLegs {
         finish();
         done.accept(null);
         if (prepared.isEmpty()) {
-            branchesCommitted(true);
+            branchesCommitted(List.of());
             return;
         }
         // The first branch commits alone, so a test can stop the coordinator between branch commits.
@@ -227,17 +237,18 @@ final class DistributedCommit extends SessionLegs {
         new MultiExchange(this, false, firstResult -> {
             fence.done(first, tickets.get(first));
             hook(CommitStep.DURING_COMMIT);
-            boolean firstCommitted = firstResult.get(0).ok();
             List<Integer> rest = prepared.subList(1, prepared.size());
             if (rest.isEmpty()) {
-                branchesCommitted(firstCommitted);
+                branchesCommitted(firstResult);
                 return;
             }
             MultiExchange others = new MultiExchange(this, false, results -> {
                 for (LegResult r : results) {
                     fence.done(r.shard, tickets.get(r.shard));
                 }
-                branchesCommitted(firstCommitted && results.stream().allMatch(LegResult::ok));
+                List<LegResult> all = new ArrayList<>(firstResult);
+                all.addAll(results);
+                branchesCommitted(all);
             });
             for (int s : rest) {
                 others.leg(s, sql("XA COMMIT " + q()));
@@ -251,15 +262,21 @@ final class DistributedCommit extends SessionLegs {
      * it, and recovery commits only what the decision table names: so the decision row is
      * deleted only when every branch committed, else recovery removes it once nothing needs it.
      */
-    private void branchesCommitted(boolean everyBranchCommitted) {
+    private void branchesCommitted(List<LegResult> branches) {
         session.runtime().inDoubt().finished(xid);
-        if (everyBranchCommitted) {
+        List<String> failed = new ArrayList<>();
+        for (LegResult r : branches) {
+            if (!r.ok()) {
+                failed.add("shard " + r.shard + ": " + LogSafe.text(r.errorPacket().message()));
+            }
+        }
+        if (failed.isEmpty()) {
             String cleanup = "DELETE FROM cleave.decisions WHERE xid = " + q();
             new MultiExchange(new SystemContext(session.loop()), false, results -> {
             }).leg(coordinator, sql(cleanup)).start();
         } else {
-            log.warn("transaction {}: committed; a branch on shards {} did not answer XA COMMIT, recovery will"
-                    + " commit it", xid, shards);
+            log.warn("transaction {}: committed; a branch did not commit ({}), recovery will commit it", xid,
+                    String.join("; ", failed));
         }
     }
 
@@ -338,6 +355,11 @@ final class DistributedCommit extends SessionLegs {
     public BackendConnection connectionFor(int shard) {
         BackendConnection branch = committingBranches.get(shard);
         return branch != null ? branch : tx.held(shard);
+    }
+
+    @Override
+    public SessionSettings settings() {
+        return settings;
     }
 
     @Override

@@ -180,6 +180,8 @@ public final class FakeShard implements ShardConnector {
         long nextStatementId = 1;
         boolean inTransaction;
         boolean autocommit = true;
+        /** An XA branch is prepared here: as on a server, only its XA COMMIT or XA ROLLBACK may come next. */
+        boolean xaPrepared;
 
         Connection(EmbeddedChannel channel, boolean deprecateEof) {
             this.channel = channel;
@@ -246,16 +248,20 @@ public final class FakeShard implements ShardConnector {
         }
 
         private ShardReply reply(String sql) {
+            String statement = sql.toUpperCase(Locale.ROOT);
+            if (xaPrepared && !statement.startsWith("XA COMMIT") && !statement.startsWith("XA ROLLBACK")) {
+                return ShardReply.error(1399, "XAE07", "XAER_RMFAIL: The command cannot be executed when global"
+                        + " transaction is in the  PREPARED state");
+            }
             for (Rule r : rules) {
                 if (r.matches().test(sql)) {
                     return r.reply();
                 }
             }
-            String upper = sql.toUpperCase(Locale.ROOT);
             for (String prefix : new String[] {"SET ", "START TRANSACTION", "BEGIN", "COMMIT", "ROLLBACK", "XA ",
                     "SAVEPOINT", "RELEASE SAVEPOINT", "DO ", "USE ", "INSERT INTO cleave.decisions",
                     "DELETE FROM cleave.decisions"}) {
-                if (upper.startsWith(prefix.toUpperCase(Locale.ROOT))) {
+                if (statement.startsWith(prefix.toUpperCase(Locale.ROOT))) {
                     return ShardReply.ok();
                 }
             }
@@ -284,6 +290,7 @@ public final class FakeShard implements ShardConnector {
             } else if (sql.startsWith("COMMIT") || sql.startsWith("ROLLBACK") && !sql.startsWith("ROLLBACK TO")
                     || sql.startsWith("XA PREPARE") || sql.startsWith("XA COMMIT") || sql.startsWith("XA ROLLBACK")) {
                 inTransaction = false;
+                xaPrepared = sql.startsWith("XA PREPARE");
             } else if (sql.startsWith("SET AUTOCOMMIT=0") || sql.contains("AUTOCOMMIT=0")) {
                 autocommit = false;
             } else if (sql.contains("AUTOCOMMIT=1")) {

@@ -1,7 +1,11 @@
 package io.cleave.proxy.frontend;
 
 import io.cleave.proxy.backend.ShardReply;
+import io.cleave.proxy.protocol.Frames;
+import io.netty.buffer.ByteBuf;
 import org.junit.jupiter.api.Test;
+
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -91,6 +95,39 @@ class TransactionFlowTest {
         assertThat(proxy.shard(1).queries()).endsWith("XA COMMIT " + xid, "SELECT v FROM t WHERE id = 150",
                 "SELECT v FROM t WHERE id = 150");
         assertThat(proxy.shard(0).queries()).contains("DELETE FROM cleave.decisions WHERE xid = " + xid);
+    }
+
+    @Test
+    void aBranchCommittedAfterTheAnswerKeepsTheSettingsOfItsCommit() {
+        proxy.shard(0).answer("UPDATE t SET v = 'a' WHERE id = 5", ShardReply.ok(1, 0));
+        proxy.shard(1).answer("UPDATE t SET v = 'b' WHERE id = 150", ShardReply.ok(1, 0));
+
+        proxy.run(client, "BEGIN");
+        proxy.run(client, "UPDATE t SET v = 'a' WHERE id = 5");
+        proxy.run(client, "UPDATE t SET v = 'b' WHERE id = 150");
+        // The client's next statement comes right behind COMMIT (as a driver's setAutoCommit after
+        // commit does): it changes the session's settings once COMMIT is answered, before the
+        // branch's XA COMMIT is sent. A prepared branch takes nothing but its XA COMMIT, so that
+        // commit must not bring its connection to the new settings first.
+        client.query("COMMIT");
+        client.query("SET autocommit=0");
+        proxy.pump();
+        List<ByteBuf> replies = client.frames();
+        try {
+            assertThat(replies).as("COMMIT and SET answered").hasSize(2);
+            for (ByteBuf reply : replies) {
+                assertThat(Frames.payload(reply).getUnsignedByte(0)).as("an OK packet").isZero();
+            }
+        } finally {
+            EmbeddedClient.release(replies);
+        }
+
+        String xid = proxy.shard(1).queries().get(0).substring("XA START ".length());
+        assertThat(proxy.shard(1).queries()).containsExactly("XA START " + xid, "UPDATE t SET v = 'b' WHERE id = 150",
+                "XA END " + xid, "XA PREPARE " + xid, "XA COMMIT " + xid);
+        // Every branch committed: the decision row goes (it stays only for recovery to settle a branch).
+        assertThat(proxy.shard(0).queries()).last().isEqualTo("DELETE FROM cleave.decisions WHERE xid = " + xid);
+        assertThat(proxy.pool(client, 1).idle()).as("the branch's connection went back to its pool, open").isEqualTo(1);
     }
 
     @Test
