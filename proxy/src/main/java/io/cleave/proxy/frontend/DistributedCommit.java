@@ -56,6 +56,8 @@ final class DistributedCommit extends SessionLegs {
      * branch prepared, holding its row locks until recovery commits it.
      */
     private final SessionSettings settings;
+    /** Answers the client once the branches committed, when one of them could not leave the session; else null. */
+    private Runnable answerAfterBranches;
 
     DistributedCommit(Session session) {
         super(session);
@@ -213,21 +215,31 @@ final class DistributedCommit extends SessionLegs {
     /**
      * The decision is durable: the transaction is committed. The branches leave the session's
      * transaction, each pending in the fence on its shard, and the client is answered; then they
-     * commit, and each shard's fence entry ends with its branch's XA COMMIT.
+     * commit, and each shard's fence entry ends with its branch's XA COMMIT. A branch whose
+     * connection stays the session's (pinned state ties it there) commits before the answer
+     * instead: until the answer its client's leaving cannot close that connection under the XA
+     * COMMIT, which would leave the branch prepared.
      */
     private void commitBranches(List<Integer> prepared, Consumer<ErrPacket> done) {
         CommitFence fence = session.runtime().commitFence();
         Map<Integer, Long> tickets = new HashMap<>();
+        boolean answerNow = true;
         for (int s : prepared) {
             BackendConnection branch = tx.drop(s);
             committingBranches.put(s, branch);
             if (branch != null && session.connections().disown(s, branch)) {
                 ownBranches.add(branch);
+            } else if (branch != null) {
+                answerNow = false;
             }
             tickets.put(s, fence.pending(s));
         }
         finish();
-        done.accept(null);
+        if (answerNow) {
+            done.accept(null);
+        } else {
+            answerAfterBranches = () -> done.accept(null);
+        }
         if (prepared.isEmpty()) {
             branchesCommitted(List.of());
             return;
@@ -264,6 +276,9 @@ final class DistributedCommit extends SessionLegs {
      */
     private void branchesCommitted(List<LegResult> branches) {
         session.runtime().inDoubt().finished(xid);
+        if (answerAfterBranches != null) {
+            answerAfterBranches.run();
+        }
         List<String> failed = new ArrayList<>();
         for (LegResult r : branches) {
             if (!r.ok()) {

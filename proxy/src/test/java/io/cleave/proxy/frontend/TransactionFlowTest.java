@@ -131,6 +131,33 @@ class TransactionFlowTest {
     }
 
     @Test
+    void aBranchOnAPinnedConnectionCommitsBeforeTheAnswer() {
+        for (int shard = 0; shard < 2; shard++) {
+            proxy.shard(shard).answer("CREATE TEMPORARY TABLE tmp (a INT)", ShardReply.ok());
+        }
+        proxy.shard(0).answer("UPDATE t SET v = 'a' WHERE id = 5", ShardReply.ok(1, 0));
+        proxy.shard(1).answer("UPDATE t SET v = 'b' WHERE id = 150", ShardReply.ok(1, 0));
+        proxy.run(client, "CREATE TEMPORARY TABLE tmp (a INT)");
+        int pinned = proxy.shard(0).queries().isEmpty() ? 1 : 0;
+        proxy.shard(pinned).holdStartingWith("XA COMMIT");
+
+        proxy.run(client, "BEGIN");
+        // The other shard first: it coordinates, and the pinned one joins as a branch.
+        proxy.run(client, pinned == 0 ? "UPDATE t SET v = 'b' WHERE id = 150" : "UPDATE t SET v = 'a' WHERE id = 5");
+        proxy.run(client, pinned == 0 ? "UPDATE t SET v = 'a' WHERE id = 5" : "UPDATE t SET v = 'b' WHERE id = 150");
+        client.query("COMMIT");
+        proxy.pump();
+
+        // The temporary table ties the branch's connection to the session, whose client could leave and close
+        // it under an XA COMMIT still running: so the answer waits for that XA COMMIT.
+        assertThat(proxy.shard(pinned).queries()).last().asString().startsWith("XA COMMIT");
+        assertThat(client.hasReply()).as("no answer before the pinned branch committed").isFalse();
+        assertThat(proxy.shard(pinned).releaseHeld()).isEqualTo(1);
+        proxy.pump();
+        assertThat(client.reply().isOk()).isTrue();
+    }
+
+    @Test
     void aDecisionThatCannotBeRecordedRollsBackEveryShard() {
         proxy.shard(0).answer("UPDATE t SET v = 'a' WHERE id = 5", ShardReply.ok(1, 0));
         proxy.shard(1).answer("UPDATE t SET v = 'b' WHERE id = 150", ShardReply.ok(1, 0));
