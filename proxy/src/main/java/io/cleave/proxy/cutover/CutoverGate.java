@@ -40,13 +40,20 @@ public final class CutoverGate {
 
     private final TargetResolver resolver;
     private final Supplier<ShardMap> maps;
+    private final AcknowledgedCommits commits;
     private final Set<Participant> participants = ConcurrentHashMap.newKeySet();
     private volatile Armed armed;
 
     /** {@code maps}: the current shard map (where a statement's keys go decides whether it reaches the source). */
     public CutoverGate(TargetResolver resolver, Supplier<ShardMap> maps) {
+        this(resolver, maps, AcknowledgedCommits.NONE);
+    }
+
+    /** {@code commits}: branch commits still running after their transaction was answered, which the drain waits for too. */
+    public CutoverGate(TargetResolver resolver, Supplier<ShardMap> maps, AcknowledgedCommits commits) {
         this.resolver = resolver;
         this.maps = maps;
+        this.commits = commits;
     }
 
     public void register(Participant p) {
@@ -85,9 +92,13 @@ public final class CutoverGate {
         String reason = null;
         boolean switched = false;
         try {
-            if (!a.drain(start + cutover.drainDeadline().toNanos())) {
+            long deadline = start + cutover.drainDeadline().toNanos();
+            if (!a.drain(deadline)) {
                 reason = "transactions or statements on the moving keys were still running after "
                         + cutover.drainDeadline().toMillis() + " ms";
+            } else if (!a.awaitCommits(deadline)) {
+                reason = "branch commits of answered transactions were still running on shard " + cutover.source()
+                        + " after " + cutover.drainDeadline().toMillis() + " ms";
             } else {
                 fence.apply();
                 switched = true;
@@ -199,6 +210,16 @@ public final class CutoverGate {
                 }
                 TimeUnit.NANOSECONDS.sleep(DRAIN_POLL_NANOS);
             }
+        }
+
+        /**
+         * Waits for the branch commits under way on the source once the drain is over: those of
+         * transactions it waited for are among them (they ended for their clients at the answer).
+         */
+        boolean awaitCommits(long deadline) throws InterruptedException {
+            CompletableFuture<Void> ended = new CompletableFuture<>();
+            commits.whenEnded(cutover.source(), () -> ended.complete(null));
+            return await(List.of(ended), deadline);
         }
 
         private boolean finished(Participant p, Enrollment en) {

@@ -1,5 +1,7 @@
 package io.cleave.proxy.server;
 
+import io.cleave.proxy.cutover.AcknowledgedCommits;
+
 import java.util.ArrayDeque;
 import java.util.TreeSet;
 import java.util.concurrent.Executor;
@@ -17,7 +19,7 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * <p>Shared by every event loop. The hot path is one volatile read per statement: a shard with
  * nothing pending passes at once; only a shard with a branch commit under way takes the lock.
  */
-public final class CommitFence {
+public final class CommitFence implements AcknowledgedCommits {
 
     private final AtomicIntegerArray pending;
     private final ShardLine[] lines;
@@ -75,6 +77,14 @@ public final class CommitFence {
             }
             line.waiters.add(new Waiter(line.issued, executor, then));
             return false;
+        }
+    }
+
+    /** Runs {@code then} once the branch commits pending on {@code shard} now have ended (a move's cutover waits so). */
+    @Override
+    public void whenEnded(int shard, Runnable then) {
+        if (passes(shard, Runnable::run, then)) {
+            then.run();
         }
     }
 

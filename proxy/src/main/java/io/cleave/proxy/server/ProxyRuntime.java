@@ -81,7 +81,7 @@ public final class ProxyRuntime {
         // A transaction's room for shards grows as it reaches more (a scale adds shards).
         this.deadlocks = new io.cleave.proxy.deadlock.DeadlockDetector(config.deadlockCheckAfter(), 1, metrics);
         this.tableColumns = new io.cleave.proxy.frontend.TableColumns(topology.defaultShard());
-        this.cutover = new io.cleave.proxy.cutover.CutoverGate(resolver, shardMaps::current);
+        this.cutover = new io.cleave.proxy.cutover.CutoverGate(resolver, shardMaps::current, commitFence);
     }
 
     /** Tracks client transactions and breaks deadlocks that span shards (inert until the server starts it). */

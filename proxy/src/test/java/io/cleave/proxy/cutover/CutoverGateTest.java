@@ -1,5 +1,6 @@
 package io.cleave.proxy.cutover;
 
+import io.cleave.proxy.server.CommitFence;
 import io.cleave.router.keyspace.KeyRange;
 import io.cleave.router.keyspace.Keyspace;
 import io.cleave.router.keyspace.RangeShardFunction;
@@ -196,8 +197,35 @@ class CutoverGateTest {
         assertThat(outcome.get(5, TimeUnit.SECONDS).switched()).isTrue();
     }
 
+    @Test
+    void theFenceWaitsForBranchCommitsOfAnsweredTransactionsOnTheSource() throws Exception {
+        CommitFence commits = new CommitFence(2);
+        CutoverGate gate = new CutoverGate(new TargetResolver(topology), () -> map, commits);
+        FakeSession s = new FakeSession();
+        s.transactionOnSource = true;
+        gate.register(s);
+        CountDownLatch fenced = new CountDownLatch(1);
+        CompletableFuture<Cutover.Outcome> outcome = armed(gate, cutover, fenced::countDown);
+        // The transaction is answered at its decision: it ends for its client while its branch on
+        // the source still waits for its XA COMMIT.
+        long branch = commits.pending(0);
+        long elsewhere = commits.pending(1);
+        s.endTransaction();
+        Thread.sleep(30);
+        assertThat(fenced.getCount()).as("the fence waits for the branch commit on the source").isEqualTo(1);
+        commits.done(0, branch);
+        assertThat(outcome.get(5, TimeUnit.SECONDS).switched()).isTrue();
+        assertThat(commits.pendingOn(1)).as("a branch commit on another shard did not matter").isEqualTo(1);
+        commits.done(1, elsewhere);
+    }
+
     /** Runs a cutover attempt on another thread; returns once the gate is armed. */
     private CompletableFuture<Cutover.Outcome> armed(Cutover c, Cutover.Fence fence) throws InterruptedException {
+        return armed(gate, c, fence);
+    }
+
+    private static CompletableFuture<Cutover.Outcome> armed(CutoverGate gate, Cutover c, Cutover.Fence fence)
+            throws InterruptedException {
         CompletableFuture<Cutover.Outcome> outcome = CompletableFuture.supplyAsync(() -> {
             try {
                 return gate.run(c, fence);
