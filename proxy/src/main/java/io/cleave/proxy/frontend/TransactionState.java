@@ -246,8 +246,20 @@ final class TransactionState {
         }
     }
 
-    /** The transaction is over (committed, rolled back, or never needed a shard). */
+    /**
+     * The transaction is over (committed, rolled back, or never needed a shard). A shard it never
+     * came to hold is no part of it any more either: one whose XA START failed or whose connection
+     * died before the answer stays marked as joining otherwise, so the next transaction would take
+     * it for an XA branch (committing a plain transaction there with XA statements), and a move's
+     * cutover would wait for that transaction on it forever.
+     */
     void end() {
+        for (int s = 0; s < held.length; s++) {
+            if (held[s] == null) {
+                xaBranch[s] = false;
+                wrote[s] = false;
+            }
+        }
         deferredBegin = null;
         implicit = false;
         committing = false;
