@@ -52,7 +52,7 @@ public final class MoveChecks {
     }
 
     /** Waits until the move ends; fails with its record if it does not within {@code timeout}. */
-    static MoveRecord awaitEnd(MoveService moves, long id, Duration timeout) throws InterruptedException {
+    public static MoveRecord awaitEnd(MoveService moves, long id, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         MoveRecord r = moves.get(id);
         while (!r.phase.terminal()) {
