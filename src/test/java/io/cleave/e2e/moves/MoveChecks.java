@@ -1,5 +1,8 @@
 package io.cleave.e2e.moves;
 
+import io.cleave.bench.tpcc.run.RunOptions;
+import io.cleave.bench.tpcc.run.RunResult;
+import io.cleave.bench.tpcc.run.TpccDriver;
 import io.cleave.e2e.support.RunningDaemon;
 import io.cleave.manager.move.MovePhase;
 import io.cleave.manager.move.MoveRecord;
@@ -10,6 +13,11 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import javax.sql.DataSource;
 
 /** What move tests check on the shards themselves, and waiting for a move to end. */
 public final class MoveChecks {
@@ -49,6 +57,27 @@ public final class MoveChecks {
         try (Statement s = c.createStatement()) {
             s.execute(sql);
         }
+    }
+
+    /**
+     * Short TPC-C runs over {@code warehouses} through {@code proxy}, back to back until
+     * {@code moved} is set, and one more after it: load before, during and after a move.
+     */
+    public static CompletableFuture<List<RunResult>> tpccUntil(DataSource proxy, int warehouses, AtomicBoolean moved) {
+        return CompletableFuture.supplyAsync(() -> {
+            List<RunResult> results = new ArrayList<>();
+            try {
+                boolean last = false;
+                while (!last) {
+                    last = moved.get();
+                    results.add(TpccDriver.run(proxy, RunOptions.of(warehouses, 4, Duration.ofSeconds(4))
+                            .withReportInterval(Duration.ofSeconds(1))));
+                }
+            } catch (SQLException e) {
+                throw new IllegalStateException(e);
+            }
+            return results;
+        });
     }
 
     /** Waits until the move ends; fails with its record if it does not within {@code timeout}. */

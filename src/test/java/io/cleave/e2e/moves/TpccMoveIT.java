@@ -4,9 +4,7 @@ import io.cleave.bench.jdbc.JdbcTarget;
 import io.cleave.bench.tpcc.check.ConsistencyCheck;
 import io.cleave.bench.tpcc.load.LoadOptions;
 import io.cleave.bench.tpcc.load.TpccLoader;
-import io.cleave.bench.tpcc.run.RunOptions;
 import io.cleave.bench.tpcc.run.RunResult;
-import io.cleave.bench.tpcc.run.TpccDriver;
 import io.cleave.bench.tpcc.txn.TransactionType;
 import io.cleave.e2e.support.CleaveTestHome;
 import io.cleave.e2e.support.RunningDaemon;
@@ -101,20 +99,7 @@ class TpccMoveIT {
         Map<String, Long> rowsBefore = rowsOfWarehouse(0, 1);
         java.util.concurrent.atomic.AtomicBoolean moved = new java.util.concurrent.atomic.AtomicBoolean();
         // Short TPC-C runs back to back until the move is done, and one more after it.
-        CompletableFuture<List<RunResult>> runs = CompletableFuture.supplyAsync(() -> {
-            List<RunResult> results = new java.util.ArrayList<>();
-            try {
-                boolean last = false;
-                while (!last) {
-                    last = moved.get();
-                    results.add(TpccDriver.run(proxy, RunOptions.of(2, 4, Duration.ofSeconds(4))
-                            .withReportInterval(Duration.ofSeconds(1))));
-                }
-            } catch (java.sql.SQLException e) {
-                throw new IllegalStateException(e);
-            }
-            return results;
-        });
+        CompletableFuture<List<RunResult>> runs = MoveChecks.tpccUntil(proxy, 2, moved);
         Thread.sleep(2_000);
         MoveRecord started = daemon.daemon().moves().start("warehouse", "1", 1, "test");
         MoveRecord done;

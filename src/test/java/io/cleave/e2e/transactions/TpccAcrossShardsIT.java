@@ -164,19 +164,7 @@ class TpccAcrossShardsIT {
             s.execute("ALTER TABLE history ADD COLUMN h_id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY");
         }
         AtomicBoolean moved = new AtomicBoolean();
-        CompletableFuture<List<RunResult>> runs = CompletableFuture.supplyAsync(() -> {
-            List<RunResult> results = new ArrayList<>();
-            try {
-                boolean last = false;
-                while (!last) {
-                    last = moved.get();
-                    results.add(TpccDriver.run(proxy, RunOptions.of(SHARDS, 4, Duration.ofSeconds(4))));
-                }
-            } catch (SQLException e) {
-                throw new IllegalStateException(e);
-            }
-            return results;
-        });
+        CompletableFuture<List<RunResult>> runs = MoveChecks.tpccUntil(proxy, SHARDS, moved);
         Thread.sleep(1_000);
         MoveRecord started = daemon.daemon().moves().start("warehouse", String.valueOf(SHARDS), 0, "test");
         MoveRecord done;

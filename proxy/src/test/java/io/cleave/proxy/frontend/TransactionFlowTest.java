@@ -42,12 +42,9 @@ class TransactionFlowTest {
 
     @Test
     void aTransactionOnTwoShardsCommitsInTwoPhases() {
-        proxy.shard(0).answer("UPDATE t SET v = 'a' WHERE id = 5", ShardReply.ok(1, 0));
-        proxy.shard(1).answer("UPDATE t SET v = 'b' WHERE id = 150", ShardReply.ok(1, 0));
+        scriptUpdates();
 
-        proxy.run(client, "BEGIN");
-        proxy.run(client, "UPDATE t SET v = 'a' WHERE id = 5");
-        proxy.run(client, "UPDATE t SET v = 'b' WHERE id = 150");
+        beginOnBothShards();
         ClientReply commit = proxy.run(client, "COMMIT");
 
         assertThat(commit.isOk()).as(commit.toString()).isTrue();
@@ -63,17 +60,14 @@ class TransactionFlowTest {
 
     @Test
     void aCommitAcrossShardsIsAnsweredAtItsDecisionAndLaterStatementsWaitForTheBranchCommit() {
-        proxy.shard(0).answer("UPDATE t SET v = 'a' WHERE id = 5", ShardReply.ok(1, 0));
-        proxy.shard(1).answer("UPDATE t SET v = 'b' WHERE id = 150", ShardReply.ok(1, 0));
+        scriptUpdates();
         proxy.shard(0).answer("SELECT v FROM t WHERE id = 5", ShardReply.ok());
         proxy.shard(1).answer("SELECT v FROM t WHERE id = 150", ShardReply.ok());
         proxy.shard(1).holdStartingWith("XA COMMIT");
         EmbeddedClient other = proxy.connect();
         EmbeddedClient third = proxy.connect();
 
-        proxy.run(client, "BEGIN");
-        proxy.run(client, "UPDATE t SET v = 'a' WHERE id = 5");
-        proxy.run(client, "UPDATE t SET v = 'b' WHERE id = 150");
+        beginOnBothShards();
         ClientReply commit = proxy.run(client, "COMMIT");
 
         assertThat(commit.isOk()).as("answered once the decision is committed: " + commit).isTrue();
@@ -99,12 +93,9 @@ class TransactionFlowTest {
 
     @Test
     void aBranchCommittedAfterTheAnswerKeepsTheSettingsOfItsCommit() {
-        proxy.shard(0).answer("UPDATE t SET v = 'a' WHERE id = 5", ShardReply.ok(1, 0));
-        proxy.shard(1).answer("UPDATE t SET v = 'b' WHERE id = 150", ShardReply.ok(1, 0));
+        scriptUpdates();
 
-        proxy.run(client, "BEGIN");
-        proxy.run(client, "UPDATE t SET v = 'a' WHERE id = 5");
-        proxy.run(client, "UPDATE t SET v = 'b' WHERE id = 150");
+        beginOnBothShards();
         // The client's next statement comes right behind COMMIT (as a driver's setAutoCommit after
         // commit does): it changes the session's settings once COMMIT is answered, before the
         // branch's XA COMMIT is sent. A prepared branch takes nothing but its XA COMMIT, so that
@@ -135,8 +126,7 @@ class TransactionFlowTest {
         for (int shard = 0; shard < 2; shard++) {
             proxy.shard(shard).answer("CREATE TEMPORARY TABLE tmp (a INT)", ShardReply.ok());
         }
-        proxy.shard(0).answer("UPDATE t SET v = 'a' WHERE id = 5", ShardReply.ok(1, 0));
-        proxy.shard(1).answer("UPDATE t SET v = 'b' WHERE id = 150", ShardReply.ok(1, 0));
+        scriptUpdates();
         proxy.run(client, "CREATE TEMPORARY TABLE tmp (a INT)");
         int pinned = proxy.shard(0).queries().isEmpty() ? 1 : 0;
         proxy.shard(pinned).holdStartingWith("XA COMMIT");
@@ -159,8 +149,7 @@ class TransactionFlowTest {
 
     @Test
     void aShardThatFailedToJoinIsNoPartOfTheNextTransaction() {
-        proxy.shard(0).answer("UPDATE t SET v = 'a' WHERE id = 5", ShardReply.ok(1, 0));
-        proxy.shard(1).answer("UPDATE t SET v = 'b' WHERE id = 150", ShardReply.ok(1, 0));
+        scriptUpdates();
         proxy.shard(1).answerStartingWith("XA START", ShardReply.error(1399, "XAE07",
                 "XAER_RMFAIL: The command cannot be executed when global transaction is in the  ACTIVE state"));
 
@@ -180,14 +169,11 @@ class TransactionFlowTest {
 
     @Test
     void aDecisionThatCannotBeRecordedRollsBackEveryShard() {
-        proxy.shard(0).answer("UPDATE t SET v = 'a' WHERE id = 5", ShardReply.ok(1, 0));
-        proxy.shard(1).answer("UPDATE t SET v = 'b' WHERE id = 150", ShardReply.ok(1, 0));
+        scriptUpdates();
         proxy.shard(0).answerStartingWith("INSERT INTO cleave.decisions", ShardReply.error(1205, "HY000",
                 "Lock wait timeout exceeded; try restarting transaction"));
 
-        proxy.run(client, "BEGIN");
-        proxy.run(client, "UPDATE t SET v = 'a' WHERE id = 5");
-        proxy.run(client, "UPDATE t SET v = 'b' WHERE id = 150");
+        beginOnBothShards();
         ClientReply commit = proxy.run(client, "COMMIT");
 
         assertThat(commit.isOk()).as("a commit without its decision row must fail").isFalse();
@@ -204,14 +190,11 @@ class TransactionFlowTest {
 
     @Test
     void aDeadlockOnOneShardRollsBackEveryShard() {
-        proxy.shard(0).answer("UPDATE t SET v = 'a' WHERE id = 5", ShardReply.ok(1, 0));
-        proxy.shard(1).answer("UPDATE t SET v = 'b' WHERE id = 150", ShardReply.ok(1, 0));
+        scriptUpdates();
         proxy.shard(1).answer("UPDATE t SET v = 'c' WHERE id = 151", ShardReply.error(1213, "40001",
                 "Deadlock found when trying to get lock; try restarting transaction"));
 
-        proxy.run(client, "BEGIN");
-        proxy.run(client, "UPDATE t SET v = 'a' WHERE id = 5");
-        proxy.run(client, "UPDATE t SET v = 'b' WHERE id = 150");
+        beginOnBothShards();
         ClientReply deadlock = proxy.run(client, "UPDATE t SET v = 'c' WHERE id = 151");
 
         assertThat(deadlock.error().errorCode()).isEqualTo(1213);
@@ -224,5 +207,18 @@ class TransactionFlowTest {
         ClientReply after = proxy.run(client, "SELECT 1");
         assertThat(after.isOk()).as("the session goes on").isTrue();
         assertThat(after.inTransaction()).isFalse();
+    }
+
+    /** Both shards answer the tests' updates: one row of t each, id 5 on shard 0 and id 150 on shard 1. */
+    private void scriptUpdates() {
+        proxy.shard(0).answer("UPDATE t SET v = 'a' WHERE id = 5", ShardReply.ok(1, 0));
+        proxy.shard(1).answer("UPDATE t SET v = 'b' WHERE id = 150", ShardReply.ok(1, 0));
+    }
+
+    /** BEGIN and one update on each shard, shard 0 first (it coordinates, shard 1 joins as an XA branch). */
+    private void beginOnBothShards() {
+        proxy.run(client, "BEGIN");
+        proxy.run(client, "UPDATE t SET v = 'a' WHERE id = 5");
+        proxy.run(client, "UPDATE t SET v = 'b' WHERE id = 150");
     }
 }
