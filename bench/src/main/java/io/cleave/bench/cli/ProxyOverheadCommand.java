@@ -70,6 +70,12 @@ final class ProxyOverheadCommand implements Callable<Integer> {
             + "or none to leave the relay out (default: ${DEFAULT-VALUE}).")
     String haproxy;
 
+    @Option(names = "--pipeline-depths", split = ",", defaultValue = "1",
+        description = "The proxy's proxy.pipeline_depth, one Cleave configuration each (on a home of its own when "
+            + "several): 1 sends every statement on a connection of its own, more lets statements of several clients "
+            + "that meet in one event-loop pass share one (default: ${DEFAULT-VALUE}).")
+    List<Integer> pipelineDepths;
+
     @Override
     public Integer call() throws Exception {
         String startedAt = ComparisonReporting.now();
@@ -92,7 +98,12 @@ final class ProxyOverheadCommand implements Callable<Integer> {
             if (relay != null) {
                 configurations.add(Configuration.over(Access.RELAY, transport));
             }
-            configurations.add(Configuration.over(Access.PROXY, transport));
+            for (int depth : pipelineDepths) {
+                Configuration proxy = Configuration.over(Access.PROXY, transport);
+                configurations.add(pipelineDepths.size() == 1 && depth == 1 ? proxy : proxy.with(
+                    "Cleave proxy, " + (depth == 1 ? "no pipelining" : "pipeline depth " + depth) + ", client over "
+                        + transport.label(), Map.of("pipeline_depth", Integer.toString(depth))));
+            }
         }
         if (relay != null) {
             runner.withRelay(relay);
@@ -104,7 +115,9 @@ final class ProxyOverheadCommand implements Callable<Integer> {
         parameters.put("data", tables + " tables x " + tableSize + " rows on 1 shard, every table unsharded");
         parameters.put("clients", threads + " sysbench threads, --db-ps-mode=" + psMode + ", client -> shard, relay or "
             + "proxy over " + String.join(", then ", clientWays) + " (runs over each transport apart)");
-        parameters.put("hops", "the proxy (one event loop) and " + (relay == null ? "no relay"
+        parameters.put("hops", "the proxy (one event loop" + (pipelineDepths.size() > 1 || pipelineDepths.get(0) != 1
+            ? ", proxy.pipeline_depth " + pipelineDepths.stream().map(String::valueOf).reduce((a, b) -> a + " / " + b)
+                .orElse("") : "") + ") and " + (relay == null ? "no relay"
             : "HAProxy (" + HaproxyVersion.of(relay) + ", mode tcp, nbthread 1)") + " reach the shard over its Unix socket");
         parameters.put("buffer pool", home.bufferPool);
         home.describeCpus(parameters);

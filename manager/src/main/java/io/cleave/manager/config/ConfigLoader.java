@@ -187,6 +187,8 @@ public final class ConfigLoader {
         int deadlockCheckMillis = proxy.integer("deadlock_check_after_ms",
                 (int) io.cleave.proxy.server.ProxyConfig.DEFAULT_DEADLOCK_CHECK_AFTER.toMillis(), 0, 60_000);
         long maxAllowedPacket = sizeBetween(proxy, "max_allowed_packet", 64L << 20, 1L << 10, 1L << 30);
+        int pipelineDepth = proxy.integer("pipeline_depth", io.cleave.proxy.server.ProxyConfig.DEFAULT_PIPELINE_DEPTH, 1,
+                io.cleave.proxy.server.ProxyConfig.MAX_PIPELINE_DEPTH);
         io.cleave.proxy.evaluate.EvaluationLimits evaluate = new io.cleave.proxy.evaluate.EvaluationLimits(
                 proxy.integer("evaluate_max_rows", (int) io.cleave.proxy.evaluate.EvaluationLimits.DEFAULT.maxRows(), 0,
                         100_000_000),
@@ -236,7 +238,7 @@ public final class ConfigLoader {
         proxy.rejectUnknownKeys();
         return new ProxyConfig(listen, socket, threads, maxBackend, Duration.ofMillis(waitMillis), cert, key,
                 users, Duration.ofSeconds(recoverySeconds), Duration.ofMillis(deadlockCheckMillis), maxAllowedPacket,
-                login, evaluate);
+                login, evaluate, pipelineDepth);
     }
 
     /** A size with a unit (64K, 16M), within {@code min..max}. */

@@ -42,6 +42,7 @@ public final class FakeShard implements ShardConnector {
     private final List<Connection> connections = new ArrayList<>();
     private final List<String> received = new ArrayList<>();
     private int nextConnectionId = 100;
+    private boolean answersInOneRead;
 
     public FakeShard(int shard) {
         this.endpoint = new ShardEndpoint(shard, null, InetSocketAddress.createUnresolved("fake-shard-" + shard, 3306),
@@ -57,6 +58,15 @@ public final class FakeShard implements ShardConnector {
     /** Answers statements starting with {@code prefix} with {@code reply}. */
     public FakeShard answerStartingWith(String prefix, ShardReply reply) {
         rules.add(new Rule(s -> s.startsWith(prefix), reply));
+        return this;
+    }
+
+    /**
+     * Answers all commands that arrived together on a connection in one write, as a server whose
+     * answers pile up before the proxy reads them: the proxy gets them in one read.
+     */
+    public FakeShard answerInOneRead() {
+        answersInOneRead = true;
         return this;
     }
 
@@ -103,6 +113,9 @@ public final class FakeShard implements ShardConnector {
         for (Connection c : new ArrayList<>(connections)) {
             c.channel.runPendingTasks();
             Object message;
+            if (answersInOneRead) {
+                c.batch = c.channel.alloc().buffer();
+            }
             while ((message = c.channel.readOutbound()) != null) {
                 ByteBuf frames = (ByteBuf) message;
                 try {
@@ -111,6 +124,16 @@ public final class FakeShard implements ShardConnector {
                     }
                 } finally {
                     frames.release();
+                }
+            }
+            if (c.batch != null) {
+                ByteBuf batch = c.batch;
+                c.batch = null;
+                if (batch.isReadable() && c.channel.isActive()) {
+                    c.channel.writeInbound(batch);
+                    c.channel.runPendingTasks();
+                } else {
+                    batch.release();
                 }
             }
         }
@@ -161,6 +184,8 @@ public final class FakeShard implements ShardConnector {
         long nextStatementId = 1;
         boolean inTransaction;
         boolean autocommit = true;
+        /** Answers gathered to go in one read ({@link #answerInOneRead}), else null. */
+        ByteBuf batch;
 
         Connection(EmbeddedChannel channel, boolean deprecateEof) {
             this.channel = channel;
@@ -248,6 +273,10 @@ public final class FakeShard implements ShardConnector {
                 track(sql.toUpperCase(Locale.ROOT));
             }
             int status = (autocommit ? ServerStatus.AUTOCOMMIT : 0) | (inTransaction ? ServerStatus.IN_TRANS : 0);
+            if (batch != null) {
+                reply.write(batch, status, deprecateEof);
+                return;
+            }
             ByteBuf out = channel.alloc().buffer();
             reply.write(out, status, deprecateEof);
             channel.writeInbound(out);
