@@ -80,6 +80,15 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void pipeliningIsOffUnlessADepthIsGiven() {
+        String base = "shards: 2\nproxy:\n  users: [{name: root, password: \"\"}]\n";
+        assertThat(ConfigLoader.parse(FILE, base).proxy().pipelineDepth()).isEqualTo(1);
+        assertThat(ConfigLoader.parse(FILE, base + "  pipeline_depth: 8\n").proxy().pipelineDepth()).isEqualTo(8);
+        assertThat(catchConfig(base + "  pipeline_depth: 0\n").getMessage())
+                .contains("proxy.pipeline_depth: 0 is out of range: expected 1..256");
+    }
+
+    @Test
     void clientLimitsOutOfRangeNameTheirField() {
         String base = "shards: 2\nproxy:\n  users: [{name: root, password: \"\"}]\n";
         assertThat(catchConfig(base + "  max_allowed_packet: 2G\n").getMessage())

@@ -163,6 +163,7 @@ public final class BackendPool {
         if (c != null) {
             c.sharers(c.sharers() + 1);
             c.sharedThisLease(true);
+            metrics.statementPipelined(shard());
         }
         return c;
     }
