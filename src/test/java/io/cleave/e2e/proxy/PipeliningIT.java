@@ -35,7 +35,7 @@ class PipeliningIT {
 
     private static final int CLIENTS = 16;
     private static final int IDS_PER_CLIENT = 12;
-    private static final int ROUNDS = 150;
+    private static final int ROUNDS = 100;
 
     private static CleaveTestHome home;
     private static RunningDaemon daemon;
