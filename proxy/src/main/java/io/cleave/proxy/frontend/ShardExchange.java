@@ -55,6 +55,8 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
     private boolean startsTransaction;
     private boolean forceInTransaction;
     private BackendConnection connection;
+    /** The connection's own statement for an execute, once known (looked up once per execute). */
+    private BackendStatement backendStatement;
     private int preambleResponses;
     private ErrPacket swallowedError;
     private boolean relayedAny;
@@ -134,7 +136,10 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
     }
 
     private void afterSync() {
-        if (mode == Mode.EXECUTE && connection.statements().get(statement.sql()) == null) {
+        if (mode == Mode.EXECUTE) {
+            backendStatement = connection.statements().get(statement.sql());
+        }
+        if (mode == Mode.EXECUTE && backendStatement == null) {
             step = Step.PREPARE;
             connection.send(connection.commandFrame(CommandCode.STMT_PREPARE, statement.sql().bytes()),
                     ResponseKind.PREPARE, this);
@@ -155,7 +160,8 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
         }
         ByteBuf toSend = request.retain();
         if (mode == Mode.EXECUTE) {
-            toSend = executeFrameFor(connection.statements().get(statement.sql()), toSend);
+            toSend = executeFrameFor(backendStatement != null ? backendStatement
+                    : connection.statements().get(statement.sql()), toSend);
         } else if (mode == Mode.FETCH) {
             toSend.setIntLE(toSend.readerIndex() + Frames.HEADER_SIZE + 1,
                     (int) connection.statements().get(statement.sql()).id());
@@ -284,6 +290,7 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
         step = Step.IDLE;
         command = null;
         connection = null;
+        backendStatement = null;
         statement = null;
         if (request != null) {
             request.release();
