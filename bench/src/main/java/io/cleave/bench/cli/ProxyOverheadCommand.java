@@ -98,7 +98,7 @@ final class ProxyOverheadCommand implements Callable<Integer> {
             if (relay != null) {
                 configurations.add(Configuration.over(Access.RELAY, transport));
             }
-            configurations.addAll(cleave(transport));
+            configurations.addAll(cleave(transport, proxyTransports));
         }
         if (relay != null) {
             runner.withRelay(relay);
@@ -123,8 +123,11 @@ final class ProxyOverheadCommand implements Callable<Integer> {
             home.datadirRoot);
     }
 
-    /** The proxy's configurations: one on the default transport, or one per --proxy-transports value. */
-    private List<Configuration> cleave(Transport client) {
+    /**
+     * The proxy's configurations with the client over {@code client}: one on the daemon's default
+     * transport, or one per {@code proxy.transport} value, each with it in its home's proxy section.
+     */
+    static List<Configuration> cleave(Transport client, List<String> proxyTransports) {
         Configuration proxy = Configuration.over(Access.PROXY, client);
         if (proxyTransports.isEmpty()) {
             return List.of(proxy);
