@@ -17,6 +17,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * Runs one client command on one shard and relays the answer (the hot path): get a connection
@@ -61,6 +62,8 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
     private ErrPacket swallowedError;
     private boolean relayedAny;
     private long startNanos;
+    /** The sync step's callback, made once: a lambda capturing the connection would be a new object per statement. */
+    private final Consumer<ErrPacket> synced = this::synced;
 
     ShardExchange(Session session, RelayOutcome outcome) {
         this.session = session;
@@ -123,16 +126,18 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
     private void onConnection(BackendConnection conn) {
         connection = conn;
         step = Step.SYNC;
-        SessionSyncStep.run(conn, session.settingsFor(command), error -> {
-            if (step != Step.SYNC) {
-                return;
-            }
-            if (error != null) {
-                finishWithError(conn, error);
-                return;
-            }
-            afterSync();
-        });
+        SessionSyncStep.run(conn, session.settingsFor(command), synced);
+    }
+
+    private void synced(ErrPacket error) {
+        if (step != Step.SYNC) {
+            return;
+        }
+        if (error != null) {
+            finishWithError(connection, error);
+            return;
+        }
+        afterSync();
     }
 
     private void afterSync() {

@@ -1,6 +1,7 @@
 package io.cleave.proxy.server;
 
 import io.cleave.proxy.auth.ProxyUser;
+import io.cleave.proxy.transport.TransportSetting;
 
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -24,11 +25,12 @@ import java.util.List;
  *                                        before the shards' lock waits are joined to look for a
  *                                        deadlock across them; zero turns the detector off
  * @param login                           limits on clients that have not logged in yet
+ * @param transport                       Netty I/O transport for client and shard connections alike
  */
 public record ProxyConfig(InetSocketAddress listen, Path socket, List<ProxyUser> users, int threads,
                           int maxBackendConnectionsPerShard, Duration backendAcquireTimeout, long maxAllowedPacket,
                           Path tlsCertificate, Path tlsPrivateKey, Duration xaRecoveryInterval,
-                          Duration deadlockCheckAfter, LoginLimits login) {
+                          Duration deadlockCheckAfter, LoginLimits login, TransportSetting transport) {
 
     public static final Duration DEFAULT_XA_RECOVERY_INTERVAL = Duration.ofSeconds(30);
     public static final Duration DEFAULT_DEADLOCK_CHECK_AFTER = Duration.ofMillis(100);
@@ -37,6 +39,7 @@ public record ProxyConfig(InetSocketAddress listen, Path socket, List<ProxyUser>
 
     public ProxyConfig {
         users = List.copyOf(users);
+        java.util.Objects.requireNonNull(transport, "transport");
         if (maxBackendConnectionsPerShard < 1) {
             throw new IllegalArgumentException("max backend connections per shard must be at least 1");
         }
@@ -51,12 +54,13 @@ public record ProxyConfig(InetSocketAddress listen, Path socket, List<ProxyUser>
         }
     }
 
-    /** With the default deadlock check threshold and login limits. */
+    /** With the default deadlock check threshold, login limits and transport. */
     public ProxyConfig(InetSocketAddress listen, Path socket, List<ProxyUser> users, int threads,
                        int maxBackendConnectionsPerShard, Duration backendAcquireTimeout, long maxAllowedPacket,
                        Path tlsCertificate, Path tlsPrivateKey, Duration xaRecoveryInterval) {
         this(listen, socket, users, threads, maxBackendConnectionsPerShard, backendAcquireTimeout, maxAllowedPacket,
-                tlsCertificate, tlsPrivateKey, xaRecoveryInterval, DEFAULT_DEADLOCK_CHECK_AFTER, LoginLimits.DEFAULT);
+                tlsCertificate, tlsPrivateKey, xaRecoveryInterval, DEFAULT_DEADLOCK_CHECK_AFTER, LoginLimits.DEFAULT,
+                TransportSetting.AUTO);
     }
 
     public static ProxyConfig defaults(InetSocketAddress listen, List<ProxyUser> users) {
@@ -66,26 +70,31 @@ public record ProxyConfig(InetSocketAddress listen, Path socket, List<ProxyUser>
 
     public ProxyConfig withTls(Path certificate, Path privateKey) {
         return new ProxyConfig(listen, socket, users, threads, maxBackendConnectionsPerShard, backendAcquireTimeout,
-                maxAllowedPacket, certificate, privateKey, xaRecoveryInterval, deadlockCheckAfter, login);
+                maxAllowedPacket, certificate, privateKey, xaRecoveryInterval, deadlockCheckAfter, login, transport);
     }
 
     public ProxyConfig withMaxBackendConnectionsPerShard(int max) {
         return new ProxyConfig(listen, socket, users, threads, max, backendAcquireTimeout, maxAllowedPacket, tlsCertificate,
-                tlsPrivateKey, xaRecoveryInterval, deadlockCheckAfter, login);
+                tlsPrivateKey, xaRecoveryInterval, deadlockCheckAfter, login, transport);
     }
 
     public ProxyConfig withSocket(Path path) {
         return new ProxyConfig(listen, path, users, threads, maxBackendConnectionsPerShard, backendAcquireTimeout,
-                maxAllowedPacket, tlsCertificate, tlsPrivateKey, xaRecoveryInterval, deadlockCheckAfter, login);
+                maxAllowedPacket, tlsCertificate, tlsPrivateKey, xaRecoveryInterval, deadlockCheckAfter, login, transport);
     }
 
     public ProxyConfig withThreads(int count) {
         return new ProxyConfig(listen, socket, users, count, maxBackendConnectionsPerShard, backendAcquireTimeout,
-                maxAllowedPacket, tlsCertificate, tlsPrivateKey, xaRecoveryInterval, deadlockCheckAfter, login);
+                maxAllowedPacket, tlsCertificate, tlsPrivateKey, xaRecoveryInterval, deadlockCheckAfter, login, transport);
     }
 
     public ProxyConfig withDeadlockCheckAfter(Duration threshold) {
         return new ProxyConfig(listen, socket, users, threads, maxBackendConnectionsPerShard, backendAcquireTimeout,
-                maxAllowedPacket, tlsCertificate, tlsPrivateKey, xaRecoveryInterval, threshold, login);
+                maxAllowedPacket, tlsCertificate, tlsPrivateKey, xaRecoveryInterval, threshold, login, transport);
+    }
+
+    public ProxyConfig withTransport(TransportSetting setting) {
+        return new ProxyConfig(listen, socket, users, threads, maxBackendConnectionsPerShard, backendAcquireTimeout,
+                maxAllowedPacket, tlsCertificate, tlsPrivateKey, xaRecoveryInterval, deadlockCheckAfter, login, setting);
     }
 }
