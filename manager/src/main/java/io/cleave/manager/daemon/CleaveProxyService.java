@@ -51,7 +51,7 @@ public final class CleaveProxyService implements ProxyService {
                 socket.equals(ProxyConfig.NO_SOCKET) ? null : socket, users(), threads(config.threads()),
                 config.maxBackendConnectionsPerShard(), config.backendWaitTimeout(), config.maxAllowedPacket(), cert, key,
                 config.xaRecoveryInterval(), config.deadlockCheckAfter(), loginLimits(config.login()),
-                config.pipelineDepth());
+                config.transport(), config.pipelineDepth());
         MicrometerProxyMetrics metrics = new MicrometerProxyMetrics(context.meterRegistry(), context.shards().size());
         server = ProxyServer.start(proxyConfig, context.topology(), context.shardMaps(), endpoints(), metrics);
         server.evaluationLimits(config.evaluate());

@@ -102,6 +102,17 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void theTransportIsAutoUnlessNamedAndOnlyKnownNamesPass() {
+        String base = "shards: 2\nproxy:\n  users: [{name: root, password: \"\"}]\n";
+        assertThat(ConfigLoader.parse(FILE, base).proxy().transport())
+                .isEqualTo(io.cleave.proxy.transport.TransportSetting.AUTO);
+        assertThat(ConfigLoader.parse(FILE, base + "  transport: io_uring\n").proxy().transport())
+                .isEqualTo(io.cleave.proxy.transport.TransportSetting.IO_URING);
+        assertThat(catchConfig(base + "  transport: uring\n").getMessage())
+                .contains("proxy.transport: 'uring' is not a transport: expected one of auto, epoll, io_uring, nio");
+    }
+
+    @Test
     void deadlocksAcrossShardsAreLookedForAfterATenthOfASecondUnlessConfigured() {
         String base = "shards: 2\nproxy:\n  users: [{name: root, password: \"\"}]\n";
         assertThat(ConfigLoader.parse(FILE, base).proxy().deadlockCheckAfter()).isEqualTo(java.time.Duration.ofMillis(100));

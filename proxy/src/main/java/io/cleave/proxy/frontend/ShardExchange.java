@@ -19,6 +19,7 @@ import org.slf4j.LoggerFactory;
 
 import java.util.List;
 import java.util.function.Predicate;
+import java.util.function.Consumer;
 
 /**
  * Runs one client command on one shard and relays the answer (the hot path): get a connection
@@ -63,6 +64,8 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
     private boolean startsTransaction;
     private boolean forceInTransaction;
     private BackendConnection connection;
+    /** The connection's own statement for an execute, once known (looked up once per execute). */
+    private BackendStatement backendStatement;
     private int preambleResponses;
     private ErrPacket swallowedError;
     private boolean relayedAny;
@@ -71,6 +74,8 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
     /** The settings the command needs on its connection (tested by {@link #fitsPipeline}). */
     private io.cleave.proxy.session.SessionSettings target;
     private final Predicate<BackendConnection> fitsPipeline = this::fitsPipeline;
+    /** The sync step's callback, made once: a lambda capturing the connection would be a new object per statement. */
+    private final Consumer<ErrPacket> synced = this::synced;
 
     ShardExchange(Session session, RelayOutcome outcome) {
         this.session = session;
@@ -166,20 +171,25 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
     private void onConnection(BackendConnection conn) {
         connection = conn;
         step = Step.SYNC;
-        SessionSyncStep.run(conn, session.settingsFor(command), error -> {
-            if (step != Step.SYNC) {
-                return;
-            }
-            if (error != null) {
-                finishWithError(conn, error);
-                return;
-            }
-            afterSync();
-        });
+        SessionSyncStep.run(conn, session.settingsFor(command), synced);
+    }
+
+    private void synced(ErrPacket error) {
+        if (step != Step.SYNC) {
+            return;
+        }
+        if (error != null) {
+            finishWithError(connection, error);
+            return;
+        }
+        afterSync();
     }
 
     private void afterSync() {
-        if (mode == Mode.EXECUTE && connection.statements().get(statement.sql()) == null) {
+        if (mode == Mode.EXECUTE) {
+            backendStatement = connection.statements().get(statement.sql());
+        }
+        if (mode == Mode.EXECUTE && backendStatement == null) {
             step = Step.PREPARE;
             connection.send(connection.commandFrame(CommandCode.STMT_PREPARE, statement.sql().bytes()),
                     ResponseKind.PREPARE, this);
@@ -200,7 +210,8 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
         }
         ByteBuf toSend = request.retain();
         if (mode == Mode.EXECUTE) {
-            toSend = executeFrameFor(connection.statements().get(statement.sql()), toSend);
+            toSend = executeFrameFor(backendStatement != null ? backendStatement
+                    : connection.statements().get(statement.sql()), toSend);
         } else if (mode == Mode.FETCH) {
             toSend.setIntLE(toSend.readerIndex() + Frames.HEADER_SIZE + 1,
                     (int) connection.statements().get(statement.sql()).id());
@@ -342,6 +353,7 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
         sharing = PipelineRule.ALONE;
         command = null;
         connection = null;
+        backendStatement = null;
         statement = null;
         if (request != null) {
             request.release();

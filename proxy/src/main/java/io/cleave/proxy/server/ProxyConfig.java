@@ -1,6 +1,7 @@
 package io.cleave.proxy.server;
 
 import io.cleave.proxy.auth.ProxyUser;
+import io.cleave.proxy.transport.TransportSetting;
 
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -24,6 +25,7 @@ import java.util.List;
  *                                        before the shards' lock waits are joined to look for a
  *                                        deadlock across them; zero turns the detector off
  * @param login                           limits on clients that have not logged in yet
+ * @param transport                       Netty I/O transport for client and shard connections alike
  * @param pipelineDepth                   the most autocommit statements of different clients one backend
  *                                        connection carries at once when they meet in one event-loop pass
  *                                        (see {@code PipelineWindow}); 1 turns pipelining off
@@ -31,7 +33,8 @@ import java.util.List;
 public record ProxyConfig(InetSocketAddress listen, Path socket, List<ProxyUser> users, int threads,
                           int maxBackendConnectionsPerShard, Duration backendAcquireTimeout, long maxAllowedPacket,
                           Path tlsCertificate, Path tlsPrivateKey, Duration xaRecoveryInterval,
-                          Duration deadlockCheckAfter, LoginLimits login, int pipelineDepth) {
+                          Duration deadlockCheckAfter, LoginLimits login, TransportSetting transport,
+                          int pipelineDepth) {
 
     public static final Duration DEFAULT_XA_RECOVERY_INTERVAL = Duration.ofSeconds(30);
     public static final Duration DEFAULT_DEADLOCK_CHECK_AFTER = Duration.ofMillis(100);
@@ -42,6 +45,7 @@ public record ProxyConfig(InetSocketAddress listen, Path socket, List<ProxyUser>
 
     public ProxyConfig {
         users = List.copyOf(users);
+        java.util.Objects.requireNonNull(transport, "transport");
         if (maxBackendConnectionsPerShard < 1) {
             throw new IllegalArgumentException("max backend connections per shard must be at least 1");
         }
@@ -63,17 +67,19 @@ public record ProxyConfig(InetSocketAddress listen, Path socket, List<ProxyUser>
     public ProxyConfig(InetSocketAddress listen, Path socket, List<ProxyUser> users, int threads,
                        int maxBackendConnectionsPerShard, Duration backendAcquireTimeout, long maxAllowedPacket,
                        Path tlsCertificate, Path tlsPrivateKey, Duration xaRecoveryInterval,
-                       Duration deadlockCheckAfter, LoginLimits login) {
+                       Duration deadlockCheckAfter, LoginLimits login, TransportSetting transport) {
         this(listen, socket, users, threads, maxBackendConnectionsPerShard, backendAcquireTimeout, maxAllowedPacket,
-                tlsCertificate, tlsPrivateKey, xaRecoveryInterval, deadlockCheckAfter, login, DEFAULT_PIPELINE_DEPTH);
+                tlsCertificate, tlsPrivateKey, xaRecoveryInterval, deadlockCheckAfter, login, transport,
+                DEFAULT_PIPELINE_DEPTH);
     }
 
-    /** With the default deadlock check threshold and login limits. */
+    /** With the default deadlock check threshold, login limits and transport. */
     public ProxyConfig(InetSocketAddress listen, Path socket, List<ProxyUser> users, int threads,
                        int maxBackendConnectionsPerShard, Duration backendAcquireTimeout, long maxAllowedPacket,
                        Path tlsCertificate, Path tlsPrivateKey, Duration xaRecoveryInterval) {
         this(listen, socket, users, threads, maxBackendConnectionsPerShard, backendAcquireTimeout, maxAllowedPacket,
-                tlsCertificate, tlsPrivateKey, xaRecoveryInterval, DEFAULT_DEADLOCK_CHECK_AFTER, LoginLimits.DEFAULT);
+                tlsCertificate, tlsPrivateKey, xaRecoveryInterval, DEFAULT_DEADLOCK_CHECK_AFTER, LoginLimits.DEFAULT,
+                TransportSetting.AUTO);
     }
 
     public static ProxyConfig defaults(InetSocketAddress listen, List<ProxyUser> users) {
@@ -83,31 +89,37 @@ public record ProxyConfig(InetSocketAddress listen, Path socket, List<ProxyUser>
 
     public ProxyConfig withTls(Path certificate, Path privateKey) {
         return new ProxyConfig(listen, socket, users, threads, maxBackendConnectionsPerShard, backendAcquireTimeout,
-                maxAllowedPacket, certificate, privateKey, xaRecoveryInterval, deadlockCheckAfter, login, pipelineDepth);
+                maxAllowedPacket, certificate, privateKey, xaRecoveryInterval, deadlockCheckAfter, login, transport, pipelineDepth);
     }
 
     public ProxyConfig withMaxBackendConnectionsPerShard(int max) {
         return new ProxyConfig(listen, socket, users, threads, max, backendAcquireTimeout, maxAllowedPacket, tlsCertificate,
-                tlsPrivateKey, xaRecoveryInterval, deadlockCheckAfter, login, pipelineDepth);
+                tlsPrivateKey, xaRecoveryInterval, deadlockCheckAfter, login, transport, pipelineDepth);
     }
 
     public ProxyConfig withSocket(Path path) {
         return new ProxyConfig(listen, path, users, threads, maxBackendConnectionsPerShard, backendAcquireTimeout,
-                maxAllowedPacket, tlsCertificate, tlsPrivateKey, xaRecoveryInterval, deadlockCheckAfter, login, pipelineDepth);
+                maxAllowedPacket, tlsCertificate, tlsPrivateKey, xaRecoveryInterval, deadlockCheckAfter, login, transport, pipelineDepth);
     }
 
     public ProxyConfig withThreads(int count) {
         return new ProxyConfig(listen, socket, users, count, maxBackendConnectionsPerShard, backendAcquireTimeout,
-                maxAllowedPacket, tlsCertificate, tlsPrivateKey, xaRecoveryInterval, deadlockCheckAfter, login, pipelineDepth);
+                maxAllowedPacket, tlsCertificate, tlsPrivateKey, xaRecoveryInterval, deadlockCheckAfter, login, transport, pipelineDepth);
     }
 
     public ProxyConfig withDeadlockCheckAfter(Duration threshold) {
         return new ProxyConfig(listen, socket, users, threads, maxBackendConnectionsPerShard, backendAcquireTimeout,
-                maxAllowedPacket, tlsCertificate, tlsPrivateKey, xaRecoveryInterval, threshold, login, pipelineDepth);
+                maxAllowedPacket, tlsCertificate, tlsPrivateKey, xaRecoveryInterval, threshold, login, transport, pipelineDepth);
+    }
+
+    public ProxyConfig withTransport(TransportSetting setting) {
+        return new ProxyConfig(listen, socket, users, threads, maxBackendConnectionsPerShard, backendAcquireTimeout,
+                maxAllowedPacket, tlsCertificate, tlsPrivateKey, xaRecoveryInterval, deadlockCheckAfter, login, setting, pipelineDepth);
     }
 
     public ProxyConfig withPipelineDepth(int depth) {
         return new ProxyConfig(listen, socket, users, threads, maxBackendConnectionsPerShard, backendAcquireTimeout,
-                maxAllowedPacket, tlsCertificate, tlsPrivateKey, xaRecoveryInterval, deadlockCheckAfter, login, depth);
+                maxAllowedPacket, tlsCertificate, tlsPrivateKey, xaRecoveryInterval, deadlockCheckAfter, login, transport,
+                depth);
     }
 }
