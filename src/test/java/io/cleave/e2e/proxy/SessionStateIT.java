@@ -115,6 +115,27 @@ class SessionStateIT {
     }
 
     @Test
+    void autoIncrementCountsByOneUnlessTheClientChoseItsStep() throws Exception {
+        try (Connection a = open("app"); Connection b = open("app")) {
+            exec(a, "CREATE TABLE counted (id INT AUTO_INCREMENT PRIMARY KEY, v INT)",
+                    "CREATE TABLE counted_after (id INT AUTO_INCREMENT PRIMARY KEY, v INT)");
+            exec(b, "SET SESSION auto_increment_increment = 5");
+            a.setAutoCommit(false);
+            exec(a, "INSERT INTO counted (v) VALUES (1)", "UPDATE counted SET v = 2 WHERE id = 1",
+                    "INSERT INTO counted (v) VALUES (3)");
+            a.commit();
+            a.setAutoCommit(true);
+            exec(b, "INSERT INTO counted (v) VALUES (4)");
+            // A fresh table: InnoDB moved counted's next id by b's step when b inserted.
+            exec(a, "INSERT INTO counted_after (v) VALUES (5)", "INSERT INTO counted_after (v) VALUES (6)");
+            assertThat(row(a, "SELECT GROUP_CONCAT(id ORDER BY id), @@auto_increment_increment FROM counted"))
+                    .as("a counts by one, b by the 5 it chose, on the connection they share")
+                    .containsExactly("1,2,6", "1");
+            assertThat(row(a, "SELECT GROUP_CONCAT(id ORDER BY id) FROM counted_after")).containsExactly("1,2");
+        }
+    }
+
+    @Test
     void userVariablesAssignedInsideStatementsFollowTheClient() throws Exception {
         try (Connection a = open("app"); Connection b = open("app")) {
             assertThat(row(a, "SELECT @n := 5")).containsExactly("5");

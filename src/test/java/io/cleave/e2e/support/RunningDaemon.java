@@ -89,10 +89,20 @@ public final class RunningDaemon implements AutoCloseable {
     /** Runs SQL through the embedded {@code mariadb} client over the shard's Unix socket; returns its output. */
     public String querySocket(int shard, String sql) throws IOException, InterruptedException {
         ShardEndpoint e = shards().get(shard);
+        return mariadbOnSocket(e.socket(), e.user(), e.secret(), sql);
+    }
+
+    /** Runs SQL as root through the embedded {@code mariadb} client over the proxy's Unix socket (the default one). */
+    public String queryProxySocket(String sql) throws IOException, InterruptedException {
+        return mariadbOnSocket(home.home().run().resolve("proxy.sock"), "root", "", sql);
+    }
+
+    private static String mariadbOnSocket(Path socket, String user, String password, String sql)
+            throws IOException, InterruptedException {
         Path client = EmbeddedServer.standard(io.cleave.manager.home.CleaveHome.cacheDir(System.getenv()))
                 .installDir().resolve("bin/mariadb");
         Process p = new ProcessBuilder(client.toString(), "--no-defaults", "--skip-ssl", "--batch", "--skip-column-names",
-                "--socket=" + e.socket(), "--user=" + e.user(), "--password=" + e.secret(), "-e", sql)
+                "--socket=" + socket, "--user=" + user, "--password=" + password, "-e", sql)
                 .redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
         if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {

@@ -65,10 +65,22 @@ final class ProxyOverheadCommand implements Callable<Integer> {
         description = "How the client connects, each measured apart: tcp, unix (default: ${DEFAULT-VALUE}).")
     List<String> transports;
 
+    @Option(names = "--proxy-transports", split = ",",
+        description = "Cleave's proxy.transport values to compare (auto, epoll, io_uring, nio), each a configuration "
+            + "on a home of its own, alternating with the others (default: one Cleave configuration on the daemon's "
+            + "default transport).")
+    List<String> proxyTransports = List.of();
+
     @Option(names = "--haproxy", defaultValue = "auto",
         description = "The haproxy binary of the relay configuration: a path, auto (scripts/haproxy provides one), "
             + "or none to leave the relay out (default: ${DEFAULT-VALUE}).")
     String haproxy;
+
+    @Option(names = "--pipeline-depths", split = ",", defaultValue = "1",
+        description = "The proxy's proxy.pipeline_depth, one Cleave configuration each (on a home of its own when "
+            + "several): 1 sends every statement on a connection of its own, more lets statements of several clients "
+            + "that meet in one event-loop pass share one (default: ${DEFAULT-VALUE}).")
+    List<Integer> pipelineDepths;
 
     @Override
     public Integer call() throws Exception {
@@ -92,7 +104,7 @@ final class ProxyOverheadCommand implements Callable<Integer> {
             if (relay != null) {
                 configurations.add(Configuration.over(Access.RELAY, transport));
             }
-            configurations.add(Configuration.over(Access.PROXY, transport));
+            configurations.addAll(cleave(transport, proxyTransports, pipelineDepths));
         }
         if (relay != null) {
             runner.withRelay(relay);
@@ -104,7 +116,11 @@ final class ProxyOverheadCommand implements Callable<Integer> {
         parameters.put("data", tables + " tables x " + tableSize + " rows on 1 shard, every table unsharded");
         parameters.put("clients", threads + " sysbench threads, --db-ps-mode=" + psMode + ", client -> shard, relay or "
             + "proxy over " + String.join(", then ", clientWays) + " (runs over each transport apart)");
-        parameters.put("hops", "the proxy (one event loop) and " + (relay == null ? "no relay"
+        parameters.put("hops", "the proxy (one event loop" + (proxyTransports.isEmpty() ? ""
+            : "; proxy.transport " + String.join(", ", proxyTransports) + ", each on a home of its own")
+            + (pipelineDepths.equals(List.of(1)) ? "" : "; proxy.pipeline_depth " + pipelineDepths.stream()
+                .map(String::valueOf).reduce((a, b) -> a + " / " + b).orElse("") + ", each on a home of its own")
+            + ") and " + (relay == null ? "no relay"
             : "HAProxy (" + HaproxyVersion.of(relay) + ", mode tcp, nbthread 1)") + " reach the shard over its Unix socket");
         parameters.put("buffer pool", home.bufferPool);
         home.describeCpus(parameters);
@@ -113,6 +129,46 @@ final class ProxyOverheadCommand implements Callable<Integer> {
         return ComparisonReporting.finish(spec, NAME, "Proxy overhead: sysbench directly on one shard vs through the proxy",
             startedAt, parameters, outcome, Map.of("sysbench", sysbenchVersion), measure.output(NAME), measure.doc,
             home.datadirRoot);
+    }
+
+    /**
+     * The proxy's configurations with the client over {@code client}: one on the daemon's default
+     * transport, or one per {@code proxy.transport} value, each with it in its home's proxy section.
+     */
+    static List<Configuration> cleave(Transport client, List<String> proxyTransports) {
+        Configuration proxy = Configuration.over(Access.PROXY, client);
+        if (proxyTransports.isEmpty()) {
+            return List.of(proxy);
+        }
+        List<Configuration> out = new ArrayList<>();
+        for (String io : proxyTransports) {
+            String name = io.trim();
+            out.add(proxy.with("Cleave proxy on " + name + ", client over " + client.label(), Map.of("transport", name)));
+        }
+        return out;
+    }
+
+    /**
+     * As {@link #cleave(Transport, List)}, once per {@code proxy.pipeline_depth} in {@code depths}
+     * (each with it in its home's proxy section), unless that is the default alone.
+     */
+    static List<Configuration> cleave(Transport client, List<String> proxyTransports, List<Integer> depths) {
+        List<Configuration> plain = cleave(client, proxyTransports);
+        if (depths.equals(List.of(1))) {
+            return plain;
+        }
+        List<Configuration> out = new ArrayList<>();
+        for (Configuration c : plain) {
+            for (int depth : depths) {
+                Map<String, String> options = new LinkedHashMap<>(c.proxyOptions());
+                options.put("pipeline_depth", Integer.toString(depth));
+                String suffix = ", client over " + client.label();
+                String base = c.label().substring(0, c.label().length() - suffix.length());
+                out.add(c.with(base + ", " + (depth == 1 ? "no pipelining" : "pipeline depth " + depth) + suffix,
+                    options));
+            }
+        }
+        return out;
     }
 
     /** The relay's binary, or null when it is left out. */

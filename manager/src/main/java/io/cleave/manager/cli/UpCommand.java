@@ -9,6 +9,7 @@ import io.cleave.manager.home.CleaveHome;
 import io.cleave.manager.home.DaemonInfo;
 import io.cleave.manager.instance.LogTail;
 import io.cleave.manager.supervisor.InstanceState;
+import io.cleave.proxy.server.LeakDetection;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -51,6 +52,7 @@ public final class UpCommand implements Callable<Integer> {
         if (detach) {
             return detach(home, config);
         }
+        LeakDetection.offUnlessAsked();
         Daemon daemon = new Daemon(DaemonOptions.standard(home, config, options.env).withProxy(CleaveProxyService.FACTORY));
         Runtime.getRuntime().addShutdownHook(new Thread(daemon::close, "sigterm"));
         daemon.start();

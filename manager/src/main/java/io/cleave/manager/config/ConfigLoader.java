@@ -2,6 +2,7 @@ package io.cleave.manager.config;
 
 import io.cleave.manager.auth.PasswordHashes;
 import io.cleave.manager.host.CpuList;
+import io.cleave.proxy.transport.TransportSetting;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
@@ -187,6 +188,8 @@ public final class ConfigLoader {
         int deadlockCheckMillis = proxy.integer("deadlock_check_after_ms",
                 (int) io.cleave.proxy.server.ProxyConfig.DEFAULT_DEADLOCK_CHECK_AFTER.toMillis(), 0, 60_000);
         long maxAllowedPacket = sizeBetween(proxy, "max_allowed_packet", 64L << 20, 1L << 10, 1L << 30);
+        int pipelineDepth = proxy.integer("pipeline_depth", io.cleave.proxy.server.ProxyConfig.DEFAULT_PIPELINE_DEPTH, 1,
+                io.cleave.proxy.server.ProxyConfig.MAX_PIPELINE_DEPTH);
         io.cleave.proxy.evaluate.EvaluationLimits evaluate = new io.cleave.proxy.evaluate.EvaluationLimits(
                 proxy.integer("evaluate_max_rows", (int) io.cleave.proxy.evaluate.EvaluationLimits.DEFAULT.maxRows(), 0,
                         100_000_000),
@@ -233,10 +236,25 @@ public final class ConfigLoader {
                 users.add(parsed);
             }
         }
+        TransportSetting transport = transport(proxy);
         proxy.rejectUnknownKeys();
         return new ProxyConfig(listen, socket, threads, maxBackend, Duration.ofMillis(waitMillis), cert, key,
                 users, Duration.ofSeconds(recoverySeconds), Duration.ofMillis(deadlockCheckMillis), maxAllowedPacket,
-                login, evaluate);
+                login, evaluate, transport, pipelineDepth);
+    }
+
+    private static TransportSetting transport(YamlMapping proxy) {
+        Optional<String> text = proxy.string("transport");
+        if (text.isEmpty()) {
+            return TransportSetting.AUTO;
+        }
+        TransportSetting setting = TransportSetting.parse(text.get());
+        if (setting == null) {
+            proxy.problems().add(proxy.lineOf("transport"), proxy.field("transport"), "'" + text.get()
+                    + "' is not a transport: expected one of " + TransportSetting.choices());
+            return TransportSetting.AUTO;
+        }
+        return setting;
     }
 
     /** A size with a unit (64K, 16M), within {@code min..max}. */

@@ -1,5 +1,7 @@
 package io.cleave.manager.config;
 
+import io.cleave.proxy.transport.TransportSetting;
+
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -24,11 +26,16 @@ import java.util.Optional;
  * @param login    limits before login and the failed-login throttle
  * @param evaluate how many rows and bytes one read evaluated on one shard may gather from the shards
  *                 ({@code evaluate_max_rows}, {@code evaluate_max_bytes}); past them it is refused
+ * @param transport the Netty I/O transport ({@code auto}, {@code epoll}, {@code io_uring}, {@code nio})
+ * @param pipelineDepth the most autocommit statements of different clients written back-to-back on
+ *                 one backend connection when they meet in one event-loop pass ({@code pipeline_depth});
+ *                 1 turns that off
  */
 public record ProxyConfig(HostPort listen, Optional<Path> socket, int threads, int maxBackendConnectionsPerShard,
                           Duration backendWaitTimeout, Optional<Path> tlsCert, Optional<Path> tlsKey,
                           List<ProxyUser> users, Duration xaRecoveryInterval, Duration deadlockCheckAfter,
-                          long maxAllowedPacket, LoginConfig login, io.cleave.proxy.evaluate.EvaluationLimits evaluate) {
+                          long maxAllowedPacket, LoginConfig login, io.cleave.proxy.evaluate.EvaluationLimits evaluate,
+                          TransportSetting transport, int pipelineDepth) {
 
     public static final Path NO_SOCKET = Path.of("none");
 

@@ -50,7 +50,8 @@ public final class CleaveProxyService implements ProxyService {
                 new InetSocketAddress(listen.host(), listen.port()),
                 socket.equals(ProxyConfig.NO_SOCKET) ? null : socket, users(), threads(config.threads()),
                 config.maxBackendConnectionsPerShard(), config.backendWaitTimeout(), config.maxAllowedPacket(), cert, key,
-                config.xaRecoveryInterval(), config.deadlockCheckAfter(), loginLimits(config.login()));
+                config.xaRecoveryInterval(), config.deadlockCheckAfter(), loginLimits(config.login()),
+                config.transport(), config.pipelineDepth());
         MicrometerProxyMetrics metrics = new MicrometerProxyMetrics(context.meterRegistry(), context.shards().size());
         server = ProxyServer.start(proxyConfig, context.topology(), context.shardMaps(), endpoints(), metrics);
         server.evaluationLimits(config.evaluate());

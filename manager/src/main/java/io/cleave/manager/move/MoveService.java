@@ -223,8 +223,10 @@ public final class MoveService implements AutoCloseable {
     /** Stops a move that has not cut over and deletes its copy from the target. */
     public synchronized MoveRecord cancel(long id) {
         MoveRecord r = live.get(id);
-        if (r == null) {
-            MoveRecord ended = get(id);
+        // A move stays live until its runner's thread has let it go, a moment after its phase
+        // became terminal: an ended move is refused whether or not that thread is done.
+        if (r == null || r.phase.terminal()) {
+            MoveRecord ended = r != null ? r : get(id);
             throw new MoveRefused(MoveRefused.Kind.CONFLICT, "move " + id + " has ended (" + ended.phase.name()
                     .toLowerCase() + "): nothing to cancel");
         }

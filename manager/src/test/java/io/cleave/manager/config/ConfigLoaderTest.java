@@ -80,6 +80,15 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void pipeliningIsOffUnlessADepthIsGiven() {
+        String base = "shards: 2\nproxy:\n  users: [{name: root, password: \"\"}]\n";
+        assertThat(ConfigLoader.parse(FILE, base).proxy().pipelineDepth()).isEqualTo(1);
+        assertThat(ConfigLoader.parse(FILE, base + "  pipeline_depth: 8\n").proxy().pipelineDepth()).isEqualTo(8);
+        assertThat(catchConfig(base + "  pipeline_depth: 0\n").getMessage())
+                .contains("proxy.pipeline_depth: 0 is out of range: expected 1..256");
+    }
+
+    @Test
     void clientLimitsOutOfRangeNameTheirField() {
         String base = "shards: 2\nproxy:\n  users: [{name: root, password: \"\"}]\n";
         assertThat(catchConfig(base + "  max_allowed_packet: 2G\n").getMessage())
@@ -90,6 +99,17 @@ class ConfigLoaderTest {
                 .contains("proxy.connect_timeout_s: 0 is out of range");
         assertThat(catchConfig(base + "  failed_login_delay_ms: 500\n  failed_login_max_delay_ms: 100\n").getMessage())
                 .contains("proxy.failed_login_max_delay_ms: 100 is below failed_login_delay_ms (500)");
+    }
+
+    @Test
+    void theTransportIsAutoUnlessNamedAndOnlyKnownNamesPass() {
+        String base = "shards: 2\nproxy:\n  users: [{name: root, password: \"\"}]\n";
+        assertThat(ConfigLoader.parse(FILE, base).proxy().transport())
+                .isEqualTo(io.cleave.proxy.transport.TransportSetting.AUTO);
+        assertThat(ConfigLoader.parse(FILE, base + "  transport: io_uring\n").proxy().transport())
+                .isEqualTo(io.cleave.proxy.transport.TransportSetting.IO_URING);
+        assertThat(catchConfig(base + "  transport: uring\n").getMessage())
+                .contains("proxy.transport: 'uring' is not a transport: expected one of auto, epoll, io_uring, nio");
     }
 
     @Test

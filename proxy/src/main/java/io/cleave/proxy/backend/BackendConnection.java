@@ -39,6 +39,10 @@ public final class BackendConnection {
     private BackendPool pool;
     /** Lent to a borrower by the pool: {@link #release()} gives it back once. */
     private boolean borrowed;
+    /** Borrowers beyond the first whose statements were pipelined onto it ({@link PipelineWindow}). */
+    private int sharers;
+    /** Some borrower joined it since the pool lent it last. */
+    private boolean sharedThisLease;
     private long idleSinceNanos;
     /** The error the running statement ends with if the server fails it (it was stopped as a deadlock victim). */
     private ErrPacket replacementError;
@@ -115,6 +119,21 @@ public final class BackendConnection {
         return !pending.isEmpty();
     }
 
+    /** Commands sent whose responses have not completed yet. */
+    public int pendingResponses() {
+        return pending.size();
+    }
+
+    /** Whether more than one borrower holds it now (statements of several clients pipelined on it). */
+    public boolean isShared() {
+        return sharers > 0;
+    }
+
+    /** The pool it was lent by (null for connections outside any pool). */
+    public BackendPool pool() {
+        return pool;
+    }
+
     /** Gives the connection back to its pool (closed connections are forgotten there). */
     public void release() {
         pool.release(this);
@@ -130,6 +149,22 @@ public final class BackendConnection {
 
     void borrowed(boolean lent) {
         this.borrowed = lent;
+    }
+
+    int sharers() {
+        return sharers;
+    }
+
+    void sharers(int count) {
+        this.sharers = count;
+    }
+
+    boolean sharedThisLease() {
+        return sharedThisLease;
+    }
+
+    void sharedThisLease(boolean shared) {
+        this.sharedThisLease = shared;
     }
 
     long idleSinceNanos() {
@@ -212,6 +247,11 @@ public final class BackendConnection {
             frame.release();
             fail(e);
             return;
+        }
+        if (lastSink != null && lastSink != p.sink) {
+            // Pipelined responses of several clients in one read: the one before is complete, and
+            // its client gets what was relayed to it now rather than at the end of the read.
+            lastSink.readComplete(this);
         }
         lastSink = p.sink;
         p.sink.frame(this, frame, kind);

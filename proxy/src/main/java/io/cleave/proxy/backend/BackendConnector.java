@@ -1,16 +1,14 @@
 package io.cleave.proxy.backend;
 
 import io.cleave.proxy.protocol.PacketFrameDecoder;
+import io.cleave.proxy.transport.Transport;
 import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
-import io.netty.channel.epoll.Epoll;
-import io.netty.channel.epoll.EpollDomainSocketChannel;
-import io.netty.channel.epoll.EpollSocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.channel.unix.DomainSocketAddress;
 import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.Promise;
@@ -19,23 +17,28 @@ import java.net.SocketAddress;
 
 /**
  * Opens authenticated connections to one shard on a given event loop, over its Unix socket when
- * it has one and epoll is available, else over TCP.
+ * it has one and the loops' transport has Unix sockets, else over TCP.
  */
 public final class BackendConnector implements ShardConnector {
 
     private final ShardEndpoint endpoint;
+    /** The transport of the loops connections are made on: a channel registers only with its own kind of loop. */
+    private final Transport transport;
     /** Set once from the shard's max_prepared_stmt_count before clients are served. */
     private volatile int statementCacheSize;
     private final int connectTimeoutMillis;
 
     private final boolean missing;
 
-    public BackendConnector(ShardEndpoint endpoint, int statementCacheSize, int connectTimeoutMillis) {
-        this(endpoint, statementCacheSize, connectTimeoutMillis, false);
+    public BackendConnector(ShardEndpoint endpoint, Transport transport, int statementCacheSize,
+                            int connectTimeoutMillis) {
+        this(endpoint, transport, statementCacheSize, connectTimeoutMillis, false);
     }
 
-    private BackendConnector(ShardEndpoint endpoint, int statementCacheSize, int connectTimeoutMillis, boolean missing) {
+    private BackendConnector(ShardEndpoint endpoint, Transport transport, int statementCacheSize,
+                             int connectTimeoutMillis, boolean missing) {
         this.endpoint = endpoint;
+        this.transport = transport;
         this.statementCacheSize = statementCacheSize;
         this.connectTimeoutMillis = connectTimeoutMillis;
         this.missing = missing;
@@ -44,7 +47,7 @@ public final class BackendConnector implements ShardConnector {
     /** Stands for a shard index nothing answers to (a shard scaled away): every connection fails, naming it. */
     public static BackendConnector missing(int shard) {
         return new BackendConnector(new ShardEndpoint(shard, null, java.net.InetSocketAddress.createUnresolved("none", 0),
-                "", new byte[0]), 1, 0, true);
+                "", new byte[0]), Transport.NIO, 1, 0, true);
     }
 
     /** How many prepared statements each new connection keeps before closing the least recently used. */
@@ -68,13 +71,11 @@ public final class BackendConnector implements ShardConnector {
             promise.setFailure(new java.io.IOException("shard " + endpoint.shard() + " is not part of this Cleave"));
             return promise;
         }
-        boolean epoll = Epoll.isAvailable() && loop.parent() instanceof io.netty.channel.epoll.EpollEventLoopGroup;
-        boolean unix = epoll && endpoint.socket() != null;
-        Class<? extends Channel> type = unix ? EpollDomainSocketChannel.class
-                : epoll ? EpollSocketChannel.class : NioSocketChannel.class;
+        boolean unix = transport.hasDomainSockets() && endpoint.socket() != null;
+        Class<? extends Channel> type = unix ? transport.domainChannel() : transport.channel();
         if (!unix && endpoint.tcp() == null) {
             promise.setFailure(new IllegalStateException(endpoint.describe()
-                    + " has only a Unix socket, which needs the epoll transport (Linux)"));
+                    + " has only a Unix socket, which needs the epoll or io_uring transport (Linux), not " + transport));
             return promise;
         }
         SocketAddress address = unix ? new DomainSocketAddress(endpoint.socket().toFile()) : endpoint.tcp();
@@ -82,6 +83,9 @@ public final class BackendConnector implements ShardConnector {
                 .group(loop)
                 .channel(type)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectTimeoutMillis)
+                // The clients' allocator, as relayed frames move from these channels to theirs: Netty 4.2
+                // defaults to its adaptive allocator, the proxy keeps 4.1's pooled one on both sides.
+                .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
                 .handler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel ch) {

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 /**
  * The backend connections one event loop keeps to one shard. Only that loop touches it, so it
@@ -62,10 +63,21 @@ public final class BackendPool {
     /** Give-backs of a connection that was back already: each a caller's mistake, ignored and logged. */
     private int repeatedGiveBacks;
     private boolean closed;
+    private final PipelineWindow pipeline;
 
-    @SuppressWarnings("unchecked")
     public BackendPool(EventLoop loop, ShardConnector connector, int limit, long acquireTimeoutMillis,
                        PoolMetrics metrics) {
+        this(loop, connector, limit, acquireTimeoutMillis, metrics, 1);
+    }
+
+    /**
+     * @param pipelineDepth the most commands of different borrowers one connection carries at once
+     *                      ({@link #joinPipeline}); 1 turns pipelining off
+     */
+    @SuppressWarnings("unchecked")
+    public BackendPool(EventLoop loop, ShardConnector connector, int limit, long acquireTimeoutMillis,
+                       PoolMetrics metrics, int pipelineDepth) {
+        this.pipeline = new PipelineWindow(loop, pipelineDepth);
         this.loop = loop;
         this.connector = connector;
         this.limit = limit;
@@ -132,6 +144,44 @@ public final class BackendPool {
         openFor(profile, callback);
     }
 
+    /** Whether statements of several borrowers may share a connection ({@code proxy.pipeline_depth} above 1). */
+    public boolean pipelines() {
+        return pipeline.enabled();
+    }
+
+    /**
+     * Lends, as one more borrower, a connection on which a statement that may share was written in
+     * this event-loop pass and which {@code fits} the caller's statement; null when there is none
+     * (the caller then {@link #acquire acquires} as usual). The caller writes its command without a
+     * flush and gives the connection back with {@link #release} as any borrower does.
+     */
+    public BackendConnection joinPipeline(int profile, Predicate<BackendConnection> fits) {
+        if (closed || !pipeline.enabled()) {
+            return null;
+        }
+        BackendConnection c = pipeline.find(profile, conn -> conn.borrowed() && fits.test(conn));
+        if (c != null) {
+            c.sharers(c.sharers() + 1);
+            c.sharedThisLease(true);
+            metrics.statementPipelined(shard());
+        }
+        return c;
+    }
+
+    /**
+     * A statement that may share {@code connection} was written on it (without a flush): the pass
+     * ends with one flush, and until then other borrowers may join it when {@code followers}
+     * (false for a statement that may wait for a row lock: nobody waits behind it).
+     */
+    public void holdForPipeline(BackendConnection connection, boolean followers) {
+        pipeline.hold(connection, followers);
+    }
+
+    /** Statements written behind another borrower's on one connection so far. */
+    public long pipelinedStatements() {
+        return pipeline.joined();
+    }
+
     /** Who stands in line now, in order (waiters that named nobody are left out). */
     public List<ConnectionWaiter> waitersInLine() {
         List<ConnectionWaiter> out = new ArrayList<>(waiters.size());
@@ -176,10 +226,25 @@ public final class BackendPool {
             log.warn("{} was given back again; ignored", connection, new IllegalStateException("released twice"));
             return;
         }
+        if (connection.sharers() > 0) {
+            // One of several borrowers whose statements were pipelined on it: the others still wait there.
+            connection.sharers(connection.sharers() - 1);
+            return;
+        }
         connection.borrowed(false);
         inUse--;
+        boolean wasShared = connection.sharedThisLease();
+        connection.sharedThisLease(false);
         if (!connection.isUsable() || closed) {
             forget(connection);
+            return;
+        }
+        if (wasShared && connection.hasPendingResponses()) {
+            // Its last borrower is done but answers are still due, to borrowers that went away
+            // (pipelined statements of clients that left): nobody is left to read them, and the
+            // next borrower must not wait behind them. As for any client that leaves mid-statement.
+            forget(connection);
+            connection.abandon();
             return;
         }
         if (ServerStatus.has(connection.lastStatus(), ServerStatus.IN_TRANS)) {

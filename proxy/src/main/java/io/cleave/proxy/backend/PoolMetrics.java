@@ -14,4 +14,8 @@ public interface PoolMetrics {
 
     default void waitTimedOut(int shard) {
     }
+
+    /** A statement was written behind another client's on one connection (pipelined). */
+    default void statementPipelined(int shard) {
+    }
 }

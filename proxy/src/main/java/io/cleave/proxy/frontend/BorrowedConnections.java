@@ -14,7 +14,8 @@ import java.util.function.Predicate;
  * paths let go of it, and a stale reference to a connection given back long ago (and lent to
  * someone else since) can neither give it back nor close it. When the session ends, what is
  * still here is given back (closed when it may hold anything: a transaction, session state, a
- * statement in flight), so a client can end at any moment without leaving anything behind.
+ * statement in flight), so a client can end at any moment without leaving anything behind. A
+ * connection shared with other clients' pipelined statements is never closed from here.
  *
  * <p>A session holds a handful of connections at most: a list scanned by identity is enough.
  */
@@ -68,6 +69,12 @@ final class BorrowedConnections {
     void giveBackAll(Predicate<BackendConnection> keep, Predicate<BackendConnection> clean) {
         for (BackendConnection c : new ArrayList<>(borrowed)) {
             if (keep.test(c)) {
+                continue;
+            }
+            if (c.isShared()) {
+                // Other clients' statements were pipelined on it and wait for their answers there:
+                // only this session's share goes back (an answer still due to it is dropped).
+                giveBack(c);
                 continue;
             }
             if (!c.isUsable() || c.hasPendingResponses() || ServerStatus.has(c.lastStatus(), ServerStatus.IN_TRANS)

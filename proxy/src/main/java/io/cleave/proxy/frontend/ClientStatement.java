@@ -129,6 +129,11 @@ final class ClientStatement {
         return longDataTooLong;
     }
 
+    /** Whether long data waits for the next execute. */
+    boolean hasLongData() {
+        return longData != null;
+    }
+
     /** Which parameters have long data waiting (null when none). */
     boolean[] longDataFlags() {
         if (longData == null) {

@@ -157,9 +157,9 @@ final class PlanExecutor {
             tx.markWritten(shard);
         }
         command.served(RouteKind.SINGLE_SHARD);
-        relay.run(command, shard, ResponseKind.RESULT,
-                command.binary() ? ShardExchange.Mode.EXECUTE : ShardExchange.Mode.RELAY, command.statement(), joins,
-                forceInTransaction);
+        ShardExchange.Mode mode = command.binary() ? ShardExchange.Mode.EXECUTE : ShardExchange.Mode.RELAY;
+        relay.run(command, shard, ResponseKind.RESULT, mode, command.statement(), joins, forceInTransaction,
+                PipelineRule.of(session, command, r, mode, joins, forceInTransaction));
     }
 
     private void several(Command command, Plan.Route r, int[] shards) {

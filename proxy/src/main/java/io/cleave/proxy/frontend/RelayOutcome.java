@@ -61,7 +61,15 @@ final class RelayOutcome {
             }
             cursors.afterResponse(command, shard, conn, tracker);
         }
-        boolean keepForWarnings = tracker.warnings() > 0 && !tracker.isError();
+        boolean warned = tracker.warnings() > 0 && !tracker.isError();
+        // Another client's statement may have run on the connection right after this one
+        // (pipelined): the server's warnings are that statement's now, and SHOW WARNINGS says so.
+        boolean keepForWarnings = warned && !conn.hasPendingResponses();
+        if (warned && !keepForWarnings) {
+            connections.proxyWarnings(List.of("the previous statement had " + tracker.warnings()
+                    + " warning(s) that are not available: another client's statement ran on its backend connection"
+                    + " right after it (proxy.pipeline_depth > 1)"));
+        }
         boolean ok = !tracker.isError() && conn.isUsable();
         List<String> locks = ok && command.pins().pin() == Pin.NAMED_LOCK ? command.pins().names() : List.of();
         List<String> variables = ok ? command.assignedVariables() : List.of();

@@ -12,6 +12,7 @@ import io.cleave.router.plan.Analysis;
 import io.cleave.router.plan.LiteralParameters;
 import io.cleave.router.plan.Plan;
 import io.cleave.router.plan.Target;
+import io.cleave.router.shardmap.ShardMap;
 import io.cleave.router.sql.ast.StatementKind;
 import io.cleave.router.sql.lex.SqlMode;
 import io.netty.buffer.ByteBuf;
@@ -139,11 +140,13 @@ final class Session {
      * The settings {@code command}'s statement runs with. The shards count AUTO_INCREMENT in steps
      * of the shard count, each from its own offset, so that a sharded table's ids never meet; an
      * INSERT into a table that lives on one shard (or the same on every shard) counts by one
-     * instead, as one server does, unless the session chose its own step.
+     * instead, as one server does, unless the session chose its own step. A home of one shard
+     * (and no attached server) counts by one already: its shard steps by the shard count, 1, so
+     * setting the step there would only cost a SET before and after every INSERT of a transaction.
      */
     SessionSettings settingsFor(Command command) {
         if (!countsByOne(command.plan()) || settings.systemVariables().containsKey(AUTO_INCREMENT_INCREMENT)
-                || settings.systemVariables().containsKey(AUTO_INCREMENT_OFFSET)) {
+                || settings.systemVariables().containsKey(AUTO_INCREMENT_OFFSET) || stepsByOneAlready()) {
             return settings;
         }
         if (countingByOne == null) {
@@ -151,6 +154,11 @@ final class Session {
                     .withSystemVariable(AUTO_INCREMENT_OFFSET, "1");
         }
         return countingByOne;
+    }
+
+    private boolean stepsByOneAlready() {
+        ShardMap map = runtime.shardMaps().current();
+        return map.shardCount() == 1 && map.attached().isEmpty();
     }
 
     private static final String AUTO_INCREMENT_INCREMENT = "auto_increment_increment";

@@ -2,6 +2,7 @@ package io.cleave.proxy.frontend;
 
 import io.cleave.proxy.backend.AcquireCallback;
 import io.cleave.proxy.backend.BackendConnection;
+import io.cleave.proxy.backend.BackendPool;
 import io.cleave.proxy.backend.BackendStatement;
 import io.cleave.proxy.backend.ConnectionWaiter;
 import io.cleave.proxy.backend.FrameKind;
@@ -17,6 +18,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.List;
+import java.util.function.Predicate;
+import java.util.function.Consumer;
 
 /**
  * Runs one client command on one shard and relays the answer (the hot path): get a connection
@@ -25,6 +28,12 @@ import java.util.List;
  * needs it, send it (after a deferred START TRANSACTION when one is due, in the same round trip),
  * and relay the response frames as they arrive with only sequence ids rewritten. How the command
  * ends is {@link RelayOutcome}'s. One instance per session, reused for every command.
+ *
+ * <p>A statement that may share its connection ({@link PipelineRule}) first looks for one that
+ * another client's statement was written on in this event-loop pass, with the same settings (and
+ * for an execute, the statement prepared there): it is written behind it, and the pass ends with
+ * one flush for both ({@code PipelineWindow}). Its answer comes in order after the other's, and
+ * everything else goes as for a connection of its own.
  */
 final class ShardExchange implements AcquireCallback, ResponseSink {
 
@@ -55,10 +64,18 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
     private boolean startsTransaction;
     private boolean forceInTransaction;
     private BackendConnection connection;
+    /** The connection's own statement for an execute, once known (looked up once per execute). */
+    private BackendStatement backendStatement;
     private int preambleResponses;
     private ErrPacket swallowedError;
     private boolean relayedAny;
     private long startNanos;
+    private PipelineRule sharing = PipelineRule.ALONE;
+    /** The settings the command needs on its connection (tested by {@link #fitsPipeline}). */
+    private io.cleave.proxy.session.SessionSettings target;
+    private final Predicate<BackendConnection> fitsPipeline = this::fitsPipeline;
+    /** The sync step's callback, made once: a lambda capturing the connection would be a new object per statement. */
+    private final Consumer<ErrPacket> synced = this::synced;
 
     ShardExchange(Session session, RelayOutcome outcome) {
         this.session = session;
@@ -75,6 +92,13 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
      */
     void run(Command command, int shard, ResponseKind kind, Mode mode, ClientStatement statement,
              boolean startsTransaction, boolean forceInTransaction) {
+        run(command, shard, kind, mode, statement, startsTransaction, forceInTransaction, PipelineRule.ALONE);
+    }
+
+    /** As above; {@code sharing}: whether the statement may share its connection with other clients'. */
+    void run(Command command, int shard, ResponseKind kind, Mode mode, ClientStatement statement,
+             boolean startsTransaction, boolean forceInTransaction, PipelineRule sharing) {
+        this.sharing = sharing;
         this.command = command;
         this.shard = shard;
         this.request = command.frame().retain();
@@ -99,9 +123,36 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
         BackendConnection own = session.connections().connectionFor(shard, command.effects().previousConnection());
         if (own != null) {
             onConnection(own);
-        } else {
-            session.loop().pool(shard).acquire(session.responseProfile(), this);
+            return;
         }
+        BackendPool pool = session.loop().pool(shard);
+        if (sharing != PipelineRule.ALONE && pool.pipelines()) {
+            target = session.settingsFor(command);
+            BackendConnection joined = pool.joinPipeline(session.responseProfile(), fitsPipeline);
+            target = null;
+            if (joined != null) {
+                if (!session.connections().lent(joined)) {
+                    Command gone = command;
+                    reset();
+                    gone.finishSilently();
+                    return;
+                }
+                // Settings are the session's already (that is what fits means): nothing to sync.
+                connection = joined;
+                sendRequest();
+                return;
+            }
+        }
+        step = Step.ACQUIRE;
+        pool.acquire(session.responseProfile(), this);
+    }
+
+    /** A connection held open in this pass fits the command: its settings, and for an execute its statement. */
+    private boolean fitsPipeline(BackendConnection conn) {
+        if (!conn.sessionState().applied().equals(target)) {
+            return false;
+        }
+        return mode != Mode.EXECUTE || conn.statements().get(statement.sql()) != null;
     }
 
     @Override
@@ -130,20 +181,25 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
     private void onConnection(BackendConnection conn) {
         connection = conn;
         step = Step.SYNC;
-        SessionSyncStep.run(conn, session.settingsFor(command), error -> {
-            if (step != Step.SYNC) {
-                return;
-            }
-            if (error != null) {
-                finishWithError(conn, error);
-                return;
-            }
-            afterSync();
-        });
+        SessionSyncStep.run(conn, session.settingsFor(command), synced);
+    }
+
+    private void synced(ErrPacket error) {
+        if (step != Step.SYNC) {
+            return;
+        }
+        if (error != null) {
+            finishWithError(connection, error);
+            return;
+        }
+        afterSync();
     }
 
     private void afterSync() {
-        if (mode == Mode.EXECUTE && connection.statements().get(statement.sql()) == null) {
+        if (mode == Mode.EXECUTE) {
+            backendStatement = connection.statements().get(statement.sql());
+        }
+        if (mode == Mode.EXECUTE && backendStatement == null) {
             step = Step.PREPARE;
             connection.send(connection.commandFrame(CommandCode.STMT_PREPARE, statement.sql().bytes()),
                     ResponseKind.PREPARE, this);
@@ -164,14 +220,20 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
         }
         ByteBuf toSend = request.retain();
         if (mode == Mode.EXECUTE) {
-            toSend = executeFrameFor(connection.statements().get(statement.sql()), toSend);
+            toSend = executeFrameFor(backendStatement != null ? backendStatement
+                    : connection.statements().get(statement.sql()), toSend);
         } else if (mode == Mode.FETCH) {
             toSend.setIntLE(toSend.readerIndex() + Frames.HEADER_SIZE + 1,
                     (int) connection.statements().get(statement.sql()).id());
         }
         startNanos = System.nanoTime();
         connection.send(toSend, kind, this);
-        connection.flush();
+        BackendPool pool = connection.pool();
+        if (sharing != PipelineRule.ALONE && pool != null && pool.pipelines()) {
+            pool.holdForPipeline(connection, sharing == PipelineRule.SHARED);
+        } else {
+            connection.flush();
+        }
     }
 
     /** Points an execute at this connection's statement id, adding parameter types it has not seen. */
@@ -220,8 +282,15 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
         }
         relayedAny = true;
         ClientOutput output = session.output();
+        if (!output.channel().isActive()) {
+            // The client left while its answer was on the way (behind others' on a shared connection).
+            frame.release();
+            return;
+        }
         output.relay(frame);
-        if (!output.channel().isWritable()) {
+        if (!output.channel().isWritable() && conn.pendingResponses() == 1) {
+            // Reading stops only for a connection whose next answers are this client's: answers of
+            // other clients behind it on the same connection must not wait for a slow reader.
             session.connections().pause(conn);
         }
     }
@@ -291,8 +360,10 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
 
     private void reset() {
         step = Step.IDLE;
+        sharing = PipelineRule.ALONE;
         command = null;
         connection = null;
+        backendStatement = null;
         statement = null;
         if (request != null) {
             request.release();

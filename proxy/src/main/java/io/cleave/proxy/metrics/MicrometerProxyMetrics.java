@@ -25,6 +25,7 @@ public final class MicrometerProxyMetrics implements ProxyMetrics {
     public static final String BACKEND_CONNECTIONS = "cleave.proxy.backend.connections";
     public static final String BACKEND_CONNECT_FAILURES = "cleave.proxy.backend.connect.failures";
     public static final String BACKEND_WAIT_TIMEOUTS = "cleave.proxy.backend.wait.timeouts";
+    public static final String PIPELINED_STATEMENTS = "cleave.proxy.backend.pipelined.statements";
     public static final String AUTH_FAILURES = "cleave.proxy.auth.failures";
     /** Client connections ended before login for another reason than a wrong password; tag: reason ({@link LoginAbort}). */
     public static final String LOGIN_ABORTS = "cleave.proxy.login.aborts";
@@ -46,6 +47,7 @@ public final class MicrometerProxyMetrics implements ProxyMetrics {
     private final Timer[] latency;
     private final Counter[] connectFailures;
     private final Counter[] waitTimeouts;
+    private final Counter[] pipelined;
     private final ConcurrentHashMap<Integer, Counter> errors = new ConcurrentHashMap<>();
     private final Counter authFailures;
     private final Counter[] loginAborts = new Counter[LoginAbort.values().length];
@@ -71,6 +73,7 @@ public final class MicrometerProxyMetrics implements ProxyMetrics {
         latency = new Timer[io.cleave.proxy.server.ShardSlots.CAPACITY];
         connectFailures = new Counter[latency.length];
         waitTimeouts = new Counter[latency.length];
+        pipelined = new Counter[latency.length];
         for (int s = 0; s < shards; s++) {
             shardMeters(s);
         }
@@ -120,6 +123,9 @@ public final class MicrometerProxyMetrics implements ProxyMetrics {
         }
         connectFailures[s] = Counter.builder(BACKEND_CONNECT_FAILURES).tag("shard", Integer.toString(s)).register(registry);
         waitTimeouts[s] = Counter.builder(BACKEND_WAIT_TIMEOUTS).tag("shard", Integer.toString(s)).register(registry);
+        pipelined[s] = Counter.builder(PIPELINED_STATEMENTS)
+                .description("Statements written behind another client's on one backend connection (proxy.pipeline_depth)")
+                .tag("shard", Integer.toString(s)).register(registry);
         latency[s] = Timer.builder(SHARD_LATENCY)
                 .description("Time from sending a statement to a shard to the end of its response")
                 .tag("shard", Integer.toString(s))
@@ -199,6 +205,14 @@ public final class MicrometerProxyMetrics implements ProxyMetrics {
         if (shard >= 0 && shard < waitTimeouts.length) {
             shardMeters(shard);
             waitTimeouts[shard].increment();
+        }
+    }
+
+    @Override
+    public void statementPipelined(int shard) {
+        if (shard >= 0 && shard < pipelined.length) {
+            shardMeters(shard);
+            pipelined[shard].increment();
         }
     }
 

@@ -20,6 +20,7 @@ public final class LoopResources {
     private final EventLoop loop;
     private final ShardSlots slots;
     private final int perLoopLimit;
+    private final int pipelineDepth;
     private final long acquireTimeoutMillis;
     private final PoolMetrics metrics;
     private final io.cleave.router.shardmap.ShardMapHolder maps;
@@ -30,11 +31,12 @@ public final class LoopResources {
     private final ShardAvailability availability;
     private int nextAnyShard;
 
-    LoopResources(EventLoop loop, ShardSlots slots, int perLoopLimit, long acquireTimeoutMillis,
+    LoopResources(EventLoop loop, ShardSlots slots, int perLoopLimit, int pipelineDepth, long acquireTimeoutMillis,
                   PoolMetrics metrics, ShardAvailability availability, io.cleave.router.shardmap.ShardMapHolder maps) {
         this.loop = loop;
         this.slots = slots;
         this.perLoopLimit = perLoopLimit;
+        this.pipelineDepth = pipelineDepth;
         this.acquireTimeoutMillis = acquireTimeoutMillis;
         this.metrics = metrics;
         this.availability = availability;
@@ -69,7 +71,7 @@ public final class LoopResources {
         if (connector == null) {
             connector = BackendConnector.missing(shard);
         }
-        pool = new BackendPool(loop, connector, perLoopLimit, acquireTimeoutMillis, metrics);
+        pool = new BackendPool(loop, connector, perLoopLimit, acquireTimeoutMillis, metrics, pipelineDepth);
         pools[shard] = pool;
         return pool;
     }

@@ -1,6 +1,7 @@
 package io.cleave.proxy.server;
 
 import io.cleave.proxy.auth.ProxyUser;
+import io.cleave.proxy.transport.TransportSetting;
 
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -24,19 +25,27 @@ import java.util.List;
  *                                        before the shards' lock waits are joined to look for a
  *                                        deadlock across them; zero turns the detector off
  * @param login                           limits on clients that have not logged in yet
+ * @param transport                       Netty I/O transport for client and shard connections alike
+ * @param pipelineDepth                   the most autocommit statements of different clients one backend
+ *                                        connection carries at once when they meet in one event-loop pass
+ *                                        (see {@code PipelineWindow}); 1 turns pipelining off
  */
 public record ProxyConfig(InetSocketAddress listen, Path socket, List<ProxyUser> users, int threads,
                           int maxBackendConnectionsPerShard, Duration backendAcquireTimeout, long maxAllowedPacket,
                           Path tlsCertificate, Path tlsPrivateKey, Duration xaRecoveryInterval,
-                          Duration deadlockCheckAfter, LoginLimits login) {
+                          Duration deadlockCheckAfter, LoginLimits login, TransportSetting transport,
+                          int pipelineDepth) {
 
     public static final Duration DEFAULT_XA_RECOVERY_INTERVAL = Duration.ofSeconds(30);
     public static final Duration DEFAULT_DEADLOCK_CHECK_AFTER = Duration.ofMillis(100);
     /** MySQL 8's default. */
     public static final long DEFAULT_MAX_ALLOWED_PACKET = 64L * 1024 * 1024;
+    public static final int DEFAULT_PIPELINE_DEPTH = 1;
+    public static final int MAX_PIPELINE_DEPTH = 256;
 
     public ProxyConfig {
         users = List.copyOf(users);
+        java.util.Objects.requireNonNull(transport, "transport");
         if (maxBackendConnectionsPerShard < 1) {
             throw new IllegalArgumentException("max backend connections per shard must be at least 1");
         }
@@ -49,14 +58,28 @@ public record ProxyConfig(InetSocketAddress listen, Path socket, List<ProxyUser>
         if (deadlockCheckAfter.isNegative()) {
             throw new IllegalArgumentException("the deadlock check threshold cannot be negative");
         }
+        if (pipelineDepth < 1 || pipelineDepth > MAX_PIPELINE_DEPTH) {
+            throw new IllegalArgumentException("pipeline depth must be 1.." + MAX_PIPELINE_DEPTH + ", got " + pipelineDepth);
+        }
     }
 
-    /** With the default deadlock check threshold and login limits. */
+    /** Without pipelining (its default depth). */
+    public ProxyConfig(InetSocketAddress listen, Path socket, List<ProxyUser> users, int threads,
+                       int maxBackendConnectionsPerShard, Duration backendAcquireTimeout, long maxAllowedPacket,
+                       Path tlsCertificate, Path tlsPrivateKey, Duration xaRecoveryInterval,
+                       Duration deadlockCheckAfter, LoginLimits login, TransportSetting transport) {
+        this(listen, socket, users, threads, maxBackendConnectionsPerShard, backendAcquireTimeout, maxAllowedPacket,
+                tlsCertificate, tlsPrivateKey, xaRecoveryInterval, deadlockCheckAfter, login, transport,
+                DEFAULT_PIPELINE_DEPTH);
+    }
+
+    /** With the default deadlock check threshold, login limits and transport. */
     public ProxyConfig(InetSocketAddress listen, Path socket, List<ProxyUser> users, int threads,
                        int maxBackendConnectionsPerShard, Duration backendAcquireTimeout, long maxAllowedPacket,
                        Path tlsCertificate, Path tlsPrivateKey, Duration xaRecoveryInterval) {
         this(listen, socket, users, threads, maxBackendConnectionsPerShard, backendAcquireTimeout, maxAllowedPacket,
-                tlsCertificate, tlsPrivateKey, xaRecoveryInterval, DEFAULT_DEADLOCK_CHECK_AFTER, LoginLimits.DEFAULT);
+                tlsCertificate, tlsPrivateKey, xaRecoveryInterval, DEFAULT_DEADLOCK_CHECK_AFTER, LoginLimits.DEFAULT,
+                TransportSetting.AUTO);
     }
 
     public static ProxyConfig defaults(InetSocketAddress listen, List<ProxyUser> users) {
@@ -66,26 +89,37 @@ public record ProxyConfig(InetSocketAddress listen, Path socket, List<ProxyUser>
 
     public ProxyConfig withTls(Path certificate, Path privateKey) {
         return new ProxyConfig(listen, socket, users, threads, maxBackendConnectionsPerShard, backendAcquireTimeout,
-                maxAllowedPacket, certificate, privateKey, xaRecoveryInterval, deadlockCheckAfter, login);
+                maxAllowedPacket, certificate, privateKey, xaRecoveryInterval, deadlockCheckAfter, login, transport, pipelineDepth);
     }
 
     public ProxyConfig withMaxBackendConnectionsPerShard(int max) {
         return new ProxyConfig(listen, socket, users, threads, max, backendAcquireTimeout, maxAllowedPacket, tlsCertificate,
-                tlsPrivateKey, xaRecoveryInterval, deadlockCheckAfter, login);
+                tlsPrivateKey, xaRecoveryInterval, deadlockCheckAfter, login, transport, pipelineDepth);
     }
 
     public ProxyConfig withSocket(Path path) {
         return new ProxyConfig(listen, path, users, threads, maxBackendConnectionsPerShard, backendAcquireTimeout,
-                maxAllowedPacket, tlsCertificate, tlsPrivateKey, xaRecoveryInterval, deadlockCheckAfter, login);
+                maxAllowedPacket, tlsCertificate, tlsPrivateKey, xaRecoveryInterval, deadlockCheckAfter, login, transport, pipelineDepth);
     }
 
     public ProxyConfig withThreads(int count) {
         return new ProxyConfig(listen, socket, users, count, maxBackendConnectionsPerShard, backendAcquireTimeout,
-                maxAllowedPacket, tlsCertificate, tlsPrivateKey, xaRecoveryInterval, deadlockCheckAfter, login);
+                maxAllowedPacket, tlsCertificate, tlsPrivateKey, xaRecoveryInterval, deadlockCheckAfter, login, transport, pipelineDepth);
     }
 
     public ProxyConfig withDeadlockCheckAfter(Duration threshold) {
         return new ProxyConfig(listen, socket, users, threads, maxBackendConnectionsPerShard, backendAcquireTimeout,
-                maxAllowedPacket, tlsCertificate, tlsPrivateKey, xaRecoveryInterval, threshold, login);
+                maxAllowedPacket, tlsCertificate, tlsPrivateKey, xaRecoveryInterval, threshold, login, transport, pipelineDepth);
+    }
+
+    public ProxyConfig withTransport(TransportSetting setting) {
+        return new ProxyConfig(listen, socket, users, threads, maxBackendConnectionsPerShard, backendAcquireTimeout,
+                maxAllowedPacket, tlsCertificate, tlsPrivateKey, xaRecoveryInterval, deadlockCheckAfter, login, setting, pipelineDepth);
+    }
+
+    public ProxyConfig withPipelineDepth(int depth) {
+        return new ProxyConfig(listen, socket, users, threads, maxBackendConnectionsPerShard, backendAcquireTimeout,
+                maxAllowedPacket, tlsCertificate, tlsPrivateKey, xaRecoveryInterval, deadlockCheckAfter, login, transport,
+                depth);
     }
 }

@@ -34,6 +34,7 @@ public final class ProxyRuntime {
     private final int loopCount;
     private final AtomicLong connectionIds = new AtomicLong();
     private final Map<EventLoop, LoopResources> loops = new ConcurrentHashMap<>();
+    private volatile boolean oneLoop;
     private final io.cleave.router.plan.Router router;
     private final io.cleave.router.plan.TargetResolver resolver;
     private final io.cleave.proxy.frontend.SequenceService sequences;
@@ -229,8 +230,20 @@ public final class ProxyRuntime {
     }
 
     public LoopResources loop(EventLoop loop) {
-        return loops.computeIfAbsent(loop, l -> new LoopResources(l, slots, perLoopLimit,
+        if (oneLoop && !loops.isEmpty()) {
+            return loops.values().iterator().next();
+        }
+        return loops.computeIfAbsent(loop, l -> new LoopResources(l, slots, perLoopLimit, config.pipelineDepth(),
                 config.backendAcquireTimeout().toMillis(), metrics, availability, shardMaps));
+    }
+
+    /**
+     * Serves every client with the resources of the first loop asked for, as if all were one loop.
+     * For flow tests only, where every embedded channel has a loop of its own but all run on the
+     * test's thread: clients that share pools can share backend connections.
+     */
+    public void serveEveryLoopAsOne() {
+        oneLoop = true;
     }
 
     public ShardAvailability availability() {

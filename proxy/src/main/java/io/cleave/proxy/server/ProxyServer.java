@@ -8,6 +8,9 @@ import io.cleave.proxy.backend.ShardEndpoint;
 import io.cleave.proxy.frontend.FrontendInitializer;
 import io.cleave.proxy.metrics.MicrometerProxyMetrics;
 import io.cleave.proxy.metrics.ProxyMetrics;
+import io.cleave.proxy.transport.Transport;
+import io.cleave.proxy.transport.TransportChoice;
+import io.cleave.proxy.transport.TransportSelector;
 import io.cleave.router.shardmap.ShardMapHolder;
 import io.cleave.router.topology.Topology;
 import io.netty.bootstrap.ServerBootstrap;
@@ -15,13 +18,8 @@ import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.ServerChannel;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
-import io.netty.channel.epoll.Epoll;
-import io.netty.channel.epoll.EpollEventLoopGroup;
-import io.netty.channel.epoll.EpollServerSocketChannel;
-import io.netty.channel.nio.NioEventLoopGroup;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import org.slf4j.Logger;
@@ -46,6 +44,7 @@ public final class ProxyServer implements AutoCloseable {
 
     private final EventLoopGroup boss;
     private final EventLoopGroup workers;
+    private final Transport transport;
     private final Channel serverChannel;
     private final Channel socketChannel;
     private final ProxyRuntime runtime;
@@ -53,10 +52,11 @@ public final class ProxyServer implements AutoCloseable {
     private final XaRecovery recovery;
     private final java.util.concurrent.ScheduledExecutorService recoveryTimer;
 
-    private ProxyServer(EventLoopGroup boss, EventLoopGroup workers, Channel serverChannel, Channel socketChannel,
-                        ProxyRuntime runtime, ShardAdmin admin, XaRecovery recovery) {
+    private ProxyServer(EventLoopGroup boss, EventLoopGroup workers, Transport transport, Channel serverChannel,
+                        Channel socketChannel, ProxyRuntime runtime, ShardAdmin admin, XaRecovery recovery) {
         this.boss = boss;
         this.workers = workers;
+        this.transport = transport;
         this.serverChannel = serverChannel;
         this.socketChannel = socketChannel;
         this.runtime = runtime;
@@ -92,6 +92,11 @@ public final class ProxyServer implements AutoCloseable {
         return recovery.recover();
     }
 
+    /** The I/O transport the proxy's loops run on ({@code proxy.transport} resolved on this host). */
+    public Transport transport() {
+        return transport;
+    }
+
     public ShardAdmin admin() {
         return admin;
     }
@@ -118,14 +123,21 @@ public final class ProxyServer implements AutoCloseable {
                     + shards.size() + " endpoints were given");
         }
         int threads = config.threads() > 0 ? config.threads() : Runtime.getRuntime().availableProcessors();
-        boolean epoll = Epoll.isAvailable();
-        EventLoopGroup boss = epoll ? new EpollEventLoopGroup(1) : new NioEventLoopGroup(1);
-        EventLoopGroup workers = epoll ? new EpollEventLoopGroup(threads) : new NioEventLoopGroup(threads);
-        Class<? extends ServerChannel> channelType = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+        TransportChoice choice = TransportSelector.ofThisHost().choose(config.transport());
+        if (choice.fellBack()) {
+            log.warn("proxy.transport auto: using {} ({})", choice.transport(), choice.passedOver());
+        }
+        Transport transport = choice.transport();
+        if (config.socket() != null && !transport.hasDomainSockets()) {
+            throw new IllegalStateException("the proxy's Unix socket " + config.socket() + " needs the epoll or io_uring"
+                    + " transport (Linux), not " + transport + ": set proxy.socket: none, or another proxy.transport");
+        }
+        EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, transport.ioHandlerFactory());
+        EventLoopGroup workers = new MultiThreadIoEventLoopGroup(threads, transport.ioHandlerFactory());
         ShardSlots slots = new ShardSlots();
         List<BackendConnector> connectors = new java.util.ArrayList<>();
         for (ShardEndpoint endpoint : shards) {
-            BackendConnector connector = new BackendConnector(endpoint, statementCache(config), 5_000);
+            BackendConnector connector = new BackendConnector(endpoint, transport, statementCache(config), 5_000);
             connectors.add(connector);
             slots.set(endpoint.shard(), connector);
         }
@@ -160,7 +172,7 @@ public final class ProxyServer implements AutoCloseable {
             }
             Channel channel = new ServerBootstrap()
                     .group(boss, workers)
-                    .channel(channelType)
+                    .channel(transport.serverChannel())
                     .option(ChannelOption.SO_BACKLOG, 1024)
                     .option(ChannelOption.SO_REUSEADDR, true)
                     .childOption(ChannelOption.TCP_NODELAY, true)
@@ -170,13 +182,10 @@ public final class ProxyServer implements AutoCloseable {
                     .bind(config.listen()).sync().channel();
             Channel socket = null;
             if (config.socket() != null) {
-                if (!epoll) {
-                    throw new IllegalStateException("a Unix socket listener needs the epoll transport (Linux)");
-                }
                 java.nio.file.Files.deleteIfExists(config.socket());
                 socket = new ServerBootstrap()
                         .group(boss, workers)
-                        .channel(io.netty.channel.epoll.EpollServerDomainSocketChannel.class)
+                        .channel(transport.serverDomainChannel())
                         .childOption(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
                         .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 * 1024, 1024 * 1024))
                         .childHandler(new FrontendInitializer(runtime))
@@ -184,8 +193,8 @@ public final class ProxyServer implements AutoCloseable {
             }
             runtime.startDeadlockDetector((io.netty.channel.EventLoop) workers.next());
             log.info("proxy listening on {}{} ({} event loops, {} shards, {} transport)", channel.localAddress(),
-                    socket != null ? " and " + config.socket() : "", threads, shards.size(), epoll ? "epoll" : "nio");
-            return new ProxyServer(boss, workers, channel, socket, runtime, admin, recovery);
+                    socket != null ? " and " + config.socket() : "", threads, shards.size(), transport);
+            return new ProxyServer(boss, workers, transport, channel, socket, runtime, admin, recovery);
         } catch (java.io.IOException e) {
             boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             workers.shutdownGracefully(0, 1, TimeUnit.SECONDS);
@@ -207,7 +216,7 @@ public final class ProxyServer implements AutoCloseable {
      * connector, a local shard gets the proxy's tables. Called before the shard map names it.
      */
     public void addShard(ShardEndpoint endpoint) {
-        BackendConnector connector = new BackendConnector(endpoint, statementCache(runtime.config()), 5_000);
+        BackendConnector connector = new BackendConnector(endpoint, transport, statementCache(runtime.config()), 5_000);
         runtime.slots().set(endpoint.shard(), connector);
         if (runtime.metrics() instanceof MicrometerProxyMetrics micrometer) {
             micrometer.backendGauges(endpoint.shard(), new PoolStats(runtime));

@@ -21,6 +21,8 @@ public final class SessionSettings {
     private final Map<String, String> systemVariables;
     private final Map<String, String> userVariables;
     private final int hash;
+    /** Resolved once: every execute decodes its string parameters with it. */
+    private final java.nio.charset.Charset clientJavaCharset;
 
     public SessionSettings(String schema, Charset charset, boolean autocommit, Map<String, String> systemVariables,
                            Map<String, String> userVariables) {
@@ -30,6 +32,9 @@ public final class SessionSettings {
         this.systemVariables = Collections.unmodifiableMap(new LinkedHashMap<>(systemVariables));
         this.userVariables = Collections.unmodifiableMap(new LinkedHashMap<>(userVariables));
         this.hash = Objects.hash(schema, charset, autocommit, this.systemVariables, this.userVariables);
+        String client = clientCharset();
+        this.clientJavaCharset = client == null ? java.nio.charset.StandardCharsets.UTF_8
+                : io.cleave.router.sql.lex.Charsets.javaCharset(client);
     }
 
     public static SessionSettings initial(String schema, Charset charset) {
@@ -70,9 +75,7 @@ public final class SessionSettings {
 
     /** The Java decoder for the client's text, or null when there is none (see {@link Charset#javaCharset()}). */
     public java.nio.charset.Charset clientJavaCharset() {
-        String name = clientCharset();
-        return name == null ? java.nio.charset.StandardCharsets.UTF_8
-                : io.cleave.router.sql.lex.Charsets.javaCharset(name);
+        return clientJavaCharset;
     }
 
     public SessionSettings withSchema(String newSchema) {

@@ -44,6 +44,7 @@ public final class FakeShard implements ShardConnector {
     private final List<String> holds = new ArrayList<>();
     private final List<Runnable> held = new ArrayList<>();
     private int nextConnectionId = 100;
+    private boolean answersInOneRead;
 
     public FakeShard(int shard) {
         this.endpoint = new ShardEndpoint(shard, null, InetSocketAddress.createUnresolved("fake-shard-" + shard, 3306),
@@ -77,6 +78,14 @@ public final class FakeShard implements ShardConnector {
         held.clear();
         now.forEach(Runnable::run);
         return now.size();
+    }
+
+     * Answers all commands that arrived together on a connection in one write, as a server whose
+     * answers pile up before the proxy reads them: the proxy gets them in one read.
+     */
+    public FakeShard answerInOneRead() {
+        answersInOneRead = true;
+        return this;
     }
 
     /** Every command received so far, oldest first. */
@@ -122,6 +131,9 @@ public final class FakeShard implements ShardConnector {
         for (Connection c : new ArrayList<>(connections)) {
             c.channel.runPendingTasks();
             Object message;
+            if (answersInOneRead) {
+                c.batch = c.channel.alloc().buffer();
+            }
             while ((message = c.channel.readOutbound()) != null) {
                 ByteBuf frames = (ByteBuf) message;
                 try {
@@ -130,6 +142,16 @@ public final class FakeShard implements ShardConnector {
                     }
                 } finally {
                     frames.release();
+                }
+            }
+            if (c.batch != null) {
+                ByteBuf batch = c.batch;
+                c.batch = null;
+                if (batch.isReadable() && c.channel.isActive()) {
+                    c.channel.writeInbound(batch);
+                    c.channel.runPendingTasks();
+                } else {
+                    batch.release();
                 }
             }
         }
@@ -182,6 +204,8 @@ public final class FakeShard implements ShardConnector {
         boolean autocommit = true;
         /** An XA branch is prepared here: as on a server, only its XA COMMIT or XA ROLLBACK may come next. */
         boolean xaPrepared;
+        /** Answers gathered to go in one read ({@link #answerInOneRead}), else null. */
+        ByteBuf batch;
 
         Connection(EmbeddedChannel channel, boolean deprecateEof) {
             this.channel = channel;
@@ -277,6 +301,10 @@ public final class FakeShard implements ShardConnector {
                 track(sql.toUpperCase(Locale.ROOT));
             }
             int status = (autocommit ? ServerStatus.AUTOCOMMIT : 0) | (inTransaction ? ServerStatus.IN_TRANS : 0);
+            if (batch != null) {
+                reply.write(batch, status, deprecateEof);
+                return;
+            }
             ByteBuf out = channel.alloc().buffer();
             reply.write(out, status, deprecateEof);
             channel.writeInbound(out);

@@ -4,6 +4,7 @@ import io.cleave.proxy.protocol.Capabilities;
 import io.cleave.proxy.protocol.Frames;
 import io.cleave.proxy.protocol.Hex;
 import io.cleave.proxy.protocol.packet.server.ErrPacket;
+import io.cleave.proxy.transport.Transport;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
@@ -73,7 +74,7 @@ class StoppedStatementTest {
     @Test
     void aPoolLineNamesItsWaitersAndGivesUpOneThatIsTakenOut() {
         BackendConnector connector = new BackendConnector(
-                new ShardEndpoint(1, null, new InetSocketAddress("127.0.0.1", 3306), "u", new byte[0]), 4, 1000);
+                new ShardEndpoint(1, null, new InetSocketAddress("127.0.0.1", 3306), "u", new byte[0]), Transport.NIO, 4, 1000);
         BackendPool pool = new BackendPool(channel.eventLoop(), connector, 0, 60_000, PoolMetrics.NONE);
         List<Integer> lines = new ArrayList<>();
         ConnectionWaiter victim = lines::add;

@@ -146,6 +146,24 @@ class ClientDefaultsFlowTest {
     }
 
     @Test
+    void aHomeOfOneShardCountsByOneWithoutSettingTheStep() {
+        // Its shard steps by one already: a SET around every INSERT of a transaction would be
+        // two more statements on the shard for each, as TPC-C's new-order showed.
+        FakeProxy one = FakeProxy.oneShard();
+        EmbeddedClient c = one.connect();
+        one.shard(0).answer("INSERT INTO t (id, v) VALUES (7, 'a')", ShardReply.ok(1, 0));
+        one.shard(0).answer("UPDATE t SET v = 'c' WHERE id = 7", ShardReply.ok(1, 0));
+        one.shard(0).answer("INSERT INTO t (id, v) VALUES (8, 'b')", ShardReply.ok(1, 0));
+
+        assertThat(one.run(c, "INSERT INTO t (id, v) VALUES (7, 'a')").isOk()).isTrue();
+        assertThat(one.run(c, "UPDATE t SET v = 'c' WHERE id = 7").isOk()).isTrue();
+        assertThat(one.run(c, "INSERT INTO t (id, v) VALUES (8, 'b')").isOk()).isTrue();
+
+        assertThat(one.shard(0).queries()).containsExactly("INSERT INTO t (id, v) VALUES (7, 'a')",
+                "UPDATE t SET v = 'c' WHERE id = 7", "INSERT INTO t (id, v) VALUES (8, 'b')");
+    }
+
+    @Test
     void userFunctionsNameTheClientNotTheShardAccount() {
         assertThat(proxy.run(client, "SELECT USER()").rows()).containsExactly(List.of("app@localhost"));
         assertThat(proxy.run(client, "SELECT CURRENT_USER() AS who").rows()).containsExactly(List.of("app@%"));

@@ -86,6 +86,24 @@ final class EmbeddedClient {
         send(CommandCode.QUERY, sql.getBytes(StandardCharsets.UTF_8));
     }
 
+    /**
+     * Sends {@code sql} as a socket read of one event-loop pass would deliver it: read, but the
+     * tasks queued meanwhile (those that end the pass) run only at the next {@link FakeProxy#pump}.
+     */
+    void queryInPass(String sql) {
+        sendInPass(CommandCode.QUERY, sql.getBytes(StandardCharsets.UTF_8));
+    }
+
+    void sendInPass(CommandCode command, byte[] body) {
+        ByteBuf frame = Frames.begin(UnpooledByteBufAllocator.DEFAULT, 1 + body.length);
+        frame.writeByte(command.code());
+        frame.writeBytes(body);
+        replySequence = Frames.frameCount(1 + body.length);
+        lastCommand = Frames.finish(frame, 0);
+        channel.pipeline().fireChannelRead(lastCommand);
+        channel.pipeline().fireChannelReadComplete();
+    }
+
     /** Whatever the proxy wrote since the last read, decoded as the answer to one command. */
     ClientReply reply() {
         List<ByteBuf> frames = frames();

@@ -39,7 +39,7 @@ final class FakeProxy {
 
     static final Capabilities CLIENT = Capabilities.PROXY_SERVER.without(Capabilities.SSL);
 
-    final FakeShard[] shards = {new FakeShard(0), new FakeShard(1)};
+    final FakeShard[] shards;
     final ProxyRuntime runtime;
     private final List<EmbeddedClient> clients = new ArrayList<>();
 
@@ -49,16 +49,30 @@ final class FakeProxy {
 
     /** With the proxy's configuration changed by {@code configure} (limits, pool sizes). */
     FakeProxy(UnaryOperator<ProxyConfig> configure) {
-        Topology topology = new Topology(2,
+        this(new Topology(2,
                 Map.of("customer", new Keyspace("customer", new RangeShardFunction(List.of(new KeyRange(1, 100),
                         new KeyRange(101, Long.MAX_VALUE))))),
                 Map.of("t", new TableRule.Sharded("t", "customer", "id"), "products", new TableRule.Reference("products"),
-                        "settings", new TableRule.Unsharded("settings", 1)), 0);
+                        "settings", new TableRule.Unsharded("settings", 1)), 0), configure);
+    }
+
+    private FakeProxy(Topology topology, UnaryOperator<ProxyConfig> configure) {
+        shards = new FakeShard[topology.shardCount()];
+        for (int i = 0; i < shards.length; i++) {
+            shards[i] = new FakeShard(i);
+        }
         List<ProxyUser> users = List.of(ProxyUser.withEmptyPassword("app"));
         runtime = new ProxyRuntime(configure.apply(ProxyConfig.defaults(new InetSocketAddress(0), users)),
                 new UserDirectory(users),
                 topology, new ShardMapHolder(ShardMap.initial(topology, Map.of())), ShardSlots.of(shards), ProxyMetrics.NONE,
                 null, 1);
+    }
+
+    /** A home of one shard: table {@code t} sharded by {@code id} as in the two-shard one, all on shard 0. */
+    static FakeProxy oneShard() {
+        return new FakeProxy(new Topology(1,
+                Map.of("customer", new Keyspace("customer", new RangeShardFunction(List.of(new KeyRange(1, Long.MAX_VALUE))))),
+                Map.of("t", new TableRule.Sharded("t", "customer", "id")), 0), config -> config);
     }
 
     FakeShard shard(int i) {
@@ -116,11 +130,21 @@ final class FakeProxy {
             if (loggingIn != null) {
                 loggingIn.runPendingTasks();
             }
-            if (answered == 0) {
+            if (answered == 0 && !anyWaiting()) {
+                // Nothing answered, and nothing the clients' tasks just sent (the end of a pass flushes).
                 return;
             }
         }
         throw new AssertionError("the shards were still being asked after 1000 rounds");
+    }
+
+    private boolean anyWaiting() {
+        for (FakeShard s : shards) {
+            if (s.hasWaitingCommands()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The backend pool of {@code shard} that serves {@code client}'s event loop. */
