@@ -80,6 +80,7 @@ public final class FakeShard implements ShardConnector {
         return now.size();
     }
 
+    /**
      * Answers all commands that arrived together on a connection in one write, as a server whose
      * answers pile up before the proxy reads them: the proxy gets them in one read.
      */
