@@ -7,7 +7,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -67,8 +66,7 @@ class BackendLimitsIT {
     }
 
     private static Connection open(boolean serverPrepared) throws SQLException {
-        return DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + daemon.proxyPort()
-                + "/app?sslMode=DISABLED&useServerPrepStmts=" + serverPrepared, "root", "");
+        return daemon.connectProxy("app", "useServerPrepStmts=" + serverPrepared);
     }
 
     @Test

@@ -8,7 +8,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -70,8 +69,7 @@ class PipeliningIT {
     }
 
     private static Connection open(boolean serverPrepared) throws SQLException {
-        return DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + daemon.proxyPort()
-                + "/app?sslMode=DISABLED&useServerPrepStmts=" + serverPrepared, "root", "");
+        return daemon.connectProxy("app", "useServerPrepStmts=" + serverPrepared);
     }
 
     @Test
