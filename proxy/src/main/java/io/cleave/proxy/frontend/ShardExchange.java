@@ -76,6 +76,8 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
     private final Predicate<BackendConnection> fitsPipeline = this::fitsPipeline;
     /** The sync step's callback, made once: a lambda capturing the connection would be a new object per statement. */
     private final Consumer<ErrPacket> synced = this::synced;
+    /** Runs the statement once the commit fence lets it through (made once: a method reference per statement would allocate). */
+    private final Runnable reachAfterFence = this::reach;
 
     ShardExchange(Session session, RelayOutcome outcome) {
         this.session = session;
@@ -113,7 +115,7 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
         step = Step.ACQUIRE;
         // A branch commit of a transaction already acknowledged may still run on this shard:
         // the statement waits for it, so it cannot read around that transaction.
-        if (!session.runtime().commitFence().passes(shard, session.loop().loop(), this::reach)) {
+        if (!session.runtime().commitFence().passes(shard, session.loop().loop(), reachAfterFence)) {
             return;
         }
         reach();
