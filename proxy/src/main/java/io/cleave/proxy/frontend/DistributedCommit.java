@@ -234,11 +234,17 @@ final class DistributedCommit extends SessionLegs {
             }
             tickets.put(s, fence.pending(s));
         }
-        finish();
         if (answerNow) {
+            finish();
             done.accept(null);
         } else {
-            answerAfterBranches = () -> done.accept(null);
+            // The transaction stays "committing" until the pinned branch committed: a client
+            // leaving meanwhile then keeps the session's connections open instead of closing the
+            // branch's under its XA COMMIT.
+            answerAfterBranches = () -> {
+                finish();
+                done.accept(null);
+            };
         }
         if (prepared.isEmpty()) {
             branchesCommitted(List.of());

@@ -148,6 +148,36 @@ class TransactionFlowTest {
     }
 
     @Test
+    void aClientLeavingDuringAPinnedBranchCommitDoesNotCloseItUnderItsXaCommit() {
+        for (int shard = 0; shard < 2; shard++) {
+            proxy.shard(shard).answer("CREATE TEMPORARY TABLE tmp (a INT)", ShardReply.ok());
+        }
+        scriptUpdates();
+        proxy.run(client, "CREATE TEMPORARY TABLE tmp (a INT)");
+        int pinned = proxy.shard(0).queries().isEmpty() ? 1 : 0;
+        proxy.shard(pinned).holdStartingWith("XA COMMIT");
+        proxy.run(client, "BEGIN");
+        proxy.run(client, pinned == 0 ? "UPDATE t SET v = 'b' WHERE id = 150" : "UPDATE t SET v = 'a' WHERE id = 5");
+        proxy.run(client, pinned == 0 ? "UPDATE t SET v = 'a' WHERE id = 5" : "UPDATE t SET v = 'b' WHERE id = 150");
+        client.query("COMMIT");
+        proxy.pump();
+        assertThat(proxy.shard(pinned).queries()).last().asString().startsWith("XA COMMIT");
+        int open = proxy.shard(pinned).openConnections();
+
+        // The client goes while its pinned branch's XA COMMIT runs: closing that connection now
+        // would leave the branch prepared, holding its rows until recovery.
+        client.disconnect();
+        proxy.pump();
+        assertThat(proxy.shard(pinned).openConnections()).as("the branch's connection stays open until its XA COMMIT answered")
+                .isEqualTo(open);
+
+        assertThat(proxy.shard(pinned).releaseHeld()).isEqualTo(1);
+        proxy.pump();
+        // Then it goes, with the temporary table the departed client left on it.
+        assertThat(proxy.shard(pinned).openConnections()).isLessThan(open);
+    }
+
+    @Test
     void aShardThatFailedToJoinIsNoPartOfTheNextTransaction() {
         scriptUpdates();
         proxy.shard(1).answerStartingWith("XA START", ShardReply.error(1399, "XAE07",
