@@ -124,6 +124,9 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
     private void reach() {
         BackendConnection own = session.connections().connectionFor(shard, command.effects().previousConnection());
         if (own != null) {
+            // The session's own connection (pinned state, its transaction): nobody else's
+            // statement may follow on it, it could see this session's temporary tables or locks.
+            sharing = PipelineRule.ALONE;
             onConnection(own);
             return;
         }

@@ -214,6 +214,29 @@ class PipelineFlowTest {
     }
 
     @Test
+    void nobodyJoinsAConnectionPinnedToAnotherSession() {
+        for (int s = 0; s < 2; s++) {
+            proxy.shard(s).answer("CREATE TEMPORARY TABLE tmp (a INT)", ShardReply.ok());
+        }
+        ClientReply created = proxy.run(client(0), "CREATE TEMPORARY TABLE tmp (a INT)");
+        assertThat(created.isError()).as(created.toString()).isFalse();
+        assertThat(proxy.shard(0).received()).as("the temporary table pins a connection on shard 0")
+                .contains("CREATE TEMPORARY TABLE tmp (a INT)");
+        int open = proxy.shard(0).openConnections();
+
+        // Client 0's statement runs on its pinned connection, where its temporary table lives:
+        // another client's statement must not follow it there (it could read that table).
+        client(0).queryInPass("SELECT v FROM t WHERE id = 1");
+        client(1).queryInPass("SELECT v FROM t WHERE id = 2");
+        proxy.pump();
+
+        assertThat(client(0).reply().rows()).containsExactly(List.of("value 1"));
+        assertThat(client(1).reply().rows()).containsExactly(List.of("value 2"));
+        assertThat(proxy.pool(warmUp, 0).pipelinedStatements()).as("none joined the pinned connection").isZero();
+        assertThat(proxy.shard(0).openConnections()).as("client 1 ran on a connection of its own").isEqualTo(open + 1);
+    }
+
+    @Test
     void aWriteGoesBehindReadsButNothingGoesBehindIt() {
         proxy.shard(0).answer("UPDATE t SET v = 'x' WHERE id = 2", ShardReply.ok(1, 0));
         client(0).queryInPass("SELECT v FROM t WHERE id = 1");
