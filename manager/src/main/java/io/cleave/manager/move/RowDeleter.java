@@ -28,6 +28,7 @@ final class RowDeleter {
     /** Deletes the rows {@code rows} (a condition) selects. */
     long delete(Connection shard, TableProgress table, String rows, ChunkListener listener)
             throws SQLException, InterruptedException {
+        readCommitted(shard);
         String sql = "DELETE FROM " + table.qualified() + " WHERE " + rows + " ORDER BY "
                 + Sql.orderBy(table.primaryKey) + " LIMIT " + settings.chunkRows();
         long total = 0;
@@ -47,11 +48,25 @@ final class RowDeleter {
     }
 
     /**
+     * The deletes run at READ COMMITTED: at the shard's REPEATABLE READ a chunk's DELETE locks
+     * every row it scans and the gaps between them, rows of keys that stayed and their clients'
+     * inserts included, so a client's transaction on those keys could be chosen as the victim of
+     * a deadlock with the clean-up. Moved rows need no gap locks: no client writes them there any
+     * more.
+     */
+    private static void readCommitted(Connection shard) throws SQLException {
+        try (Statement s = shard.createStatement()) {
+            s.execute("SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED");
+        }
+    }
+
+    /**
      * Deletes from the source the rows its placement sends elsewhere, deciding row by row (a table
      * sharded by key keeps the rows of the buckets its old home holds).
      */
     long deleteLeaving(Connection source, TableShape shape, ChunkListener listener)
             throws SQLException, InterruptedException {
+        readCommitted(source);
         TableProgress t = shape.table;
         String base = "SELECT " + Sql.orderBy(t.primaryKey) + ", " + Sql.quote(shape.columns.get(shape.keyColumn))
                 + " FROM " + t.qualified();
