@@ -8,10 +8,10 @@ import picocli.CommandLine.Command;
 /** {@code cleave-bench}: the TPC-C harness and the comparisons built on it and on sysbench. */
 @Command(name = "cleave-bench", mixinStandardHelpOptions = true, version = "cleave-bench 0.1",
     description = "Benchmarks for Cleave: TPC-C, the sysbench suite, proxy overhead, one instance vs N shards, "
-        + "cross-shard transactions, deadlocks across shards, moves, imports, scaling, memory of idle client connections.",
+        + "cross-shard transactions, deadlocks across shards, moves, imports, scaling, memory of idle client connections, the chaos soak.",
     subcommands = {TpccCommand.class, ProxyOverheadCommand.class, ScalingCommand.class, CrossShardCommand.class,
         DeadlocksCommand.class, MoveBenchCommand.class, ImportBenchCommand.class, ScaleBenchCommand.class,
-        ConnectionMemoryCommand.class,
+        ConnectionMemoryCommand.class, ChaosCommand.class,
         ReportCommand.class, SpliceCommand.class})
 public final class BenchCommand implements Runnable {
     /** Exit code when the command itself failed (bad target, SQL error), as opposed to a failed check. */

@@ -85,6 +85,24 @@ public final class BenchHome implements AutoCloseable {
         if (status != null) {
             return;
         }
+        HomeStatus now = start();
+        if (now.shardPids().size() != spec.shards()) {
+            down();
+            throw new IllegalStateException("not every shard of " + home() + " runs: " + now.instances());
+        }
+        status = now;
+    }
+
+    /**
+     * Starts the daemon again after it died (e.g. killed with SIGKILL): the shards it left running
+     * are adopted, however many a scale left. Waits until the proxy answers a query.
+     */
+    public void restartDaemon() {
+        status = null;
+        status = start();
+    }
+
+    private HomeStatus start() {
         cleave(Duration.ofMinutes(11), "up", "--config=" + config(), "--home=" + home(), "--detach", "--wait=600");
         long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
         SQLException last = null;
@@ -104,11 +122,11 @@ public final class BenchHome implements AutoCloseable {
                 + ": " + last.getMessage(), last);
         }
         HomeStatus now = HomeStatus.parse(cleave(Duration.ofMinutes(1), "status", "--home=" + home(), "--json"));
-        if (!now.allRunning() || now.shardPids().size() != spec.shards()) {
+        if (!now.allRunning()) {
             down();
             throw new IllegalStateException("not every shard of " + home() + " runs: " + now.instances());
         }
-        status = now;
+        return now;
     }
 
     /** Stops the daemon and every shard cleanly (the datadirs stay for the next up). */
@@ -135,8 +153,28 @@ public final class BenchHome implements AutoCloseable {
 
     /** The shards running now, read afresh (a scale starts and stops some). */
     public List<Long> currentShardPids() {
+        return currentStatus().shardPids();
+    }
+
+    /** {@code cleave status --json} read afresh: the daemon's pid and every shard's state and pid now. */
+    public HomeStatus currentStatus() {
         requireUp();
-        return HomeStatus.parse(cleave(Duration.ofMinutes(1), "status", "--home=" + home(), "--json")).shardPids();
+        return HomeStatus.parse(cleave(Duration.ofMinutes(1), "status", "--home=" + home(), "--json"));
+    }
+
+    /**
+     * Runs a {@code cleave} subcommand on this home ({@code --home} is added) and returns its exit
+     * code and output whatever they are: a caller that expects refusals reads the exit code.
+     */
+    public ChildProcess.Result cleaveCommand(Duration timeout, String... args) {
+        List<String> all = new ArrayList<>(List.of(args));
+        all.add("--home=" + home());
+        return ChildProcess.run(command(all), timeout);
+    }
+
+    /** A file of the daemon's state directory (shard-map.json, scale.json, ...). */
+    public Path stateFile(String name) {
+        return home().resolve("state").resolve(name);
     }
 
     public int proxyPort() {
@@ -297,13 +335,17 @@ public final class BenchHome implements AutoCloseable {
         }
     }
 
-    private String cleave(Duration timeout, String... args) {
+    private List<String> command(List<String> args) {
         List<String> command = new ArrayList<>();
         command.add(ProcessHandle.current().info().command().orElse("java"));
         command.add("-jar");
         command.add(cleaveJar.toString());
-        command.addAll(List.of(args));
-        ChildProcess.Result result = ChildProcess.run(command, timeout);
+        command.addAll(args);
+        return command;
+    }
+
+    private String cleave(Duration timeout, String... args) {
+        ChildProcess.Result result = ChildProcess.run(command(List.of(args)), timeout);
         if (result.exitCode() != 0) {
             throw new IllegalStateException("cleave " + String.join(" ", args) + " failed (exit " + result.exitCode()
                 + "):\n" + result.lastLines(30));

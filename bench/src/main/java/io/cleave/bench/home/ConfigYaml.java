@@ -1,11 +1,9 @@
 package io.cleave.bench.home;
 
+import io.cleave.bench.tpcc.schema.TpccSchema;
+
 /** Renders a home's cleave.yaml in the shape of the sample configs (single.yaml, tpcc.yaml, sysbench.yaml). */
 final class ConfigYaml {
-    private static final String[] TPCC_TABLES = {
-        "warehouse:w_id", "district:d_w_id", "customer:c_w_id", "history:h_w_id", "new_orders:no_w_id",
-        "orders:o_w_id", "order_line:ol_w_id", "stock:s_w_id"};
-
     private ConfigYaml() {
     }
 
@@ -34,6 +32,7 @@ final class ConfigYaml {
             case TPCC -> tpcc(spec, y);
             case SYSBENCH -> sysbench(spec, y);
             case CROSS_SHARD -> crossShard(spec, y);
+            case CHAOS -> chaos(spec, y);
         }
         return y.toString();
     }
@@ -62,6 +61,33 @@ final class ConfigYaml {
         y.append("    - { name: accounts, keyspace: account, column: id }\n");
     }
 
+    /**
+     * TPC-C's tables and keyspace (when it has warehouses), bank tables sharded by branch in one
+     * fixed range per shard, and kv_hashed hashed by key into 64 buckets.
+     */
+    private static void chaos(HomeSpec spec, StringBuilder y) {
+        y.append("sharding:\n  default_shard: 0\n  keyspaces:\n");
+        if (spec.warehouses() > 0) {
+            warehouseKeyspace(spec, y);
+        }
+        y.append("    - name: branch\n      function: range\n      ranges:\n");
+        for (int s = 0; s < spec.shards(); s++) {
+            y.append("        - { from: ").append(HomeSpec.firstBranch(s));
+            if (s < spec.shards() - 1) {
+                y.append(", to: ").append(HomeSpec.firstBranch(s + 1) - 1);
+            }
+            y.append(", shard: ").append(s).append(" }\n");
+        }
+        y.append("    - { name: kv, function: hash, buckets: 64, key_type: integer }\n");
+        y.append("  tables:\n");
+        if (spec.warehouses() > 0) {
+            tpccTables(y);
+        }
+        y.append("    - { name: accounts, keyspace: branch, column: branch }\n");
+        y.append("    - { name: entries, keyspace: branch, column: branch }\n");
+        y.append("    - { name: kv_hashed, keyspace: kv, column: k }\n");
+    }
+
     private static void warehouseKeyspace(HomeSpec spec, StringBuilder y) {
         y.append("    - name: warehouse\n      function: range\n      ranges:\n");
         for (int s = 0; s < spec.shards(); s++) {
@@ -74,11 +100,8 @@ final class ConfigYaml {
     }
 
     private static void tpccTables(StringBuilder y) {
-        for (String table : TPCC_TABLES) {
-            String[] nameColumn = table.split(":");
-            y.append("    - { name: ").append(nameColumn[0]).append(", keyspace: warehouse, column: ")
-                .append(nameColumn[1]).append(" }\n");
-        }
+        TpccSchema.WAREHOUSE_COLUMNS.forEach((table, column) -> y.append("    - { name: ").append(table)
+            .append(", keyspace: warehouse, column: ").append(column).append(" }\n"));
         y.append("    - { name: item, type: reference }\n");
     }
 

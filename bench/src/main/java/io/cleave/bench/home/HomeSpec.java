@@ -22,7 +22,8 @@ public record HomeSpec(int shards, String bufferPool, Layout layout, int warehou
         if (shards < 1) {
             throw new IllegalArgumentException("shards must be at least 1: " + shards);
         }
-        if ((layout == Layout.TPCC || layout == Layout.CROSS_SHARD) && warehouses < shards) {
+        if ((layout == Layout.TPCC || layout == Layout.CROSS_SHARD || layout == Layout.CHAOS && warehouses > 0)
+            && warehouses < shards) {
             throw new IllegalArgumentException("TPC-C over " + shards + " shards needs at least " + shards
                 + " warehouses, not " + warehouses);
         }
@@ -73,6 +74,17 @@ public record HomeSpec(int shards, String bufferPool, Layout layout, int warehou
     /** The shard whose range holds an account id (CROSS_SHARD layout, ids from {@link #firstAccount}). */
     public static int shardOfAccount(long id) {
         return (int) ((id - 1) / ACCOUNT_RANGE);
+    }
+
+    /**
+     * Bank branches of one shard in the CHAOS layout start here: shard s owns the branches from
+     * s * BRANCH_RANGE + 1 on (the last shard's range is open), so the branches need no count.
+     */
+    public static final int BRANCH_RANGE = 1_000;
+
+    /** The first branch of a shard's range (CHAOS layout). */
+    public static int firstBranch(int shard) {
+        return shard * BRANCH_RANGE + 1;
     }
 
     /** The first and last warehouse on a shard: contiguous, equal-sized ranges, the remainder on the last ones. */

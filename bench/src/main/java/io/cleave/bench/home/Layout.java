@@ -12,5 +12,11 @@ public enum Layout {
      * TPC-C's layout plus {@code accounts}, sharded by id in one fixed range per shard (see
      * {@link HomeSpec#firstAccount}), so a client knows which shard holds which account.
      */
-    CROSS_SHARD
+    CROSS_SHARD,
+    /**
+     * The chaos soak's home: TPC-C's layout, bank accounts and their entries sharded by branch in one
+     * fixed range per shard (see {@link HomeSpec#firstBranch}), and upserted rows hashed by key into
+     * 64 buckets (keyspace {@code kv}, table {@code kv_hashed}); every other table lives on shard 0.
+     */
+    CHAOS
 }

@@ -24,6 +24,11 @@ public record JdbcTarget(String url, String user, String password) implements Da
         return new JdbcTarget(u, user, password);
     }
 
+    /** The URL with one more parameter ({@code name=value}). */
+    public JdbcTarget withParameter(String parameter) {
+        return new JdbcTarget(withParameter(url, parameter), user, password);
+    }
+
     /** The same server with no default database, to create the one the URL names. */
     public JdbcTarget withoutDatabase() {
         return new JdbcTarget(url.replaceFirst("^(jdbc:[a-z]+://[^/?]*)/[^?]*", "$1/"), user, password);

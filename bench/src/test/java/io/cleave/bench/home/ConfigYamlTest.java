@@ -57,6 +57,19 @@ class ConfigYamlTest {
     }
 
     @Test
+    void chaosShardsBankBranchesInFixedRangesAndHashesKvBesideTpcc() {
+        String yaml = ConfigYaml.render(spec(3, Layout.CHAOS, 3), 1, 2, 3);
+        assertThat(yaml).contains("- name: branch\n      function: range\n",
+            "- { from: 1, to: 1000, shard: 0 }\n", "- { from: 1001, to: 2000, shard: 1 }\n", "- { from: 2001, shard: 2 }\n",
+            "- { name: kv, function: hash, buckets: 64, key_type: integer }\n",
+            "- { name: accounts, keyspace: branch, column: branch }\n", "- { name: entries, keyspace: branch, column: branch }\n",
+            "- { name: kv_hashed, keyspace: kv, column: k }\n", "- { name: stock, keyspace: warehouse, column: s_w_id }\n");
+        String withoutTpcc = ConfigYaml.render(spec(3, Layout.CHAOS, 0), 1, 2, 3);
+        assertThat(withoutTpcc).doesNotContain("warehouse", "item").contains("kv_hashed");
+        assertThatThrownBy(() -> spec(3, Layout.CHAOS, 2)).hasMessageContaining("needs at least 3 warehouses");
+    }
+
+    @Test
     void crossShardAddsAccountsInOneFixedIdRangePerShardToTpcc() {
         String yaml = ConfigYaml.render(spec(4, Layout.CROSS_SHARD, 4), 1, 2, 3);
         assertThat(yaml).contains("- { from: 1, to: 1, shard: 0 }\n", "- { from: 4, shard: 3 }\n",

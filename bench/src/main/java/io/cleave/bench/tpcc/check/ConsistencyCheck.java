@@ -59,6 +59,22 @@ public final class ConsistencyCheck {
         return violations;
     }
 
+    /**
+     * Conditions 1-4 of one warehouse read on one source (the shard that owns it), in one
+     * REPEATABLE READ transaction there; {@code source} labels the violations.
+     */
+    public static List<Violation> checkWarehouse(DataSource dataSource, int warehouse, int source) throws SQLException {
+        try (Connection connection = dataSource.getConnection()) {
+            connection.setAutoCommit(false);
+            connection.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+            try {
+                return new WarehouseQueries(connection).check(warehouse, source);
+            } finally {
+                connection.rollback();
+            }
+        }
+    }
+
     private static List<Integer> warehouses(Connection connection) throws SQLException {
         List<Integer> ids = new ArrayList<>();
         try (Statement statement = connection.createStatement();

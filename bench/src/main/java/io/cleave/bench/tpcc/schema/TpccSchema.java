@@ -16,6 +16,11 @@ public final class TpccSchema {
     public static final List<String> TABLES = List.of(
         "item", "warehouse", "district", "customer", "history", "new_orders", "orders", "order_line", "stock");
 
+    /** Every table but item with the column holding its warehouse: what a proxy shards it by. */
+    public static final java.util.Map<String, String> WAREHOUSE_COLUMNS = orderedMap(
+        "warehouse", "w_id", "district", "d_w_id", "customer", "c_w_id", "history", "h_w_id", "new_orders", "no_w_id",
+        "orders", "o_w_id", "order_line", "ol_w_id", "stock", "s_w_id");
+
     private static final List<String> CREATE = List.of(
         """
         CREATE TABLE IF NOT EXISTS item (
@@ -169,5 +174,13 @@ public final class TpccSchema {
                 statement.execute("DROP TABLE IF EXISTS " + TABLES.get(i));
             }
         }
+    }
+
+    private static java.util.Map<String, String> orderedMap(String... pairs) {
+        java.util.Map<String, String> map = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < pairs.length; i += 2) {
+            map.put(pairs[i], pairs[i + 1]);
+        }
+        return java.util.Collections.unmodifiableMap(map);
     }
 }

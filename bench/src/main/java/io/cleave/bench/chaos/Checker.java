@@ -1,0 +1,66 @@
+package io.cleave.bench.chaos;
+
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * One round of checks with the workloads at rest: what the clients saw, what is left open, and
+ * the data read from every shard directly against the clients' ledgers. The data is read between
+ * two reads of the shard map; when a move changed the map meanwhile, it is read again.
+ */
+final class Checker {
+    /** Long enough for the proxy's recovery pass (every 5 s in the soak's home) to settle what a kill left prepared. */
+    private static final Duration LEFTOVERS_TIMEOUT = Duration.ofSeconds(90);
+    private static final int MAP_ATTEMPTS = 5;
+
+    private final ChaosHome home;
+    private final BankCheck bank;
+    private final KvCheck kv;
+    private final TpccCheck tpcc;
+    private final Violations violations;
+    private final WorkloadCounts counts;
+
+    /** tpcc: null without TPC-C. */
+    Checker(ChaosHome home, BankCheck bank, KvCheck kv, TpccCheck tpcc, Violations violations, WorkloadCounts counts) {
+        this.home = home;
+        this.bank = bank;
+        this.kv = kv;
+        this.tpcc = tpcc;
+        this.violations = violations;
+        this.counts = counts;
+    }
+
+    List<CheckResult> run(int clientConnections) throws SQLException, InterruptedException {
+        List<CheckResult> results = new ArrayList<>();
+        results.add(CheckResult.of("what clients saw", String.format(Locale.ROOT, "%,d reads of acknowledged writes and"
+                + " %,d reads of one-server invariants found them (%,d reads in a kill's documented window excused)",
+            counts.readBacks(), counts.invariantReads(), violations.excusedCount()), violations.first()));
+        results.addAll(new LeftoversCheck(home, home::metrics).check(home.map().shardCount(), clientConnections,
+            LEFTOVERS_TIMEOUT));
+        results.addAll(data());
+        return results;
+    }
+
+    private List<CheckResult> data() throws SQLException {
+        for (int attempt = 1; ; attempt++) {
+            ShardMapView before = home.map();
+            List<CheckResult> out = new ArrayList<>(bank.check(before, home));
+            out.addAll(kv.check(before, home));
+            if (tpcc != null) {
+                out.addAll(tpcc.check(before, home));
+            }
+            ShardMapView after = home.map();
+            if (after.version() == before.version()) {
+                return out;
+            }
+            if (attempt == MAP_ATTEMPTS) {
+                return List.of(CheckResult.of("shard map", "", List.of("the shard map changed during each of "
+                    + MAP_ATTEMPTS + " reads of the data (last version " + before.version() + " -> " + after.version()
+                    + ")")));
+            }
+        }
+    }
+}

@@ -1,0 +1,103 @@
+package io.cleave.bench.chaos;
+
+import io.cleave.bench.jdbc.JdbcTarget;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads through the proxy, in one REPEATABLE READ transaction each, what one server guarantees
+ * about data that lives together (one branch, one warehouse, so one shard at any moment): every
+ * account of a branch is there and holds its opening balance plus its entries; a warehouse's
+ * W_YTD is the sum of its districts' D_YTD and each district's next order id follows its last order.
+ */
+final class InvariantReader extends WorkloadClient {
+    private final List<Integer> branches;
+    private final int accountsPerBranch;
+    private final int warehouses;
+
+    InvariantReader(int index, ChaosContext context, JdbcTarget proxy, Bank bank, int warehouses) {
+        super("reader", index, context, proxy);
+        this.branches = bank.branches();
+        this.accountsPerBranch = bank.accountsPerBranch();
+        this.warehouses = warehouses;
+    }
+
+    @Override
+    void opened(Connection c) throws SQLException {
+        c.setAutoCommit(false);
+        c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+    }
+
+    @Override
+    void unit() throws SQLException {
+        Connection c = connection();
+        try {
+            if (warehouses > 0 && random.nextInt(3) == 0) {
+                warehouse(c, 1 + random.nextInt(warehouses));
+            } else {
+                branch(c, branches.get(random.nextInt(branches.size())));
+            }
+            c.commit();
+            context.counts().invariantReads.incrementAndGet();
+        } catch (SQLException e) {
+            try {
+                c.rollback();
+            } catch (SQLException again) {
+                lost();
+            }
+            throw e;
+        }
+    }
+
+    private void branch(Connection c, int branch) throws SQLException {
+        Map<Integer, Long> balances = longs(c, "SELECT id, balance FROM accounts WHERE branch = ?", branch);
+        Map<Integer, Long> sums = longs(c, "SELECT id, SUM(delta) FROM entries WHERE branch = ? GROUP BY id", branch);
+        if (balances.size() != accountsPerBranch) {
+            violation("branch " + branch + " read in one transaction has " + balances.size() + " accounts, not "
+                + accountsPerBranch);
+        }
+        for (Map.Entry<Integer, Long> a : balances.entrySet()) {
+            long expected = Bank.OPENING_BALANCE + sums.getOrDefault(a.getKey(), 0L);
+            if (a.getValue() != expected) {
+                violation("account " + branch + "/" + a.getKey() + " read in one transaction holds " + a.getValue()
+                    + " but its entries add up to " + expected);
+                return;
+            }
+        }
+    }
+
+    private void warehouse(Connection c, int w) throws SQLException {
+        Map<Integer, Long> ytd = longs(c, "SELECT w_id, CAST(w_ytd * 100 AS SIGNED) FROM warehouse WHERE w_id = ?", w);
+        Map<Integer, Long> districts = longs(c, "SELECT d_w_id, CAST(SUM(d_ytd) * 100 AS SIGNED) FROM district WHERE d_w_id = ? GROUP BY d_w_id", w);
+        if (!ytd.equals(districts)) {
+            violation("warehouse " + w + " read in one transaction: W_YTD*100 " + ytd + " but the districts' sum " + districts);
+        }
+        Map<Integer, Long> next = longs(c, "SELECT d_id, d_next_o_id - 1 FROM district WHERE d_w_id = ?", w);
+        Map<Integer, Long> last = longs(c, "SELECT o_d_id, MAX(o_id) FROM orders WHERE o_w_id = ? GROUP BY o_d_id", w);
+        if (!next.equals(last)) {
+            violation("warehouse " + w + " read in one transaction: D_NEXT_O_ID - 1 " + next + " but MAX(O_ID) " + last);
+        }
+    }
+
+    private void violation(String what) {
+        context.violations().add(context.clock().millis(), what);
+    }
+
+    private static Map<Integer, Long> longs(Connection c, String sql, int key) throws SQLException {
+        Map<Integer, Long> out = new HashMap<>();
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setInt(1, key);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.put(rs.getInt(1), rs.getLong(2));
+                }
+            }
+        }
+        return out;
+    }
+}
