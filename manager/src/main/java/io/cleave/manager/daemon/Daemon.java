@@ -148,6 +148,7 @@ public final class Daemon implements AutoCloseable {
                                 new Provisioner(home, config, options.cacheDir(), options.pathVariable()),
                                 provisioned.binary(), supervisors, supervise, this::endpointOf, options.readyTimeout(),
                                 options.stopTimeout()), registry);
+                moves.refuseWhileScaling(() -> scale != null && scale.running());
                 String note = scaleNote(config.shards(), provisioned.shardMaps().current().shardCount());
                 if (note != null) {
                     log.info("{}", note);

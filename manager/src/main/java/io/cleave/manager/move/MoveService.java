@@ -8,6 +8,7 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -26,6 +27,8 @@ public final class MoveService implements AutoCloseable {
     private final MovePlanner planner;
     private final TableMovePlanner tablePlanner;
     private final Map<Long, MoveRecord> live = new LinkedHashMap<>();
+    /** Whether a scale runs: an operator's move, rebalance or shard-table waits until it is done. */
+    private volatile BooleanSupplier scaling = () -> false;
     private final ExecutorService runner = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "mover");
         t.setDaemon(true);
@@ -62,8 +65,31 @@ public final class MoveService implements AutoCloseable {
         }
     }
 
-    /** Plans, journals and queues a move; returns it as planned. */
+    /**
+     * From now on, refuses the moves an operator asks for ({@code cleave move}, {@code rebalance},
+     * {@code shard-table}) while {@code scaling} says a scale runs. A scale plans its moves from the
+     * shards it keeps: a move queued beside them could put keys on a shard it takes away (its map
+     * would then name a shard that no longer exists, and the scale could not end) or undo its spread.
+     */
+    public void refuseWhileScaling(BooleanSupplier scaling) {
+        this.scaling = scaling;
+    }
+
+    private void refuseIfScaling(String what) {
+        if (scaling.getAsBoolean()) {
+            throw new MoveRefused(MoveRefused.Kind.CONFLICT, "a scale is under way ('cleave scale --status'): " + what
+                    + " once it is done");
+        }
+    }
+
+    /**
+     * Plans, journals and queues a move; returns it as planned. An operator's move ({@code origin}
+     * "cli") is refused while a scale runs.
+     */
     public synchronized MoveRecord start(String keyspace, String keys, int target, String origin) {
+        if (origin.equals("cli")) {
+            refuseIfScaling("move keys");
+        }
         List<MoveRecord> active = new ArrayList<>(live.values());
         MoveRecord r = planner.plan(nextId(), keyspace, keys, target, active);
         r.origin = origin;
@@ -78,6 +104,7 @@ public final class MoveService implements AutoCloseable {
      * directory from the cutover on.
      */
     public MoveRecord shardTable(String qualified, io.cleave.router.topology.TableRule rule) {
+        refuseIfScaling("give a table a new rule");
         MoveRecord planned = tablePlanner.shardTable(qualified, rule);
         return startTables(planned, 0);
     }
@@ -252,8 +279,20 @@ public final class MoveService implements AutoCloseable {
         }
     }
 
-    /** Plans moves that even the shards out; unless {@code dryRun}, queues them. */
+    /** Plans moves that even the shards out; unless {@code dryRun}, queues them (refused while a scale runs). */
     public RebalancePlan rebalance(boolean byBytes, boolean dryRun) {
+        if (!dryRun) {
+            refuseIfScaling("rebalance");
+        }
+        return rebalance(byBytes, dryRun, "rebalance");
+    }
+
+    /** A scale's last step: the rebalancer's moves by rows, queued as the scale's own. */
+    public RebalancePlan spread() {
+        return rebalance(false, false, "scale");
+    }
+
+    private RebalancePlan rebalance(boolean byBytes, boolean dryRun, String origin) {
         RebalancePlan plan;
         try {
             plan = new Rebalancer(env.shards(), env.maps()).plan(byBytes);
@@ -265,7 +304,7 @@ public final class MoveService implements AutoCloseable {
         }
         List<Long> ids = new ArrayList<>();
         for (RebalancePlan.Step step : plan.steps()) {
-            ids.add(start(step.keyspace(), step.keys(), step.to(), "rebalance").id);
+            ids.add(start(step.keyspace(), step.keys(), step.to(), origin).id);
         }
         return new RebalancePlan(plan.by(), plan.steps(), plan.before(), plan.after(), ids);
     }

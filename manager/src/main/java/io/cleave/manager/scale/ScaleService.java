@@ -258,7 +258,7 @@ public final class ScaleService implements AutoCloseable {
     /** Buckets and ranges move until the shards hold even shares (the rebalancer's plan). */
     private void spread(ScaleRecord r) throws InterruptedException {
         awaitIdle();
-        for (long id : moves.rebalance(false, false).moves()) {
+        for (long id : moves.spread().moves()) {
             record(r, id);
             if (!await(id)) {
                 fail(r, "move " + id + " failed: " + moves.get(id).message);
