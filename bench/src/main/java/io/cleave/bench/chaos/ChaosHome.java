@@ -44,6 +44,17 @@ final class ChaosHome implements ShardAccess {
         return home.shard(shard, database);
     }
 
+    /** A shard's connection; a failure says which shard. */
+    @Override
+    public Connection open(int shard, String database) throws SQLException {
+        try {
+            return home.shard(shard, database).getConnection();
+        } catch (SQLException e) {
+            throw new SQLException("cannot connect to shard " + shard + " (port " + home.shardPort(shard) + "): "
+                + e.getMessage(), e.getSQLState(), e.getErrorCode(), e);
+        }
+    }
+
     JdbcTarget proxy(String database) {
         return home.proxy(database);
     }
@@ -134,8 +145,10 @@ final class ChaosHome implements ShardAccess {
                 HomeStatus status = status();
                 List<String> down = new ArrayList<>();
                 for (HomeStatus.Instance i : status.instances()) {
-                    if (i.index() < shards && !i.state().equals("RUNNING")) {
-                        down.add("shard " + i.index() + " " + i.state());
+                    // A shard just killed still reads RUNNING until its supervisor sees the exit: its pid tells.
+                    boolean alive = ProcessHandle.of(i.pid()).map(ProcessHandle::isAlive).orElse(false);
+                    if (i.index() < shards && (!i.state().equals("RUNNING") || !alive)) {
+                        down.add("shard " + i.index() + " " + i.state() + (alive ? "" : " (pid " + i.pid() + " gone)"));
                     }
                 }
                 if (down.isEmpty()) {

@@ -16,7 +16,6 @@ import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -156,7 +155,9 @@ public final class ChaosRun {
                     }
                 } catch (Exception e) {
                     failure = "the soak could not go on: " + e;
-                    log(failure);
+                    java.io.StringWriter trace = new java.io.StringWriter();
+                    e.printStackTrace(new PrintWriter(trace));
+                    log(failure + "\n" + trace);
                 } finally {
                     stopClients();
                     usage = cpu.usage();
@@ -219,7 +220,7 @@ public final class ChaosRun {
             rounds.add(round);
             List<String> failed = results.stream().filter(r -> !r.passed()).map(r -> r.name() + ": "
                 + String.join("; ", r.differences())).toList();
-            log(String.format(java.util.Locale.ROOT, "%s  +%8.1f s  checks %d%s %s in %.1f s%s", Instant.now(),
+            log(String.format(java.util.Locale.ROOT, "%s  +%8.1f s  checks %d%s %s in %.1f s%s", clock.wallClock(started),
                 started / 1000.0, round.round(), afterFault > 0 ? " after #" + afterFault : afterFault == 0
                     ? " before the first fault" : " at the end", round.passed() ? "held" : "FAILED",
                 round.tookMillis() / 1000.0, round.passed() ? "" : ":\n    " + String.join("\n    ", failed)));

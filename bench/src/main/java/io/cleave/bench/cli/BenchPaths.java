@@ -24,6 +24,18 @@ final class BenchPaths {
         return Path.of("bench");
     }
 
+    /** The Cleave binary a command runs: the one given, else $CLEAVE_JAR, else {@link #cleaveJar()}. */
+    static Path cleaveJar(Path given) {
+        if (given != null) {
+            return given;
+        }
+        String env = System.getenv("CLEAVE_JAR");
+        if (env != null && !env.isBlank()) {
+            return Path.of(env);
+        }
+        return cleaveJar();
+    }
+
     /** manager/target/cleave.jar next to bench/. */
     static Path cleaveJar() {
         return benchDir().toAbsolutePath().resolveSibling("manager").resolve("target/cleave.jar");

@@ -114,7 +114,7 @@ final class ChaosCommand implements Callable<Integer> {
         Path dir = output != null ? output : BenchPaths.benchDir().resolve("results").resolve(NAME);
         FaultSchedule schedule = schedule(dir);
         // A replay keeps the run it replays: its results go beside them.
-        ChaosResult result = new ChaosRun(schedule, jar(), serverBinary, replay ? dir.resolve("replay") : dir, out).run();
+        ChaosResult result = new ChaosRun(schedule, BenchPaths.cleaveJar(cleaveJar), serverBinary, replay ? dir.resolve("replay") : dir, out).run();
         String summary = ChaosReport.markdown(result);
         out.println();
         out.println(summary);
@@ -153,11 +153,4 @@ final class ChaosCommand implements Callable<Integer> {
         }
     }
 
-    private Path jar() {
-        if (cleaveJar != null) {
-            return cleaveJar;
-        }
-        String env = System.getenv("CLEAVE_JAR");
-        return env != null && !env.isBlank() ? Path.of(env) : BenchPaths.cleaveJar();
-    }
 }

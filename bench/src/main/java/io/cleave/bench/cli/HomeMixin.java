@@ -46,13 +46,6 @@ final class HomeMixin {
     }
 
     Path cleaveJar() {
-        if (cleaveJar != null) {
-            return cleaveJar;
-        }
-        String env = System.getenv("CLEAVE_JAR");
-        if (env != null && !env.isBlank()) {
-            return Path.of(env);
-        }
-        return BenchPaths.cleaveJar();
+        return BenchPaths.cleaveJar(cleaveJar);
     }
 }
