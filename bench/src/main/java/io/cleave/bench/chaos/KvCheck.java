@@ -80,6 +80,10 @@ final class KvCheck {
                     placement.add(table + " key " + k + " is on " + on.size() + " shard(s) " + shardsOf(on)
                         + ", not " + expectedCopies + " (" + describe(rule) + ")");
                 }
+                if (on.stream().mapToLong(c -> c[1]).distinct().count() > 1) {
+                    values.add(table + " key " + k + " differs between its copies: " + on.stream()
+                        .map(c -> "shard " + c[0] + " holds " + c[1]).toList());
+                }
                 UpsertLedger.Expected expected = ledger.expected(table, k);
                 for (long[] copy : on) {
                     if (!expected.allows(copy[1])) {

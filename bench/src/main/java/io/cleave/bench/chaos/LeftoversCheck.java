@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -41,12 +42,22 @@ final class LeftoversCheck {
         this.metrics = metrics;
     }
 
-    List<CheckResult> check(int shardCount, int clientConnections, Duration timeout) throws SQLException, InterruptedException {
+    /** shardCount: how many shards the map names now (a scale down may stop one while this polls). */
+    List<CheckResult> check(IntSupplier shardCounts, int clientConnections, Duration timeout)
+        throws SQLException, InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
+            int shardCount = shardCounts.getAsInt();
             List<ShardState> states = new ArrayList<>();
-            for (int s = 0; s < shardCount; s++) {
-                states.add(read(s));
+            try {
+                for (int s = 0; s < shardCount; s++) {
+                    states.add(read(s));
+                }
+            } catch (SQLException e) {
+                if (shardCounts.getAsInt() == shardCount) {
+                    throw e;
+                }
+                continue;
             }
             PrometheusText m = PrometheusText.parse(metrics.get());
             Map<String, Double> inUse = m.byLabel(BACKENDS, "shard", Map.of("state", "in_use"));

@@ -13,7 +13,8 @@ import java.sql.Statement;
  * differ as applications do: half open transactions with BEGIN, half run with autocommit off as
  * PyMySQL and mysqlclient do; half use server-side prepared statements, half the text protocol.
  * After some acknowledged transfers it reads them back on another connection: a transfer answered
- * OK must be visible to every statement sent after the answer.
+ * OK must be visible to every statement sent after the answer. A failed transfer is rolled back;
+ * with autocommit off and its first statement failed, it is ended with COMMIT, as ORMs end it.
  */
 final class TransferClient extends WorkloadClient {
     static final String DEBIT = "UPDATE accounts SET balance = balance - ? WHERE branch = ? AND id = ?";
@@ -49,6 +50,7 @@ final class TransferClient extends WorkloadClient {
         BankTransfer t = bank.draw(random, ledger.nextId());
         Connection c = connection();
         boolean commitSent = false;
+        int done = 0;
         try {
             if (explicitBegin) {
                 try (Statement s = c.createStatement()) {
@@ -57,11 +59,14 @@ final class TransferClient extends WorkloadClient {
             }
             if (t.debitFirst()) {
                 change(debit, t.amount(), t.from());
+                done++;
                 change(credit, t.amount(), t.to());
             } else {
                 change(credit, t.amount(), t.to());
+                done++;
                 change(debit, t.amount(), t.from());
             }
+            done++;
             insert(entry, t, t.from(), -t.amount());
             insert(entry, t, t.to(), t.amount());
             commitSent = true;
@@ -74,12 +79,12 @@ final class TransferClient extends WorkloadClient {
             }
         } catch (SQLException e) {
             ledger.record(t, commitSent ? BankLedger.Outcome.UNKNOWN : BankLedger.Outcome.FAILED, context.clock().millis());
-            rollback(c, e);
+            end(c, e, done == 0);
             throw e;
         } catch (MissingAccountException e) {
             ledger.record(t, BankLedger.Outcome.FAILED, context.clock().millis());
             context.violations().add(context.clock().millis(), e.getMessage());
-            rollback(c, new SQLException(e.getMessage()));
+            end(c, new SQLException(e.getMessage()), false);
             return;
         }
         long ack = context.clock().millis();
@@ -137,13 +142,21 @@ final class TransferClient extends WorkloadClient {
         ps.executeUpdate();
     }
 
-    /** Rolls the failed transaction back; a connection that cannot is dropped (the proxy must roll it back). */
-    private void rollback(Connection c, SQLException cause) {
+    /**
+     * Ends the failed transaction: ROLLBACK, except that a client with autocommit off whose first
+     * statement failed sends COMMIT, as ORMs do when nothing of theirs is pending (it commits nothing:
+     * the transaction has no write; a proxy that forgot the transaction there leaves it open on the
+     * shard, which the checks find). A connection that cannot end it is dropped (the proxy must
+     * roll it back).
+     */
+    private void end(Connection c, SQLException cause, boolean nothingWritten) {
         try {
             if (explicitBegin) {
                 try (Statement s = c.createStatement()) {
                     s.execute("ROLLBACK");
                 }
+            } else if (nothingWritten) {
+                c.commit();
             } else {
                 c.rollback();
             }

@@ -58,6 +58,16 @@ class KvCheckTest {
     }
 
     @Test
+    void referenceCopiesThatDifferFailEvenWhenEachIsAllowed() {
+        ledger.acknowledged("kv_u2", 6, 3, 1000);
+        ledger.unknown("kv_u2", 6, 4);
+        copies.get("kv_u2").get(6L).get(0)[1] = 3;
+        copies.get("kv_u2").get(6L).get(1)[1] = 4;
+        assertThat(judge().get(1).differences()).containsExactly(
+            "kv_u2 key 6 differs between its copies: [shard 0 holds 3, shard 1 holds 4]");
+    }
+
+    @Test
     void aKeyOnNoShardFails() {
         copies.get("kv_u3").remove(8L);
         assertThat(judge().get(0).differences()).containsExactly("kv_u3 key 8 is on 0 shard(s) [], not 1 (on shard 0)");
