@@ -64,7 +64,7 @@ class ChaosSoakIT {
         // A round before the first fault, one after each, one at the end: every check held in each.
         assertThat(r.rounds()).hasSize(r.faults().size() + 2).allMatch(CheckRound::passed);
         assertThat(r.rounds().get(0).results()).extracting(c -> c.name()).contains("what clients saw",
-            "open transactions", "prepared XA branches", "backend connections", "client connections", "bank placement",
+            "errors no fault explains", "reads through the proxy", "open transactions", "prepared XA branches", "backend connections", "client connections", "bank placement",
             "bank ledger", "bank balances", "upsert placement", "upsert values", "tpcc placement", "tpcc consistency");
 
         // The clients got work done through it all.

@@ -129,7 +129,7 @@ public final class ChaosRun {
         ChaosResult run() throws Exception {
             Files.writeString(faultLog, "");
             Checker checker = new Checker(home, new BankCheck(bank, bankLedger), new KvCheck(kv, upsertLedger),
-                o.warehouses() > 0 ? new TpccCheck(o.warehouses()) : null, violations, counts);
+                o.warehouses() > 0 ? new TpccCheck(o.warehouses()) : null, violations, counts, errors);
             VanishingClient vanishing = new VanishingClient(home.proxy(Bank.DATABASE), bank, bankLedger, clock);
             FaultInjector injector = new FaultInjector(home, o, bank, vanishing, clock, timeline);
             String failure = null;

@@ -18,6 +18,7 @@ final class Checker {
     private static final int MAP_ATTEMPTS = 5;
 
     private final ChaosHome home;
+    private final ClientErrors errors;
     private final BankCheck bank;
     private final KvCheck kv;
     private final TpccCheck tpcc;
@@ -26,8 +27,10 @@ final class Checker {
     private final ProxyTotalsCheck proxyTotals;
 
     /** tpcc: null without TPC-C. */
-    Checker(ChaosHome home, BankCheck bank, KvCheck kv, TpccCheck tpcc, Violations violations, WorkloadCounts counts) {
+    Checker(ChaosHome home, BankCheck bank, KvCheck kv, TpccCheck tpcc, Violations violations, WorkloadCounts counts,
+            ClientErrors errors) {
         this.home = home;
+        this.errors = errors;
         this.bank = bank;
         this.kv = kv;
         this.tpcc = tpcc;
@@ -41,6 +44,9 @@ final class Checker {
         results.add(CheckResult.of("what clients saw", String.format(Locale.ROOT, "%,d reads of acknowledged writes and"
                 + " %,d reads of one-server invariants found them (%,d reads in a kill's documented window excused)",
             counts.readBacks(), counts.invariantReads(), violations.excusedCount()), violations.first()));
+        results.add(CheckResult.of("errors no fault explains", String.format(Locale.ROOT, "of %,d errors the"
+            + " clients got (lost connections, deadlocks, shards away), none a duplicate key, unknown SQL, a refusal or an"
+            + " internal error of the proxy", errors.total()), errors.neverExpected()));
         results.addAll(new LeftoversCheck(home, home::metrics).check(() -> home.map().shardCount(), clientConnections,
             LEFTOVERS_TIMEOUT));
         results.addAll(data());

@@ -16,6 +16,8 @@ import java.util.Map;
  * W_YTD is the sum of its districts' D_YTD and each district's next order id follows its last order.
  */
 final class InvariantReader extends WorkloadClient {
+    /** The readers connect to the bank's database and name TPC-C's tables with theirs. */
+    private static final String TPCC = TpccCheck.DATABASE;
     private final List<Integer> branches;
     private final int accountsPerBranch;
     private final int warehouses;
@@ -72,13 +74,14 @@ final class InvariantReader extends WorkloadClient {
     }
 
     private void warehouse(Connection c, int w) throws SQLException {
-        Map<Integer, Long> ytd = longs(c, "SELECT w_id, CAST(w_ytd * 100 AS SIGNED) FROM warehouse WHERE w_id = ?", w);
-        Map<Integer, Long> districts = longs(c, "SELECT d_w_id, CAST(SUM(d_ytd) * 100 AS SIGNED) FROM district WHERE d_w_id = ? GROUP BY d_w_id", w);
+        Map<Integer, Long> ytd = longs(c, "SELECT w_id, CAST(w_ytd * 100 AS SIGNED) FROM " + TPCC + ".warehouse WHERE w_id = ?", w);
+        Map<Integer, Long> districts = longs(c, "SELECT d_w_id, CAST(SUM(d_ytd) * 100 AS SIGNED) FROM " + TPCC
+            + ".district WHERE d_w_id = ? GROUP BY d_w_id", w);
         if (!ytd.equals(districts)) {
             violation("warehouse " + w + " read in one transaction: W_YTD*100 " + ytd + " but the districts' sum " + districts);
         }
-        Map<Integer, Long> next = longs(c, "SELECT d_id, d_next_o_id - 1 FROM district WHERE d_w_id = ?", w);
-        Map<Integer, Long> last = longs(c, "SELECT o_d_id, MAX(o_id) FROM orders WHERE o_w_id = ? GROUP BY o_d_id", w);
+        Map<Integer, Long> next = longs(c, "SELECT d_id, d_next_o_id - 1 FROM " + TPCC + ".district WHERE d_w_id = ?", w);
+        Map<Integer, Long> last = longs(c, "SELECT o_d_id, MAX(o_id) FROM " + TPCC + ".orders WHERE o_w_id = ? GROUP BY o_d_id", w);
         if (!next.equals(last)) {
             violation("warehouse " + w + " read in one transaction: D_NEXT_O_ID - 1 " + next + " but MAX(O_ID) " + last);
         }
