@@ -299,7 +299,7 @@ final class MoveRunner {
     private void cleanUp() throws Exception {
         closeTail();
         hook(MoveHooks.Point.CLEANING_UP);
-        try (Connection c = env.shards().open(r.source)) {
+        try (Connection c = env.shards().openForWrites(r.source)) {
             shapes(c);
             scope.cleanUp(c, shapes, deleter, n -> {
                 r.rowsCleaned += n;
@@ -320,7 +320,7 @@ final class MoveRunner {
             shapes(s);
         }
         for (int t : scope.targets()) {
-            try (Connection c = env.shards().open(t)) {
+            try (Connection c = env.shards().openForWrites(t)) {
                 for (TableShape shape : shapes) {
                     deleter.delete(c, shape.table, shape.placement.onTarget(t), n -> saveSometimes());
                 }
@@ -369,7 +369,7 @@ final class MoveRunner {
         for (int t : scope.targets()) {
             Connection c = targets.get(t);
             if (c == null || c.isClosed()) {
-                targets.put(t, env.shards().open(t));
+                targets.put(t, env.shards().openForWrites(t));
             }
         }
         if (shapes == null) {
