@@ -32,7 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * copies every chunk again. The clients touch their rows in descending order, so they never deadlock
  * each other (one server gives them no error) and they take rows in the order opposite to the move's
  * own scans. A move may make a client wait, never fail: every error a client gets fails the test.
- * {@code -Dmoves.errorRounds=N} runs more rounds (default 2).
+ * {@code -Dmoves.errorRounds=N} runs more rounds (default 1).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -85,7 +85,7 @@ class ClientErrorsDuringMovesIT {
     @Test
     @Order(1)
     void keysMoveBackAndForthUnderWritesWithoutAClientError() throws Exception {
-        int rounds = Integer.getInteger("moves.errorRounds", 2);
+        int rounds = Integer.getInteger("moves.errorRounds", 1);
         List<String> done = new ArrayList<>();
         try (SbLoad load = load()) {
             load.awaitTransactions(200, Duration.ofMinutes(1));
@@ -113,7 +113,7 @@ class ClientErrorsDuringMovesIT {
     @Test
     @Order(2)
     void chunksCopiedAgainByVerificationDoNotFailClients() throws Exception {
-        int rounds = Integer.getInteger("moves.errorRounds", 2);
+        int rounds = Integer.getInteger("moves.errorRounds", 1);
         List<String> done = new ArrayList<>();
         try (SbLoad load = load()) {
             load.awaitTransactions(200, Duration.ofMinutes(1));
