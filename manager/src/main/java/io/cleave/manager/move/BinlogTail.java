@@ -185,7 +185,7 @@ final class BinlogTail implements BinaryLogClient.EventListener, AutoCloseable {
     /** An XA transaction's rows are in the binlog; the source shows them once it commits. */
     private void prepare(XAPrepareEventData data, BinlogPosition next) {
         if (data.isOnePhase()) {
-            // MySQL's XA COMMIT ... ONE PHASE: committed here.
+            // XA COMMIT ... ONE PHASE written as a prepare event marked one-phase: committed here.
             committed(transaction);
         } else if (!transaction.isEmpty()) {
             prepared.put(XaId.of(data), new Prepared(ended, transaction));
@@ -208,7 +208,7 @@ final class BinlogTail implements BinaryLogClient.EventListener, AutoCloseable {
                 committed(p.keys());
             }
             if (commit) {
-                // MySQL binlogs XA COMMIT ... ONE PHASE of a transaction it did not prepare after its rows.
+                // An XA COMMIT ... ONE PHASE that follows the transaction's own rows (no XA PREPARE before it).
                 committed(transaction);
             }
         } else {
