@@ -241,10 +241,8 @@ class TransactionFlowTest {
 
     @Test
     void aFirstStatementFailingWithAutocommitOffLeavesItsTransactionToTheClientsCommit() {
-        proxy.shard(0).answer("UPDATE t SET v = 'a' WHERE id = 5", ShardReply.error(1205, "HY000",
+        autocommitOffWhereShard0Fails("UPDATE t SET v = 'a' WHERE id = 5", ShardReply.error(1205, "HY000",
                 "Lock wait timeout exceeded; try restarting transaction"));
-        proxy.shard(1).answer("UPDATE t SET v = 'b' WHERE id = 150", ShardReply.ok(1, 0));
-        proxy.run(client, "SET autocommit = 0");
 
         ClientReply timedOut = proxy.run(client, "UPDATE t SET v = 'a' WHERE id = 5");
         assertThat(timedOut.error().errorCode()).isEqualTo(1205);
@@ -264,10 +262,8 @@ class TransactionFlowTest {
 
     @Test
     void aFirstStatementFailingBeforeATransactionWithAutocommitOffLeavesNone() {
-        proxy.shard(0).answer("UPDATE nosuch SET v = 'a' WHERE id = 5", ShardReply.error(1146, "42S02",
+        autocommitOffWhereShard0Fails("UPDATE nosuch SET v = 'a' WHERE id = 5", ShardReply.error(1146, "42S02",
                 "Table 'app.nosuch' doesn't exist"));
-        proxy.shard(1).answer("UPDATE t SET v = 'b' WHERE id = 150", ShardReply.ok(1, 0));
-        proxy.run(client, "SET autocommit = 0");
 
         assertThat(proxy.run(client, "UPDATE nosuch SET v = 'a' WHERE id = 5").error().errorCode()).isEqualTo(1146);
         assertThat(proxy.pool(client, 0).inUse()).as("no transaction to keep it for").isZero();
@@ -279,6 +275,13 @@ class TransactionFlowTest {
         assertThat(proxy.shard(1).queries()).endsWith("UPDATE t SET v = 'b' WHERE id = 150", "COMMIT")
                 .noneMatch(q -> q.startsWith("XA "));
         assertThat(proxy.shard(0).queries()).doesNotContain("COMMIT");
+    }
+
+    /** Autocommit off; shard 0 answers {@code sql} with {@code error}, shard 1 its update of id 150. */
+    private void autocommitOffWhereShard0Fails(String sql, ShardReply error) {
+        proxy.shard(0).answer(sql, error);
+        proxy.shard(1).answer("UPDATE t SET v = 'b' WHERE id = 150", ShardReply.ok(1, 0));
+        proxy.run(client, "SET autocommit = 0");
     }
 
     /** Both shards answer the tests' updates: one row of t each, id 5 on shard 0 and id 150 on shard 1. */
