@@ -58,7 +58,7 @@ class ChaosSoakIT {
         assertThat(r.injected()).as(summary).isGreaterThanOrEqualTo(8);
         assertThat(r.faults().stream().filter(f -> f.outcome() == FaultEvent.Outcome.INJECTED).map(FaultEvent::kind)
             .distinct().count()).as(summary).isGreaterThanOrEqualTo(5);
-        assertThat(Files.readAllLines(out.resolve("faults.log")))
+        assertThat(Files.readAllLines(out.resolve("faults.txt")))
             .filteredOn(line -> line.contains(" injected ") || line.contains(" refused ")).hasSize(r.faults().size());
 
         // A round before the first fault, one after each, one at the end: every check held in each.

@@ -116,7 +116,7 @@ public final class ChaosRun {
         private final List<Thread> threads = new ArrayList<>();
         private final List<FaultEvent> events = new ArrayList<>();
         private final List<CheckRound> rounds = new ArrayList<>();
-        private final Path faultLog = output.resolve("faults.log");
+        private final Path faultLog = output.resolve("faults.txt");
 
         Session(ChaosOptions o, ChaosHome home, Bank bank, KvTables kv, LoadAverage loadBefore) {
             this.o = o;
