@@ -15,7 +15,11 @@ import java.util.Locale;
 final class Checker {
     /** Long enough for the proxy's recovery pass (every 5 s in the soak's home) to settle what a kill left prepared. */
     private static final Duration LEFTOVERS_TIMEOUT = Duration.ofSeconds(90);
-    private static final int MAP_ATTEMPTS = 5;
+    /**
+     * How long the data may be read again while moves keep changing the map: with the clients at rest
+     * a scale's or rebalance's moves cut over every second or two, faster than one read of everything.
+     */
+    private static final Duration MAP_STABLE_TIMEOUT = Duration.ofMinutes(5);
 
     private final ChaosHome home;
     private final ClientErrors errors;
@@ -53,8 +57,10 @@ final class Checker {
         return results;
     }
 
-    private List<CheckResult> data() throws SQLException {
+    private List<CheckResult> data() throws SQLException, InterruptedException {
+        long deadline = System.nanoTime() + MAP_STABLE_TIMEOUT.toNanos();
         for (int attempt = 1; ; attempt++) {
+            boolean last = System.nanoTime() > deadline;
             ShardMapView before = home.map();
             List<CheckResult> out;
             try {
@@ -68,7 +74,7 @@ final class Checker {
                 }
             } catch (SQLException e) {
                 // A scale down stops the shards the map stopped naming: a read begun before it can find one gone.
-                if (home.map().version() == before.version() || attempt == MAP_ATTEMPTS) {
+                if (home.map().version() == before.version() || last) {
                     throw e;
                 }
                 continue;
@@ -77,11 +83,12 @@ final class Checker {
             if (after.version() == before.version()) {
                 return out;
             }
-            if (attempt == MAP_ATTEMPTS) {
-                return List.of(CheckResult.of("shard map", "", List.of("the shard map changed during each of "
-                    + MAP_ATTEMPTS + " reads of the data (last version " + before.version() + " -> " + after.version()
-                    + ")")));
+            if (last) {
+                return List.of(CheckResult.of("shard map", "", List.of("the shard map changed during each of " + attempt
+                    + " reads of the data in " + MAP_STABLE_TIMEOUT.toMinutes() + " minutes (last version "
+                    + before.version() + " -> " + after.version() + ")")));
             }
+            Thread.sleep(500);
         }
     }
 }
