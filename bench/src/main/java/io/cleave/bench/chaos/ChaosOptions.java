@@ -21,12 +21,15 @@ import java.util.Set;
  * @param upsertClients      upsert clients
  * @param tpccTerminals      TPC-C terminals (with warehouses)
  * @param readers            reader clients checking invariants one server keeps
+ * @param globalReads        whether readers also read sums over every shard in one transaction (the
+ *                           total, entries summing to zero): one server keeps that invariant, Cleave
+ *                           only with consistent reads across shards
  * @param bufferPool         the home's total buffer pool
  */
 public record ChaosOptions(long seed, long durationMillis, double faultsPerMinute, List<String> faults, int shards,
                            int minShards, int maxShards, int warehouses, int branchesPerShard, int accountsPerBranch,
                            int kvKeys, int transferClients, int upsertClients, int tpccTerminals, int readers,
-                           String bufferPool) {
+                           boolean globalReads, String bufferPool) {
 
     public ChaosOptions {
         faults = List.copyOf(faults);
@@ -58,11 +61,5 @@ public record ChaosOptions(long seed, long durationMillis, double faultsPerMinut
 
     public Set<FaultKind> faultKinds() {
         return FaultKind.parseList(String.join(",", faults));
-    }
-
-    public ChaosOptions withSeed(long value) {
-        return new ChaosOptions(value, durationMillis, faultsPerMinute, faults, shards, minShards, maxShards, warehouses,
-            branchesPerShard, accountsPerBranch, kvKeys, transferClients, upsertClients, tpccTerminals, readers,
-            bufferPool);
     }
 }

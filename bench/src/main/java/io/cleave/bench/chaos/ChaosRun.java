@@ -246,7 +246,7 @@ public final class ChaosRun {
             }
             for (int i = 0; i < o.readers(); i++) {
                 clients.add(new InvariantReader(i, context, i % 2 == 0 ? chaos : chaos.withServerPreparedStatements(),
-                    bank, o.warehouses()));
+                    bank, o.warehouses(), o.globalReads()));
             }
             for (WorkloadClient c : clients) {
                 Thread t = new Thread(c, "chaos-" + c.workload + "-" + threads.size());

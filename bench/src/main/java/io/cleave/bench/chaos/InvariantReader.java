@@ -14,6 +14,8 @@ import java.util.Map;
  * about data that lives together (one branch, one warehouse, so one shard at any moment): every
  * account of a branch is there and holds its opening balance plus its entries; a warehouse's
  * W_YTD is the sum of its districts' D_YTD and each district's next order id follows its last order.
+ * With {@link ChaosOptions#globalReads}, also the bank's totals over every shard, which one server
+ * keeps in any transaction and Cleave only with consistent reads across shards.
  */
 final class InvariantReader extends WorkloadClient {
     /** The readers connect to the bank's database and name TPC-C's tables with theirs. */
@@ -21,12 +23,19 @@ final class InvariantReader extends WorkloadClient {
     private final List<Integer> branches;
     private final int accountsPerBranch;
     private final int warehouses;
+    private final long accounts;
+    private final long total;
+    private final boolean global;
 
-    InvariantReader(int index, ChaosContext context, JdbcTarget proxy, Bank bank, int warehouses) {
+    /** global: also read the bank's totals over every shard (see {@link ChaosOptions#globalReads}). */
+    InvariantReader(int index, ChaosContext context, JdbcTarget proxy, Bank bank, int warehouses, boolean global) {
         super("reader", index, context, proxy);
         this.branches = bank.branches();
         this.accountsPerBranch = bank.accountsPerBranch();
         this.warehouses = warehouses;
+        this.accounts = bank.accounts();
+        this.total = bank.total();
+        this.global = global;
     }
 
     @Override
@@ -39,7 +48,10 @@ final class InvariantReader extends WorkloadClient {
     void unit() throws SQLException {
         Connection c = connection();
         try {
-            if (warehouses > 0 && random.nextInt(3) == 0) {
+            int draw = random.nextInt(12);
+            if (global && draw < 3) {
+                totals(c);
+            } else if (warehouses > 0 && draw >= 8) {
                 warehouse(c, 1 + random.nextInt(warehouses));
             } else {
                 branch(c, branches.get(random.nextInt(branches.size())));
@@ -70,6 +82,30 @@ final class InvariantReader extends WorkloadClient {
                     + " but its entries add up to " + expected);
                 return;
             }
+        }
+    }
+
+    /**
+     * The bank over every shard in one REPEATABLE READ transaction (its first statement reads every
+     * shard, so with consistent reads it is read at one cut): every account there, the total the
+     * opening total, the entries summing to zero.
+     */
+    private void totals(Connection c) throws SQLException {
+        try (java.sql.Statement st = c.createStatement()) {
+            long[] a = pair(st, "SELECT COUNT(*), SUM(balance) FROM accounts");
+            long[] e = pair(st, "SELECT COUNT(*), SUM(delta) FROM entries");
+            if (a[0] != accounts || a[1] != total || e[1] != 0) {
+                violation(String.format(java.util.Locale.ROOT, "the bank read in one transaction over every shard: %d"
+                    + " accounts holding %d (opening total %d), %d entries summing to %d (not 0)", a[0], a[1], total,
+                    e[0], e[1]));
+            }
+        }
+    }
+
+    private static long[] pair(java.sql.Statement st, String sql) throws SQLException {
+        try (ResultSet rs = st.executeQuery(sql)) {
+            rs.next();
+            return new long[] {rs.getLong(1), rs.getLong(2)};
         }
     }
 

@@ -92,6 +92,10 @@ final class ChaosCommand implements Callable<Integer> {
     @Option(names = "--readers", defaultValue = "2", description = "Readers checking one-server invariants (default: ${DEFAULT-VALUE}).")
     int readers;
 
+    @Option(names = "--global-reads", description = "Readers also read the bank's totals over every shard in one"
+        + " transaction while transfers run; needs consistent reads across shards, which this build lacks.")
+    boolean globalReads;
+
     @Option(names = "--buffer-pool", defaultValue = "1G", description = "The home's total buffer pool (default: ${DEFAULT-VALUE}).")
     String bufferPool;
 
@@ -146,7 +150,7 @@ final class ChaosCommand implements Callable<Integer> {
             ChaosOptions options = new ChaosOptions(s, duration.toMillis(), faultsPerMinute, Arrays.asList(faults.split(",")),
                 shards, minShards, maxShards != null ? maxShards : shards + 2, warehouses != null ? warehouses : shards,
                 branchesPerShard, accountsPerBranch, kvKeys, transferClients, upsertClients, tpccTerminals, readers,
-                bufferPool);
+                globalReads, bufferPool);
             return FaultSchedule.generate(options);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());

@@ -14,7 +14,7 @@ class FaultScheduleTest {
 
     static ChaosOptions options(long seed, long durationMillis, String faults) {
         return new ChaosOptions(seed, durationMillis, 5, List.of(faults.split(",")), 4, 2, 6, 4, 25, 20, 2000, 4, 2, 2, 2,
-            "1G");
+            false, "1G");
     }
 
     @Test
