@@ -34,8 +34,15 @@ final class KeysScope implements MoveScope {
         return List.of(r.target);
     }
 
+    /**
+     * Takes the keyspace's tables as they are when the move starts, not as they were when it was
+     * planned: a {@code shard-table} queued before it may have put another table on the keyspace
+     * since, and that table's rows of the moving keys must move too (left behind, no read by key
+     * finds them). Moves run one at a time, so none joins while this one runs.
+     */
     @Override
     public void prepare() throws SQLException {
+        r.tables = new MovePlanner(env.shards(), env.maps()).tables(r.keyspace, r.source, r.target);
         if (function instanceof HashShardFunction) {
             // Ghost rows of a hash keyspace are told apart by their bucket, computed on the shard.
             for (int shard : new int[] {r.source, r.target}) {

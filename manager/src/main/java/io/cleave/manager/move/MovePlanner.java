@@ -74,12 +74,23 @@ final class MovePlanner {
         r.source = source;
         r.target = target;
         r.created = Instant.now().toString();
-        r.tables = tables(topology, keyspaceName, source, target);
+        try {
+            r.tables = tables(keyspaceName, source, target);
+        } catch (SQLException e) {
+            throw new MoveRefused(MoveRefused.Kind.CONFLICT, "cannot read the tables of keyspace " + keyspaceName
+                    + " on shards " + source + " and " + target + ": " + e.getMessage());
+        }
         return r;
     }
 
-    /** Every table sharded on the keyspace, in every schema of the source that has it, with its primary key. */
-    private List<TableProgress> tables(Topology topology, String keyspace, int source, int target) {
+    /**
+     * Every table sharded on the keyspace now, in every schema of the source that has it, with its
+     * primary key. A queued move takes them again when it starts: a table given a rule on the
+     * keyspace by a move that ran before it has joined since it was planned. A shard that does not
+     * answer is an SQLException (the runner waits for it); a table no move can take is refused.
+     */
+    List<TableProgress> tables(String keyspace, int source, int target) throws SQLException {
+        Topology topology = maps.routing();
         List<TableProgress> out = new ArrayList<>();
         try (Connection s = shards.open(source); Connection t = shards.open(target)) {
             for (TableRule rule : topology.tables().values()) {
@@ -99,9 +110,6 @@ final class MovePlanner {
                     out.add(new TableProgress(found[0], found[1], sharded.column(), pk));
                 }
             }
-        } catch (SQLException e) {
-            throw new MoveRefused(MoveRefused.Kind.CONFLICT, "cannot read the tables of keyspace " + keyspace
-                    + " on shards " + source + " and " + target + ": " + e.getMessage());
         }
         return out;
     }
