@@ -58,6 +58,8 @@ final class DistributedCommit extends SessionLegs {
     private final SessionSettings settings;
     /** Answers the client once the branches committed, when one of them could not leave the session; else null. */
     private Runnable answerAfterBranches;
+    /** The decision has been sent and a branch may still be committing (see {@link #decide}). */
+    private boolean inVisiblePhase;
 
     DistributedCommit(Session session) {
         super(session);
@@ -178,12 +180,25 @@ final class DistributedCommit extends SessionLegs {
         prepare.start();
     }
 
-    /** The decision: the coordinator's transaction, holding the decision row, commits. */
+    /**
+     * The decision: the coordinator's transaction, holding the decision row, commits. From its
+     * COMMIT to the last branch's XA COMMIT the transaction is visible on some shards and not on
+     * others: that is its visible phase, during which no cut may open its snapshots, so it waits
+     * for a cut whose snapshots are being opened (the client has not been answered yet).
+     */
     private void decide(List<Integer> prepared, Consumer<ErrPacket> done) {
+        if (session.runtime().cuts().enterPhase(session.loop().loop(), () -> sendDecision(prepared, done))) {
+            sendDecision(prepared, done);
+        }
+    }
+
+    private void sendDecision(List<Integer> prepared, Consumer<ErrPacket> done) {
+        inVisiblePhase = true;
         BackendConnection coordinatorConnection = tx.held(coordinator);
         if (coordinatorConnection == null || !coordinatorConnection.isUsable()) {
             // The coordinator's transaction died with its connection before the decision was sent:
             // no decision can exist, so the outcome is known and every branch rolls back now.
+            leaveVisiblePhase();
             abort(prepared, new ErrPacket(1402, "XA100", "Lost connection to shard " + coordinator + " before the"
                     + " commit decision: the transaction was rolled back on shards " + shards), done);
             return;
@@ -192,13 +207,19 @@ final class DistributedCommit extends SessionLegs {
             LegResult r = results.get(0);
             if (r.error != null) {
                 // The coordinator refused: nothing committed anywhere.
+                leaveVisiblePhase();
                 abort(prepared, r.error, done);
                 return;
             }
             if (r.failure != null) {
                 // Lost the coordinator during COMMIT: whether it committed is unknown here, but the
                 // decision table knows; recovery commits or rolls back the prepared branches from it.
+                for (int s : prepared) {
+                    // Committed or not on the coordinator: until recovery knows, cuts keep off the branches.
+                    session.runtime().cuts().owe(s, xid);
+                }
                 session.runtime().inDoubt().finished(xid);
+                leaveVisiblePhase();
                 finish();
                 log.warn("transaction {}: lost shard {} while committing; recovery will settle branches {}", xid,
                         coordinator, prepared);
@@ -281,15 +302,19 @@ final class DistributedCommit extends SessionLegs {
      * deleted only when every branch committed, else recovery removes it once nothing needs it.
      */
     private void branchesCommitted(List<LegResult> branches) {
-        session.runtime().inDoubt().finished(xid);
-        if (answerAfterBranches != null) {
-            answerAfterBranches.run();
-        }
         List<String> failed = new ArrayList<>();
         for (LegResult r : branches) {
             if (!r.ok()) {
                 failed.add("shard " + r.shard + ": " + LogSafe.text(r.errorPacket().message()));
+                // Committed on the coordinator, still prepared here: no cut may cover this shard until
+                // recovery has committed the branch.
+                session.runtime().cuts().owe(r.shard, xid);
             }
+        }
+        session.runtime().inDoubt().finished(xid);
+        leaveVisiblePhase();
+        if (answerAfterBranches != null) {
+            answerAfterBranches.run();
         }
         if (failed.isEmpty()) {
             String cleanup = "DELETE FROM cleave.decisions WHERE xid = " + q();
@@ -321,6 +346,14 @@ final class DistributedCommit extends SessionLegs {
             }
         }
         multi.start();
+    }
+
+    /** The visible phase is over: cuts may open their snapshots again (once per commit). */
+    private void leaveVisiblePhase() {
+        if (inVisiblePhase) {
+            inVisiblePhase = false;
+            session.runtime().cuts().leavePhase();
+        }
     }
 
     /** Hands the connections back (unless pinned state keeps them): the transaction is over on every shard. */

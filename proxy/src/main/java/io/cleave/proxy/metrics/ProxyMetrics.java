@@ -7,7 +7,7 @@ import io.cleave.proxy.protocol.packet.client.CommandCode;
  * What the proxy measures. Every method defaults to doing nothing, so code paths call it
  * unconditionally and a proxy without a registry pays nothing.
  */
-public interface ProxyMetrics extends PoolMetrics {
+public interface ProxyMetrics extends PoolMetrics, io.cleave.proxy.cut.CutMetrics {
 
     ProxyMetrics NONE = new ProxyMetrics() {
     };
