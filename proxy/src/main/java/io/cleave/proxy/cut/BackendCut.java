@@ -32,6 +32,12 @@ public final class BackendCut implements CutWindows.Opening {
 
         /** Gets a connection to {@code shard}, ready for the cut's statements; {@code then} is told on {@link #executor}. */
         void connect(int shard, Connected then);
+
+        /**
+         * Whether whoever asked is gone (a client that left): the connections it got went back
+         * with it, and the cut must send nothing on them.
+         */
+        boolean abandoned();
     }
 
     /** Told when a connection for the cut is ready, or cannot be had. */
@@ -56,7 +62,8 @@ public final class BackendCut implements CutWindows.Opening {
 
     /**
      * The cut could not be taken: {@code error} says why; {@code connections} are those it had
-     * got, in no known state (a snapshot may be open on some): close them, then give them back.
+     * got, in no known state (a snapshot may be open on some): close them, then give them back
+     * (none when whoever asked has gone: its connections went back with it).
      */
     public record Failed(ErrPacket error, List<BackendConnection> connections) implements Outcome {
     }
@@ -105,6 +112,10 @@ public final class BackendCut implements CutWindows.Opening {
         if (--outstanding > 0) {
             return;
         }
+        if (source.abandoned()) {
+            abandon();
+            return;
+        }
         ErrPacket error = firstError();
         if (error != null) {
             fail(error, "shard_error");
@@ -120,6 +131,12 @@ public final class BackendCut implements CutWindows.Opening {
 
     @Override
     public void open(CutWindows.Window window) {
+        if (source.abandoned()) {
+            // Nothing to open: the window must not wait for this cut.
+            window.opened();
+            abandon();
+            return;
+        }
         this.window = window;
         step = Step.OPEN;
         outstanding = legs.size();
@@ -187,6 +204,13 @@ public final class BackendCut implements CutWindows.Opening {
         }
         windows.metrics().cutFailed(reason);
         done.accept(new Failed(error, got));
+    }
+
+    /** Whoever asked has gone, and its connections with it: the cut ends without touching them. */
+    private void abandon() {
+        step = Step.DONE;
+        windows.metrics().cutFailed("abandoned");
+        done.accept(new Failed(new ErrPacket(1158, "08S01", "the client has left"), List.of()));
     }
 
     private ErrPacket firstError() {

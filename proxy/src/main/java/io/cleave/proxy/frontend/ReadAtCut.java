@@ -79,16 +79,20 @@ final class ReadAtCut extends SessionLegs implements ResponseSink {
             return;
         }
         ended = true;
+        SessionConnections connections = session.connections();
         for (ShardSnapshot<BackendConnection> s : cut.shards()) {
             BackendConnection c = s.connection();
+            if (!connections.has(c)) {
+                // Given back already (its client left, and the session gave back all it had).
+                continue;
+            }
             if (c.isUsable() && !c.hasPendingResponses()) {
                 c.send(c.queryFrame("COMMIT"), ResponseKind.RESULT, this);
                 c.flush();
             } else {
                 // Lost, or a statement still running on it (the command failed part way): it cannot
                 // go back with its snapshot open, so it is closed.
-                c.close();
-                session.connections().keepOrGiveBack(c.shard(), c, false);
+                connections.discard(c);
             }
         }
     }

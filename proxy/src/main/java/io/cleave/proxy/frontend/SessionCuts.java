@@ -174,8 +174,7 @@ final class SessionCuts {
     /** Connections that may hold part of a snapshot go: closed, so nothing of it stays open. */
     private void failed(Command command, BackendCut.Failed failed) {
         for (BackendConnection c : failed.connections()) {
-            c.close();
-            session.connections().keepOrGiveBack(c.shard(), c, false);
+            session.connections().discard(c);
         }
         command.error(failed.error());
     }
@@ -191,6 +190,11 @@ final class SessionCuts {
         @Override
         public Executor executor() {
             return session.loop().loop();
+        }
+
+        @Override
+        public boolean abandoned() {
+            return session.connections().clientGone();
         }
 
         @Override

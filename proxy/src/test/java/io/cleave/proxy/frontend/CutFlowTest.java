@@ -211,6 +211,30 @@ class CutFlowTest {
     }
 
     @Test
+    void aClientLeavingWhileItsCutWaitsLeavesItsConnectionsToOthersUntouched() {
+        proxy.shard(1).holdStartingWith("XA COMMIT");
+        assertThat(commitAcrossShards().isOk()).isTrue();
+        reader.query("SELECT COUNT(*) FROM t");
+        proxy.pump();
+        assertThat(proxy.runtime.cuts().waitingCuts()).as("the cut waits for the branch commit").isEqualTo(1);
+
+        // The reader goes: the connections its cut got go back to the pools, and others borrow them.
+        reader.disconnect();
+        proxy.pump();
+        EmbeddedClient other = proxy.connect();
+        other.query("SELECT v FROM t WHERE id = 5");
+        proxy.pump();
+        assertThat(other.reply().rows()).containsExactly(List.of("a"));
+
+        proxy.shard(1).releaseHeld();
+        proxy.pump();
+        assertThat(proxy.shard(0).queries()).as("nothing of the departed cut reaches a connection").doesNotContain(SNAPSHOT);
+        assertThat(proxy.shard(1).queries()).doesNotContain(SNAPSHOT);
+        assertThat(proxy.runtime.cuts().windowOpen()).as("its window did not wait for it").isFalse();
+        assertThat(proxy.run(other, "SELECT v FROM t WHERE id = 5").rows()).containsExactly(List.of("a"));
+    }
+
+    @Test
     void withCutsOffAReadOfSeveralShardsReadsEachAsItComes() {
         proxy.runtime.cuts().enabled(false);
         assertThat(proxy.run(reader, "SELECT COUNT(*) FROM t").rows()).containsExactly(List.of("4"));
