@@ -18,9 +18,9 @@ import java.util.function.Consumer;
 /**
  * Takes a cut over the proxy's own backend connections, without blocking: one connection per
  * shard is got first (from whoever asks: a client session's pool, brought to its settings), then
- * the cut waits for its window ({@link CutWindows}), sends every shard its opening statements in
- * one round trip, and closes its part of the window when all have answered; optionally each
- * shard's binlog position is read after. Everything runs on the asker's event loop.
+ * the cut waits for its window ({@link CutWindows}) to be ready, sends every shard its opening
+ * statements in one round trip, and ends its part of the window when all have answered;
+ * optionally each shard's binlog position is read after. Everything runs on the asker's event loop.
  */
 public final class BackendCut implements CutWindows.Opening {
 
@@ -140,9 +140,12 @@ public final class BackendCut implements CutWindows.Opening {
         this.window = window;
         step = Step.OPEN;
         outstanding = legs.size();
-        for (Leg leg : legs) {
-            leg.send(leg.opening.statements());
-        }
+        // The snapshots open together once the branch commits decided before the window have ended.
+        window.whenReady(source.executor(), () -> {
+            for (Leg leg : legs) {
+                leg.open();
+            }
+        });
     }
 
     @Override
@@ -162,9 +165,10 @@ public final class BackendCut implements CutWindows.Opening {
             if (error != null) {
                 fail(error, "shard_error");
             } else if (!consistent) {
-                fail(new ErrPacket(1205, "HY000", "Lock wait timeout exceeded: the shards did not open their snapshots"
-                        + " within " + windows.limits().windowNanos() / 1_000_000 + " ms; try restarting transaction"),
-                        "window_expired");
+                String spoiled = window.spoiled();
+                fail(new ErrPacket(1205, "HY000", "Lock wait timeout exceeded: " + (spoiled != null ? spoiled
+                        : "the shards did not open their snapshots within " + windows.limits().windowNanos() / 1_000_000
+                        + " ms") + "; try restarting transaction"), spoiled != null ? "shard_error" : "window_expired");
             } else if (positions) {
                 step = Step.POSITIONS;
                 outstanding = legs.size();
@@ -247,6 +251,17 @@ public final class BackendCut implements CutWindows.Opening {
             connected();
         }
 
+        /** Opens this shard's snapshot, unless whoever asked has gone meanwhile (its connections with it). */
+        void open() {
+            if (source.abandoned()) {
+                lost = true;
+                error = new ErrPacket(1158, "08S01", "the client has left");
+                answered();
+                return;
+            }
+            send(opening.statements());
+        }
+
         void send(List<String> statements) {
             pending = statements.size();
             for (String sql : statements) {
@@ -289,7 +304,7 @@ public final class BackendCut implements CutWindows.Opening {
         @Override
         public void complete(BackendConnection c, ResponseTracker tracker) {
             if (!lost && --pending == 0) {
-                legAnswered();
+                answered();
             }
         }
 
@@ -301,6 +316,14 @@ public final class BackendCut implements CutWindows.Opening {
             lost = true;
             if (error == null) {
                 error = lostShard(cause);
+            }
+            answered();
+        }
+
+        /** The leg's statements were answered: in the window, this shard's snapshot is open (or failed to). */
+        private void answered() {
+            if (step == Step.OPEN) {
+                window.shardOpened(opening.shard());
             }
             legAnswered();
         }

@@ -18,8 +18,12 @@ public interface CutMetrics {
     default void windowClosed(long nanos, int cuts) {
     }
 
-    /** A cross-shard commit's decision waited {@code nanos} behind a cut before it was sent. */
+    /** A cross-shard commit's decision waited {@code nanos} behind a cut before it was sent (its client waited too). */
     default void commitHeld(long nanos) {
+    }
+
+    /** Branch commits (XA COMMIT, after the client's answer) waited {@code nanos} behind a cut. */
+    default void branchCommitHeld(long nanos) {
     }
 
     /** A client's answer (or its next command) waited for a window to close. */

@@ -2,44 +2,52 @@ package io.cleave.proxy.cut;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.function.LongSupplier;
 
 /**
- * Orders the opening of cuts against the visible phases of cross-shard commits, so that the
- * snapshots of one cut see every cross-shard transaction whole or not at all.
+ * Orders the opening of cuts against cross-shard commits, so that the snapshots of one cut see
+ * every cross-shard transaction whole or not at all.
  *
- * <p>A cross-shard commit is visible part-way from the moment its decision (the coordinator's
- * COMMIT) is sent until its last branch's XA COMMIT has run: a snapshot opened on the
- * coordinator then may see it while one opened on a branch's shard does not. A cut's snapshots
- * are therefore all opened inside a <em>window</em>: it opens only when no such phase is in
- * flight, and no phase starts until it closes (a commit about to send its decision waits; it has
- * not been answered yet, and the wait is one snapshot round trip). Every cut that asked while the
- * window was shut opens in the same window.
+ * <p>A cross-shard transaction becomes visible on its coordinator's shard at its decision (the
+ * coordinator's COMMIT) and on each other shard at that branch's XA COMMIT, which runs after the
+ * client was answered. A cut's snapshots are opened in a <em>window</em>. It begins at a moment no
+ * decision is in flight (sent and not answered), so every transaction is decided before it or after
+ * it. First the branch commits of those decided before end on the window's shards; then every
+ * snapshot of the window opens at once (one round trip), so they see those transactions whole.
+ * Those decided after wait: a decision until the snapshot on its coordinator's shard is open (its
+ * client has not been answered yet), a branch's XA COMMIT until the snapshot on the branch's shard
+ * is (its client has been answered already: this delays nobody). Every cut that asked while no
+ * window could begin shares the next one.
  *
  * <p>Neither side starves the other: a cut that has waited {@link Limits#priorityAfterNanos} for
- * phases in flight to end holds new phases back until its window has closed (but never a phase
- * longer than {@link Limits#commitHoldNanos} while no window is open), and phases held by a window
- * start as soon as it closes, before the next window can open. A window that does not close within
+ * decisions in flight holds new ones back until its window begins (never one longer than
+ * {@link Limits#commitHoldNanos} while no window is open), and whatever a window held goes as soon
+ * as it closes, before the next window can begin. A window that does not close within
  * {@link Limits#windowNanos} (a shard that does not answer) is given up: its late cuts are told
  * their snapshots are not consistent.
  *
- * <p>While a window is open, answers to clients wait for it to close ({@link #holdAnswer}): an
+ * <p>While the snapshots are being opened, answers to clients wait ({@link #holdAnswer}): an
  * answer is what lets a client act on a commit it saw (an acknowledgement, or a row another client
  * committed); held, no chain of such actions can lead from a commit a cut's early snapshot missed to
- * one its later snapshot sees. The hot path of every statement pays one volatile read for it.
+ * one its later snapshot sees. That lasts the one round trip of opening them; the hot path of every
+ * statement pays one volatile read for it.
  *
  * <p>Thread-safe; one per proxy. Callbacks run on the executors their callers gave.
  */
 public final class CutWindows {
 
     /**
-     * @param priorityAfterNanos how long a cut waits for commit phases in flight to end before new
-     *                           ones wait for it
-     * @param commitHoldNanos    the longest a commit's decision waits for a cut that is itself
-     *                           still waiting for phases in flight (never cut short while a
-     *                           window is open)
+     * @param priorityAfterNanos how long a cut waits for decisions in flight before new ones wait
+     *                           for it
+     * @param commitHoldNanos    the longest a decision waits for a cut that is itself still waiting
+     *                           for decisions in flight (never cut short while a window is open)
      * @param windowNanos        how long a window may stay open before it is given up
      * @param cutWaitNanos       how long a cut may wait for its window before it is given up
      */
@@ -55,39 +63,71 @@ public final class CutWindows {
     /** A cut waiting for its window. */
     public interface Opening {
 
-        /** The window is open: open the snapshots now and say when they are ({@link Window#opened}). */
+        /**
+         * The window has begun: open the snapshots when {@link Window#whenReady} says, and say when
+         * each is open ({@link Window#shardOpened}) and when all are ({@link Window#opened}).
+         */
         void open(Window window);
 
         /** No window came in time: the cut cannot be taken. */
         void gaveUp(String reason);
     }
 
+    /** Branch commits of decided transactions still running, per shard (the proxy's commit fence). */
+    public interface BranchCommits {
+
+        BranchCommits NONE = new BranchCommits() {
+            @Override
+            public long issued(int shard) {
+                return 0;
+            }
+
+            @Override
+            public boolean passes(int shard, long upTo, Executor executor, Runnable then) {
+                return true;
+            }
+        };
+
+        /** A mark of the branch commits begun on {@code shard} so far. */
+        long issued(int shard);
+
+        /**
+         * Whether those up to {@code upTo} have all ended; if not, {@code then} runs on
+         * {@code executor} once they have, and false is returned.
+         */
+        boolean passes(int shard, long upTo, Executor executor, Runnable then);
+    }
+
     private final LongSupplier clock;
     private final CutMetrics metrics;
+    private final BranchCommits branchCommits;
     private volatile Limits limits = Limits.DEFAULT;
     private volatile boolean enabled = true;
-    /** A window is open: answers wait. Written under the lock, read without it on every answer. */
+    /** A window's snapshots are being opened: answers wait. Written under the lock, read without it on every answer. */
     private volatile boolean open;
 
     // ---- guarded by this ----
-    private int phases;
-    private final ArrayDeque<HeldPhase> heldPhases = new ArrayDeque<>();
+    private int deciding;
+    private long windows;
     private List<Request> waiting = new ArrayList<>();
     private long waitingSince;
+    /** Decisions held by a cut that waited past its priority, until its window opens. */
+    private final ArrayDeque<Held> heldForPriority = new ArrayDeque<>();
     private Window window;
     /** Shards whose branch of a decided transaction is still prepared, with those transactions' ids. */
-    private final java.util.Map<Integer, java.util.Map<String, Long>> owed = new java.util.HashMap<>();
+    private final Map<Integer, Map<String, Long>> owed = new HashMap<>();
     /** Orders owed branches against scans of prepared branches. */
     private long marks;
 
     public CutWindows(CutMetrics metrics) {
-        this(System::nanoTime, metrics);
+        this(System::nanoTime, metrics, BranchCommits.NONE);
     }
 
-    /** With {@code clock} as the time source (tests). */
-    public CutWindows(LongSupplier clock, CutMetrics metrics) {
+    /** With {@code clock} as the time source (tests) and {@code branchCommits} to wait for. */
+    public CutWindows(LongSupplier clock, CutMetrics metrics, BranchCommits branchCommits) {
         this.clock = clock;
         this.metrics = metrics;
+        this.branchCommits = branchCommits;
     }
 
     /** Whether cuts are taken at all; off (for tests and benchmarks only), reads across shards may be torn. */
@@ -113,33 +153,100 @@ public final class CutWindows {
 
     // ---- commits ---------------------------------------------------------------------------------
 
-    /**
-     * A cross-shard commit is about to send its decision. Returns true when it may at once (its
-     * phase has begun); otherwise {@code start} runs on {@code executor} when it may, and the phase
-     * begins then. Either way the commit ends its phase with {@link #leavePhase} after its last
-     * branch commit (or when its decision failed).
-     */
-    public boolean enterPhase(Executor executor, Runnable start) {
-        synchronized (this) {
-            if (!enabled || window == null && !priorityDue()) {
-                phases++;
-                return true;
-            }
-            heldPhases.add(new HeldPhase(executor, start, clock.getAsLong()));
-        }
-        return false;
+    /** The decision of a cross-shard transaction coordinated on {@code coordinator}, about to be sent. */
+    public Decision decision(int coordinator) {
+        return new Decision(coordinator);
     }
 
-    /** A commit's visible phase is over (its branches committed, or the decision failed). */
-    public void leavePhase() {
-        List<Runnable> actions = new ArrayList<>();
-        synchronized (this) {
-            phases--;
-            if (phases == 0 && window == null && !waiting.isEmpty()) {
-                openWindow(actions);
+    /**
+     * One cross-shard transaction's way through the windows: its decision goes when no open
+     * window's snapshot on its coordinator's shard is still to open ({@link #go}), it is in flight
+     * until {@link #answered}, and its branch commits go when no snapshot of the window it was
+     * decided in is still to open on their shards ({@link #commitBranches}).
+     */
+    public final class Decision {
+        private final int coordinator;
+        private boolean inFlight;
+        /** The window the decision was sent in (after its coordinator's snapshot opened), else -1. */
+        private long decidedIn = -1;
+
+        private Decision(int coordinator) {
+            this.coordinator = coordinator;
+        }
+
+        /**
+         * Whether the decision may be sent now; if not, {@code send} runs on {@code executor}
+         * when it may. Either way it is in flight from then until {@link #answered}.
+         */
+        public boolean go(Executor executor, Runnable send) {
+            List<Runnable> actions = new ArrayList<>();
+            synchronized (CutWindows.this) {
+                if (!enabled) {
+                    inFlight = true;
+                    deciding++;
+                    return true;
+                }
+                Window w = CutWindows.this.window;
+                Held held = new Held(executor, send, clock.getAsLong(), this, null);
+                if (w != null) {
+                    if (w.pending(coordinator) == 0) {
+                        letGo(held, w, false, actions);
+                        return true;
+                    }
+                    w.heldDecisions.add(held);
+                    return false;
+                }
+                if (priorityDue()) {
+                    heldForPriority.add(held);
+                    return false;
+                }
+                letGo(held, null, false, actions);
+                return true;
             }
         }
-        actions.forEach(Runnable::run);
+
+        /** The decision was answered (committed, refused, or lost): it is no longer in flight. */
+        public void answered() {
+            List<Runnable> actions = new ArrayList<>();
+            synchronized (CutWindows.this) {
+                if (!inFlight) {
+                    return;
+                }
+                inFlight = false;
+                deciding--;
+                if (deciding == 0 && CutWindows.this.window == null && !waiting.isEmpty()) {
+                    openWindow(actions);
+                }
+            }
+            actions.forEach(Runnable::run);
+        }
+
+        /**
+         * Whether the branch commits on {@code shards} may be sent now; if not, {@code send} runs on
+         * {@code executor} once they may. Only a transaction decided inside a window waits: until
+         * that window's snapshots on those shards are open.
+         */
+        public boolean commitBranches(int[] shards, Executor executor, Runnable send) {
+            synchronized (CutWindows.this) {
+                Window w = CutWindows.this.window;
+                if (w == null || w.epoch != decidedIn || w.allOpen(shards)) {
+                    return true;
+                }
+                w.heldBranches.add(new Held(executor, send, clock.getAsLong(), null, shards));
+            }
+            return false;
+        }
+    }
+
+    /** Lets a held (or new) decision go: it is in flight, and decided in {@code w} when one is open. */
+    private void letGo(Held h, Window w, boolean wasHeld, List<Runnable> actions) {
+        h.decision.inFlight = true;
+        h.decision.decidedIn = w == null ? -1 : w.epoch;
+        deciding++;
+        if (wasHeld) {
+            metrics.commitHeld(clock.getAsLong() - h.since);
+            actions.add(() -> h.executor.execute(h.send));
+        }
     }
 
     private boolean priorityDue() {
@@ -161,71 +268,89 @@ public final class CutWindows {
                 executor.execute(() -> opening.gaveUp(owing));
                 return;
             }
-            Request r = new Request(executor, opening, clock.getAsLong());
+            Request r = new Request(executor, shards.clone(), opening, clock.getAsLong());
             if (waiting.isEmpty()) {
                 waitingSince = r.since;
             }
             waiting.add(r);
-            if (window == null && phases == 0) {
+            if (window == null && deciding == 0) {
                 openWindow(actions);
             }
         }
         actions.forEach(Runnable::run);
     }
 
-    /** Opens a window for every waiting cut; adds what to run outside the lock to {@code actions}. */
+    /**
+     * Begins a window for every waiting cut; adds what to run outside the lock to {@code actions}.
+     * Its snapshots may open once the branch commits decided before it have ended on its shards.
+     */
     private void openWindow(List<Runnable> actions) {
         long now = clock.getAsLong();
-        Window w = new Window(waiting, now);
+        Window w = new Window(++windows, waiting, now);
         window = w;
         waiting = new ArrayList<>();
-        open = true;
         for (Request r : w.members) {
-            long waited = now - r.since;
-            actions.add(() -> r.executor.execute(() -> {
-                metrics.cutTaken(waited);
-                r.opening.open(w);
-            }));
+            actions.add(() -> r.executor.execute(() -> r.opening.open(w)));
+        }
+        // Decisions a cut's priority held now wait for their coordinator's snapshot only.
+        while (!heldForPriority.isEmpty()) {
+            w.heldDecisions.add(heldForPriority.poll());
+        }
+        w.release(actions);
+        for (int shard : w.pendingByShard.keySet()) {
+            if (branchCommits.passes(shard, branchCommits.issued(shard), Runnable::run, () -> w.branchCommitsEnded())) {
+                w.shardsAwaited--;
+            }
+        }
+        if (w.shardsAwaited == 0) {
+            w.ready(actions);
         }
     }
 
-    /** Closes {@code w}: held phases start, held answers go, and the next window opens if it can. */
+    /** Closes {@code w}: what it held goes, answers go, and the next window opens if it can. */
     private void close(Window w, List<Runnable> actions) {
         long now = clock.getAsLong();
         w.closed = true;
         window = null;
         open = false;
-        metrics.windowClosed(now - w.openedAt, w.members.size());
-        for (Deferred d : w.deferred) {
-            actions.add(() -> d.executor.execute(d.then));
+        metrics.windowClosed(now - (w.ready ? w.readyAt : w.openedAt), w.members.size());
+        for (Held h : w.starts) {
+            // Given up before it was ready: the cut is told its snapshots are not consistent.
+            actions.add(() -> h.executor.execute(h.send));
         }
-        releaseHeldPhases(now, actions);
-        if (phases == 0 && !waiting.isEmpty()) {
+        for (Held h : w.heldDecisions) {
+            letGo(h, null, true, actions);
+        }
+        for (Held h : w.heldBranches) {
+            metrics.branchCommitHeld(now - h.since);
+            actions.add(() -> h.executor.execute(h.send));
+        }
+        for (Held d : w.deferred) {
+            actions.add(() -> d.executor.execute(d.send));
+        }
+        if (deciding == 0 && !waiting.isEmpty()) {
             openWindow(actions);
         }
     }
 
-    private void releaseHeldPhases(long now, List<Runnable> actions) {
-        while (!heldPhases.isEmpty()) {
-            HeldPhase h = heldPhases.poll();
-            phases++;
-            metrics.commitHeld(now - h.since);
-            actions.add(() -> h.executor.execute(h.start));
-        }
-    }
+    // ---- owed branches ---------------------------------------------------------------------------
 
     /**
      * A branch of a transaction whose decision was committed did not commit (its shard or connection
      * went away): recovery will commit it. Until then a snapshot of {@code shard} would miss a
-     * transaction the coordinator's shard shows, so no cut covers it.
+     * transaction the coordinator's shard shows, so no cut covers it: not one asked for later, nor
+     * one whose window is open now.
      */
     public synchronized void owe(int shard, String xid) {
-        owed.computeIfAbsent(shard, s -> new java.util.HashMap<>()).put(xid, ++marks);
+        owed.computeIfAbsent(shard, s -> new HashMap<>()).put(xid, ++marks);
+        if (window != null && window.covers(shard)) {
+            window.spoiled = owing(new int[] {shard});
+        }
     }
 
     /** Recovery (or an operator) committed or rolled back {@code xid}'s branch on {@code shard}. */
     public synchronized void settled(int shard, String xid) {
-        java.util.Map<String, Long> xids = owed.get(shard);
+        Map<String, Long> xids = owed.get(shard);
         if (xids != null && xids.remove(xid) != null && xids.isEmpty()) {
             owed.remove(shard);
         }
@@ -240,8 +365,8 @@ public final class CutWindows {
      * A scan that began at {@code mark} found {@code xids} prepared on {@code shard}: a branch owed
      * before the scan began and not among them has been settled (by whatever means).
      */
-    public synchronized void preparedOn(int shard, java.util.Set<String> xids, long mark) {
-        java.util.Map<String, Long> owing = owed.get(shard);
+    public synchronized void preparedOn(int shard, Set<String> xids, long mark) {
+        Map<String, Long> owing = owed.get(shard);
         if (owing == null) {
             return;
         }
@@ -256,7 +381,7 @@ public final class CutWindows {
             return null;
         }
         for (int shard : shards) {
-            java.util.Map<String, Long> xids = owed.get(shard);
+            Map<String, Long> xids = owed.get(shard);
             if (xids != null) {
                 return "shard " + shard + " has not yet committed its branch of transaction " + xids.keySet().iterator().next()
                         + ", which committed elsewhere; recovery commits it";
@@ -280,25 +405,35 @@ public final class CutWindows {
             if (window == null) {
                 return false;
             }
-            window.deferred.add(new Deferred(executor, then));
+            window.deferred.add(new Held(executor, then, 0, null, null));
         }
         metrics.answerHeld();
         return true;
     }
 
-    /** Whether a window is open now (tests, status). */
-    public boolean windowOpen() {
+    /** Whether a window has begun and not closed (tests, status). */
+    public synchronized boolean windowOpen() {
+        return window != null;
+    }
+
+    /** Whether a window's snapshots are being opened now, answers waiting (tests, status). */
+    public boolean holdingAnswers() {
         return open;
     }
 
-    /** Commit phases in flight now (tests, status). */
-    public synchronized int phasesInFlight() {
-        return phases;
+    /** Decisions in flight now (tests, status). */
+    public synchronized int decisionsInFlight() {
+        return deciding;
     }
 
-    /** Commits waiting for a cut now (tests, status). */
+    /** Decisions waiting for a cut now (tests, status). */
     public synchronized int heldCommits() {
-        return heldPhases.size();
+        return heldForPriority.size() + (window == null ? 0 : window.heldDecisions.size());
+    }
+
+    /** Branch commits waiting for a cut now (tests, status). */
+    public synchronized int heldBranchCommits() {
+        return window == null ? 0 : window.heldBranches.size();
     }
 
     /** Cuts waiting for a window now (tests, status). */
@@ -309,8 +444,8 @@ public final class CutWindows {
     // ---- limits ----------------------------------------------------------------------------------
 
     /**
-     * Enforces the limits (called often by a timer): gives up a window open too long, starts
-     * commits held too long while no window is open, and gives up cuts that waited too long.
+     * Enforces the limits (called often by a timer): gives up a window open too long, lets go of
+     * decisions held too long while no window is open, and gives up cuts that waited too long.
      */
     public void tick() {
         List<Runnable> actions = new ArrayList<>();
@@ -321,8 +456,10 @@ public final class CutWindows {
                 window.expired = true;
                 close(window, actions);
             }
-            if (window == null && !heldPhases.isEmpty() && now - heldPhases.peek().since > l.commitHoldNanos()) {
-                releaseHeldPhases(now, actions);
+            if (window == null && !heldForPriority.isEmpty() && now - heldForPriority.peek().since > l.commitHoldNanos()) {
+                while (!heldForPriority.isEmpty()) {
+                    letGo(heldForPriority.poll(), null, true, actions);
+                }
             }
             if (!waiting.isEmpty() && now - waitingSince > l.cutWaitNanos()) {
                 List<Request> late = new ArrayList<>();
@@ -333,8 +470,8 @@ public final class CutWindows {
                 waiting = keep;
                 waitingSince = keep.isEmpty() ? 0 : keep.get(0).since;
                 for (Request r : late) {
-                    actions.add(() -> r.executor.execute(() -> r.opening.gaveUp("no moment without a commit across"
-                            + " shards in flight came within " + l.cutWaitNanos() / 1_000_000 + " ms")));
+                    actions.add(() -> r.executor.execute(() -> r.opening.gaveUp("no moment without a commit decision"
+                            + " in flight came within " + l.cutWaitNanos() / 1_000_000 + " ms")));
                 }
             }
         }
@@ -342,32 +479,144 @@ public final class CutWindows {
     }
 
     /**
-     * One window: the cuts opened in it. Each says when its snapshots are open; the window closes
-     * when all have.
+     * One window: the cuts opened in it. Once the branch commits decided before it have ended on
+     * its shards it is ready: every cut opens its snapshots, says when each is open, and when all
+     * of its own are; the window closes when every cut has.
      */
     public final class Window {
+        private final long epoch;
         private final List<Request> members;
         private final long openedAt;
-        private final List<Deferred> deferred = new ArrayList<>();
+        private long readyAt;
+        /** Per shard, the snapshots still to open there. */
+        private final Map<Integer, Integer> pendingByShard = new HashMap<>();
+        /** Shards whose branch commits decided before the window still run. */
+        private int shardsAwaited;
+        private boolean ready;
+        private final List<Held> starts = new ArrayList<>();
+        private final List<Held> heldDecisions = new ArrayList<>();
+        private final List<Held> heldBranches = new ArrayList<>();
+        private final List<Held> deferred = new ArrayList<>();
         private int outstanding;
         private boolean closed;
         private boolean expired;
+        private String spoiled;
 
-        private Window(List<Request> members, long openedAt) {
+        private Window(long epoch, List<Request> members, long openedAt) {
+            this.epoch = epoch;
             this.members = members;
             this.openedAt = openedAt;
             this.outstanding = members.size();
+            for (Request r : members) {
+                for (int shard : r.shards) {
+                    pendingByShard.merge(shard, 1, Integer::sum);
+                }
+            }
+            this.shardsAwaited = pendingByShard.size();
+        }
+
+        /** One shard's branch commits decided before the window ended. */
+        private void branchCommitsEnded() {
+            List<Runnable> actions = new ArrayList<>();
+            synchronized (CutWindows.this) {
+                if (closed || --shardsAwaited > 0) {
+                    return;
+                }
+                ready(actions);
+            }
+            actions.forEach(Runnable::run);
+        }
+
+        /** The snapshots may open: from now until the window closes, answers wait. */
+        private void ready(List<Runnable> actions) {
+            ready = true;
+            readyAt = clock.getAsLong();
+            open = true;
+            for (Request r : members) {
+                metrics.cutTaken(readyAt - r.since);
+            }
+            for (Held h : starts) {
+                actions.add(() -> h.executor.execute(h.send));
+            }
+            starts.clear();
+        }
+
+        /**
+         * Runs {@code then} on {@code executor} when the cut may open its snapshots: once every
+         * branch commit decided before the window has ended on the window's shards, so the
+         * snapshots see every transaction decided before the window whole. All of the window's
+         * cuts open theirs then, together, in one round trip.
+         */
+        public void whenReady(Executor executor, Runnable then) {
+            synchronized (CutWindows.this) {
+                if (!ready && !closed) {
+                    starts.add(new Held(executor, then, 0, null, null));
+                    return;
+                }
+            }
+            executor.execute(then);
+        }
+
+        private int pending(int shard) {
+            return pendingByShard.getOrDefault(shard, 0);
+        }
+
+        private boolean covers(int shard) {
+            return pendingByShard.containsKey(shard);
+        }
+
+        private boolean allOpen(int[] shards) {
+            for (int shard : shards) {
+                if (pending(shard) > 0) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /** One cut's snapshot on {@code shard} is open (or failed to open): what waited for it may go. */
+        public void shardOpened(int shard) {
+            List<Runnable> actions = new ArrayList<>();
+            synchronized (CutWindows.this) {
+                if (closed) {
+                    return;
+                }
+                pendingByShard.merge(shard, -1, Integer::sum);
+                release(actions);
+            }
+            actions.forEach(Runnable::run);
+        }
+
+        /** Lets go of the decisions and branch commits whose shards' snapshots are all open. */
+        private void release(List<Runnable> actions) {
+            long now = clock.getAsLong();
+            for (Iterator<Held> it = heldDecisions.iterator(); it.hasNext(); ) {
+                Held h = it.next();
+                if (pending(h.decision.coordinator) == 0) {
+                    it.remove();
+                    letGo(h, this, true, actions);
+                }
+            }
+            for (Iterator<Held> it = heldBranches.iterator(); it.hasNext(); ) {
+                Held h = it.next();
+                if (allOpen(h.shards)) {
+                    it.remove();
+                    metrics.branchCommitHeld(now - h.since);
+                    actions.add(() -> h.executor.execute(h.send));
+                }
+            }
         }
 
         /**
          * One cut's snapshots are all open (or it gave up opening them). Returns whether they form
-         * a consistent cut: false when the window was given up before they opened.
+         * a consistent cut: false when the window was given up before they opened, or a shard it
+         * covers was left owing a decided transaction's branch commit meanwhile.
          */
         public boolean opened() {
             List<Runnable> actions = new ArrayList<>();
             boolean valid;
             synchronized (CutWindows.this) {
-                valid = !expired;
+                valid = !expired && spoiled == null;
                 if (!closed && --outstanding == 0) {
                     close(this, actions);
                 }
@@ -375,14 +624,19 @@ public final class CutWindows {
             actions.forEach(Runnable::run);
             return valid;
         }
+
+        /** Why the window's cuts are not consistent although it did not expire, or null. */
+        public String spoiled() {
+            synchronized (CutWindows.this) {
+                return spoiled;
+            }
+        }
     }
 
-    private record Request(Executor executor, Opening opening, long since) {
+    private record Request(Executor executor, int[] shards, Opening opening, long since) {
     }
 
-    private record HeldPhase(Executor executor, Runnable start, long since) {
-    }
-
-    private record Deferred(Executor executor, Runnable then) {
+    /** Something held: a decision (with its {@link Decision}), branch commits (with their shards), or an answer. */
+    private record Held(Executor executor, Runnable send, long since, Decision decision, int[] shards) {
     }
 }

@@ -38,16 +38,22 @@ public final class JdbcCut {
                 connections.keySet().stream().mapToInt(Integer::intValue).toArray(), timeout);
         boolean consistent;
         try {
-            for (Connection c : connections.values()) {
-                execute(c, SnapshotStatements.READ.get(1));
+            // The branch commits decided before the window end first: the snapshots see them whole.
+            CompletableFuture<Void> ready = new CompletableFuture<>();
+            window.whenReady(Runnable::run, () -> ready.complete(null));
+            awaitReady(ready, windows);
+            for (Map.Entry<Integer, Connection> e : connections.entrySet()) {
+                execute(e.getValue(), SnapshotStatements.READ.get(1));
+                window.shardOpened(e.getKey());
             }
         } finally {
             consistent = window.opened();
         }
         if (!consistent) {
             rollBackAll(connections);
-            windows.metrics().cutFailed("window_expired");
-            throw new SQLException("the shards did not open their snapshots within "
+            String spoiled = window.spoiled();
+            windows.metrics().cutFailed(spoiled != null ? "shard_error" : "window_expired");
+            throw new SQLException(spoiled != null ? spoiled : "the shards did not open their snapshots within "
                     + windows.limits().windowNanos() / 1_000_000 + " ms", "HY000", 1205);
         }
         List<ShardSnapshot<Connection>> shards = new ArrayList<>();
@@ -90,6 +96,19 @@ public final class JdbcCut {
                 granted.join().opened();
             }
             throw new SQLException("interrupted while waiting for a cut", e);
+        }
+    }
+
+    private static void awaitReady(CompletableFuture<Void> ready, CutWindows windows) throws SQLException {
+        try {
+            ready.get(windows.limits().windowNanos(), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            throw new SQLException("branch commits did not end within the window's limit", "HY000", 1205);
+        } catch (ExecutionException e) {
+            throw new SQLException(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SQLException("interrupted while a cut waited for branch commits", e);
         }
     }
 

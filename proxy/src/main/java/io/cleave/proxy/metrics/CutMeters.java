@@ -19,8 +19,10 @@ final class CutMeters implements CutMetrics {
     static final String CUT_WAIT = "cleave.proxy.cut.wait";
     /** How long each window stayed open (its cuts' snapshots being opened); its count is the windows. */
     static final String CUT_WINDOW = "cleave.proxy.cut.window";
-    /** How long a cross-shard commit's decision waited behind a cut. */
+    /** How long a cross-shard commit's decision waited behind a cut (its client waited as long). */
     static final String CUT_COMMIT_WAIT = "cleave.proxy.cut.commit.wait";
+    /** How long branch commits (XA COMMIT, after the client's answer) waited behind a cut. */
+    static final String CUT_BRANCH_COMMIT_WAIT = "cleave.proxy.cut.branch.commit.wait";
     /** Client answers (or next commands) that waited for a window to close. */
     static final String CUT_HELD_ANSWERS = "cleave.proxy.cut.held.answers";
 
@@ -30,6 +32,7 @@ final class CutMeters implements CutMetrics {
     private final Timer waits;
     private final Timer windows;
     private final Timer commitWaits;
+    private final Timer branchCommitWaits;
     private final Counter heldAnswers;
 
     CutMeters(MeterRegistry registry) {
@@ -38,6 +41,8 @@ final class CutMeters implements CutMetrics {
         waits = timer(CUT_WAIT, "How long a consistent cut waited for cross-shard commits in flight to end");
         windows = timer(CUT_WINDOW, "How long each cut window stayed open while its snapshots were opened");
         commitWaits = timer(CUT_COMMIT_WAIT, "How long a cross-shard commit's decision waited behind a cut");
+        branchCommitWaits = timer(CUT_BRANCH_COMMIT_WAIT,
+                "How long branch commits of an answered cross-shard commit waited behind a cut");
         heldAnswers = Counter.builder(CUT_HELD_ANSWERS)
                 .description("Client answers or next commands that waited for a cut window to close").register(registry);
     }
@@ -72,6 +77,11 @@ final class CutMeters implements CutMetrics {
     @Override
     public void commitHeld(long nanos) {
         commitWaits.record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public void branchCommitHeld(long nanos) {
+        branchCommitWaits.record(nanos, TimeUnit.NANOSECONDS);
     }
 
     @Override

@@ -269,6 +269,11 @@ public final class MicrometerProxyMetrics implements ProxyMetrics {
     }
 
     @Override
+    public void branchCommitHeld(long nanos) {
+        cuts.branchCommitHeld(nanos);
+    }
+
+    @Override
     public void answerHeld() {
         cuts.answerHeld();
     }

@@ -3,16 +3,20 @@ package io.cleave.proxy.cut;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Executor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The ordering of cuts against commit phases, on a clock the test moves: a window opens only when
- * no phase is in flight and holds new phases until it closes; answers wait for it; neither side
- * starves the other; limits end what a shard that does not answer would hold up.
+ * The ordering of cuts against cross-shard commits, on a clock the test moves: a window opens only
+ * when no decision is in flight; its snapshots open on a shard once the branch commits decided
+ * before it ended there; decisions wait for the snapshot on their coordinator's shard, branch
+ * commits of transactions decided in the window for those on theirs; answers wait for the window;
+ * neither side starves the other; limits end what a shard that does not answer would hold up.
  */
 class CutWindowsTest {
 
@@ -21,151 +25,202 @@ class CutWindowsTest {
 
     private long now = 1_000 * MS;
     private final RecordingMetrics metrics = new RecordingMetrics();
-    private final CutWindows windows = new CutWindows(() -> now, metrics);
+    private final FakeBranchCommits branchCommits = new FakeBranchCommits();
+    private final CutWindows windows = new CutWindows(() -> now, metrics, branchCommits);
     private final List<String> log = new ArrayList<>();
 
     @Test
-    void aCutWithoutCommitsInFlightOpensAtOnceAndAnswersWaitUntilItsSnapshotsAreOpen() {
-        Cut cut = new Cut("r1");
+    void aCutWithoutDecisionsInFlightOpensAtOnceAndAnswersWaitUntilItsSnapshotsAreOpen() {
+        Cut cut = new Cut();
         windows.request(NOW, new int[] {0, 1}, cut);
-        assertThat(cut.window).as("no phase in flight: the window opens at once").isNotNull();
+        assertThat(cut.window).as("nothing in flight: the window opens at once").isNotNull();
         assertThat(windows.windowOpen()).isTrue();
 
         assertThat(windows.holdAnswer(NOW, () -> log.add("answer"))).as("an answer waits while it is open").isTrue();
         assertThat(log).isEmpty();
 
-        assertThat(cut.window.opened()).as("the snapshots form a consistent cut").isTrue();
+        assertThat(cut.openAll()).as("the snapshots form a consistent cut").isTrue();
         assertThat(windows.windowOpen()).isFalse();
         assertThat(log).containsExactly("answer");
         assertThat(windows.holdAnswer(NOW, () -> log.add("late"))).as("no window: answers go at once").isFalse();
     }
 
     @Test
-    void aCutWaitsForTheCommitPhasesInFlight() {
-        assertThat(windows.enterPhase(NOW, () -> log.add("never"))).isTrue();
-        assertThat(windows.enterPhase(NOW, () -> log.add("never"))).isTrue();
-        Cut cut = new Cut("r1");
+    void aCutWaitsForTheDecisionsInFlight() {
+        CutWindows.Decision first = goes(0);
+        CutWindows.Decision second = goes(1);
+        Cut cut = new Cut();
         windows.request(NOW, new int[] {0, 1}, cut);
-        assertThat(cut.window).as("two commits are part-way visible").isNull();
+        assertThat(cut.window).as("two decisions are being committed").isNull();
 
-        windows.leavePhase();
+        first.answered();
         assertThat(cut.window).isNull();
-        windows.leavePhase();
-        assertThat(cut.window).as("the last phase ended").isNotNull();
+        second.answered();
+        assertThat(cut.window).as("the last decision was answered").isNotNull();
         assertThat(metrics.cutWaits).hasSize(1);
     }
 
     @Test
-    void aCommitPhaseWaitsForAnOpenWindowAndStartsWhenItCloses() {
-        Cut cut = new Cut("r1");
+    void theSnapshotsOpenTogetherOnceTheBranchCommitsDecidedBeforeTheWindowEndedOnItsShards() {
+        branchCommits.begin(1);
+        Cut cut = new Cut();
+        windows.request(NOW, new int[] {0, 1}, cut);
+        cut.window.whenReady(NOW, () -> log.add("open"));
+        assertThat(log).as("shard 1 has a branch commit of a transaction decided before").isEmpty();
+        assertThat(windows.holdAnswer(NOW, () -> log.add("never"))).as("no snapshot is opening yet: answers go").isFalse();
+
+        branchCommits.begin(1);
+        branchCommits.end(1);
+        assertThat(log).as("the first branch commit ended; the one begun after the window does not count")
+                .containsExactly("open");
+        assertThat(windows.holdingAnswers()).as("answers wait while the snapshots open").isTrue();
+        cut.openAll();
+        assertThat(windows.holdingAnswers()).isFalse();
+    }
+
+    @Test
+    void aDecisionWaitsOnlyForTheSnapshotOnItsCoordinatorsShard() {
+        Cut cut = new Cut();
         windows.request(NOW, new int[] {0, 1}, cut);
 
-        assertThat(windows.enterPhase(NOW, () -> log.add("decision"))).as("the window is open").isFalse();
+        CutWindows.Decision elsewhere = windows.decision(2);
+        assertThat(elsewhere.go(NOW, () -> log.add("never"))).as("shard 2 is in no cut of the window").isTrue();
+        CutWindows.Decision onZero = windows.decision(0);
+        assertThat(onZero.go(NOW, () -> log.add("decision on 0"))).isFalse();
         assertThat(windows.heldCommits()).isEqualTo(1);
-        now += 3 * MS;
-        cut.window.opened();
 
-        assertThat(log).containsExactly("decision");
-        assertThat(windows.phasesInFlight()).as("its phase began when it was let go").isEqualTo(1);
+        now += 3 * MS;
+        cut.window.shardOpened(1);
+        assertThat(log).isEmpty();
+        cut.window.shardOpened(0);
+        assertThat(log).as("the snapshot on its coordinator's shard opened: the window need not close")
+                .containsExactly("decision on 0");
+        assertThat(windows.windowOpen()).isTrue();
         assertThat(metrics.commitHolds).containsExactly(3 * MS);
     }
 
     @Test
+    void branchCommitsOfATransactionDecidedInsideAWindowWaitForTheSnapshotsOnTheirShards() {
+        CutWindows.Decision before = goes(0);
+        before.answered();
+        Cut cut = new Cut();
+        windows.request(NOW, new int[] {0, 1, 2}, cut);
+        assertThat(before.commitBranches(new int[] {1}, NOW, () -> log.add("never")))
+                .as("decided before the window: the window waits for it, not it for the window").isTrue();
+
+        cut.window.shardOpened(0);
+        CutWindows.Decision inside = goes(0);
+        inside.answered();
+        assertThat(inside.commitBranches(new int[] {1, 2}, NOW, () -> log.add("branches"))).isFalse();
+        assertThat(windows.heldBranchCommits()).isEqualTo(1);
+        now += 2 * MS;
+        cut.window.shardOpened(1);
+        assertThat(log).isEmpty();
+        cut.window.shardOpened(2);
+        assertThat(log).containsExactly("branches");
+        assertThat(metrics.branchHolds).containsExactly(2 * MS);
+    }
+
+    @Test
     void cutsThatAskWhileAWindowIsOpenShareTheNextOne() {
-        Cut first = new Cut("r1");
+        Cut first = new Cut();
         windows.request(NOW, new int[] {0, 1}, first);
-        Cut second = new Cut("r2");
-        Cut third = new Cut("r3");
+        Cut second = new Cut();
+        Cut third = new Cut();
         windows.request(NOW, new int[] {0, 1}, second);
-        windows.request(NOW, new int[] {0, 1}, third);
+        windows.request(NOW, new int[] {1, 2}, third);
         assertThat(second.window).as("a window takes no one after it opened").isNull();
 
-        first.window.opened();
+        first.openAll();
         assertThat(second.window).isNotNull().isSameAs(third.window);
-        second.window.opened();
+        second.openAll();
         assertThat(windows.windowOpen()).as("open until every cut in it has its snapshots").isTrue();
-        third.window.opened();
+        third.openAll();
         assertThat(windows.windowOpen()).isFalse();
         assertThat(metrics.windows).containsExactly(1, 2);
     }
 
     @Test
-    void commitsHeldByAWindowGoBeforeTheNextWindowOpens() {
-        Cut first = new Cut("r1");
+    void whatAWindowHeldGoesBeforeTheNextWindowOpens() {
+        Cut first = new Cut();
         windows.request(NOW, new int[] {0, 1}, first);
-        windows.enterPhase(NOW, () -> log.add("decision"));
-        Cut second = new Cut("r2");
+        CutWindows.Decision held = windows.decision(0);
+        held.go(NOW, () -> log.add("decision"));
+        Cut second = new Cut();
         windows.request(NOW, new int[] {0, 1}, second);
 
         first.window.opened();
         assertThat(log).containsExactly("decision");
-        assertThat(second.window).as("the commit let go is in flight: the next window waits for it").isNull();
-        windows.leavePhase();
+        assertThat(second.window).as("the decision let go is in flight: the next window waits for it").isNull();
+        held.answered();
         assertThat(second.window).isNotNull();
     }
 
     @Test
-    void aCutThatWaitedPastItsPriorityHoldsNewCommitsUntilItsWindowClosed() {
+    void aCutThatWaitedPastItsPriorityHoldsNewDecisionsUntilItsWindowOpens() {
         windows.limits(new CutWindows.Limits(2 * MS, 50 * MS, 500 * MS, 10_000 * MS));
-        windows.enterPhase(NOW, () -> log.add("never"));
-        Cut cut = new Cut("r1");
+        CutWindows.Decision first = goes(0);
+        Cut cut = new Cut();
         windows.request(NOW, new int[] {0, 1}, cut);
 
         now += MS;
-        assertThat(windows.enterPhase(NOW, () -> log.add("never"))).as("within the bound commits go on").isTrue();
+        CutWindows.Decision second = goes(1);
         now += 2 * MS;
-        assertThat(windows.enterPhase(NOW, () -> log.add("held"))).as("past it, the cut comes first").isFalse();
+        CutWindows.Decision third = windows.decision(0);
+        assertThat(third.go(NOW, () -> log.add("third"))).as("past the bound, the cut comes first").isFalse();
+        CutWindows.Decision fourth = windows.decision(3);
+        assertThat(fourth.go(NOW, () -> log.add("fourth"))).isFalse();
 
-        windows.leavePhase();
+        first.answered();
         assertThat(cut.window).isNull();
-        windows.leavePhase();
-        assertThat(cut.window).as("the phases in flight drained").isNotNull();
-        assertThat(log).isEmpty();
-        cut.window.opened();
-        assertThat(log).containsExactly("held");
+        second.answered();
+        assertThat(cut.window).as("the decisions in flight were answered").isNotNull();
+        assertThat(log).as("one whose coordinator no cut covers goes when the window opens").containsExactly("fourth");
+        cut.window.shardOpened(0);
+        assertThat(log).containsExactly("fourth", "third");
     }
 
     @Test
-    void aCommitIsNotHeldLongerThanItsLimitWhileTheCutStillWaits() {
+    void aDecisionIsNotHeldLongerThanItsLimitWhileTheCutStillWaits() {
         windows.limits(new CutWindows.Limits(0, 50 * MS, 500 * MS, 10_000 * MS));
-        windows.enterPhase(NOW, () -> log.add("never"));
-        Cut cut = new Cut("r1");
+        goes(0);
+        Cut cut = new Cut();
         windows.request(NOW, new int[] {0, 1}, cut);
-        assertThat(windows.enterPhase(NOW, () -> log.add("held"))).isFalse();
+        assertThat(windows.decision(1).go(NOW, () -> log.add("held"))).isFalse();
 
         now += 49 * MS;
         windows.tick();
         assertThat(log).isEmpty();
         now += 2 * MS;
         windows.tick();
-        assertThat(log).as("a phase that does not end holds no commit beyond the limit").containsExactly("held");
-        assertThat(windows.phasesInFlight()).isEqualTo(2);
+        assertThat(log).as("a decision that is never answered holds no other beyond the limit").containsExactly("held");
+        assertThat(windows.decisionsInFlight()).isEqualTo(2);
         assertThat(cut.window).isNull();
     }
 
     @Test
     void aWindowGivenUpReleasesEverythingAndItsLateCutIsNotConsistent() {
-        Cut fast = new Cut("fast");
-        Cut slow = new Cut("slow");
-        windows.enterPhase(NOW, () -> log.add("never"));
+        Cut fast = new Cut();
+        Cut slow = new Cut();
+        CutWindows.Decision inFlight = goes(0);
         windows.request(NOW, new int[] {0, 1}, fast);
         windows.request(NOW, new int[] {0, 1}, slow);
-        windows.leavePhase();
-        windows.enterPhase(NOW, () -> log.add("decision"));
+        inFlight.answered();
+        windows.decision(0).go(NOW, () -> log.add("decision"));
         windows.holdAnswer(NOW, () -> log.add("answer"));
-        assertThat(fast.window.opened()).isTrue();
+        assertThat(fast.openAll()).isTrue();
 
         now += 501 * MS;
         windows.tick();
         assertThat(windows.windowOpen()).isFalse();
-        assertThat(log).containsExactly("answer", "decision");
+        assertThat(log).containsExactlyInAnyOrder("answer", "decision");
         assertThat(slow.window.opened()).as("its snapshots opened after commits were let go").isFalse();
     }
 
     @Test
     void aCutThatGetsNoWindowInTimeIsGivenUp() {
-        windows.enterPhase(NOW, () -> log.add("never"));
-        Cut cut = new Cut("r1");
+        goes(0);
+        Cut cut = new Cut();
         windows.request(NOW, new int[] {0, 1}, cut);
         now += 10_001 * MS;
         windows.tick();
@@ -176,18 +231,27 @@ class CutWindowsTest {
     @Test
     void aShardOwingADecidedBranchIsInNoCutUntilTheBranchIsSettled() {
         windows.owe(1, "x1");
-        Cut over1 = new Cut("r1");
+        Cut over1 = new Cut();
         windows.request(NOW, new int[] {0, 1}, over1);
         assertThat(over1.gaveUp).contains("shard 1", "x1");
-        Cut over0 = new Cut("r2");
+        Cut over0 = new Cut();
         windows.request(NOW, new int[] {0, 2}, over0);
         assertThat(over0.window).as("other shards are not held up").isNotNull();
-        over0.window.opened();
+        assertThat(over0.openAll()).isTrue();
 
         windows.settled(1, "x1");
-        Cut again = new Cut("r3");
+        Cut again = new Cut();
         windows.request(NOW, new int[] {0, 1}, again);
         assertThat(again.window).isNotNull();
+    }
+
+    @Test
+    void aBranchLeftOwingWhileAWindowIsOpenSpoilsTheCutsCoveringItsShard() {
+        Cut cut = new Cut();
+        windows.request(NOW, new int[] {0, 1}, cut);
+        windows.owe(1, "x1");
+        assertThat(cut.openAll()).isFalse();
+        assertThat(cut.window.spoiled()).contains("shard 1", "x1");
     }
 
     @Test
@@ -195,18 +259,17 @@ class CutWindowsTest {
         long before = windows.mark();
         windows.owe(1, "x1");
         windows.preparedOn(1, Set.of(), before);
-        Cut cut = new Cut("r1");
+        Cut cut = new Cut();
         windows.request(NOW, new int[] {1}, cut);
         assertThat(cut.gaveUp).as("the scan may have run before the branch was prepared").isNotNull();
 
-        long after = windows.mark();
-        windows.preparedOn(1, Set.of("x1"), after);
-        Cut still = new Cut("r2");
+        windows.preparedOn(1, Set.of("x1"), windows.mark());
+        Cut still = new Cut();
         windows.request(NOW, new int[] {1}, still);
         assertThat(still.gaveUp).as("still prepared").isNotNull();
 
         windows.preparedOn(1, Set.of(), windows.mark());
-        Cut settled = new Cut("r3");
+        Cut settled = new Cut();
         windows.request(NOW, new int[] {1}, settled);
         assertThat(settled.window).isNotNull();
     }
@@ -214,20 +277,22 @@ class CutWindowsTest {
     @Test
     void withCutsOffCommitsAreNeverHeld() {
         windows.enabled(false);
-        Cut cut = new Cut("r1");
+        Cut cut = new Cut();
         windows.request(NOW, new int[] {0, 1}, cut);
-        assertThat(windows.enterPhase(NOW, () -> log.add("never"))).isTrue();
+        assertThat(windows.decision(0).go(NOW, () -> log.add("never"))).isTrue();
+    }
+
+    /** A decision that goes at once. */
+    private CutWindows.Decision goes(int coordinator) {
+        CutWindows.Decision d = windows.decision(coordinator);
+        assertThat(d.go(NOW, () -> log.add("never"))).isTrue();
+        return d;
     }
 
     /** A cut as the window sees it: told when its window opens, or that it was given up. */
     private static final class Cut implements CutWindows.Opening {
-        final String name;
         CutWindows.Window window;
         String gaveUp;
-
-        Cut(String name) {
-            this.name = name;
-        }
 
         @Override
         public void open(CutWindows.Window window) {
@@ -238,11 +303,58 @@ class CutWindowsTest {
         public void gaveUp(String reason) {
             gaveUp = reason;
         }
+
+        /** Every snapshot of the cut opens; returns whether the cut is consistent. */
+        boolean openAll() {
+            return window.opened();
+        }
+    }
+
+    /** Branch commits per shard, begun and ended by the test, in the fence's way (tickets in order). */
+    private static final class FakeBranchCommits implements CutWindows.BranchCommits {
+        final Map<Integer, Long> issued = new HashMap<>();
+        final Map<Integer, List<Long>> pending = new HashMap<>();
+        final List<Object[]> waiters = new ArrayList<>();
+
+        void begin(int shard) {
+            long ticket = issued.merge(shard, 1L, Long::sum);
+            pending.computeIfAbsent(shard, s -> new ArrayList<>()).add(ticket);
+        }
+
+        void end(int shard) {
+            pending.get(shard).remove(0);
+            for (Object[] w : new ArrayList<>(waiters)) {
+                if ((int) w[0] == shard && oldest(shard) > (long) w[1]) {
+                    waiters.remove(w);
+                    ((Runnable) w[2]).run();
+                }
+            }
+        }
+
+        private long oldest(int shard) {
+            List<Long> p = pending.getOrDefault(shard, List.of());
+            return p.isEmpty() ? Long.MAX_VALUE : p.get(0);
+        }
+
+        @Override
+        public long issued(int shard) {
+            return issued.getOrDefault(shard, 0L);
+        }
+
+        @Override
+        public boolean passes(int shard, long upTo, Executor executor, Runnable then) {
+            if (oldest(shard) > upTo) {
+                return true;
+            }
+            waiters.add(new Object[] {shard, upTo, then});
+            return false;
+        }
     }
 
     private static final class RecordingMetrics implements CutMetrics {
         final List<Long> cutWaits = new ArrayList<>();
         final List<Long> commitHolds = new ArrayList<>();
+        final List<Long> branchHolds = new ArrayList<>();
         final List<Integer> windows = new ArrayList<>();
 
         @Override
@@ -258,6 +370,11 @@ class CutWindowsTest {
         @Override
         public void commitHeld(long nanos) {
             commitHolds.add(nanos);
+        }
+
+        @Override
+        public void branchCommitHeld(long nanos) {
+            branchHolds.add(nanos);
         }
     }
 }

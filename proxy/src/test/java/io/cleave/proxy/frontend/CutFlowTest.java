@@ -39,15 +39,17 @@ class CutFlowTest {
     }
 
     @Test
-    void aCutWaitsForACommitBetweenItsDecisionAndItsLastBranchCommit() {
+    void aSnapshotWaitsForTheBranchCommitOfATransactionDecidedBeforeItsWindow() {
         proxy.shard(1).holdStartingWith("XA COMMIT");
         assertThat(commitAcrossShards().isOk()).as("answered at the decision").isTrue();
-        assertThat(proxy.runtime.cuts().phasesInFlight()).as("the branch commit still runs").isEqualTo(1);
 
         reader.query("SELECT COUNT(*) FROM t");
         proxy.pump();
-        assertThat(proxy.shard(0).queries()).as("no snapshot opens while the commit is visible on shard 0 only")
+        assertThat(proxy.runtime.cuts().windowOpen()).as("no decision in flight: the window begins").isTrue();
+        assertThat(proxy.shard(1).queries()).as("no snapshot opens while the branch is prepared on shard 1")
                 .doesNotContain(SNAPSHOT);
+        assertThat(proxy.shard(0).queries()).as("nor on shard 0: they open together").doesNotContain(SNAPSHOT);
+        assertThat(proxy.runtime.cuts().holdingAnswers()).as("meanwhile answers go").isFalse();
         assertThat(reader.hasReply()).isFalse();
 
         assertThat(proxy.shard(1).releaseHeld()).isEqualTo(1);
@@ -59,9 +61,9 @@ class CutFlowTest {
     }
 
     @Test
-    void aCommitsDecisionWaitsWhileACutsSnapshotsAreBeingOpened() {
+    void aDecisionWaitsWhileTheCutsSnapshotOnItsCoordinatorsShardIsBeingOpened() {
         writeOnBothShards(writer);
-        proxy.shard(1).holdStartingWith(SNAPSHOT);
+        proxy.shard(0).holdStartingWith(SNAPSHOT);
         reader.query("SELECT COUNT(*) FROM t");
         proxy.pump();
         assertThat(proxy.runtime.cuts().windowOpen()).isTrue();
@@ -73,13 +75,36 @@ class CutFlowTest {
         assertThat(writer.hasReply()).isFalse();
         assertThat(proxy.runtime.cuts().heldCommits()).isEqualTo(1);
 
-        assertThat(proxy.shard(1).releaseHeld()).isEqualTo(1);
+        assertThat(proxy.shard(0).releaseHeld()).isEqualTo(1);
         proxy.pump();
         assertThat(writer.reply().isOk()).isTrue();
         assertThat(reader.reply().rows()).containsExactly(List.of("4"));
         List<String> shard0 = proxy.shard(0).queries();
-        assertThat(shard0.lastIndexOf("COMMIT")).as("the decision came after the reader's snapshot opened")
+        assertThat(shard0.indexOf("COMMIT")).as("the decision came after the reader's snapshot opened")
                 .isGreaterThan(shard0.indexOf(SNAPSHOT));
+    }
+
+    @Test
+    void aBranchCommitOfATransactionDecidedInAWindowWaitsForTheSnapshotOnItsShardAndTheAnswerForTheWindow() {
+        writeOnBothShards(writer);
+        proxy.shard(1).holdStartingWith(SNAPSHOT);
+        reader.query("SELECT COUNT(*) FROM t");
+        proxy.pump();
+
+        writer.query("COMMIT");
+        proxy.pump();
+        assertThat(proxy.shard(0).queries()).as("shard 0's snapshot is open: the decision goes").contains("COMMIT");
+        assertThat(proxy.shard(1).queries()).as("the branch commit waits for shard 1's snapshot")
+                .noneMatch(q -> q.startsWith("XA COMMIT"));
+        assertThat(proxy.runtime.cuts().heldBranchCommits()).isEqualTo(1);
+        assertThat(writer.hasReply()).as("the acknowledgement waits for the window").isFalse();
+
+        proxy.shard(1).releaseHeld();
+        proxy.pump();
+        assertThat(writer.reply().isOk()).isTrue();
+        assertThat(reader.reply().rows()).containsExactly(List.of("4"));
+        List<String> shard1 = proxy.shard(1).queries();
+        assertThat(indexStartingWith(shard1, "XA COMMIT")).isGreaterThan(shard1.indexOf(SNAPSHOT));
     }
 
     @Test
@@ -110,33 +135,37 @@ class CutFlowTest {
     }
 
     @Test
-    void aCutThatWaitedPastItsPriorityGoesBeforeNewCommitsAndTheyGoRightAfter() {
+    void aCutThatWaitedPastItsPriorityGoesBeforeNewDecisionsAndTheyGoRightAfter() {
         proxy.runtime.cuts().limits(new CutWindows.Limits(0, 60_000_000_000L, 60_000_000_000L, 60_000_000_000L));
         EmbeddedClient second = proxy.connect();
         writeOnBothShards(second);
-        proxy.shard(1).holdStartingWith("XA COMMIT");
-        assertThat(commitAcrossShards().isOk()).isTrue();
+        writeOnBothShards(writer);
+        proxy.shard(0).holdStartingWith("COMMIT");
+        writer.query("COMMIT");
+        proxy.pump();
+        assertThat(proxy.runtime.cuts().decisionsInFlight()).as("the first decision is being committed").isEqualTo(1);
 
         reader.query("SELECT COUNT(*) FROM t");
         proxy.pump();
-        // A second commit comes while the cut waits for the first one's branch: the cut has priority.
+        assertThat(proxy.runtime.cuts().waitingCuts()).isEqualTo(1);
+        // A second commit reaches its decision while the cut waits for the first: the cut has priority.
         second.query("COMMIT");
         proxy.pump();
-        assertThat(second.hasReply()).as("its decision waits for the cut").isFalse();
-        assertThat(proxy.runtime.cuts().heldCommits()).isEqualTo(1);
+        assertThat(proxy.runtime.cuts().heldCommits()).as("its decision waits for the cut").isEqualTo(1);
+        assertThat(proxy.shard(0).queries().stream().filter("COMMIT"::equals).count()).isEqualTo(1);
 
-        // The first commit's branch commits: the cut's window opens and closes, then the second
-        // commit's decision goes (its branch commit, held by the fake shard, is let go after).
-        proxy.shard(1).releaseHeld();
-        proxy.pump();
-        assertThat(reader.reply().rows()).containsExactly(List.of("4"));
+        // The first decision is answered: the window opens, the reader's snapshots open, and the
+        // second decision goes right after the snapshot on its coordinator's shard.
+        while (proxy.shard(0).releaseHeld() > 0) {
+            proxy.pump();
+        }
+        assertThat(writer.reply().isOk()).isTrue();
         assertThat(second.reply().isOk()).isTrue();
+        assertThat(reader.reply().rows()).containsExactly(List.of("4"));
         List<String> shard0 = proxy.shard(0).queries();
-        assertThat(shard0.lastIndexOf("COMMIT")).as("the second decision came after the reader's snapshot")
+        assertThat(shard0.lastIndexOf("COMMIT")).as("the second decision came after the reader's snapshot opened")
                 .isGreaterThan(shard0.indexOf(SNAPSHOT));
-        proxy.shard(1).releaseHeld();
-        proxy.pump();
-        assertThat(proxy.runtime.cuts().phasesInFlight()).isZero();
+        assertThat(proxy.runtime.cuts().decisionsInFlight()).isZero();
     }
 
     @Test
@@ -212,11 +241,13 @@ class CutFlowTest {
 
     @Test
     void aClientLeavingWhileItsCutWaitsLeavesItsConnectionsToOthersUntouched() {
-        proxy.shard(1).holdStartingWith("XA COMMIT");
-        assertThat(commitAcrossShards().isOk()).isTrue();
+        writeOnBothShards(writer);
+        proxy.shard(0).holdStartingWith("COMMIT");
+        writer.query("COMMIT");
+        proxy.pump();
         reader.query("SELECT COUNT(*) FROM t");
         proxy.pump();
-        assertThat(proxy.runtime.cuts().waitingCuts()).as("the cut waits for the branch commit").isEqualTo(1);
+        assertThat(proxy.runtime.cuts().waitingCuts()).as("the cut waits for the decision in flight").isEqualTo(1);
 
         // The reader goes: the connections its cut got go back to the pools, and others borrow them.
         reader.disconnect();
@@ -226,8 +257,9 @@ class CutFlowTest {
         proxy.pump();
         assertThat(other.reply().rows()).containsExactly(List.of("a"));
 
-        proxy.shard(1).releaseHeld();
+        proxy.shard(0).releaseHeld();
         proxy.pump();
+        assertThat(writer.reply().isOk()).isTrue();
         assertThat(proxy.shard(0).queries()).as("nothing of the departed cut reaches a connection").doesNotContain(SNAPSHOT);
         assertThat(proxy.shard(1).queries()).doesNotContain(SNAPSHOT);
         assertThat(proxy.runtime.cuts().windowOpen()).as("its window did not wait for it").isFalse();
