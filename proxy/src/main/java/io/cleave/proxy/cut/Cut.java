@@ -3,10 +3,10 @@ package io.cleave.proxy.cut;
 import java.util.List;
 
 /**
- * A consistent cut: one open snapshot per shard, all opened while no cross-shard commit was
- * part-way through its visible phase. Every cross-shard transaction is wholly in it or wholly out
- * of it, and every transaction acknowledged to a client before the cut was asked for is in it.
- * Whoever took it owns the connections and ends their snapshots.
+ * A consistent cut: one open snapshot per shard, opened in one window of {@link CutWindows}. Every
+ * cross-shard transaction is wholly in it or wholly out of it, and every transaction acknowledged
+ * to a client before the cut was asked for is in it. Whoever took it owns the connections and ends
+ * their snapshots.
  */
 public record Cut<C>(List<ShardSnapshot<C>> shards) {
 

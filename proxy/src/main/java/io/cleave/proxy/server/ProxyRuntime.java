@@ -117,7 +117,7 @@ public final class ProxyRuntime {
         return commitFence;
     }
 
-    /** Where cuts wait for cross-shard commits' visible phases, and those for cuts (see {@link io.cleave.proxy.cut.CutWindows}). */
+    /** Where cuts wait for cross-shard commits' decisions and branch commits, and those for cuts (see {@link io.cleave.proxy.cut.CutWindows}). */
     public io.cleave.proxy.cut.CutWindows cuts() {
         return cuts;
     }
