@@ -249,33 +249,8 @@ public final class MicrometerProxyMetrics implements ProxyMetrics {
     }
 
     @Override
-    public void cutTaken(long waitNanos) {
-        cuts.cutTaken(waitNanos);
-    }
-
-    @Override
-    public void cutFailed(String reason) {
-        cuts.cutFailed(reason);
-    }
-
-    @Override
-    public void windowClosed(long nanos, int cutsInWindow) {
-        cuts.windowClosed(nanos, cutsInWindow);
-    }
-
-    @Override
-    public void commitHeld(long nanos) {
-        cuts.commitHeld(nanos);
-    }
-
-    @Override
-    public void branchCommitHeld(long nanos) {
-        cuts.branchCommitHeld(nanos);
-    }
-
-    @Override
-    public void answerHeld() {
-        cuts.answerHeld();
+    public io.cleave.proxy.cut.CutMetrics cuts() {
+        return cuts;
     }
 
     /** Read side of the pools for the gauges (plain int reads of loop-confined counters). */

@@ -7,7 +7,7 @@ import io.cleave.proxy.protocol.packet.client.CommandCode;
  * What the proxy measures. Every method defaults to doing nothing, so code paths call it
  * unconditionally and a proxy without a registry pays nothing.
  */
-public interface ProxyMetrics extends PoolMetrics, io.cleave.proxy.cut.CutMetrics {
+public interface ProxyMetrics extends PoolMetrics {
 
     ProxyMetrics NONE = new ProxyMetrics() {
     };
@@ -56,5 +56,10 @@ public interface ProxyMetrics extends PoolMetrics, io.cleave.proxy.cut.CutMetric
 
     /** A deadlock across shards was broken: a victim was rolled back. */
     default void deadlockBroken() {
+    }
+
+    /** What consistent cuts measure (see {@link io.cleave.proxy.cut.CutWindows}). */
+    default io.cleave.proxy.cut.CutMetrics cuts() {
+        return io.cleave.proxy.cut.CutMetrics.NONE;
     }
 }

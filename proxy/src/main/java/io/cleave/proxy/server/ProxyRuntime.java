@@ -69,7 +69,7 @@ public final class ProxyRuntime {
         this.slots = slots;
         this.availability = new ShardAvailability(ShardSlots.CAPACITY);
         this.commitFence = new CommitFence(ShardSlots.CAPACITY);
-        this.cuts = new io.cleave.proxy.cut.CutWindows(System::nanoTime, metrics, commitFence);
+        this.cuts = new io.cleave.proxy.cut.CutWindows(System::nanoTime, metrics.cuts(), commitFence);
         this.failedLogins = new FailedLogins(config.login().failedLogins());
         this.metrics = metrics;
         this.sslContext = sslContext;
