@@ -123,11 +123,21 @@ class ConsistentCutsIT {
     @Test
     @Order(1)
     void withCutsNoReaderSeesATransferHalfDone() throws Exception {
+        double cutsBefore = daemon.metric("cleave_proxy_cuts_total{outcome=\"taken\"}");
         Tally tally = runTransfersAndReaders(Duration.ofSeconds(Long.getLong("cuts.seconds", 20)), false);
         System.out.println("with cuts: " + tally);
         assertThat(tally.transfers.get()).as("transfers committed").isPositive();
         assertThat(tally.reads()).as("reads checked").isPositive();
         assertThat(tally.torn()).as("torn reads with cuts: " + tally).isEmpty();
+        double cuts = daemon.metric("cleave_proxy_cuts_total{outcome=\"taken\"}") - cutsBefore;
+        double windows = daemon.metric("cleave_proxy_cut_window_seconds_count");
+        System.out.printf("cuts taken %.0f in %.0f windows; decisions held %.0f (longest %.1f ms), branch commits held %.0f"
+                + " (longest %.1f ms)%n", cuts, windows, daemon.metric("cleave_proxy_cut_commit_wait_seconds_count"),
+                1000 * daemon.metric("cleave_proxy_cut_commit_wait_seconds_max"),
+                daemon.metric("cleave_proxy_cut_branch_commit_wait_seconds_count"),
+                1000 * daemon.metric("cleave_proxy_cut_branch_commit_wait_seconds_max"));
+        assertThat(cuts).as("cuts counted on /metrics").isPositive();
+        assertThat(windows).as("windows counted, readers sharing them").isPositive().isLessThanOrEqualTo(cuts);
         Leftovers.awaitNothingOpen(daemon, Duration.ofSeconds(30));
     }
 
