@@ -123,14 +123,15 @@ final class CutsCommand implements Callable<Integer> {
         ComparisonRunner.Outcome outcome = new ComparisonRunner(home.cleaveJar(), template, System.out)
             .run(new SysbenchDataset(Layout.SYSBENCH, options, loaderThreads, sysbench), runs,
                 measure.plan(configurations));
+        Path output = measure.output("cuts");
         int exit = ComparisonReporting.finish(spec, "cuts", "Consistent cuts off and on: point selects, and sums over "
-            + "every shard alone and during transfers", startedAt, parameters, outcome, versions, measure.output("cuts"),
+            + "every shard alone and during transfers", startedAt, parameters, outcome, versions, output,
             measure.doc, home.datadirRoot);
 
         List<io.cleave.bench.cuts.CutRun> all = new java.util.ArrayList<>(sums.runs());
         all.addAll(sumsDuringTransfers.runs());
         String costs = CutCostTable.render(all, off.label(), on.label());
-        Path costsFile = measure.output("cuts").resolve("costs.md");
+        Path costsFile = output.resolve("costs.md");
         Files.writeString(costsFile, costs);
         if (measure.doc != null) {
             ResultsDocument.splice(measure.doc, "cuts-costs", costs);
@@ -156,7 +157,7 @@ final class CutsCommand implements Callable<Integer> {
                     List.of(new TpccWorkload(warehouses, connections, reportInterval)),
                     new ComparisonRunner.Plan(configurations, tpccRounds, measure.warmup, tpccDuration));
             exit = Math.max(exit, ComparisonReporting.finish(spec, "cuts-tpcc", "Consistent cuts off and on: TPC-C",
-                tpccStarted, tpccParameters, tpcc, Map.of(), measure.output("cuts-tpcc"), measure.doc,
+                tpccStarted, tpccParameters, tpcc, Map.of(), output.resolveSibling(output.getFileName() + "-tpcc"), measure.doc,
                 home.datadirRoot));
         }
         return exit;
