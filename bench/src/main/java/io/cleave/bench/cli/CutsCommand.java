@@ -38,6 +38,8 @@ import picocli.CommandLine.Spec;
 final class CutsCommand implements Callable<Integer> {
 
     private static final String OPTION = "consistent_cuts";
+    private static final String CUTS_SETTING = "off: proxy.consistent_cuts: false (each shard read as the statement "
+        + "reaches it); on: the default";
 
     @Spec
     CommandSpec spec;
@@ -91,13 +93,31 @@ final class CutsCommand implements Callable<Integer> {
     @Option(names = "--loader-threads", defaultValue = "4", description = "Threads loading each home (default: ${DEFAULT-VALUE}).")
     int loaderThreads;
 
+    @Option(names = "--parts", split = ",", defaultValue = "sysbench,tpcc",
+        description = "Which comparisons to run: sysbench (point selects, sums, sums during transfers) and tpcc "
+            + "(default: ${DEFAULT-VALUE}).")
+    List<String> parts;
+
     @Override
     public Integer call() throws Exception {
         Configuration base = Configuration.proxy(shards);
         Configuration off = base.with(shards + " shards, proxy, cuts off", Map.of(OPTION, "false"));
         Configuration on = base.with(shards + " shards, proxy, cuts on", Map.of(OPTION, "true"));
-        List<Configuration> configurations = List.of(off, on);
 
+        Path output = measure.output("cuts");
+        int exit = 0;
+        if (parts.contains("sysbench")) {
+            exit = sysbenchPart(off, on, output);
+        }
+        if (parts.contains("tpcc") && tpccRounds > 0) {
+            exit = Math.max(exit, tpccPart(off, on, output));
+        }
+        return exit;
+    }
+
+    /** Point selects, sums alone and during transfers, with the cost table. */
+    private int sysbenchPart(Configuration off, Configuration on, Path output) throws Exception {
+        List<Configuration> configurations = List.of(off, on);
         String startedAt = ComparisonReporting.now();
         Sysbench sysbench = Sysbench.onPath();
         Map<String, String> versions = new LinkedHashMap<>();
@@ -113,8 +133,7 @@ final class CutsCommand implements Callable<Integer> {
             + "; sums: " + readers + " threads running SELECT SUM(k) FROM sbtest1 (a merged read of every shard) in "
             + "autocommit; sums_during_transfers: the same while " + writers + " threads run BEGIN; UPDATE sbtest1 SET "
             + "k = k - 1 on one random row, k + 1 on another (lower id first); COMMIT");
-        parameters.put("cuts", "off: proxy.consistent_cuts: false (each shard read as the statement reaches it); "
-            + "on: the default");
+        parameters.put("cuts", CUTS_SETTING);
         parameters.put("buffer pool", home.bufferPool + " in total per home, split evenly over its shards");
         home.describeCpus(parameters);
         parameters.put("runs", measure.rounds + " rounds x " + measure.duration.toSeconds() + " s, each after a "
@@ -123,7 +142,6 @@ final class CutsCommand implements Callable<Integer> {
         ComparisonRunner.Outcome outcome = new ComparisonRunner(home.cleaveJar(), template, System.out)
             .run(new SysbenchDataset(Layout.SYSBENCH, options, loaderThreads, sysbench), runs,
                 measure.plan(configurations));
-        Path output = measure.output("cuts");
         int exit = ComparisonReporting.finish(spec, "cuts", "Consistent cuts off and on: point selects, and sums over "
             + "every shard alone and during transfers", startedAt, parameters, outcome, versions, output,
             measure.doc, home.datadirRoot);
@@ -139,27 +157,26 @@ final class CutsCommand implements Callable<Integer> {
         spec.commandLine().getOut().println();
         spec.commandLine().getOut().print(costs);
         spec.commandLine().getOut().flush();
-
-        if (tpccRounds > 0) {
-            String tpccStarted = ComparisonReporting.now();
-            Map<String, String> tpccParameters = new LinkedHashMap<>();
-            tpccParameters.put("data", warehouses + " TPC-C warehouses in ranges over " + shards
-                + " shards, item on every shard");
-            tpccParameters.put("clients", connections + " terminals, no think time, server-side prepared statements, "
-                + "REPEATABLE READ; 1% remote order lines and 15% remote payments cross shards");
-            tpccParameters.put("cuts", parameters.get("cuts"));
-            tpccParameters.put("buffer pool", parameters.get("buffer pool"));
-            home.describeCpus(tpccParameters);
-            tpccParameters.put("runs", tpccRounds + " rounds x " + tpccDuration.toSeconds() + " s, each after a "
-                + measure.warmup.toSeconds() + " s warm-up; the two homes alternate, only the measured one runs");
-            ComparisonRunner.Outcome tpcc = new ComparisonRunner(home.cleaveJar(), home.spec(Layout.TPCC, warehouses, 0),
-                System.out).run(new TpccDataset(warehouses, loaderThreads),
-                    List.of(new TpccWorkload(warehouses, connections, reportInterval)),
-                    new ComparisonRunner.Plan(configurations, tpccRounds, measure.warmup, tpccDuration));
-            exit = Math.max(exit, ComparisonReporting.finish(spec, "cuts-tpcc", "Consistent cuts off and on: TPC-C",
-                tpccStarted, tpccParameters, tpcc, Map.of(), output.resolveSibling(output.getFileName() + "-tpcc"), measure.doc,
-                home.datadirRoot));
-        }
         return exit;
+    }
+
+    /** TPC-C, off and on: it commits across shards and reads one shard per statement. */
+    private int tpccPart(Configuration off, Configuration on, Path output) throws Exception {
+        String startedAt = ComparisonReporting.now();
+        Map<String, String> parameters = new LinkedHashMap<>();
+        parameters.put("data", warehouses + " TPC-C warehouses in ranges over " + shards + " shards, item on every shard");
+        parameters.put("clients", connections + " terminals, no think time, server-side prepared statements, "
+            + "REPEATABLE READ; 1% remote order lines and 15% remote payments cross shards");
+        parameters.put("cuts", CUTS_SETTING);
+        parameters.put("buffer pool", home.bufferPool + " in total per home, split evenly over its shards");
+        home.describeCpus(parameters);
+        parameters.put("runs", tpccRounds + " rounds x " + tpccDuration.toSeconds() + " s, each after a "
+            + measure.warmup.toSeconds() + " s warm-up; the two homes alternate, only the measured one runs");
+        ComparisonRunner.Outcome outcome = new ComparisonRunner(home.cleaveJar(), home.spec(Layout.TPCC, warehouses, 0),
+            System.out).run(new TpccDataset(warehouses, loaderThreads),
+                List.of(new TpccWorkload(warehouses, connections, reportInterval)),
+                new ComparisonRunner.Plan(List.of(off, on), tpccRounds, measure.warmup, tpccDuration));
+        return ComparisonReporting.finish(spec, "cuts-tpcc", "Consistent cuts off and on: TPC-C", startedAt, parameters,
+            outcome, Map.of(), output.resolveSibling(output.getFileName() + "-tpcc"), measure.doc, home.datadirRoot);
     }
 }

@@ -8,7 +8,8 @@ public final class SnapshotStatements {
 
     /**
      * Opens a snapshot for reading: REPEATABLE READ for this transaction (WITH CONSISTENT SNAPSHOT
-     * means nothing at another level), whatever the session's level.
+     * means nothing at another level), whatever the session's level; the second statement alone when
+     * the session's level is REPEATABLE READ already.
      */
     public static final List<String> READ = List.of("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ",
             "START TRANSACTION WITH CONSISTENT SNAPSHOT");

@@ -81,22 +81,24 @@ final class SessionCuts {
      */
     private boolean repeatableRead() {
         String next = session.transaction().nextTransaction();
-        String level = null;
         if (next != null) {
             String upper = next.toUpperCase(Locale.ROOT);
             int at = upper.indexOf("ISOLATION LEVEL");
             if (at >= 0) {
-                level = upper.substring(at + "ISOLATION LEVEL".length());
+                return isRepeatableRead(upper.substring(at + "ISOLATION LEVEL".length()));
             }
         }
-        if (level == null) {
-            level = session.settings().systemVariables().get(session.runtime().transactionVariables().isolation());
-        }
-        if (level == null) {
-            return true;
-        }
-        String l = level.toUpperCase(Locale.ROOT).replace('-', ' ');
-        return l.contains("REPEATABLE READ");
+        return sessionRepeatableRead();
+    }
+
+    /** Whether the session's own level is REPEATABLE READ (set so, or not set: the shards' default). */
+    private boolean sessionRepeatableRead() {
+        String level = session.settings().systemVariables().get(session.runtime().transactionVariables().isolation());
+        return level == null || isRepeatableRead(level);
+    }
+
+    private static boolean isRepeatableRead(String level) {
+        return level.toUpperCase(Locale.ROOT).replace('-', ' ').contains("REPEATABLE READ");
     }
 
     // ---- taking cuts -------------------------------------------------------------------------
@@ -107,9 +109,15 @@ final class SessionCuts {
      * be taken answers the command with the error.
      */
     void read(Command command, int[] shards, Consumer<ReadAtCut> then) {
+        // The statement is a transaction of its own: a SET TRANSACTION before it was for it. Its
+        // snapshot is taken at REPEATABLE READ whatever the level (one statement reads the same rows
+        // at any level but READ UNCOMMITTED, which is given committed rows), so the level is only set
+        // where the session's differs.
+        session.transaction().takeNextTransaction();
+        List<String> statements = sessionRepeatableRead() ? SnapshotStatements.READ.subList(1, 2) : SnapshotStatements.READ;
         List<BackendCut.ShardOpening> openings = new ArrayList<>(shards.length);
         for (int shard : shards) {
-            openings.add(new BackendCut.ShardOpening(shard, SnapshotStatements.READ));
+            openings.add(new BackendCut.ShardOpening(shard, statements));
         }
         BackendCut.take(windows(), openings, false, new PoolConnections(command), outcome -> {
             if (outcome instanceof BackendCut.Taken taken) {

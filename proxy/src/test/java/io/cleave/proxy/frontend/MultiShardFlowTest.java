@@ -105,10 +105,12 @@ class MultiShardFlowTest {
                 .containsExactly(List.of("1", "3"));
     }
 
-    /** What a shard is sent for a read of several shards outside a transaction: {@code read} in a snapshot of the cut. */
+    /**
+     * What a shard is sent for a read of several shards outside a transaction, in a session at the
+     * default level: {@code read} in a snapshot of the cut.
+     */
     static List<String> atCut(String read) {
-        return List.of("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ", "START TRANSACTION WITH CONSISTENT SNAPSHOT", read,
-                "COMMIT");
+        return List.of("START TRANSACTION WITH CONSISTENT SNAPSHOT", read, "COMMIT");
     }
 
     /** The table's columns, asked of the default shard on its first insert: here, none AUTO_INCREMENT. */
