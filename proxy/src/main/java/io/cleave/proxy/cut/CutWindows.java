@@ -18,8 +18,10 @@ import java.util.function.LongSupplier;
  * <p>A cross-shard transaction becomes visible on its coordinator's shard at its decision (the
  * coordinator's COMMIT) and on each other shard at that branch's XA COMMIT, which runs after the
  * client was answered. A cut's snapshots are opened in a <em>window</em>. It begins at a moment no
- * decision is in flight (sent and not answered), so every transaction is decided before it or after
- * it. First the branch commits of those decided before end on the window's shards; then every
+ * decision is in flight (sent and not answered), so every transaction is decided before its
+ * snapshots open or after. First the branch commits of those decided before end on the window's
+ * shards (a decision that comes early in the window, within the cut's priority bound, still goes
+ * at once and counts as before: the window waits for its answer and branch commits too); then every
  * snapshot of the window opens at once (one round trip), so they see those transactions whole.
  * Those decided after wait: a decision until the snapshot on its coordinator's shard is open (its
  * client has not been answered yet), a branch's XA COMMIT until the snapshot on the branch's shard
@@ -27,7 +29,7 @@ import java.util.function.LongSupplier;
  * window could begin shares the next one.
  *
  * <p>Neither side starves the other: a cut that has waited {@link Limits#priorityAfterNanos} for
- * decisions in flight holds new ones back until its window begins (never one longer than
+ * decisions holds new ones back until its snapshots are open (never one longer than
  * {@link Limits#commitHoldNanos} while no window is open), and whatever a window held goes as soon
  * as it closes, before the next window can begin. A window that does not close within
  * {@link Limits#windowNanos} (a shard that does not answer) is given up: its late cuts are told
@@ -169,6 +171,8 @@ public final class CutWindows {
         private boolean inFlight;
         /** The window the decision was sent in (after its coordinator's snapshot opened), else -1. */
         private long decidedIn = -1;
+        /** The window that let it go before its snapshots opened, and waits for it and its branch commits; else null. */
+        private Window admittedTo;
 
         private Decision(int coordinator) {
             this.coordinator = coordinator;
@@ -187,10 +191,20 @@ public final class CutWindows {
                     return true;
                 }
                 Window w = CutWindows.this.window;
-                Held held = new Held(executor, send, clock.getAsLong(), this, null);
+                long now = clock.getAsLong();
+                Held held = new Held(executor, send, now, this, null);
                 if (w != null) {
                     if (w.pending(coordinator) == 0) {
                         letGo(held, w, false, actions);
+                        return true;
+                    }
+                    if (!w.ready && now < w.admitUntil) {
+                        // Early in a window, before any snapshot opens: it goes now, and the window
+                        // waits for it and its branch commits as for those decided before it.
+                        inFlight = true;
+                        deciding++;
+                        admittedTo = w;
+                        w.admitted++;
                         return true;
                     }
                     w.heldDecisions.add(held);
@@ -214,6 +228,11 @@ public final class CutWindows {
                 }
                 inFlight = false;
                 deciding--;
+                Window admitted = admittedTo;
+                admittedTo = null;
+                if (admitted != null && admitted == CutWindows.this.window && !admitted.ready) {
+                    admitted.admittedAnswered(actions);
+                }
                 if (deciding == 0 && CutWindows.this.window == null && !waiting.isEmpty()) {
                     openWindow(actions);
                 }
@@ -297,14 +316,8 @@ public final class CutWindows {
             w.heldDecisions.add(heldForPriority.poll());
         }
         w.release(actions);
-        for (int shard : w.pendingByShard.keySet()) {
-            if (branchCommits.passes(shard, branchCommits.issued(shard), Runnable::run, () -> w.branchCommitsEnded())) {
-                w.shardsAwaited--;
-            }
-        }
-        if (w.shardsAwaited == 0) {
-            w.ready(actions);
-        }
+        w.awaitBranchCommits();
+        w.readyIfDone(actions);
     }
 
     /** Closes {@code w}: what it held goes, answers go, and the next window opens if it can. */
@@ -490,8 +503,12 @@ public final class CutWindows {
         private long readyAt;
         /** Per shard, the snapshots still to open there. */
         private final Map<Integer, Integer> pendingByShard = new HashMap<>();
-        /** Shards whose branch commits decided before the window still run. */
+        /** Branch commits decided before the snapshots open still running, counted once per wait per shard. */
         private int shardsAwaited;
+        /** Until then, decisions go at once, and the window waits for them (see {@link Decision#go}). */
+        private final long admitUntil;
+        /** Decisions let go that way and not answered yet. */
+        private int admitted;
         private boolean ready;
         private final List<Held> starts = new ArrayList<>();
         private final List<Held> heldDecisions = new ArrayList<>();
@@ -512,19 +529,46 @@ public final class CutWindows {
                     pendingByShard.merge(shard, 1, Integer::sum);
                 }
             }
-            this.shardsAwaited = pendingByShard.size();
+            long firstAsked = members.stream().mapToLong(Request::since).min().orElse(openedAt);
+            this.admitUntil = firstAsked + limits.priorityAfterNanos();
         }
 
-        /** One shard's branch commits decided before the window ended. */
+        /**
+         * Waits, on every shard of the window, for the branch commits begun there so far (those of
+         * transactions decided before its snapshots open).
+         */
+        private void awaitBranchCommits() {
+            for (int shard : pendingByShard.keySet()) {
+                if (!branchCommits.passes(shard, branchCommits.issued(shard), Runnable::run, this::branchCommitsEnded)) {
+                    shardsAwaited++;
+                }
+            }
+        }
+
+        /** A decision the window let go early was answered: its branch commits, pending now, are waited for too. */
+        private void admittedAnswered(List<Runnable> actions) {
+            admitted--;
+            awaitBranchCommits();
+            readyIfDone(actions);
+        }
+
+        /** Branch commits of one shard that the window waited for ended. */
         private void branchCommitsEnded() {
             List<Runnable> actions = new ArrayList<>();
             synchronized (CutWindows.this) {
-                if (closed || --shardsAwaited > 0) {
+                if (closed || ready) {
                     return;
                 }
-                ready(actions);
+                shardsAwaited--;
+                readyIfDone(actions);
             }
             actions.forEach(Runnable::run);
+        }
+
+        private void readyIfDone(List<Runnable> actions) {
+            if (!ready && !closed && shardsAwaited == 0 && admitted == 0) {
+                ready(actions);
+            }
         }
 
         /** The snapshots may open: from now until the window closes, answers wait. */

@@ -79,6 +79,43 @@ class CutWindowsTest {
     }
 
     @Test
+    void aDecisionEarlyInAWindowGoesAtOnceAndTheSnapshotsWaitForItsBranchCommits() {
+        branchCommits.begin(1);
+        Cut cut = new Cut();
+        windows.request(NOW, new int[] {0, 1}, cut);
+        cut.window.whenReady(NOW, () -> log.add("open"));
+
+        CutWindows.Decision early = windows.decision(0);
+        assertThat(early.go(NOW, () -> log.add("never"))).as("no snapshot is open yet: it need not wait").isTrue();
+        branchCommits.end(1);
+        assertThat(log).as("its decision is in flight").isEmpty();
+        branchCommits.begin(1);
+        early.answered();
+        assertThat(log).as("and its branch commit on shard 1 is pending").isEmpty();
+        assertThat(early.commitBranches(new int[] {1}, NOW, () -> log.add("never")))
+                .as("it counts as decided before the snapshots: its branch commit goes").isTrue();
+        branchCommits.end(1);
+        assertThat(log).containsExactly("open");
+        assertThat(cut.openAll()).isTrue();
+    }
+
+    @Test
+    void aDecisionLaterThanTheCutsPriorityWaitsForTheSnapshotOnItsCoordinatorsShard() {
+        windows.limits(new CutWindows.Limits(2 * MS, 50 * MS, 500 * MS, 10_000 * MS));
+        branchCommits.begin(1);
+        Cut cut = new Cut();
+        windows.request(NOW, new int[] {0, 1}, cut);
+        now += 3 * MS;
+        CutWindows.Decision late = windows.decision(0);
+        assertThat(late.go(NOW, () -> log.add("decision"))).isFalse();
+
+        branchCommits.end(1);
+        assertThat(log).isEmpty();
+        cut.window.shardOpened(0);
+        assertThat(log).containsExactly("decision");
+    }
+
+    @Test
     void aDecisionWaitsOnlyForTheSnapshotOnItsCoordinatorsShard() {
         Cut cut = new Cut();
         windows.request(NOW, new int[] {0, 1}, cut);
