@@ -61,8 +61,8 @@ final class MergedRead {
         SessionCuts cuts = session.cuts();
         if (!inTransaction && !route.lockingRead() && cuts.forRead(shards.length)) {
             // The shards are read at one cut, so no transaction across them is seen half-committed.
-            cuts.read(command, shards, atCut -> read(command, atCut, false, shards, perShard, spec, offset, count,
-                    having));
+            cuts.read(command, shards, session.settingsFor(command), atCut -> read(command, atCut, false, shards,
+                    perShard, spec, offset, count, having));
         } else if (inTransaction && cuts.forFirstRead(shards.length, route.lockingRead())) {
             cuts.join(command, shards, () -> read(command, new CommandLegs(session, command), true, shards, perShard,
                     spec, offset, count, having));

@@ -21,14 +21,15 @@ import java.util.List;
  */
 final class ReadAtCut extends SessionLegs implements ResponseSink {
 
-    private final Command command;
     private final Cut<BackendConnection> cut;
+    private final SessionSettings settings;
     private boolean ended;
 
-    ReadAtCut(Session session, Command command, Cut<BackendConnection> cut) {
+    /** {@code settings}: those the statements run with (the command's, or an evaluation's own). */
+    ReadAtCut(Session session, Cut<BackendConnection> cut, SessionSettings settings) {
         super(session);
-        this.command = command;
         this.cut = cut;
+        this.settings = settings;
     }
 
     Cut<BackendConnection> cut() {
@@ -37,7 +38,7 @@ final class ReadAtCut extends SessionLegs implements ResponseSink {
 
     @Override
     public SessionSettings settings() {
-        return session.settingsFor(command);
+        return settings;
     }
 
     @Override

@@ -8,6 +8,7 @@ import io.cleave.proxy.cut.CutWindows;
 import io.cleave.proxy.cut.ShardSnapshot;
 import io.cleave.proxy.cut.SnapshotStatements;
 import io.cleave.proxy.protocol.packet.server.ErrPacket;
+import io.cleave.proxy.session.SessionSettings;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -104,11 +105,11 @@ final class SessionCuts {
     // ---- taking cuts -------------------------------------------------------------------------
 
     /**
-     * Takes a cut over {@code shards} for a read outside a transaction; {@code then} gets the
-     * context its statements run in, whose snapshots end when the command does. A cut that cannot
-     * be taken answers the command with the error.
+     * Takes a cut over {@code shards} for a read outside a transaction, on connections brought to
+     * {@code settings}; {@code then} gets the context its statements run in, whose snapshots end
+     * when the command does. A cut that cannot be taken answers the command with the error.
      */
-    void read(Command command, int[] shards, Consumer<ReadAtCut> then) {
+    void read(Command command, int[] shards, SessionSettings settings, Consumer<ReadAtCut> then) {
         // The statement is a transaction of its own: a SET TRANSACTION before it was for it. Its
         // snapshot is taken at REPEATABLE READ whatever the level (one statement reads the same rows
         // at any level but READ UNCOMMITTED, which is given committed rows), so the level is only set
@@ -119,9 +120,9 @@ final class SessionCuts {
         for (int shard : shards) {
             openings.add(new BackendCut.ShardOpening(shard, statements));
         }
-        BackendCut.take(windows(), openings, false, new PoolConnections(command), outcome -> {
+        BackendCut.take(windows(), openings, false, new PoolConnections(settings), outcome -> {
             if (outcome instanceof BackendCut.Taken taken) {
-                ReadAtCut atCut = new ReadAtCut(session, command, taken.cut());
+                ReadAtCut atCut = new ReadAtCut(session, taken.cut(), settings);
                 command.whenEnded(atCut::end);
                 then.accept(atCut);
             } else {
@@ -147,7 +148,7 @@ final class SessionCuts {
         for (int shard : shards) {
             openings.add(new BackendCut.ShardOpening(shard, tx.openingAtCut(shard, setTransaction, session.xids())));
         }
-        BackendCut.take(windows(), openings, false, new PoolConnections(command), outcome -> {
+        BackendCut.take(windows(), openings, false, new PoolConnections(session.settingsFor(command)), outcome -> {
             if (outcome instanceof BackendCut.Taken taken) {
                 for (ShardSnapshot<BackendConnection> s : taken.cut().shards()) {
                     tx.hold(s.shard(), s.connection());
@@ -187,12 +188,12 @@ final class SessionCuts {
         command.error(failed.error());
     }
 
-    /** A cut's connections: the session's loop's pools, recorded as the session's, brought to its settings. */
+    /** A cut's connections: the session's loop's pools, recorded as the session's, brought to the given settings. */
     private final class PoolConnections implements BackendCut.Connections {
-        private final Command command;
+        private final SessionSettings settings;
 
-        PoolConnections(Command command) {
-            this.command = command;
+        PoolConnections(SessionSettings settings) {
+            this.settings = settings;
         }
 
         @Override
@@ -214,7 +215,7 @@ final class SessionCuts {
                         then.failed(new ErrPacket(1158, "08S01", "the client has left"));
                         return;
                     }
-                    SessionSyncStep.run(conn, session.settingsFor(command), error -> {
+                    SessionSyncStep.run(conn, settings, error -> {
                         if (error == null) {
                             then.ready(conn);
                         } else {
