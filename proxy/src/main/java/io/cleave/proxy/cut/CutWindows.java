@@ -3,7 +3,6 @@ package io.cleave.proxy.cut;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -28,11 +27,11 @@ import java.util.function.LongSupplier;
  * is (its client has been answered already: this delays nobody). Every cut that asked while no
  * window could begin shares the next one.
  *
- * <p>Neither side starves the other: a cut that has waited {@link Limits#priorityAfterNanos} for
+ * <p>Neither side starves the other: a cut that has waited {@link CutLimits#priorityAfterNanos} for
  * decisions holds new ones back until its snapshots are open (never one longer than
- * {@link Limits#commitHoldNanos} while no window is open), and whatever a window held goes as soon
+ * {@link CutLimits#commitHoldNanos} while no window is open), and whatever a window held goes as soon
  * as it closes, before the next window can begin. A window that does not close within
- * {@link Limits#windowNanos} (a shard that does not answer) is given up: its late cuts are told
+ * {@link CutLimits#windowNanos} (a shard that does not answer) is given up: its late cuts are told
  * their snapshots are not consistent.
  *
  * <p>While the snapshots are being opened, answers to clients wait ({@link #holdAnswer}): an
@@ -44,23 +43,6 @@ import java.util.function.LongSupplier;
  * <p>Thread-safe; one per proxy. Callbacks run on the executors their callers gave.
  */
 public final class CutWindows {
-
-    /**
-     * @param priorityAfterNanos how long a cut waits for decisions in flight before new ones wait
-     *                           for it
-     * @param commitHoldNanos    the longest a decision waits for a cut that is itself still waiting
-     *                           for decisions in flight (never cut short while a window is open)
-     * @param windowNanos        how long a window may stay open before it is given up
-     * @param cutWaitNanos       how long a cut may wait for its window before it is given up
-     */
-    public record Limits(long priorityAfterNanos, long commitHoldNanos, long windowNanos, long cutWaitNanos) {
-
-        public static final Limits DEFAULT = new Limits(millis(2), millis(50), millis(500), millis(10_000));
-
-        private static long millis(long ms) {
-            return ms * 1_000_000L;
-        }
-    }
 
     /** A cut waiting for its window. */
     public interface Opening {
@@ -75,35 +57,10 @@ public final class CutWindows {
         void gaveUp(String reason);
     }
 
-    /** Branch commits of decided transactions still running, per shard (the proxy's commit fence). */
-    public interface BranchCommits {
-
-        BranchCommits NONE = new BranchCommits() {
-            @Override
-            public long issued(int shard) {
-                return 0;
-            }
-
-            @Override
-            public boolean passes(int shard, long upTo, Executor executor, Runnable then) {
-                return true;
-            }
-        };
-
-        /** A mark of the branch commits begun on {@code shard} so far. */
-        long issued(int shard);
-
-        /**
-         * Whether those up to {@code upTo} have all ended; if not, {@code then} runs on
-         * {@code executor} once they have, and false is returned.
-         */
-        boolean passes(int shard, long upTo, Executor executor, Runnable then);
-    }
-
     private final LongSupplier clock;
     private final CutMetrics metrics;
     private final BranchCommits branchCommits;
-    private volatile Limits limits = Limits.DEFAULT;
+    private volatile CutLimits limits = CutLimits.DEFAULT;
     private volatile boolean enabled = true;
     /** A window's snapshots are being opened: answers wait. Written under the lock, read without it on every answer. */
     private volatile boolean open;
@@ -116,10 +73,7 @@ public final class CutWindows {
     /** Decisions held by a cut that waited past its priority, until its window opens. */
     private final ArrayDeque<Held> heldForPriority = new ArrayDeque<>();
     private Window window;
-    /** Shards whose branch of a decided transaction is still prepared, with those transactions' ids. */
-    private final Map<Integer, Map<String, Long>> owed = new HashMap<>();
-    /** Orders owed branches against scans of prepared branches. */
-    private long marks;
+    private final OwedBranches owed = new OwedBranches();
 
     public CutWindows(CutMetrics metrics) {
         this(System::nanoTime, metrics, BranchCommits.NONE);
@@ -145,11 +99,11 @@ public final class CutWindows {
         return metrics;
     }
 
-    public Limits limits() {
+    public CutLimits limits() {
         return limits;
     }
 
-    public void limits(Limits limits) {
+    public void limits(CutLimits limits) {
         this.limits = java.util.Objects.requireNonNull(limits);
     }
 
@@ -282,7 +236,7 @@ public final class CutWindows {
     public void request(Executor executor, int[] shards, Opening opening) {
         List<Runnable> actions = new ArrayList<>();
         synchronized (this) {
-            String owing = owing(shards);
+            String owing = owed.owing(shards);
             if (owing != null) {
                 executor.execute(() -> opening.gaveUp(owing));
                 return;
@@ -350,57 +304,29 @@ public final class CutWindows {
 
     /**
      * A branch of a transaction whose decision was committed did not commit (its shard or connection
-     * went away): recovery will commit it. Until then a snapshot of {@code shard} would miss a
-     * transaction the coordinator's shard shows, so no cut covers it: not one asked for later, nor
-     * one whose window is open now.
+     * went away): no cut covers its shard until recovery has committed it (see {@link OwedBranches}),
+     * not one asked for later, nor one whose window is open now.
      */
     public synchronized void owe(int shard, String xid) {
-        owed.computeIfAbsent(shard, s -> new HashMap<>()).put(xid, ++marks);
+        owed.owe(shard, xid);
         if (window != null && window.covers(shard)) {
-            window.spoiled = owing(new int[] {shard});
+            window.spoiled = owed.owing(new int[] {shard});
         }
     }
 
     /** Recovery (or an operator) committed or rolled back {@code xid}'s branch on {@code shard}. */
     public synchronized void settled(int shard, String xid) {
-        Map<String, Long> xids = owed.get(shard);
-        if (xids != null && xids.remove(xid) != null && xids.isEmpty()) {
-            owed.remove(shard);
-        }
+        owed.settled(shard, xid);
     }
 
     /** A mark taken before a scan of the shards' prepared branches (see {@link #preparedOn}). */
     public synchronized long mark() {
-        return ++marks;
+        return owed.mark();
     }
 
-    /**
-     * A scan that began at {@code mark} found {@code xids} prepared on {@code shard}: a branch owed
-     * before the scan began and not among them has been settled (by whatever means).
-     */
+    /** A scan that began at {@code mark} found {@code xids} prepared on {@code shard}. */
     public synchronized void preparedOn(int shard, Set<String> xids, long mark) {
-        Map<String, Long> owing = owed.get(shard);
-        if (owing == null) {
-            return;
-        }
-        owing.entrySet().removeIf(e -> e.getValue() < mark && !xids.contains(e.getKey()));
-        if (owing.isEmpty()) {
-            owed.remove(shard);
-        }
-    }
-
-    private String owing(int[] shards) {
-        if (owed.isEmpty()) {
-            return null;
-        }
-        for (int shard : shards) {
-            Map<String, Long> xids = owed.get(shard);
-            if (xids != null) {
-                return "shard " + shard + " has not yet committed its branch of transaction " + xids.keySet().iterator().next()
-                        + ", which committed elsewhere; recovery commits it";
-            }
-        }
-        return null;
+        owed.preparedOn(shard, xids, mark);
     }
 
     // ---- answers ---------------------------------------------------------------------------------
@@ -464,7 +390,7 @@ public final class CutWindows {
         List<Runnable> actions = new ArrayList<>();
         synchronized (this) {
             long now = clock.getAsLong();
-            Limits l = limits;
+            CutLimits l = limits;
             if (window != null && now - window.openedAt > l.windowNanos()) {
                 window.expired = true;
                 close(window, actions);

@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * <p>Shared by every event loop. The hot path is one volatile read per statement: a shard with
  * nothing pending passes at once; only a shard with a branch commit under way takes the lock.
  */
-public final class CommitFence implements AcknowledgedCommits, io.cleave.proxy.cut.CutWindows.BranchCommits {
+public final class CommitFence implements AcknowledgedCommits, io.cleave.proxy.cut.BranchCommits {
 
     private final AtomicIntegerArray pending;
     private final ShardLine[] lines;

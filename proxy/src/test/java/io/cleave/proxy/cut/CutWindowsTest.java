@@ -101,7 +101,7 @@ class CutWindowsTest {
 
     @Test
     void aDecisionLaterThanTheCutsPriorityWaitsForTheSnapshotOnItsCoordinatorsShard() {
-        windows.limits(new CutWindows.Limits(2 * MS, 50 * MS, 500 * MS, 10_000 * MS));
+        windows.limits(new CutLimits(2 * MS, 50 * MS, 500 * MS, 10_000 * MS));
         branchCommits.begin(1);
         Cut cut = new Cut();
         windows.request(NOW, new int[] {0, 1}, cut);
@@ -195,7 +195,7 @@ class CutWindowsTest {
 
     @Test
     void aCutThatWaitedPastItsPriorityHoldsNewDecisionsUntilItsWindowOpens() {
-        windows.limits(new CutWindows.Limits(2 * MS, 50 * MS, 500 * MS, 10_000 * MS));
+        windows.limits(new CutLimits(2 * MS, 50 * MS, 500 * MS, 10_000 * MS));
         CutWindows.Decision first = goes(0);
         Cut cut = new Cut();
         windows.request(NOW, new int[] {0, 1}, cut);
@@ -219,7 +219,7 @@ class CutWindowsTest {
 
     @Test
     void aDecisionIsNotHeldLongerThanItsLimitWhileTheCutStillWaits() {
-        windows.limits(new CutWindows.Limits(0, 50 * MS, 500 * MS, 10_000 * MS));
+        windows.limits(new CutLimits(0, 50 * MS, 500 * MS, 10_000 * MS));
         goes(0);
         Cut cut = new Cut();
         windows.request(NOW, new int[] {0, 1}, cut);
@@ -348,7 +348,7 @@ class CutWindowsTest {
     }
 
     /** Branch commits per shard, begun and ended by the test, in the fence's way (tickets in order). */
-    private static final class FakeBranchCommits implements CutWindows.BranchCommits {
+    private static final class FakeBranchCommits implements BranchCommits {
         final Map<Integer, Long> issued = new HashMap<>();
         final Map<Integer, List<Long>> pending = new HashMap<>();
         final List<Object[]> waiters = new ArrayList<>();

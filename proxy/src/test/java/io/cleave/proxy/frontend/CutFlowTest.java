@@ -1,6 +1,7 @@
 package io.cleave.proxy.frontend;
 
 import io.cleave.proxy.backend.ShardReply;
+import io.cleave.proxy.cut.CutLimits;
 import io.cleave.proxy.cut.CutWindows;
 import io.cleave.proxy.protocol.ColumnType;
 import org.junit.jupiter.api.Test;
@@ -136,7 +137,7 @@ class CutFlowTest {
 
     @Test
     void aCutThatWaitedPastItsPriorityGoesBeforeNewDecisionsAndTheyGoRightAfter() {
-        proxy.runtime.cuts().limits(new CutWindows.Limits(0, 60_000_000_000L, 60_000_000_000L, 60_000_000_000L));
+        proxy.runtime.cuts().limits(new CutLimits(0, 60_000_000_000L, 60_000_000_000L, 60_000_000_000L));
         EmbeddedClient second = proxy.connect();
         writeOnBothShards(second);
         writeOnBothShards(writer);
