@@ -98,4 +98,18 @@ class SessionStateFlowTest {
         assertThat(reply.error().message()).contains("near 'SELECT 2 FROM settings'");
         assertThat(proxy.shard(1).received()).isEmpty();
     }
+
+    @Test
+    void aSetWithItsOwnTrailingSemicolonIsReadBackAsWithout() {
+        // Django's flush sends it so; the read-back the proxy adds must not follow an empty statement.
+        for (int s = 0; s < 2; s++) {
+            proxy.shard(s).answer("SET FOREIGN_KEY_CHECKS = 0; SELECT @@session.foreign_key_checks LIMIT 1",
+                    ShardReply.results(ShardReply.ok(), ShardReply.rows(
+                            List.of(column("@@session.foreign_key_checks", ColumnType.LONGLONG)), new String[] {"0"})));
+        }
+
+        ClientReply reply = proxy.run(client, "SET FOREIGN_KEY_CHECKS = 0;  -- flush\n");
+
+        assertThat(reply.isOk()).as(reply.toString()).isTrue();
+    }
 }
