@@ -4,6 +4,7 @@ import io.cleave.router.sql.ast.Statement;
 import io.cleave.router.sql.ast.StatementKind;
 import io.cleave.router.sql.digest.DigestKey;
 import io.cleave.router.sql.lex.SqlMode;
+import io.cleave.router.sql.lex.StatementBounds;
 import io.cleave.router.sql.lex.TokenBuffer;
 import io.cleave.router.sql.lex.TokenType;
 import io.cleave.router.sql.lex.VersionComments;
@@ -261,15 +262,16 @@ public final class Router {
                 && tokens.type(2) != TokenType.EOF && tokens.type(2) != TokenType.SEMICOLON;
     }
 
-    /** The first token of a second statement in the text (after a semicolon), or -1. */
+    /**
+     * The first token of a second statement in the text, or -1: after the semicolon that ends the
+     * first (not one inside a compound statement's body).
+     */
     private static int secondStatement(TokenBuffer tokens) {
-        for (int i = 0; i < tokens.size() - 1; i++) {
-            if (tokens.type(i) == TokenType.SEMICOLON && tokens.type(i + 1) != TokenType.SEMICOLON
-                    && tokens.type(i + 1) != TokenType.EOF) {
-                return i + 1;
-            }
+        int i = StatementBounds.end(tokens, 0);
+        while (tokens.type(i) == TokenType.SEMICOLON) {
+            i++;
         }
-        return -1;
+        return i < tokens.size() ? i : -1;
     }
 
     /**
@@ -278,16 +280,12 @@ public final class Router {
      */
     private Plan multiStatement(TokenBuffer tokens, SqlMode mode, Generation gen) {
         Integer common = null;
-        int start = 0;
         int n = tokens.size();
-        for (int i = 0; i <= n; i++) {
-            boolean end = i == n || tokens.type(i) == TokenType.SEMICOLON || tokens.type(i) == TokenType.EOF;
-            if (!end) {
-                continue;
-            }
-            if (i > start) {
+        for (int start = 0; start < n; ) {
+            int end = StatementBounds.end(tokens, start);
+            if (end > start) {
                 int from = tokens.start(start);
-                int to = tokens.end(i - 1);
+                int to = tokens.end(end - 1);
                 // Each statement is read with the session's sql_mode: ANSI_QUOTES changes what "x" is.
                 Plan p = analyze(tokens.source(), from, to - from, mode, new Analysis(), gen).plan();
                 if (!(p instanceof Plan.Route r) || r.effects().pin().pin() != Pin.NONE) {
@@ -302,10 +300,7 @@ public final class Router {
                     return refuseMulti();
                 }
             }
-            if (i < n && tokens.type(i) == TokenType.EOF) {
-                break;
-            }
-            start = i + 1;
+            start = end + 1;
         }
         if (common == null) {
             return Plan.Route.of(StatementKind.OTHER, new Target.AnyShard(), Plan.Access.READ, null);
