@@ -36,8 +36,9 @@ final class FanOutWrites {
     void run(Command command, Plan.Route route, Plan.FanOutWrite fanOut, int[] shards) {
         session.connections().proxyWarnings(fanOut.warnings());
         if (route.kind().isDdl()) {
-            // A structure change may add or drop an AUTO_INCREMENT column.
+            // A structure change may add or drop an AUTO_INCREMENT column, or change a routine.
             session.runtime().tableColumns().forget();
+            session.runtime().routines().forget();
         }
         command.served(RouteKind.BROADCAST);
         byte[] sql = SqlRenderer.render(new SqlTemplate.Original(), command.analysis(), command.values());

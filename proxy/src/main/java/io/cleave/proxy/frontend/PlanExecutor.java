@@ -28,6 +28,7 @@ final class PlanExecutor {
     private final InsertSplitter inserts;
     private final SettingStatements settings;
     private final TransactionStatements transactions;
+    private final RoutineCalls calls;
 
     PlanExecutor(Session session, Participant participant, ShardExchange relay, SettingStatements settings,
                  TransactionStatements transactions) {
@@ -40,6 +41,7 @@ final class PlanExecutor {
         this.inserts = new InsertSplitter(session, this, writes);
         this.settings = settings;
         this.transactions = transactions;
+        this.calls = new RoutineCalls(session, this);
     }
 
     /**
@@ -66,7 +68,9 @@ final class PlanExecutor {
     }
 
     private void run(Command command, Plan plan, Runnable rerun) {
-        if (plan instanceof Plan.Route r) {
+        if (plan instanceof Plan.Route r && r.target() instanceof Target.Routine call) {
+            calls.run(command, r, call, rerun);
+        } else if (plan instanceof Plan.Route r) {
             route(command, r);
         } else if (plan instanceof Plan.InsertSplit split) {
             inserts.run(command, split, rerun);

@@ -145,7 +145,7 @@ final class Session {
      * setting the step there would only cost a SET before and after every INSERT of a transaction.
      */
     SessionSettings settingsFor(Command command) {
-        if (!countsByOne(command.plan()) || settings.systemVariables().containsKey(AUTO_INCREMENT_INCREMENT)
+        if (!(countsByOne(command.plan()) || command.countsByOne()) || settings.systemVariables().containsKey(AUTO_INCREMENT_INCREMENT)
                 || settings.systemVariables().containsKey(AUTO_INCREMENT_OFFSET) || stepsByOneAlready()) {
             return settings;
         }

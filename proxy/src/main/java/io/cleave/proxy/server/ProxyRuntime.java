@@ -39,6 +39,7 @@ public final class ProxyRuntime {
     private final io.cleave.router.plan.TargetResolver resolver;
     private final io.cleave.proxy.frontend.SequenceService sequences;
     private final io.cleave.proxy.frontend.TableColumns tableColumns;
+    private final io.cleave.proxy.frontend.StoredRoutines routines;
     private final io.cleave.proxy.frontend.ClientProcesses processes = new io.cleave.proxy.frontend.ClientProcesses();
     private final InDoubtRegistry inDoubt = new InDoubtRegistry();
     private final CommitFence commitFence;
@@ -82,6 +83,7 @@ public final class ProxyRuntime {
         // A transaction's room for shards grows as it reaches more (a scale adds shards).
         this.deadlocks = new io.cleave.proxy.deadlock.DeadlockDetector(config.deadlockCheckAfter(), 1, metrics);
         this.tableColumns = new io.cleave.proxy.frontend.TableColumns(topology.defaultShard());
+        this.routines = new io.cleave.proxy.frontend.StoredRoutines(topology.defaultShard());
         this.cutover = new io.cleave.proxy.cutover.CutoverGate(resolver, shardMaps::current, commitFence);
     }
 
@@ -143,6 +145,11 @@ public final class ProxyRuntime {
 
     public io.cleave.proxy.frontend.TableColumns tableColumns() {
         return tableColumns;
+    }
+
+    /** The home's stored procedures and functions, for CALL. */
+    public io.cleave.proxy.frontend.StoredRoutines routines() {
+        return routines;
     }
 
     public io.cleave.router.plan.Router router() {

@@ -2,6 +2,7 @@ package io.cleave.router.plan;
 
 import io.cleave.router.sql.digest.StatementDigest;
 import io.cleave.router.sql.lex.TokenBuffer;
+import io.cleave.router.sql.lex.Identifiers;
 import io.cleave.router.sql.lex.TokenType;
 
 import java.util.ArrayList;
@@ -82,9 +83,9 @@ public record PinSpec(Pin pin, List<NameAt> taken, List<NameAt> released, boolea
             return value == null ? "" : value.toLowerCase(Locale.ROOT);
         }
         Words w = (Words) at;
-        String name = unquote(tokens.text(w.first()));
+        String name = Identifiers.unquote(tokens.text(w.first()));
         if (w.qualified()) {
-            name = name + "." + unquote(tokens.text(w.first() + 2));
+            name = name + "." + Identifiers.unquote(tokens.text(w.first() + 2));
         }
         // Prepared statement names compare without regard to case; table names as written.
         return pin == Pin.SQL_PREPARE || pin == Pin.SQL_DEALLOCATE ? name.toLowerCase(Locale.ROOT) : name;
@@ -156,17 +157,5 @@ public record PinSpec(Pin pin, List<NameAt> taken, List<NameAt> released, boolea
 
     private static boolean isName(TokenType t) {
         return t == TokenType.IDENTIFIER || t == TokenType.QUOTED_IDENTIFIER || t == TokenType.KEYWORD;
-    }
-
-    /** `a``b` -> a`b, "x" -> x (enough to compare names written the same way). */
-    private static String unquote(String text) {
-        if (text.length() >= 2) {
-            char q = text.charAt(0);
-            if ((q == '`' || q == '\'' || q == '"') && text.charAt(text.length() - 1) == q) {
-                String body = text.substring(1, text.length() - 1);
-                return body.replace(String.valueOf(q) + q, String.valueOf(q));
-            }
-        }
-        return text;
     }
 }

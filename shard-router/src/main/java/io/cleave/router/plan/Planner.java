@@ -67,6 +67,9 @@ public final class Planner {
                 return local;
             }
         }
+        if (s instanceof UtilityStatement.Call call) {
+            return call(call);
+        }
         if (topology.shardCount() == 1) {
             // One shard holds everything: no statement needs analysis beyond its session effects.
             return route(s.kind(), new Target.Shard(0), null, isWrite(s), s, false);
@@ -218,7 +221,8 @@ public final class Planner {
 
     private Plan ddl(Ddl ddl, PlanContext ctx) {
         if (ddl instanceof Ddl.ObjectDdl object && (object.kind().name().startsWith("CREATE_")
-                || object.kind().name().startsWith("ALTER_"))) {
+                || object.kind().name().startsWith("ALTER_")) && object.kind() != StatementKind.CREATE_PROCEDURE) {
+            // A procedure is created everywhere; each CALL decides where it can run (RoutinePlacement).
             String refusal = gate.objectRefusal(object, ctx);
             if (refusal != null) {
                 return refuse(ddl, refusal);
@@ -325,10 +329,6 @@ public final class Planner {
             return refuse(s, "LOAD DATA into the " + (rule instanceof TableRule.Sharded ? "sharded" : "reference")
                     + " table " + load.table().name() + " is not supported: insert the rows with INSERT");
         }
-        if (s instanceof UtilityStatement.Call) {
-            return refuse(s, "CALL runs a stored procedure on one shard, which cannot see the other shards' rows: not"
-                    + " supported across shards");
-        }
         UtilityStatement.Other other = (UtilityStatement.Other) s;
         switch (other.kind()) {
             case FLUSH:
@@ -347,6 +347,20 @@ public final class Planner {
             default:
                 return refuse(s, other.words() + " is not supported through the proxy");
         }
+    }
+
+    /**
+     * CALL: it runs where its procedure can see what one server would show it, which only the
+     * procedure's body tells (see {@link io.cleave.router.routine.RoutinePlacement}); the user
+     * variables among its arguments are read back after it (an OUT or INOUT parameter sets them).
+     */
+    private static Plan call(UtilityStatement.Call call) {
+        List<Integer> slots = new ArrayList<>(call.args().size());
+        for (Expr arg : call.args()) {
+            slots.add(arg instanceof Expr.Slot slot ? slot.slot() : -1);
+        }
+        return new Plan.Route(call.kind(), new Target.Routine(call.procedure().schema(), call.procedure().name(), slots,
+                null), Plan.Access.WRITE, Effects.NONE, null);
     }
 
     /**

@@ -13,6 +13,8 @@ import io.cleave.router.sql.parse.SqlSyntaxException;
 import io.cleave.router.topology.TableRule;
 import io.cleave.router.topology.Topology;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -275,11 +277,15 @@ public final class Router {
     }
 
     /**
-     * Several statements in one COM_QUERY: each is planned; the text can go as it is only when
-     * they all go to the same fixed shard and none changes the session.
+     * Several statements in one COM_QUERY: each is planned; the text can go as it is when they all
+     * go to the same fixed shard and change no session state beyond user variables (read back
+     * after it). One of them may be a CALL (as drivers send {@code SET @_p_0 = 1; CALL p(@_p_0)}):
+     * the text then goes where the procedure runs, which must suit the others too.
      */
     private Plan multiStatement(TokenBuffer tokens, SqlMode mode, Generation gen) {
         Integer common = null;
+        Target.Routine call = null;
+        List<String> assigned = new ArrayList<>();
         int n = tokens.size();
         for (int start = 0; start < n; ) {
             int end = StatementBounds.end(tokens, start);
@@ -288,10 +294,25 @@ public final class Router {
                 int to = tokens.end(end - 1);
                 // Each statement is read with the session's sql_mode: ANSI_QUOTES changes what "x" is.
                 Plan p = analyze(tokens.source(), from, to - from, mode, new Analysis(), gen).plan();
+                if (p instanceof Plan.Session s && s.action() instanceof SessionAction.SetVariables set
+                        && userVariablesOnly(set, assigned)) {
+                    start = end + 1;
+                    continue;
+                }
                 if (!(p instanceof Plan.Route r) || r.effects().pin().pin() != Pin.NONE) {
                     return refuseMulti();
                 }
-                if (r.target() instanceof Target.Shard s) {
+                for (String v : r.effects().assignedVariables()) {
+                    if (!assigned.contains(v)) {
+                        assigned.add(v);
+                    }
+                }
+                if (r.target() instanceof Target.Routine routine) {
+                    if (call != null) {
+                        return refuseMulti();
+                    }
+                    call = routine;
+                } else if (r.target() instanceof Target.Shard s) {
                     if (common != null && common != s.shard()) {
                         return refuseMulti();
                     }
@@ -302,15 +323,36 @@ public final class Router {
             }
             start = end + 1;
         }
-        if (common == null) {
-            return Plan.Route.of(StatementKind.OTHER, new Target.AnyShard(), Plan.Access.READ, null);
+        Effects effects = new Effects(false, false, PinSpec.NONE, assigned);
+        if (call != null) {
+            return new Plan.Route(StatementKind.CALL, new Target.Routine(call.schema(), call.procedure(), List.of(),
+                    common == null ? -1 : common), Plan.Access.WRITE, effects, null);
         }
-        return unparsedRoute(common);
+        if (common == null) {
+            return new Plan.Route(StatementKind.OTHER, new Target.AnyShard(), Plan.Access.READ, effects, null);
+        }
+        return new Plan.Route(StatementKind.OTHER, new Target.Shard(common), Plan.Access.WRITE, effects, null);
+    }
+
+    /** Whether a SET sets user variables only (adding their names to {@code into}). */
+    private static boolean userVariablesOnly(SessionAction.SetVariables set, List<String> into) {
+        for (SessionAction.SetTarget t : set.targets()) {
+            if (!(t instanceof SessionAction.UserVariable)) {
+                return false;
+            }
+        }
+        for (SessionAction.SetTarget t : set.targets()) {
+            String name = ((SessionAction.UserVariable) t).name();
+            if (!into.contains(name)) {
+                into.add(name);
+            }
+        }
+        return true;
     }
 
     private static Plan refuseMulti() {
         return Plan.Refuse.notSupported(StatementKind.OTHER,
                 "several statements in one query are only supported when they all run on one fixed shard and change no"
-                        + " session state: send them one at a time");
+                        + " session state but user variables: send them one at a time");
     }
 }

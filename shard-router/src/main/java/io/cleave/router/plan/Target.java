@@ -3,7 +3,7 @@ package io.cleave.router.plan;
 import java.util.List;
 
 /** Which shards a statement goes to, before the values of this execution are known. */
-public sealed interface Target permits Target.Shard, Target.Keyed, Target.AllShards, Target.AnyShard {
+public sealed interface Target permits Target.Shard, Target.Keyed, Target.AllShards, Target.AnyShard, Target.Routine {
 
     /** A fixed shard (an unsharded table's home, temporary tables, session-bound statements). */
     record Shard(int shard) implements Target {
@@ -47,6 +47,25 @@ public sealed interface Target permits Target.Shard, Target.Keyed, Target.AllSha
         @Override
         public String toString() {
             return "any shard";
+        }
+    }
+
+    /**
+     * A CALL: where it runs depends on the procedure's body and declared key, which the proxy reads
+     * from the shards' catalog ({@link io.cleave.router.routine.Routines}). {@code schema} as the
+     * statement names it (null: the session's); per argument its slot (a literal or parameter
+     * marker, from which a key is read), or -1. {@code alongside}: in a text of several statements,
+     * the shard the others run on, -1 when any would do; null for a CALL alone.
+     */
+    record Routine(String schema, String procedure, List<Integer> argumentSlots, Integer alongside) implements Target {
+        public Routine {
+            argumentSlots = List.copyOf(argumentSlots);
+        }
+
+        @Override
+        public String toString() {
+            return "routine " + (schema == null ? "" : schema + ".") + procedure
+                    + (alongside == null ? "" : " with other statements");
         }
     }
 }
