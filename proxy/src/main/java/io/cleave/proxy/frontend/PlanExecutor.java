@@ -146,14 +146,17 @@ final class PlanExecutor {
             LocalAnswers.warnings(session, command, connections.proxyWarnings());
             return;
         }
+        // Status counters differ by shard: the default shard's, as for every catalog read.
         single(command, r, previous && connections.hasWarningsConnection() ? connections.warningsShard()
+                : r.kind() == StatementKind.SHOW && !previous ? session.runtime().topology().defaultShard()
                 : session.anyShard());
     }
 
     /** Relays the client's own statement to one shard (the hot path). */
     void single(Command command, Plan.Route r, int shard) {
         TransactionState tx = session.transaction();
-        boolean readAnywhere = r.target() instanceof Target.AnyShard && !r.write() && !r.lockingRead();
+        boolean readAnywhere = (r.target() instanceof Target.AnyShard || r.target() instanceof Target.DefaultShard)
+                && !r.write() && !r.lockingRead();
         // A read any shard could answer stays out of a transaction that has not reached a shard yet.
         boolean joins = session.inTransaction(command) && !(readAnywhere && tx.held(shard) == null);
         boolean forceInTransaction = tx.active() && !joins && tx.held(shard) == null;

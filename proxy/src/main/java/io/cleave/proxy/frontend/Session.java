@@ -168,8 +168,9 @@ final class Session {
         if (plan instanceof Plan.MultiStatement multi) {
             plan = multi.plan();
         }
-        return plan instanceof Plan.Route r && (r.kind() == StatementKind.INSERT || r.kind() == StatementKind.REPLACE)
-                && (r.target() instanceof Target.Shard || r.target() instanceof Target.AllShards);
+        return plan instanceof Plan.Route r && ((r.kind() == StatementKind.INSERT || r.kind() == StatementKind.REPLACE)
+                && (r.target() instanceof Target.Shard || r.target() instanceof Target.AllShards)
+                || r.target() instanceof Target.DefaultShard d && d.autoIncrementStep());
     }
 
     SqlMode sqlMode() {

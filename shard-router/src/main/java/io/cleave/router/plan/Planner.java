@@ -251,10 +251,7 @@ public final class Planner {
 
     private Plan utility(Statement s, PlanContext ctx) {
         if (s instanceof UtilityStatement.Show show) {
-            String what = show.what();
-            boolean previous = what.equals("WARNINGS") || what.equals("ERRORS") || what.startsWith("COUNT");
-            return new Plan.Route(s.kind(), new Target.AnyShard(), Plan.Access.READ, Effects.of(Pin.NONE, false, previous),
-                    null);
+            return show(show);
         }
         if (s instanceof UtilityStatement.Describe) {
             return anyShard(s);
@@ -318,7 +315,8 @@ public final class Planner {
                     return refuse(s, "DO with a subquery is not supported across shards");
                 }
             }
-            Target target = pin == Pin.NONE ? new Target.AnyShard() : new Target.Shard(topology.defaultShard());
+            Target target = pin != Pin.NONE ? new Target.Shard(topology.defaultShard())
+                    : CatalogReads.answersDiffer(s) ? new Target.DefaultShard(false) : new Target.AnyShard();
             return new Plan.Route(s.kind(), target, Plan.Access.READ, Effects.of(pin, lastInsertId, false), null);
         }
         if (s instanceof UtilityStatement.LoadData load) {
@@ -347,6 +345,27 @@ public final class Planner {
             default:
                 return refuse(s, other.words() + " is not supported through the proxy");
         }
+    }
+
+    /**
+     * SHOW: what the previous statement left (warnings), the proxy's own answers (status, process
+     * list) and the rest, which the catalog of the table's home or of the default shard answers, as
+     * one server would (row counts, AUTO_INCREMENT values and server variables differ by shard).
+     */
+    private Plan show(UtilityStatement.Show show) {
+        String what = show.what();
+        boolean previous = what.equals("WARNINGS") || what.equals("ERRORS") || what.startsWith("COUNT");
+        if (previous || what.equals("STATUS") || what.equals("PROCESSLIST")) {
+            // The proxy answers some of these itself (its clients, the client's TLS): see PlanExecutor.
+            return new Plan.Route(show.kind(), new Target.AnyShard(), Plan.Access.READ,
+                    Effects.of(Pin.NONE, false, previous), null);
+        }
+        if (show.table() != null && !isSystemTable(show.table())
+                && topology.ruleFor(show.table().name()) instanceof TableRule.Unsharded u) {
+            return Plan.Route.of(show.kind(), new Target.Shard(u.homeShard()), Plan.Access.READ, null);
+        }
+        boolean variables = what.equals("VARIABLES") && show.scope() != VariableScope.GLOBAL;
+        return Plan.Route.of(show.kind(), new Target.DefaultShard(variables), Plan.Access.READ, null);
     }
 
     /**

@@ -162,7 +162,7 @@ public final class Router {
             return r;
         }
         boolean defaultShard = inner instanceof Plan.Route r && r.several() == null
-                && (r.target() instanceof Target.AnyShard
+                && (r.target() instanceof Target.AnyShard || r.target() instanceof Target.DefaultShard
                 || r.target() instanceof Target.Shard s && s.shard() == gen.topology.defaultShard());
         return defaultShard || inner instanceof Plan.Session ? plan
                 : refusePrepare("it reads or writes tables whose rows are not all on the default shard, where SQL"
@@ -312,11 +312,12 @@ public final class Router {
                         return refuseMulti();
                     }
                     call = routine;
-                } else if (r.target() instanceof Target.Shard s) {
-                    if (common != null && common != s.shard()) {
+                } else if (r.target() instanceof Target.Shard || r.target() instanceof Target.DefaultShard) {
+                    int shard = r.target() instanceof Target.Shard s ? s.shard() : gen.topology.defaultShard();
+                    if (common != null && common != shard) {
                         return refuseMulti();
                     }
-                    common = s.shard();
+                    common = shard;
                 } else if (!(r.target() instanceof Target.AnyShard)) {
                     return refuseMulti();
                 }

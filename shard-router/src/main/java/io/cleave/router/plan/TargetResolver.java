@@ -25,6 +25,9 @@ public final class TargetResolver {
         if (target instanceof Target.AnyShard) {
             return Resolution.anyShard();
         }
+        if (target instanceof Target.DefaultShard) {
+            return Resolution.single(topology.defaultShard());
+        }
         if (target instanceof Target.AllShards) {
             return Resolution.of(all(map.shardCount()));
         }
