@@ -74,7 +74,7 @@ final class CatalogReads {
     }
 
     private static boolean differs(Expr e) {
-        if (e instanceof Expr.SystemVariable || e instanceof Expr.NextValue) {
+        if (e instanceof Expr.SystemVariable || e instanceof Expr.NextValue || e instanceof Expr.PreviousValue) {
             return true;
         }
         return e instanceof Expr.FunctionCall f && (f.schema() != null || !SAME_EVERYWHERE.contains(f.upperName()));

@@ -91,10 +91,13 @@ public record PinSpec(Pin pin, List<NameAt> taken, List<NameAt> released, boolea
         return pin == Pin.SQL_PREPARE || pin == Pin.SQL_DEALLOCATE ? name.toLowerCase(Locale.ROOT) : name;
     }
 
-    /** CREATE TEMPORARY TABLE [IF NOT EXISTS] t ... / DROP TEMPORARY TABLE [IF EXISTS] a, b. */
+    /**
+     * CREATE TEMPORARY TABLE [IF NOT EXISTS] t ... / DROP TEMPORARY TABLE [IF EXISTS] a, b, and the same
+     * of a temporary SEQUENCE (a table to the server).
+     */
     private static PinSpec tables(Pin pin, TokenBuffer tokens) {
         int i = 0;
-        while (i < tokens.size() && !tokens.textEqualsIgnoreCase(i, "TABLE")) {
+        while (i < tokens.size() && !tokens.textEqualsIgnoreCase(i, "TABLE") && !tokens.textEqualsIgnoreCase(i, "SEQUENCE")) {
             i++;
         }
         i++;

@@ -50,7 +50,7 @@ public final class Planner {
                      io.cleave.router.sql.digest.StatementDigest digest) {
         PlanContext ctx = new PlanContext(topology, tokens, digest);
         try {
-            return plan(statement, ctx);
+            return sequencesOnTheDefaultShard(statement, plan(statement, ctx));
         } catch (PlanningException e) {
             return new Plan.Refuse(statement.kind(), e.code, e.sqlState, e.getMessage());
         }
@@ -90,6 +90,34 @@ public final class Planner {
             return ddl(ddl, ctx);
         }
         return utility(s, ctx);
+    }
+
+    /**
+     * Sequences live on the default shard (every shard has a copy, so that tables whose columns draw
+     * from them can be created everywhere, but only the default shard's counts): a statement that
+     * draws from or reads one runs there, or is refused.
+     */
+    private Plan sequencesOnTheDefaultShard(Statement s, Plan plan) {
+        if (plan instanceof Plan.Route r && r.effects().pin().pin() == Pin.SEQUENCE) {
+            if (r.target() instanceof Target.AnyShard) {
+                return new Plan.Route(r.kind(), new Target.DefaultShard(false), r.access(), r.effects(), r.several());
+            }
+            if (r.target() instanceof Target.DefaultShard
+                    || r.target() instanceof Target.Shard shard && shard.shard() == topology.defaultShard()) {
+                return plan;
+            }
+        } else if (!(plan instanceof Plan.InsertSplit) || !usesSequence(s)) {
+            return plan;
+        }
+        return refuse(s, "a sequence lives on the default shard, and this statement uses one while it runs on other"
+                + " shards (" + (plan instanceof Plan.Route r ? r.target() : "rows by their key") + "): draw the value"
+                + " first (SELECT NEXTVAL(seq)), or leave the column out for its DEFAULT NEXTVAL(seq)");
+    }
+
+    private static boolean usesSequence(Statement s) {
+        boolean[] found = {false};
+        visitExprs(s, e -> found[0] |= usesSequence(e));
+        return found[0];
     }
 
     // ---- session statements ------------------------------------------------------------------
@@ -229,16 +257,22 @@ public final class Planner {
             }
         }
         boolean temporary = ddl instanceof Ddl.CreateTable ct && ct.temporary()
-                || ddl instanceof Ddl.DropTable dt && dt.temporary();
+                || ddl instanceof Ddl.DropTable dt && dt.temporary() || ddl instanceof Ddl.Sequence seq && seq.temporary();
         if (temporary) {
-            // Temporary tables live in one connection: keep them on the default shard, pinned.
-            Pin pin = ddl instanceof Ddl.CreateTable ? Pin.TEMPORARY_TABLE : Pin.DROP_TEMPORARY_TABLE;
+            // Temporary tables (and sequences) live in one connection: keep them on the default shard, pinned.
+            Pin pin = ddl instanceof Ddl.CreateTable || ddl.kind() == StatementKind.CREATE_SEQUENCE ? Pin.TEMPORARY_TABLE
+                    : Pin.DROP_TEMPORARY_TABLE;
             return new Plan.Route(ddl.kind(), new Target.Shard(topology.defaultShard()), Plan.Access.WRITE,
                     Effects.of(pin, false, false), null);
         }
         if (ddl instanceof Ddl.CreateTable ct && ct.asQuery() != null) {
             return refuse(ddl, "CREATE TABLE ... SELECT would copy rows from where each shard stands: not supported"
                     + " across shards (create the table, then INSERT ... SELECT on one shard)");
+        }
+        if (ddl instanceof Ddl.Sequence) {
+            // Created everywhere (a column's DEFAULT NEXTVAL(seq) must find it on every shard); only the
+            // default shard's counts: NEXTVAL, SETVAL and LASTVAL go there.
+            return Plan.Route.of(ddl.kind(), new Target.AllShards(), Plan.Access.WRITE, Plan.FanOutWrite.allAlike());
         }
         if (ddl instanceof Ddl.TableMaintenance) {
             return Plan.Route.of(ddl.kind(), new Target.AllShards(), Plan.Access.READ,
@@ -444,13 +478,26 @@ public final class Planner {
             default:
                 break;
         }
+        if (s instanceof Ddl.Sequence seq && seq.temporary()) {
+            return seq.kind() == StatementKind.CREATE_SEQUENCE ? Pin.TEMPORARY_TABLE : Pin.DROP_TEMPORARY_TABLE;
+        }
         Pin[] found = {Pin.NONE};
         visitExprs(s, e -> {
             if (found[0] == Pin.NONE) {
                 found[0] = namedLockPin(e);
             }
+            if (found[0] == Pin.NONE && usesSequence(e)) {
+                found[0] = Pin.SEQUENCE;
+            }
         });
         return found[0];
+    }
+
+    /** Whether an expression draws from or reads a sequence (NEXTVAL, SETVAL, LASTVAL and their other spellings). */
+    static boolean usesSequence(Expr root) {
+        return Exprs.anyMatch(root, e -> e instanceof Expr.NextValue || e instanceof Expr.PreviousValue
+                || e instanceof Expr.FunctionCall f && f.schema() == null
+                && (f.upperName().equals("LASTVAL") || f.upperName().equals("SETVAL")));
     }
 
     private static Pin namedLockPin(Expr root) {
