@@ -112,6 +112,8 @@ final class PlanExecutor {
             String span = AttachedServerSpan.refusal(session, map, resolution.shard());
             if (span != null) {
                 command.refuse(span);
+            } else if (r.kind() == StatementKind.SHOW && SchemaListing.asks(command.analysis().tokens())) {
+                SchemaListing.answer(session, command, resolution.shard());
             } else {
                 single(command, r, resolution.shard());
             }

@@ -67,4 +67,16 @@ class CatalogReadFlowTest {
                 "SET @@session.auto_increment_increment=1, @@session.auto_increment_offset=1",
                 "SELECT @@auto_increment_increment");
     }
+
+    @Test
+    void showDatabasesDoesNotListTheProxysOwnSchema() {
+        proxy.shard(0).answer("SHOW DATABASES", ShardReply.rows(List.of(column("Database", ColumnType.VAR_STRING)),
+                new String[] {"app"}, new String[] {"cleave"}, new String[] {"information_schema"}));
+
+        ClientReply reply = proxy.run(client, "SHOW DATABASES");
+
+        assertThat(reply.results().get(0).columns()).containsExactly("Database");
+        assertThat(reply.rows()).containsExactly(List.of("app"), List.of("information_schema"));
+        assertThat(proxy.shard(1).queries()).isEmpty();
+    }
 }
