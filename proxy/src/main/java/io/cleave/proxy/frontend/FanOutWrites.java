@@ -75,6 +75,13 @@ final class FanOutWrites {
                        String what, long firstGeneratedId) {
         TransactionState tx = session.transaction();
         boolean inTransaction = session.inTransaction(command);
+        if (inTransaction && shards.length > 1) {
+            io.cleave.proxy.protocol.packet.server.ErrPacket refused = ApplicationXa.reaching(tx, -1);
+            if (refused != null) {
+                command.error(refused);
+                return;
+            }
+        }
         boolean implicit = !inTransaction && transactional && shards.length > 1;
         boolean savepoint = inTransaction && transactional && shards.length > 1;
         if (implicit) {

@@ -56,6 +56,12 @@ final class PlanExecutor {
         if (refusal != null) {
             command.refuse(refusal);
         } else if (session.runtime().cutover().admit(participant, plan, command.values(), rerun)) {
+            if (session.transaction().applicationXid() != null && (ImplicitCommit.before(plan)
+                    || session.transaction().applicationXaIdle() && !(plan instanceof Plan.Session))) {
+                // Inside an XA transaction nothing commits implicitly, and after XA END nothing runs.
+                command.error(ApplicationXa.rmfail(session.transaction()));
+                return;
+            }
             if (session.transaction().active()
                     && ImplicitCommit.before(plan, session.settings().autocommit(), command.values())) {
                 // The statement ends the open transaction first, on every shard it reached; then it
@@ -103,6 +109,9 @@ final class PlanExecutor {
         }
         if (resolution.isError() && r.several() instanceof Plan.Evaluate e) {
             // Keys of several classes on different shards: no shard holds the rows, so they are gathered.
+            if (outsideXaBranch(command, -1)) {
+                return;
+            }
             evaluations.run(command, r, e);
         } else if (resolution.isError()) {
             command.refuse(resolution.error());
@@ -162,6 +171,9 @@ final class PlanExecutor {
         // A read any shard could answer stays out of a transaction that has not reached a shard yet.
         boolean joins = session.inTransaction(command) && !(readAnywhere && tx.held(shard) == null);
         boolean forceInTransaction = tx.active() && !joins && tx.held(shard) == null;
+        if (joins && outsideXaBranch(command, shard)) {
+            return;
+        }
         if (joins && (r.write() || r.lockingRead())) {
             tx.markWritten(shard);
         }
@@ -171,7 +183,23 @@ final class PlanExecutor {
                 PipelineRule.of(session, command, r, mode, joins, forceInTransaction));
     }
 
+    /**
+     * Whether the statement was refused because it would take the application's XA transaction
+     * beyond the shard of its branch ({@code shard} -1: to several shards).
+     */
+    boolean outsideXaBranch(Command command, int shard) {
+        io.cleave.proxy.protocol.packet.server.ErrPacket refused = ApplicationXa.reaching(session.transaction(), shard);
+        if (refused != null) {
+            command.error(refused);
+            return true;
+        }
+        return false;
+    }
+
     private void several(Command command, Plan.Route r, int[] shards) {
+        if (session.inTransaction(command) && outsideXaBranch(command, -1)) {
+            return;
+        }
         Plan.Spread spread = r.several();
         if (spread instanceof Plan.Merge merge) {
             merges.run(command, r, merge, shards);

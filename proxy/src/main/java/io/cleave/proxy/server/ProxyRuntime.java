@@ -40,6 +40,8 @@ public final class ProxyRuntime {
     private final io.cleave.proxy.frontend.SequenceService sequences;
     private final io.cleave.proxy.frontend.TableColumns tableColumns;
     private final io.cleave.proxy.frontend.StoredRoutines routines;
+    /** The application's prepared XA branches this proxy saw prepared, by xid key: the shard holding each. */
+    private final Map<String, Integer> preparedXa = new ConcurrentHashMap<>();
     private final io.cleave.proxy.frontend.ClientProcesses processes = new io.cleave.proxy.frontend.ClientProcesses();
     private final InDoubtRegistry inDoubt = new InDoubtRegistry();
     private final CommitFence commitFence;
@@ -145,6 +147,11 @@ public final class ProxyRuntime {
 
     public io.cleave.proxy.frontend.TableColumns tableColumns() {
         return tableColumns;
+    }
+
+    /** The application's XA branches prepared through this proxy and not yet ended, by xid: their shard. */
+    public Map<String, Integer> preparedXa() {
+        return preparedXa;
     }
 
     /** The home's stored procedures and functions, for CALL. */

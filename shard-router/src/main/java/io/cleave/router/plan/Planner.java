@@ -57,7 +57,7 @@ public final class Planner {
     }
 
     private Plan plan(Statement s, PlanContext ctx) {
-        Plan session = sessionPlan(s);
+        Plan session = sessionPlan(s, ctx);
         if (session != null) {
             return session;
         }
@@ -122,7 +122,7 @@ public final class Planner {
 
     // ---- session statements ------------------------------------------------------------------
 
-    private Plan sessionPlan(Statement s) {
+    private Plan sessionPlan(Statement s, PlanContext ctx) {
         if (s instanceof SetStatement set) {
             List<SessionAction.SetTarget> targets = new ArrayList<>();
             for (SetStatement.Item item : set.items()) {
@@ -196,10 +196,28 @@ public final class Planner {
                         + (st.accessMode() != null ? st.accessMode() : "");
                 return new Plan.Session(s.kind(), new SessionAction.SetTransaction(session, statement));
             }
-            return refuse(s, "XA statements are not accepted: the proxy runs distributed transactions itself; use"
-                    + " BEGIN and COMMIT");
+            return xa((TransactionStatement.Xa) t, ctx.tokens);
         }
         return null;
+    }
+
+    /** An application's XA statement: kept by the proxy with its branch on one shard (see ApplicationXa in the proxy). */
+    private static Plan xa(TransactionStatement.Xa xa, io.cleave.router.sql.lex.TokenBuffer tokens) {
+        SessionAction.XaOp op = xa.action().equals("BEGIN") ? SessionAction.XaOp.START
+                : SessionAction.XaOp.valueOf(xa.action());
+        List<Integer> slots = new ArrayList<>();
+        for (Expr part : xa.xidParts()) {
+            slots.add(part instanceof Expr.Slot slot ? slot.slot() : -1);
+        }
+        boolean onePhase = false;
+        boolean option = false;
+        for (int i = xa.xid().end(); i < xa.span().end(); i++) {
+            onePhase |= tokens.textEqualsIgnoreCase(i, "ONE");
+            option |= tokens.textEqualsIgnoreCase(i, "JOIN") || tokens.textEqualsIgnoreCase(i, "RESUME")
+                    || tokens.textEqualsIgnoreCase(i, "SUSPEND") || tokens.textEqualsIgnoreCase(i, "MIGRATE");
+        }
+        return new Plan.Session(xa.kind(), new SessionAction.Xa(op, xa.xid().first(), xa.xid().end(), slots, onePhase,
+                option));
     }
 
     private static Boolean autocommitLiteral(Expr value) {
