@@ -28,8 +28,11 @@ final class FanOutWrites {
 
     private final Session session;
 
+    private final SchemaChanges schemaChanges;
+
     FanOutWrites(Session session) {
         this.session = session;
+        this.schemaChanges = new SchemaChanges(session, this);
     }
 
     /** The client's statement, as written, on every shard of {@code shards}. */
@@ -52,7 +55,9 @@ final class FanOutWrites {
         // DDL is not transactional on any server: it simply goes to every shard.
         boolean transactional = !route.kind().isDdl() && route.write();
         String what = route.kind().name().replace('_', ' ');
-        Runnable send = () -> write(command, shards, perShard, transactional, fanOut.replicated(), what, 0);
+        Runnable send = route.kind().isDdl() && fanOut.replicated()
+                ? () -> schemaChanges.run(command, shards, sql, what)
+                : () -> write(command, shards, perShard, transactional, fanOut.replicated(), what, 0);
         if (SequenceService.resetsSequences(route.kind())) {
             // A table created, dropped, emptied or renamed starts its ids afresh, as on one server.
             session.runtime().sequences().reset(sql, session.sqlMode(), session.settings().schema(), session.loop(),

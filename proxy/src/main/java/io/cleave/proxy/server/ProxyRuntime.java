@@ -50,6 +50,7 @@ public final class ProxyRuntime {
     private final ShardAvailability availability;
     private final io.cleave.proxy.deadlock.DeadlockDetector deadlocks;
     private volatile CommitHooks commitHooks = CommitHooks.fromSystemProperties();
+    private volatile SchemaDriftLog schemaDriftLog = SchemaDriftLog.NONE;
     /** Distinguishes this run's XA ids from an earlier run's (whose in-doubt branches recovery settles). */
     private final String runId = Long.toHexString(System.currentTimeMillis()) + "-"
             + Integer.toHexString(new java.security.SecureRandom().nextInt() & 0xffff);
@@ -130,6 +131,15 @@ public final class ProxyRuntime {
     /** For tests that stop a commit at a step in-process. */
     public void commitHooks(CommitHooks hooks) {
         this.commitHooks = hooks;
+    }
+
+    /** Where structure changes that applied on some shards only are recorded. */
+    public SchemaDriftLog schemaDriftLog() {
+        return schemaDriftLog;
+    }
+
+    public void schemaDriftLog(SchemaDriftLog log) {
+        this.schemaDriftLog = log;
     }
 
     public String runId() {
