@@ -287,6 +287,11 @@ public final class Planner {
             return refuse(ddl, "CREATE TABLE ... SELECT would copy rows from where each shard stands: not supported"
                     + " across shards (create the table, then INSERT ... SELECT on one shard)");
         }
+        if (ddl.kind() == StatementKind.CREATE_EVENT || ddl.kind() == StatementKind.ALTER_EVENT
+                || ddl.kind() == StatementKind.DROP_EVENT) {
+            // An event fires on the server that holds it: on the default shard only, it runs once, as on one server.
+            return Plan.Route.of(ddl.kind(), new Target.Shard(topology.defaultShard()), Plan.Access.WRITE, null);
+        }
         if (ddl instanceof Ddl.Sequence) {
             // Created everywhere (a column's DEFAULT NEXTVAL(seq) must find it on every shard); only the
             // default shard's counts: NEXTVAL, SETVAL and LASTVAL go there.
