@@ -38,7 +38,7 @@ class DjangoSuiteIT {
             "select_for_update", "introspection", "migrations", "get_or_create", "fixtures", "basic", "schema",
             "queries", "aggregation", "expressions", "model_fields", "lookup", "update", "delete", "ordering",
             "constraints", "indexes", "inspectdb", "db_functions", "bulk_create", "raw_query", "many_to_many",
-            "custom_pk", "serializers");
+            "custom_pk");
 
     private static final Path SCRIPT = Path.of("../scripts/django-suite");
 
