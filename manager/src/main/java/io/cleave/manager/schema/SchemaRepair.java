@@ -61,10 +61,12 @@ public final class SchemaRepair {
         List<String> repaired = new ArrayList<>();
         List<String> remaining = new ArrayList<>();
         rollForward(repaired, remaining);
+        // What a change still to be completed names is left as it is: creating it again would undo the client's DROP.
+        PendingChanges pending = new PendingChanges(journal.load());
         // Objects may depend on each other (a view on a table, a foreign key): passes until none is left or none helps.
         for (int pass = 0; pass < 5; pass++) {
             List<String> failures = new ArrayList<>();
-            int created = createMissing(repaired, failures);
+            int created = createMissing(repaired, failures, pending);
             if (failures.isEmpty() || created == 0) {
                 remaining.addAll(failures);
                 break;
@@ -105,10 +107,10 @@ public final class SchemaRepair {
     }
 
     /** Creates objects some shards lack from a shard that has them; returns how many it created. */
-    private int createMissing(List<String> repaired, List<String> failures) throws SQLException {
+    private int createMissing(List<String> repaired, List<String> failures, PendingChanges pending) throws SQLException {
         int created = 0;
         for (SchemaDrift.Difference d : SchemaDrift.between(catalogs())) {
-            if (d.missingOn().isEmpty()) {
+            if (d.missingOn().isEmpty() || pending.names(d.object())) {
                 continue;
             }
             int source = d.presentOn().contains(defaultShard) ? defaultShard : d.presentOn().get(0);
