@@ -61,9 +61,19 @@ final class RoutineCalls {
         List<RoutineProfile> closure = routines.closure(procedure);
         List<String> variables = new ArrayList<>();
         boolean connectionState = false;
+        boolean transactionControl = false;
         for (RoutineProfile p : closure) {
             variables.addAll(p.userVariables());
             connectionState |= p.connectionState();
+            transactionControl |= p.transactionControl();
+        }
+        TransactionState tx = session.transaction();
+        if (transactionControl && tx.begun() && (tx.heldCount() > 1 || tx.onlyShard() != shard)) {
+            // Its COMMIT or ROLLBACK would end the part of the transaction on one shard only.
+            command.refuse("CALL " + call.procedure() + ": the procedure commits or rolls back by itself, and the"
+                    + " session's transaction reaches other shards than the procedure's " + shard + ": end the"
+                    + " transaction first");
+            return;
         }
         command.runsRoutine(variables, connectionState,
                 placement instanceof RoutinePlacement.OnShard);

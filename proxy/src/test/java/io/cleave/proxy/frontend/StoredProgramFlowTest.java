@@ -32,6 +32,7 @@ class StoredProgramFlowTest {
             "BEGIN SELECT COUNT(*) FROM orders_log; SET b = a + 1; SET @seen = a; END");
     private static final String[] TOUCHES_T = procedure("touch_t", "a", "BEGIN UPDATE t SET v = v + 1 WHERE id = a; END");
     private static final String[] BY_KEY = procedure("by_key", "x\ncid", "UPDATE t SET v = x WHERE id = cid");
+    private static final String[] COMMITS = procedure("archive", "", "BEGIN INSERT INTO archive_log VALUES (1); COMMIT; END");
 
     private FakeProxy proxy = new FakeProxy();
     private EmbeddedClient client = proxy.connect();
@@ -118,5 +119,22 @@ class StoredProgramFlowTest {
 
         assertThat(reply.error().errorCode()).isEqualTo(1305);
         assertThat(proxy.shard(0).queries()).filteredOn(q -> q.startsWith(CATALOG)).hasSize(1);
+    }
+
+    @Test
+    void aProcedureThatCommitsIsRefusedInsideATransactionOverSeveralShards() {
+        catalog(COMMITS);
+        for (int shard = 0; shard < 2; shard++) {
+            proxy.shard(shard).answerStartingWith("UPDATE t", ShardReply.ok(1, 0));
+        }
+        proxy.run(client, "BEGIN");
+        proxy.run(client, "UPDATE t SET v = 'a' WHERE id = 5");
+        proxy.run(client, "UPDATE t SET v = 'b' WHERE id = 150");
+
+        ClientReply reply = proxy.run(client, "CALL archive()");
+
+        assertThat(reply.error().errorCode()).isEqualTo(1235);
+        assertThat(reply.error().message()).contains("commits or rolls back by itself");
+        assertThat(proxy.shard(0).queries()).noneMatch(q -> q.startsWith("CALL"));
     }
 }
