@@ -121,6 +121,7 @@ final class BackendAuthHandler extends ChannelInboundHandlerAdapter {
                     new ServerInfo(handshake.serverVersion(), handshake.capabilities(), collationFor(handshake)),
                     handshake.connectionId(), statementCacheSize);
             connection.loggedInWith(plugin, scramble);
+            connection.startedWith(handshake.statusFlags());
             ctx.pipeline().replace(this, "backend", new BackendHandler(connection));
             promise.trySuccess(connection);
             return;

@@ -333,12 +333,10 @@ public final class CutoverGate {
                     if (!c.restricted()) {
                         return true;
                     }
-                    // Rows meet every restriction; a moving key in any of them is held (erring on the safe side).
-                    for (java.util.List<KeyValue> restriction : c.restrictions()) {
-                        for (KeyValue v : restriction) {
-                            if (moving(resolver.keyOf(c.keyspace(), v, values), moving)) {
-                                return true;
-                            }
+                    // A moving key in any restriction is held (erring on the safe side).
+                    for (KeyValue v : c.values()) {
+                        if (moving(resolver.keyOf(c.keyspace(), v, values), moving)) {
+                            return true;
                         }
                     }
                 }

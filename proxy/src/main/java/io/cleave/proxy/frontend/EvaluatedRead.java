@@ -5,6 +5,9 @@ import io.cleave.proxy.evaluate.EvaluationLimits;
 import io.cleave.proxy.evaluate.TableCopy;
 import io.cleave.proxy.merge.TextRow;
 import io.cleave.proxy.metrics.RouteKind;
+import io.cleave.proxy.session.Charset;
+import io.cleave.proxy.session.SessionSettings;
+import io.cleave.proxy.session.SessionSync;
 import io.cleave.router.plan.Effects;
 import io.cleave.router.plan.Plan;
 import io.cleave.router.plan.SqlRenderer;
@@ -32,7 +35,8 @@ import java.util.function.Consumer;
  *     which runs whatever went before, so the connection goes back to the pool as it came.</li>
  * </ol>
  * Inside a transaction every step goes through the transaction's own connections, so it reads
- * the transaction's own writes.
+ * the transaction's own writes. Every step runs in utf8mb4 but the client's statement, which runs
+ * in the client's character set (see {@link #evaluationSettings}).
  */
 final class EvaluatedRead {
 
@@ -98,16 +102,25 @@ final class EvaluatedRead {
                         + " of the tables are made";
             }
         }
-        String charset = session.settings().clientCharset();
-        String results = session.settings().systemVariables().get("character_set_results");
-        String r = results == null ? "" : results.replace("'", "").toLowerCase(java.util.Locale.ROOT);
-        if (!"utf8mb4".equalsIgnoreCase(charset) || !(r.isEmpty() || r.equals("null") || r.equals("binary")
-                || r.equals("utf8mb4"))) {
-            return "table definitions travel in the session's character set, which must be utf8mb4 (it is " + charset
-                    + (results == null ? "" : ", results " + results) + ")";
-        }
         return null;
     }
+
+    /**
+     * The settings the evaluation's own statements run with: the session's, in utf8mb4. Table
+     * definitions, names and the copies' DDL are text the proxy reads and writes as UTF-8; in the
+     * client's character set (the Debian mariadb client's utf8mb3, latin1) a name or ENUM member
+     * it cannot hold would come back as '?'. The client's statement itself runs in the session's
+     * own character set (see {@link Run#evaluate}).
+     */
+    private static SessionSettings evaluationSettings(SessionSettings own) {
+        String results = own.systemVariables().get("character_set_results");
+        String r = results == null ? "" : results.replace("'", "").toLowerCase(java.util.Locale.ROOT);
+        boolean utf8mb4 = "utf8mb4".equalsIgnoreCase(own.clientCharset()) && (r.isEmpty() || r.equals("null")
+                || r.equals("binary") || r.equals("utf8mb4"));
+        return utf8mb4 ? own : own.withCharset(UTF8MB4);
+    }
+
+    private static final Charset UTF8MB4 = new Charset("utf8mb4", null);
 
     /** One evaluation's steps and what they found. */
     private final class Run {
@@ -116,6 +129,9 @@ final class EvaluatedRead {
         final byte[] statement;
         final boolean inTransaction = session.inTransaction();
         final EvaluationLimits limits = session.runtime().evaluationLimits();
+        /** The command's settings, with which the client's statement runs, and the evaluation's own (utf8mb4). */
+        final SessionSettings own;
+        final SessionSettings utf8;
         final List<TableCopy> copies = new ArrayList<>();
         final StringBuilder setup = new StringBuilder();
         long rows;
@@ -125,6 +141,8 @@ final class EvaluatedRead {
             this.command = command;
             this.evaluate = evaluate;
             this.statement = statement;
+            this.own = session.settingsFor(command);
+            this.utf8 = evaluationSettings(own);
         }
 
         /** Step 1: every table's definition and columns, from the evaluating shard. */
@@ -240,7 +258,17 @@ final class EvaluatedRead {
             }
             String text = setup.toString();
             statements.add(bytes(text.substring(0, text.length() - 2)));
+            // The client's statement in the client's character set, so the server answers it as
+            // it answers the client: its text read, its column definitions and values converted,
+            // characters the set cannot hold, as one server does. Back to utf8mb4 for the DROP.
+            String toClient = SessionSync.between(utf8, own).setStatement();
+            if (toClient != null) {
+                statements.add(bytes(toClient));
+            }
             statements.add(statement);
+            if (toClient != null) {
+                statements.add(bytes(SessionSync.between(own, utf8).setStatement()));
+            }
             statements.add(bytes(drop.toString()));
             if (utc) {
                 statements.add(bytes("SET time_zone = @cleave_time_zone, @cleave_time_zone = NULL"));
@@ -261,7 +289,7 @@ final class EvaluatedRead {
 
         /** Runs one statement list per shard; {@code then} gets the results when every shard answered without error. */
         private void exchange(List<Integer> shards, List<List<byte[]>> statements, Consumer<List<LegResult>> then) {
-            MultiExchange multi = new MultiExchange(new CommandLegs(session, command), inTransaction, results -> {
+            MultiExchange multi = new MultiExchange(new CommandLegs(session, command, utf8), inTransaction, results -> {
                 for (LegResult leg : results) {
                     if (!leg.ok()) {
                         writes.afterTransactionalLegs(command, results, () -> command.error(leg.errorPacket()));

@@ -2,7 +2,6 @@ package io.cleave.proxy.frontend;
 
 import io.cleave.proxy.backend.BackendConnection;
 import io.cleave.proxy.deadlock.TrackedTransaction;
-import io.cleave.proxy.protocol.ServerStatus;
 
 import java.util.List;
 
@@ -73,7 +72,7 @@ final class SessionConnections {
      * the client may ask for) and gives the others back to the pool.
      */
     void settle(int shard, BackendConnection conn, boolean keepForWarnings) {
-        boolean inTransaction = conn.isUsable() && ServerStatus.has(conn.lastStatus(), ServerStatus.IN_TRANS);
+        boolean inTransaction = conn.isUsable() && conn.inTransaction();
         if (transaction.held(shard) == conn && conn.isUsable()
                 && (transaction.isXaBranch(shard) || transaction.applicationXid() != null)) {
             // An XA branch stays with the transaction until the distributed commit (or the
@@ -83,6 +82,11 @@ final class SessionConnections {
         if (inTransaction) {
             transaction.hold(shard, conn);
             return;
+        }
+        if (transaction.joining(shard) && !transaction.isXaBranch(shard)) {
+            // Autocommit off, and the statement opened no transaction after all (it failed before
+            // reading a table, or read none): the shard is no coordinator, the next one may be.
+            transaction.joinFailed(shard);
         }
         if (transaction.held(shard) == conn) {
             transaction.drop(shard);

@@ -127,11 +127,9 @@ public final class Explainer {
             return false;
         }
         for (KeyClass c : keyed.classes()) {
-            for (List<KeyValue> restriction : c.restrictions()) {
-                for (KeyValue v : restriction) {
-                    if (v instanceof KeyValue.SlotValue s && analysis.digest().slotKind(s.slot()) == SlotKind.PLACEHOLDER) {
-                        return true;
-                    }
+            for (KeyValue v : c.values()) {
+                if (v instanceof KeyValue.SlotValue s && analysis.digest().slotKind(s.slot()) == SlotKind.PLACEHOLDER) {
+                    return true;
                 }
             }
         }
