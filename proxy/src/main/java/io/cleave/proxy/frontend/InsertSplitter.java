@@ -288,16 +288,8 @@ final class InsertSplitter {
             command.refuse(1046, "3D000", "No database selected");
             return -1;
         }
-        TableColumns columns = session.runtime().tableColumns();
-        TableColumns.Shape shape = columns.cached(schema, split.table());
+        TableColumns.Shape shape = shape(command, split, schema, rerun);
         if (shape == null) {
-            columns.lookup(schema, split.table(), session.loop(), (found, error) -> {
-                if (error != null) {
-                    command.error(error);
-                } else {
-                    rerun.run();
-                }
-            });
             return -1;
         }
         for (int i = 0; i < split.rows().size(); i++) {
