@@ -62,6 +62,8 @@ class DjangoSuiteIT {
              RunningDaemon daemon = home.start()) {
             proxied = run(daemon.proxyPort(), dir.resolve("proxy.tsv"), apps);
         }
+        // The figures of the run, for the record (a report quotes them).
+        System.out.println("DjangoSuiteIT: one server " + counts(plain) + "; through the proxy " + counts(proxied));
         assertThat(counts(proxied)).as("outcomes per app through the proxy (left) and on one server (right);"
                 + " tests that differ:\n" + differences(plain, proxied, dir.resolve("proxy.tsv")))
                 .isEqualTo(counts(plain));
