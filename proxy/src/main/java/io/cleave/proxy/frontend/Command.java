@@ -59,6 +59,8 @@ final class Command {
     private boolean ended;
     private boolean routinesRead;
     private boolean countsByOne;
+    /** What runs when the command ends (see {@link #whenEnded}), or null. */
+    private Runnable whenEnded;
 
     /**
      * @param frame   the command as one frame of sequence 0 (owned)
@@ -267,6 +269,7 @@ final class Command {
             return;
         }
         ended = true;
+        runWhenEnded();
         end.fatal(this, new ErrPacket(errorCode, sqlState, message));
     }
 
@@ -282,7 +285,21 @@ final class Command {
             return;
         }
         ended = true;
+        runWhenEnded();
         end.finished(this);
+    }
+
+    /** Runs {@code then} when the command ends, however it ends (a read's snapshots end with it). */
+    void whenEnded(Runnable then) {
+        whenEnded = then;
+    }
+
+    private void runWhenEnded() {
+        Runnable then = whenEnded;
+        if (then != null) {
+            whenEnded = null;
+            then.run();
+        }
     }
 
     /** Closes the client connection; the command still ends as usual. */
