@@ -105,7 +105,8 @@ class SchemaDriftIT {
                 .contains("table shop.parent: on shard(s) [1], missing on shard(s) [0]");
 
         CleaveJar.Result stillBlocked = CleaveJar.run(home, "repair");
-        assertThat(stillBlocked.code()).as("the DROP fails again while the foreign key holds").isEqualTo(1);
+        assertThat(stillBlocked.code()).as("the DROP fails again while the foreign key holds: %s", stillBlocked.out())
+                .isEqualTo(1);
         assertThat(stillBlocked.out()).contains("'DROP TABLE parent' fails again on shard 1");
         assertThat(tableOnShard(0, "parent")).as("repair does not undo the client's DROP").isFalse();
 

@@ -304,6 +304,7 @@ public final class AdminServer implements AutoCloseable {
             } catch (AdminError | IllegalStateException e) {
                 throw e;
             } catch (Exception e) {
+                log.warn("repair could not read or change a shard", e);
                 throw new AdminError(AdminError.UNAVAILABLE, "repair could not read or change a shard: " + e.getMessage());
             }
             respond(ex, 200, "application/json", JSON.writeValueAsString(report));

@@ -48,31 +48,62 @@ public final class SchemaRepair {
 
     /** The shards' catalogs, by shard. */
     public Map<Integer, Map<String, String>> catalogs() throws SQLException {
+        try (Links links = new Links()) {
+            return catalogs(links);
+        }
+    }
+
+    private Map<Integer, Map<String, String>> catalogs(Links links) throws SQLException {
         Map<Integer, Map<String, String>> out = new TreeMap<>();
         for (int shard : shardIndexes) {
-            try (Connection c = shards.open(shard)) {
-                out.put(shard, ShardCatalog.read(c));
-            }
+            out.put(shard, ShardCatalog.read(links.to(shard)));
         }
         return out;
     }
 
+    /** One connection per shard for a whole repair, opened when first needed (each connect is a chance to fail). */
+    private final class Links implements AutoCloseable {
+        private final Map<Integer, Connection> open = new TreeMap<>();
+
+        Connection to(int shard) throws SQLException {
+            Connection c = open.get(shard);
+            if (c == null) {
+                c = shards.open(shard);
+                open.put(shard, c);
+            }
+            return c;
+        }
+
+        @Override
+        public void close() throws SQLException {
+            for (Connection c : open.values()) {
+                c.close();
+            }
+        }
+    }
+
     public synchronized Report run() throws SQLException {
+        try (Links links = new Links()) {
+            return run(links);
+        }
+    }
+
+    private Report run(Links links) throws SQLException {
         List<String> repaired = new ArrayList<>();
         List<String> remaining = new ArrayList<>();
-        rollForward(repaired, remaining);
+        rollForward(links, repaired, remaining);
         // What a change still to be completed names is left as it is: creating it again would undo the client's DROP.
         PendingChanges pending = new PendingChanges(journal.load());
         // Objects may depend on each other (a view on a table, a foreign key): passes until none is left or none helps.
         for (int pass = 0; pass < 5; pass++) {
             List<String> failures = new ArrayList<>();
-            int created = createMissing(repaired, failures, pending);
+            int created = createMissing(links, repaired, failures, pending);
             if (failures.isEmpty() || created == 0) {
                 remaining.addAll(failures);
                 break;
             }
         }
-        for (SchemaDrift.Difference d : SchemaDrift.between(catalogs())) {
+        for (SchemaDrift.Difference d : SchemaDrift.between(catalogs(links))) {
             if (d.missingOn().isEmpty()) {
                 remaining.add(d + " (every shard has it, not alike: make them alike by hand, e.g. with the same ALTER)");
             }
@@ -81,13 +112,13 @@ public final class SchemaRepair {
     }
 
     /** Runs each recorded change again where it failed; keeps those that fail again. */
-    private void rollForward(List<String> repaired, List<String> remaining) throws SQLException {
+    private void rollForward(Links links, List<String> repaired, List<String> remaining) throws SQLException {
         List<UnfinishedChange> left = new ArrayList<>();
         for (UnfinishedChange change : journal.load()) {
             List<Integer> stillFailed = new ArrayList<>();
             List<Integer> applied = new ArrayList<>(change.applied());
             for (int shard : change.failed()) {
-                try (Connection c = shards.open(shard); Statement s = c.createStatement()) {
+                try (Statement s = links.to(shard).createStatement()) {
                     if (change.schema() != null) {
                         s.execute("USE `" + change.schema().replace("`", "``") + "`");
                     }
@@ -107,20 +138,18 @@ public final class SchemaRepair {
     }
 
     /** Creates objects some shards lack from a shard that has them; returns how many it created. */
-    private int createMissing(List<String> repaired, List<String> failures, PendingChanges pending) throws SQLException {
+    private int createMissing(Links links, List<String> repaired, List<String> failures, PendingChanges pending)
+            throws SQLException {
         int created = 0;
-        for (SchemaDrift.Difference d : SchemaDrift.between(catalogs())) {
+        for (SchemaDrift.Difference d : SchemaDrift.between(catalogs(links))) {
             if (d.missingOn().isEmpty() || pending.names(d.object())) {
                 continue;
             }
             int source = d.presentOn().contains(defaultShard) ? defaultShard : d.presentOn().get(0);
             String[] kindAndName = d.object().split(" ", 2);
-            Definition definition;
-            try (Connection c = shards.open(source)) {
-                definition = definition(c, kindAndName[0], kindAndName[1]);
-            }
+            Definition definition = definition(links.to(source), kindAndName[0], kindAndName[1]);
             for (int shard : d.missingOn()) {
-                try (Connection c = shards.open(shard); Statement s = c.createStatement()) {
+                try (Statement s = links.to(shard).createStatement()) {
                     if (definition.schema() != null) {
                         s.execute("USE `" + definition.schema().replace("`", "``") + "`");
                     }
