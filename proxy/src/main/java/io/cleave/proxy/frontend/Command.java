@@ -57,13 +57,10 @@ final class Command {
     private PinNames pins = PinNames.NONE;
     private ClientStatement cursor;
     private boolean ended;
-<<<<<<< HEAD
     /** What ROW_COUNT() reads after this statement: -1 for a result set or an error, else the rows an OK counts. */
     private long rowCount = -1;
-=======
     private boolean routinesRead;
     private boolean countsByOne;
->>>>>>> onesrv
     /** What runs when the command ends (see {@link #whenEnded}), or null. */
     private Runnable whenEnded;
 
