@@ -73,8 +73,10 @@ final class SessionConnections {
      */
     void settle(int shard, BackendConnection conn, boolean keepForWarnings) {
         boolean inTransaction = conn.isUsable() && conn.inTransaction();
-        if (transaction.held(shard) == conn && conn.isUsable() && transaction.isXaBranch(shard)) {
-            // An XA branch stays with the transaction until the distributed commit ends it.
+        if (transaction.held(shard) == conn && conn.isUsable()
+                && (transaction.isXaBranch(shard) || transaction.applicationXid() != null)) {
+            // An XA branch stays with the transaction until the distributed commit (or the
+            // application's XA PREPARE, COMMIT or ROLLBACK) ends it.
             return;
         }
         if (inTransaction) {
@@ -125,6 +127,27 @@ final class SessionConnections {
         }
         borrowed.add(conn);
         return true;
+    }
+
+    /** Whether the client has gone: what it borrowed went back, and nothing may be sent for it any more. */
+    boolean clientGone() {
+        return clientLeft;
+    }
+
+    /** Whether {@code conn} is still this session's (not given back, nor lent to someone else since). */
+    boolean has(BackendConnection conn) {
+        return borrowed.contains(conn);
+    }
+
+    /**
+     * Gives back a connection in no known state (a snapshot may be open on it, or a statement
+     * running): closed first. Nothing happens to one the session no longer has.
+     */
+    void discard(BackendConnection conn) {
+        if (borrowed.contains(conn)) {
+            conn.close();
+            borrowed.giveBack(conn);
+        }
     }
 
     /**
