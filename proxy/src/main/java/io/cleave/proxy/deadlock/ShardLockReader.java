@@ -7,6 +7,7 @@ import io.cleave.proxy.server.RowCollector;
 import io.cleave.proxy.server.ShardAdmin;
 import io.cleave.proxy.server.ShardSlots;
 import io.netty.channel.EventLoop;
+import io.netty.util.concurrent.Future;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -29,6 +30,11 @@ final class ShardLockReader implements AutoCloseable {
     /** The connector each connection came from: a shard replaced in its slot gets a new connection. */
     private final ShardConnector[] from = new ShardConnector[ShardSlots.CAPACITY];
     private final LockQueries[] queries = new LockQueries[ShardSlots.CAPACITY];
+    /** A connect under way to the shard, else null: everyone who needs the shard meanwhile waits for it. */
+    @SuppressWarnings("unchecked")
+    private final Future<BackendConnection>[] opening = new Future[ShardSlots.CAPACITY];
+    /** Set on the loop by {@link #close}: a connect that ends after it closes its connection. */
+    private boolean closed;
 
     ShardLockReader(ShardSlots slots, EventLoop loop) {
         this.slots = slots;
@@ -84,6 +90,14 @@ final class ShardLockReader implements AutoCloseable {
             then.accept(conn);
             return;
         }
+        Future<BackendConnection> pending = opening[shard];
+        if (pending != null && from[shard] == connector) {
+            // A shard that does not answer (stopped, overloaded) keeps its connect pending past the
+            // detector's deadline, and the next look asks again: it waits for the same connect. A
+            // second one would be opened too once the shard answered, and one of them kept by nobody.
+            pending.addListener(f -> use(shard, f, out, then));
+            return;
+        }
         if (conn != null) {
             conn.close();
         }
@@ -93,16 +107,40 @@ final class ShardLockReader implements AutoCloseable {
             return;
         }
         from[shard] = connector;
-        connector.connect(loop, 0).addListener(f -> {
+        Future<BackendConnection> connecting = connector.connect(loop, 0);
+        opening[shard] = connecting;
+        // Listeners run in the order added: the connection is kept (or closed) before anyone uses it.
+        connecting.addListener(f -> {
+            if (opening[shard] == f) {
+                opening[shard] = null;
+            }
             if (!f.isSuccess()) {
-                out.completeExceptionally(f.cause());
                 return;
             }
             BackendConnection opened = (BackendConnection) f.getNow();
+            if (closed || from[shard] != connector) {
+                opened.close();
+                return;
+            }
             connections[shard] = opened;
             queries[shard] = LockQueries.forServer(opened.server());
-            then.accept(opened);
         });
+        connecting.addListener(f -> use(shard, f, out, then));
+    }
+
+    /** Runs {@code then} on the shard's connection once {@code connect} ended, or fails {@code out}. */
+    private void use(int shard, Future<?> connect, CompletableFuture<?> out, Consumer<BackendConnection> then) {
+        if (!connect.isSuccess()) {
+            out.completeExceptionally(connect.cause());
+            return;
+        }
+        BackendConnection conn = connections[shard];
+        if (conn == null || !conn.isUsable()) {
+            out.completeExceptionally(new IllegalStateException("the control connection to shard " + shard
+                    + " closed as it opened"));
+            return;
+        }
+        then.accept(conn);
     }
 
     static ShardLocks parse(int shard, List<ShardAdmin.Row> waitRows, List<ShardAdmin.Row> transactionRows) {
@@ -152,6 +190,7 @@ final class ShardLockReader implements AutoCloseable {
     @Override
     public void close() {
         loop.execute(() -> {
+            closed = true;
             for (int s = 0; s < connections.length; s++) {
                 if (connections[s] != null) {
                     connections[s].close();
