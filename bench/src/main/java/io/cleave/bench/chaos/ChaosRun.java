@@ -66,7 +66,31 @@ public final class ChaosRun {
             Bank bank = new Bank(o.shards(), o.branchesPerShard(), o.accountsPerBranch());
             KvTables kv = new KvTables(o.kvKeys());
             load(home, bank, kv, o);
-            return new Session(o, home, bank, kv, loadBefore).run();
+            ChaosResult result = new Session(o, home, bank, kv, loadBefore).run();
+            if (!result.passed()) {
+                keepLogs(bench.home().resolve("logs"), output.resolve("logs"));
+            }
+            return result;
+        }
+    }
+
+    /**
+     * Copies the home's logs (the daemon's, each shard's error log) beside the results before the
+     * home is deleted: a failure's cause is often there only (a shard that crashed on its own).
+     */
+    private void keepLogs(Path logs, Path kept) {
+        try (var files = Files.walk(logs)) {
+            for (Path f : (Iterable<Path>) files::iterator) {
+                Path to = kept.resolve(logs.relativize(f).toString());
+                if (Files.isDirectory(f)) {
+                    Files.createDirectories(to);
+                } else {
+                    Files.copy(f, to, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+            out.println("the home's logs are kept in " + kept);
+        } catch (IOException e) {
+            out.println("could not keep the home's logs: " + e);
         }
     }
 
