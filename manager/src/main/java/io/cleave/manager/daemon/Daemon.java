@@ -87,6 +87,7 @@ public final class Daemon implements AutoCloseable {
     private MoveService moves;
     private io.cleave.manager.imports.ImportService imports;
     private io.cleave.manager.scale.ScaleService scale;
+    private io.cleave.manager.backup.BackupService backups;
     private ShardLinks links;
     /** Read by admin API threads. */
     private volatile ProxyService proxy;
@@ -152,8 +153,11 @@ public final class Daemon implements AutoCloseable {
                 if (note != null) {
                     log.info("{}", note);
                 }
+                backups = new io.cleave.manager.backup.BackupService(new io.cleave.manager.backup.BackupSources(links,
+                        provisioned.shardMaps(), config.sharding().topology(), this::cutWindows, config.source()),
+                        config.backup(), registry);
                 admin = new AdminServer(config.adminPort(), provisioned.adminToken(), registry, this::statusReport,
-                        this::requestShutdown, this::explain, inDoubtTransactions(), moves, imports, scale);
+                        this::requestShutdown, this::explain, inDoubtTransactions(), moves, imports, scale, backups);
                 admin.start();
                 new DaemonInfo(ProcessHandle.current().pid(), admin.port(), startedAt.toString(), version()).write(home);
                 supervisors.all().forEach(InstanceSupervisor::start);
@@ -225,6 +229,16 @@ public final class Daemon implements AutoCloseable {
 
     public MoveService moves() {
         return moves;
+    }
+
+    public io.cleave.manager.backup.BackupService backups() {
+        return backups;
+    }
+
+    /** Where the running proxy orders cuts against commits, or null when no proxy runs (then nothing commits). */
+    private io.cleave.proxy.cut.CutWindows cutWindows() {
+        ProxyService p = proxy;
+        return p == null ? null : p.cuts();
     }
 
     /**
@@ -467,6 +481,9 @@ public final class Daemon implements AutoCloseable {
                 return;
             }
             closed = true;
+            if (backups != null) {
+                backups.close();
+            }
             if (scale != null) {
                 scale.close();
             }
