@@ -1,6 +1,5 @@
 package io.cleave.manager.backup;
 
-import io.cleave.router.keyspace.KeyType;
 import io.cleave.router.keyspace.ShardFunction;
 import io.cleave.router.keyspace.ShardKey;
 import io.cleave.router.shardmap.Ghost;
@@ -8,8 +7,6 @@ import io.cleave.router.shardmap.ShardMap;
 import io.cleave.router.topology.TableRule;
 import io.cleave.router.topology.Topology;
 
-import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -95,29 +92,13 @@ record TablePlan(String schema, String table, String rule, String keyspace, Stri
                 continue;
             }
             if (key == null) {
-                key = key(row[keyColumn], function, name());
+                key = RowKeys.of(row[keyColumn], function, name());
             }
             if (g.keys().contains(key, function)) {
                 return true;
             }
         }
         return false;
-    }
-
-    /** The sharding key of a column's value as a backup holds it (text, or raw bytes for a binary column). */
-    static ShardKey key(byte[] value, ShardFunction function, String table) {
-        if (value == null) {
-            throw new IllegalStateException("a row of " + table + " has no value in its sharding column");
-        }
-        String text = new String(value, StandardCharsets.UTF_8);
-        if (function.keyType() == KeyType.STRING) {
-            return ShardKey.ofString(text);
-        }
-        try {
-            return ShardKey.of(new BigDecimal(text.trim()).longValueExact());
-        } catch (ArithmeticException | NumberFormatException e) {
-            throw new IllegalStateException("a row of " + table + " has the key '" + text + "', not an integer");
-        }
     }
 
     /** How a primary-key column's last value is bound when paging on from it. */
