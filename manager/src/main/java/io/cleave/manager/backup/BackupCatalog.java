@@ -13,7 +13,7 @@ import java.util.Map;
 /** Reads what a backup location holds: backups and their manifests, recorded cuts. */
 public final class BackupCatalog {
 
-    static final String CUTS = "cuts/";
+    public static final String CUTS = "cuts/";
 
     private final BackupStore store;
 
@@ -28,7 +28,7 @@ public final class BackupCatalog {
     /** The manifest of a complete backup; an error naming the id when it is missing or incomplete. */
     public BackupManifest manifest(String id) throws IOException {
         try {
-            return LogicalBackup.JSON.readValue(store.get(BackupKeys.manifest(id)), BackupManifest.class);
+            return BackupJson.read(store.get(BackupKeys.manifest(id)), BackupManifest.class);
         } catch (NoSuchFileException e) {
             boolean started = !store.list(BackupKeys.backup(id)).isEmpty();
             throw new NoSuchFileException(store.describe(), null, started ? "backup " + id + " is incomplete (it failed or"
@@ -54,14 +54,14 @@ public final class BackupCatalog {
         List<CutRecord> out = new ArrayList<>();
         for (String key : store.list(CUTS)) {
             if (key.endsWith(".json")) {
-                out.add(LogicalBackup.JSON.readValue(store.get(key), CutRecord.class));
+                out.add(BackupJson.read(store.get(key), CutRecord.class));
             }
         }
         out.sort(java.util.Comparator.comparingLong(CutRecord::id));
         return out;
     }
 
-    static String cutKey(long id) {
+    public static String cutKey(long id) {
         return CUTS + String.format("%016d", id) + ".json";
     }
 

@@ -1,6 +1,5 @@
 package io.cleave.manager.backup;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.cleave.manager.backup.store.BackupStore;
 import io.cleave.manager.home.ShardMapStore;
 import io.cleave.manager.move.Catalog;
@@ -41,10 +40,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * history list grows with every change clients make meanwhile): progress shows the longest history
  * list, and a backup whose snapshots stay open past {@code maxSnapshot} is stopped with a message.
  */
-final class LogicalBackup {
+public final class LogicalBackup {
 
     private static final Logger log = LoggerFactory.getLogger(LogicalBackup.class);
-    static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration CUT_WAIT = Duration.ofSeconds(30);
     private static final int CUT_ATTEMPTS = 5;
 
@@ -63,9 +61,18 @@ final class LogicalBackup {
         this.maxSnapshot = maxSnapshot;
     }
 
+    /**
+     * A backup of a home no client writes to (a restore's scratch home on its way into another shard
+     * count): snapshots without a window, chunks of the default size, no limit on how long they stay open.
+     */
+    public static BackupManifest ofQuietHome(BackupSources sources, BackupStore store, String id) throws Exception {
+        return new LogicalBackup(sources, store, new BackupProgress(id, store.describe()), ChunkLimits.DEFAULT,
+                Duration.ofDays(7)).run();
+    }
+
     BackupManifest run() throws Exception {
         store.open();
-        store.put(BackupKeys.started(progress.id), JSON.writeValueAsBytes(Map.of("id", progress.id, "started",
+        store.put(BackupKeys.started(progress.id), BackupJson.write(Map.of("id", progress.id, "started",
                 progress.started.toString(), "engine", BackupManifest.LOGICAL)));
         ShardMap map = sources.maps().current();
         if (!map.attached().isEmpty()) {
@@ -141,7 +148,6 @@ final class LogicalBackup {
                 }));
             };
             TableReader reader = new TableReader(limits, progress);
-            AtomicInteger pending = new AtomicInteger(plans.size());
             Map<String, AtomicInteger> shardsLeft = new LinkedHashMap<>();
             for (TablePlan p : plans) {
                 shardsLeft.put(p.name(), new AtomicInteger(p.sourceShards().length));
@@ -161,7 +167,6 @@ final class LogicalBackup {
                         }
                         if (shardsLeft.get(p.name()).decrementAndGet() == 0) {
                             progress.tableDone();
-                            pending.decrementAndGet();
                         }
                     }
                     return null;
@@ -199,7 +204,7 @@ final class LogicalBackup {
                     progress.started.toString(), Instant.now().toString(), cutMillis, positions, shards, version,
                     new String(ShardMapStore.render(map, sources.configured())), Files.readString(sources.configFile()),
                     accounts, databases, tables, rows, bytes, progress.storedBytes(), progress.snapshotMillis());
-            store.put(BackupKeys.manifest(progress.id), JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(manifest));
+            store.put(BackupKeys.manifest(progress.id), BackupJson.write(manifest));
             progress.phase(BackupPhase.DONE);
             log.info("backup {} done: {} rows of {} tables, {} bytes stored in {}, snapshots open {} ms", progress.id,
                     rows, tables.size(), progress.storedBytes(), store.describe(), progress.snapshotMillis());
@@ -216,7 +221,7 @@ final class LogicalBackup {
         }
     }
 
-    /** Every table of every database with its plan, as the map places its rows; Cleave's decisions as each shard's own. */
+    /** Every table of every database with its plan, as the map places its rows; Cleave's own tables as each shard's own. */
     private List<TablePlan> plans(Map<Integer, Connection> monitors, ShardMap map) throws SQLException {
         Map<String, TablePlan> plans = new LinkedHashMap<>();
         for (Map.Entry<Integer, Connection> e : monitors.entrySet()) {
@@ -232,11 +237,12 @@ final class LogicalBackup {
                 }
             }
         }
+        // Cleave's own tables (decisions, sequences) hold each shard's own rows, restored to the same shard.
         Connection first = monitors.get(0);
-        if (!SchemaReader.tables(first, "cleave").isEmpty() && SchemaReader.tables(first, "cleave").contains("decisions")) {
-            plans.put("cleave.decisions", TablePlan.local("cleave", "decisions",
-                    Catalog.showCreateTable(first, "cleave", "decisions"), SchemaReader.columns(first, "cleave", "decisions"),
-                    Catalog.primaryKey(first, "cleave", "decisions"), map.shardCount()));
+        for (String table : SchemaReader.tables(first, "cleave")) {
+            plans.put("cleave." + table, TablePlan.local("cleave", table, Catalog.showCreateTable(first, "cleave", table),
+                    SchemaReader.columns(first, "cleave", table), Catalog.primaryKey(first, "cleave", table),
+                    map.shardCount()));
         }
         return new ArrayList<>(plans.values());
     }

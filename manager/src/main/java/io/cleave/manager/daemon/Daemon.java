@@ -88,6 +88,7 @@ public final class Daemon implements AutoCloseable {
     private io.cleave.manager.imports.ImportService imports;
     private io.cleave.manager.scale.ScaleService scale;
     private io.cleave.manager.backup.BackupService backups;
+    private io.cleave.manager.backup.archive.BinlogArchiver archiver;
     private ShardLinks links;
     /** Read by admin API threads. */
     private volatile ProxyService proxy;
@@ -173,6 +174,7 @@ public final class Daemon implements AutoCloseable {
         } else {
             proxyState = options.proxy().isPresent() ? "down: no instance is ready" : "not part of this build";
         }
+        startArchiving();
         // Unfinished moves go on once the proxy (whose gate holds clients at a cutover) runs.
         moves.resume();
         imports.resume();
@@ -233,6 +235,24 @@ public final class Daemon implements AutoCloseable {
 
     public io.cleave.manager.backup.BackupService backups() {
         return backups;
+    }
+
+    /** The binlog archiver when backup.archive_binlogs is on, else null. */
+    public io.cleave.manager.backup.archive.BinlogArchiver archiver() {
+        return archiver;
+    }
+
+    private void startArchiving() {
+        io.cleave.manager.config.BackupConfig b = config.backup();
+        synchronized (lifecycle) {
+            if (closed || !b.archiveBinlogs() || b.location().isEmpty()) {
+                return;
+            }
+            archiver = new io.cleave.manager.backup.archive.BinlogArchiver(
+                    io.cleave.manager.backup.store.BackupStores.of(b.location().get(), b), links,
+                    () -> provisioned.shardMaps().current().shardCount(), this::cutWindows, b.cutInterval(), registry);
+            archiver.start();
+        }
     }
 
     /** Where the running proxy orders cuts against commits, or null when no proxy runs (then nothing commits). */
@@ -481,6 +501,9 @@ public final class Daemon implements AutoCloseable {
                 return;
             }
             closed = true;
+            if (archiver != null) {
+                archiver.close();
+            }
             if (backups != null) {
                 backups.close();
             }
