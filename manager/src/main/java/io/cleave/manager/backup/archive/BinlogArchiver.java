@@ -12,6 +12,7 @@ import io.cleave.proxy.cut.CutWindows;
 import io.cleave.proxy.cut.JdbcCut;
 import io.cleave.proxy.cut.ShardSnapshot;
 import io.cleave.proxy.cut.SnapshotStatements;
+import io.cleave.router.shardmap.ShardMap;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -36,7 +37,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -65,7 +65,7 @@ public final class BinlogArchiver implements AutoCloseable {
 
     private final BackupStore store;
     private final ShardLinks links;
-    private final IntSupplier shardCount;
+    private final Supplier<ShardMap> maps;
     private final Supplier<CutWindows> cuts;
     private final Duration interval;
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -82,11 +82,11 @@ public final class BinlogArchiver implements AutoCloseable {
     private final AtomicLong archivedBytes = new AtomicLong();
     private volatile String lastProblem;
 
-    public BinlogArchiver(BackupStore store, ShardLinks links, IntSupplier shardCount, Supplier<CutWindows> cuts,
+    public BinlogArchiver(BackupStore store, ShardLinks links, Supplier<ShardMap> maps, Supplier<CutWindows> cuts,
                           Duration interval, MeterRegistry registry) {
         this.store = store;
         this.links = links;
-        this.shardCount = shardCount;
+        this.maps = maps;
         this.cuts = cuts;
         this.interval = interval;
         this.recorded = Counter.builder("cleave_backup_cuts_recorded").description("Cuts recorded as restore points")
@@ -122,13 +122,18 @@ public final class BinlogArchiver implements AutoCloseable {
                 List<CutRecord> cutsSoFar = new BackupCatalog(store).cuts();
                 lastCutId.set(cutsSoFar.isEmpty() ? 0 : cutsSoFar.get(cutsSoFar.size() - 1).id());
             }
-            int shards = shardCount.getAsInt();
+            ShardMap map = maps.get();
+            int shards = map.shardCount();
             Map<Integer, Connection> connections = new LinkedHashMap<>();
             try {
                 for (int s = 0; s < shards; s++) {
                     connections.put(s, links.open(s));
                 }
                 List<BackupManifest.ShardPosition> positions = positions(connections);
+                if (maps.get().version() != map.version()) {
+                    // A move or scale cut over meanwhile: which map the positions belong to is unknown.
+                    throw new IOException("the shard map changed while the cut was taken; the next round records one");
+                }
                 for (Map.Entry<Integer, Connection> e : connections.entrySet()) {
                     archive(e.getKey(), e.getValue());
                 }
@@ -139,7 +144,7 @@ public final class BinlogArchiver implements AutoCloseable {
                                 + ":" + p.position());
                     }
                 }
-                CutRecord cut = new CutRecord(lastCutId.get() + 1, System.currentTimeMillis(), positions);
+                CutRecord cut = new CutRecord(lastCutId.get() + 1, System.currentTimeMillis(), map.version(), positions);
                 store.put(BackupCatalog.cutKey(cut.id()), BackupJson.write(cut));
                 lastCutId.set(cut.id());
                 lastCutMillis.set(cut.millis());
