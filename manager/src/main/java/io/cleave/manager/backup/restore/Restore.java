@@ -1,20 +1,27 @@
 package io.cleave.manager.backup.restore;
 
 import io.cleave.manager.backup.BackupCatalog;
+import io.cleave.manager.backup.BackupSources;
+import io.cleave.manager.backup.LogicalBackup;
 import io.cleave.manager.backup.BackupManifest;
+import io.cleave.manager.backup.CutRecord;
 import io.cleave.manager.backup.store.BackupStore;
 import io.cleave.manager.backup.store.BackupStores;
+import io.cleave.manager.backup.store.DirectoryStore;
 import io.cleave.manager.config.BackupConfig;
 import io.cleave.manager.config.ConfigLoader;
 import io.cleave.manager.home.ShardMapStore;
 import io.cleave.router.shardmap.ShardMap;
+import io.cleave.router.shardmap.ShardMapHolder;
 import io.cleave.router.topology.Topology;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -46,6 +53,8 @@ public final class Restore {
     private final BackupConfig config;
     private final Map<String, String> env;
     private final Consumer<String> say;
+    /** Rows the last {@link #fromBackup} loaded from its backup (before any binlog replayed). */
+    private long rowsLoaded;
 
     /** {@code say} receives a line for each step (the CLI prints them). */
     public Restore(BackupConfig config, Map<String, String> env, Consumer<String> say) {
@@ -58,23 +67,182 @@ public final class Restore {
         long started = System.nanoTime();
         try (BackupStore store = BackupStores.of(request.location(), config)) {
             BackupCatalog catalog = new BackupCatalog(store);
+            if (request.toCut().isPresent() || request.toMillis().isPresent()) {
+                return toCut(store, catalog, request, started);
+            }
             BackupManifest manifest = request.backupId() != null ? catalog.manifest(request.backupId()) : newest(catalog);
             int shards = request.shards().orElse(manifest.shardCount());
-            ShardMap restoredMap = RestoredMap.of(ShardMapStore.parse(manifest.shardMap().getBytes(StandardCharsets.UTF_8)),
-                    shards);
-            String restoredConfig = RestoredConfig.of(manifest.config(), shards);
-            say.accept("restoring backup " + manifest.id() + " (cut at " + Instant.ofEpochMilli(manifest.cutMillis())
-                    + ", " + manifest.shardCount() + " shards, " + manifest.rows() + " rows) into " + request.home()
-                    + " with " + shards + " shards");
-            try (NewHome home = NewHome.create(request.home(), restoredConfig, restoredMap, env)) {
-                Topology topology = ConfigLoader.parse(home.configFile(), restoredConfig).sharding().topology();
-                long rows = load(store, manifest, home, new RowRouter(restoredMap, topology));
+            try (NewHome home = fromBackup(store, manifest, request.home(), shards)) {
                 List<TableChecksums.Check> checks = TableChecksums.verify(home.links(), shards, manifest.tables(),
                         shards == manifest.shardCount());
                 home.finished();
                 return new Result(home.home().root(), home.configFile(), manifest.id(), "the backup's cut at "
-                        + Instant.ofEpochMilli(manifest.cutMillis()), shards, rows, (System.nanoTime() - started) / 1_000_000,
-                        checks);
+                        + Instant.ofEpochMilli(manifest.cutMillis()), shards, rowsLoaded,
+                        (System.nanoTime() - started) / 1_000_000, checks);
+            }
+        }
+    }
+
+    /** A new home at {@code root} with {@code shards} shards holding the backup's rows, its shards running. */
+    private NewHome fromBackup(BackupStore store, BackupManifest manifest, Path root, int shards) throws Exception {
+        ShardMap restoredMap = RestoredMap.of(ShardMapStore.parse(manifest.shardMap().getBytes(StandardCharsets.UTF_8)),
+                shards);
+        String restoredConfig = RestoredConfig.of(manifest.config(), shards);
+        say.accept("restoring backup " + manifest.id() + " (cut at " + Instant.ofEpochMilli(manifest.cutMillis())
+                + ", " + manifest.shardCount() + " shards, " + manifest.rows() + " rows) into " + root + " with "
+                + shards + " shards");
+        NewHome home = NewHome.create(root, restoredConfig, restoredMap, env);
+        try {
+            Topology topology = ConfigLoader.parse(home.configFile(), restoredConfig).sharding().topology();
+            rowsLoaded = load(store, manifest, home, new RowRouter(restoredMap, topology));
+            return home;
+        } catch (Exception | Error e) {
+            home.close();
+            throw e;
+        }
+    }
+
+    /**
+     * To a recorded cut: the newest complete backup before it restored with its own shard count, each
+     * shard's archived binlog replayed from the backup's position to the cut's (after the prepare
+     * groups of XA branches still prepared at the backup's position), the branches still prepared
+     * at the cut settled by the restored decisions; into another shard count through a scratch home
+     * and a backup of it.
+     */
+    private Result toCut(BackupStore store, BackupCatalog catalog, RestoreRequest request, long started) throws Exception {
+        List<CutRecord> cuts = catalog.cuts();
+        CutRecord target = null;
+        for (CutRecord c : cuts) {
+            if (request.toCut().isPresent() ? c.id() == request.toCut().getAsLong()
+                    : c.millis() <= request.toMillis().getAsLong()) {
+                target = c;
+            }
+        }
+        if (target == null) {
+            throw new IllegalArgumentException("no recorded cut " + (request.toCut().isPresent() ? "with id "
+                    + request.toCut().getAsLong() : "at or before " + Instant.ofEpochMilli(request.toMillis().getAsLong()))
+                    + " in " + store.describe() + (cuts.isEmpty() ? " (it holds none: is backup.archive_binlogs on?)"
+                    : " (cuts " + cuts.get(0).id() + " at " + Instant.ofEpochMilli(cuts.get(0).millis()) + " to "
+                    + cuts.get(cuts.size() - 1).id() + " at " + Instant.ofEpochMilli(cuts.get(cuts.size() - 1).millis()) + ")"));
+        }
+        BackupManifest base = baseFor(catalog, target);
+        int n = base.shardCount();
+        int wanted = request.shards().orElse(n);
+        Path root = wanted == n ? request.home() : Files.createTempDirectory(
+                request.home().toAbsolutePath().getParent(), ".cleave-restore-");
+        String point = "cut " + target.id() + " at " + Instant.ofEpochMilli(target.millis());
+        List<TableChecksums.Check> checks;
+        try (NewHome home = fromBackup(store, base, wanted == n ? root : root.resolve("home"), n)) {
+            checks = TableChecksums.verify(home.links(), n, base.tables(), true);
+            replay(store, base, target, home);
+            for (String line : XaSettlement.settle(home.links(), n)) {
+                say.accept(line);
+            }
+            if (wanted == n) {
+                home.finished();
+                return new Result(home.home().root(), home.configFile(), base.id(), point, n, rowsLoaded,
+                        (System.nanoTime() - started) / 1_000_000, checks);
+            }
+            say.accept("copying the home at " + point + " into " + wanted + " shards");
+            BackupManifest copy = LogicalBackup.ofQuietHome(new BackupSources(
+                    home.links(), new ShardMapHolder(ShardMapStore.parse(
+                            Files.readAllBytes(home.home().shardMapFile()))),
+                    ConfigLoader.load(home.configFile()).sharding().topology(), () -> null, home.configFile()),
+                    new DirectoryStore(root.resolve("copy")), base.id() + "-at-" + target.id());
+            home.close();
+            try (BackupStore copies = new DirectoryStore(root.resolve("copy"));
+                 NewHome into = fromBackup(copies, copy, request.home(), wanted)) {
+                checks = TableChecksums.verify(into.links(), wanted, copy.tables(), false);
+                into.finished();
+                return new Result(into.home().root(), into.configFile(), base.id(), point, wanted, rowsLoaded,
+                        (System.nanoTime() - started) / 1_000_000, checks);
+            }
+        } finally {
+            if (wanted != n) {
+                deleteTree(root);
+            }
+        }
+    }
+
+    /**
+     * The newest complete backup taken before {@code target} on every shard under the same shard map
+     * (the replay puts rows where the shards had them; the map restored with them must be the one
+     * they were placed by, so a move or scale between the two cannot be crossed).
+     */
+    private static BackupManifest baseFor(BackupCatalog catalog, CutRecord target) throws IOException {
+        BackupManifest best = null;
+        boolean mapChanged = false;
+        for (Map.Entry<String, Boolean> e : catalog.backups().entrySet()) {
+            if (!e.getValue()) {
+                continue;
+            }
+            BackupManifest m = catalog.manifest(e.getKey());
+            if (m.shardCount() == target.shards().size() && m.cutMillis() <= target.millis() && before(m, target)) {
+                if (mapVersion(m) == target.mapVersion()) {
+                    best = m;
+                } else {
+                    mapChanged = true;
+                }
+            }
+        }
+        if (best == null) {
+            throw new IllegalArgumentException("no complete backup was taken before cut " + target.id() + " (at "
+                    + Instant.ofEpochMilli(target.millis()) + ") with its " + target.shards().size() + " shards"
+                    + (mapChanged ? " and its shard map (version " + target.mapVersion() + "; a move or scale changed it"
+                    + " after the backups before it): take a backup after such a change to restore to later points"
+                    : ": a point in time is reached from a backup before it"));
+        }
+        return best;
+    }
+
+    private static long mapVersion(BackupManifest m) throws IOException {
+        return ShardMapStore.parse(m.shardMap().getBytes(StandardCharsets.UTF_8)).version();
+    }
+
+    private static boolean before(BackupManifest m, CutRecord target) {
+        for (BackupManifest.ShardPosition p : m.shards()) {
+            BackupManifest.ShardPosition t = target.shards().get(p.shard());
+            if (p.file() == null || p.file().compareTo(t.file()) > 0
+                    || (p.file().equals(t.file()) && p.position() > t.position())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void replay(BackupStore store, BackupManifest base, CutRecord target, NewHome home) throws Exception {
+        BinlogReplay replay = new BinlogReplay(Tools.find(home.serverBinary(), env.get("PATH"), "mariadb-binlog", "mysqlbinlog"),
+                Tools.find(home.serverBinary(), env.get("PATH"), "mariadb", "mysql"), home.home().logs());
+        for (BackupManifest.ShardPosition from : base.shards()) {
+            BackupManifest.ShardPosition to = target.shards().get(from.shard());
+            ArchivedBinlogs.Archived files = ArchivedBinlogs.upTo(store, from.shard(), to.file(), to.position(),
+                    home.home().state().resolve("replay").resolve("shard-" + from.shard()));
+            int first = files.indexOf(from.file());
+            if (first < 0) {
+                throw new IllegalStateException("shard " + from.shard() + "'s archived binlog begins after backup "
+                        + base.id() + "'s position " + from.file() + ":" + from.position() + " (archiving began later):"
+                        + " restore to that backup, or to a cut after a backup taken while archiving");
+            }
+            int last = files.indexOf(to.file());
+            List<PreparedGroups.Group> pending = PreparedGroups.pendingAt(files.contents(), first, from.position());
+            for (PreparedGroups.Group g : pending) {
+                replay.replay(home.links().endpoint(from.shard()), List.of(files.paths().get(g.fileIndex())), g.start(), g.end());
+            }
+            replay.replay(home.links().endpoint(from.shard()), files.paths().subList(first, last + 1), from.position(),
+                    to.position());
+            say.accept("shard " + from.shard() + ": replayed its binlog from " + from.file() + ":" + from.position() + " to "
+                    + to.file() + ":" + to.position() + (pending.isEmpty() ? "" : " (and " + pending.size()
+                    + " XA transactions prepared before the backup)"));
+        }
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (var paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
             }
         }
     }

@@ -11,7 +11,8 @@ import java.util.Map;
 /**
  * The config a restored home runs: the backed-up home's, with the restored shard count, its datadirs
  * and logs inside the new home (never in the directories of the home it came from, which may still
- * run), and the listen ports it had. While rows are loaded the new home's shards run on free ports
+ * run), and the listen ports it had; binlog archiving off (it archived into the backed-up home's
+ * location). While rows are loaded the new home's shards run on free ports
  * with no proxy ({@link #forLoading}), so a restore can run beside the home it came from.
  */
 final class RestoredConfig {
@@ -25,6 +26,13 @@ final class RestoredConfig {
         root.put("shards", shards);
         root.put("datadir_roots", new ArrayList<>());
         root.put("log_dir", null);
+        // The restored home is another database: archiving its binlogs into the location (and the
+        // cut ids) of the home it came from would mix two histories. Archiving is turned on again
+        // by hand, to a location of its own.
+        Map<String, Object> backup = mapping(root, "backup");
+        if (Boolean.TRUE.equals(backup.get("archive_binlogs"))) {
+            backup.put("archive_binlogs", false);
+        }
         Map<String, Object> sharding = mapping(root, "sharding");
         Object defaultShard = sharding.get("default_shard");
         if (defaultShard instanceof Number n && n.intValue() >= shards) {
