@@ -32,7 +32,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * and across recorded cuts), a backup, then restore points recorded after it. A restore to a recorded
  * cut taken while the transfers were paused holds exactly the balances read through the proxy at
  * that cut (so the replay stopped at the cut: not before it, not after), and the XA branches left
- * prepared at that cut are settled by the restored decision rows; a restore to a cut recorded
+ * prepared at that cut are settled by the restored decision rows (an application's own stays
+ * prepared); a restore to a cut recorded
  * while transfers ran, into two shards, keeps the bank's total, every row on its shard and no XA
  * branch prepared; the shards' own binlog expiry is off while archiving; {@code --to-time} picks the last cut at or before the time; a cut that was never
  * recorded is refused with the range that was.
@@ -119,6 +120,17 @@ class PointInTimeRestoreIT {
             assertThat(r1.problems()).as("tables that differ from the backup").isEmpty();
             try (RestoredHome h = RestoredHome.start(r1.home(), r1.config(), BackupRestoreIT.freeBase(3),
                     BackupRestoreIT.freePort())) {
+                try (Connection c = h.shard(1); Statement s = c.createStatement()) {
+                    var prepared = new java.util.ArrayList<String>();
+                    try (var rs = s.executeQuery("XA RECOVER")) {
+                        while (rs.next()) {
+                            prepared.add(rs.getString(4));
+                        }
+                    }
+                    assertThat(prepared).as("the application's branch prepared at the cut stays prepared")
+                            .containsExactly("app-pitr-3");
+                    s.execute("XA ROLLBACK 'app-pitr-3'");
+                }
                 h.assertBankHolds(SHAPE.rows(), "restored to cut " + paused.id());
                 try (Connection c = h.proxy("bank")) {
                     assertThat(BankTransfers.balances(c, ACCOUNTS)).as("balances at cut %d", paused.id())
@@ -155,8 +167,9 @@ class PointInTimeRestoreIT {
     }
 
     /**
-     * Two XA branches prepared on shard 1 at the cut, as a distributed commit leaves them when it
-     * stops between its phases: one whose coordinator (shard 0) holds its decision row, one without.
+     * Three XA branches prepared on shard 1 at the cut: two as a distributed commit leaves them when
+     * it stops between its phases, one whose coordinator (shard 0) holds its decision row, one
+     * without; and an application's own.
      * Made by hand, with the proxy's periodic recovery off, so nothing settles them before the cut.
      */
     private static void prepareBranchesByHand(RunningDaemon daemon) throws Exception {
@@ -166,13 +179,14 @@ class PointInTimeRestoreIT {
         try (Connection c = daemon.connect(1); Statement s = c.createStatement()) {
             s.execute("CREATE TABLE bank.probe (id INT PRIMARY KEY)");
         }
-        for (int i = 1; i <= 2; i++) {
+        String[] xids = {"cleave:0:pitr:1", "cleave:0:pitr:2", "app-pitr-3"};
+        for (int i = 1; i <= xids.length; i++) {
             // One connection each: a session holds its prepared branch until it ends, then the server keeps it.
             try (Connection c = daemon.connect(1); Statement s = c.createStatement()) {
-                s.execute("XA START 'cleave:0:pitr:" + i + "'");
+                s.execute("XA START '" + xids[i - 1] + "'");
                 s.execute("INSERT INTO bank.probe VALUES (" + i + ")");
-                s.execute("XA END 'cleave:0:pitr:" + i + "'");
-                s.execute("XA PREPARE 'cleave:0:pitr:" + i + "'");
+                s.execute("XA END '" + xids[i - 1] + "'");
+                s.execute("XA PREPARE '" + xids[i - 1] + "'");
             }
         }
     }
@@ -182,6 +196,7 @@ class PointInTimeRestoreIT {
         try (Connection c = daemon.connect(1); Statement s = c.createStatement()) {
             s.execute("XA COMMIT 'cleave:0:pitr:1'");
             s.execute("XA ROLLBACK 'cleave:0:pitr:2'");
+            s.execute("XA ROLLBACK 'app-pitr-3'");
             s.execute("DROP TABLE bank.probe");
         }
         try (Connection c = daemon.connect(0); Statement s = c.createStatement()) {

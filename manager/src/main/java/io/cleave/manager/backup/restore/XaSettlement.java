@@ -11,10 +11,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Settles the XA branches a replay left prepared (prepared before the restore point, their commit
- * after it) as recovery would: committed when their coordinator's restored decision rows hold their
- * decision, rolled back otherwise. At a consistent cut no branch of a decided transaction is still
- * prepared, so in practice they are rolled back; the decision rows are the rule all the same.
+ * Settles Cleave's XA branches a replay left prepared (prepared before the restore point, their
+ * commit after it) as recovery would: committed when their coordinator's restored decision rows hold
+ * their decision, rolled back otherwise. At a consistent cut no branch of a decided transaction is
+ * still prepared, so in practice they are rolled back; the decision rows are the rule all the same.
+ * An application's own prepared branch stays prepared, as on one server after a crash: only the
+ * application knows its fate.
  */
 final class XaSettlement {
 
@@ -37,6 +39,11 @@ final class XaSettlement {
                     }
                 }
                 for (String xid : prepared) {
+                    if (!xid.startsWith(PREFIX)) {
+                        done.add("left prepared " + xid + " on shard " + s + " (the application's: XA COMMIT or"
+                                + " XA ROLLBACK it)");
+                        continue;
+                    }
                     boolean commit = decided(links, shards, xid);
                     try (Statement st = c.createStatement()) {
                         st.execute("SET sql_log_bin = 0");
@@ -50,9 +57,6 @@ final class XaSettlement {
     }
 
     private static boolean decided(ShardLinks links, int shards, String xid) throws SQLException {
-        if (!xid.startsWith(PREFIX)) {
-            return false; // not Cleave's: no decision was ever recorded for it
-        }
         int coordinator;
         try {
             coordinator = Integer.parseInt(xid.substring(PREFIX.length(), xid.indexOf(':', PREFIX.length())));
