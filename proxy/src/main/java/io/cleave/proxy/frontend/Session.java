@@ -46,6 +46,8 @@ final class Session {
     private SessionSettings countingByOne;
     private SqlMode sqlMode = SqlMode.DEFAULT;
     private long lastInsertId;
+    /** ROW_COUNT() of the session's previous statement, whichever shards ran it. */
+    private long rowCount = -1;
     private boolean multiStatements;
     private long transactionSequence;
     /** Made once: a method reference per statement would be an allocation on the hot path. */
@@ -146,7 +148,7 @@ final class Session {
      * setting the step there would only cost a SET before and after every INSERT of a transaction.
      */
     SessionSettings settingsFor(Command command) {
-        if (!countsByOne(command.plan()) || settings.systemVariables().containsKey(AUTO_INCREMENT_INCREMENT)
+        if (!(countsByOne(command.plan()) || command.countsByOne()) || settings.systemVariables().containsKey(AUTO_INCREMENT_INCREMENT)
                 || settings.systemVariables().containsKey(AUTO_INCREMENT_OFFSET) || stepsByOneAlready()) {
             return settings;
         }
@@ -169,12 +171,21 @@ final class Session {
         if (plan instanceof Plan.MultiStatement multi) {
             plan = multi.plan();
         }
-        return plan instanceof Plan.Route r && (r.kind() == StatementKind.INSERT || r.kind() == StatementKind.REPLACE)
-                && (r.target() instanceof Target.Shard || r.target() instanceof Target.AllShards);
+        return plan instanceof Plan.Route r && ((r.kind() == StatementKind.INSERT || r.kind() == StatementKind.REPLACE)
+                && (r.target() instanceof Target.Shard || r.target() instanceof Target.AllShards)
+                || r.target() instanceof Target.DefaultShard d && d.autoIncrementStep());
     }
 
     SqlMode sqlMode() {
         return sqlMode;
+    }
+
+    long rowCount() {
+        return rowCount;
+    }
+
+    void rowCount(long rows) {
+        this.rowCount = rows;
     }
 
     long lastInsertId() {
