@@ -77,8 +77,12 @@ public final class BackupService implements AutoCloseable {
             new LogicalBackup(sources, store, progress, ChunkLimits.fromSystemProperties(), config.maxSnapshot()).run();
         } catch (Exception e) {
             String why = e.getMessage() == null ? e.toString() : e.getMessage();
-            if (e instanceof java.nio.file.NoSuchFileException n) {
-                why = "the backup location " + n.getFile() + " is gone" + (n.getReason() == null ? "" : " (" + n.getReason() + ")");
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                if (t instanceof java.nio.file.NoSuchFileException n) { // also when a reader thread wrapped it
+                    why = "the backup location " + n.getFile() + " is gone" + (n.getReason() == null ? ""
+                            : " (" + n.getReason() + ")");
+                    break;
+                }
             }
             log.error("backup {} to {} failed: {}", progress.id, progress.location, why);
             progress.fail(why);

@@ -1,13 +1,12 @@
 package io.cleave.manager.backup.store;
 
+import io.cleave.manager.home.DurableFiles;
+
 import java.io.IOException;
-import java.nio.channels.FileChannel;
 import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -52,24 +51,31 @@ public final class DirectoryStore implements BackupStore {
         if (!Files.isDirectory(root)) {
             throw new NoSuchFileException(root.toString(), null, "the backup directory is gone");
         }
-        Files.createDirectories(file.getParent());
-        Path tmp = file.resolveSibling("." + file.getFileName() + ".part");
-        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
-            java.nio.ByteBuffer buf = java.nio.ByteBuffer.wrap(content);
-            while (buf.hasRemaining()) {
-                ch.write(buf);
-            }
-            ch.force(true);
+        try {
+            makeParents(file);
+            DurableFiles.write(file, content); // its hidden sibling is never listed
         } catch (IOException e) {
-            Files.deleteIfExists(tmp);
+            if (!Files.isDirectory(root)) {
+                throw new NoSuchFileException(root.toString(), null, "the backup directory is gone");
+            }
             throw full(e);
         }
-        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        try (FileChannel dir = FileChannel.open(file.getParent(), StandardOpenOption.READ)) {
-            dir.force(true);
-        } catch (IOException e) {
-            // Some filesystems refuse to open a directory: the rename is atomic all the same.
+    }
+
+    /**
+     * The directories between the root and {@code file}, one level at a time: a root that vanished
+     * meanwhile fails it (createDirectories would make the root again, and a backup would go on into
+     * an empty directory while its first chunks went with the old one).
+     */
+    private void makeParents(Path file) throws IOException {
+        Path dir = root;
+        for (Path name : root.relativize(file.getParent())) {
+            dir = dir.resolve(name);
+            try {
+                Files.createDirectory(dir);
+            } catch (java.nio.file.FileAlreadyExistsException e) {
+                // made by an earlier chunk or another reader
+            }
         }
     }
 
