@@ -39,7 +39,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class BackupRestoreIT {
 
     private static final BankTransfers.Shape SHAPE = new BankTransfers.Shape(300, 20, 100);
-    private static final String SHARDING = """
+    /** Three range shards of {@code branch}; accounts sharded by it, branch_names a reference table. */
+    static final String SHARDING = """
             sharding:
               keyspaces:
                 - name: branch

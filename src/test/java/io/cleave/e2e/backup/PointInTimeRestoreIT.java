@@ -29,30 +29,21 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * Point-in-time recovery from archived binlogs: a home of three shards archiving its binlogs to a
  * directory, cross-shard bank transfers running (so XA branches are prepared across the backup's cut
- * and across recorded cuts), a backup, then restore points recorded after it. A restore to a recorded
- * cut taken while the transfers were paused holds exactly the balances read through the proxy at
- * that cut (so the replay stopped at the cut: not before it, not after), and the XA branches left
- * prepared at that cut are settled by the restored decision rows (an application's own stays
- * prepared); a restore to a cut recorded
- * while transfers ran, into two shards, keeps the bank's total, every row on its shard and no XA
- * branch prepared; the shards' own binlog expiry is off while archiving; {@code --to-time} picks the last cut at or before the time; a cut that was never
- * recorded is refused with the range that was.
+ * and across recorded cuts), a backup, then restore points recorded after it.
+ * <ul>
+ *   <li>A restore to a cut recorded while the transfers were paused holds exactly the balances read
+ *       through the proxy at that cut (the replay stopped at the cut: not before it, not after); the
+ *       XA branches prepared at that cut are settled by the restored decision rows, and an
+ *       application's own stays prepared.</li>
+ *   <li>A restore to a cut recorded while transfers ran, into two shards, keeps the bank's total,
+ *       every row on its shard and no XA branch prepared.</li>
+ *   <li>The shards' own binlog expiry is off while archiving; {@code --to-time} picks the last cut at
+ *       or before the time; a cut that was never recorded is refused with the range that was.</li>
+ * </ul>
  */
 class PointInTimeRestoreIT {
 
     private static final BankTransfers.Shape SHAPE = new BankTransfers.Shape(300, 10, 100);
-    private static final String SHARDING = """
-            sharding:
-              keyspaces:
-                - name: branch
-                  function: range
-                  ranges:
-                    - { from: 1, to: 100, shard: 0 }
-                    - { from: 101, to: 200, shard: 1 }
-                    - { from: 201, shard: 2 }
-              tables:
-                - { name: accounts, keyspace: branch, column: branch }
-            """;
     private static final String ACCOUNTS = "SELECT branch, id, balance FROM bank.accounts";
 
     @Test
@@ -61,7 +52,7 @@ class PointInTimeRestoreIT {
         Path archive = work.resolve("archive");
         String backupYaml = "backup:\n  location: \"" + archive + "\"\n  archive_binlogs: true\n  cut_interval_s: 1\n";
         try (CleaveTestHome home = CleaveTestHome.builder().shards(3).proxyOption("xa_recovery_interval_s", 0)
-                .extraYaml(SHARDING + backupYaml).create();
+                .extraYaml(BackupRestoreIT.SHARDING + backupYaml).create();
              RunningDaemon daemon = home.start()) {
             BinlogArchiver archiver = daemon.daemon().archiver();
             assertThat(archiver).as("backup.archive_binlogs starts the archiver").isNotNull();
