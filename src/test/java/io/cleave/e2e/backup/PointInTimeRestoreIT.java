@@ -29,7 +29,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * Point-in-time recovery from archived binlogs: a home of three shards archiving its binlogs to a
  * directory, cross-shard bank transfers running (so XA branches are prepared across the backup's cut
- * and across recorded cuts), a backup, then restore points recorded after it.
+ * and across recorded cuts), a backup, then restore points recorded after it (shard 0's binlog
+ * rotated in between, so its replay spans two files).
  * <ul>
  *   <li>A restore to a cut recorded while the transfers were paused holds exactly the balances read
  *       through the proxy at that cut (the replay stopped at the cut: not before it, not after); the
@@ -70,7 +71,11 @@ class PointInTimeRestoreIT {
                         daemon.daemon().backups().start(archive.toString()).id());
                 assertThat(done.phase()).as(done.message()).isEqualTo(BackupPhase.DONE);
                 backup = done.id();
-                load.awaitAcknowledged(300);
+                load.awaitAcknowledged(150);
+                try (Connection c = daemon.connect(0); Statement s = c.createStatement()) {
+                    s.execute("FLUSH BINARY LOGS"); // shard 0's replay then spans a closed file and the next
+                }
+                load.awaitAcknowledged(150);
                 load.pause();
                 prepareBranchesByHand(daemon);
                 paused = archiver.round();
@@ -123,6 +128,8 @@ class PointInTimeRestoreIT {
                     s.execute("XA ROLLBACK 'app-pitr-3'");
                 }
                 h.assertBankHolds(SHAPE.rows(), "restored to cut " + paused.id());
+                assertThat(paused.shards().get(0).file()).as("shard 0's binlog file at the cut, after the rotation")
+                        .isNotEqualTo(backupBinlogFile(archive, backup));
                 try (Connection c = h.proxy("bank")) {
                     assertThat(BankTransfers.balances(c, ACCOUNTS)).as("balances at cut %d", paused.id())
                             .isEqualTo(atPaused);
@@ -192,6 +199,13 @@ class PointInTimeRestoreIT {
         }
         try (Connection c = daemon.connect(0); Statement s = c.createStatement()) {
             s.execute("DELETE FROM cleave.decisions WHERE xid = 'cleave:0:pitr:1'");
+        }
+    }
+
+    /** Shard 0's binlog file at the backup's cut. */
+    private static String backupBinlogFile(Path archive, String backup) throws Exception {
+        try (DirectoryStore store = new DirectoryStore(archive)) {
+            return new BackupCatalog(store).manifest(backup).shards().get(0).file();
         }
     }
 
