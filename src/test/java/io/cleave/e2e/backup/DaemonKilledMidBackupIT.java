@@ -1,0 +1,110 @@
+package io.cleave.e2e.backup;
+
+import io.cleave.e2e.support.CleaveJar;
+import io.cleave.e2e.support.CleaveTestHome;
+import io.cleave.e2e.support.RunningDaemon;
+import io.cleave.manager.admin.AdminClient;
+import io.cleave.manager.backup.BackupPhase;
+import io.cleave.manager.backup.BackupStatus;
+import io.cleave.manager.backup.BackupsReport;
+import io.cleave.manager.backup.restore.Restore;
+import io.cleave.manager.backup.restore.RestoreRequest;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The daemon, run from the shipped jar in its own process, is killed with SIGKILL while a backup
+ * copies chunks (tiny chunks keep it copying long enough). The location then lists that backup as
+ * incomplete and nothing of it as complete; the next daemon backs up to the same location, and a
+ * restore of the newest backup takes that complete one, whole.
+ */
+class DaemonKilledMidBackupIT {
+
+    private static final String RANGES = """
+            sharding:
+              keyspaces:
+                - name: w
+                  function: range
+                  ranges:
+                    - { from: 1, to: 1000, shard: 0 }
+                    - { from: 1001, shard: 1 }
+              tables:
+                - { name: t, keyspace: w, column: w }
+            """;
+    private static final int ROWS = 4000;
+
+    @Test
+    void aBackupCutShortByKillNineIsNeverListedAsComplete() throws Exception {
+        assertThat(CleaveJar.JAR).as("cleave.jar is built by 'mvn package'").exists();
+        Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-bk-kill-");
+        Path location = work.resolve("backups");
+        try (CleaveTestHome home = CleaveTestHome.builder().shards(2).extraYaml(RANGES).create()) {
+            RunningDaemon first = home.start();
+            try (Connection c = first.connectProxy("", ""); Statement s = c.createStatement()) {
+                s.execute("CREATE DATABASE k");
+                s.execute("CREATE TABLE k.t (w INT NOT NULL, i INT NOT NULL, v BIGINT NOT NULL, PRIMARY KEY (w, i))");
+                StringBuilder values = new StringBuilder();
+                for (int r = 0; r < ROWS; r++) {
+                    values.append(r == 0 ? "" : ",").append('(').append(1 + r % 2000).append(',').append(r).append(",7)");
+                }
+                s.execute("INSERT INTO k.t VALUES " + values);
+            } finally {
+                first.closeLeavingInstancesRunning();
+            }
+
+            Path log = work.resolve("daemon.log");
+            Process up = CleaveJar.up(home, log, "-Dcleave.backup.chunk_rows=2");
+            String killed;
+            try {
+                AdminClient admin = CleaveJar.awaitAdmin(home, up, log);
+                killed = admin.startBackup(location.toString()).id();
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                BackupStatus s = admin.backup(killed);
+                while (s.phase() != BackupPhase.COPYING || s.chunks() < 20) {
+                    assertThat(s.phase().terminal()).as("the backup ended before it could be killed: %s", s).isFalse();
+                    assertThat(System.nanoTime()).as("backup %s never copied 20 chunks", killed).isLessThan(deadline);
+                    Thread.sleep(20);
+                    s = admin.backup(killed);
+                }
+                up.destroyForcibly(); // SIGKILL
+                assertThat(up.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            } finally {
+                up.destroyForcibly();
+            }
+
+            RunningDaemon next = home.start();
+            try {
+                BackupsReport before = next.daemon().backups().list(location.toString());
+                assertThat(before.backups()).singleElement().satisfies(e -> {
+                    assertThat(e.id()).isEqualTo(killed);
+                    assertThat(e.complete()).as("a backup its daemon died in").isFalse();
+                });
+                String done = next.daemon().backups().start(location.toString()).id();
+                BackupStatus ended = BackupRestoreIT.awaitEnd(next, done);
+                assertThat(ended.phase()).as(ended.message()).isEqualTo(BackupPhase.DONE);
+                assertThat(next.daemon().backups().list(location.toString()).backups())
+                        .filteredOn(BackupsReport.Entry::complete).extracting(BackupsReport.Entry::id).containsExactly(done);
+
+                Restore.Result r = new Restore(next.daemon().config().backup(), System.getenv(), line -> { })
+                        .run(new RestoreRequest(location.toString(), null, OptionalLong.empty(), OptionalLong.empty(),
+                                work.resolve("restored"), OptionalInt.empty()));
+                assertThat(r.backup()).as("the newest complete backup").isEqualTo(done);
+                assertThat(r.problems()).isEmpty();
+                assertThat(r.rows()).as("rows loaded (k.t's and Cleave's own)").isGreaterThanOrEqualTo(ROWS);
+            } finally {
+                next.close();
+            }
+        } finally {
+            BackupRestoreIT.deleteTree(work);
+        }
+    }
+}
