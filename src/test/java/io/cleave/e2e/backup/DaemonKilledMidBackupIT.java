@@ -22,10 +22,12 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The daemon, run from the shipped jar in its own process, is killed with SIGKILL while a backup
- * copies chunks (tiny chunks keep it copying long enough). The location then lists that backup as
+ * Backups and restores cut short by SIGKILL (tiny chunks keep them busy long enough). A daemon, run
+ * from the shipped jar in its own process, killed while a backup copies leaves that backup listed as
  * incomplete and nothing of it as complete; the next daemon backs up to the same location, and a
- * restore of the newest backup takes that complete one, whole.
+ * restore of the newest backup takes that complete one, whole. A {@code cleave restore} process
+ * killed while it loads leaves its new home marked unfinished with its shards running; the next
+ * restore into the same directory stops them, starts over and completes, leaving no server running.
  */
 class DaemonKilledMidBackupIT {
 
@@ -49,14 +51,8 @@ class DaemonKilledMidBackupIT {
         Path location = work.resolve("backups");
         try (CleaveTestHome home = CleaveTestHome.builder().shards(2).extraYaml(RANGES).create()) {
             RunningDaemon first = home.start();
-            try (Connection c = first.connectProxy("", ""); Statement s = c.createStatement()) {
-                s.execute("CREATE DATABASE k");
-                s.execute("CREATE TABLE k.t (w INT NOT NULL, i INT NOT NULL, v BIGINT NOT NULL, PRIMARY KEY (w, i))");
-                StringBuilder values = new StringBuilder();
-                for (int r = 0; r < ROWS; r++) {
-                    values.append(r == 0 ? "" : ",").append('(').append(1 + r % 2000).append(',').append(r).append(",7)");
-                }
-                s.execute("INSERT INTO k.t VALUES " + values);
+            try {
+                fill(first);
             } finally {
                 first.closeLeavingInstancesRunning();
             }
@@ -105,6 +101,72 @@ class DaemonKilledMidBackupIT {
             }
         } finally {
             BackupRestoreIT.deleteTree(work);
+        }
+    }
+
+    @Test
+    void aRestoreKilledMidwayIsStartedOverByTheNextIntoTheSameHome() throws Exception {
+        assertThat(CleaveJar.JAR).as("cleave.jar is built by 'mvn package'").exists();
+        Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-rs-kill-");
+        Path location = work.resolve("backups");
+        Path restored = work.resolve("restored");
+        try (CleaveTestHome home = CleaveTestHome.builder().shards(2).extraYaml(RANGES).create();
+             RunningDaemon daemon = home.start()) {
+            fill(daemon);
+            String id;
+            System.setProperty("cleave.backup.chunk_rows", "2"); // many chunks: the restore loads for a while
+            try {
+                id = daemon.daemon().backups().start(location.toString()).id();
+                BackupStatus ended = BackupRestoreIT.awaitEnd(daemon, id);
+                assertThat(ended.phase()).as(ended.message()).isEqualTo(BackupPhase.DONE);
+            } finally {
+                System.clearProperty("cleave.backup.chunk_rows");
+            }
+
+            Path log = work.resolve("restore.log");
+            Process restore = new ProcessBuilder(CleaveJar.javaBin(), "-jar", CleaveJar.JAR.toString(), "restore",
+                    "--from", location.toString(), "--backup", id, "--home", restored.toString())
+                    .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            try {
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+                while (!Files.readString(log).contains("account statements made")) {
+                    assertThat(restore.isAlive()).as("the restore runs:\n%s", Files.readString(log)).isTrue();
+                    assertThat(System.nanoTime()).as("the restore never began loading").isLessThan(deadline);
+                    Thread.sleep(20);
+                }
+                restore.destroyForcibly(); // SIGKILL while chunks load
+                assertThat(restore.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            } finally {
+                restore.destroyForcibly();
+            }
+            assertThat(Files.readString(log)).as("killed before it finished").doesNotContain("start it with");
+            assertThat(restored.resolve("state").resolve("restore-unfinished")).exists();
+
+            Restore.Result r = new Restore(daemon.daemon().config().backup(), System.getenv(), line -> { })
+                    .run(new RestoreRequest(location.toString(), id, OptionalLong.empty(), OptionalLong.empty(), restored,
+                            OptionalInt.empty()));
+            assertThat(r.problems()).as("tables that differ from the backup").isEmpty();
+            assertThat(restored.resolve("state").resolve("restore-unfinished")).doesNotExist();
+            try (var cnfs = Files.list(restored.resolve("etc"))) {
+                for (Path cnf : cnfs.toList()) {
+                    assertThat(io.cleave.manager.supervisor.ProcessInspector.findServerFor(cnf))
+                            .as("a server of the killed restore or of this one left running for %s", cnf).isEmpty();
+                }
+            }
+        } finally {
+            BackupRestoreIT.deleteTree(work);
+        }
+    }
+
+    private static void fill(RunningDaemon daemon) throws Exception {
+        try (Connection c = daemon.connectProxy("", ""); Statement s = c.createStatement()) {
+            s.execute("CREATE DATABASE k");
+            s.execute("CREATE TABLE k.t (w INT NOT NULL, i INT NOT NULL, v BIGINT NOT NULL, PRIMARY KEY (w, i))");
+            StringBuilder values = new StringBuilder();
+            for (int r = 0; r < ROWS; r++) {
+                values.append(r == 0 ? "" : ",").append('(').append(1 + r % 2000).append(',').append(r).append(",7)");
+            }
+            s.execute("INSERT INTO k.t VALUES " + values);
         }
     }
 }
