@@ -28,6 +28,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * restore of the newest backup takes that complete one, whole. A {@code cleave restore} process
  * killed while it loads leaves its new home marked unfinished with its shards running; the next
  * restore into the same directory stops them, starts over and completes, leaving no server running.
+ * A shard killed while a backup reads it fails the backup with a message and nothing listed as
+ * complete; once the shard is back the next backup completes.
  */
 class DaemonKilledMidBackupIT {
 
@@ -153,6 +155,47 @@ class DaemonKilledMidBackupIT {
                             .as("a server of the killed restore or of this one left running for %s", cnf).isEmpty();
                 }
             }
+        } finally {
+            BackupRestoreIT.deleteTree(work);
+        }
+    }
+
+    @Test
+    void aShardKilledMidBackupFailsItWithAMessageAndTheNextBackupCompletes() throws Exception {
+        Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-bk-shard-");
+        Path location = work.resolve("backups");
+        try (CleaveTestHome home = CleaveTestHome.builder().shards(2).extraYaml(RANGES).create();
+             RunningDaemon daemon = home.start()) {
+            fill(daemon);
+            long pid = daemon.status(1).pid();
+            String failed;
+            System.setProperty("cleave.backup.chunk_rows", "2");
+            try {
+                failed = daemon.daemon().backups().start(location.toString()).id();
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                BackupStatus s = daemon.daemon().backups().status(failed);
+                while (s.phase() != BackupPhase.COPYING || s.chunks() < 20) {
+                    assertThat(s.phase().terminal()).as("the backup ended before the shard was killed: %s", s).isFalse();
+                    assertThat(System.nanoTime()).as("backup %s never copied 20 chunks", failed).isLessThan(deadline);
+                    Thread.sleep(20);
+                    s = daemon.daemon().backups().status(failed);
+                }
+                ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+                BackupStatus ended = BackupRestoreIT.awaitEnd(daemon, failed);
+                assertThat(ended.phase()).isEqualTo(BackupPhase.FAILED);
+                assertThat(ended.message()).as("why it failed").contains("on shard 1");
+                System.out.println("DaemonKilledMidBackupIT: a shard killed mid-backup: " + ended.message());
+            } finally {
+                System.clearProperty("cleave.backup.chunk_rows");
+            }
+            assertThat(daemon.daemon().backups().list(location.toString()).backups())
+                    .noneSatisfy(e -> assertThat(e.complete()).isTrue());
+            daemon.awaitStatus(1, st -> st.state() == io.cleave.manager.supervisor.InstanceState.RUNNING && st.pid() != pid,
+                    java.time.Duration.ofSeconds(60));
+            String next = daemon.daemon().backups().start(location.toString()).id();
+            BackupStatus done = BackupRestoreIT.awaitEnd(daemon, next);
+            assertThat(done.phase()).as(done.message()).isEqualTo(BackupPhase.DONE);
+            assertThat(done.rowsRead()).as("rows of k.t (and Cleave's own)").isGreaterThanOrEqualTo(ROWS);
         } finally {
             BackupRestoreIT.deleteTree(work);
         }

@@ -85,13 +85,14 @@ public final class BackupService implements AutoCloseable {
                 }
             }
             log.error("backup {} to {} failed: {}", progress.id, progress.location, why);
-            progress.fail(why);
+            // Removed before the backup shows as failed, so that a failed backup has settled.
             try {
                 store.deleteAll(BackupKeys.backup(progress.id));
             } catch (IOException | RuntimeException cleanup) {
                 log.warn("backup {}: could not remove what it stored in {}: {}", progress.id, progress.location,
                         cleanup.getMessage());
             }
+            progress.fail(why);
         } finally {
             metrics.ended(progress.status());
         }

@@ -159,7 +159,14 @@ public final class LogicalBackup {
                 Connection c = cut.on(shard).connection();
                 reads.add(readers.submit(() -> {
                     for (TablePlan p : mine) {
-                        TableReader.Totals t = reader.read(c, p, shard, sink);
+                        TableReader.Totals t;
+                        try {
+                            t = reader.read(c, p, shard, sink);
+                        } catch (java.sql.SQLException e) {
+                            // Say where: the driver's text ("Communications link failure") names no shard.
+                            throw new java.sql.SQLException("reading " + p.name() + " on shard " + shard + ": "
+                                    + e.getMessage(), e.getSQLState(), e.getErrorCode(), e);
+                        }
                         long[] sum = totals.get(p.name());
                         synchronized (sum) {
                             sum[0] += t.rows();
@@ -213,11 +220,14 @@ public final class LogicalBackup {
             readers.shutdownNow();
             writers.shutdownNow();
             for (Connection c : connections.values()) {
-                closeQuietly(c);
+                closeQuietly(c); // ends a read still waiting on its shard
             }
             for (Connection c : monitors.values()) {
                 closeQuietly(c);
             }
+            // A failed backup's files are removed once this returns: no reader or writer may store one after.
+            readers.awaitTermination(30, TimeUnit.SECONDS);
+            writers.awaitTermination(30, TimeUnit.SECONDS);
         }
     }
 

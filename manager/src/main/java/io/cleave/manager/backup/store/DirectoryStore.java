@@ -4,9 +4,12 @@ import io.cleave.manager.home.DurableFiles;
 
 import java.io.IOException;
 import java.nio.file.FileStore;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -112,14 +115,25 @@ public final class DirectoryStore implements BackupStore {
             }
             return keys;
         }
-        try (Stream<Path> files = Files.walk(dir)) {
-            for (Path p : files.filter(Files::isRegularFile).toList()) {
+        // A backup may write or remove files meanwhile: one that vanishes during the walk is left out.
+        Files.walkFileTree(dir, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult visitFile(Path p, BasicFileAttributes attributes) {
                 String key = root.relativize(p).toString().replace('\\', '/');
-                if (key.startsWith(prefix) && !p.getFileName().toString().startsWith(".")) {
+                if (attributes.isRegularFile() && key.startsWith(prefix) && !p.getFileName().toString().startsWith(".")) {
                     keys.add(key);
                 }
+                return FileVisitResult.CONTINUE;
             }
-        }
+
+            @Override
+            public FileVisitResult visitFileFailed(Path p, IOException e) throws IOException {
+                if (e instanceof NoSuchFileException) {
+                    return FileVisitResult.CONTINUE;
+                }
+                throw e;
+            }
+        });
         keys.sort(Comparator.naturalOrder());
         return keys;
     }
