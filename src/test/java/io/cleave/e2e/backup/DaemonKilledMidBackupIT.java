@@ -1,5 +1,6 @@
 package io.cleave.e2e.backup;
 
+import io.cleave.e2e.moves.MoveChecks;
 import io.cleave.e2e.support.CleaveJar;
 import io.cleave.e2e.support.CleaveTestHome;
 import io.cleave.e2e.support.RunningDaemon;
@@ -33,17 +34,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class DaemonKilledMidBackupIT {
 
-    private static final String RANGES = """
-            sharding:
-              keyspaces:
-                - name: w
-                  function: range
-                  ranges:
-                    - { from: 1, to: 1000, shard: 0 }
-                    - { from: 1001, shard: 1 }
-              tables:
-                - { name: t, keyspace: w, column: w }
-            """;
     private static final int ROWS = 4000;
 
     @Test
@@ -51,7 +41,7 @@ class DaemonKilledMidBackupIT {
         assertThat(CleaveJar.JAR).as("cleave.jar is built by 'mvn package'").exists();
         Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-bk-kill-");
         Path location = work.resolve("backups");
-        try (CleaveTestHome home = CleaveTestHome.builder().shards(2).extraYaml(RANGES).create()) {
+        try (CleaveTestHome home = CleaveTestHome.builder().shards(2).extraYaml(MoveChecks.TWO_RANGES).create()) {
             RunningDaemon first = home.start();
             try {
                 fill(first);
@@ -112,7 +102,7 @@ class DaemonKilledMidBackupIT {
         Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-rs-kill-");
         Path location = work.resolve("backups");
         Path restored = work.resolve("restored");
-        try (CleaveTestHome home = CleaveTestHome.builder().shards(2).extraYaml(RANGES).create();
+        try (CleaveTestHome home = CleaveTestHome.builder().shards(2).extraYaml(MoveChecks.TWO_RANGES).create();
              RunningDaemon daemon = home.start()) {
             fill(daemon);
             String id;
@@ -164,7 +154,7 @@ class DaemonKilledMidBackupIT {
     void aShardKilledMidBackupFailsItWithAMessageAndTheNextBackupCompletes() throws Exception {
         Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-bk-shard-");
         Path location = work.resolve("backups");
-        try (CleaveTestHome home = CleaveTestHome.builder().shards(2).extraYaml(RANGES).create();
+        try (CleaveTestHome home = CleaveTestHome.builder().shards(2).extraYaml(MoveChecks.TWO_RANGES).create();
              RunningDaemon daemon = home.start()) {
             fill(daemon);
             long pid = daemon.status(1).pid();
