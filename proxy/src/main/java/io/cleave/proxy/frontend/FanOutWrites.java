@@ -51,7 +51,13 @@ final class FanOutWrites {
         // DDL is not transactional on any server: it simply goes to every shard.
         boolean transactional = !route.kind().isDdl() && route.write();
         String what = route.kind().name().replace('_', ' ');
-        Runnable send = () -> write(command, shards, perShard, transactional, fanOut.replicated(), what, 0);
+        UniqueDdl unique = route.kind().isDdl() ? UniqueDdl.of(session, route.kind(), sql) : null;
+        if (unique != null && unique.refusal() != null) {
+            command.refuse(unique.refusal());
+            return;
+        }
+        Runnable send = () -> write(command, shards, perShard, transactional, fanOut.replicated(), what, 0,
+                unique == null ? null : unique::after);
         if (SequenceService.resetsSequences(route.kind())) {
             // A table created, dropped, emptied or renamed starts its ids afresh, as on one server.
             session.runtime().sequences().reset(sql, session.sqlMode(), session.settings().schema(), session.loop(),
@@ -72,6 +78,12 @@ final class FanOutWrites {
      */
     void write(Command command, int[] shards, List<byte[]> sql, boolean transactional, boolean replicated,
                        String what, long firstGeneratedId) {
+        write(command, shards, sql, transactional, replicated, what, firstGeneratedId, null);
+    }
+
+    /** {@code beforeAnswer}: runs once every shard applied a structure change, before the client's OK goes (null: none). */
+    private void write(Command command, int[] shards, List<byte[]> sql, boolean transactional, boolean replicated,
+                       String what, long firstGeneratedId, java.util.function.BiConsumer<Command, Runnable> beforeAnswer) {
         TransactionState tx = session.transaction();
         boolean inTransaction = session.inTransaction(command);
         boolean implicit = !inTransaction && transactional && shards.length > 1;
@@ -100,7 +112,12 @@ final class FanOutWrites {
                             }
                             return;
                         }
-                        afterTransactionalLegs(command, results, () -> written(command, results, replicated, what));
+                        Runnable answer = () -> written(command, results, replicated, what);
+                        if (beforeAnswer != null && results.stream().allMatch(LegResult::ok)) {
+                            beforeAnswer.accept(command, answer);
+                            return;
+                        }
+                        afterTransactionalLegs(command, results, answer);
                         return;
                     }
                     DistributedCommit end = new DistributedCommit(session);

@@ -170,6 +170,7 @@ public final class ProxyServer implements AutoCloseable {
             if (settled > 0) {
                 log.info("recovery settled {} in-doubt transaction branch(es) left by an earlier run", settled);
             }
+            loadUniqueIndexes(admin, runtime);
             Channel channel = new ServerBootstrap()
                     .group(boss, workers)
                     .channel(transport.serverChannel())
@@ -370,7 +371,27 @@ public final class ProxyServer implements AutoCloseable {
                     + " ENGINE=InnoDB",
             "CREATE TABLE IF NOT EXISTS cleave.sequences (name VARCHAR(192) NOT NULL PRIMARY KEY,"
                     + " next_value BIGINT NOT NULL) ENGINE=InnoDB",
+            io.cleave.proxy.unique.UniqueIndexes.CATALOG_DDL,
     };
+
+    /**
+     * The global unique keys the catalog lists, read once recovery has settled what an earlier run
+     * left prepared (a key declared by a commit that was under way).
+     */
+    private static void loadUniqueIndexes(ShardAdmin admin, ProxyRuntime runtime) {
+        int home = runtime.topology().defaultShard();
+        try {
+            for (ShardAdmin.Row row : admin.query(home, io.cleave.proxy.unique.UniqueIndexes.CATALOG_SELECT)) {
+                runtime.uniqueIndexes().add(io.cleave.proxy.unique.UniqueIndexes.fromRow(row.values()));
+            }
+        } catch (ShardAdmin.ShardAdminException e) {
+            throw new IllegalStateException("cannot read the global unique keys from shard " + home + ": "
+                    + e.getMessage(), e);
+        }
+        if (!runtime.uniqueIndexes().isEmpty()) {
+            log.info("global unique keys: {}", runtime.uniqueIndexes().all());
+        }
+    }
 
     /** Prepares every reachable shard; returns the shards that could not be reached. */
     private static List<Integer> bootstrapShards(ShardAdmin admin) {

@@ -240,9 +240,12 @@ public final class Planner {
             return Plan.Route.of(ddl.kind(), new Target.AllShards(), Plan.Access.READ,
                     Plan.Merge.concatenation(ScatterRule.CONCATENATED_REPORTS));
         }
+        String uniqueRefusal = ShardLocalKeys.refusal(ddl, topology);
+        if (uniqueRefusal != null) {
+            return refuse(ddl, uniqueRefusal);
+        }
         // Every shard has every table and schema: structure changes go everywhere.
-        return Plan.Route.of(ddl.kind(), new Target.AllShards(), Plan.Access.WRITE,
-                Plan.FanOutWrite.allAlike(ShardLocalKeys.warnings(ddl, topology)));
+        return Plan.Route.of(ddl.kind(), new Target.AllShards(), Plan.Access.WRITE, Plan.FanOutWrite.allAlike());
     }
 
     private Plan utility(Statement s, PlanContext ctx) {

@@ -1,0 +1,95 @@
+package io.cleave.proxy.unique;
+
+import io.cleave.router.keyspace.KeyType;
+import io.cleave.router.unique.UniqueIndex;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The global unique keys the proxy enforces, by table: what {@code cleave.unique_keys} on the
+ * default shard lists (read at start, written when a CREATE TABLE through the proxy declares one,
+ * removed with the key or the table). The hot path asks {@link #of} once per write to a sharded
+ * table: one map read.
+ */
+public final class UniqueIndexes {
+
+    /** The catalog, on the default shard: one row per global unique key. */
+    public static final String CATALOG_DDL = "CREATE TABLE IF NOT EXISTS cleave.unique_keys ("
+            + "schema_name VARCHAR(64) NOT NULL, table_name VARCHAR(64) NOT NULL, key_name VARCHAR(64) NOT NULL,"
+            + " columns VARCHAR(2048) NOT NULL, types VARCHAR(255) NOT NULL, sharding_column VARCHAR(64) NOT NULL,"
+            + " lookup_table VARCHAR(64) NOT NULL, lookup_shards INT NOT NULL,"
+            + " PRIMARY KEY (schema_name, table_name, key_name)) ENGINE=InnoDB";
+
+    public static final String CATALOG_SELECT = "SELECT schema_name, table_name, key_name, columns, types,"
+            + " sharding_column, lookup_table, lookup_shards FROM cleave.unique_keys";
+
+    private final ConcurrentHashMap<String, List<UniqueIndex>> byTable = new ConcurrentHashMap<>();
+
+    /** The table's global unique keys; empty when it has none. */
+    public List<UniqueIndex> of(String schema, String table) {
+        if (byTable.isEmpty() || schema == null) {
+            return List.of();
+        }
+        List<UniqueIndex> found = byTable.get(key(schema, table));
+        return found == null ? List.of() : found;
+    }
+
+    public boolean isEmpty() {
+        return byTable.isEmpty();
+    }
+
+    /** Every key of every table. */
+    public List<UniqueIndex> all() {
+        List<UniqueIndex> out = new ArrayList<>();
+        byTable.values().forEach(out::addAll);
+        return out;
+    }
+
+    public void add(UniqueIndex index) {
+        byTable.compute(key(index.schema(), index.table()), (k, old) -> {
+            List<UniqueIndex> next = new ArrayList<>(old == null ? List.of() : old);
+            next.removeIf(i -> i.name().equalsIgnoreCase(index.name()));
+            next.add(index);
+            return List.copyOf(next);
+        });
+    }
+
+    public void remove(UniqueIndex index) {
+        byTable.computeIfPresent(key(index.schema(), index.table()), (k, old) -> {
+            List<UniqueIndex> next = new ArrayList<>(old);
+            next.removeIf(i -> i.name().equalsIgnoreCase(index.name()));
+            return next.isEmpty() ? null : List.copyOf(next);
+        });
+    }
+
+    /** The catalog row's values, in {@link #CATALOG_SELECT}'s order. */
+    public static UniqueIndex fromRow(List<String> row) {
+        List<String> columns = Arrays.asList(row.get(3).split(","));
+        List<KeyType> types = new ArrayList<>();
+        for (String t : row.get(4).split(",")) {
+            types.add(t.equals("i") ? KeyType.INTEGER : t.equals("s") ? KeyType.STRING : null);
+        }
+        return new UniqueIndex(row.get(0), row.get(1), row.get(2), columns, types, row.get(5), row.get(6),
+                Integer.parseInt(row.get(7)));
+    }
+
+    /** The catalog's row for {@code index}, as the VALUES of an INSERT ({@code quote} makes a string literal). */
+    public static String catalogValues(UniqueIndex index, java.util.function.UnaryOperator<String> quote) {
+        StringBuilder types = new StringBuilder();
+        for (KeyType t : index.types()) {
+            types.append(types.length() == 0 ? "" : ",").append(t == KeyType.INTEGER ? "i" : t == KeyType.STRING ? "s" : "o");
+        }
+        return "(" + quote.apply(index.schema()) + ", " + quote.apply(index.table()) + ", " + quote.apply(index.name())
+                + ", " + quote.apply(String.join(",", index.columns())) + ", " + quote.apply(types.toString()) + ", "
+                + quote.apply(index.shardingColumn()) + ", " + quote.apply(index.lookupTable()) + ", "
+                + index.lookupShards() + ")";
+    }
+
+    private static String key(String schema, String table) {
+        return schema.toLowerCase(Locale.ROOT) + "." + table.toLowerCase(Locale.ROOT);
+    }
+}
