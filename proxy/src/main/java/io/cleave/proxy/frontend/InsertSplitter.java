@@ -282,7 +282,7 @@ final class InsertSplitter {
         if (r.unique != null) {
             String schema = split.schema() != null ? split.schema() : session.settings().schema();
             uniques.run(command, split, r.unique, new UniqueInsert.Base(schema, split.table(), split.keyspace(), head,
-                    rows, tail, shardOfRow, firstGeneratedId));
+                    rows, tail, shardOfRow, firstGeneratedId, null));
             return;
         }
         List<Integer> shards = new ArrayList<>();

@@ -26,6 +26,7 @@ final class PlanExecutor {
     private final EvaluatedRead evaluations;
     private final FanOutWrites writes;
     private final InsertSplitter inserts;
+    private final UniqueRoutes uniques;
     private final SettingStatements settings;
     private final TransactionStatements transactions;
 
@@ -38,6 +39,7 @@ final class PlanExecutor {
         this.merges = new MergedRead(session, writes);
         this.evaluations = new EvaluatedRead(session, writes);
         this.inserts = new InsertSplitter(session, this, writes);
+        this.uniques = new UniqueRoutes(session, this);
         this.settings = settings;
         this.transactions = transactions;
     }
@@ -67,7 +69,7 @@ final class PlanExecutor {
 
     private void run(Command command, Plan plan, Runnable rerun) {
         if (plan instanceof Plan.Route r) {
-            route(command, r);
+            route(command, r, rerun);
         } else if (plan instanceof Plan.InsertSplit split) {
             inserts.run(command, split, rerun);
         } else if (plan instanceof Plan.Session s) {
@@ -88,7 +90,20 @@ final class PlanExecutor {
         }
     }
 
-    private void route(Command command, Plan.Route r) {
+    private void route(Command command, Plan.Route r, Runnable rerun) {
+        int[] lookedUp = command.takeLookedUp();
+        if (lookedUp != null) {
+            // A lookup by a global unique key found the shards of the rows; the statement runs there.
+            if (lookedUp.length == 1) {
+                single(command, r, lookedUp[0]);
+            } else {
+                several(command, r, lookedUp);
+            }
+            return;
+        }
+        if (r.probe() != null && uniques.run(command, r, rerun)) {
+            return;
+        }
         ShardMap map = session.runtime().shardMaps().current();
         Resolution resolution;
         try {
@@ -162,7 +177,7 @@ final class PlanExecutor {
                 PipelineRule.of(session, command, r, mode, joins, forceInTransaction));
     }
 
-    private void several(Command command, Plan.Route r, int[] shards) {
+    void several(Command command, Plan.Route r, int[] shards) {
         Plan.Spread spread = r.several();
         if (spread instanceof Plan.Merge merge) {
             merges.run(command, r, merge, shards);

@@ -46,15 +46,29 @@ final class UniqueInsert {
         this.session = session;
     }
 
-    /** Where each row goes and what the client sees, as the base statement texts were rendered. */
+    /**
+     * Where each row goes and what the client sees, as the statement texts were rendered: an
+     * INSERT's rows ({@code head}, each row, {@code tail}), or one statement for one shard
+     * ({@code whole}: an UPDATE that gives one row its values, {@code shardOfRow} its shard).
+     */
     record Base(String schema, String table, Keyspace keyspace, byte[] head, byte[][] rows, byte[] tail,
-                int[] shardOfRow, long firstGeneratedId) {
+                int[] shardOfRow, long firstGeneratedId, byte[] whole) {
+
+        static Base update(String schema, String table, Keyspace keyspace, byte[] statement, int shard) {
+            return new Base(schema, table, keyspace, null, null, null, new int[]{shard}, 0, statement);
+        }
     }
 
+    /** An INSERT or REPLACE of rows. */
     void run(Command command, Plan.InsertSplit split, UniqueRows u, Base base) {
+        run(command, split.conflicts(), split.replace(), u, base);
+    }
+
+    /** {@code conflicts} and {@code replace}: what a row does that meets a stored row's value. */
+    void run(Command command, Plan.Conflicts conflicts, boolean replace, UniqueRows u, Base base) {
         String refusal = u.refusal();
         if (refusal == null) {
-            refusal = shapeRefusal(split, u);
+            refusal = shapeRefusal(conflicts, replace, base.table(), u);
         }
         int n = u.indexes.size();
         int[][] lookupShard = new int[n][u.rows];
@@ -84,21 +98,21 @@ final class UniqueInsert {
             return;
         }
         command.served(RouteKind.MULTI_SHARD);
-        new Run(command, split, u, base, lookupShard).claim();
+        new Run(command, conflicts, replace, u, base, lookupShard).claim();
     }
 
-    private static String shapeRefusal(Plan.InsertSplit split, UniqueRows u) {
-        boolean resolves = split.replace() || split.conflicts().updates();
+    private static String shapeRefusal(Plan.Conflicts conflicts, boolean replace, String table, UniqueRows u) {
+        boolean resolves = replace || conflicts.updates();
         if (resolves && u.indexes.size() > 1) {
-            return (split.replace() ? "REPLACE" : "INSERT ... ON DUPLICATE KEY UPDATE") + " into " + split.table()
+            return (replace ? "REPLACE" : "INSERT ... ON DUPLICATE KEY UPDATE") + " into " + table
                     + " with several global unique keys (" + names(u.indexes) + ") could meet a different row on each:"
                     + " not supported across shards";
         }
         for (UniqueIndex index : u.indexes) {
-            for (String column : split.conflicts().onDuplicateUpdates()) {
+            for (String column : conflicts.onDuplicateUpdates()) {
                 if (index.indexOf(column) >= 0) {
                     return "ON DUPLICATE KEY UPDATE of " + column + ", a column of the unique key " + index.name()
-                            + " of " + split.table() + ", is not supported across shards (its lookup would have to"
+                            + " of " + table + ", is not supported across shards (its lookup would have to"
                             + " follow the change)";
                 }
             }
@@ -117,7 +131,8 @@ final class UniqueInsert {
     /** One execution's state across its rounds. */
     private final class Run {
         final Command command;
-        final Plan.InsertSplit split;
+        final Plan.Conflicts conflicts;
+        final boolean replace;
         final UniqueRows u;
         final Base base;
         final int[][] lookupShard;
@@ -132,9 +147,10 @@ final class UniqueInsert {
         /** [index][row]: a lookup row of another key, whose row is to be verified; its key's text. */
         final String[][] otherKey;
 
-        Run(Command command, Plan.InsertSplit split, UniqueRows u, Base base, int[][] lookupShard) {
+        Run(Command command, Plan.Conflicts conflicts, boolean replace, UniqueRows u, Base base, int[][] lookupShard) {
             this.command = command;
-            this.split = split;
+            this.conflicts = conflicts;
+            this.replace = replace;
             this.u = u;
             this.base = base;
             this.lookupShard = lookupShard;
@@ -316,11 +332,11 @@ final class UniqueInsert {
                         if (!skip[repeated] && target[repeated] == target[r]) {
                             continue; // the rows meet on one shard, whose own unique index decides
                         }
-                        if (split.conflicts().ignore() && !split.conflicts().updates()) {
+                        if (conflicts.ignore() && !conflicts.updates()) {
                             skip[r] = true;
                             continue;
                         }
-                        if (split.replace() || split.conflicts().updates()) {
+                        if (replace || conflicts.updates()) {
                             statement.fail(refusal("two rows of the statement with one value for the unique key "
                                     + index.name() + " go to different shards: not supported across shards"));
                             return;
@@ -329,16 +345,16 @@ final class UniqueInsert {
                         return;
                     }
                     if (holderShard >= 0) {
-                        if (split.conflicts().updates()) {
+                        if (conflicts.updates()) {
                             target[r] = holderShard;
-                        } else if (split.replace()) {
+                        } else if (replace) {
                             if (holderShard != target[r]) {
                                 holderDeletes.add(new Sql("DELETE FROM ").add(table()).add(" WHERE ").eq(x, r, null));
                                 deletesOn.add(holderShard);
                             }
                             lookupFixes.add(takeOver(x, r));
                             lookupFixShards.add(lookupShard[x][r]);
-                        } else if (split.conflicts().ignore()) {
+                        } else if (conflicts.ignore()) {
                             skip[r] = true;
                         } else {
                             statement.fail(duplicate(x, r));
@@ -383,7 +399,10 @@ final class UniqueInsert {
             Map<Integer, List<byte[]>> perShard = new LinkedHashMap<>();
             Map<Integer, ByteArrayOutputStream> texts = new LinkedHashMap<>();
             int skipped = 0;
-            for (int r = 0; r < u.rows; r++) {
+            if (base.whole() != null) {
+                perShard.put(target[0], List.of(base.whole()));
+            }
+            for (int r = 0; base.whole() == null && r < u.rows; r++) {
                 if (skip[r]) {
                     skipped++;
                     continue;

@@ -103,6 +103,40 @@ final class UniqueRows {
         return u;
     }
 
+    /**
+     * An UPDATE's one "row": the values it assigns to the keys' columns ({@code assigned}, by
+     * lower-case column; a column set to NULL is in {@code nulls}) for the rows of sharding key
+     * {@code shardingKey}. Null when it does not set every column of a key it touches.
+     */
+    static UniqueRows ofUpdate(ParameterValues values, List<UniqueIndex> indexes, java.util.Map<String, KeyValue> assigned,
+                               java.util.Set<String> nulls, KeyValue shardingKey, KeyType keyType) {
+        UniqueRows u = new UniqueRows(indexes, 1);
+        for (int x = 0; x < indexes.size(); x++) {
+            UniqueIndex index = indexes.get(x);
+            for (int c = 0; c < index.columns().size(); c++) {
+                String column = index.columns().get(c).toLowerCase(java.util.Locale.ROOT);
+                if (nulls.contains(column)) {
+                    continue;
+                }
+                if (!(assigned.get(column) instanceof KeyValue.SlotValue slot)) {
+                    return null;
+                }
+                if (values.isNull(slot.slot())) {
+                    continue;
+                }
+                u.sql[x][0][c] = sql(values, slot);
+                u.keys[x][0][c] = index.types().get(c) == null ? null : key(values, slot, index.types().get(c));
+                u.text[x][0][c] = (slot.negated() ? "-" : "") + values.text(slot.slot());
+            }
+        }
+        if (!(shardingKey instanceof KeyValue.SlotValue slot) || values.isNull(slot.slot())) {
+            return null;
+        }
+        u.keySql[0] = sql(values, slot);
+        u.key[0] = key(values, slot, keyType);
+        return u;
+    }
+
     /** The rows got ids drawn for {@code column} (their sharding key, or another AUTO_INCREMENT column). */
     void generated(String column, long[] ids, boolean shardingKey) {
         if (shardingKey) {

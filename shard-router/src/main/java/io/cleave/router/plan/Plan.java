@@ -50,7 +50,12 @@ public sealed interface Plan
      * goes as it came (the hot path); on several, {@code several} decides (null when the target can
      * only ever be one shard).
      */
-    record Route(StatementKind kind, Target target, Access access, Effects effects, Spread several) implements Plan {
+    record Route(StatementKind kind, Target target, Access access, Effects effects, Spread several,
+                 UniqueProbe probe) implements Plan {
+
+        public Route(StatementKind kind, Target target, Access access, Effects effects, Spread several) {
+            this(kind, target, access, effects, several, null);
+        }
 
         /** A statement with no effects on its connection beyond its result. */
         public static Route of(StatementKind kind, Target target, Access access, Spread several) {
@@ -58,7 +63,12 @@ public sealed interface Plan
         }
 
         public Route with(Effects changed) {
-            return new Route(kind, target, access, changed, several);
+            return new Route(kind, target, access, changed, several, probe);
+        }
+
+        /** The route, with what it says of its table's columns for global unique keys ({@link UniqueProbe}). */
+        public Route with(UniqueProbe found) {
+            return new Route(kind, target, access, effects, several, found);
         }
 
         public boolean write() {

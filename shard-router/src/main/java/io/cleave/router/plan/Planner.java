@@ -50,7 +50,14 @@ public final class Planner {
                      io.cleave.router.sql.digest.StatementDigest digest) {
         PlanContext ctx = new PlanContext(topology, tokens, digest);
         try {
-            return plan(statement, ctx);
+            Plan plan = plan(statement, ctx);
+            if (plan instanceof Plan.Route r && topology.shardCount() > 1) {
+                UniqueProbe probe = UniqueProbe.of(statement, topology);
+                if (probe != null) {
+                    return r.with(probe);
+                }
+            }
+            return plan;
         } catch (PlanningException e) {
             return new Plan.Refuse(statement.kind(), e.code, e.sqlState, e.getMessage());
         }
