@@ -1,0 +1,186 @@
+package io.cleave.e2e.routing;
+
+import io.cleave.router.keyspace.HashShardFunction;
+import io.cleave.router.keyspace.KeyType;
+import io.cleave.router.keyspace.ShardKey;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Unique keys that leave out the sharding column, enforced across shards through lookup tables:
+ * every statement runs on one plain MariaDB and through the proxy on four shards, and each
+ * outcome (count, error code and message, rows) and each table afterwards must be the same.
+ * Then duplicates from two clients on different shards at once: exactly one wins every round.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class GlobalUniqueKeysIT {
+
+    private static final int SHARDS = 4;
+    static final String SHARDING = """
+            sharding:
+              keyspaces:
+                - { name: uid, function: hash, buckets: 64, key_type: integer }
+                - { name: cust, function: hash, buckets: 64, key_type: integer }
+              tables:
+                - { name: users, keyspace: uid, column: id }
+                - { name: orders, keyspace: cust, column: cust_id }
+                - { name: pairs, keyspace: uid, column: id }
+                - { name: race, keyspace: uid, column: id }
+            """;
+
+    private ServerAndShards sides;
+    private Connection plain;
+    private Connection proxy;
+
+    @BeforeAll
+    void start() throws SQLException {
+        sides = ServerAndShards.start(SHARDS, SHARDING, Map.of());
+        plain = sides.plainConnection("");
+        proxy = sides.proxyConnection("");
+        for (Connection c : List.of(plain, proxy)) {
+            Outcome.must(c, "CREATE DATABASE gu");
+            Outcome.must(c, "USE gu");
+            Outcome.must(c, "CREATE TABLE users (id INT NOT NULL PRIMARY KEY, email VARCHAR(64) UNIQUE,"
+                    + " name VARCHAR(20))");
+            Outcome.must(c, "CREATE TABLE orders (id INT NOT NULL PRIMARY KEY, cust_id INT NOT NULL,"
+                    + " note VARCHAR(20), KEY (cust_id))");
+            Outcome.must(c, "CREATE TABLE pairs (id INT NOT NULL PRIMARY KEY, a INT, b VARCHAR(10),"
+                    + " UNIQUE KEY ab (a, b))");
+        }
+    }
+
+    @AfterAll
+    void stop() throws SQLException {
+        for (AutoCloseable c : new AutoCloseable[] {plain, proxy, sides}) {
+            try {
+                if (c != null) {
+                    c.close();
+                }
+            } catch (Exception ignored) {
+                // best effort
+            }
+        }
+    }
+
+    private static final String[] SCRIPT = {
+            "INSERT INTO users VALUES (1,'a@x','a'),(2,'b@x','b'),(3,'c@x','c'),(4,NULL,'n1'),(5,NULL,'n2')",
+            "INSERT INTO users VALUES (6,'a@x','dup')",
+            "INSERT INTO users VALUES (7,'A@X','dupcase')",
+            "INSERT INTO users VALUES (8,'d@x','d'),(9,'b@x','dup2')",
+            "INSERT INTO users VALUES (10,'e@x','e'),(11,'e@x','e2')",
+            "INSERT INTO users VALUES (20,'h@x','e'),(21,'i@x','e2'),(22,'h@x','e3'),(23,'i@x','e4')",
+            "INSERT IGNORE INTO users VALUES (12,'a@x','i1'),(13,'f@x','f'),(14,'f@x','f2')",
+            "REPLACE INTO users VALUES (15,'b@x','replaced')",
+            "INSERT INTO users VALUES (16,'c@x','odku') ON DUPLICATE KEY UPDATE name = 'updated'",
+            "INSERT INTO users VALUES (24,'j@x','new') ON DUPLICATE KEY UPDATE name = 'updated'",
+            "DELETE FROM users WHERE id = 1",
+            "INSERT INTO users VALUES (17,'a@x','again')",
+            "UPDATE users SET email = 'g@x' WHERE id = 17",
+            "INSERT INTO users VALUES (18,'a@x','third')",
+            "UPDATE users SET email = 'c@x' WHERE id = 18",
+            "UPDATE users SET email = NULL WHERE id = 18",
+            "INSERT INTO users (id, email, name) VALUES (25, 'a@x', 'fourth')",
+            "SELECT id, name FROM users WHERE email = 'c@x'",
+            "SELECT id FROM users WHERE email IN ('c@x', 'g@x', 'zz') ORDER BY id",
+            "SELECT COUNT(*) FROM users WHERE email = 'nobody'",
+            "UPDATE users SET name = 'nm' WHERE email = 'b@x'",
+            "DELETE FROM users WHERE email = 'g@x'",
+            "INSERT INTO users VALUES (26,'g@x','back')",
+            "INSERT INTO orders VALUES (1, 10, 'o1'), (2, 20, 'o2'), (3, 30, 'o3')",
+            "INSERT INTO orders VALUES (2, 40, 'dup')",
+            "INSERT INTO orders VALUES (4, 10, 'o4') ON DUPLICATE KEY UPDATE note = 'x'",
+            "INSERT INTO orders VALUES (1, 50, 'o1b') ON DUPLICATE KEY UPDATE note = 'hit'",
+            "INSERT IGNORE INTO orders VALUES (3, 60, 'ign'), (5, 60, 'o5')",
+            "REPLACE INTO orders VALUES (2, 70, 'moved')",
+            "SELECT id, cust_id, note FROM orders WHERE id = 2",
+            "INSERT INTO pairs VALUES (1, 1, 'x'), (2, 1, 'y'), (3, NULL, 'x'), (4, NULL, 'x')",
+            "INSERT INTO pairs VALUES (5, 1, 'x')",
+            "INSERT INTO pairs VALUES (6, 2, 'x')",
+            "SELECT id FROM pairs WHERE a = 1 AND b = 'y'",
+    };
+
+    @Test
+    void statementsBehaveAsOnOneServer() {
+        List<String> differences = new ArrayList<>();
+        for (String sql : SCRIPT) {
+            Outcome expected = Outcome.run(plain, sql);
+            Outcome actual = Outcome.run(proxy, sql);
+            if (!same(expected, actual)) {
+                differences.add(sql + "\n  one server: " + expected + "\n  proxy:      " + actual);
+            }
+            for (String table : List.of("users", "orders", "pairs")) {
+                String d = Outcome.tableDifference(plain, proxy, table);
+                if (d != null) {
+                    differences.add("after " + sql + ": " + table + " differs: " + d);
+                }
+            }
+        }
+        assertThat(differences).isEmpty();
+    }
+
+    private static boolean same(Outcome expected, Outcome actual) {
+        if (expected instanceof Outcome.Failure e && actual instanceof Outcome.Failure a) {
+            return e.code() == a.code() && e.message().equals(a.message());
+        }
+        if (expected instanceof Outcome.Rows e && actual instanceof Outcome.Rows a) {
+            return e.rows().equals(a.rows());
+        }
+        return expected.equals(actual);
+    }
+
+    @Test
+    void concurrentDuplicatesOnDifferentShardsLetExactlyOneWin() throws Exception {
+        try (Connection c = sides.proxyConnection("")) {
+            Outcome.must(c, "CREATE TABLE gu.race (id INT NOT NULL PRIMARY KEY, email VARCHAR(64) NOT NULL UNIQUE)");
+        }
+        HashShardFunction hash = new HashShardFunction(64, KeyType.INTEGER);
+        List<int[]> pairs = new ArrayList<>();
+        for (int id = 1; pairs.size() < 60; id += 2) {
+            int a = hash.bucketOf(ShardKey.of(id)) * SHARDS / 64;
+            int b = hash.bucketOf(ShardKey.of(id + 1)) * SHARDS / 64;
+            if (a != b) {
+                pairs.add(new int[]{id, id + 1});
+            }
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try (Connection one = sides.proxyConnection(""); Connection two = sides.proxyConnection("")) {
+            CyclicBarrier barrier = new CyclicBarrier(2);
+            int round = 0;
+            for (int[] ids : pairs) {
+                String email = "race" + round++ + "@x";
+                Future<Outcome> first = pool.submit(() -> insert(one, barrier, ids[0], email));
+                Future<Outcome> second = pool.submit(() -> insert(two, barrier, ids[1], email));
+                List<Outcome> outcomes = List.of(first.get(30, TimeUnit.SECONDS), second.get(30, TimeUnit.SECONDS));
+                assertThat(outcomes).filteredOn(o -> o instanceof Outcome.Count c && c.count() == 1).hasSize(1);
+                assertThat(outcomes).filteredOn(o -> o instanceof Outcome.Failure f && f.code() == 1062
+                        && f.message().equals("Duplicate entry '" + email + "' for key 'email'")).hasSize(1);
+            }
+            Outcome rows = Outcome.run(one, "SELECT COUNT(*), COUNT(DISTINCT email) FROM gu.race");
+            assertThat(((Outcome.Rows) rows).rows()).containsExactly(List.of(
+                    String.valueOf(pairs.size()), String.valueOf(pairs.size())));
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static Outcome insert(Connection c, CyclicBarrier barrier, int id, String email) throws Exception {
+        barrier.await(10, TimeUnit.SECONDS);
+        return Outcome.run(c, "INSERT INTO gu.race VALUES (" + id + ", '" + email + "')");
+    }
+}
