@@ -204,11 +204,14 @@ final class UniqueInsert {
                         contested |= !claimed[xr[0]][xr[1]];
                     }
                 }
-                if (contested) {
-                    lock();
-                } else {
-                    writeRows(new boolean[u.rows], base.shardOfRow(), 0);
-                }
+                boolean anyContested = contested;
+                io.cleave.proxy.unique.UniqueHooks.lookupWritten(session.loop().loop(), () -> {
+                    if (anyContested) {
+                        lock();
+                    } else {
+                        writeRows(new boolean[u.rows], base.shardOfRow(), 0);
+                    }
+                });
             });
         }
 

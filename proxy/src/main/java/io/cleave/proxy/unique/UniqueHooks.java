@@ -1,0 +1,38 @@
+package io.cleave.proxy.unique;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Test hooks between a statement's lookup rows and its rows. Production runs none. Crash tests
+ * start the daemon with {@code -Dcleave.test.uniqueHaltAt=LOOKUP_WRITTEN} (the process dies like
+ * kill -9 once a statement's lookup rows are written and before its rows are), or with
+ * {@code -Dcleave.test.uniquePauseMs=N} (the statement waits there N ms, so a test can kill a shard
+ * meanwhile).
+ */
+public final class UniqueHooks {
+
+    private static final Logger log = LoggerFactory.getLogger(UniqueHooks.class);
+    private static final boolean HALT = "LOOKUP_WRITTEN".equals(System.getProperty("cleave.test.uniqueHaltAt"));
+    private static final long PAUSE_MS = Long.getLong("cleave.test.uniquePauseMs", 0L);
+
+    private UniqueHooks() {
+    }
+
+    /** The lookup rows are written: halts, pauses on {@code loop}, or goes on with {@code next}. */
+    public static void lookupWritten(ScheduledExecutorService loop, Runnable next) {
+        if (HALT) {
+            log.warn("test hook: halting with the lookup rows written and the rows not");
+            Runtime.getRuntime().halt(137);
+        }
+        if (PAUSE_MS > 0) {
+            log.warn("test hook: pausing {} ms with the lookup rows written and the rows not", PAUSE_MS);
+            loop.schedule(next, PAUSE_MS, TimeUnit.MILLISECONDS);
+            return;
+        }
+        next.run();
+    }
+}

@@ -1,0 +1,157 @@
+package io.cleave.e2e.unique;
+
+import io.cleave.e2e.support.CleaveJar;
+import io.cleave.e2e.support.CleaveTestHome;
+import io.cleave.e2e.support.RunningDaemon;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Kill -9 between a statement's lookup row and its row: of the daemon (it halts there, {@code
+ * -Dcleave.test.uniqueHaltAt}), of the shard holding the lookup row and of the shard the row was
+ * going to (the statement waits there, {@code -Dcleave.test.uniquePauseMs}, while the test kills
+ * it). Afterwards no lookup row of the failed statement blocks the value, no row lacks its
+ * lookup row, and the value can be inserted again.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class UniqueKeyCrashIT {
+
+    private static final int SHARDS = 2;
+
+    private CleaveTestHome home;
+
+    @BeforeAll
+    void start() throws Exception {
+        assertThat(CleaveJar.JAR).as("cleave.jar is built by 'mvn package'").exists();
+        home = CleaveTestHome.builder().shards(SHARDS).extraYaml(UniqueLookups.SHARDING).create();
+        RunningDaemon daemon = home.start();
+        try (Connection c = daemon.connectProxy("", "")) {
+            execute(c, "CREATE DATABASE gu");
+            execute(c, UniqueLookups.TABLE);
+            execute(c, "INSERT INTO gu.users VALUES (1, 'one@x', 'a'), (2, 'two@x', 'b'), (3, 'three@x', 'c')");
+        } finally {
+            daemon.closeLeavingInstancesRunning();
+        }
+    }
+
+    @AfterAll
+    void stop() {
+        if (home != null) {
+            home.close();
+        }
+    }
+
+    @Test
+    void daemonKilledBetweenLookupRowAndRow() throws Exception {
+        String email = valueOnOtherShardThan("halt", 11);
+        Path log = home.root().resolve("halt-lookup.log");
+        Process up = CleaveJar.up(home, log, "-Dcleave.test.uniqueHaltAt=LOOKUP_WRITTEN");
+        try {
+            try (Connection c = CleaveJar.awaitProxy(home, up, log, "gu")) {
+                assertThatThrownBy(() -> execute(c, "INSERT INTO gu.users VALUES (11, '" + email + "', 'h')"))
+                        .isInstanceOf(SQLException.class);
+            }
+            assertThat(up.waitFor(30, TimeUnit.SECONDS)).as("the daemon halted").isTrue();
+            assertThat(up.exitValue()).as(Files.readString(log)).isEqualTo(137);
+            assertThat(Files.readString(log)).contains("test hook: halting with the lookup rows written");
+        } finally {
+            up.destroyForcibly();
+        }
+        RunningDaemon next = home.start();
+        try {
+            assertAfterwards(next, email, 11);
+        } finally {
+            next.closeLeavingInstancesRunning();
+        }
+    }
+
+    @Test
+    void lookupShardKilledBetweenLookupRowAndRow() throws Exception {
+        String email = valueOnOtherShardThan("lk", 12);
+        shardKilledMidStatement(email, 12, UniqueLookups.lookupShard(email, SHARDS));
+    }
+
+    @Test
+    void rowShardKilledBetweenLookupRowAndRow() throws Exception {
+        String email = valueOnOtherShardThan("rw", 13);
+        shardKilledMidStatement(email, 13, UniqueLookups.rowShard(13, SHARDS));
+    }
+
+    private void shardKilledMidStatement(String email, int id, int victim) throws Exception {
+        Path log = home.root().resolve("pause-" + id + ".log");
+        Process up = CleaveJar.up(home, log, "-Dcleave.test.uniquePauseMs=3000");
+        try {
+            try (Connection c = CleaveJar.awaitProxy(home, up, log, "gu")) {
+                CompletableFuture<Void> insert = CompletableFuture.runAsync(() -> {
+                    try {
+                        execute(c, "INSERT INTO gu.users VALUES (" + id + ", '" + email + "', 'k')");
+                    } catch (SQLException e) {
+                        throw new RuntimeException(e);
+                    }
+                });
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+                while (!Files.readString(log).contains("test hook: pausing") && System.nanoTime() < deadline) {
+                    Thread.sleep(50);
+                }
+                assertThat(Files.readString(log)).contains("test hook: pausing");
+                long pid = home.serverPids().get(victim);
+                new ProcessBuilder("kill", "-9", Long.toString(pid)).start().waitFor();
+                assertThatThrownBy(() -> insert.get(60, TimeUnit.SECONDS)).as("the statement lost a shard")
+                        .hasCauseInstanceOf(RuntimeException.class);
+            }
+        } finally {
+            up.destroy();
+            up.waitFor(60, TimeUnit.SECONDS);
+            up.destroyForcibly();
+        }
+        RunningDaemon next = home.start();
+        try {
+            assertAfterwards(next, email, id);
+        } finally {
+            next.closeLeavingInstancesRunning();
+        }
+    }
+
+    /** The failed statement left nothing; the value goes in now, once; the invariant holds. */
+    private static void assertAfterwards(RunningDaemon daemon, String email, int id) throws Exception {
+        assertThat(UniqueLookups.lookupRows(daemon, SHARDS)).as("no lookup row of the failed statement")
+                .doesNotContainKey(email);
+        try (Connection c = daemon.connectProxy("gu", "")) {
+            assertThat(UniqueLookups.rows(c)).doesNotContainKey((long) id);
+            execute(c, "INSERT INTO gu.users VALUES (" + id + ", '" + email + "', 'again')");
+            assertThatThrownBy(() -> execute(c, "INSERT INTO gu.users VALUES (" + (id + 100) + ", '" + email + "', 'x')"))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("Duplicate entry '" + email + "' for key 'email'");
+            assertThat(UniqueLookups.violations(daemon, c, SHARDS)).isEmpty();
+        }
+    }
+
+    /** A value whose lookup row is on the other shard than row {@code id}'s. */
+    private static String valueOnOtherShardThan(String prefix, int id) {
+        for (int i = 0; ; i++) {
+            String email = prefix + i + "@x";
+            if (UniqueLookups.lookupShard(email, SHARDS) != UniqueLookups.rowShard(id, SHARDS)) {
+                return email;
+            }
+        }
+    }
+
+    private static void execute(Connection c, String sql) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute(sql);
+        }
+    }
+}
