@@ -392,8 +392,10 @@ public final class Daemon implements AutoCloseable {
             e = new Explainer(new Router(routing));
             explainer = e;
         }
+        ProxyRuntime runtime = runtime();
         Explainer.Explanation x = e.explain(sql.getBytes(StandardCharsets.UTF_8), SqlMode.DEFAULT,
-                provisioned.shardMaps().current());
+                provisioned.shardMaps().current(), runtime == null ? io.cleave.router.unique.UniqueKeysView.NONE
+                        : runtime.uniqueIndexes()::of, null);
         return new ExplainReport(sql, x.plan(), x.shards());
     }
 

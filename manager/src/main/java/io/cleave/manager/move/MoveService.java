@@ -246,7 +246,9 @@ public final class MoveService implements AutoCloseable {
     /** Where the rows are, per shard and per key range or bucket run (exact counts when asked). */
     public ShardsReport shards(boolean exact) {
         try {
-            return new ShardSizes(env.shards(), env.maps()).report(exact, active());
+            return new ShardSizes(env.shards(), env.maps()).report(exact, active())
+                    .withUniqueKeys(io.cleave.manager.unique.LookupSizes.measure(env.shards(),
+                            env.maps().topology().defaultShard(), env.maps().current().shardCount(), exact));
         } catch (java.sql.SQLException e) {
             throw new MoveRefused(MoveRefused.Kind.CONFLICT, "cannot measure the shards: " + e.getMessage());
         }
