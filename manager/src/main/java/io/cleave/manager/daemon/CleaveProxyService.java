@@ -142,6 +142,12 @@ public final class CleaveProxyService implements ProxyService {
     }
 
     @Override
+    public io.cleave.router.unique.UniqueKeysView uniqueKeys() {
+        ProxyServer s = server;
+        return s == null ? io.cleave.router.unique.UniqueKeysView.NONE : s.runtime().uniqueIndexes()::of;
+    }
+
+    @Override
     public int recoverNow() {
         return running().recoverNow();
     }

@@ -392,10 +392,10 @@ public final class Daemon implements AutoCloseable {
             e = new Explainer(new Router(routing));
             explainer = e;
         }
-        ProxyRuntime runtime = runtime();
+        ProxyService p = proxy;
         Explainer.Explanation x = e.explain(sql.getBytes(StandardCharsets.UTF_8), SqlMode.DEFAULT,
-                provisioned.shardMaps().current(), runtime == null ? io.cleave.router.unique.UniqueKeysView.NONE
-                        : runtime.uniqueIndexes()::of, null);
+                provisioned.shardMaps().current(), p == null ? io.cleave.router.unique.UniqueKeysView.NONE
+                        : p.uniqueKeys(), null);
         return new ExplainReport(sql, x.plan(), x.shards());
     }
 

@@ -42,6 +42,11 @@ public interface ProxyService extends AutoCloseable {
     /** Runs a recovery pass now; returns how many branches it settled. */
     int recoverNow();
 
+    /** The global unique keys the proxy enforces (for explanations), none when it does not run. */
+    default io.cleave.router.unique.UniqueKeysView uniqueKeys() {
+        return io.cleave.router.unique.UniqueKeysView.NONE;
+    }
+
     /** The last deadlock across shards the proxy broke, or null (none yet, or no proxy). */
     default DeadlockReport latestDeadlock() {
         return null;
