@@ -42,6 +42,7 @@ class GlobalUniqueKeysIT {
                 - { name: orders, keyspace: cust, column: cust_id }
                 - { name: pairs, keyspace: uid, column: id }
                 - { name: race, keyspace: uid, column: id }
+                - { name: tags, keyspace: uid, column: id }
             """;
 
     private ServerAndShards sides;
@@ -177,6 +178,103 @@ class GlobalUniqueKeysIT {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    @Test
+    void explainTellsTheLookupAndShardsListsTheKeys() throws Exception {
+        try (Connection c = sides.proxyConnection("")) {
+            Outcome.must(c, "USE gu");
+            Outcome.Rows select = explained(c, "SELECT id FROM users WHERE email = 'zz@x'");
+            assertThat(select.rows().get(0).get(1)).startsWith("lookup by unique key email in cleave.u_gu_users_email"
+                    + " on shard(s) ").contains("first, then only the shards of the keys it finds; without it: shards"
+                    + " 0, 1, 2, 3 (all)");
+            Outcome.Rows insert = explained(c, "INSERT INTO users VALUES (90, 'q@x', 'q')");
+            assertThat(insert.rows().get(0).get(1)).startsWith("each row's value of unique key email (cleave."
+                    + "u_gu_users_email, on shards 0-3) is claimed in its lookup first");
+            Outcome.Rows update = explained(c, "UPDATE users SET email = 'q@x' WHERE id = 5");
+            assertThat(update.rows().get(0).get(1)).startsWith("the new value of unique key email is claimed in"
+                    + " cleave.u_gu_users_email first");
+        }
+        io.cleave.e2e.support.CleaveJar.Result shards = io.cleave.e2e.support.CleaveJar.run(sides.sharded().home(),
+                "shards", "--exact");
+        assertThat(shards.code()).as(shards.out()).isZero();
+        assertThat(shards.out()).contains("global unique keys").containsPattern(
+                "gu\\.users\\s+email \\(email\\)\\s+enforced\\s+0-3");
+        assertThat(shards.out()).containsPattern("gu\\.orders\\s+PRIMARY \\(id\\)\\s+enforced");
+    }
+
+    private static Outcome.Rows explained(Connection c, String sql) {
+        Outcome o = Outcome.run(c, "EXPLAIN CLEAVE " + sql);
+        assertThat(o).as("EXPLAIN CLEAVE %s", sql).isInstanceOf(Outcome.Rows.class);
+        return (Outcome.Rows) o;
+    }
+
+    @Test
+    void shapesThatCannotKeepTheKeyAreRefusedNamingIt() {
+        try (Connection c = sides.proxyConnection("")) {
+            Outcome.must(c, "USE gu");
+            Outcome set = Outcome.run(c, "INSERT INTO users SET id = 70, email = 'set@x'");
+            assertThat(set).as("INSERT ... SET").isInstanceOf(Outcome.Failure.class);
+            assertThat(((Outcome.Failure) set).message()).contains("INSERT ... SET into users, which has the global"
+                    + " unique key email, is not supported");
+            Outcome update = Outcome.run(c, "UPDATE users SET email = CONCAT(name, '@y') WHERE id = 2");
+            assertThat(((Outcome.Failure) update).message()).contains("unique key email").contains("must set every column");
+            Outcome keyless = Outcome.run(c, "UPDATE users SET email = 'k@y' WHERE name = 'zz'");
+            assertThat(((Outcome.Failure) keyless).message()).contains("must name one row's sharding key (id = value)");
+            Outcome index = Outcome.run(c, "CREATE UNIQUE INDEX by_name ON users (name)");
+            assertThat(((Outcome.Failure) index).code()).isEqualTo(1235);
+            assertThat(((Outcome.Failure) index).message()).contains("leaves out its sharding column id");
+            Outcome odku = Outcome.run(c, "INSERT INTO users VALUES (71, 'o@y', 'o') ON DUPLICATE KEY UPDATE email = 'p@y'");
+            assertThat(((Outcome.Failure) odku).message()).contains("ON DUPLICATE KEY UPDATE of email, a column of the"
+                    + " unique key email");
+            Outcome rename = Outcome.run(c, "RENAME TABLE users TO people");
+            assertThat(((Outcome.Failure) rename).message()).contains("renaming users is not supported while it has"
+                    + " global unique keys");
+        } catch (SQLException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
+    void aKeyGoesWithItsIndexAndItsTable() throws Exception {
+        List<Connection> both = List.of(plain, sides.proxyConnection(""));
+        for (Connection c : both) {
+            Outcome.must(c, "CREATE TABLE gu.tags (id INT NOT NULL PRIMARY KEY, tag VARCHAR(20), UNIQUE KEY by_tag (tag))");
+            Outcome.must(c, "INSERT INTO gu.tags VALUES (1, 't'), (2, 'u')");
+        }
+        assertThat(lookupTables("u_gu_tags_by_tag")).as("lookup tables of by_tag").isEqualTo(SHARDS);
+        for (Connection c : both) {
+            Outcome.must(c, "DROP INDEX by_tag ON gu.tags");
+        }
+        assertThat(lookupTables("u_gu_tags_by_tag")).as("lookup tables of by_tag once it is dropped").isZero();
+        String twice = "INSERT INTO gu.tags VALUES (3, 't')";
+        assertThat(Outcome.run(both.get(1), twice)).isEqualTo(Outcome.run(plain, twice)).isEqualTo(new Outcome.Count(1));
+        for (Connection c : both) {
+            Outcome.must(c, "ALTER TABLE gu.tags ADD COLUMN code INT");
+            Outcome.must(c, "DROP TABLE gu.tags");
+            Outcome.must(c, "CREATE TABLE gu.tags (id INT NOT NULL PRIMARY KEY, tag VARCHAR(20) UNIQUE)");
+        }
+        assertThat(lookupTables("u_gu_tags_tag")).isEqualTo(SHARDS);
+        String again = "INSERT INTO gu.tags VALUES (1, 't'), (2, 't')";
+        assertThat(Outcome.run(both.get(1), again)).isEqualTo(Outcome.run(plain, again));
+        for (Connection c : both) {
+            Outcome.must(c, "DROP TABLE gu.tags");
+        }
+        assertThat(lookupTables("u_gu_tags_tag")).isZero();
+        both.get(1).close();
+    }
+
+    /** How many shards have the lookup table {@code cleave.name}. */
+    private int lookupTables(String name) throws SQLException {
+        int found = 0;
+        for (int shard = 0; shard < SHARDS; shard++) {
+            try (Connection c = sides.sharded().connect(shard)) {
+                Outcome rows = Outcome.run(c, "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'cleave'"
+                        + " AND TABLE_NAME = '" + name + "'");
+                found += Integer.parseInt(((Outcome.Rows) rows).rows().get(0).get(0));
+            }
+        }
+        return found;
     }
 
     private static Outcome insert(Connection c, CyclicBarrier barrier, int id, String email) throws Exception {

@@ -51,7 +51,7 @@ public final class Explainer {
         Analysis analysis = router.analyze(sql, mode, new Analysis());
         String shards = shards(analysis, map);
         String lookups = lookups(analysis, keys, schema);
-        return new Explanation(PlanPrinter.print(analysis), lookups == null ? shards : lookups + "; " + shards);
+        return new Explanation(PlanPrinter.print(analysis), lookups == null ? shards : lookups + ": " + shards);
     }
 
     /** Which lookups of global unique keys the statement reads or writes first, or null. */
@@ -65,7 +65,7 @@ public final class Explainer {
                 return null;
             }
             List<String> names = new ArrayList<>();
-            indexes.forEach(i -> names.add(i.name() + " (" + i.qualifiedLookup() + ", on shards 0-" + (i.lookupShards() - 1) + ")"));
+            indexes.forEach(i -> names.add(i.name() + " (" + i.shownLookup() + ", on shards 0-" + (i.lookupShards() - 1) + ")"));
             return "each row's value of unique key " + String.join(", ", names) + " is claimed in its lookup first"
                     + " (one shard per value), then the rows go to";
         }
@@ -76,7 +76,7 @@ public final class Explainer {
         for (UniqueIndex index : keys.of(p.schema() != null ? p.schema() : schema, p.table())) {
             for (String c : index.columns()) {
                 if (p.assigned().containsKey(c.toLowerCase(java.util.Locale.ROOT))) {
-                    return "the new value of unique key " + index.name() + " is claimed in " + index.qualifiedLookup()
+                    return "the new value of unique key " + index.name() + " is claimed in " + index.shownLookup()
                             + " first, then the row's shard";
                 }
             }
@@ -87,7 +87,7 @@ public final class Explainer {
                             ? values.key(s.slot(), index.types().get(0)) : null;
                     shards.add(key == null ? "?" : Integer.toString(LookupPlacement.shardOf(index, List.of(key))));
                 }
-                return "lookup by unique key " + index.name() + " in " + index.qualifiedLookup() + " on shard(s) " + shards
+                return "lookup by unique key " + index.name() + " in " + index.shownLookup() + " on shard(s) " + shards
                         + " first, then only the shards of the keys it finds; without it";
             }
         }
@@ -156,6 +156,9 @@ public final class Explainer {
         Map<Integer, List<Integer>> rowsByShard = new TreeMap<>();
         for (int i = 0; i < split.rows().size(); i++) {
             KeyValue key = split.rows().get(i).key();
+            if (key == null) {
+                return "each row's by its sharding key, found by the table's column order (the INSERT has no column list)";
+            }
             if (key instanceof KeyValue.SlotValue s && analysis.digest().slotKind(s.slot()) == SlotKind.PLACEHOLDER) {
                 return "depends on the values bound to its parameters (?)";
             }

@@ -57,6 +57,11 @@ public record UniqueIndex(String schema, String table, String name, List<String>
         return "cleave.`" + lookupTable.replace("`", "``") + "`";
     }
 
+    /** The lookup table's name as people read it. */
+    public String shownLookup() {
+        return "cleave." + lookupTable;
+    }
+
     /** The position of {@code column} in the key, or -1. */
     public int indexOf(String column) {
         for (int i = 0; i < columns.size(); i++) {
