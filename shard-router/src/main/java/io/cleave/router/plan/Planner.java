@@ -247,7 +247,7 @@ public final class Planner {
             return Plan.Route.of(ddl.kind(), new Target.AllShards(), Plan.Access.READ,
                     Plan.Merge.concatenation(ScatterRule.CONCATENATED_REPORTS));
         }
-        String uniqueRefusal = ShardLocalKeys.refusal(ddl, topology);
+        String uniqueRefusal = ShardLocalKeys.refusal(ddl, topology, ctx.tokens);
         if (uniqueRefusal != null) {
             return refuse(ddl, uniqueRefusal);
         }

@@ -56,6 +56,17 @@ class UniqueProbeTest {
     }
 
     @Test
+    void addingAUniqueKeyWithoutTheShardingColumnToAStoredTableIsRefused() {
+        assertThat(plan("ALTER TABLE orders ADD UNIQUE KEY by_status (status, qty)")).isInstanceOf(Plan.Refuse.class)
+                .extracting(p -> ((Plan.Refuse) p).message()).asString().contains("adds a unique key (status, qty)");
+        assertThat(plan("ALTER TABLE orders ADD CONSTRAINT c1 UNIQUE (`status`)")).isInstanceOf(Plan.Refuse.class);
+        assertThat(plan("CREATE UNIQUE INDEX s ON orders (status)")).isInstanceOf(Plan.Refuse.class);
+        assertThat(plan("ALTER TABLE orders ADD UNIQUE KEY with_key (status, cust_id)")).isInstanceOf(Plan.Route.class);
+        assertThat(plan("ALTER TABLE orders ADD COLUMN note VARCHAR(10), ADD KEY (status)")).isInstanceOf(Plan.Route.class);
+        assertThat(plan("ALTER TABLE products ADD UNIQUE KEY (name)")).isInstanceOf(Plan.Route.class);
+    }
+
+    @Test
     void explainNamesTheLookupReadOrClaimedFirst() {
         UniqueIndex byId = new UniqueIndex("shop", "orders", "PRIMARY", List.of("id"), List.of(KeyType.INTEGER), "cust_id",
                 UniqueIndex.lookupName("shop", "orders", "PRIMARY"), 4);
