@@ -42,8 +42,9 @@ final class AtomicStatement {
 
     /**
      * Runs one round: every leg at once, in the statement's transaction. {@code then} gets the
-     * results when every shard answered; a shard that lost the transaction (a deadlock, its
-     * connection gone) ends the statement with that error instead.
+     * results when every shard answered without an error; an error ends the statement with it
+     * instead (undone everywhere; when a shard lost the transaction, a deadlock or its connection
+     * gone, the whole transaction is rolled back).
      */
     void round(List<Leg> legs, Consumer<List<LegResult>> then) {
         if (legs.isEmpty()) {
@@ -54,6 +55,12 @@ final class AtomicStatement {
             for (LegResult leg : results) {
                 if (leg.failure != null || leg.error != null && session.transaction().abortedBy(leg.error.errorCode())) {
                     fail(leg.errorPacket(), true);
+                    return;
+                }
+            }
+            for (LegResult leg : results) {
+                if (!leg.ok()) {
+                    fail(leg.errorPacket(), false);
                     return;
                 }
             }

@@ -43,6 +43,13 @@ final class InsertSplitter {
      * buffers are the event loop's, reused meanwhile).
      */
     void run(Command command, Plan.InsertSplit split, Runnable rerun) {
+        String unknownKeys = session.runtime().uniqueIndexes().notLoadedRefusal(split.table(),
+                session.runtime().topology().defaultShard());
+        if (unknownKeys != null) {
+            // The default shard has been down since the proxy started: any sharded table could have such a key.
+            command.refuse(1105, "HY000", unknownKeys);
+            return;
+        }
         String schema = split.schema() != null ? split.schema() : session.settings().schema();
         if (split.missingKeyColumn() != null) {
             if (schema == null) {

@@ -184,16 +184,10 @@ final class UniqueInsert {
                         s.add(v).add(", ");
                     }
                     s.add(u.keySql[r]).add(")");
-                    perShard.computeIfAbsent(lookupShard[x][r], k -> new ArrayList<>()).add(s.bytes());
-                    which.computeIfAbsent(lookupShard[x][r], k -> new ArrayList<>()).add(new int[]{x, r});
+                    add(perShard, which, lookupShard[x][r], s, x, r);
                 }
             }
             statement.round(legs(perShard), results -> {
-                ErrPacket error = firstError(results);
-                if (error != null) {
-                    statement.fail(error);
-                    return;
-                }
                 boolean contested = false;
                 for (LegResult leg : results) {
                     List<int[]> rows = which.get(leg.shard);
@@ -237,16 +231,10 @@ final class UniqueInsert {
                     }
                     s.add(" END FROM ").add(u.indexes.get(x).qualifiedLookup()).add(" WHERE ").eq(x, r, null)
                             .add(" FOR UPDATE");
-                    perShard.computeIfAbsent(lookupShard[x][r], k -> new ArrayList<>()).add(s.bytes());
-                    which.computeIfAbsent(lookupShard[x][r], k -> new ArrayList<>()).add(new int[]{x, r});
+                    add(perShard, which, lookupShard[x][r], s, x, r);
                 }
             }
             statement.round(legs(perShard), results -> {
-                ErrPacket error = firstError(results);
-                if (error != null) {
-                    statement.fail(error);
-                    return;
-                }
                 Map<Integer, List<Integer>> suspects = new LinkedHashMap<>();
                 ShardMap map = session.runtime().shardMaps().current();
                 for (LegResult leg : results) {
@@ -300,11 +288,6 @@ final class UniqueInsert {
                 perShard.put(e.getKey(), List.of(s.bytes()));
             }
             statement.round(legs(perShard), results -> {
-                ErrPacket error = firstError(results);
-                if (error != null) {
-                    statement.fail(error);
-                    return;
-                }
                 for (LegResult leg : results) {
                     for (var row : leg.rows) {
                         int xr = Integer.parseInt(row.string(0));
@@ -378,11 +361,6 @@ final class UniqueInsert {
                 perShard.computeIfAbsent(deletesOn.get(i), k -> new ArrayList<>()).add(holderDeletes.get(i).bytes());
             }
             statement.round(legs(perShard), results -> {
-                ErrPacket error = firstError(results);
-                if (error != null) {
-                    statement.fail(error);
-                    return;
-                }
                 long deleted = 0;
                 for (LegResult leg : results) {
                     List<byte[]> sent = perShard.get(leg.shard);
@@ -429,11 +407,6 @@ final class UniqueInsert {
             }
             int skippedRows = skipped;
             statement.round(legs(perShard), results -> {
-                ErrPacket error = firstError(results);
-                if (error != null) {
-                    statement.fail(error);
-                    return;
-                }
                 long affected = deleted;
                 long insertId = 0;
                 int warnings = skippedRows;
@@ -456,6 +429,13 @@ final class UniqueInsert {
             });
         }
 
+        /** Adds statement {@code s}, about row {@code r}'s value of key {@code x}, to {@code shard}'s leg. */
+        private void add(Map<Integer, List<byte[]>> perShard, Map<Integer, List<int[]>> which, int shard, Sql s, int x,
+                         int r) {
+            perShard.computeIfAbsent(shard, k -> new ArrayList<>()).add(s.bytes());
+            which.computeIfAbsent(shard, k -> new ArrayList<>()).add(new int[]{x, r});
+        }
+
         private Sql takeOver(int x, int r) {
             return new Sql("UPDATE ").add(u.indexes.get(x).qualifiedLookup()).add(" SET ")
                     .add(UniqueIndex.KEY_COLUMN).add(" = ").add(u.keySql[r]).add(" WHERE ").eq(x, r, null);
@@ -467,7 +447,7 @@ final class UniqueInsert {
         }
 
         private ErrPacket refusal(String message) {
-            return new ErrPacket(1235, "42000", "This version of MariaDB doesn't yet support '" + message + "'");
+            return new ErrPacket(1235, "42000", message);
         }
 
         /** Whether the lookup's key text names row {@code r}'s own key. */
@@ -503,16 +483,6 @@ final class UniqueInsert {
             List<AtomicStatement.Leg> legs = new ArrayList<>();
             perShard.forEach((shard, statements) -> legs.add(new AtomicStatement.Leg(shard, statements)));
             return legs;
-        }
-
-        private ErrPacket firstError(List<LegResult> results) {
-            for (LegResult leg : results) {
-                if (!leg.ok()) {
-                    ErrPacket e = leg.errorPacket();
-                    return e;
-                }
-            }
-            return null;
         }
 
         /** SQL assembled from the proxy's text and the client's values (bytes in the client's character set). */

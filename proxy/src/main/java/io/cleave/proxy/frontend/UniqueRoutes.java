@@ -48,6 +48,11 @@ final class UniqueRoutes {
     /** Whether the command was taken (run, refused or waiting for its lookup). */
     boolean run(Command command, Plan.Route r, Runnable rerun) {
         UniqueProbe p = r.probe();
+        if (!session.runtime().uniqueIndexes().loaded() && r.write()) {
+            command.refuse(1105, "HY000", session.runtime().uniqueIndexes().notLoadedRefusal(p.table(),
+                    session.runtime().topology().defaultShard()));
+            return true;
+        }
         if (session.runtime().uniqueIndexes().isEmpty()) {
             return false;
         }

@@ -317,6 +317,9 @@ public final class ProxyServer implements AutoCloseable {
                 log.warn("shard {}: {}", shard, e.getMessage());
             }
             recoverQuietly();
+            if (!runtime.uniqueIndexes().loaded()) {
+                loadUniqueIndexes(admin, runtime);
+            }
         });
     }
 
@@ -380,16 +383,25 @@ public final class ProxyServer implements AutoCloseable {
      */
     private static void loadUniqueIndexes(ShardAdmin admin, ProxyRuntime runtime) {
         int home = runtime.topology().defaultShard();
+        List<io.cleave.router.unique.UniqueIndex> found = new java.util.ArrayList<>();
         try {
             for (ShardAdmin.Row row : admin.query(home, io.cleave.proxy.unique.UniqueIndexes.CATALOG_SELECT)) {
-                runtime.uniqueIndexes().add(io.cleave.proxy.unique.UniqueIndexes.fromRow(row.values()));
+                found.add(io.cleave.proxy.unique.UniqueIndexes.fromRow(row.values()));
             }
         } catch (ShardAdmin.ShardAdminException e) {
-            throw new IllegalStateException("cannot read the global unique keys from shard " + home + ": "
-                    + e.getMessage(), e);
+            if (!e.unreachable()) {
+                throw new IllegalStateException("cannot read the global unique keys from shard " + home + ": "
+                        + e.getMessage(), e);
+            }
+            // Until the default shard is back, writes to sharded tables are refused: any could have such a key.
+            log.warn("shard {} is unreachable: the global unique keys are read when it is back; until then writes to"
+                    + " sharded tables are refused", home);
+            runtime.uniqueIndexes().unknown();
+            return;
         }
-        if (!runtime.uniqueIndexes().isEmpty()) {
-            log.info("global unique keys: {}", runtime.uniqueIndexes().all());
+        runtime.uniqueIndexes().load(found);
+        if (!found.isEmpty()) {
+            log.info("global unique keys: {}", found);
         }
     }
 

@@ -28,6 +28,30 @@ public final class UniqueIndexes {
             + " sharding_column, lookup_table, lookup_shards FROM cleave.unique_keys";
 
     private final ConcurrentHashMap<String, List<UniqueIndex>> byTable = new ConcurrentHashMap<>();
+    /** The catalog was read (false while the default shard has been unreachable since the start). */
+    private volatile boolean loaded = true;
+
+    /** The catalog could not be read: writes to sharded tables wait for {@link #load}. */
+    public void unknown() {
+        loaded = false;
+    }
+
+    /** The catalog's keys, read at start or once the default shard is back. */
+    public void load(List<UniqueIndex> keys) {
+        keys.forEach(this::add);
+        loaded = true;
+    }
+
+    /** Whether the keys are known; until then no write to a sharded table may run (any could have one). */
+    public boolean loaded() {
+        return loaded;
+    }
+
+    /** The refusal of a write to a sharded table while the keys are not known, or null. */
+    public String notLoadedRefusal(String table, int defaultShard) {
+        return loaded ? null : "writes to the sharded table " + table + " wait for the global unique keys, which are read"
+                + " from shard " + defaultShard + " once it is reachable again";
+    }
 
     /** The table's global unique keys; empty when it has none. */
     public List<UniqueIndex> of(String schema, String table) {
