@@ -103,6 +103,17 @@ class GlobalUniqueKeysIT {
             "UPDATE users SET name = 'nm' WHERE email = 'b@x'",
             "DELETE FROM users WHERE email = 'g@x'",
             "INSERT INTO users VALUES (26,'g@x','back')",
+            "BEGIN",
+            "INSERT INTO users VALUES (30, 't1@x', 't')",
+            "INSERT INTO users VALUES (31, 't1@x', 'dup')",
+            "INSERT INTO users VALUES (32, 't2@x', 't')",
+            "SELECT id FROM users WHERE email = 't1@x'",
+            "UPDATE users SET email = 't3@x' WHERE id = 32",
+            "COMMIT",
+            "BEGIN",
+            "INSERT INTO users VALUES (33, 't4@x', 'gone')",
+            "ROLLBACK",
+            "INSERT INTO users VALUES (34, 't4@x', 'kept'), (35, 't2@x', 'again')",
             "INSERT INTO orders VALUES (1, 10, 'o1'), (2, 20, 'o2'), (3, 30, 'o3')",
             "INSERT INTO orders VALUES (2, 40, 'dup')",
             "INSERT INTO orders VALUES (4, 10, 'o4') ON DUPLICATE KEY UPDATE note = 'x'",
@@ -143,6 +154,61 @@ class GlobalUniqueKeysIT {
             return e.rows().equals(a.rows());
         }
         return expected.equals(actual);
+    }
+
+    @Test
+    void preparedStatementsBindTheKeysValues() throws Exception {
+        String prepared = "useServerPrepStmts=true&cachePrepStmts=false";
+        try (Connection ref = sides.plainConnection(prepared); Connection px = sides.proxyConnection(prepared)) {
+            List<String> differences = new ArrayList<>();
+            for (Connection c : List.of(ref, px)) {
+                Outcome.must(c, "USE gu");
+            }
+            Object[][] inserts = {{40, "p1@x"}, {41, "p1@x"}, {42, "P1@X"}, {43, "p2@x"}};
+            for (Object[] row : inserts) {
+                String expected = preparedOutcome(ref, "INSERT INTO users (id, email, name) VALUES (?, ?, 'p')", row);
+                String actual = preparedOutcome(px, "INSERT INTO users (id, email, name) VALUES (?, ?, 'p')", row);
+                if (!expected.equals(actual)) {
+                    differences.add("insert " + java.util.Arrays.toString(row) + ": " + expected + " / " + actual);
+                }
+            }
+            for (Object[] args : new Object[][] {{"p2@x", 40}, {"p9@x", 43}}) {
+                String expected = preparedOutcome(ref, "UPDATE users SET email = ? WHERE id = ?", args);
+                String actual = preparedOutcome(px, "UPDATE users SET email = ? WHERE id = ?", args);
+                if (!expected.equals(actual)) {
+                    differences.add("update " + java.util.Arrays.toString(args) + ": " + expected + " / " + actual);
+                }
+            }
+            for (String email : List.of("p1@x", "p9@x", "p2@x", "none")) {
+                String expected = preparedOutcome(ref, "SELECT id, name FROM users WHERE email = ?", new Object[]{email});
+                String actual = preparedOutcome(px, "SELECT id, name FROM users WHERE email = ?", new Object[]{email});
+                if (!expected.equals(actual)) {
+                    differences.add("select " + email + ": " + expected + " / " + actual);
+                }
+            }
+            assertThat(Outcome.tableDifference(ref, px, "users")).isNull();
+            assertThat(differences).isEmpty();
+        }
+    }
+
+    private static String preparedOutcome(Connection c, String sql, Object[] args) {
+        try (java.sql.PreparedStatement ps = c.prepareStatement(sql)) {
+            for (int i = 0; i < args.length; i++) {
+                ps.setObject(i + 1, args[i]);
+            }
+            if (ps.execute()) {
+                List<String> rows = new ArrayList<>();
+                try (java.sql.ResultSet rs = ps.getResultSet()) {
+                    while (rs.next()) {
+                        rows.add(rs.getString(1) + " " + rs.getString(2));
+                    }
+                }
+                return rows.toString();
+            }
+            return "count " + ps.getUpdateCount();
+        } catch (SQLException e) {
+            return "error " + e.getErrorCode() + " " + e.getMessage();
+        }
     }
 
     @Test

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -27,7 +28,8 @@ public final class UniqueIndexes {
     public static final String CATALOG_SELECT = "SELECT schema_name, table_name, key_name, columns, types,"
             + " sharding_column, lookup_table, lookup_shards FROM cleave.unique_keys";
 
-    private final ConcurrentHashMap<String, List<UniqueIndex>> byTable = new ConcurrentHashMap<>();
+    /** Lower-case schema, then lower-case table, to the table's keys. */
+    private final ConcurrentHashMap<String, Map<String, List<UniqueIndex>>> byTable = new ConcurrentHashMap<>();
     /** The catalog was read (false while the default shard has been unreachable since the start). */
     private volatile boolean loaded = true;
 
@@ -53,12 +55,13 @@ public final class UniqueIndexes {
                 + " from shard " + defaultShard + " once it is reachable again";
     }
 
-    /** The table's global unique keys; empty when it has none. */
+    /** The table's global unique keys; empty when it has none. No allocation for lower-case names. */
     public List<UniqueIndex> of(String schema, String table) {
         if (byTable.isEmpty() || schema == null) {
             return List.of();
         }
-        List<UniqueIndex> found = byTable.get(key(schema, table));
+        Map<String, List<UniqueIndex>> tables = byTable.get(schema.toLowerCase(Locale.ROOT));
+        List<UniqueIndex> found = tables == null ? null : tables.get(table.toLowerCase(Locale.ROOT));
         return found == null ? List.of() : found;
     }
 
@@ -69,25 +72,37 @@ public final class UniqueIndexes {
     /** Every key of every table. */
     public List<UniqueIndex> all() {
         List<UniqueIndex> out = new ArrayList<>();
-        byTable.values().forEach(out::addAll);
+        byTable.values().forEach(tables -> tables.values().forEach(out::addAll));
         return out;
     }
 
-    public void add(UniqueIndex index) {
-        byTable.compute(key(index.schema(), index.table()), (k, old) -> {
-            List<UniqueIndex> next = new ArrayList<>(old == null ? List.of() : old);
-            next.removeIf(i -> i.name().equalsIgnoreCase(index.name()));
-            next.add(index);
-            return List.copyOf(next);
-        });
+    public synchronized void add(UniqueIndex index) {
+        Map<String, List<UniqueIndex>> tables = byTable.computeIfAbsent(index.schema().toLowerCase(Locale.ROOT),
+                k -> new ConcurrentHashMap<>());
+        String table = index.table().toLowerCase(Locale.ROOT);
+        List<UniqueIndex> next = new ArrayList<>(tables.getOrDefault(table, List.of()));
+        next.removeIf(i -> i.name().equalsIgnoreCase(index.name()));
+        next.add(index);
+        tables.put(table, List.copyOf(next));
     }
 
-    public void remove(UniqueIndex index) {
-        byTable.computeIfPresent(key(index.schema(), index.table()), (k, old) -> {
-            List<UniqueIndex> next = new ArrayList<>(old);
-            next.removeIf(i -> i.name().equalsIgnoreCase(index.name()));
-            return next.isEmpty() ? null : List.copyOf(next);
-        });
+    public synchronized void remove(UniqueIndex index) {
+        String schema = index.schema().toLowerCase(Locale.ROOT);
+        Map<String, List<UniqueIndex>> tables = byTable.get(schema);
+        String table = index.table().toLowerCase(Locale.ROOT);
+        if (tables == null || !tables.containsKey(table)) {
+            return;
+        }
+        List<UniqueIndex> next = new ArrayList<>(tables.get(table));
+        next.removeIf(i -> i.name().equalsIgnoreCase(index.name()));
+        if (next.isEmpty()) {
+            tables.remove(table);
+            if (tables.isEmpty()) {
+                byTable.remove(schema);
+            }
+        } else {
+            tables.put(table, List.copyOf(next));
+        }
     }
 
     /** The catalog row's values, in {@link #CATALOG_SELECT}'s order. */
@@ -111,9 +126,5 @@ public final class UniqueIndexes {
                 + ", " + quote.apply(String.join(",", index.columns())) + ", " + quote.apply(types.toString()) + ", "
                 + quote.apply(index.shardingColumn()) + ", " + quote.apply(index.lookupTable()) + ", "
                 + index.lookupShards() + ")";
-    }
-
-    private static String key(String schema, String table) {
-        return schema.toLowerCase(Locale.ROOT) + "." + table.toLowerCase(Locale.ROOT);
     }
 }
