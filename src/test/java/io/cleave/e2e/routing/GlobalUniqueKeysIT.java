@@ -3,6 +3,7 @@ package io.cleave.e2e.routing;
 import io.cleave.router.keyspace.HashShardFunction;
 import io.cleave.router.keyspace.KeyType;
 import io.cleave.router.keyspace.ShardKey;
+import io.cleave.e2e.support.ServerMatrix;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -28,6 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * outcome (count, error code and message, rows) and each table afterwards must be the same.
  * Then duplicates from two clients on different shards at once: exactly one wins every round.
  */
+@ServerMatrix
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class GlobalUniqueKeysIT {
 
