@@ -57,6 +57,8 @@ final class Command {
     private PinNames pins = PinNames.NONE;
     private ClientStatement cursor;
     private boolean ended;
+    /** What runs when the command ends (see {@link #whenEnded}), or null. */
+    private Runnable whenEnded;
 
     /**
      * @param frame   the command as one frame of sequence 0 (owned)
@@ -243,6 +245,7 @@ final class Command {
             return;
         }
         ended = true;
+        runWhenEnded();
         end.fatal(this, new ErrPacket(errorCode, sqlState, message));
     }
 
@@ -258,7 +261,21 @@ final class Command {
             return;
         }
         ended = true;
+        runWhenEnded();
         end.finished(this);
+    }
+
+    /** Runs {@code then} when the command ends, however it ends (a read's snapshots end with it). */
+    void whenEnded(Runnable then) {
+        whenEnded = then;
+    }
+
+    private void runWhenEnded() {
+        Runnable then = whenEnded;
+        if (then != null) {
+            whenEnded = null;
+            then.run();
+        }
     }
 
     /** Closes the client connection; the command still ends as usual. */

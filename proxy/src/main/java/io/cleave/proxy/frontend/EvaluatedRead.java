@@ -72,7 +72,37 @@ final class EvaluatedRead {
         }
         command.served(RouteKind.MULTI_SHARD);
         command.clearLongData();
-        new Run(command, evaluate, statement).describe();
+        int[] shards = shardsRead(evaluate);
+        SessionCuts cuts = session.cuts();
+        boolean inTransaction = session.inTransaction();
+        SessionSettings own = session.settingsFor(command);
+        SessionSettings utf8 = evaluationSettings(own);
+        if (!inTransaction && cuts.forRead(shards.length)) {
+            // Every table is gathered at one cut, so no transaction across shards is seen half-committed.
+            cuts.read(command, shards, utf8, atCut -> new Run(command, evaluate, statement, atCut, false, own, utf8)
+                    .describe());
+        } else if (inTransaction && cuts.forFirstRead(shards.length, false)) {
+            cuts.join(command, shards, () -> new Run(command, evaluate, statement, new CommandLegs(session, command, utf8),
+                    true, own, utf8).describe());
+        } else {
+            new Run(command, evaluate, statement, new CommandLegs(session, command, utf8), inTransaction, own, utf8)
+                    .describe();
+        }
+    }
+
+    /** Every shard the evaluation reads: those holding the gathered tables' rows, and the evaluating one. */
+    private int[] shardsRead(Plan.Evaluate evaluate) {
+        int count = session.runtime().shardMaps().current().shardCount();
+        java.util.BitSet read = new java.util.BitSet();
+        read.set(evaluate.shard());
+        for (Plan.GatheredTable t : evaluate.tables()) {
+            if (t.sharded()) {
+                read.set(0, count);
+            } else {
+                read.set(t.homeShard());
+            }
+        }
+        return read.stream().toArray();
     }
 
     private static boolean hasParameters(Command command) {
@@ -127,7 +157,9 @@ final class EvaluatedRead {
         final Command command;
         final Plan.Evaluate evaluate;
         final byte[] statement;
-        final boolean inTransaction = session.inTransaction();
+        /** Whose connections every step uses: a cut's of its own, or the session's (its transaction's). */
+        final ExchangeContext legs;
+        final boolean inTransaction;
         final EvaluationLimits limits = session.runtime().evaluationLimits();
         /** The command's settings, with which the client's statement runs, and the evaluation's own (utf8mb4). */
         final SessionSettings own;
@@ -137,12 +169,15 @@ final class EvaluatedRead {
         long rows;
         long bytes;
 
-        Run(Command command, Plan.Evaluate evaluate, byte[] statement) {
+        Run(Command command, Plan.Evaluate evaluate, byte[] statement, ExchangeContext legs, boolean inTransaction,
+            SessionSettings own, SessionSettings utf8) {
             this.command = command;
             this.evaluate = evaluate;
             this.statement = statement;
-            this.own = session.settingsFor(command);
-            this.utf8 = evaluationSettings(own);
+            this.legs = legs;
+            this.inTransaction = inTransaction;
+            this.own = own;
+            this.utf8 = utf8;
         }
 
         /** Step 1: every table's definition and columns, from the evaluating shard. */
@@ -289,7 +324,7 @@ final class EvaluatedRead {
 
         /** Runs one statement list per shard; {@code then} gets the results when every shard answered without error. */
         private void exchange(List<Integer> shards, List<List<byte[]>> statements, Consumer<List<LegResult>> then) {
-            MultiExchange multi = new MultiExchange(new CommandLegs(session, command, utf8), inTransaction, results -> {
+            MultiExchange multi = new MultiExchange(legs, inTransaction, results -> {
                 for (LegResult leg : results) {
                     if (!leg.ok()) {
                         writes.afterTransactionalLegs(command, results, () -> command.error(leg.errorPacket()));

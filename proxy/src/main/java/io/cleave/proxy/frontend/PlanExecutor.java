@@ -63,8 +63,20 @@ final class PlanExecutor {
                 transactions.commitThen(command, rerun);
                 return;
             }
+            if (session.cuts().snapshotDue() && reachesShards(plan)) {
+                // A transaction begun READ ONLY (or WITH CONSISTENT SNAPSHOT, chained) reads every
+                // shard at one cut, taken at its first statement; the statement then runs afresh
+                // (its values are the event loop's, reused meanwhile).
+                session.cuts().snapshotTransaction(command, false, rerun);
+                return;
+            }
             run(command, plan, rerun);
         }
+    }
+
+    /** Whether a plan sends anything to a shard (session statements and local answers do not). */
+    private static boolean reachesShards(Plan plan) {
+        return plan instanceof Plan.Route || plan instanceof Plan.InsertSplit;
     }
 
     private void run(Command command, Plan plan, Runnable rerun) {

@@ -50,6 +50,7 @@ final class Session {
     private long transactionSequence;
     /** Made once: a method reference per statement would be an allocation on the hot path. */
     private final IntFunction<String> xids = this::newXid;
+    private final SessionCuts cuts = new SessionCuts(this);
 
     Session(ProxyRuntime runtime, LoopResources loop, ClientOutput output, long connectionId, String user,
             Capabilities capabilities, Charset loginCharset) {
@@ -250,6 +251,16 @@ final class Session {
      */
     private String newXid(int coordinator) {
         return "cleave:" + coordinator + ":" + runtime.runId() + ":" + connectionId + ":" + (++transactionSequence);
+    }
+
+    /** Makes XA ids for the session's transactions (see {@link #newXid}). */
+    IntFunction<String> xids() {
+        return xids;
+    }
+
+    /** When and how the session's reads take consistent cuts. */
+    SessionCuts cuts() {
+        return cuts;
     }
 
     /** Login succeeded: the schema the client asked for is taken as given. */

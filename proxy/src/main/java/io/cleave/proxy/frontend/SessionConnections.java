@@ -127,6 +127,27 @@ final class SessionConnections {
         return true;
     }
 
+    /** Whether the client has gone: what it borrowed went back, and nothing may be sent for it any more. */
+    boolean clientGone() {
+        return clientLeft;
+    }
+
+    /** Whether {@code conn} is still this session's (not given back, nor lent to someone else since). */
+    boolean has(BackendConnection conn) {
+        return borrowed.contains(conn);
+    }
+
+    /**
+     * Gives back a connection in no known state (a snapshot may be open on it, or a statement
+     * running): closed first. Nothing happens to one the session no longer has.
+     */
+    void discard(BackendConnection conn) {
+        if (borrowed.contains(conn)) {
+            conn.close();
+            borrowed.giveBack(conn);
+        }
+    }
+
     /**
      * A connection a commit of this session borrowed: recorded even after the client left, since
      * the commit goes on to its end and gives it back through here.

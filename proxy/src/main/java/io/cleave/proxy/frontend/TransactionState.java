@@ -317,6 +317,65 @@ final class TransactionState {
         return out.isEmpty() ? null : out;
     }
 
+    /**
+     * The statements that join {@code shard} to the transaction inside a cut's window, as
+     * {@link #preamble} would for its first statement there but opening its snapshot at once: the
+     * first shard (the coordinator) starts WITH CONSISTENT SNAPSHOT, every other one starts an XA
+     * branch and opens its read view with a read (XA START has no WITH CONSISTENT SNAPSHOT). A READ
+     * ONLY transaction's branches are read-only too. {@code setTransaction} (the client's SET
+     * TRANSACTION for this transaction, or null) goes to every shard.
+     */
+    List<String> openingAtCut(int shard, String setTransaction, java.util.function.IntFunction<String> xidFor) {
+        ensure(shard + 1);
+        List<String> out = new ArrayList<>(4 + savepoints.size());
+        if (setTransaction != null) {
+            out.add(setTransaction);
+        }
+        if (heldCount == 0 && (firstShard < 0 || firstShard == shard)) {
+            firstShard = shard;
+            out.add(io.cleave.proxy.cut.SnapshotStatements.withConsistentSnapshot(deferredBegin));
+        } else {
+            if (xid == null) {
+                xid = xidFor.apply(heldCount > 0 ? onlyShard() : firstShard);
+            }
+            xaBranch[shard] = true;
+            if (deferredBegin != null && deferredBegin.toUpperCase(Locale.ROOT).contains("READ ONLY")) {
+                out.add("SET TRANSACTION READ ONLY");
+            }
+            out.add("XA START " + quoted(xid));
+            out.add(io.cleave.proxy.cut.SnapshotStatements.OPEN_READ_VIEW);
+        }
+        for (String name : savepoints) {
+            out.add("SAVEPOINT `" + name.replace("`", "``") + "`");
+        }
+        return out;
+    }
+
+    /** SET TRANSACTION ... for the next transaction, or null. */
+    String nextTransaction() {
+        return nextTransaction;
+    }
+
+    /** The pending SET TRANSACTION, consumed (a cut sends it to every shard it joins). */
+    String takeNextTransaction() {
+        String next = nextTransaction;
+        nextTransaction = null;
+        return next;
+    }
+
+    /** Whether some shard is joining (its START TRANSACTION or XA START sent) but not held yet. */
+    boolean joiningAny() {
+        if (firstShard >= 0 && held(firstShard) == null) {
+            return true;
+        }
+        for (int s = 0; s < xaBranch.length; s++) {
+            if (xaBranch[s] && held[s] == null) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The shard whose START TRANSACTION went first (the coordinator-to-be), or -1. */
     private int firstShard = -1;
 

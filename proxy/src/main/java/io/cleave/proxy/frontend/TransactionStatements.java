@@ -56,14 +56,25 @@ final class TransactionStatements {
         TransactionState tx = session.transaction();
         if (tx.begun()) {
             // BEGIN inside a transaction commits it first, as the server does.
-            finishTransaction(command, "COMMIT", () -> {
-                tx.begin(startStatement);
-                command.ok();
-            });
+            finishTransaction(command, "COMMIT", () -> begun(command, startStatement));
             return;
         }
         tx.end();
+        begun(command, startStatement);
+    }
+
+    /**
+     * The transaction begins: held back until its first statement, except one WITH CONSISTENT
+     * SNAPSHOT, whose snapshot is taken now, as a server takes it, at one cut over every shard.
+     */
+    private void begun(Command command, String startStatement) {
+        TransactionState tx = session.transaction();
         tx.begin(startStatement);
+        SessionCuts cuts = session.cuts();
+        if (startStatement.contains("WITH CONSISTENT SNAPSHOT") && cuts.snapshotDue()) {
+            cuts.snapshotTransaction(command, true, command::ok);
+            return;
+        }
         command.ok();
     }
 

@@ -43,6 +43,7 @@ public final class ProxyRuntime {
     private final io.cleave.proxy.frontend.ClientProcesses processes = new io.cleave.proxy.frontend.ClientProcesses();
     private final InDoubtRegistry inDoubt = new InDoubtRegistry();
     private final CommitFence commitFence;
+    private final io.cleave.proxy.cut.CutWindows cuts;
     private final FailedLogins failedLogins;
     private final io.cleave.proxy.cutover.CutoverGate cutover;
     private final ShardAvailability availability;
@@ -69,6 +70,7 @@ public final class ProxyRuntime {
         this.slots = slots;
         this.availability = new ShardAvailability(ShardSlots.CAPACITY);
         this.commitFence = new CommitFence(ShardSlots.CAPACITY);
+        this.cuts = new io.cleave.proxy.cut.CutWindows(System::nanoTime, metrics.cuts(), commitFence);
         this.failedLogins = new FailedLogins(config.login().failedLogins());
         this.metrics = metrics;
         this.sslContext = sslContext;
@@ -114,6 +116,11 @@ public final class ProxyRuntime {
     /** Where statements wait for branch commits of acknowledged cross-shard transactions. */
     public CommitFence commitFence() {
         return commitFence;
+    }
+
+    /** Where cuts wait for cross-shard commits' decisions and branch commits, and those for cuts (see {@link io.cleave.proxy.cut.CutWindows}). */
+    public io.cleave.proxy.cut.CutWindows cuts() {
+        return cuts;
     }
 
     public InDoubtRegistry inDoubt() {
