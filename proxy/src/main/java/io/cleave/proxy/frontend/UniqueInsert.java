@@ -175,7 +175,7 @@ final class UniqueInsert {
                     if (lookupShard[x][r] < 0) {
                         continue;
                     }
-                    Sql s = new Sql("INSERT IGNORE INTO ").add(u.indexes.get(x).qualifiedLookup()).add(" (");
+                    UniqueSql s = new UniqueSql(u, "INSERT IGNORE INTO ").add(u.indexes.get(x).qualifiedLookup()).add(" (");
                     for (String c : u.indexes.get(x).columns()) {
                         s.id(c).add(", ");
                     }
@@ -223,7 +223,7 @@ final class UniqueInsert {
                     if (lookupShard[x][r] < 0 || claimed[x][r]) {
                         continue;
                     }
-                    Sql s = new Sql("SELECT ").add(UniqueIndex.KEY_COLUMN).add(", CASE");
+                    UniqueSql s = new UniqueSql(u, "SELECT ").add(UniqueIndex.KEY_COLUMN).add(", CASE");
                     for (int i = 0; i <= r; i++) {
                         if (lookupShard[x][i] == lookupShard[x][r]) {
                             s.add(" WHEN ").eq(x, i, null).add(" THEN ").add(Integer.toString(i));
@@ -274,7 +274,7 @@ final class UniqueInsert {
         void verify(Map<Integer, List<Integer>> suspects) {
             Map<Integer, List<byte[]>> perShard = new LinkedHashMap<>();
             for (Map.Entry<Integer, List<Integer>> e : suspects.entrySet()) {
-                Sql s = new Sql("SELECT CASE");
+                UniqueSql s = new UniqueSql(u, "SELECT CASE");
                 for (int xr : e.getValue()) {
                     s.add(" WHEN ").eq(xr / u.rows, xr % u.rows, null).add(" THEN ").add(Integer.toString(xr));
                 }
@@ -300,12 +300,12 @@ final class UniqueInsert {
 
         /** What happens to each row, from what the lookups and the verification found. */
         void decide() {
-            List<Sql> lookupFixes = new ArrayList<>();
+            List<UniqueSql> lookupFixes = new ArrayList<>();
             List<Integer> lookupFixShards = new ArrayList<>();
             List<Integer> deletesOn = new ArrayList<>();
             boolean[] skip = new boolean[u.rows];
             int[] target = base.shardOfRow().clone();
-            List<Sql> holderDeletes = new ArrayList<>();
+            List<UniqueSql> holderDeletes = new ArrayList<>();
             for (int r = 0; r < u.rows; r++) {
                 for (int x = 0; x < n; x++) {
                     if (lookupShard[x][r] < 0 || claimed[x][r]) {
@@ -335,7 +335,7 @@ final class UniqueInsert {
                             target[r] = holderShard;
                         } else if (replace) {
                             if (holderShard != target[r]) {
-                                holderDeletes.add(new Sql("DELETE FROM ").add(table()).add(" WHERE ").eq(x, r, null));
+                                holderDeletes.add(new UniqueSql(u, "DELETE FROM ").add(table()).add(" WHERE ").eq(x, r, null));
                                 deletesOn.add(holderShard);
                             }
                             lookupFixes.add(takeOver(x, r));
@@ -430,14 +430,14 @@ final class UniqueInsert {
         }
 
         /** Adds statement {@code s}, about row {@code r}'s value of key {@code x}, to {@code shard}'s leg. */
-        private void add(Map<Integer, List<byte[]>> perShard, Map<Integer, List<int[]>> which, int shard, Sql s, int x,
+        private void add(Map<Integer, List<byte[]>> perShard, Map<Integer, List<int[]>> which, int shard, UniqueSql s, int x,
                          int r) {
             perShard.computeIfAbsent(shard, k -> new ArrayList<>()).add(s.bytes());
             which.computeIfAbsent(shard, k -> new ArrayList<>()).add(new int[]{x, r});
         }
 
-        private Sql takeOver(int x, int r) {
-            return new Sql("UPDATE ").add(u.indexes.get(x).qualifiedLookup()).add(" SET ")
+        private UniqueSql takeOver(int x, int r) {
+            return new UniqueSql(u, "UPDATE ").add(u.indexes.get(x).qualifiedLookup()).add(" SET ")
                     .add(UniqueIndex.KEY_COLUMN).add(" = ").add(u.keySql[r]).add(" WHERE ").eq(x, r, null);
         }
 
@@ -483,48 +483,6 @@ final class UniqueInsert {
             List<AtomicStatement.Leg> legs = new ArrayList<>();
             perShard.forEach((shard, statements) -> legs.add(new AtomicStatement.Leg(shard, statements)));
             return legs;
-        }
-
-        /** SQL assembled from the proxy's text and the client's values (bytes in the client's character set). */
-        private final class Sql {
-            private final ByteArrayOutputStream out = new ByteArrayOutputStream(128);
-
-            Sql(String start) {
-                add(start);
-            }
-
-            Sql add(String s) {
-                byte[] b = s.getBytes(StandardCharsets.UTF_8);
-                out.write(b, 0, b.length);
-                return this;
-            }
-
-            Sql add(byte[] b) {
-                out.write(b, 0, b.length);
-                return this;
-            }
-
-            Sql id(String name) {
-                return add("`" + name.replace("`", "``") + "`");
-            }
-
-            /** {@code (c1 = v1 AND c2 = v2)} for row {@code r}'s value of key {@code x}. */
-            Sql eq(int x, int r, String qualifier) {
-                List<String> columns = u.indexes.get(x).columns();
-                add("(");
-                for (int c = 0; c < columns.size(); c++) {
-                    add(c == 0 ? "" : " AND ");
-                    if (qualifier != null) {
-                        add(qualifier).add(".");
-                    }
-                    id(columns.get(c)).add(" = ").add(u.sql[x][r][c]);
-                }
-                return add(")");
-            }
-
-            byte[] bytes() {
-                return out.toByteArray();
-            }
         }
     }
 }
