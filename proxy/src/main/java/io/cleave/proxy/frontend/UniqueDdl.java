@@ -133,11 +133,10 @@ final class UniqueDdl {
     private void readKeys(String schema, String table, java.util.function.BiConsumer<Map<String, List<String[]>>, Map<String, String[]>> then,
                           Runnable failed) {
         String where = " WHERE TABLE_SCHEMA = " + SqlLiterals.string(schema) + " AND TABLE_NAME = " + SqlLiterals.string(table);
-        String keys = "SELECT INDEX_NAME, COLUMN_NAME, IFNULL(SUB_PART, ''), IFNULL(EXPRESSION_CHECK, '') FROM"
+        String keys = "SELECT INDEX_NAME, COLUMN_NAME, IFNULL(SUB_PART, '') FROM"
                 + " information_schema.STATISTICS" + where + " AND NON_UNIQUE = 0 ORDER BY INDEX_NAME, SEQ_IN_INDEX";
         String columns = "SELECT COLUMN_NAME, COLUMN_TYPE, DATA_TYPE, IFNULL(CHARACTER_SET_NAME, ''),"
                 + " IFNULL(COLLATION_NAME, '') FROM information_schema.COLUMNS" + where;
-        keys = keys.replace(", IFNULL(EXPRESSION_CHECK, '')", "");
         new MultiExchange(new SystemContext(session.loop()), false, results -> {
             LegResult r = results.get(0);
             if (!r.ok()) {
