@@ -57,6 +57,8 @@ final class Command {
     private PinNames pins = PinNames.NONE;
     private ClientStatement cursor;
     private boolean ended;
+    /** What ROW_COUNT() reads after this statement: -1 for a result set or an error, else the rows an OK counts. */
+    private long rowCount = -1;
     /** What runs when the command ends (see {@link #whenEnded}), or null. */
     private Runnable whenEnded;
 
@@ -209,6 +211,7 @@ final class Command {
             return;
         }
         session.output().ok(ok);
+        rowCount = ok.affectedRows();
         finish();
     }
 
@@ -255,12 +258,22 @@ final class Command {
         finishSilently();
     }
 
+    /** A shard's OK was relayed: ROW_COUNT() reads its count of rows after this statement. */
+    void relayedOk(long affectedRows) {
+        rowCount = affectedRows;
+    }
+
     /** Done without a response (COM_STMT_CLOSE, COM_STMT_SEND_LONG_DATA). */
     void finishSilently() {
         if (endsTwice()) {
             return;
         }
         ended = true;
+        if (command == CommandCode.QUERY || command == CommandCode.STMT_EXECUTE) {
+            // The session's statements run on many connections: the proxy keeps what the last one
+            // counted, as the server keeps it for its connection.
+            session.rowCount(rowCount);
+        }
         runWhenEnded();
         end.finished(this);
     }

@@ -46,6 +46,8 @@ final class Session {
     private SessionSettings countingByOne;
     private SqlMode sqlMode = SqlMode.DEFAULT;
     private long lastInsertId;
+    /** ROW_COUNT() of the session's previous statement, whichever shards ran it. */
+    private long rowCount = -1;
     private boolean multiStatements;
     private long transactionSequence;
     /** Made once: a method reference per statement would be an allocation on the hot path. */
@@ -175,6 +177,14 @@ final class Session {
 
     SqlMode sqlMode() {
         return sqlMode;
+    }
+
+    long rowCount() {
+        return rowCount;
+    }
+
+    void rowCount(long rows) {
+        this.rowCount = rows;
     }
 
     long lastInsertId() {
