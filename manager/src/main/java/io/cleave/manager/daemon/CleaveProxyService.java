@@ -149,6 +149,17 @@ public final class CleaveProxyService implements ProxyService {
     }
 
     @Override
+    public void uniqueKeyBuildsExclude(java.util.function.BooleanSupplier moves) {
+        running().runtime().uniqueIndexes().movesUnderWay(moves);
+    }
+
+    @Override
+    public boolean buildingUniqueKeys() {
+        ProxyServer s = server;
+        return s != null && s.runtime().uniqueIndexes().buildsUnderWay();
+    }
+
+    @Override
     public int recoverNow() {
         return running().recoverNow();
     }

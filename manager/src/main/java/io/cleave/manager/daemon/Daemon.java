@@ -140,6 +140,10 @@ public final class Daemon implements AutoCloseable {
                         new MoveJournal(home.state()), MoveSettings.fromSystemProperties(),
                         new MoveMetrics(registry, () -> moves.phases()),
                         new MoveHooks.Switchable(MoveHooks.fromSystemProperties())));
+                moves.refuseDuring(() -> {
+                    ProxyService p = proxy;
+                    return p != null && p.buildingUniqueKeys();
+                });
                 imports = new io.cleave.manager.imports.ImportService(home.state(), moves, shardRegistry(), registry,
                         () -> scale != null && scale.running());
                 imports.attachedEndpoint().ifPresent(links::put);
@@ -278,6 +282,7 @@ public final class Daemon implements AutoCloseable {
                 return;
             }
             proxy = service;
+            service.uniqueKeyBuildsExclude(() -> moves != null && moves.busy());
             proxyState = service.describe();
             log.info("proxy {}", proxyState);
         }

@@ -56,8 +56,8 @@ final class FanOutWrites {
             command.refuse(unique.refusal());
             return;
         }
-        Runnable send = () -> write(command, shards, perShard, transactional, fanOut.replicated(), what, 0,
-                unique == null ? null : unique::after);
+        Runnable write = () -> write(command, shards, perShard, transactional, fanOut.replicated(), what, 0, unique);
+        Runnable send = unique == null ? write : () -> unique.before(command, write);
         if (SequenceService.resetsSequences(route.kind())) {
             // A table created, dropped, emptied or renamed starts its ids afresh, as on one server.
             session.runtime().sequences().reset(sql, session.sqlMode(), session.settings().schema(), session.loop(),
@@ -81,9 +81,12 @@ final class FanOutWrites {
         write(command, shards, sql, transactional, replicated, what, firstGeneratedId, null);
     }
 
-    /** {@code beforeAnswer}: runs once every shard applied a structure change, before the client's OK goes (null: none). */
+    /**
+     * {@code unique}: the structure change's part in global unique keys, told once every shard applied
+     * it (before the client's OK goes) or once some did not (before the error goes); null: none.
+     */
     private void write(Command command, int[] shards, List<byte[]> sql, boolean transactional, boolean replicated,
-                       String what, long firstGeneratedId, java.util.function.BiConsumer<Command, Runnable> beforeAnswer) {
+                       String what, long firstGeneratedId, UniqueDdl unique) {
         TransactionState tx = session.transaction();
         boolean inTransaction = session.inTransaction(command);
         boolean implicit = !inTransaction && transactional && shards.length > 1;
@@ -113,8 +116,12 @@ final class FanOutWrites {
                             return;
                         }
                         Runnable answer = () -> written(command, results, replicated, what);
-                        if (beforeAnswer != null && results.stream().allMatch(LegResult::ok)) {
-                            beforeAnswer.accept(command, answer);
+                        if (unique != null && results.stream().allMatch(LegResult::ok)) {
+                            unique.after(command, answer);
+                            return;
+                        }
+                        if (unique != null) {
+                            unique.failed(() -> afterTransactionalLegs(command, results, answer));
                             return;
                         }
                         afterTransactionalLegs(command, results, answer);

@@ -51,6 +51,12 @@ final class InsertSplitter {
             return;
         }
         String schema = split.schema() != null ? split.schema() : session.settings().schema();
+        String unfinished = session.runtime().uniqueIndexes().unfinishedRefusal(
+                session.runtime().uniqueIndexes().of(schema, split.table()));
+        if (unfinished != null) {
+            command.refuse(unfinished);
+            return;
+        }
         if (split.missingKeyColumn() != null) {
             if (schema == null) {
                 command.refuse(1046, "3D000", "No database selected");

@@ -34,11 +34,13 @@ final class UniqueDdl {
 
     private static final Set<StatementKind> KINDS = Set.of(StatementKind.CREATE_TABLE, StatementKind.DROP_TABLE,
             StatementKind.DROP_DATABASE, StatementKind.ALTER_TABLE, StatementKind.DROP_INDEX, StatementKind.TRUNCATE_TABLE,
-            StatementKind.RENAME_TABLE);
+            StatementKind.RENAME_TABLE, StatementKind.CREATE_INDEX);
 
     private final Session session;
     private final Ddl ddl;
     private final String currentSchema;
+    /** The lookup a CREATE UNIQUE INDEX builds from the table's rows, once prepared ({@link #before}). */
+    private UniqueBuild build;
 
     private UniqueDdl(Session session, Ddl ddl) {
         this.session = session;
@@ -64,6 +66,9 @@ final class UniqueDdl {
                 || !(session.runtime().topology().ruleFor(ct.table().name()) instanceof TableRule.Sharded))) {
             return null;
         }
+        if (d instanceof Ddl.CreateIndex ci) {
+            return globalKey(session, ci) != null ? new UniqueDdl(session, d) : null;
+        }
         if (!(d instanceof Ddl.CreateTable) && !(d instanceof Ddl.Database) && session.runtime().uniqueIndexes().isEmpty()) {
             return null;
         }
@@ -86,8 +91,104 @@ final class UniqueDdl {
         return null;
     }
 
+    /** The table's rule when {@code ci} adds a unique key of columns without its sharding column, else null. */
+    private static TableRule.Sharded globalKey(Session session, Ddl.CreateIndex ci) {
+        if (ci.type() != Ddl.KeyType.UNIQUE || !ci.expressions().isEmpty()
+                || !(session.runtime().topology().ruleFor(ci.table().name()) instanceof TableRule.Sharded s)) {
+            return null;
+        }
+        return ci.columns().stream().anyMatch(c -> c.equalsIgnoreCase(s.column())) ? null : s;
+    }
+
+    /**
+     * Before the shards run the statement: a CREATE UNIQUE INDEX of a global key prepares its
+     * lookup's build ({@link UniqueBuild}); then {@code send} runs, or the statement is refused.
+     */
+    void before(Command command, Runnable send) {
+        if (!(ddl instanceof Ddl.CreateIndex ci)) {
+            send.run();
+            return;
+        }
+        TableRule.Sharded sharded = globalKey(session, ci);
+        String schema = schemaOf(ci.table());
+        if (schema == null || sharded == null) {
+            send.run();
+            return;
+        }
+        readKeys(schema, ci.table().name(), (keys, types) -> {
+            String[] keyType = types.get(sharded.column().toLowerCase(Locale.ROOT));
+            List<String[]> columnTypes = new ArrayList<>();
+            List<KeyType> kinds = new ArrayList<>();
+            for (String c : ci.columns()) {
+                String[] type = types.get(c.toLowerCase(Locale.ROOT));
+                if (type == null) {
+                    send.run(); // the shards name the missing column
+                    return;
+                }
+                columnTypes.add(type);
+                kinds.add(kind(type[1], type[3]));
+            }
+            if (keyType == null || keys.keySet().stream().anyMatch(k -> k.equalsIgnoreCase(ci.name().value()))) {
+                send.run(); // the shards name what is wrong (a key of that name exists)
+                return;
+            }
+            List<String> primaryKey = new ArrayList<>();
+            keys.getOrDefault("PRIMARY", List.of()).forEach(c -> primaryKey.add(c[0]));
+            if (primaryKey.isEmpty()) {
+                command.refuse("CREATE UNIQUE INDEX " + ci.name().value() + " on " + ci.table().name() + " needs the"
+                        + " table to have a primary key: its lookup is built by reading the rows in key order");
+                return;
+            }
+            Map<String, String> dataTypes = new LinkedHashMap<>();
+            types.forEach((c, t) -> dataTypes.put(c, t[1].toLowerCase(Locale.ROOT)));
+            UniqueIndex index = new UniqueIndex(schema, ci.table().name(), ci.name().value(), ci.columns(), kinds,
+                    sharded.column(), UniqueIndex.lookupName(schema, ci.table().name(), ci.name().value()),
+                    session.runtime().shardMaps().current().shardCount());
+            UniqueBuild.prepare(session, index, columnTypes, primaryKey, dataTypes, keyType, prepared -> {
+                build = prepared;
+                send.run();
+            }, command::error);
+        }, send);
+    }
+
+    /** Some shards did not run the statement: a build prepared for it is undone, then {@code answer} runs. */
+    void failed(Runnable answer) {
+        if (build != null) {
+            build.abandon(answer);
+        } else {
+            answer.run();
+        }
+    }
+
     /** After every shard ran the statement: keeps the lookups in step, then {@code answer} runs. */
     void after(Command command, Runnable answer) {
+        if (ddl instanceof Ddl.CreateIndex) {
+            if (build == null) {
+                answer.run();
+                return;
+            }
+            UniqueIndex index = build.index();
+            readKeys(index.schema(), index.table(), (keys, types) -> {
+                boolean prefix = keys.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase(index.name()))
+                        .flatMap(e -> e.getValue().stream()).anyMatch(c -> !c[1].isEmpty());
+                if (prefix) {
+                    session.connections().proxyWarnings(List.of("The unique key " + index.name() + " of " + index.table()
+                            + " indexes a prefix of a column: it is enforced by each shard for its own rows only"));
+                    build.release(answer);
+                    return;
+                }
+                build.run(error -> {
+                    if (error == null) {
+                        answer.run();
+                    } else {
+                        command.error(error);
+                    }
+                });
+            }, () -> build.abandon(() -> command.error(1105, "HY000", "the lookup of the unique key " + index.name()
+                    + " could not be built: shard " + session.runtime().topology().defaultShard() + " did not answer;"
+                    + " the index was dropped again")));
+            return;
+        }
         if (ddl instanceof Ddl.CreateTable ct) {
             declare(command, schemaOf(ct.table()), ct.table().name(), answer);
         } else if (ddl instanceof Ddl.Database db) {
@@ -200,18 +301,10 @@ final class UniqueDdl {
             }
             List<byte[]> ddls = new ArrayList<>();
             for (UniqueIndex index : declared) {
-                StringBuilder s = new StringBuilder("CREATE TABLE ").append(index.qualifiedLookup()).append(" (");
-                for (String c : index.columns()) {
-                    s.append(SqlLiterals.identifier(c)).append(' ').append(columnType(types.get(c.toLowerCase(Locale.ROOT))))
-                            .append(" NOT NULL, ");
-                }
-                s.append(UniqueIndex.KEY_COLUMN).append(' ').append(columnType(keyType)).append(" NOT NULL, PRIMARY KEY (");
-                for (int i = 0; i < index.columns().size(); i++) {
-                    s.append(i == 0 ? "" : ", ").append(SqlLiterals.identifier(index.columns().get(i)));
-                }
-                s.append(")) ENGINE=InnoDB");
+                List<String[]> columnTypes = new ArrayList<>();
+                index.columns().forEach(c -> columnTypes.add(types.get(c.toLowerCase(Locale.ROOT))));
                 ddls.add(bytes("DROP TABLE IF EXISTS " + index.qualifiedLookup()));
-                ddls.add(bytes(s.toString()));
+                ddls.add(bytes(lookupDdl(index, columnTypes, keyType)));
             }
             MultiExchange create = new MultiExchange(new SystemContext(session.loop()), false, created -> {
                 for (LegResult r : created) {
@@ -238,6 +331,20 @@ final class UniqueDdl {
             }
             create.start();
         }, () -> answer.run());
+    }
+
+    /** The CREATE TABLE of {@code index}'s lookup: the key's columns as the table has them, and the row's sharding key. */
+    static String lookupDdl(UniqueIndex index, List<String[]> columnTypes, String[] keyType) {
+        StringBuilder s = new StringBuilder("CREATE TABLE ").append(index.qualifiedLookup()).append(" (");
+        for (int i = 0; i < index.columns().size(); i++) {
+            s.append(SqlLiterals.identifier(index.columns().get(i))).append(' ').append(columnType(columnTypes.get(i)))
+                    .append(" NOT NULL, ");
+        }
+        s.append(UniqueIndex.KEY_COLUMN).append(' ').append(columnType(keyType)).append(" NOT NULL, PRIMARY KEY (");
+        for (int i = 0; i < index.columns().size(); i++) {
+            s.append(i == 0 ? "" : ", ").append(SqlLiterals.identifier(index.columns().get(i)));
+        }
+        return s.append(")) ENGINE=InnoDB").toString();
     }
 
     private void failDeclaring(Command command, List<UniqueIndex> keys, ErrPacket error) {

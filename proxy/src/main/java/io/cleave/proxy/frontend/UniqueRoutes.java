@@ -61,6 +61,11 @@ final class UniqueRoutes {
         if (indexes.isEmpty()) {
             return false;
         }
+        String unfinished = r.write() ? session.runtime().uniqueIndexes().unfinishedRefusal(indexes) : null;
+        if (unfinished != null) {
+            command.refuse(unfinished);
+            return true;
+        }
         if (p.insertSet()) {
             command.refuse("INSERT ... SET into " + p.table() + ", which has the global unique key " + indexes.get(0).name()
                     + ", is not supported: write it as INSERT ... VALUES so the key's lookup row goes first");
@@ -79,7 +84,8 @@ final class UniqueRoutes {
             return true;
         }
         for (UniqueIndex index : indexes) {
-            List<List<KeyValue>> values = values(index, p);
+            // A lookup being built misses rows not reached yet: the statement goes where it went before.
+            List<List<KeyValue>> values = session.runtime().uniqueIndexes().routable(index) ? values(index, p) : null;
             if (values != null && spreads(command, r)) {
                 return lookup(command, index, values, rerun);
             }

@@ -399,6 +399,7 @@ public final class ProxyServer implements AutoCloseable {
             "CREATE TABLE IF NOT EXISTS cleave.sequences (name VARCHAR(192) NOT NULL PRIMARY KEY,"
                     + " next_value BIGINT NOT NULL) ENGINE=InnoDB",
             io.cleave.proxy.unique.UniqueIndexes.CATALOG_DDL,
+            io.cleave.proxy.unique.UniqueIndexes.BUILDS_DDL,
     };
 
     /**
@@ -408,9 +409,13 @@ public final class ProxyServer implements AutoCloseable {
     private static void loadUniqueIndexes(ShardAdmin admin, ProxyRuntime runtime) {
         int home = runtime.topology().defaultShard();
         List<io.cleave.router.unique.UniqueIndex> found = new java.util.ArrayList<>();
+        List<List<String>> unfinished = new java.util.ArrayList<>();
         try {
             for (ShardAdmin.Row row : admin.query(home, io.cleave.proxy.unique.UniqueIndexes.CATALOG_SELECT)) {
                 found.add(io.cleave.proxy.unique.UniqueIndexes.fromRow(row.values()));
+            }
+            for (ShardAdmin.Row row : admin.query(home, io.cleave.proxy.unique.UniqueIndexes.BUILDS_SELECT)) {
+                unfinished.add(row.values());
             }
         } catch (ShardAdmin.ShardAdminException e) {
             if (!e.unreachable()) {
@@ -423,9 +428,13 @@ public final class ProxyServer implements AutoCloseable {
             runtime.uniqueIndexes().unknown();
             return;
         }
-        runtime.uniqueIndexes().load(found);
+        runtime.uniqueIndexes().load(found, unfinished);
         if (!found.isEmpty()) {
             log.info("global unique keys: {}", found);
+        }
+        if (!unfinished.isEmpty()) {
+            log.warn("the build of global unique keys {} was interrupted: writes to their tables are refused until the"
+                    + " keys are dropped and created again", unfinished);
         }
     }
 

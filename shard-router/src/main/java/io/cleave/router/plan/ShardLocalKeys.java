@@ -14,8 +14,9 @@ import java.util.Locale;
 /**
  * PRIMARY and UNIQUE keys of a sharded table that leave out its sharding column: no shard can
  * enforce them alone. Declared with the table (CREATE TABLE), the proxy enforces them across
- * shards through lookup tables; added to a table that may already hold rows (CREATE UNIQUE INDEX),
- * they are refused: the lookup would have to be built from the rows while clients write.
+ * shards through lookup tables; added with CREATE UNIQUE INDEX, the proxy builds the lookup from
+ * the rows while clients write. Added by ALTER TABLE, they are refused: the statement may change
+ * other things too, which could not be undone when the rows break the key.
  */
 final class ShardLocalKeys {
 
@@ -29,17 +30,9 @@ final class ShardLocalKeys {
             List<String> added = addedUniqueKey(tokens, at.body().first(), at.body().end(), s);
             if (added != null) {
                 return "ALTER TABLE " + s.table() + " adds a unique key (" + String.join(", ", added) + ") that leaves out"
-                        + " its sharding column " + s.column() + ": such a key is enforced across shards only when"
-                        + " declared with the table (CREATE TABLE); building it for rows already stored is not supported yet";
+                        + " its sharding column " + s.column() + ": add such a key with CREATE UNIQUE INDEX, which"
+                        + " builds its lookup across shards from the rows (or declare it with CREATE TABLE)";
             }
-        }
-        if (ddl instanceof Ddl.CreateIndex ci && ci.type() == Ddl.KeyType.UNIQUE
-                && topology.tables().get(ci.table().name().toLowerCase(Locale.ROOT)) instanceof TableRule.Sharded s
-                && leavesOut(ci.columns(), s)) {
-            return "CREATE UNIQUE INDEX " + ci.name().value() + " (" + String.join(", ", ci.columns()) + ") on "
-                    + s.table() + " leaves out its sharding column " + s.column() + ": such a key is enforced across"
-                    + " shards only when declared with the table (CREATE TABLE); building it for rows already stored"
-                    + " is not supported yet";
         }
         return null;
     }
