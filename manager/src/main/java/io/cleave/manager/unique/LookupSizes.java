@@ -14,7 +14,9 @@ import java.util.List;
 /**
  * The global unique keys for {@code cleave shards}: each key with its lookup table's rows and bytes
  * over the shards it is spread on (from the shards' statistics, or counted), read from the catalog
- * the proxy keeps on the default shard.
+ * the proxy keeps on the default shard, and its state: {@code building} while CREATE UNIQUE INDEX
+ * fills its lookup (or after a crash interrupted that: writes to the table are then refused until
+ * the key is dropped), {@code enforced} once built.
  */
 public final class LookupSizes {
 
@@ -33,6 +35,15 @@ public final class LookupSizes {
             }
         } catch (SQLException e) {
             return out; // no catalog yet (a home from before global unique keys), or the default shard is down
+        }
+        java.util.Set<String> building = new java.util.HashSet<>();
+        try (Connection c = links.open(home); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT schema_name, table_name, key_name FROM cleave.unique_key_builds")) {
+            while (rs.next()) {
+                building.add((rs.getString(1) + "." + rs.getString(2) + "." + rs.getString(3)).toLowerCase(java.util.Locale.ROOT));
+            }
+        } catch (SQLException e) {
+            // No table of builds yet (a home from before CREATE UNIQUE INDEX built lookups): none runs.
         }
         for (String[] k : keys) {
             int spread = Math.min(Integer.parseInt(k[5]), shardCount);
@@ -63,7 +74,8 @@ public final class LookupSizes {
                 }
             }
             out.add(new ShardsReport.UniqueKeyLookup(k[0] + "." + k[1], k[2], List.of(k[3].split(",")), "cleave." + k[4],
-                    spread, rows, bytes, "enforced"));
+                    spread, rows, bytes, building.contains((k[0] + "." + k[1] + "." + k[2]).toLowerCase(java.util.Locale.ROOT))
+                    ? "building" : "enforced"));
         }
         return out;
     }

@@ -107,18 +107,23 @@ final class UniqueBuild {
 
     /** Every shard added the index: fills the lookup from the rows, then {@code done} gets null or the error. */
     void run(Consumer<ErrPacket> done) {
-        awaitRunningCommands(() -> scan(0, null, error -> {
-            if (error == null) {
-                on(home, List.of(bytes("DELETE FROM cleave.unique_key_builds WHERE " + keyWhere())), cleared -> {
-                    // Should the row stay (the default shard failed just now), the next start refuses writes to
-                    // the table until the key is added again: safe, if not kind. The key is complete now.
-                    session.runtime().uniqueIndexes().endBuild(index, true);
-                    done.accept(null);
-                });
-                return;
-            }
+        awaitRunningCommands(() -> {
+            io.cleave.proxy.unique.UniqueHooks.buildScanning();
+            scan(0, null, error -> scanned(error, done));
+        });
+    }
+
+    private void scanned(ErrPacket error, Consumer<ErrPacket> done) {
+        if (error != null) {
             undo(() -> done.accept(error));
-        }));
+            return;
+        }
+        on(home, List.of(bytes("DELETE FROM cleave.unique_key_builds WHERE " + keyWhere())), cleared -> {
+            // Should the row stay (the default shard failed just now), the next start refuses writes to the
+            // table until the key is added again: safe, if not kind. The key is complete now.
+            session.runtime().uniqueIndexes().endBuild(index, true);
+            done.accept(null);
+        });
     }
 
     /** The shards did not all add the index: it is dropped where it was added, with the lookup. */

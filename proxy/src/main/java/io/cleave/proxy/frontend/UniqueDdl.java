@@ -360,11 +360,11 @@ final class UniqueDdl {
         }
         gone.forEach(session.runtime().uniqueIndexes()::remove);
         List<byte[]> drops = new ArrayList<>();
-        StringBuilder catalog = new StringBuilder("DELETE FROM cleave.unique_keys WHERE ");
+        StringBuilder where = new StringBuilder(" WHERE ");
         for (int i = 0; i < gone.size(); i++) {
             UniqueIndex index = gone.get(i);
             drops.add(bytes("DROP TABLE IF EXISTS " + index.qualifiedLookup()));
-            catalog.append(i == 0 ? "" : " OR ").append("(schema_name = ").append(SqlLiterals.string(index.schema()))
+            where.append(i == 0 ? "" : " OR ").append("(schema_name = ").append(SqlLiterals.string(index.schema()))
                     .append(" AND table_name = ").append(SqlLiterals.string(index.table())).append(" AND key_name = ")
                     .append(SqlLiterals.string(index.name())).append(')');
         }
@@ -373,7 +373,9 @@ final class UniqueDdl {
         for (int s = 0; s < lookupShards(gone); s++) {
             List<byte[]> statements = new ArrayList<>(drops);
             if (s == home) {
-                statements.add(0, bytes(catalog.toString()));
+                // A key whose build was interrupted is listed among the builds too.
+                statements.add(0, bytes("DELETE FROM cleave.unique_key_builds" + where));
+                statements.add(0, bytes("DELETE FROM cleave.unique_keys" + where));
             }
             multi.leg(s, statements);
         }

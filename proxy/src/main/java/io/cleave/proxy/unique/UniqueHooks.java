@@ -11,15 +11,25 @@ import java.util.concurrent.TimeUnit;
  * start the daemon with {@code -Dcleave.test.uniqueHaltAt=LOOKUP_WRITTEN} (the process dies like
  * kill -9 once a statement's lookup rows are written and before its rows are), or with
  * {@code -Dcleave.test.uniquePauseMs=N} (the statement waits there N ms, so a test can kill a shard
- * meanwhile).
+ * meanwhile). {@code -Dcleave.test.uniqueHaltAt=BUILD_SCANNING} halts once a CREATE UNIQUE INDEX
+ * registered its key and is about to read the rows.
  */
 public final class UniqueHooks {
 
     private static final Logger log = LoggerFactory.getLogger(UniqueHooks.class);
     private static final boolean HALT = "LOOKUP_WRITTEN".equals(System.getProperty("cleave.test.uniqueHaltAt"));
+    private static final boolean HALT_BUILD = "BUILD_SCANNING".equals(System.getProperty("cleave.test.uniqueHaltAt"));
     private static final long PAUSE_MS = Long.getLong("cleave.test.uniquePauseMs", 0L);
 
     private UniqueHooks() {
+    }
+
+    /** A lookup's build is about to read the table's rows: halts, or returns. */
+    public static void buildScanning() {
+        if (HALT_BUILD) {
+            log.warn("test hook: halting with a unique key's build registered and its rows not read");
+            Runtime.getRuntime().halt(137);
+        }
     }
 
     /** The lookup rows are written: halts, pauses on {@code loop}, or goes on with {@code next}. */
