@@ -15,9 +15,11 @@ import java.util.function.BooleanSupplier;
 
 /**
  * The global unique keys the proxy enforces, by table: what {@code cleave.unique_keys} on the
- * default shard lists (read at start, written when a CREATE TABLE through the proxy declares one,
- * removed with the key or the table). The hot path asks {@link #of} once per write to a sharded
- * table: one map read.
+ * default shard lists (read at start, written when a CREATE TABLE or CREATE UNIQUE INDEX through
+ * the proxy declares one, removed with the key or the table). A key whose lookup is being built is
+ * claimed by writes but routes no read; one whose build an earlier run left unfinished refuses
+ * writes to its table. The hot path asks {@link #of} once per write to a sharded table: one map
+ * read.
  */
 public final class UniqueIndexes {
 
