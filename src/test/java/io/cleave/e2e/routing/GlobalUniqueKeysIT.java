@@ -45,6 +45,7 @@ class GlobalUniqueKeysIT {
                 - { name: pairs, keyspace: uid, column: id }
                 - { name: race, keyspace: uid, column: id }
                 - { name: tags, keyspace: uid, column: id }
+                - { name: labels, keyspace: uid, column: id }
             """;
 
     private ServerAndShards sides;
@@ -143,6 +144,47 @@ class GlobalUniqueKeysIT {
                 if (d != null) {
                     differences.add("after " + sql + ": " + table + " differs: " + d);
                 }
+            }
+        }
+        assertThat(differences).isEmpty();
+    }
+
+    /** CREATE UNIQUE INDEX on a table with rows: built from them, or refused by the rows that break it. */
+    private static final String[] ADDED_KEYS = {
+            "CREATE TABLE gu.labels (id INT NOT NULL PRIMARY KEY, label VARCHAR(20), code INT)",
+            "INSERT INTO gu.labels VALUES (1, 'red', 1), (2, 'blue', 1), (3, 'red', 2), (4, NULL, 1), (5, NULL, 1),"
+                    + " (6, 'green', 2), (7, 'Teal', 3), (8, 'gold', 4), (9, 'pink', 5), (10, 'grey', 6)",
+            "CREATE UNIQUE INDEX label ON gu.labels (label)",
+            "INSERT INTO gu.labels VALUES (11, 'red', 3)",
+            "CREATE UNIQUE INDEX lc ON gu.labels (label, code)",
+            "INSERT INTO gu.labels VALUES (12, 'red', 1)",
+            "INSERT INTO gu.labels VALUES (13, 'red', 9), (14, NULL, 1)",
+            "SELECT id FROM gu.labels WHERE label = 'red' AND code = 2",
+            "DELETE FROM gu.labels WHERE id IN (3, 11, 13)",
+            "CREATE UNIQUE INDEX label ON gu.labels (label)",
+            "INSERT INTO gu.labels VALUES (15, 'RED', 7)",
+            "INSERT INTO gu.labels VALUES (16, 'teal', 7)",
+            "INSERT IGNORE INTO gu.labels VALUES (17, 'blue', 7), (18, 'navy', 7)",
+            // Every column of lc (label, code) is set: an UPDATE of part of a key is refused (see below).
+            "UPDATE gu.labels SET label = 'green', code = 7 WHERE id = 18",
+            "UPDATE gu.labels SET label = 'lime', code = 7 WHERE id = 18",
+            "SELECT id, code FROM gu.labels WHERE label IN ('red', 'lime', 'none') ORDER BY id",
+            "DROP INDEX label ON gu.labels",
+            "INSERT INTO gu.labels VALUES (19, 'red', 8)",
+    };
+
+    @Test
+    void keysAddedToTablesWithRowsBehaveAsOnOneServer() {
+        List<String> differences = new ArrayList<>();
+        for (String sql : ADDED_KEYS) {
+            Outcome expected = Outcome.run(plain, sql);
+            Outcome actual = Outcome.run(proxy, sql);
+            if (!same(expected, actual)) {
+                differences.add(sql + "\n  one server: " + expected + "\n  proxy:      " + actual);
+            }
+            String d = Outcome.tableDifference(plain, proxy, "gu.labels");
+            if (d != null) {
+                differences.add("after " + sql + ": labels differs: " + d);
             }
         }
         assertThat(differences).isEmpty();

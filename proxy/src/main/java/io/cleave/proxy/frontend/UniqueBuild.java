@@ -93,7 +93,10 @@ final class UniqueBuild {
                     build.forget(() -> refused.accept(stored));
                     return;
                 }
-                String busy = session.runtime().uniqueIndexes().startBuild(index);
+                // A move's ghost rows (copies not yet cleaned up) would be read as rows of their keys.
+                String busy = session.runtime().shardMaps().current().ghosts().isEmpty()
+                        ? session.runtime().uniqueIndexes().startBuild(index)
+                        : "a move's old rows are still being cleaned up; add the key once that is done";
                 if (busy != null) {
                     build.forget(() -> refused.accept(new ErrPacket(1235, "42000", "CREATE UNIQUE INDEX " + index.name()
                             + " on " + index.table() + " is refused for now: " + busy)));
