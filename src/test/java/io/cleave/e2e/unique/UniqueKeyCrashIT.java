@@ -40,7 +40,8 @@ class UniqueKeyCrashIT {
     void start() throws Exception {
         assertThat(CleaveJar.JAR).as("cleave.jar is built by 'mvn package'").exists();
         home = CleaveTestHome.builder().shards(SHARDS)
-                .extraYaml(UniqueLookups.SHARDING + "    - { name: people, keyspace: uid, column: id }\n").create();
+                .extraYaml(UniqueLookups.SHARDING + "    - { name: people, keyspace: uid, column: id }\n"
+                        + "    - { name: notes, keyspace: uid, column: id }\n").create();
         RunningDaemon daemon = home.start();
         try (Connection c = daemon.connectProxy("", "")) {
             execute(c, "CREATE DATABASE gu");
@@ -123,6 +124,61 @@ class UniqueKeyCrashIT {
                     .isInstanceOf(SQLException.class).hasMessage("Duplicate entry 'p1@x' for key 'email'");
         } finally {
             next.closeLeavingInstancesRunning();
+        }
+    }
+
+    /** No move starts while a lookup is built (a row changing shards during the scan could be missed). */
+    @Test
+    void aMoveIsRefusedWhileALookupIsBuilt() throws Exception {
+        execute(home, "CREATE TABLE gu.notes (id INT NOT NULL PRIMARY KEY, code VARCHAR(20))",
+                "INSERT INTO gu.notes VALUES (1, 'n1'), (2, 'n2'), (3, 'n3')");
+        Path log = home.root().resolve("pause-build.log");
+        Process up = CleaveJar.up(home, log, "-Dcleave.test.uniqueBuildPauseMs=4000");
+        try {
+            try (Connection c = CleaveJar.awaitProxy(home, up, log, "gu")) {
+                CompletableFuture<Void> build = CompletableFuture.runAsync(() -> {
+                    try {
+                        execute(c, "CREATE UNIQUE INDEX code ON notes (code)");
+                    } catch (SQLException e) {
+                        throw new RuntimeException(e);
+                    }
+                });
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+                while (!Files.readString(log).contains("test hook: pausing") && System.nanoTime() < deadline) {
+                    Thread.sleep(50);
+                }
+                CleaveJar.Result move = CleaveJar.run(home, "move", "uid", "bucket:0-3", "--to", "1");
+                assertThat(move.code()).as(move.out()).isNotZero();
+                assertThat(move.out()).contains("a global unique key's lookup is being built");
+                build.get(60, TimeUnit.SECONDS);
+            }
+        } finally {
+            up.destroy();
+            up.waitFor(60, TimeUnit.SECONDS);
+            up.destroyForcibly();
+        }
+        RunningDaemon next = home.start();
+        try (Connection c = next.connectProxy("gu", "")) {
+            int other = 5;
+            while (UniqueLookups.rowShard(other, SHARDS) == UniqueLookups.rowShard(1, SHARDS)) {
+                other++;
+            }
+            int id = other;
+            assertThatThrownBy(() -> execute(c, "INSERT INTO notes VALUES (" + id + ", 'n1')"))
+                    .isInstanceOf(SQLException.class).hasMessage("Duplicate entry 'n1' for key 'code'");
+        } finally {
+            next.closeLeavingInstancesRunning();
+        }
+    }
+
+    private static void execute(CleaveTestHome home, String... statements) throws Exception {
+        RunningDaemon daemon = home.start();
+        try (Connection c = daemon.connectProxy("", "")) {
+            for (String sql : statements) {
+                execute(c, sql);
+            }
+        } finally {
+            daemon.closeLeavingInstancesRunning();
         }
     }
 

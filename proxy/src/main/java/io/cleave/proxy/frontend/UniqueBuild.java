@@ -110,10 +110,8 @@ final class UniqueBuild {
 
     /** Every shard added the index: fills the lookup from the rows, then {@code done} gets null or the error. */
     void run(Consumer<ErrPacket> done) {
-        awaitRunningCommands(() -> {
-            io.cleave.proxy.unique.UniqueHooks.buildScanning();
-            scan(0, null, error -> scanned(error, done));
-        });
+        awaitRunningCommands(() -> io.cleave.proxy.unique.UniqueHooks.buildScanning(session.loop().loop(),
+                () -> scan(0, null, error -> scanned(error, done))));
     }
 
     private void scanned(ErrPacket error, Consumer<ErrPacket> done) {

@@ -12,7 +12,8 @@ import java.util.concurrent.TimeUnit;
  * kill -9 once a statement's lookup rows are written and before its rows are), or with
  * {@code -Dcleave.test.uniquePauseMs=N} (the statement waits there N ms, so a test can kill a shard
  * meanwhile). {@code -Dcleave.test.uniqueHaltAt=BUILD_SCANNING} halts once a CREATE UNIQUE INDEX
- * registered its key and is about to read the rows.
+ * registered its key and is about to read the rows; {@code -Dcleave.test.uniqueBuildPauseMs=N} makes
+ * it wait there N ms (so a test can try a move meanwhile).
  */
 public final class UniqueHooks {
 
@@ -20,16 +21,23 @@ public final class UniqueHooks {
     private static final boolean HALT = "LOOKUP_WRITTEN".equals(System.getProperty("cleave.test.uniqueHaltAt"));
     private static final boolean HALT_BUILD = "BUILD_SCANNING".equals(System.getProperty("cleave.test.uniqueHaltAt"));
     private static final long PAUSE_MS = Long.getLong("cleave.test.uniquePauseMs", 0L);
+    private static final long BUILD_PAUSE_MS = Long.getLong("cleave.test.uniqueBuildPauseMs", 0L);
 
     private UniqueHooks() {
     }
 
-    /** A lookup's build is about to read the table's rows: halts, or returns. */
-    public static void buildScanning() {
+    /** A lookup's build is about to read the table's rows: halts, pauses on {@code loop}, or goes on with {@code next}. */
+    public static void buildScanning(ScheduledExecutorService loop, Runnable next) {
         if (HALT_BUILD) {
             log.warn("test hook: halting with a unique key's build registered and its rows not read");
             Runtime.getRuntime().halt(137);
         }
+        if (BUILD_PAUSE_MS > 0) {
+            log.warn("test hook: pausing {} ms with a unique key's build registered and its rows not read", BUILD_PAUSE_MS);
+            loop.schedule(next, BUILD_PAUSE_MS, TimeUnit.MILLISECONDS);
+            return;
+        }
+        next.run();
     }
 
     /** The lookup rows are written: halts, pauses on {@code loop}, or goes on with {@code next}. */
