@@ -121,7 +121,7 @@ final class FanOutWrites {
                             return;
                         }
                         if (unique != null) {
-                            unique.failed(() -> afterTransactionalLegs(command, results, answer));
+                            unique.failed(command, firstError(results), () -> afterTransactionalLegs(command, results, answer));
                             return;
                         }
                         afterTransactionalLegs(command, results, answer);

@@ -151,10 +151,14 @@ final class UniqueDdl {
         }, send);
     }
 
-    /** Some shards did not run the statement: a build prepared for it is undone, then {@code answer} runs. */
-    void failed(Runnable answer) {
+    /**
+     * Some shards did not run the statement: a build prepared for it is undone (the index dropped
+     * where it was added, as one server leaves nothing of a failed CREATE INDEX) and {@code error}
+     * answers; otherwise {@code answer} runs.
+     */
+    void failed(Command command, ErrPacket error, Runnable answer) {
         if (build != null) {
-            build.abandon(answer);
+            build.abandon(() -> command.error(error));
         } else {
             answer.run();
         }
