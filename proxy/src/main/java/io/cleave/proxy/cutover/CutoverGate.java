@@ -277,6 +277,10 @@ public final class CutoverGate {
 
         /** Whether the statement may reach what moves (when its keys cannot be narrowed, it may). */
         private boolean touches(Plan plan, ParameterValues values) {
+            if (plan instanceof Plan.Route r && r.target() instanceof Target.Routine) {
+                // A procedure may work on any key (its declared key is read only once it is placed): it waits.
+                return true;
+            }
             if (cutover.scope() instanceof Cutover.Scope.Keys k) {
                 return touchesKeys(plan, values, k);
             }

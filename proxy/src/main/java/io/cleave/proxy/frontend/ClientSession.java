@@ -138,7 +138,6 @@ final class ClientSession implements Command.End {
     public void fatal(Command command, ErrPacket error) {
         session.metrics().error(error.errorCode());
         session.output().error(error);
-        session.output().flush();
         close();
         if (command != null) {
             command.release();
@@ -151,7 +150,7 @@ final class ClientSession implements Command.End {
     @Override
     public void close() {
         closed = true;
-        session.output().channel().close();
+        session.output().close();
     }
 
     void clientWritable() {

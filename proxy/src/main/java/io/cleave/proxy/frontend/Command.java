@@ -59,6 +59,8 @@ final class Command {
     private boolean ended;
     /** What ROW_COUNT() reads after this statement: -1 for a result set or an error, else the rows an OK counts. */
     private long rowCount = -1;
+    private boolean routinesRead;
+    private boolean countsByOne;
     /** What runs when the command ends (see {@link #whenEnded}), or null. */
     private Runnable whenEnded;
 
@@ -176,6 +178,41 @@ final class Command {
     /** User variables the statement assigns outside SET (empty: none), read back after it. */
     List<String> assignedVariables() {
         return effects.assignedVariables();
+    }
+
+    /**
+     * A CALL of a procedure that may set {@code variables} (read back after it) and, when
+     * {@code connectionState}, leave state on its connection that only a session reset ends;
+     * {@code countsByOne}: it runs on the default shard over unsharded tables, whose AUTO_INCREMENT
+     * counts by one as on one server.
+     */
+    void runsRoutine(List<String> variables, boolean connectionState, boolean countsByOne) {
+        List<String> assigned = new java.util.ArrayList<>(effects.assignedVariables());
+        for (String v : variables) {
+            if (!assigned.contains(v)) {
+                assigned.add(v);
+            }
+        }
+        effects = new Effects(effects.usesLastInsertId(), effects.previousConnection(), effects.pin(), assigned);
+        if (connectionState) {
+            // Unnamed, so held until the session resets or ends.
+            pins = new PinNames(io.cleave.router.plan.Pin.TEMPORARY_TABLE, List.of(), List.of(), false, false);
+        }
+        this.countsByOne = countsByOne;
+    }
+
+    /** Whether the statement's AUTO_INCREMENT counts by one although its plan does not say so (a CALL). */
+    boolean countsByOne() {
+        return countsByOne;
+    }
+
+    /** Whether this command has read the stored routines afresh already (so it does not again). */
+    boolean routinesRead() {
+        return routinesRead;
+    }
+
+    void routinesRead(boolean read) {
+        this.routinesRead = read;
     }
 
     /** The prepared statement whose cursor this execute or fetch may open or end, or null. */

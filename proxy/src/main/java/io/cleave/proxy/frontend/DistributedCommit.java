@@ -119,6 +119,19 @@ final class DistributedCommit extends SessionLegs {
     }
 
     private void rollBackEverywhere(Runnable then) {
+        if (tx.applicationXid() != null) {
+            // The application's XA branch, not prepared: its server rolls it back when its connection closes.
+            for (int s : shards) {
+                BackendConnection c = tx.drop(s);
+                if (c != null) {
+                    c.close();
+                    session.connections().keepOrGiveBack(s, c, false);
+                }
+            }
+            tx.end();
+            then.run();
+            return;
+        }
         MultiExchange multi = new MultiExchange(this, false, results -> {
             finish();
             then.run();

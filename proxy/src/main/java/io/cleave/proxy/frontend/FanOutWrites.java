@@ -28,16 +28,20 @@ final class FanOutWrites {
 
     private final Session session;
 
+    private final SchemaChanges schemaChanges;
+
     FanOutWrites(Session session) {
         this.session = session;
+        this.schemaChanges = new SchemaChanges(session, this);
     }
 
     /** The client's statement, as written, on every shard of {@code shards}. */
     void run(Command command, Plan.Route route, Plan.FanOutWrite fanOut, int[] shards) {
         session.connections().proxyWarnings(fanOut.warnings());
         if (route.kind().isDdl()) {
-            // A structure change may add or drop an AUTO_INCREMENT column.
+            // A structure change may add or drop an AUTO_INCREMENT column, or change a routine.
             session.runtime().tableColumns().forget();
+            session.runtime().routines().forget();
         }
         command.served(RouteKind.BROADCAST);
         byte[] sql = SqlRenderer.render(new SqlTemplate.Original(), command.analysis(), command.values());
@@ -56,7 +60,9 @@ final class FanOutWrites {
             command.refuse(unique.refusal());
             return;
         }
-        Runnable write = () -> write(command, shards, perShard, transactional, fanOut.replicated(), what, 0, unique);
+        Runnable write = route.kind().isDdl() && fanOut.replicated()
+                ? () -> schemaChanges.run(command, shards, sql, what, unique)
+                : () -> write(command, shards, perShard, transactional, fanOut.replicated(), what, 0, unique);
         Runnable send = unique == null ? write : () -> unique.before(command, write);
         if (SequenceService.resetsSequences(route.kind())) {
             // A table created, dropped, emptied or renamed starts its ids afresh, as on one server.
@@ -89,6 +95,13 @@ final class FanOutWrites {
                        String what, long firstGeneratedId, UniqueDdl unique) {
         TransactionState tx = session.transaction();
         boolean inTransaction = session.inTransaction(command);
+        if (inTransaction && shards.length > 1) {
+            io.cleave.proxy.protocol.packet.server.ErrPacket refused = ApplicationXa.reaching(tx, -1);
+            if (refused != null) {
+                command.error(refused);
+                return;
+            }
+        }
         boolean implicit = !inTransaction && transactional && shards.length > 1;
         boolean savepoint = inTransaction && transactional && shards.length > 1;
         if (implicit) {

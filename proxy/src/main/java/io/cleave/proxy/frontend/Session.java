@@ -148,7 +148,7 @@ final class Session {
      * setting the step there would only cost a SET before and after every INSERT of a transaction.
      */
     SessionSettings settingsFor(Command command) {
-        if (!countsByOne(command.plan()) || settings.systemVariables().containsKey(AUTO_INCREMENT_INCREMENT)
+        if (!(countsByOne(command.plan()) || command.countsByOne()) || settings.systemVariables().containsKey(AUTO_INCREMENT_INCREMENT)
                 || settings.systemVariables().containsKey(AUTO_INCREMENT_OFFSET) || stepsByOneAlready()) {
             return settings;
         }
@@ -171,8 +171,9 @@ final class Session {
         if (plan instanceof Plan.MultiStatement multi) {
             plan = multi.plan();
         }
-        return plan instanceof Plan.Route r && (r.kind() == StatementKind.INSERT || r.kind() == StatementKind.REPLACE)
-                && (r.target() instanceof Target.Shard || r.target() instanceof Target.AllShards);
+        return plan instanceof Plan.Route r && ((r.kind() == StatementKind.INSERT || r.kind() == StatementKind.REPLACE)
+                && (r.target() instanceof Target.Shard || r.target() instanceof Target.AllShards)
+                || r.target() instanceof Target.DefaultShard d && d.autoIncrementStep());
     }
 
     SqlMode sqlMode() {

@@ -73,8 +73,10 @@ final class SessionConnections {
      */
     void settle(int shard, BackendConnection conn, boolean keepForWarnings) {
         boolean inTransaction = conn.isUsable() && conn.inTransaction();
-        if (transaction.held(shard) == conn && conn.isUsable() && transaction.isXaBranch(shard)) {
-            // An XA branch stays with the transaction until the distributed commit ends it.
+        if (transaction.held(shard) == conn && conn.isUsable()
+                && (transaction.isXaBranch(shard) || transaction.applicationXid() != null)) {
+            // An XA branch stays with the transaction until the distributed commit (or the
+            // application's XA PREPARE, COMMIT or ROLLBACK) ends it.
             return;
         }
         if (inTransaction) {

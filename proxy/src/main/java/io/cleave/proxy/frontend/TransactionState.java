@@ -34,6 +34,12 @@ final class TransactionState {
     private boolean committing;
     /** SET TRANSACTION ... (without SESSION): applies to the next transaction only. */
     private String nextTransaction;
+    /** The application's own XA transaction (XA START): its xid as written, null when there is none. */
+    private String applicationXid;
+    /** Its xid as formatID:hex(gtrid):hex(bqual), for comparing xids however they are written. */
+    private String applicationXidKey;
+    /** After XA END: the branch's work is done (IDLE), it may be prepared or ended in one phase. */
+    private boolean applicationXaIdle;
     /**
      * The transaction's savepoints, oldest first (lower-case names): a shard that joins later takes
      * them too, right after its START TRANSACTION or XA START, so that ROLLBACK TO SAVEPOINT finds
@@ -217,6 +223,30 @@ final class TransactionState {
         deferredBegin = statement;
     }
 
+    /** XA START {@code xid}: an application's XA transaction, deferred as BEGIN is. */
+    void beginApplicationXa(String xid, String key) {
+        deferredBegin = "XA START " + xid;
+        applicationXid = xid;
+        applicationXidKey = key;
+        applicationXaIdle = false;
+    }
+
+    String applicationXid() {
+        return applicationXid;
+    }
+
+    String applicationXidKey() {
+        return applicationXidKey;
+    }
+
+    boolean applicationXaIdle() {
+        return applicationXaIdle;
+    }
+
+    void applicationXaIdle(boolean idle) {
+        applicationXaIdle = idle;
+    }
+
     /** A transaction the proxy opens to make a multi-shard autocommit write atomic. */
     void beginImplicit() {
         deferredBegin = "START TRANSACTION";
@@ -264,6 +294,9 @@ final class TransactionState {
         implicit = false;
         committing = false;
         xid = null;
+        applicationXid = null;
+        applicationXidKey = null;
+        applicationXaIdle = false;
         coordinator = -1;
         firstShard = -1;
         savepoints.clear();

@@ -24,13 +24,20 @@ final class TransactionStatements {
     private static final int NO_SUCH_SAVEPOINT = 1305;
 
     private final Session session;
+    private final ApplicationXa xa;
 
     TransactionStatements(Session session) {
         this.session = session;
+        this.xa = new ApplicationXa(session);
     }
 
     void run(Command command, SessionAction action) {
-        if (action instanceof SessionAction.Begin begin) {
+        if (action instanceof SessionAction.Xa statement) {
+            xa.run(command, statement);
+        } else if (session.transaction().applicationXid() != null && !(action instanceof SessionAction.SetTransaction)) {
+            // BEGIN, COMMIT, ROLLBACK and savepoints belong to no XA transaction, as the server says.
+            command.error(ApplicationXa.rmfail(session.transaction()));
+        } else if (action instanceof SessionAction.Begin begin) {
             begin(command, begin.statement());
         } else if (action instanceof SessionAction.Commit commit) {
             endTransaction(command, "COMMIT", commit.chain(), commit.release());

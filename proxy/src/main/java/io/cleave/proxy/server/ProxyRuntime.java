@@ -40,6 +40,9 @@ public final class ProxyRuntime {
     private final io.cleave.proxy.frontend.SequenceService sequences;
     private final io.cleave.proxy.unique.UniqueIndexes uniqueIndexes = new io.cleave.proxy.unique.UniqueIndexes();
     private final io.cleave.proxy.frontend.TableColumns tableColumns;
+    private final io.cleave.proxy.frontend.StoredRoutines routines;
+    /** The application's prepared XA branches this proxy saw prepared, by xid key: the shard holding each. */
+    private final Map<String, Integer> preparedXa = new ConcurrentHashMap<>();
     private final io.cleave.proxy.frontend.ClientProcesses processes = new io.cleave.proxy.frontend.ClientProcesses();
     private final InDoubtRegistry inDoubt = new InDoubtRegistry();
     private final CommitFence commitFence;
@@ -49,6 +52,7 @@ public final class ProxyRuntime {
     private final ShardAvailability availability;
     private final io.cleave.proxy.deadlock.DeadlockDetector deadlocks;
     private volatile CommitHooks commitHooks = CommitHooks.fromSystemProperties();
+    private volatile SchemaDriftLog schemaDriftLog = SchemaDriftLog.NONE;
     /** Distinguishes this run's XA ids from an earlier run's (whose in-doubt branches recovery settles). */
     private final String runId = Long.toHexString(System.currentTimeMillis()) + "-"
             + Integer.toHexString(new java.security.SecureRandom().nextInt() & 0xffff);
@@ -85,6 +89,7 @@ public final class ProxyRuntime {
         // A transaction's room for shards grows as it reaches more (a scale adds shards).
         this.deadlocks = new io.cleave.proxy.deadlock.DeadlockDetector(config.deadlockCheckAfter(), 1, metrics);
         this.tableColumns = new io.cleave.proxy.frontend.TableColumns(topology.defaultShard());
+        this.routines = new io.cleave.proxy.frontend.StoredRoutines(topology.defaultShard());
         this.cutover = new io.cleave.proxy.cutover.CutoverGate(resolver, shardMaps::current, commitFence);
     }
 
@@ -136,6 +141,15 @@ public final class ProxyRuntime {
         this.commitHooks = hooks;
     }
 
+    /** Where structure changes that applied on some shards only are recorded. */
+    public SchemaDriftLog schemaDriftLog() {
+        return schemaDriftLog;
+    }
+
+    public void schemaDriftLog(SchemaDriftLog log) {
+        this.schemaDriftLog = log;
+    }
+
     public String runId() {
         return runId;
     }
@@ -156,6 +170,16 @@ public final class ProxyRuntime {
 
     public io.cleave.proxy.frontend.TableColumns tableColumns() {
         return tableColumns;
+    }
+
+    /** The application's XA branches prepared through this proxy and not yet ended, by xid: their shard. */
+    public Map<String, Integer> preparedXa() {
+        return preparedXa;
+    }
+
+    /** The home's stored procedures and functions, for CALL. */
+    public io.cleave.proxy.frontend.StoredRoutines routines() {
+        return routines;
     }
 
     public io.cleave.router.plan.Router router() {

@@ -121,6 +121,10 @@ public final class Explainer {
         if (placeholders && keyedOnPlaceholder(route.target(), analysis)) {
             return "depends on the values bound to its parameters (?)";
         }
+        if (route.target() instanceof Target.Routine) {
+            return "the default shard when the procedure (and what it calls) names only what lives there; its key's"
+                    + " shard when sharding.routines declares its key parameter";
+        }
         Resolution resolution = resolver.resolve(route.target(), values, map);
         if (resolution.isError() && route.several() instanceof Plan.Evaluate e) {
             return evaluated(e);

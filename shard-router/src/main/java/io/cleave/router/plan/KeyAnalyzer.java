@@ -209,6 +209,16 @@ final class KeyAnalyzer {
         return binding;
     }
 
+    /** Whether the statement reads a table of information_schema, mysql, performance_schema or sys. */
+    boolean readsSystemTables() {
+        for (Binding b : bindings) {
+            if (b.schema != null && SYSTEM_SCHEMAS.contains(b.schema.toLowerCase(Locale.ROOT))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** A WHERE clause of block {@code b}: every conjunct is a condition its rows meet. */
     void where(Expr condition, Block b) {
         conditions(condition, b, null);

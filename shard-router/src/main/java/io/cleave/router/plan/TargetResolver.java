@@ -25,8 +25,15 @@ public final class TargetResolver {
         if (target instanceof Target.AnyShard) {
             return Resolution.anyShard();
         }
+        if (target instanceof Target.DefaultShard) {
+            return Resolution.single(topology.defaultShard());
+        }
         if (target instanceof Target.AllShards) {
             return Resolution.of(all(map.shardCount()));
+        }
+        if (target instanceof Target.Routine r) {
+            return Resolution.error("a CALL of " + r.procedure() + " runs where its procedure's body and declared key put"
+                    + " it, which the proxy reads from the shards' catalog");
         }
         return keyed((Target.Keyed) target, values, map);
     }
