@@ -33,9 +33,10 @@ class UniqueKeyFlowTest {
     void declare() {
         proxy.runtime.uniqueIndexes().add(BY_V);
         // The table's columns, asked of the default shard on its first insert: none AUTO_INCREMENT.
-        proxy.shard(0).answerStartingWith("SELECT COLUMN_NAME, EXTRA FROM information_schema.COLUMNS", ShardReply.rows(
-                List.of(column("COLUMN_NAME", ColumnType.VAR_STRING), column("EXTRA", ColumnType.VAR_STRING)),
-                new String[] {"id", ""}, new String[] {"v", ""}));
+        proxy.shard(0).answerStartingWith("SELECT COLUMN_NAME, EXTRA, COLUMN_DEFAULT FROM information_schema.COLUMNS",
+                ShardReply.rows(List.of(column("COLUMN_NAME", ColumnType.VAR_STRING), column("EXTRA", ColumnType.VAR_STRING),
+                        column("COLUMN_DEFAULT", ColumnType.VAR_STRING)), new String[] {"id", "", null},
+                        new String[] {"v", "", null}));
     }
 
     private static int lookupShard(String value) {
