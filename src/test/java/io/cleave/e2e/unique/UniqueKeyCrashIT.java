@@ -133,7 +133,8 @@ class UniqueKeyCrashIT {
         execute(home, "CREATE TABLE gu.notes (id INT NOT NULL PRIMARY KEY, code VARCHAR(20))",
                 "INSERT INTO gu.notes VALUES (1, 'n1'), (2, 'n2'), (3, 'n3')");
         Path log = home.root().resolve("pause-build.log");
-        Process up = CleaveJar.up(home, log, "-Dcleave.test.uniqueBuildPauseMs=4000");
+        // Long enough for a 'cleave move' (a JVM of its own) to answer on a loaded host.
+        Process up = CleaveJar.up(home, log, "-Dcleave.test.uniqueBuildPauseMs=20000");
         try {
             try (Connection c = CleaveJar.awaitProxy(home, up, log, "gu")) {
                 CompletableFuture<Void> build = CompletableFuture.runAsync(() -> {
@@ -143,11 +144,14 @@ class UniqueKeyCrashIT {
                         throw new RuntimeException(e);
                     }
                 });
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
                 while (!Files.readString(log).contains("test hook: pausing") && System.nanoTime() < deadline) {
                     Thread.sleep(50);
                 }
+                assertThat(Files.readString(log)).contains("test hook: pausing");
                 CleaveJar.Result move = CleaveJar.run(home, "move", "uid", "bucket:0-3", "--to", "1");
+                assertThat(Files.readString(log)).as("the build was still under way when the move was asked for")
+                        .doesNotContain("lookup of the global unique key code");
                 assertThat(move.code()).as(move.out()).isNotZero();
                 assertThat(move.out()).contains("a global unique key's lookup is being built");
                 build.get(60, TimeUnit.SECONDS);
