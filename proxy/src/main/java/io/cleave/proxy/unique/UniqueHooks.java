@@ -28,27 +28,22 @@ public final class UniqueHooks {
 
     /** A lookup's build is about to read the table's rows: halts, pauses on {@code loop}, or goes on with {@code next}. */
     public static void buildScanning(ScheduledExecutorService loop, Runnable next) {
-        if (HALT_BUILD) {
-            log.warn("test hook: halting with a unique key's build registered and its rows not read");
-            Runtime.getRuntime().halt(137);
-        }
-        if (BUILD_PAUSE_MS > 0) {
-            log.warn("test hook: pausing {} ms with a unique key's build registered and its rows not read", BUILD_PAUSE_MS);
-            loop.schedule(next, BUILD_PAUSE_MS, TimeUnit.MILLISECONDS);
-            return;
-        }
-        next.run();
+        at(HALT_BUILD, BUILD_PAUSE_MS, "a unique key's build registered and its rows not read", loop, next);
     }
 
     /** The lookup rows are written: halts, pauses on {@code loop}, or goes on with {@code next}. */
     public static void lookupWritten(ScheduledExecutorService loop, Runnable next) {
-        if (HALT) {
-            log.warn("test hook: halting with the lookup rows written and the rows not");
+        at(HALT, PAUSE_MS, "the lookup rows written and the rows not", loop, next);
+    }
+
+    private static void at(boolean halt, long pauseMs, String where, ScheduledExecutorService loop, Runnable next) {
+        if (halt) {
+            log.warn("test hook: halting with {}", where);
             Runtime.getRuntime().halt(137);
         }
-        if (PAUSE_MS > 0) {
-            log.warn("test hook: pausing {} ms with the lookup rows written and the rows not", PAUSE_MS);
-            loop.schedule(next, PAUSE_MS, TimeUnit.MILLISECONDS);
+        if (pauseMs > 0) {
+            log.warn("test hook: pausing {} ms with {}", pauseMs, where);
+            loop.schedule(next, pauseMs, TimeUnit.MILLISECONDS);
             return;
         }
         next.run();
