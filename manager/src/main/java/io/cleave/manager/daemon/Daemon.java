@@ -87,6 +87,8 @@ public final class Daemon implements AutoCloseable {
     private MoveService moves;
     private io.cleave.manager.imports.ImportService imports;
     private io.cleave.manager.scale.ScaleService scale;
+    private io.cleave.manager.backup.BackupService backups;
+    private io.cleave.manager.backup.archive.BinlogArchiver archiver;
     private ShardLinks links;
     private io.cleave.manager.schema.DriftJournal driftJournal;
     /** Read by admin API threads. */
@@ -142,6 +144,10 @@ public final class Daemon implements AutoCloseable {
                         new MoveJournal(home.state()), MoveSettings.fromSystemProperties(),
                         new MoveMetrics(registry, () -> moves.phases()),
                         new MoveHooks.Switchable(MoveHooks.fromSystemProperties())));
+                moves.refuseDuring(() -> {
+                    ProxyService p = proxy;
+                    return p != null && p.buildingUniqueKeys();
+                });
                 imports = new io.cleave.manager.imports.ImportService(home.state(), moves, shardRegistry(), registry,
                         () -> scale != null && scale.running());
                 imports.attachedEndpoint().ifPresent(links::put);
@@ -155,8 +161,11 @@ public final class Daemon implements AutoCloseable {
                 if (note != null) {
                     log.info("{}", note);
                 }
+                backups = new io.cleave.manager.backup.BackupService(new io.cleave.manager.backup.BackupSources(links,
+                        provisioned.shardMaps(), config.sharding().topology(), this::cutWindows, config.source()),
+                        config.backup(), registry);
                 admin = new AdminServer(config.adminPort(), provisioned.adminToken(), registry, () -> statusReport(true),
-                        this::requestShutdown, this::explain, inDoubtTransactions(), moves, imports, scale);
+                        this::requestShutdown, this::explain, inDoubtTransactions(), moves, imports, scale, backups);
                 admin.repair(this::repairSchemas);
                 admin.start();
                 new DaemonInfo(ProcessHandle.current().pid(), admin.port(), startedAt.toString(), version()).write(home);
@@ -174,6 +183,7 @@ public final class Daemon implements AutoCloseable {
         } else {
             proxyState = options.proxy().isPresent() ? "down: no instance is ready" : "not part of this build";
         }
+        startArchiving();
         // Unfinished moves go on once the proxy (whose gate holds clients at a cutover) runs.
         moves.resume();
         imports.resume();
@@ -232,6 +242,34 @@ public final class Daemon implements AutoCloseable {
         return moves;
     }
 
+    public io.cleave.manager.backup.BackupService backups() {
+        return backups;
+    }
+
+    /** The binlog archiver when backup.archive_binlogs is on, else null. */
+    public io.cleave.manager.backup.archive.BinlogArchiver archiver() {
+        return archiver;
+    }
+
+    private void startArchiving() {
+        io.cleave.manager.config.BackupConfig b = config.backup();
+        synchronized (lifecycle) {
+            if (closed || !b.archiveBinlogs() || b.location().isEmpty()) {
+                return;
+            }
+            archiver = new io.cleave.manager.backup.archive.BinlogArchiver(
+                    io.cleave.manager.backup.store.BackupStores.of(b.location().get(), b), links,
+                    () -> provisioned.shardMaps().current(), this::cutWindows, b.cutInterval(), registry);
+            archiver.start();
+        }
+    }
+
+    /** Where the running proxy orders cuts against commits, or null when no proxy runs (then nothing commits). */
+    private io.cleave.proxy.cut.CutWindows cutWindows() {
+        ProxyService p = proxy;
+        return p == null ? null : p.cuts();
+    }
+
     /**
      * Waits until every instance is either ready or given up (crash loop). Returns whether the
      * proxy should start: it does when at least one instance is ready, so the shards that work
@@ -283,6 +321,7 @@ public final class Daemon implements AutoCloseable {
                 return;
             }
             proxy = service;
+            service.uniqueKeyBuildsExclude(() -> moves != null && moves.busy());
             proxyState = service.describe();
             log.info("proxy {}", proxyState);
         }
@@ -462,8 +501,10 @@ public final class Daemon implements AutoCloseable {
             e = new Explainer(new Router(routing));
             explainer = e;
         }
+        ProxyService p = proxy;
         Explainer.Explanation x = e.explain(sql.getBytes(StandardCharsets.UTF_8), SqlMode.DEFAULT,
-                provisioned.shardMaps().current());
+                provisioned.shardMaps().current(), p == null ? io.cleave.router.unique.UniqueKeysView.NONE
+                        : p.uniqueKeys(), null);
         return new ExplainReport(sql, x.plan(), x.shards());
     }
 
@@ -537,6 +578,12 @@ public final class Daemon implements AutoCloseable {
                 return;
             }
             closed = true;
+            if (archiver != null) {
+                archiver.close();
+            }
+            if (backups != null) {
+                backups.close();
+            }
             if (scale != null) {
                 scale.close();
             }

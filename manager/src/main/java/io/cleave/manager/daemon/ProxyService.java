@@ -27,6 +27,12 @@ public interface ProxyService extends AutoCloseable {
      */
     InDoubtResolution resolveInDoubt(String xid, boolean commit, boolean force);
 
+    /**
+     * Where cuts are ordered against cross-shard commits: a backup takes its cut here
+     * ({@link io.cleave.proxy.cut.JdbcCut}) so that no transaction across shards is torn in it.
+     */
+    io.cleave.proxy.cut.CutWindows cuts();
+
     /** Where moves hold statements on moving keys while the map changes. */
     io.cleave.proxy.cutover.CutoverGate cutoverGate();
 
@@ -41,6 +47,23 @@ public interface ProxyService extends AutoCloseable {
 
     /** Runs a recovery pass now; returns how many branches it settled. */
     int recoverNow();
+
+    /** The global unique keys the proxy enforces (for explanations), none when it does not run. */
+    default io.cleave.router.unique.UniqueKeysView uniqueKeys() {
+        return io.cleave.router.unique.UniqueKeysView.NONE;
+    }
+
+    /**
+     * Keeps moves and builds of global unique keys' lookups apart: a build refuses to start while
+     * {@code moves} says one runs; {@link #buildingUniqueKeys} tells the moves.
+     */
+    default void uniqueKeyBuildsExclude(java.util.function.BooleanSupplier moves) {
+    }
+
+    /** Whether a global unique key's lookup is being built now. */
+    default boolean buildingUniqueKeys() {
+        return false;
+    }
 
     /** The last deadlock across shards the proxy broke, or null (none yet, or no proxy). */
     default DeadlockReport latestDeadlock() {

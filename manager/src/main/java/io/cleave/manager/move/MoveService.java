@@ -29,6 +29,8 @@ public final class MoveService implements AutoCloseable {
     private final Map<Long, MoveRecord> live = new LinkedHashMap<>();
     /** Whether a scale runs: an operator's move, rebalance or shard-table waits until it is done. */
     private volatile BooleanSupplier scaling = () -> false;
+    /** Whether the proxy is building a global unique key's lookup: rows changing shards meanwhile could be missed. */
+    private volatile java.util.function.BooleanSupplier uniqueKeyBuilds = () -> false;
     private final ExecutorService runner = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "mover");
         t.setDaemon(true);
@@ -82,11 +84,24 @@ public final class MoveService implements AutoCloseable {
         }
     }
 
+    /** Moves are refused while {@code builds} says a global unique key's lookup is being built. */
+    public void refuseDuring(java.util.function.BooleanSupplier builds) {
+        this.uniqueKeyBuilds = builds;
+    }
+
+    private void refuseDuringUniqueKeyBuild() {
+        if (uniqueKeyBuilds.getAsBoolean()) {
+            throw new MoveRefused(MoveRefused.Kind.CONFLICT, "a global unique key's lookup is being built (CREATE UNIQUE"
+                    + " INDEX): rows changing shards meanwhile could be missed; try again once it is done");
+        }
+    }
+
     /**
      * Plans, journals and queues a move; returns it as planned. An operator's move ({@code origin}
-     * "cli") is refused while a scale runs.
+     * "cli") is refused while a scale runs; any move while a global unique key's lookup is built.
      */
     public synchronized MoveRecord start(String keyspace, String keys, int target, String origin) {
+        refuseDuringUniqueKeyBuild();
         if (origin.equals("cli")) {
             refuseIfScaling("move keys");
         }
@@ -121,6 +136,7 @@ public final class MoveService implements AutoCloseable {
         if (planned.kind != MoveKind.TABLES) {
             throw new IllegalArgumentException("not a move of tables");
         }
+        refuseDuringUniqueKeyBuild();
         for (MoveRecord m : unended()) {
             if (m.kind == MoveKind.TABLES) {
                 for (TableProgress t : m.tables) {
@@ -286,7 +302,9 @@ public final class MoveService implements AutoCloseable {
     /** Where the rows are, per shard and per key range or bucket run (exact counts when asked). */
     public ShardsReport shards(boolean exact) {
         try {
-            return new ShardSizes(env.shards(), env.maps()).report(exact, active());
+            return new ShardSizes(env.shards(), env.maps()).report(exact, active())
+                    .withUniqueKeys(io.cleave.manager.unique.LookupSizes.measure(env.shards(),
+                            env.maps().topology().defaultShard(), env.maps().current().shardCount(), exact));
         } catch (java.sql.SQLException e) {
             throw new MoveRefused(MoveRefused.Kind.CONFLICT, "cannot measure the shards: " + e.getMessage());
         }
