@@ -275,6 +275,9 @@ public final class ConfigLoader {
         Optional<String> password = user.string("password");
         Optional<String> nativeHash = user.string("mysql_native_password");
         Optional<String> sha2Hash = user.string("caching_sha2_password");
+        Optional<String> host = user.string("host");
+        List<String> listed = user.stringList("grants");
+        List<String> grants = user.keys().contains("grants") ? listed : ProxyUser.ADMINISTRATOR;
         user.rejectUnknownKeys();
         if (name.isEmpty() || name.get().isBlank()) {
             problems.add(user.line(), user.field("name"), "missing: every user needs a name");
@@ -308,6 +311,21 @@ public final class ConfigLoader {
                     + "' has an empty password and proxy.listen " + listen + " is not a loopback address: "
                     + "set a password hash or listen on 127.0.0.1");
         }
-        return new ProxyUser(name.get(), nativeHash, sha2Hash);
+        if (passwordGiven && host.isPresent()) {
+            problems.add(user.lineOf("host"), user.field("host"), "an account with the empty password is made for the"
+                    + " loopback addresses and localhost only: leave host out, or set a password hash");
+        }
+        if (host.isPresent() && (host.get().isEmpty() || host.get().length() > 255)) {
+            problems.add(user.lineOf("host"), user.field("host"), "expected a host pattern such as '%', '10.0.0.%' or"
+                    + " 'localhost'");
+        }
+        for (String grant : grants) {
+            if (!grant.toUpperCase(java.util.Locale.ROOT).contains(" ON ")) {
+                problems.add(user.lineOf("grants"), user.field("grants"), "'" + grant + "' is not what GRANT takes:"
+                        + " expected privileges ON a level, e.g. 'SELECT, INSERT ON shop.*'");
+            }
+        }
+        List<String> hosts = passwordGiven ? ProxyUser.LOOPBACK_HOSTS : List.of(host.orElse("%"));
+        return new ProxyUser(name.get(), nativeHash, sha2Hash, hosts, grants);
     }
 }

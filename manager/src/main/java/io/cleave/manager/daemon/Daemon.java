@@ -88,6 +88,7 @@ public final class Daemon implements AutoCloseable {
     private io.cleave.manager.imports.ImportService imports;
     private io.cleave.manager.scale.ScaleService scale;
     private ShardLinks links;
+    private io.cleave.manager.accounts.AccountSync accounts;
     /** Read by admin API threads. */
     private volatile ProxyService proxy;
     /** Read by admin API threads. */
@@ -136,6 +137,8 @@ public final class Daemon implements AutoCloseable {
                 MapUpdates maps = new MapUpdates(provisioned.shardMaps(), new ShardMapStore(home.shardMapFile()),
                         config.sharding().topology());
                 links = new ShardLinks(shardEndpoints());
+                accounts = new io.cleave.manager.accounts.AccountSync(config.proxy().users(), links, ShardAccount.USER,
+                        provisioned.binary().flavour());
                 moves = new MoveService(new MoveEnvironment(links, maps, this::cutoverGate,
                         new MoveJournal(home.state()), MoveSettings.fromSystemProperties(),
                         new MoveMetrics(registry, () -> moves.phases()),
@@ -147,7 +150,8 @@ public final class Daemon implements AutoCloseable {
                         new ScalableInstances(new HomePlanner(home, config, options.cacheDir(), options.pathVariable()),
                                 new Provisioner(home, config, options.cacheDir(), options.pathVariable()),
                                 provisioned.binary(), supervisors, supervise, this::endpointOf, options.readyTimeout(),
-                                options.stopTimeout()), registry);
+                                options.stopTimeout(), plan -> accounts.ensure(java.util.Map.of(plan.index(),
+                                        plan.datadir()))), registry);
                 String note = scaleNote(config.shards(), provisioned.shardMaps().current().shardCount());
                 if (note != null) {
                     log.info("{}", note);
@@ -270,6 +274,16 @@ public final class Daemon implements AutoCloseable {
             }
             ProxyService service = options.proxy().get().create(proxyContext());
             try {
+                accounts.ensure(runningDatadirs());
+                // A shard that was down now gets the accounts once it runs, before clients reach it.
+                listeners.add((status, previous) -> {
+                    if (status.state() == InstanceState.RUNNING && previous != InstanceState.RUNNING) {
+                        InstanceSupervisor s = supervisors.byIndex(status.index());
+                        if (s != null && !io.cleave.manager.accounts.AccountSync.holds(s.plan().datadir())) {
+                            scheduler.execute(() -> syncAccounts(s.plan()));
+                        }
+                    }
+                });
                 service.start();
             } catch (Exception e) {
                 log.error("proxy failed to start: {}", e.getMessage(), e);
@@ -280,6 +294,27 @@ public final class Daemon implements AutoCloseable {
             proxy = service;
             proxyState = service.describe();
             log.info("proxy {}", proxyState);
+        }
+    }
+
+    /** The datadirs of the shards that run now, by index. */
+    private java.util.Map<Integer, java.nio.file.Path> runningDatadirs() {
+        java.util.Map<Integer, java.nio.file.Path> out = new java.util.TreeMap<>();
+        for (InstanceSupervisor s : supervisors.all()) {
+            if (s.state() == InstanceState.RUNNING) {
+                out.put(s.plan().index(), s.plan().datadir());
+            }
+        }
+        return out;
+    }
+
+    private void syncAccounts(InstancePlan plan) {
+        try {
+            java.util.Map<Integer, java.nio.file.Path> shards = runningDatadirs();
+            shards.put(plan.index(), plan.datadir());
+            accounts.ensure(shards);
+        } catch (RuntimeException e) {
+            log.error("{}: {}", plan.name(), e.getMessage());
         }
     }
 

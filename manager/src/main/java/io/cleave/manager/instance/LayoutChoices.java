@@ -27,6 +27,9 @@ final class LayoutChoices {
             out.add(Choice.pinned(g, "mysqlx", "OFF", "X Protocol would open another port and socket; shards speak the classic protocol only"));
         }
         if (c.mariadb()) {
+            out.add(Choice.pinned(g, "proxy_protocol_networks", "127.0.0.1", "the proxy logs in to a shard as its client's"
+                    + " account, over loopback TCP with a PROXY header naming the client's address where the account's"
+                    + " host pattern depends on it"));
             out.add(Choice.of(g, "ssl", "0", "MariaDB makes a TLS certificate at every start without this (seconds of CPU);"
                     + " shards listen on loopback and a private socket only"));
         }

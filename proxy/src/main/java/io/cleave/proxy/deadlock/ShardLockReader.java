@@ -93,7 +93,7 @@ final class ShardLockReader implements AutoCloseable {
             return;
         }
         from[shard] = connector;
-        connector.connect(loop, 0).addListener(f -> {
+        connector.connect(loop, io.cleave.proxy.backend.ShardLogin.SHARD_ACCOUNT, 0).addListener(f -> {
             if (!f.isSuccess()) {
                 out.completeExceptionally(f.cause());
                 return;

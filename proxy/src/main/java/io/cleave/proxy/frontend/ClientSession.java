@@ -27,9 +27,9 @@ final class ClientSession implements Command.End {
     private final SessionParticipant participant;
     private boolean closed;
 
-    ClientSession(ProxyRuntime runtime, LoopResources loop, ClientOutput output, long connectionId, String user,
-                  Capabilities capabilities, Charset charset, LoginChallenge challenge) {
-        this.session = new Session(runtime, loop, output, connectionId, user, capabilities, charset);
+    ClientSession(ProxyRuntime runtime, LoopResources loop, ClientOutput output, long connectionId,
+                  SessionAccount account, Capabilities capabilities, Charset charset, LoginChallenge challenge) {
+        this.session = new Session(runtime, loop, output, connectionId, account, capabilities, charset);
         this.reader = new CommandReader(session, this);
         this.participant = new SessionParticipant(session, reader);
         this.handlers = new CommandHandlers(session, challenge, participant);

@@ -1,6 +1,9 @@
 package io.cleave.proxy.server;
 
-import io.cleave.proxy.auth.UserDirectory;
+import io.cleave.proxy.accounts.AccountDirectory;
+import io.cleave.proxy.accounts.AccountRows;
+import io.cleave.proxy.accounts.Accounts;
+import io.cleave.proxy.accounts.CleaveSchema;
 import io.cleave.proxy.backend.BackendConnector;
 import io.cleave.proxy.backend.ShardConnector;
 import io.cleave.proxy.backend.BackendPool;
@@ -142,8 +145,8 @@ public final class ProxyServer implements AutoCloseable {
             slots.set(endpoint.shard(), connector);
         }
         SslContext ssl = sslContext(config);
-        ProxyRuntime runtime = new ProxyRuntime(config, new UserDirectory(config.users()), topology, shardMaps,
-                slots, metrics, ssl, threads);
+        Accounts accounts = new Accounts(shards.get(0).user(), AccountDirectory.EMPTY);
+        ProxyRuntime runtime = new ProxyRuntime(config, accounts, topology, shardMaps, slots, metrics, ssl, threads);
         if (metrics instanceof MicrometerProxyMetrics micrometer) {
             for (ShardEndpoint endpoint : shards) {
                 micrometer.backendGauges(endpoint.shard(), new PoolStats(runtime));
@@ -152,7 +155,7 @@ public final class ProxyServer implements AutoCloseable {
         learnServerVersion(runtime, slots, workers);
         try {
             ShardAdmin admin = new ShardAdmin(slots, workers);
-            List<Integer> down = bootstrapShards(admin);
+            List<Integer> down = bootstrapShards(admin, runtime);
             if (down.size() == admin.localShards().size()) {
                 throw new IllegalStateException("no shard is reachable");
             }
@@ -165,6 +168,7 @@ public final class ProxyServer implements AutoCloseable {
             for (BackendConnector connector : connectors) {
                 sizeStatementCache(admin, connector, runtime.backendConnectionsPerShard());
             }
+            loadAccounts(admin, runtime, down);
             XaRecovery recovery = new XaRecovery(admin, runtime.inDoubt(), metrics);
             int settled = recovery.recover();
             if (settled > 0) {
@@ -206,6 +210,33 @@ public final class ProxyServer implements AutoCloseable {
         }
     }
 
+    /**
+     * Reads the accounts clients log in with from the shards' grant tables (one shard is enough:
+     * account statements go to all of them). Without accounts nobody could log in: that stops the start.
+     */
+    private static void loadAccounts(ShardAdmin admin, ProxyRuntime runtime, List<Integer> down) {
+        String sql = AccountRows.query(runtime.serverVersion());
+        String last = "no shard is reachable";
+        for (int shard : admin.localShards()) {
+            if (down.contains(shard)) {
+                continue;
+            }
+            try {
+                List<List<String>> rows = new java.util.ArrayList<>();
+                for (ShardAdmin.Row row : admin.query(shard, sql)) {
+                    rows.add(row.values());
+                }
+                AccountDirectory directory = AccountRows.directory(rows, runtime.accounts().shardAccountUser());
+                runtime.accounts().directory(directory);
+                log.info("{} accounts and roles read from shard {}", directory.size(), shard);
+                return;
+            } catch (ShardAdmin.ShardAdminException e) {
+                last = e.getMessage();
+            }
+        }
+        throw new IllegalStateException("cannot read the accounts from the shards' grant tables: " + last);
+    }
+
     private static int statementCache(ProxyConfig config) {
         return Math.max(1, Math.min(MAX_STATEMENTS_PER_CONNECTION,
                 SHARD_STATEMENT_BUDGET / config.maxBackendConnectionsPerShard() - 1));
@@ -221,7 +252,7 @@ public final class ProxyServer implements AutoCloseable {
         if (runtime.metrics() instanceof MicrometerProxyMetrics micrometer) {
             micrometer.backendGauges(endpoint.shard(), new PoolStats(runtime));
         }
-        if (!endpoint.attached() && !bootstrapShard(admin, endpoint.shard())) {
+        if (!endpoint.attached() && !bootstrapShard(admin, runtime, endpoint.shard())) {
             throw new IllegalStateException(endpoint.describe() + " does not answer");
         }
         sizeStatementCache(admin, connector, runtime.backendConnectionsPerShard());
@@ -258,7 +289,8 @@ public final class ProxyServer implements AutoCloseable {
             }
             try {
                 io.cleave.proxy.backend.BackendConnection probe = connector.connect(
-                        (io.netty.channel.EventLoop) workers.next(), 0).get(10, TimeUnit.SECONDS);
+                        (io.netty.channel.EventLoop) workers.next(), io.cleave.proxy.backend.ShardLogin.SHARD_ACCOUNT, 0)
+                        .get(10, TimeUnit.SECONDS);
                 runtime.serverVersion(probe.server().version());
                 probe.close();
                 return;
@@ -311,7 +343,7 @@ public final class ProxyServer implements AutoCloseable {
         recoveryTimer.execute(() -> {
             try {
                 // A shard that was down when the proxy started has not got the proxy's tables yet.
-                bootstrapShard(admin, shard);
+                bootstrapShard(admin, runtime, shard);
             } catch (RuntimeException e) {
                 log.warn("shard {}: {}", shard, e.getMessage());
             }
@@ -359,24 +391,11 @@ public final class ProxyServer implements AutoCloseable {
         log.debug("shard {}: {} prepared statements per backend connection", shard, perConnection);
     }
 
-    /**
-     * The proxy's own tables on every shard: commit decisions of distributed transactions and the
-     * sequences that generate sharding keys. Every shard gets them, so all list the same schemas.
-     */
-    private static final String[] BOOTSTRAP_DDL = {
-            "CREATE DATABASE IF NOT EXISTS cleave",
-            "CREATE TABLE IF NOT EXISTS cleave.decisions (xid VARCHAR(128) NOT NULL PRIMARY KEY,"
-                    + " shards VARCHAR(255) NOT NULL, created TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6))"
-                    + " ENGINE=InnoDB",
-            "CREATE TABLE IF NOT EXISTS cleave.sequences (name VARCHAR(192) NOT NULL PRIMARY KEY,"
-                    + " next_value BIGINT NOT NULL) ENGINE=InnoDB",
-    };
-
     /** Prepares every reachable shard; returns the shards that could not be reached. */
-    private static List<Integer> bootstrapShards(ShardAdmin admin) {
+    private static List<Integer> bootstrapShards(ShardAdmin admin, ProxyRuntime runtime) {
         List<Integer> down = new java.util.ArrayList<>();
         for (int shard : admin.localShards()) {
-            if (!bootstrapShard(admin, shard)) {
+            if (!bootstrapShard(admin, runtime, shard)) {
                 down.add(shard);
             }
         }
@@ -384,16 +403,24 @@ public final class ProxyServer implements AutoCloseable {
     }
 
     /**
-     * Creates the proxy's tables on one shard (idempotent). Returns false when the shard cannot be
-     * reached; a shard that refuses the statements is a configuration error and stops the start.
+     * Creates the proxy's schema on one shard (idempotent; see {@link CleaveSchema}). Returns false
+     * when the shard cannot be reached; a shard that refuses the statements is a configuration
+     * error and stops the start, except for the grants to PUBLIC, which only MariaDB 10.11 and
+     * later take: without them, cross-shard commits and evaluated reads need the procedures
+     * granted to each account.
      */
-    private static boolean bootstrapShard(ShardAdmin admin, int shard) {
-        for (String sql : BOOTSTRAP_DDL) {
+    private static boolean bootstrapShard(ShardAdmin admin, ProxyRuntime runtime, int shard) {
+        for (CleaveSchema.Step step : CleaveSchema.setup(runtime.runId(), runtime.proxyProtocol())) {
             try {
-                admin.query(shard, sql);
+                admin.query(shard, step.sql());
             } catch (ShardAdmin.ShardAdminException e) {
                 if (e.unreachable()) {
                     return false;
+                }
+                if (step.optional()) {
+                    log.warn("shard {}: {} failed ({}): accounts need EXECUTE on Cleave's procedures granted to them"
+                            + " for cross-shard commits and reads evaluated on one shard", shard, step.sql(), e.getMessage());
+                    continue;
                 }
                 throw new IllegalStateException("cannot prepare shard " + shard + " for the proxy: " + e.getMessage(), e);
             }
