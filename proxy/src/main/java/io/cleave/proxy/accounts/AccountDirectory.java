@@ -79,6 +79,11 @@ public final class AccountDirectory {
         return byName.size();
     }
 
+    /** Every account and role. */
+    public java.util.Collection<Account> accounts() {
+        return byName.values();
+    }
+
     public Limits limits() {
         return limits;
     }

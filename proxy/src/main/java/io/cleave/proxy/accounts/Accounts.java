@@ -32,9 +32,21 @@ public final class Accounts {
         return directory;
     }
 
-    /** The grant tables as read again: later logins are checked against them. */
+    /**
+     * The grant tables as read again: later logins are checked against them, and backend
+     * connections start with the default roles the accounts have now.
+     */
     public void directory(AccountDirectory latest) {
         this.directory = latest;
+        for (ShardLogin login : logins.all()) {
+            if (login.account() != null) {
+                for (Account a : latest.accounts()) {
+                    if (a.name().toString().equals(login.account())) {
+                        login.defaultRole(a.defaultRole());
+                    }
+                }
+            }
+        }
     }
 
     public ShardLogins logins() {
@@ -65,6 +77,7 @@ public final class Accounts {
         }
         ShardLogin login = logins.account(user, account.name().toString(), proxied, profile);
         login.refresh(credential, client.ip());
+        login.defaultRole(account.defaultRole());
         return login;
     }
 
@@ -89,6 +102,17 @@ public final class Accounts {
         if (count != null) {
             count.decrementAndGet();
         }
+    }
+
+    /**
+     * {@code account}'s password was set in clear text through the proxy: its sessions' later
+     * backend connections log in with it (the old one no longer would).
+     */
+    public void passwordChanged(AccountName account, ShardCredential mysqlNative, byte[] clear) {
+        for (ShardLogin login : logins.ofAccount(account.toString())) {
+            login.refresh(sha2Passwords.containsKey(account) ? new ShardCredential.Password(clear) : mysqlNative);
+        }
+        sha2Passwords.computeIfPresent(account, (k, old) -> clear);
     }
 
     /** The caching_sha2_password password a full authentication of {@code account} gave, or null. */

@@ -32,6 +32,17 @@ public final class CleaveSchema {
     private CleaveSchema() {
     }
 
+    /** Whether {@code schema} is Cleave's own (as a server compares database names on Linux: exactly). */
+    public static boolean isCleave(String schema) {
+        return NAME.equals(schema);
+    }
+
+    /** The message of 1044 for a client that names Cleave's schema as its database. */
+    public static String refusal(String account) {
+        return "Access denied for user " + account + " to database '" + NAME + "': it holds Cleave's own state"
+                + " (commit decisions of cross-shard transactions, sequences), which no client may read, change or drop";
+    }
+
     /** The lock a shard-account connection holds while the proxy evaluates a read on backend connection {@code connectionId}. */
     public static String evaluationLock(long connectionId) {
         return "cleave.evaluate." + connectionId;

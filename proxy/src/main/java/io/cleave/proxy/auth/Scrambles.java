@@ -85,6 +85,11 @@ public final class Scrambles {
         return MessageDigest.isEqual(sha256(candidateStage1), cachedDoubleSha256);
     }
 
+    /** SHA1(password): what a mysql_native_password login needs to answer any scramble. */
+    public static byte[] stage1(byte[] password) {
+        return sha1(password);
+    }
+
     public static byte[] doubleSha1(byte[] password) {
         return sha1(sha1(password));
     }

@@ -27,6 +27,7 @@ public final class ShardLogin {
     private final int profile;
     private volatile ShardCredential credential;
     private volatile String clientIp;
+    private volatile String defaultRole = "";
 
     ShardLogin(int slot, String user, String account, boolean proxied, int profile, ShardCredential credential) {
         this.slot = slot;
@@ -88,6 +89,20 @@ public final class ShardLogin {
     public void refresh(ShardCredential latest, String ip) {
         this.credential = latest;
         this.clientIp = ip;
+    }
+
+    /** The role a login of the account starts with (the empty string: none). */
+    public String defaultRole() {
+        return defaultRole;
+    }
+
+    public void defaultRole(String role) {
+        this.defaultRole = role == null ? "" : role;
+    }
+
+    /** The account's password was changed through the proxy: later connections log in with the new one. */
+    public void refresh(ShardCredential latest) {
+        this.credential = latest;
     }
 
     @Override

@@ -39,6 +39,22 @@ public final class ShardLogins {
                 k -> new ShardLogin(slots.getAndIncrement(), user, account, proxied, profile, ShardCredential.NONE));
     }
 
+    /** Every login of the account named {@code account} ('user'@'host'), whatever its route and profile. */
+    public java.util.List<ShardLogin> ofAccount(String account) {
+        java.util.List<ShardLogin> out = new java.util.ArrayList<>();
+        for (ShardLogin l : logins.values()) {
+            if (account.equals(l.account())) {
+                out.add(l);
+            }
+        }
+        return out;
+    }
+
+    /** Every login made so far. */
+    public java.util.Collection<ShardLogin> all() {
+        return logins.values();
+    }
+
     /** How many logins exist (pools size their arrays by it). */
     public int count() {
         return slots.get();

@@ -46,6 +46,11 @@ final class ClientSession implements Command.End {
             loggedIn();
             return;
         }
+        if (io.cleave.proxy.accounts.CleaveSchema.isCleave(database)) {
+            fatal(null, new ErrPacket(1044, "42000", io.cleave.proxy.accounts.CleaveSchema.refusal(
+                    session.account().account().name().toString())));
+            return;
+        }
         LoginSchema.check(session, error -> {
             if (error != null && error.errorCode() == LoginSchema.UNKNOWN_DATABASE) {
                 fatal(null, error);

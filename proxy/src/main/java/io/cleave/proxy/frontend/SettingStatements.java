@@ -1,5 +1,6 @@
 package io.cleave.proxy.frontend;
 
+import io.cleave.proxy.accounts.CleaveSchema;
 import io.cleave.proxy.merge.ResultColumn;
 import io.cleave.proxy.merge.TextRow;
 import io.cleave.proxy.protocol.packet.server.ErrPacket;
@@ -207,6 +208,10 @@ final class SettingStatements {
     }
 
     private void useSchema(Command command, String schema) {
+        if (CleaveSchema.isCleave(schema)) {
+            command.refuse(1044, "42000", CleaveSchema.refusal(session.account().account().name().toString()));
+            return;
+        }
         byte[] sql = ("USE `" + schema.replace("`", "``") + "`").getBytes(StandardCharsets.UTF_8);
         SessionSettings after = session.settings().withSchema(schema);
         new MultiExchange(new CommandLegs(session, command), false, results -> {

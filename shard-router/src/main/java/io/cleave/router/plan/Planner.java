@@ -325,6 +325,10 @@ public final class Planner {
             return refuse(s, "LOAD DATA into the " + (rule instanceof TableRule.Sharded ? "sharded" : "reference")
                     + " table " + load.table().name() + " is not supported: insert the rows with INSERT");
         }
+        if (s instanceof UtilityStatement.Kill) {
+            // The id is a connection of the proxy's, not of a shard: the proxy ends it.
+            return new Plan.Local(s.kind(), LocalQuery.KILL, null, 0, 0);
+        }
         if (s instanceof UtilityStatement.Call) {
             return refuse(s, "CALL runs a stored procedure on one shard, which cannot see the other shards' rows: not"
                     + " supported across shards");
@@ -332,17 +336,25 @@ public final class Planner {
         UtilityStatement.Other other = (UtilityStatement.Other) s;
         switch (other.kind()) {
             case FLUSH:
+                if (other.words().equals("FLUSH PRIVILEGES")) {
+                    // The proxy reads the grant tables again too.
+                    return new Plan.Local(s.kind(), LocalQuery.ACCOUNT_STATEMENT, null, 0, 0);
+                }
                 return Plan.Route.of(s.kind(), new Target.AllShards(), Plan.Access.READ, Plan.FanOutWrite.allAlike());
             case GRANT:
             case REVOKE:
             case USER_ADMIN:
             case SET_PASSWORD:
+                // Accounts live in every shard's grant tables: the proxy applies the statement to all of them.
+                return new Plan.Local(s.kind(), LocalQuery.ACCOUNT_STATEMENT, null, 0, 0);
             case SET_ROLE:
-                return refuse(s, "accounts of the proxy are managed in the cleave config (proxy.users), not with "
-                        + other.words());
-            case KILL:
-                return refuse(s, "KILL through the proxy is not supported yet: close the client connection instead");
+                return new Plan.Local(s.kind(), other.words().startsWith("SET DEFAULT") ? LocalQuery.ACCOUNT_STATEMENT
+                        : LocalQuery.SET_ROLE, null, 0, 0);
             case OTHER:
+                if (other.words().startsWith("SHUTDOWN") || other.words().startsWith("RESTART")) {
+                    return refuse(s, other.words() + " would stop one shard behind the proxy: stop Cleave with"
+                            + " 'cleave down', or restart it with 'cleave up'");
+                }
                 return unknownStatement(s, ctx);
             default:
                 return refuse(s, other.words() + " is not supported through the proxy");
