@@ -17,7 +17,8 @@ import java.util.Optional;
 public record ProxyUser(String name, Optional<String> mysqlNativePassword, Optional<String> cachingSha2Password,
                         List<String> hosts, List<String> grants) {
 
-    public static final List<String> LOOPBACK_HOSTS = List.of("localhost", "127.0.0.1", "::1");
+    /** The proxy's Unix socket and every loopback address (127.0.0.0/8 written as MariaDB takes a netmask). */
+    public static final List<String> LOOPBACK_HOSTS = List.of("localhost", "127.0.0.0/255.0.0.0", "::1");
     public static final List<String> ADMINISTRATOR = List.of("ALL PRIVILEGES ON *.* WITH GRANT OPTION");
 
     public ProxyUser {

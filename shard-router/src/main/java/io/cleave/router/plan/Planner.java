@@ -67,6 +67,10 @@ public final class Planner {
                 return local;
             }
         }
+        Plan proxy = proxyPlan(s);
+        if (proxy != null) {
+            return proxy;
+        }
         if (topology.shardCount() == 1) {
             // One shard holds everything: no statement needs analysis beyond its session effects.
             return route(s.kind(), new Target.Shard(0), null, isWrite(s), s, false);
@@ -325,10 +329,6 @@ public final class Planner {
             return refuse(s, "LOAD DATA into the " + (rule instanceof TableRule.Sharded ? "sharded" : "reference")
                     + " table " + load.table().name() + " is not supported: insert the rows with INSERT");
         }
-        if (s instanceof UtilityStatement.Kill) {
-            // The id is a connection of the proxy's, not of a shard: the proxy ends it.
-            return new Plan.Local(s.kind(), LocalQuery.KILL, null, 0, 0);
-        }
         if (s instanceof UtilityStatement.Call) {
             return refuse(s, "CALL runs a stored procedure on one shard, which cannot see the other shards' rows: not"
                     + " supported across shards");
@@ -336,11 +336,32 @@ public final class Planner {
         UtilityStatement.Other other = (UtilityStatement.Other) s;
         switch (other.kind()) {
             case FLUSH:
-                if (other.words().equals("FLUSH PRIVILEGES")) {
-                    // The proxy reads the grant tables again too.
-                    return new Plan.Local(s.kind(), LocalQuery.ACCOUNT_STATEMENT, null, 0, 0);
-                }
                 return Plan.Route.of(s.kind(), new Target.AllShards(), Plan.Access.READ, Plan.FanOutWrite.allAlike());
+            case OTHER:
+                return unknownStatement(s, ctx);
+            default:
+                return refuse(s, other.words() + " is not supported through the proxy");
+        }
+    }
+
+    /**
+     * Statements the proxy runs itself whatever the shards hold, one shard or many: account
+     * statements (every shard's grant tables hold the accounts), SET ROLE (session state), KILL
+     * (of the proxy's own connections); SHUTDOWN and RESTART are refused. Null for any other.
+     */
+    private Plan proxyPlan(Statement s) {
+        if (s instanceof UtilityStatement.Kill) {
+            // The id is a connection of the proxy's, not of a shard: the proxy ends it.
+            return new Plan.Local(s.kind(), LocalQuery.KILL, null, 0, 0);
+        }
+        if (!(s instanceof UtilityStatement.Other other)) {
+            return null;
+        }
+        switch (other.kind()) {
+            case FLUSH:
+                // FLUSH PRIVILEGES: the proxy reads the grant tables again too.
+                return other.words().equals("FLUSH PRIVILEGES")
+                        ? new Plan.Local(s.kind(), LocalQuery.ACCOUNT_STATEMENT, null, 0, 0) : null;
             case GRANT:
             case REVOKE:
             case USER_ADMIN:
@@ -355,9 +376,9 @@ public final class Planner {
                     return refuse(s, other.words() + " would stop one shard behind the proxy: stop Cleave with"
                             + " 'cleave down', or restart it with 'cleave up'");
                 }
-                return unknownStatement(s, ctx);
+                return null;
             default:
-                return refuse(s, other.words() + " is not supported through the proxy");
+                return null;
         }
     }
 
