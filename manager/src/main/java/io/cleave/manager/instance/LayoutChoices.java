@@ -19,9 +19,13 @@ final class LayoutChoices {
         out.add(Choice.pinned(g, "bind_address", "127.0.0.1", "only the proxy and local tools reach a shard"));
         out.add(Choice.pinned(g, "socket", p.socket(), "the proxy talks to local shards over their Unix socket"));
         out.add(Choice.pinned(g, "pid_file", p.pidFile(), "in the home's run directory"));
-        if (c.runAsRoot()) {
-            out.add(Choice.pinned(g, "user", "root", "the daemon runs as root, and the server refuses root without this"));
+        if (c.serverUser() != null) {
+            out.add(Choice.pinned(g, "user", c.serverUser(), c.serverUser().equals("root")
+                    ? "server.os_user is root: the server refuses to run as root without this"
+                    : "the daemon runs as root; the server runs as this unprivileged user (server.os_user)"));
         }
+        out.add(Choice.pinned(g, "secure_file_priv", c.files(), "the only directory LOAD DATA INFILE, LOAD_FILE() and"
+                + " SELECT ... INTO OUTFILE may touch, for accounts granted FILE"));
         out.add(Choice.of(g, "skip_name_resolve", "ON", "clients come from loopback: no DNS lookups on connect"));
         if (c.flavour().isMysqlFamily()) {
             out.add(Choice.pinned(g, "mysqlx", "OFF", "X Protocol would open another port and socket; shards speak the classic protocol only"));
