@@ -171,6 +171,7 @@ final class AccountStatements {
                 reload(() -> {
                     if (answer.ok()) {
                         learnPasswords();
+                        forgetDroppedRole();
                         command.ok(io.cleave.proxy.protocol.packet.server.OkPacket.of(answer.affectedRows, 0,
                                 session.status(), answer.warnings));
                     } else {
@@ -220,6 +221,17 @@ final class AccountStatements {
         /** Step 4: the grant tables read again; connections made before are retired. */
         void reload(Runnable then) {
             new AccountReload(session.runtime(), session.loop()).run(defaultShard, then);
+        }
+
+        /**
+         * A role the session has active and just dropped is no longer set on its next connections
+         * (SET ROLE of a dropped role fails), as mariadb-dump's restore drops the role it worked with.
+         */
+        void forgetDroppedRole() {
+            String active = session.settings().role();
+            if (active != null && statement.droppedRoles().contains(active)) {
+                session.settings(session.settings().withRole("NONE"));
+            }
         }
 
         /** New passwords given in clear text: the proxy logs in to the shards as those accounts with them. */

@@ -237,6 +237,11 @@ public final class Router {
      */
     private static Plan unparsed(Analysis a, SqlSyntaxException e, Generation gen) {
         Topology topology = gen.topology;
+        if (a.tokens.size() == 0) {
+            // Nothing but comments (a version comment for another server, as dump files have them):
+            // the shard answers as the server does, and no shard's rows are involved.
+            return Plan.Route.of(StatementKind.OTHER, new Target.AnyShard(), Plan.Access.READ, null);
+        }
         if (topology.shardCount() == 1) {
             return unparsedRoute(topology.defaultShard());
         }
