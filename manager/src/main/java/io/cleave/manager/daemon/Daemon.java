@@ -150,8 +150,13 @@ public final class Daemon implements AutoCloseable {
                         new ScalableInstances(new HomePlanner(home, config, options.cacheDir(), options.pathVariable()),
                                 new Provisioner(home, config, options.cacheDir(), options.pathVariable()),
                                 provisioned.binary(), supervisors, supervise, this::endpointOf, options.readyTimeout(),
-                                options.stopTimeout(), plan -> accounts.ensure(java.util.Map.of(plan.index(),
-                                        plan.datadir()))), registry);
+                                options.stopTimeout(), plan -> {
+                                    // Reached before the scale registers it: the new shard gets the accounts first.
+                                    links.put(endpointOf(plan));
+                                    java.util.Map<Integer, java.nio.file.Path> shards = runningDatadirs();
+                                    shards.put(plan.index(), plan.datadir());
+                                    accounts.ensure(shards);
+                                }), registry);
                 String note = scaleNote(config.shards(), provisioned.shardMaps().current().shardCount());
                 if (note != null) {
                     log.info("{}", note);
@@ -309,6 +314,10 @@ public final class Daemon implements AutoCloseable {
     }
 
     private void syncAccounts(InstancePlan plan) {
+        if (!links.has(plan.index())) {
+            // A shard a scale is adding: the scale gives it the accounts before it registers it.
+            return;
+        }
         try {
             java.util.Map<Integer, java.nio.file.Path> shards = runningDatadirs();
             shards.put(plan.index(), plan.datadir());
