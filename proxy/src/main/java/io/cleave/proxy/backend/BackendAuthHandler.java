@@ -69,7 +69,7 @@ final class BackendAuthHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
-        if (login.proxied()) {
+        if (login.proxiedTo(endpoint)) {
             // Before anything of the protocol: the shard takes the connection as coming from the client.
             ctx.writeAndFlush(ctx.alloc().buffer().writeBytes(ProxyHeader.v1(login.clientIp(), endpoint)));
         }

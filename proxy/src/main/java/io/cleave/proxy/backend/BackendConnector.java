@@ -73,7 +73,7 @@ public final class BackendConnector implements ShardConnector {
             promise.setFailure(new java.io.IOException("shard " + endpoint.shard() + " is not part of this Cleave"));
             return promise;
         }
-        boolean unix = transport.hasDomainSockets() && endpoint.socket() != null && !login.proxied();
+        boolean unix = transport.hasDomainSockets() && endpoint.socket() != null && !login.proxiedTo(endpoint);
         Class<? extends Channel> type = unix ? transport.domainChannel() : transport.channel();
         if (!unix && endpoint.tcp() == null) {
             promise.setFailure(new IllegalStateException(endpoint.describe()

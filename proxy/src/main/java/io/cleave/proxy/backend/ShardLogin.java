@@ -71,14 +71,22 @@ public final class ShardLogin {
         return credential;
     }
 
-    /** The user name to send {@code shard}. */
+    /**
+     * The user name to send {@code shard}: the client's account's on a shard, the endpoint's own on
+     * a server attached for an import (which holds its own accounts, not the shards').
+     */
     String userAt(ShardEndpoint shard) {
-        return user == null ? shard.user() : user;
+        return user == null || shard.attached() ? shard.user() : user;
     }
 
-    /** What to answer {@code shard}'s authentication with. */
+    /** What to answer {@code shard}'s authentication with (see {@link #userAt}). */
     ShardCredential credentialAt(ShardEndpoint shard) {
-        return user == null ? new ShardCredential.Password(shard.password()) : credential;
+        return user == null || shard.attached() ? new ShardCredential.Password(shard.password()) : credential;
+    }
+
+    /** Whether connections to {@code shard} go by the client's address (never to an attached server). */
+    boolean proxiedTo(ShardEndpoint shard) {
+        return proxied && !shard.attached();
     }
 
     public String clientIp() {
