@@ -155,6 +155,20 @@ class AccountsIT {
     }
 
     @Test
+    void cleavesProceduresServeTheProxyOnlyEvenToSqlAssembledAtRunTime() throws Exception {
+        try (Connection reader = login("reader", "rpw")) {
+            // An evaluated read made its temporary tables through cleave.temporary_table on this account's
+            // connections a moment ago; the account cannot call it itself.
+            assertThat(column(reader, "SELECT COUNT(*) FROM shop.orders a JOIN shop.orders b ON a.amount < b.amount"))
+                    .containsExactly("6");
+            denied(reader, "EXECUTE IMMEDIATE CONCAT('CALL clea', 've.temporary_table(@@sql_mode,"
+                    + " ''CREATE TEMPORARY TABLE shop.x (a INT)'')')", 1370);
+            denied(reader, "EXECUTE IMMEDIATE CONCAT('CALL clea', 've.decide(''cleave:0:nobody:1:1'', ''1'')')", 1370);
+            denied(reader, "CREATE TEMPORARY TABLE shop.x (a INT)", 1044);
+        }
+    }
+
+    @Test
     void aWritingAccountsTransactionAcrossShardsCommits() throws Exception {
         try (Connection writer = login("writer", "wpw")) {
             writer.setAutoCommit(false);
