@@ -1,6 +1,7 @@
 package io.cleave.e2e.accounts;
 
 import io.cleave.e2e.support.CleaveTestHome;
+import io.cleave.e2e.support.RawMysqlClient;
 import io.cleave.e2e.support.RunningDaemon;
 import io.cleave.e2e.support.ServerMatrix;
 import org.junit.jupiter.api.AfterAll;
@@ -209,6 +210,18 @@ class AccountsIT {
             admin.execute("CREATE USER 'single'@'%' IDENTIFIED BY 'spw' WITH MAX_USER_CONNECTIONS 1");
         }
         assertLoginFails("reader", "wrong", 1045);
+        try (RawMysqlClient raw = RawMysqlClient.connect(daemon.proxyPort())) {
+            // The handshake itself is refused, as a server refuses it: no session with that database.
+            byte[] reply = raw.authenticate("reader", "rpw", "secret");
+            assertThat(RawMysqlClient.errorCode(reply)).as(RawMysqlClient.describe(reply)).isEqualTo(1044);
+        }
+        for (String database : List.of("secret", "cleave")) {
+            try (RawMysqlClient raw = RawMysqlClient.login(daemon.proxyPort(), "reader", "rpw", "shop")) {
+                byte[] reply = raw.changeUser("reader", "rpw", database);
+                assertThat(RawMysqlClient.errorCode(reply)).as("COM_CHANGE_USER to " + database + ": "
+                        + RawMysqlClient.describe(reply)).isEqualTo(1044);
+            }
+        }
         assertLoginFails("locked", "lpw", 4151);
         assertLoginFails("elsewhere", "epw", 1045);
         assertLoginFails("expired", "xpw", 1862);

@@ -126,7 +126,13 @@ final class ChangeUser {
                 Charset charset = Collations.byId(request.collationId());
                 session.loggedInAs(new SessionAccount(login.userName(), login.account(), shardLogin),
                         request.database(), charset);
-                command.ok();
+                LoginSchema.admit(session, request.database(), databaseRefused -> {
+                    if (databaseRefused != null) {
+                        command.fatal(databaseRefused.errorCode(), databaseRefused.sqlState(), databaseRefused.message());
+                    } else {
+                        command.ok();
+                    }
+                });
                 return;
             case FAILED:
                 deny(command);

@@ -37,23 +37,15 @@ final class ClientSession implements Command.End {
     }
 
     /**
-     * Login succeeded: the session starts in {@code database}. One that no shard has is refused
-     * with 1049 and the connection closed, as a server answers the handshake.
+     * Login succeeded: the session starts in {@code database}. One that no shard has (1049), or
+     * that the account may not use (1044), is refused and the connection closed, as a server
+     * answers the handshake.
      */
     void start(String database) {
         session.start(database);
-        if (database == null || database.isEmpty()) {
-            loggedIn();
-            return;
-        }
-        if (io.cleave.proxy.accounts.CleaveSchema.isCleave(database)) {
-            fatal(null, new ErrPacket(1044, "42000", io.cleave.proxy.accounts.CleaveSchema.refusal(
-                    session.account().account().name().toString())));
-            return;
-        }
-        LoginSchema.check(session, error -> {
-            if (error != null && error.errorCode() == LoginSchema.UNKNOWN_DATABASE) {
-                fatal(null, error);
+        LoginSchema.admit(session, database, refused -> {
+            if (refused != null) {
+                fatal(null, refused);
             } else {
                 loggedIn();
             }
