@@ -1,8 +1,6 @@
 package io.cleave.proxy.frontend;
 
 import io.cleave.proxy.metrics.RouteKind;
-import io.cleave.proxy.protocol.packet.server.ErrPacket;
-import io.cleave.proxy.session.SessionSettings;
 import io.cleave.router.plan.SqlRenderer;
 import io.cleave.router.plan.SqlTemplate;
 
@@ -16,6 +14,8 @@ import java.nio.charset.StandardCharsets;
  */
 final class RoleStatement {
 
+    private static final byte[] CURRENT_ROLE = "SELECT IFNULL(CURRENT_ROLE(), 'NONE')".getBytes(StandardCharsets.US_ASCII);
+
     private final Session session;
 
     RoleStatement(Session session) {
@@ -25,26 +25,10 @@ final class RoleStatement {
     void run(Command command) {
         command.served(RouteKind.SINGLE_SHARD);
         byte[] set = SqlRenderer.render(new SqlTemplate.Original(), command.analysis(), command.values());
-        byte[] sql = (new String(set, StandardCharsets.UTF_8) + "; SELECT IFNULL(CURRENT_ROLE(), 'NONE')")
-                .getBytes(StandardCharsets.UTF_8);
-        SessionSettings[] after = new SessionSettings[1];
-        new MultiExchange(new CommandLegs(session, command), false, results -> {
-            LegResult leg = results.get(0);
-            if (!leg.ok()) {
-                command.error(leg.errorPacket());
-                return;
-            }
-            session.settings(after[0]);
-            command.ok();
-        }).beforeRelease((conn, leg) -> {
-            if (!leg.ok() || leg.rows.size() != 1) {
-                if (leg.ok()) {
-                    leg.error = new ErrPacket(1105, "HY000", "SET ROLE read back " + leg.rows.size() + " rows");
-                }
-                return;
-            }
-            after[0] = session.settings().withRole(leg.rows.get(0).string(0));
-            conn.sessionState().applied(after[0]);
-        }).leg(session.anyShard(), sql).start();
+        SettingsReadBack.run(session, command, set, CURRENT_ROLE,
+                (columns, row) -> session.settings().withRole(row.string(0)), after -> {
+                    session.settings(after);
+                    command.ok();
+                });
     }
 }
