@@ -10,12 +10,11 @@ import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 
+import static io.cleave.e2e.support.QueryRows.column;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -81,16 +80,6 @@ class AccountsIT {
     private static Connection login(String user, String password) throws SQLException {
         return DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + daemon.proxyPort()
                 + "/?sslMode=DISABLED&allowPublicKeyRetrieval=true", user, password);
-    }
-
-    private static List<String> column(Connection c, String sql) throws SQLException {
-        List<String> out = new ArrayList<>();
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-            while (rs.next()) {
-                out.add(rs.getString(1));
-            }
-        }
-        return out;
     }
 
     private static void denied(Connection c, String sql, int code) {

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 
+import static io.cleave.e2e.support.QueryRows.column;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -86,16 +87,6 @@ class RoutingIT {
     private static Connection proxy(String database) throws SQLException {
         return DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + daemon.proxyPort() + "/" + database
                 + "?sslMode=DISABLED", "root", "");
-    }
-
-    private static List<String> column(Connection c, String sql) throws SQLException {
-        List<String> out = new ArrayList<>();
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-            while (rs.next()) {
-                out.add(rs.getString(1));
-            }
-        }
-        return out;
     }
 
     private static void direct(int shard, String sql) throws SQLException {
