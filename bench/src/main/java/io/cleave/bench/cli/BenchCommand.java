@@ -11,7 +11,7 @@ import picocli.CommandLine.Command;
         + "cross-shard transactions, deadlocks across shards, moves, imports, scaling, memory of idle client connections.",
     subcommands = {TpccCommand.class, ProxyOverheadCommand.class, ScalingCommand.class, CrossShardCommand.class,
         DeadlocksCommand.class, MoveBenchCommand.class, ImportBenchCommand.class, ScaleBenchCommand.class,
-        ConnectionMemoryCommand.class,
+        ConnectionMemoryCommand.class, AccountsBenchCommand.class,
         ReportCommand.class, SpliceCommand.class})
 public final class BenchCommand implements Runnable {
     /** Exit code when the command itself failed (bad target, SQL error), as opposed to a failed check. */
