@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the benchmark harness: bench/cleave-bench.sh tpcc|proxy-overhead|scaling|cross-shard|deadlocks|report|splice [options];
+# Runs the benchmark harness: bench/cleave-bench.sh tpcc|proxy-overhead|scaling|cross-shard|deadlocks|cuts|report|splice [options];
 # --help lists the commands, `<command> --help` their options. Builds bench/target/cleave-bench.jar and
 # manager/target/cleave.jar first when either is missing (BENCH_REBUILD=1 forces a build).
 set -euo pipefail

@@ -1,5 +1,6 @@
 package io.cleave.e2e.routing;
 
+import io.cleave.e2e.support.CommandLine;
 import io.cleave.e2e.support.RunningDaemon;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -35,6 +36,7 @@ class EvaluatedReadIT {
                 - { name: orders, keyspace: cust, column: cust_id }
                 - { name: kinds, keyspace: cust, column: id }
                 - { name: big, keyspace: cust, column: id }
+                - { name: labels, keyspace: cust, column: id }
                 - { name: products, type: reference }
                 - { name: regions, type: unsharded, shard: 1 }
             """;
@@ -48,7 +50,8 @@ class EvaluatedReadIT {
                     + " latin VARCHAR(10) CHARACTER SET latin1, emoji VARCHAR(10) CHARACTER SET utf8mb4,"
                     + " bin VARBINARY(8), e ENUM('x','y','z'), s SET('a','b'), dt DATETIME(6), tm TIME,"
                     + " twice INT AS (id * 2) VIRTUAL, j JSON)",
-            "CREATE TABLE big (id INT PRIMARY KEY, v INT)");
+            "CREATE TABLE big (id INT PRIMARY KEY, v INT)",
+            "CREATE TABLE labels (id INT PRIMARY KEY, `größe` VARCHAR(10) COMMENT 'café', e ENUM('é', 'ü', 'x'))");
     /** The bound on gathered rows this class runs with: more than every table holds but big. */
     private static final int MAX_ROWS = 120;
 
@@ -91,6 +94,7 @@ class EvaluatedReadIT {
                 big.append(id == 1 ? "" : ", ").append("(").append(id).append(", ").append(id % 9).append(")");
             }
             Outcome.must(c, "INSERT INTO big (id, v) VALUES " + big);
+            Outcome.must(c, "INSERT INTO labels (id, `größe`, e) VALUES (1, 'groß', 'é'), (2, 'naïve', 'ü'), (3, 'x😀', 'x')");
             Outcome.must(c, "SET time_zone = '+00:00'");
             Outcome.must(c, "INSERT INTO kinds (id, d, f, b, ts, latin, emoji, bin, e, s, dt, tm, j) VALUES"
                     + " (1, 0.1e0 + 0.2e0, 1.17549435e-38, b'101010', '2021-03-04 05:06:07.891', 'café', 'a😀b',"
@@ -133,6 +137,54 @@ class EvaluatedReadIT {
         same("SELECT k.id, k.d, k.d = 0.1e0 + 0.2e0, k.f, HEX(k.b), k.ts, UNIX_TIMESTAMP(k.ts), HEX(k.latin),"
                 + " HEX(k.emoji), HEX(k.bin), k.e, k.s, k.dt, k.tm, k.twice, k.j, COUNT(c.id)"
                 + " FROM kinds k LEFT JOIN customers c ON c.tier = k.id GROUP BY k.id ORDER BY k.id");
+    }
+
+    /** Evaluated reads whose answers depend on the client's character set. */
+    private static final List<String> IN_THE_CLIENTS_CHARACTER_SET = List.of(
+            "SELECT ROUND(AVG(o.total), 4) FROM orders o",
+            "SELECT c.name, g.name FROM customers c JOIN regions g ON g.code = c.region ORDER BY c.id",
+            "SELECT k.id, k.latin, k.emoji, k.e, k.s, COUNT(c.id) FROM kinds k LEFT JOIN customers c ON c.tier = k.id"
+                    + " GROUP BY k.id ORDER BY k.id",
+            "SELECT l.id, l.`größe`, l.e, COUNT(c.id) FROM labels l LEFT JOIN customers c ON c.tier = l.id"
+                    + " WHERE l.`größe` <> 'ß' GROUP BY l.id ORDER BY l.id",
+            "SELECT CONCAT(l.`größe` COLLATE utf8mb4_bin, k.latin COLLATE latin1_bin) FROM labels l"
+                    + " JOIN kinds k ON k.id = l.id + 0 JOIN customers c ON c.tier = k.id");
+
+    @Test
+    void aClientInAnotherCharacterSetIsAnsweredInItAsByOneServer() throws Exception {
+        // JDBC in latin1 (cp1252) and in utf8mb3: values, column lengths and errors as one server gives them.
+        for (String encoding : List.of("characterEncoding=Cp1252", "characterEncoding=UTF-8&connectionCollation=utf8mb3_general_ci")) {
+            try (Connection r = sides.plainConnection(encoding); Connection p = sides.proxyConnection(encoding)) {
+                for (Connection c : List.of(r, p)) {
+                    Outcome.must(c, "USE " + SCHEMA);
+                }
+                for (String sql : IN_THE_CLIENTS_CHARACTER_SET) {
+                    Outcome expected = Outcome.run(r, sql);
+                    Outcome actual = Outcome.run(p, sql);
+                    assertThat(Outcome.difference(new Corpus.Entry(0, sql, Corpus.Kind.READ, sql.contains("ORDER BY"), -1,
+                            false, false, null), expected, actual)).as("%s: %s", encoding, sql).isNull();
+                }
+            }
+        }
+        // Debian's mariadb client (10.11): utf8mb3 by default, and latin1; every byte it prints, with
+        // each column's collation, length and flags (--column-type-info), as from one server.
+        io.cleave.manager.daemon.ShardEndpoint plain = sides.plain().shards().get(0);
+        for (List<String> charset : List.of(List.<String>of(), List.of("--default-character-set=latin1"))) {
+            for (String sql : IN_THE_CLIENTS_CHARACTER_SET) {
+                List<String> options = new java.util.ArrayList<>(charset);
+                options.addAll(List.of("--column-type-info", "-D" + SCHEMA));
+                CommandLine.Result expected = CommandLine.mariadb(plain.port(), plain.user(), plain.secret(), options, sql);
+                CommandLine.Result actual = CommandLine.mariadb(sharded.proxyPort(), "root", "", options, sql);
+                assertThat(actual.stdout()).as("%s %s", charset, sql).isEqualTo(expected.stdout());
+                assertThat(errorLine(actual.stderr())).as("%s %s", charset, sql).isEqualTo(errorLine(expected.stderr()));
+                assertThat(actual.exitCode()).isEqualTo(expected.exitCode());
+            }
+        }
+    }
+
+    /** The client's error line without its statement number. */
+    private static String errorLine(String stderr) {
+        return stderr.replaceAll(" at line \\d+", "").strip();
     }
 
     @Test

@@ -7,8 +7,9 @@ import java.util.StringJoiner;
 
 /**
  * The schema and rows of the generated differential test: customers, orders and order_items
- * hashed on the customer id, a range-sharded ledger, a reference table of products and an
- * unsharded table of regions that lives on shard 1 (not the default shard). Rows come from the
+ * hashed on the customer id, a range-sharded ledger, a reference table of products, an
+ * unsharded table of regions that lives on shard 1 (not the default shard) and labels hashed on a
+ * string. Rows come from the
  * seed, so both sides and every rerun with the same seed load the same data.
  *
  * <p>orders.id is the table's AUTO_INCREMENT PRIMARY KEY without the sharding column: each shard
@@ -35,14 +36,23 @@ final class GeneratedSchema {
     static final String FIRST_DRAWN_ORDER = "INSERT INTO orders (cust_id, product_id, status, total, qty)"
             + " VALUES (1, 1, 'new', 1.00, 1)";
 
-    static final List<String> TABLES = List.of("customers", "orders", "order_items", "products", "ledger", "regions");
+    /** Names of the string-keyed labels, equal in pairs under the usual collations (case, accents, ß, trailing spaces). */
+    static final String[] LABELS = {"alpha", "Alpha", "beta", "\u00c9mile", "emile", "stra\u00dfe", "strasse", "12",
+        "12.0", " 12", "zeta", "\u03a9mega", "delta ", "x"};
 
-    /** Customers, orders and items hashed on the customer id; ledger in account ranges; products everywhere; regions on shard 1. */
+    static final List<String> TABLES = List.of("customers", "orders", "order_items", "products", "ledger", "regions",
+            "labels");
+
+    /**
+     * Customers, orders and items hashed on the customer id; ledger in account ranges; products
+     * everywhere; regions on shard 1; labels hashed on their name.
+     */
     static final String SHARDING_YAML = """
             sharding:
               default_shard: 0
               keyspaces:
                 - { name: cust, function: hash, buckets: 64, key_type: integer }
+                - { name: label, function: hash, buckets: 64, key_type: string }
                 - name: acct
                   function: range
                   ranges:
@@ -57,6 +67,7 @@ final class GeneratedSchema {
                 - { name: ledger, keyspace: acct, column: acct }
                 - { name: products, type: reference }
                 - { name: regions, type: unsharded, shard: 1 }
+                - { name: labels, keyspace: label, column: name }
             """;
 
     static final List<String> DDL = List.of(
@@ -70,7 +81,8 @@ final class GeneratedSchema {
                     + " weight DOUBLE, PRIMARY KEY (id))",
             "CREATE TABLE ledger (acct INT NOT NULL, id INT NOT NULL, amount DECIMAL(10,2), kind VARCHAR(8),"
                     + " PRIMARY KEY (acct, id))",
-            "CREATE TABLE regions (code CHAR(2) NOT NULL, name VARCHAR(20), tax DECIMAL(4,3), PRIMARY KEY (code))");
+            "CREATE TABLE regions (code CHAR(2) NOT NULL, name VARCHAR(20), tax DECIMAL(4,3), PRIMARY KEY (code))",
+            "CREATE TABLE labels (name VARCHAR(24) NOT NULL, id INT NOT NULL, v INT, PRIMARY KEY (name, id))");
 
     private GeneratedSchema() {
     }
@@ -115,6 +127,14 @@ final class GeneratedSchema {
             rows.add(row(1 + r.nextInt(100), id, dec(r.nextInt(20_000) - 5_000, 2), q(pick(r, KINDS))));
         }
         out.add(insert("ledger", "acct, id, amount, kind", rows));
+        // A customer 0: strings without digits ('abc', '') and X'..' of non-digits read as key 0.
+        out.add("INSERT INTO customers (id, name, region, balance, tier, score, created)"
+                + " VALUES (0, 'zero', 'xx', 0.00, 1, 0.5, '2024-01-01')");
+        rows.clear();
+        for (int i = 0; i < LABELS.length; i++) {
+            rows.add(row(q(LABELS[i]), i + 1, r.nextInt(100)));
+        }
+        out.add(insert("labels", "name, id, v", rows));
         return out;
     }
 

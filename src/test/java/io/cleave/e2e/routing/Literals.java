@@ -11,7 +11,9 @@ import java.util.Set;
  * prepared-statement run binds values at execute time (the proxy resolves shards from bound
  * values, not from the text). Literals that are not values stay in the text: ORDER BY / GROUP BY
  * positions, type lengths as in {@code DECIMAL(10,2)}, and prefixed literals ({@code X'0A'},
- * {@code _utf8mb4'x'}).
+ * {@code _utf8mb4'x'}, {@code 0x0A}, {@code 0b1010}); a {@code _binary'x'} string is bound as bytes.
+ * Strings are bound as strings and numbers as what they are written as (an integer, a DECIMAL, a
+ * double with an exponent), whatever the column they are compared with.
  */
 final class Literals {
 
@@ -42,7 +44,12 @@ final class Literals {
                 int end = stringEnd(sql, i);
                 boolean prefixed = lastSymbol == 'w' && (lastWord.equals("X") || lastWord.equals("B")
                         || lastWord.equals("N") || lastWord.startsWith("_")) && i > 0 && sql.charAt(i - 1) != ' ';
-                if (prefixed || inByList) {
+                if (prefixed && lastWord.equals("_BINARY") && !inByList) {
+                    // A binary string goes as bytes (bound as a BLOB).
+                    out.setLength(out.length() - lastWord.length());
+                    out.append('?');
+                    values.add(unquote(sql.substring(i, end)).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                } else if (prefixed || inByList) {
                     out.append(sql, i, end);
                 } else {
                     out.append('?');
@@ -63,7 +70,7 @@ final class Literals {
             if (Character.isDigit(c) || c == '.' && i + 1 < n && Character.isDigit(sql.charAt(i + 1))) {
                 int end = numberEnd(sql, i);
                 String number = sql.substring(i, end);
-                boolean keep = inByList || typeParens > 0 || number.startsWith("0x");
+                boolean keep = inByList || typeParens > 0 || number.startsWith("0x") || number.startsWith("0b");
                 if (keep) {
                     out.append(number);
                 } else {
@@ -155,9 +162,10 @@ final class Literals {
 
     private static int numberEnd(String sql, int start) {
         int i = start;
-        if (sql.startsWith("0x", i)) {
+        if (sql.startsWith("0x", i) || sql.startsWith("0b", i)) {
+            int radix = sql.charAt(i + 1) == 'x' ? 16 : 2;
             i += 2;
-            while (i < sql.length() && Character.digit(sql.charAt(i), 16) >= 0) {
+            while (i < sql.length() && Character.digit(sql.charAt(i), radix) >= 0) {
                 i++;
             }
             return i;

@@ -21,7 +21,7 @@ final class StatementGenerator {
     /** Feature families, for the refusal rates the test prints. */
     enum Family {
         POINT, ORDER_LIMIT, GROUP_BY, HAVING, DISTINCT, AGGREGATE_EXPRESSION, JOIN_ON_KEY, JOIN_REFERENCE,
-        JOIN_NOT_ON_KEY, SUBQUERY, DERIVED, UNION, CTE, WINDOW, UNSHARDED, RANGE, SESSION, WRITE
+        JOIN_NOT_ON_KEY, SUBQUERY, DERIVED, UNION, CTE, WINDOW, UNSHARDED, RANGE, KEY_LITERAL, SESSION, WRITE
     }
 
     /** How a statement's outcome is compared. */
@@ -74,6 +74,9 @@ final class StatementGenerator {
     // ---- reads -----------------------------------------------------------------------------
 
     private Generated read() {
+        if (r.nextInt(8) == 0) {
+            return keyLiteral();
+        }
         Family f = Family.values()[r.nextInt(Family.SESSION.ordinal())];
         return switch (f) {
             case POINT -> point();
@@ -92,6 +95,7 @@ final class StatementGenerator {
             case WINDOW -> window();
             case UNSHARDED -> unsharded();
             case RANGE -> range();
+            case KEY_LITERAL -> keyLiteral();
             default -> throw new IllegalStateException(f.toString());
         };
     }
@@ -453,6 +457,60 @@ final class StatementGenerator {
         };
     }
 
+    /** A key of the customers' keyspace that has rows (0 included: many literals read as 0). */
+    private int customerKey() {
+        return r.nextInt(GeneratedSchema.CUSTOMERS + 1);
+    }
+
+    /**
+     * Key conditions with literals of every form the server reads in the key column's context
+     * ({@link KeyLiterals}), in every shape that routes by them: a point read, IN lists, the arms of
+     * a UNION ALL, subqueries, derived tables, CTEs, joins on the key, the range keyspace and a
+     * string key.
+     */
+    private Generated keyLiteral() {
+        if (r.nextInt(4) == 0) {
+            return labelLiteral();
+        }
+        String a = KeyLiterals.integer(r, customerKey());
+        String b = KeyLiterals.integer(r, customerKey());
+        return switch (r.nextInt(10)) {
+            case 0 -> ordered(Family.KEY_LITERAL, "SELECT c.id, c.name, c.tier FROM " + from(CUSTOMERS) + " WHERE c.id = " + a
+                    + " ORDER BY c.id");
+            case 1 -> ordered(Family.KEY_LITERAL, "SELECT c.id, c.tier FROM " + from(CUSTOMERS) + " WHERE c.id IN (" + a + ", "
+                    + b + ") ORDER BY c.id");
+            case 2 -> unordered(Family.KEY_LITERAL, "SELECT c.id, c.tier FROM customers c WHERE c.id = " + a
+                    + " UNION ALL SELECT c.id, c.tier FROM customers c WHERE c.id = " + b);
+            case 3 -> ordered(Family.KEY_LITERAL, "SELECT id, tier FROM customers WHERE id = " + a
+                    + " UNION ALL SELECT id, tier FROM customers WHERE id = " + b + " ORDER BY 1, 2");
+            case 4 -> ordered(Family.KEY_LITERAL, "SELECT o.id, o.total FROM " + from(ORDERS) + " WHERE o.cust_id IN (SELECT c.id"
+                    + " FROM customers c WHERE c.id = " + a + ") ORDER BY o.id");
+            case 5 -> ordered(Family.KEY_LITERAL, "SELECT d.id, d.tier FROM (SELECT c.id, c.tier FROM customers c WHERE c.id = "
+                    + a + ") d ORDER BY d.id");
+            case 6 -> unordered(Family.KEY_LITERAL, "SELECT d.id FROM (SELECT id FROM customers WHERE id = " + a
+                    + " UNION ALL SELECT cust_id FROM orders WHERE cust_id = " + b + ") d");
+            case 7 -> ordered(Family.KEY_LITERAL, "WITH x AS (SELECT id, cust_id, total FROM orders WHERE cust_id = " + a
+                    + ") SELECT x.id, x.total FROM x ORDER BY x.id");
+            case 8 -> ordered(Family.KEY_LITERAL, "SELECT c.id, o.id FROM " + from(CUSTOMERS) + " JOIN " + from(ORDERS)
+                    + " ON o.cust_id = c.id WHERE c.id = " + a + " ORDER BY o.id");
+            default -> ordered(Family.KEY_LITERAL, "SELECT l.acct, l.id, l.amount FROM " + from(LEDGER) + " WHERE l.acct = "
+                    + KeyLiterals.integer(r, 1 + r.nextInt(100)) + " ORDER BY l.acct, l.id");
+        };
+    }
+
+    private Generated labelLiteral() {
+        String a = KeyLiterals.string(r, pick(GeneratedSchema.LABELS).strip());
+        String b = KeyLiterals.string(r, pick(GeneratedSchema.LABELS).strip());
+        return switch (r.nextInt(4)) {
+            case 0 -> ordered(Family.KEY_LITERAL, "SELECT g.name, g.id, g.v FROM labels g WHERE g.name = " + a + " ORDER BY g.id");
+            case 1 -> ordered(Family.KEY_LITERAL, "SELECT g.id FROM labels g WHERE g.name IN (" + a + ", " + b + ") ORDER BY g.id");
+            case 2 -> unordered(Family.KEY_LITERAL, "SELECT name, id FROM labels WHERE name = " + a
+                    + " UNION ALL SELECT name, id FROM labels WHERE name = " + b);
+            default -> ordered(Family.KEY_LITERAL, "SELECT g.id FROM labels g WHERE g.name COLLATE utf8mb4_bin = '"
+                    + pick(GeneratedSchema.LABELS) + "' ORDER BY g.id");
+        };
+    }
+
     // ---- session -----------------------------------------------------------------------------
 
     private Generated session() {
@@ -480,7 +538,15 @@ final class StatementGenerator {
 
     private Generated write() {
         int k = 1 + r.nextInt(GeneratedSchema.CUSTOMERS + 4);
-        return switch (r.nextInt(19)) {
+        return switch (r.nextInt(22)) {
+            case 19 -> write("customers", "UPDATE customers SET score = score + 1 WHERE id = "
+                    + KeyLiterals.integer(r, customerKey()));
+            case 20 -> write("ledger", r.nextBoolean()
+                    ? "UPDATE ledger SET amount = amount + 1 WHERE acct = " + KeyLiterals.integer(r, 1 + r.nextInt(100))
+                    : "INSERT INTO ledger (acct, id, amount, kind) VALUES (" + KeyLiterals.integer(r, 1 + r.nextInt(100))
+                    + ", " + (nextLedgerId++) + ", 1.25, 'fee')");
+            case 21 -> write("labels", "UPDATE labels SET v = v + 1 WHERE name = "
+                    + KeyLiterals.string(r, pick(GeneratedSchema.LABELS).strip()));
             case 16 -> write("orders", "UPDATE orders o JOIN customers c ON c.id = o.cust_id SET o.qty = o.qty + c.tier WHERE "
                     + predicate(CUSTOMERS));
             case 17 -> write("order_items", "DELETE FROM order_items WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE"

@@ -71,6 +71,8 @@ public final class StandaloneServer implements AutoCloseable {
                 "--basedir=" + binary.basedir(), "--datadir=" + data, "--port=" + port, "--bind-address=127.0.0.1",
                 "--socket=" + dir.resolve("s.sock"), "--pid-file=" + dir.resolve("s.pid"), "--innodb-buffer-pool-size=64M",
                 "--log-error=" + dir.resolve("error.log"), "--character-set-server=utf8mb4",
+                // Its own temporary files in its own directory: on a shared host files in /tmp come and go.
+                "--tmpdir=" + dir,
                 // Without it MariaDB 11.4 makes a TLS certificate at every start: 1 s becomes 14 s on a
                 // busy 2-core host, 60 s under load. The tests reach it over the socket and loopback.
                 "--skip-ssl"));

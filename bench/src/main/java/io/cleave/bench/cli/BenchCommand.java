@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
     description = "Benchmarks for Cleave: TPC-C, the sysbench suite, proxy overhead, one instance vs N shards, "
         + "cross-shard transactions, deadlocks across shards, moves, imports, scaling, memory of idle client connections.",
     subcommands = {TpccCommand.class, ProxyOverheadCommand.class, ScalingCommand.class, CrossShardCommand.class,
-        DeadlocksCommand.class, MoveBenchCommand.class, ImportBenchCommand.class, ScaleBenchCommand.class,
+        DeadlocksCommand.class, CutsCommand.class, MoveBenchCommand.class, ImportBenchCommand.class, ScaleBenchCommand.class,
         ConnectionMemoryCommand.class, AccountsBenchCommand.class,
         ReportCommand.class, SpliceCommand.class})
 public final class BenchCommand implements Runnable {

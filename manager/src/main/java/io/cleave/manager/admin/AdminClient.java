@@ -80,6 +80,11 @@ public final class AdminClient {
                 HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8)), InDoubtResolution.class);
     }
 
+    /** Makes the shards' schemas alike again. */
+    public io.cleave.manager.schema.SchemaRepair.Report repair() throws IOException {
+        return AdminServer.JSON.readValue(send("POST", "/v1/repair"), io.cleave.manager.schema.SchemaRepair.Report.class);
+    }
+
     /** Runs a recovery pass now. */
     public RecoveryReport recover() throws IOException {
         return AdminServer.JSON.readValue(send("POST", "/v1/xa/recover"), RecoveryReport.class);

@@ -295,6 +295,22 @@ public final class AdminServer implements AutoCloseable {
         }
     }
 
+    /** {@code POST /v1/repair}: makes the shards' schemas alike again ({@code cleave repair}). */
+    public void repair(java.util.concurrent.Callable<Object> repair) {
+        server.createContext("/v1/repair", ex -> handle(ex, "POST", true, () -> {
+            Object report;
+            try {
+                report = repair.call();
+            } catch (AdminError | IllegalStateException e) {
+                throw e;
+            } catch (Exception e) {
+                log.warn("repair could not read or change a shard", e);
+                throw new AdminError(AdminError.UNAVAILABLE, "repair could not read or change a shard: " + e.getMessage());
+            }
+            respond(ex, 200, "application/json", JSON.writeValueAsString(report));
+        }));
+    }
+
     private boolean authorized(HttpExchange ex) {
         String header = ex.getRequestHeaders().getFirst("Authorization");
         return header != null && MessageDigest.isEqual(header.getBytes(StandardCharsets.UTF_8), expectedAuth);

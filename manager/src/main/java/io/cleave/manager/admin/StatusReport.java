@@ -13,8 +13,10 @@ import java.util.List;
  *                not run (then nobody can tell)
  * @param latestDeadlock the last deadlock across shards the proxy broke since it started; null if none
  * @param shardsNote why the home runs another shard count than its config gives (after a scale); null otherwise
+ * @param schemaDrift where the shards' schemas differ (objects, and structure changes not applied everywhere),
+ *                    empty when they are alike; null when they could not be compared (a shard is down)
  */
 public record StatusReport(long daemonPid, String home, String startedAt, String serverBinary, boolean ready,
                            String proxy, List<InstanceStatus> instances, List<XaRecovery.InDoubtBranch> inDoubt,
-                           DeadlockReport latestDeadlock, String shardsNote) {
+                           DeadlockReport latestDeadlock, String shardsNote, List<String> schemaDrift) {
 }

@@ -8,7 +8,8 @@ import picocli.CommandLine.Command;
         description = "One MySQL-compatible database as N local shards on one host.",
         subcommands = {InitCommand.class, UpCommand.class, DownCommand.class, StatusCommand.class,
                 ExplainCommand.class, XaCommand.class, ShardsCommand.class, MoveCommand.class,
-                MovesCommand.class, RebalanceCommand.class, ShardTableCommand.class, ImportCommand.class, ScaleCommand.class, HashPasswordCommand.class, CommandLine.HelpCommand.class,
+                MovesCommand.class, RebalanceCommand.class, ShardTableCommand.class, ImportCommand.class, ScaleCommand.class,
+                RepairCommand.class, HashPasswordCommand.class, CommandLine.HelpCommand.class,
                 PlanCommand.class})
 public final class CleaveMain implements Runnable {
 

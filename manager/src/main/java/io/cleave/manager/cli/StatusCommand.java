@@ -71,6 +71,20 @@ public final class StatusCommand implements Callable<Integer> {
         }
         printInDoubt(report.inDoubt(), out);
         printLatestDeadlock(report.latestDeadlock(), out);
+        printSchemaDrift(report.schemaDrift(), out);
+    }
+
+    /** Where the shards' schemas differ, each finding on a line, and what fixes it. */
+    static void printSchemaDrift(List<String> drift, PrintWriter out) {
+        if (drift == null) {
+            out.printf("%nschemas of the shards: not compared (every shard must run)%n");
+            return;
+        }
+        out.printf("%nschemas of the shards: %s%n", drift.isEmpty() ? "alike"
+                : drift.size() + " difference(s) ('cleave repair' makes them alike)");
+        for (String d : drift) {
+            out.printf("  %s%n", d);
+        }
     }
 
     /** The last deadlock across shards the proxy broke, as it was logged (statements by their shape only). */

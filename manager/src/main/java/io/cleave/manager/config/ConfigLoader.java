@@ -242,10 +242,11 @@ public final class ConfigLoader {
             }
         }
         TransportSetting transport = transport(proxy);
+        boolean consistentCuts = proxy.bool("consistent_cuts", true);
         proxy.rejectUnknownKeys();
         return new ProxyConfig(listen, socket, threads, maxBackend, Duration.ofMillis(waitMillis), cert, key,
                 users, Duration.ofSeconds(recoverySeconds), Duration.ofMillis(deadlockCheckMillis), maxAllowedPacket,
-                login, evaluate, transport, pipelineDepth);
+                login, evaluate, transport, pipelineDepth, consistentCuts);
     }
 
     private static TransportSetting transport(YamlMapping proxy) {

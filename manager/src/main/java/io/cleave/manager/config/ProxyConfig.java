@@ -30,12 +30,14 @@ import java.util.Optional;
  * @param pipelineDepth the most autocommit statements of different clients written back-to-back on
  *                 one backend connection when they meet in one event-loop pass ({@code pipeline_depth});
  *                 1 turns that off
+ * @param consistentCuts whether reads across shards take consistent cuts ({@code consistent_cuts}); off
+ *                 only for tests and benchmarks, which show the torn reads it prevents
  */
 public record ProxyConfig(HostPort listen, Optional<Path> socket, int threads, int maxBackendConnectionsPerShard,
                           Duration backendWaitTimeout, Optional<Path> tlsCert, Optional<Path> tlsKey,
                           List<ProxyUser> users, Duration xaRecoveryInterval, Duration deadlockCheckAfter,
                           long maxAllowedPacket, LoginConfig login, io.cleave.proxy.evaluate.EvaluationLimits evaluate,
-                          TransportSetting transport, int pipelineDepth) {
+                          TransportSetting transport, int pipelineDepth, boolean consistentCuts) {
 
     public static final Path NO_SOCKET = Path.of("none");
 

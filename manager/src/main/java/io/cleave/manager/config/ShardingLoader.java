@@ -5,6 +5,7 @@ import io.cleave.router.keyspace.KeyType;
 import io.cleave.router.keyspace.Keyspace;
 import io.cleave.router.keyspace.ShardFunction;
 import io.cleave.router.keyspace.ShardFunctionRegistry;
+import io.cleave.router.topology.RoutineRule;
 import io.cleave.router.topology.TableRule;
 import io.cleave.router.topology.Topology;
 import org.yaml.snakeyaml.nodes.Node;
@@ -53,11 +54,38 @@ final class ShardingLoader {
             table(new YamlMapping(tableNodes.get(i), section.field("tables") + "[" + i + "]", problems),
                     keyspaces, defaultShard, tables);
         }
+        Map<String, RoutineRule> routines = new LinkedHashMap<>();
+        List<Node> routineNodes = section.list("routines");
+        for (int i = 0; i < routineNodes.size(); i++) {
+            routine(new YamlMapping(routineNodes.get(i), section.field("routines") + "[" + i + "]", problems),
+                    keyspaces, routines);
+        }
         section.rejectUnknownKeys();
         if (!problems.isEmpty()) {
             return new ShardingConfig(new Topology(shards, Map.of(), Map.of(), 0), Map.of());
         }
-        return new ShardingConfig(new Topology(shards, keyspaces, tables, defaultShard), explicit);
+        return new ShardingConfig(new Topology(shards, keyspaces, tables, defaultShard, routines), explicit);
+    }
+
+    /** {@code - { name: new_order, keyspace: warehouse, parameter: w_id }}: a procedure that works on one key's rows. */
+    private void routine(YamlMapping r, Map<String, Keyspace> keyspaces, Map<String, RoutineRule> routines) {
+        Optional<String> name = r.string("name");
+        Optional<String> keyspace = r.string("keyspace");
+        Optional<String> parameter = r.string("parameter");
+        r.rejectUnknownKeys();
+        if (name.isEmpty() || keyspace.isEmpty() || parameter.isEmpty()) {
+            String missing = name.isEmpty() ? "name" : keyspace.isEmpty() ? "keyspace" : "parameter";
+            problems.add(r.line(), r.field(missing), "missing: a routine rule names the procedure, its keyspace and the"
+                    + " parameter that holds the key");
+        } else if (routines.containsKey(name.get().toLowerCase(Locale.ROOT))) {
+            problems.add(r.lineOf("name"), r.field("name"), "routine '" + name.get() + "' has two rules");
+        } else if (!keyspaces.containsKey(keyspace.get())) {
+            problems.add(r.lineOf("keyspace"), r.field("keyspace"), "keyspace '" + keyspace.get()
+                    + "' is not defined: expected one of " + (keyspaces.isEmpty() ? "(no keyspaces defined)"
+                    : String.join(", ", keyspaces.keySet())));
+        } else {
+            routines.put(name.get().toLowerCase(Locale.ROOT), new RoutineRule(name.get(), keyspace.get(), parameter.get()));
+        }
     }
 
     private void keyspace(YamlMapping ks, Map<String, Keyspace> keyspaces, Map<String, int[]> explicit) {

@@ -117,6 +117,20 @@ final class YamlMapping {
         return value.get().intValue();
     }
 
+    /** {@code true} or {@code false} (YAML's spelling); anything else is a problem. */
+    boolean bool(String key, boolean defaultValue) {
+        Optional<String> text = string(key);
+        if (text.isEmpty()) {
+            return defaultValue;
+        }
+        String t = text.get().trim().toLowerCase(java.util.Locale.ROOT);
+        if (t.equals("true") || t.equals("false")) {
+            return t.equals("true");
+        }
+        problems.add(lineOf(key), field(key), "'" + text.get() + "' is not a boolean: expected true or false");
+        return defaultValue;
+    }
+
     long size(String key, long defaultValue) {
         Optional<String> text = string(key);
         if (text.isEmpty()) {

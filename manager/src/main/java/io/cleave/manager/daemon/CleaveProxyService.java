@@ -54,6 +54,8 @@ public final class CleaveProxyService implements ProxyService {
         MicrometerProxyMetrics metrics = new MicrometerProxyMetrics(context.meterRegistry(), context.shards().size());
         server = ProxyServer.start(proxyConfig, context.topology(), context.shardMaps(), endpoints(), metrics);
         server.evaluationLimits(config.evaluate());
+        server.runtime().schemaDriftLog(context.schemaDrift());
+        server.consistentCuts(config.consistentCuts());
         // Idle connections to a shard that restarted are dead: drop them instead of failing a statement on each.
         // While a shard is down, statements any shard can answer go to the others.
         context.instanceEvents().subscribe((status, previous) -> {

@@ -89,6 +89,7 @@ public final class Daemon implements AutoCloseable {
     private io.cleave.manager.scale.ScaleService scale;
     private ShardLinks links;
     private io.cleave.manager.accounts.AccountSync accounts;
+    private io.cleave.manager.schema.DriftJournal driftJournal;
     /** Read by admin API threads. */
     private volatile ProxyService proxy;
     /** Read by admin API threads. */
@@ -139,6 +140,7 @@ public final class Daemon implements AutoCloseable {
                 links = new ShardLinks(shardEndpoints());
                 accounts = new io.cleave.manager.accounts.AccountSync(config.proxy().users(), links, ShardAccount.USER,
                         provisioned.binary().flavour());
+                driftJournal = new io.cleave.manager.schema.DriftJournal(home.state());
                 moves = new MoveService(new MoveEnvironment(links, maps, this::cutoverGate,
                         new MoveJournal(home.state()), MoveSettings.fromSystemProperties(),
                         new MoveMetrics(registry, () -> moves.phases()),
@@ -161,8 +163,9 @@ public final class Daemon implements AutoCloseable {
                 if (note != null) {
                     log.info("{}", note);
                 }
-                admin = new AdminServer(config.adminPort(), provisioned.adminToken(), registry, this::statusReport,
+                admin = new AdminServer(config.adminPort(), provisioned.adminToken(), registry, () -> statusReport(true),
                         this::requestShutdown, this::explain, inDoubtTransactions(), moves, imports, scale);
+                admin.repair(this::repairSchemas);
                 admin.start();
                 new DaemonInfo(ProcessHandle.current().pid(), admin.port(), startedAt.toString(), version()).write(home);
                 supervisors.all().forEach(InstanceSupervisor::start);
@@ -174,6 +177,7 @@ public final class Daemon implements AutoCloseable {
         }
         if (awaitSettled()) {
             new AppliedSettings(new ReadinessProbe(ShardAccount.USER, provisioned.account().secret())).check(supervisors.all());
+            checkSchemas();
             startProxy();
         } else {
             proxyState = options.proxy().isPresent() ? "down: no instance is ready" : "not part of this build";
@@ -332,7 +336,7 @@ public final class Daemon implements AutoCloseable {
         List<ShardEndpoint> shards = new ArrayList<>(shardEndpoints());
         imports.attachedEndpoint().ifPresent(shards::add);
         return new ProxyContext(config.proxy(), config.sharding().topology(), provisioned.shardMaps(), shards,
-                instanceEvents(), registry, home.state(), home.run());
+                instanceEvents(), registry, home.state(), home.run(), driftJournal);
     }
 
     /** One endpoint per supervised shard, in index order. */
@@ -372,12 +376,77 @@ public final class Daemon implements AutoCloseable {
     }
 
     public StatusReport statusReport() {
+        return statusReport(false);
+    }
+
+    /** The status; {@code withSchemas}: comparing the shards' schemas too (a few catalog reads per shard). */
+    public StatusReport statusReport(boolean withSchemas) {
         List<InstanceStatus> instances = supervisors.all().stream().map(InstanceSupervisor::status).toList();
         boolean ready = !instances.isEmpty() && instances.stream().allMatch(i -> i.state() == InstanceState.RUNNING);
         String note = provisioned == null ? null : scaleNote(config.shards(), provisioned.shardMaps().current().shardCount());
         return new StatusReport(ProcessHandle.current().pid(), home.toString(), String.valueOf(startedAt),
                 provisioned == null ? null : provisioned.binary().describe(), ready, proxyState, instances,
-                inDoubtOrNull(), proxy == null ? null : proxy.latestDeadlock(), note);
+                inDoubtOrNull(), proxy == null ? null : proxy.latestDeadlock(), note,
+                withSchemas && ready ? schemaDrift() : null);
+    }
+
+    /**
+     * Where the shards' schemas differ: the structure changes the proxy could not apply everywhere,
+     * then every object the shards do not have alike; null when a shard could not be read.
+     */
+    public List<String> schemaDrift() {
+        if (driftJournal == null) {
+            return null;
+        }
+        List<String> out = new ArrayList<>();
+        for (io.cleave.proxy.server.SchemaDriftLog.UnfinishedChange c : driftJournal.load()) {
+            out.add("'" + c.statement() + "' applied on shard(s) " + c.applied() + " but not on shard(s) " + c.failed()
+                    + ": " + c.error());
+        }
+        try {
+            for (io.cleave.manager.schema.SchemaDrift.Difference d
+                    : io.cleave.manager.schema.SchemaDrift.between(schemaRepair().catalogs())) {
+                out.add(d.toString());
+            }
+        } catch (java.sql.SQLException e) {
+            log.warn("could not compare the shards' schemas: {}", e.getMessage());
+            return null;
+        }
+        return out;
+    }
+
+    /** {@code cleave repair}: see {@link io.cleave.manager.schema.SchemaRepair}. */
+    public io.cleave.manager.schema.SchemaRepair.Report repairSchemas() throws java.sql.SQLException {
+        List<InstanceStatus> instances = supervisors.all().stream().map(InstanceSupervisor::status).toList();
+        if (instances.stream().anyMatch(i -> i.state() != InstanceState.RUNNING)) {
+            throw new AdminError(AdminError.UNAVAILABLE, "every shard must run to repair their schemas: see 'cleave status'");
+        }
+        io.cleave.manager.schema.SchemaRepair.Report report = schemaRepair().run();
+        report.repaired().forEach(r -> log.info("repair: {}", r));
+        report.remaining().forEach(r -> log.warn("repair left: {}", r));
+        return report;
+    }
+
+    private io.cleave.manager.schema.SchemaRepair schemaRepair() {
+        List<Integer> shards = new ArrayList<>();
+        for (InstanceSupervisor s : supervisors.all()) {
+            shards.add(s.plan().index());
+        }
+        return new io.cleave.manager.schema.SchemaRepair(links::open, shards,
+                config.sharding().topology().defaultShard(), driftJournal);
+    }
+
+    /** At start: the shards' schemas should be alike; where not, the log says how and what to run. */
+    private void checkSchemas() {
+        if (supervisors.all().stream().anyMatch(s -> s.state() != InstanceState.RUNNING)) {
+            return;
+        }
+        List<String> drift = schemaDrift();
+        if (drift != null && !drift.isEmpty()) {
+            log.warn("the shards' schemas differ ({} finding(s); 'cleave status' lists them, 'cleave repair' makes them"
+                    + " alike):", drift.size());
+            drift.forEach(d -> log.warn("  {}", d));
+        }
     }
 
     /** The in-doubt branches for status; null when the proxy does not run or the scan failed. */

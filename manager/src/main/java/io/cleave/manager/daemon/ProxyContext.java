@@ -16,9 +16,11 @@ import java.util.List;
  * @param meterRegistry the daemon's registry, scraped at /metrics: register proxy meters here
  * @param stateDir      the home's private state directory (a generated TLS pair goes here)
  * @param runDir        the home's run directory (the default Unix socket goes here)
+ * @param schemaDrift   where structure changes that applied on some shards only are recorded
  */
 public record ProxyContext(ProxyConfig proxy, Topology topology, ShardMapHolder shardMaps, List<ShardEndpoint> shards,
-                           InstanceEvents instanceEvents, MeterRegistry meterRegistry, Path stateDir, Path runDir) {
+                           InstanceEvents instanceEvents, MeterRegistry meterRegistry, Path stateDir, Path runDir,
+                           io.cleave.proxy.server.SchemaDriftLog schemaDrift) {
 
     public ProxyContext {
         shards = List.copyOf(shards);

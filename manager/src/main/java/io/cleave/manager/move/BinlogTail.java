@@ -10,6 +10,7 @@ import com.github.shyiko.mysql.binlog.event.RotateEventData;
 import com.github.shyiko.mysql.binlog.event.TableMapEventData;
 import com.github.shyiko.mysql.binlog.event.UpdateRowsEventData;
 import com.github.shyiko.mysql.binlog.event.WriteRowsEventData;
+import com.github.shyiko.mysql.binlog.event.XAPrepareEventData;
 import com.github.shyiko.mysql.binlog.event.deserialization.EventDeserializer;
 import io.cleave.manager.daemon.ShardEndpoint;
 
@@ -30,28 +31,49 @@ import java.util.concurrent.TimeoutException;
 /**
  * Follows the source's row binlog from a position and collects the primary keys of the moving
  * keys' rows that changed (the catch-up applies them by reading those rows again from the source,
- * so applying is idempotent and needs no decoding of column values). A prepared XA branch's rows
- * are noted again when its XA COMMIT arrives: the binlog carries them at XA PREPARE, before the
- * source shows them.
+ * so applying is idempotent and needs no decoding of column values).
+ *
+ * <p>Keys are taken one transaction at a time, once its end is read: the rows events of a
+ * transaction come before its commit, and the server lets binlog readers have a transaction's
+ * events before the transaction is visible (see {@link KeyApplier}). An XA transaction's rows are
+ * written to the binlog at its XA PREPARE, while readers of the source still see the rows as they
+ * were; they are kept under the transaction's id and taken when its XA COMMIT arrives, which may
+ * come much later, from another connection or from recovery after a restart. Neither MariaDB nor
+ * MySQL binlogs name the transaction where it begins (MariaDB puts {@code XA START} into its GTID
+ * event), so the id comes from the XA PREPARE event that ends the group.
+ *
+ * <p>The position a restarted catch-up may go on from ({@link Batch#safe()}) is the end of the
+ * last transaction taken, but never past the start of an XA transaction prepared and not yet
+ * settled: reading it again is how a restarted catch-up learns its keys before its XA COMMIT.
  */
 final class BinlogTail implements BinaryLogClient.EventListener, AutoCloseable {
 
-    /** What changed since the last {@link #drain()}, and the binlog position it is complete up to. */
-    record Batch(Map<TableShape, Set<List<Object>>> keys, BinlogPosition safe, long events) {
+    /**
+     * What changed since the last {@link #drain()}: the keys, the position every transaction they
+     * came from ended before ({@code upTo}: the source must show its commits up to there when
+     * they are read), the position a restarted catch-up may go on from, and how many events.
+     */
+    record Batch(Map<TableShape, Set<List<Object>>> keys, BinlogPosition upTo, BinlogPosition safe, long events) {
         boolean isEmpty() {
             return keys.isEmpty();
         }
     }
 
+    /** An XA transaction prepared on the source, not yet committed or rolled back: where it began, what it changed. */
+    private record Prepared(BinlogPosition start, Map<TableShape, Set<List<Object>>> keys) {
+    }
+
     private final BinaryLogClient client;
     private final Map<String, TableShape> tables = new HashMap<>();
     private final Map<Long, TableShape> tableIds = new HashMap<>();
-    private final Map<String, Map<TableShape, Set<List<Object>>>> xaGroups = new HashMap<>();
+    /** Keys the transaction being read changed so far (taken when it ends). */
+    private Map<TableShape, Set<List<Object>>> transaction = new LinkedHashMap<>();
+    private final Map<XaId, Prepared> prepared = new LinkedHashMap<>();
     private Map<TableShape, Set<List<Object>>> pending = new LinkedHashMap<>();
-    private String currentXa;
     private String file;
     private BinlogPosition reached;
-    private BinlogPosition safe;
+    /** The end of the last transaction (or statement) read whole. */
+    private BinlogPosition ended;
     private long pendingEvents;
     private long oldestPendingMillis;
     private long totalEvents;
@@ -64,7 +86,7 @@ final class BinlogTail implements BinaryLogClient.EventListener, AutoCloseable {
         }
         this.file = from.file();
         this.reached = from;
-        this.safe = from;
+        this.ended = from;
         client = new BinaryLogClient(source.host(), source.port(), source.user(), source.secret());
         client.setServerId(serverId);
         client.setBinlogFilename(from.file());
@@ -116,9 +138,12 @@ final class BinlogTail implements BinaryLogClient.EventListener, AutoCloseable {
             RotateEventData r = event.getData();
             file = r.getBinlogFilename();
             reached = new BinlogPosition(file, r.getBinlogPosition());
+            // A transaction never spans binlog files.
+            ended = reached;
             return;
         }
         totalEvents++;
+        BinlogPosition next = header.getNextPosition() > 0 ? new BinlogPosition(file, header.getNextPosition()) : null;
         if (type == EventType.TABLE_MAP) {
             TableMapEventData t = event.getData();
             TableShape shape = tables.get(name(t.getDatabase(), t.getTable()));
@@ -144,39 +169,65 @@ final class BinlogTail implements BinaryLogClient.EventListener, AutoCloseable {
         } else if (EventType.isDelete(type)) {
             DeleteRowsEventData d = event.getData();
             rows(tableIds.get(d.getTableId()), d.getIncludedColumns(), d.getRows());
-        } else if (type == EventType.QUERY) {
-            query(((QueryEventData) event.getData()).getSql());
-        } else if (type == EventType.XA_PREPARE) {
-            currentXa = null;
-            markSafe(header);
         } else if (type == EventType.XID) {
-            markSafe(header);
+            committed(transaction);
+            end(next);
+        } else if (type == EventType.XA_PREPARE) {
+            prepare(event.getData(), next);
+        } else if (type == EventType.QUERY) {
+            query(((QueryEventData) event.getData()).getSql(), next);
         }
-        if (header.getNextPosition() > 0) {
-            reached = new BinlogPosition(file, header.getNextPosition());
+        if (next != null) {
+            reached = next;
         }
     }
 
-    private void query(String sql) {
+    /** An XA transaction's rows are in the binlog; the source shows them once it commits. */
+    private void prepare(XAPrepareEventData data, BinlogPosition next) {
+        if (data.isOnePhase()) {
+            // XA COMMIT ... ONE PHASE written as a prepare event marked one-phase: committed here.
+            committed(transaction);
+        } else if (!transaction.isEmpty()) {
+            prepared.put(XaId.of(data), new Prepared(ended, transaction));
+        }
+        end(next);
+    }
+
+    private void query(String sql, BinlogPosition next) {
         String s = sql.trim();
-        String upper = s.length() > 12 ? s.substring(0, 12).toUpperCase(Locale.ROOT) : s.toUpperCase(Locale.ROOT);
-        if (upper.startsWith("XA START")) {
-            currentXa = xid(s, "XA START".length());
-        } else if (upper.startsWith("XA COMMIT") || upper.startsWith("XA ROLLBACK")) {
-            Map<TableShape, Set<List<Object>>> group = xaGroups.remove(xid(s, s.indexOf(' ', 3)));
-            if (group != null) {
-                group.forEach((t, keys) -> keys.forEach(k -> note(t, k)));
+        String upper = s.length() > 20 ? s.substring(0, 20).toUpperCase(Locale.ROOT) : s.toUpperCase(Locale.ROOT);
+        if (upper.startsWith("BEGIN") || upper.startsWith("XA START") || upper.startsWith("XA END")
+                || upper.startsWith("SAVEPOINT") || upper.startsWith("ROLLBACK TO")) {
+            return;
+        }
+        if (upper.startsWith("XA COMMIT") || upper.startsWith("XA ROLLBACK")) {
+            boolean commit = upper.startsWith("XA COMMIT");
+            XaId id = XaId.parse(s.substring(commit ? "XA COMMIT".length() : "XA ROLLBACK".length()));
+            Prepared p = id == null ? null : prepared.remove(id);
+            if (commit && p != null) {
+                committed(p.keys());
             }
+            if (commit) {
+                // An XA COMMIT ... ONE PHASE that follows the transaction's own rows (no XA PREPARE before it).
+                committed(transaction);
+            }
+        } else {
+            // COMMIT of a transaction that changed non-transactional tables, or a statement of its own.
+            committed(transaction);
+        }
+        end(next);
+    }
+
+    /** A transaction (or statement) ended at {@code next}: what it changed was taken or filed. */
+    private void end(BinlogPosition next) {
+        transaction = new LinkedHashMap<>();
+        if (next != null) {
+            ended = next;
         }
     }
 
-    private static String xid(String sql, int from) {
-        String rest = sql.substring(Math.max(0, from)).trim();
-        return rest.replaceAll("(?i)\\s+ONE\\s+PHASE$", "");
-    }
-
-    private void markSafe(EventHeaderV4 header) {
-        safe = new BinlogPosition(file, header.getNextPosition());
+    private void committed(Map<TableShape, Set<List<Object>>> keys) {
+        keys.forEach((t, ks) -> ks.forEach(k -> note(t, k)));
     }
 
     private void rows(TableShape shape, BitSet included, List<Serializable[]> images) {
@@ -196,11 +247,7 @@ final class BinlogTail implements BinaryLogClient.EventListener, AutoCloseable {
             for (int at : pkAt) {
                 pk.add(at < 0 ? null : value(row[at]));
             }
-            note(shape, pk);
-            if (currentXa != null) {
-                xaGroups.computeIfAbsent(currentXa, x -> new LinkedHashMap<>())
-                        .computeIfAbsent(shape, t -> new LinkedHashSet<>()).add(pk);
-            }
+            transaction.computeIfAbsent(shape, t -> new LinkedHashSet<>()).add(pk);
         }
     }
 
@@ -257,7 +304,13 @@ final class BinlogTail implements BinaryLogClient.EventListener, AutoCloseable {
         pending = new LinkedHashMap<>();
         long events = pendingEvents;
         pendingEvents = 0;
-        return new Batch(out, safe, events);
+        BinlogPosition safe = ended;
+        for (Prepared p : prepared.values()) {
+            if (p.start().compareTo(safe) < 0) {
+                safe = p.start();
+            }
+        }
+        return new Batch(out, ended, safe, events);
     }
 
     /** Whether every event up to {@code position} has been read. */

@@ -126,18 +126,21 @@ final class MoveRunner {
 
     private void copy() throws Exception {
         open();
-        if (r.binlogFile == null) {
-            BinlogPosition start = catchUpStart();
-            r.binlogFile = start.file();
-            r.binlogPosition = start.position();
-            r.appliedFile = start.file();
-            r.appliedPosition = start.position();
-            save();
-        }
         long started = System.nanoTime();
         try (Connection snapshot = env.shards().open(r.source); Statement s = snapshot.createStatement()) {
-            s.execute("SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ");
-            s.execute("START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY");
+            if (r.binlogFile == null) {
+                BinlogPosition before = catchUpStart();
+                BinlogPosition at = SourceSnapshot.start(snapshot);
+                // Everything the binlog holds before the earlier of the two is in the snapshot.
+                BinlogPosition start = before.compareTo(at) <= 0 ? before : at;
+                r.binlogFile = start.file();
+                r.binlogPosition = start.position();
+                r.appliedFile = start.file();
+                r.appliedPosition = start.position();
+                save();
+            } else {
+                SourceSnapshot.start(snapshot);
+            }
             if (r.rowsTotal == 0) {
                 long total = 0;
                 for (TableShape shape : shapes) {
@@ -164,9 +167,12 @@ final class MoveRunner {
     }
 
     /**
-     * Where catch-up starts: the binlog's end at a moment when no XA branch is prepared on the
-     * source. A branch prepared before it would be in the binlog before the start and committed
-     * after the copy's snapshot, so neither would carry its rows; one prepared after it is seen.
+     * A binlog position at a moment when no XA branch is prepared on the source, taken before the
+     * copy's snapshot: catch-up starts at it or at the snapshot's own position, whichever is
+     * earlier. A branch prepared before it would be in the binlog before the start and committed
+     * after the snapshot, so neither would carry its rows; one prepared after it is read. The
+     * snapshot's own position covers the transactions the binlog had before the snapshot began
+     * but the engine had not committed yet (it commits them after their binlog write).
      */
     private BinlogPosition catchUpStart() throws SQLException, InterruptedException {
         for (int attempt = 0; attempt < 200; attempt++) {
@@ -293,7 +299,7 @@ final class MoveRunner {
     private void cleanUp() throws Exception {
         closeTail();
         hook(MoveHooks.Point.CLEANING_UP);
-        try (Connection c = env.shards().open(r.source)) {
+        try (Connection c = env.shards().openForWrites(r.source)) {
             shapes(c);
             scope.cleanUp(c, shapes, deleter, n -> {
                 r.rowsCleaned += n;
@@ -314,7 +320,7 @@ final class MoveRunner {
             shapes(s);
         }
         for (int t : scope.targets()) {
-            try (Connection c = env.shards().open(t)) {
+            try (Connection c = env.shards().openForWrites(t)) {
                 for (TableShape shape : shapes) {
                     deleter.delete(c, shape.table, shape.placement.onTarget(t), n -> saveSometimes());
                 }
@@ -334,7 +340,7 @@ final class MoveRunner {
         BinlogTail.Batch batch = tail.drain();
         long changed = 0;
         if (!batch.isEmpty()) {
-            changed = applier.apply(source, targets, batch.keys());
+            changed = applier.applyCaughtUp(source, targets, batch.keys(), batch.upTo());
             r.rowsApplied += changed;
         }
         r.catchUpEvents += batch.events();
@@ -363,7 +369,7 @@ final class MoveRunner {
         for (int t : scope.targets()) {
             Connection c = targets.get(t);
             if (c == null || c.isClosed()) {
-                targets.put(t, env.shards().open(t));
+                targets.put(t, env.shards().openForWrites(t));
             }
         }
         if (shapes == null) {

@@ -64,8 +64,7 @@ public final class MoveService implements AutoCloseable {
 
     /** Plans, journals and queues a move; returns it as planned. */
     public synchronized MoveRecord start(String keyspace, String keys, int target, String origin) {
-        List<MoveRecord> active = new ArrayList<>(live.values());
-        MoveRecord r = planner.plan(nextId(), keyspace, keys, target, active);
+        MoveRecord r = planner.plan(nextId(), keyspace, keys, target, unended());
         r.origin = origin;
         env.journal().save(r);
         enqueue(r);
@@ -95,7 +94,7 @@ public final class MoveService implements AutoCloseable {
         if (planned.kind != MoveKind.TABLES) {
             throw new IllegalArgumentException("not a move of tables");
         }
-        for (MoveRecord m : live.values()) {
+        for (MoveRecord m : unended()) {
             if (m.kind == MoveKind.TABLES) {
                 for (TableProgress t : m.tables) {
                     for (TableProgress mine : planned.tables) {
@@ -142,9 +141,23 @@ public final class MoveService implements AutoCloseable {
         return id;
     }
 
+    /**
+     * The moves that have not ended: one that just ended stays among the live ones until its runner
+     * returns, and a move asked for right after it (as {@code --wait} allows) must not conflict with it.
+     */
+    private List<MoveRecord> unended() {
+        List<MoveRecord> out = new ArrayList<>();
+        for (MoveRecord m : live.values()) {
+            if (!m.phase.terminal()) {
+                out.add(m);
+            }
+        }
+        return out;
+    }
+
     /** Whether any move has not ended. */
     public synchronized boolean busy() {
-        return !live.isEmpty();
+        return !unended().isEmpty();
     }
 
     private void enqueue(MoveRecord r) {

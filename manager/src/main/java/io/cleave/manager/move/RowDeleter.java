@@ -11,7 +11,8 @@ import java.util.List;
 /**
  * Deletes a table's moved rows from one shard in primary-key-ordered chunks, sleeping between
  * chunks so the shard's own clients keep most of its throughput: the source's old rows after a
- * cutover, a target's copy when a move is cancelled or fails.
+ * cutover, a target's copy when a move is cancelled or fails. Its connections come from
+ * {@link ShardLinks#openForWrites}: a chunk's DELETE locks the rows it deletes, not those it passes.
  */
 final class RowDeleter {
 
@@ -28,7 +29,6 @@ final class RowDeleter {
     /** Deletes the rows {@code rows} (a condition) selects. */
     long delete(Connection shard, TableProgress table, String rows, ChunkListener listener)
             throws SQLException, InterruptedException {
-        readCommitted(shard);
         String sql = "DELETE FROM " + table.qualified() + " WHERE " + rows + " ORDER BY "
                 + Sql.orderBy(table.primaryKey) + " LIMIT " + settings.chunkRows();
         long total = 0;
@@ -48,25 +48,11 @@ final class RowDeleter {
     }
 
     /**
-     * The deletes run at READ COMMITTED: at the shard's REPEATABLE READ a chunk's DELETE locks
-     * every row it scans and the gaps between them, rows of keys that stayed and their clients'
-     * inserts included, so a client's transaction on those keys could be chosen as the victim of
-     * a deadlock with the clean-up. Moved rows need no gap locks: no client writes them there any
-     * more.
-     */
-    private static void readCommitted(Connection shard) throws SQLException {
-        try (Statement s = shard.createStatement()) {
-            s.execute("SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED");
-        }
-    }
-
-    /**
      * Deletes from the source the rows its placement sends elsewhere, deciding row by row (a table
      * sharded by key keeps the rows of the buckets its old home holds).
      */
     long deleteLeaving(Connection source, TableShape shape, ChunkListener listener)
             throws SQLException, InterruptedException {
-        readCommitted(source);
         TableProgress t = shape.table;
         String base = "SELECT " + Sql.orderBy(t.primaryKey) + ", " + Sql.quote(shape.columns.get(shape.keyColumn))
                 + " FROM " + t.qualified();

@@ -39,6 +39,38 @@ final class SourceSnapshot {
         }
     }
 
+    /**
+     * Starts a snapshot on {@code c} that shows every transaction the binlog holds up to
+     * {@code position} (one whose commit is in the binlog may not be visible yet: the engine commits
+     * it after the binlog has it), waiting for them up to {@code timeoutMillis}. Returns false, with
+     * no snapshot open, when the server does not report its snapshots' binlog positions (MySQL).
+     */
+    static boolean startAtLeast(Connection c, BinlogPosition position, long timeoutMillis)
+            throws SQLException, InterruptedException {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        try (Statement s = c.createStatement()) {
+            s.execute("SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ");
+            while (true) {
+                c.setAutoCommit(false);
+                s.execute("START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY");
+                BinlogPosition p = reported(s);
+                if (p != null && p.compareTo(position) >= 0) {
+                    return true;
+                }
+                c.rollback();
+                c.setAutoCommit(true);
+                if (p == null) {
+                    return false;
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new SQLException("the source still shows its binlog only up to " + p + ", not " + position
+                            + ", after " + timeoutMillis + " ms");
+                }
+                Thread.sleep(1);
+            }
+        }
+    }
+
     /** The position MariaDB reports for the session's snapshot, or null (MySQL). */
     private static BinlogPosition reported(Statement s) throws SQLException {
         String file = null;

@@ -89,6 +89,15 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void consistentCutsAreOnUnlessSwitchedOffForTests() {
+        String base = "shards: 2\nproxy:\n  users: [{name: root, password: \"\"}]\n";
+        assertThat(ConfigLoader.parse(FILE, base).proxy().consistentCuts()).isTrue();
+        assertThat(ConfigLoader.parse(FILE, base + "  consistent_cuts: false\n").proxy().consistentCuts()).isFalse();
+        assertThat(catchConfig(base + "  consistent_cuts: sometimes\n").getMessage())
+                .contains("proxy.consistent_cuts: 'sometimes' is not a boolean: expected true or false");
+    }
+
+    @Test
     void clientLimitsOutOfRangeNameTheirField() {
         String base = "shards: 2\nproxy:\n  users: [{name: root, password: \"\"}]\n";
         assertThat(catchConfig(base + "  max_allowed_packet: 2G\n").getMessage())

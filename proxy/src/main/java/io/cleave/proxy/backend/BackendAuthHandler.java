@@ -141,6 +141,7 @@ final class BackendAuthHandler extends ChannelInboundHandlerAdapter {
                     new ServerInfo(handshake.serverVersion(), handshake.capabilities(), collationFor(handshake)),
                     handshake.connectionId(), statementCacheSize, login, generation);
             connection.loggedInWith(plugin, scramble);
+            connection.startedWith(handshake.statusFlags());
             ctx.pipeline().replace(this, "backend", new BackendHandler(connection));
             promise.trySuccess(connection);
             return;

@@ -3,6 +3,7 @@ package io.cleave.proxy.backend;
 import io.cleave.proxy.auth.AuthPlugin;
 import io.cleave.proxy.protocol.Capabilities;
 import io.cleave.proxy.protocol.Frames;
+import io.cleave.proxy.protocol.ServerStatus;
 import io.cleave.proxy.protocol.packet.client.CommandCode;
 import io.cleave.proxy.protocol.packet.server.ErrPacket;
 import io.netty.buffer.ByteBuf;
@@ -34,7 +35,8 @@ public final class BackendConnection {
     private final ArrayDeque<Pending> pending = new ArrayDeque<>(4);
     private final ArrayDeque<Pending> spare = new ArrayDeque<>(4);
     private ResponseSink lastSink;
-    private int lastStatus;
+    /** Until the handshake says otherwise: a server starts sessions with autocommit on. */
+    private int lastStatus = ServerStatus.AUTOCOMMIT;
     private boolean broken;
     private BackendPool pool;
     /** Lent to a borrower by the pool: {@link #release()} gives it back once. */
@@ -80,6 +82,11 @@ public final class BackendConnection {
         this.loginScramble = scramble;
     }
 
+    /** The handshake's status flags: whether the server starts sessions with autocommit on. */
+    void startedWith(int status) {
+        this.lastStatus = status;
+    }
+
     AuthPlugin loginPlugin() {
         return loginPlugin;
     }
@@ -120,9 +127,19 @@ public final class BackendConnection {
         return statements;
     }
 
-    /** Status flags of the last completed response (IN_TRANS tells whether a transaction is open). */
+    /**
+     * Status flags of the last completed response that carried them (IN_TRANS tells whether a
+     * transaction is open). An error carries none; after one that may have opened a transaction,
+     * the connection asks the server before the response completes (see {@link #onFrame}), so this
+     * is current whenever a sink learns that a response completed.
+     */
     public int lastStatus() {
         return lastStatus;
+    }
+
+    /** Whether a transaction is open here (as the last status said). */
+    public boolean inTransaction() {
+        return ServerStatus.has(lastStatus, ServerStatus.IN_TRANS);
     }
 
     public boolean isUsable() {
@@ -274,11 +291,69 @@ public final class BackendConnection {
             replacementError = null;
             if (p.tracker.statusSeen()) {
                 lastStatus = p.tracker.statusFlags();
+            } else if (p.tracker.isError() && pending.isEmpty() && mayHaveOpenedTransaction()
+                    && !(p.sink instanceof StatusQuestion)) {
+                askStatus(p);
+                return;
             }
-            ResponseSink sink = p.sink;
-            p.sink = null;
-            sink.complete(this, p.tracker);
-            spare.add(p);
+            complete(p);
+        }
+    }
+
+    private void complete(Pending p) {
+        ResponseSink sink = p.sink;
+        p.sink = null;
+        sink.complete(this, p.tracker);
+        spare.add(p);
+    }
+
+    /**
+     * With autocommit off and no transaction open, a statement that fails may still have opened
+     * one (MariaDB keeps the transaction a lock wait timeout or a duplicate key started, with the
+     * locks it took), or not (a syntax error, an unknown table): the error packet does not say.
+     */
+    private boolean mayHaveOpenedTransaction() {
+        return !ServerStatus.has(lastStatus, ServerStatus.AUTOCOMMIT) && !ServerStatus.has(lastStatus, ServerStatus.IN_TRANS);
+    }
+
+    /**
+     * Holds back the completion of {@code failed} until a COM_PING's OK has told whether a
+     * transaction is open now: the borrower then keeps the connection for the client's COMMIT or
+     * ROLLBACK, and the pool never lends an open transaction to someone else. Only when nothing
+     * else is due on the connection, so completions keep their order; its frames went to the
+     * sink already, so a client has its error without waiting.
+     */
+    private void askStatus(Pending failed) {
+        StatusQuestion question = new StatusQuestion(failed);
+        send(commandFrame(CommandCode.PING, new byte[0]), ResponseKind.SIMPLE, question);
+        flush();
+    }
+
+    /** The COM_PING after an error: completes the failed response once the status is known. */
+    private final class StatusQuestion implements ResponseSink {
+        private final Pending failed;
+
+        StatusQuestion(Pending failed) {
+            this.failed = failed;
+        }
+
+        @Override
+        public void frame(BackendConnection connection, ByteBuf frame, FrameKind kind) {
+            frame.release();
+        }
+
+        @Override
+        public void complete(BackendConnection connection, ResponseTracker tracker) {
+            BackendConnection.this.complete(failed);
+        }
+
+        @Override
+        public void failed(BackendConnection connection, Throwable cause) {
+            ResponseSink sink = failed.sink;
+            failed.sink = null;
+            if (sink != null) {
+                sink.failed(connection, cause);
+            }
         }
     }
 

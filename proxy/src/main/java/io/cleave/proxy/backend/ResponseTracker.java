@@ -32,6 +32,8 @@ public final class ResponseTracker {
     private boolean error;
     private int errorCode;
     private int resultSets;
+    /** Whether any of the response's results was a result set (columns and rows), not an OK. */
+    private boolean resultSetSeen;
 
     public void start(ResponseKind kind, boolean deprecateEof) {
         this.kind = kind;
@@ -48,6 +50,7 @@ public final class ResponseTracker {
         this.affectedRows = 0;
         this.lastInsertId = 0;
         this.resultSets = 0;
+        this.resultSetSeen = false;
     }
 
     /** Classifies the next frame (reader index at its header) and advances. */
@@ -192,6 +195,7 @@ public final class ResponseTracker {
             throw new MalformedPacketException("result set with " + remaining + " columns");
         }
         state = State.COLUMNS;
+        resultSetSeen = true;
         return FrameKind.COLUMN_COUNT;
     }
 
@@ -289,6 +293,10 @@ public final class ResponseTracker {
 
     public long lastInsertId() {
         return lastInsertId;
+    }
+
+    public boolean resultSetSeen() {
+        return resultSetSeen;
     }
 
     public int resultSets() {

@@ -272,6 +272,10 @@ public final class CutoverGate {
 
         /** Whether the statement may reach what moves (when its keys cannot be narrowed, it may). */
         private boolean touches(Plan plan, ParameterValues values) {
+            if (plan instanceof Plan.Route r && r.target() instanceof Target.Routine) {
+                // A procedure may work on any key (its declared key is read only once it is placed): it waits.
+                return true;
+            }
             if (cutover.scope() instanceof Cutover.Scope.Keys k) {
                 return touchesKeys(plan, values, k);
             }
@@ -329,12 +333,10 @@ public final class CutoverGate {
                     if (!c.restricted()) {
                         return true;
                     }
-                    // Rows meet every restriction; a moving key in any of them is held (erring on the safe side).
-                    for (java.util.List<KeyValue> restriction : c.restrictions()) {
-                        for (KeyValue v : restriction) {
-                            if (moving(resolver.keyOf(c.keyspace(), v, values), moving)) {
-                                return true;
-                            }
+                    // A moving key in any restriction is held (erring on the safe side).
+                    for (KeyValue v : c.values()) {
+                        if (moving(resolver.keyOf(c.keyspace(), v, values), moving)) {
+                            return true;
                         }
                     }
                 }

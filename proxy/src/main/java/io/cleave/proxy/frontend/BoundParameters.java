@@ -64,6 +64,12 @@ final class BoundParameters implements ParameterValues {
         return execute.type(p);
     }
 
+    /**
+     * The bound value read as the server reads it against a key column of {@code keyType}, whatever
+     * type the client bound: a DOUBLE or DECIMAL only when it is a whole number, a string as the
+     * number it spells ({@link Keys#ofNumericString}) or as a string key, binary data (a BLOB type)
+     * as a {@code _binary} string.
+     */
     @Override
     public ShardKey key(int p, KeyType keyType) {
         if (isNull(p)) {
@@ -77,7 +83,7 @@ final class BoundParameters implements ParameterValues {
         if (t == ColumnType.DOUBLE || t == ColumnType.FLOAT) {
             double d = t == ColumnType.DOUBLE ? payload.getDoubleLE(execute.valueOffset(p))
                     : payload.getFloatLE(execute.valueOffset(p));
-            return Double.isFinite(d) ? Keys.ofDecimal(new BigDecimal(d), keyType) : null;
+            return Keys.ofDouble(d, keyType);
         }
         if (t.isDecimal()) {
             try {
@@ -86,10 +92,19 @@ final class BoundParameters implements ParameterValues {
                 return null;
             }
         }
-        if (t.isLengthEncoded() && t != ColumnType.BLOB && t != ColumnType.LONG_BLOB && t != ColumnType.MEDIUM_BLOB
-                && t != ColumnType.TINY_BLOB && t != ColumnType.GEOMETRY) {
-            // Without a decoder for the client's character set only digits read safely (as an integer key).
-            return charset == null && keyType == KeyType.STRING ? null : Keys.ofString(string(p), keyType);
+        if (t == ColumnType.BLOB || t == ColumnType.LONG_BLOB || t == ColumnType.MEDIUM_BLOB
+                || t == ColumnType.TINY_BLOB) {
+            return keyType == KeyType.STRING ? Keys.ofBinaryString(bytes(p), keyType)
+                    : Keys.ofNumericString(bytes(p), keyType);
+        }
+        if (t == ColumnType.VARCHAR || t == ColumnType.VAR_STRING || t == ColumnType.STRING || t == ColumnType.ENUM
+                || t == ColumnType.SET || t == ColumnType.JSON) {
+            if (keyType == KeyType.INTEGER) {
+                // The bytes themselves: digits and spaces are single ASCII bytes in every client character set.
+                return Keys.ofNumericString(bytes(p), keyType);
+            }
+            // Without a decoder for the client's character set a string key cannot be placed.
+            return charset == null ? null : Keys.ofString(string(p), keyType);
         }
         return null;
     }

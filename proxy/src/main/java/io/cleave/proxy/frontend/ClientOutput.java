@@ -1,5 +1,6 @@
 package io.cleave.proxy.frontend;
 
+import io.cleave.proxy.cut.CutWindows;
 import io.cleave.proxy.protocol.Capabilities;
 import io.cleave.proxy.protocol.Frames;
 import io.cleave.proxy.protocol.packet.server.EofPacket;
@@ -12,16 +13,23 @@ import java.util.function.Consumer;
 
 /**
  * Writes packets to the client with the right sequence ids: a response continues the sequence of
- * the command it answers. Nothing is flushed until {@link #flush()}.
+ * the command it answers. Nothing is flushed until {@link #flush()}, and nothing while a cut's
+ * snapshots are being opened ({@link CutWindows#holdAnswer}): what was written then goes out when
+ * they are.
  */
 final class ClientOutput {
 
     private final Channel channel;
+    private final CutWindows cuts;
+    /** Made once: a flush held behind a cut runs this when the cut's window closes. */
+    private final Runnable flushAfterWindow = this::flushAfterWindow;
+    private boolean flushHeld;
     private Capabilities capabilities = Capabilities.PROXY_SERVER;
     private int sequence;
 
-    ClientOutput(Channel channel) {
+    ClientOutput(Channel channel, CutWindows cuts) {
         this.channel = channel;
+        this.cuts = cuts;
     }
 
     Channel channel() {
@@ -95,6 +103,19 @@ final class ClientOutput {
     }
 
     void flush() {
+        if (flushHeld) {
+            // Already due when the window closes.
+            return;
+        }
+        if (cuts.holdAnswer(channel.eventLoop(), flushAfterWindow)) {
+            flushHeld = true;
+            return;
+        }
+        channel.flush();
+    }
+
+    private void flushAfterWindow() {
+        flushHeld = false;
         channel.flush();
     }
 }

@@ -25,6 +25,8 @@ final class ClientSession implements Command.End {
     private final CommandReader reader;
     private final CommandHandlers handlers;
     private final SessionParticipant participant;
+    /** Made once: the next command when a cut's window closes (see {@link #finished}). */
+    private final Runnable nextAfterWindow = this::nextAfterWindow;
     private boolean closed;
 
     ClientSession(ProxyRuntime runtime, LoopResources loop, ClientOutput output, long connectionId,
@@ -114,7 +116,19 @@ final class ClientSession implements Command.End {
             session.connections().dropAll();
             return;
         }
+        // While a cut's snapshots are being opened, the answer waits (ClientOutput), and so does a
+        // command the client sent behind it: it could commit what a snapshot already opened sees
+        // while one still opening misses the transaction the answer acknowledged.
+        if (session.runtime().cuts().holdAnswer(session.loop().loop(), nextAfterWindow)) {
+            return;
+        }
         readAndRun(null);
+    }
+
+    private void nextAfterWindow() {
+        if (!closed) {
+            readAndRun(null);
+        }
     }
 
     @Override

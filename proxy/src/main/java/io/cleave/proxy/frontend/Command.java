@@ -57,6 +57,12 @@ final class Command {
     private PinNames pins = PinNames.NONE;
     private ClientStatement cursor;
     private boolean ended;
+    /** What ROW_COUNT() reads after this statement: -1 for a result set or an error, else the rows an OK counts. */
+    private long rowCount = -1;
+    private boolean routinesRead;
+    private boolean countsByOne;
+    /** What runs when the command ends (see {@link #whenEnded}), or null. */
+    private Runnable whenEnded;
 
     /**
      * @param frame   the command as one frame of sequence 0 (owned)
@@ -161,6 +167,41 @@ final class Command {
         return effects.assignedVariables();
     }
 
+    /**
+     * A CALL of a procedure that may set {@code variables} (read back after it) and, when
+     * {@code connectionState}, leave state on its connection that only a session reset ends;
+     * {@code countsByOne}: it runs on the default shard over unsharded tables, whose AUTO_INCREMENT
+     * counts by one as on one server.
+     */
+    void runsRoutine(List<String> variables, boolean connectionState, boolean countsByOne) {
+        List<String> assigned = new java.util.ArrayList<>(effects.assignedVariables());
+        for (String v : variables) {
+            if (!assigned.contains(v)) {
+                assigned.add(v);
+            }
+        }
+        effects = new Effects(effects.usesLastInsertId(), effects.previousConnection(), effects.pin(), assigned);
+        if (connectionState) {
+            // Unnamed, so held until the session resets or ends.
+            pins = new PinNames(io.cleave.router.plan.Pin.TEMPORARY_TABLE, List.of(), List.of(), false, false);
+        }
+        this.countsByOne = countsByOne;
+    }
+
+    /** Whether the statement's AUTO_INCREMENT counts by one although its plan does not say so (a CALL). */
+    boolean countsByOne() {
+        return countsByOne;
+    }
+
+    /** Whether this command has read the stored routines afresh already (so it does not again). */
+    boolean routinesRead() {
+        return routinesRead;
+    }
+
+    void routinesRead(boolean read) {
+        this.routinesRead = read;
+    }
+
     /** The prepared statement whose cursor this execute or fetch may open or end, or null. */
     ClientStatement cursor() {
         return cursor;
@@ -194,6 +235,7 @@ final class Command {
             return;
         }
         session.output().ok(ok);
+        rowCount = ok.affectedRows();
         finish();
     }
 
@@ -230,6 +272,7 @@ final class Command {
             return;
         }
         ended = true;
+        runWhenEnded();
         end.fatal(this, new ErrPacket(errorCode, sqlState, message));
     }
 
@@ -239,13 +282,37 @@ final class Command {
         finishSilently();
     }
 
+    /** A shard's OK was relayed: ROW_COUNT() reads its count of rows after this statement. */
+    void relayedOk(long affectedRows) {
+        rowCount = affectedRows;
+    }
+
     /** Done without a response (COM_STMT_CLOSE, COM_STMT_SEND_LONG_DATA). */
     void finishSilently() {
         if (endsTwice()) {
             return;
         }
         ended = true;
+        if (command == CommandCode.QUERY || command == CommandCode.STMT_EXECUTE) {
+            // The session's statements run on many connections: the proxy keeps what the last one
+            // counted, as the server keeps it for its connection.
+            session.rowCount(rowCount);
+        }
+        runWhenEnded();
         end.finished(this);
+    }
+
+    /** Runs {@code then} when the command ends, however it ends (a read's snapshots end with it). */
+    void whenEnded(Runnable then) {
+        whenEnded = then;
+    }
+
+    private void runWhenEnded() {
+        Runnable then = whenEnded;
+        if (then != null) {
+            whenEnded = null;
+            then.run();
+        }
     }
 
     /** Closes the client connection; the command still ends as usual. */

@@ -14,15 +14,23 @@ import java.util.List;
 final class CommandLegs extends SessionLegs {
 
     private final Command command;
+    /** The settings the legs run with, or null for the command's own. */
+    private final SessionSettings settings;
 
     CommandLegs(Session session, Command command) {
+        this(session, command, null);
+    }
+
+    /** Legs with other settings than the command's (an evaluation's own statements run in utf8mb4). */
+    CommandLegs(Session session, Command command, SessionSettings settings) {
         super(session);
         this.command = command;
+        this.settings = settings;
     }
 
     @Override
     public SessionSettings settings() {
-        return session.settingsFor(command);
+        return settings != null ? settings : session.settingsFor(command);
     }
 
     @Override

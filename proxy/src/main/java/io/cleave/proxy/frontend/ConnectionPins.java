@@ -12,7 +12,7 @@ import java.util.Set;
 
 /**
  * The backend connections a session must keep because they hold its state: temporary tables,
- * named locks, LOCK TABLES, SQL prepared statements, open cursors. Such a connection serves every
+ * named locks, LOCK TABLES, SQL prepared statements, open cursors, the last values of sequences. Such a connection serves every
  * statement of the session on its shard until the last of that state is gone, then goes back to
  * the pool. State whose name the proxy cannot read (a lock name given as a parameter) keeps the
  * connection until the session resets or ends.
@@ -26,6 +26,8 @@ final class ConnectionPins {
         final Map<String, Integer> namedLocks = new HashMap<>();
         final Set<String> preparedStatements = new HashSet<>();
         boolean lockTables;
+        /** The connection drew from or set a sequence: its LASTVAL is the session's. */
+        boolean sequences;
         int cursors;
         boolean untracked;
 
@@ -34,7 +36,7 @@ final class ConnectionPins {
         }
 
         boolean holdsAnything() {
-            return lockTables || cursors > 0 || untracked || !temporaryTables.isEmpty() || !namedLocks.isEmpty()
+            return lockTables || sequences || cursors > 0 || untracked || !temporaryTables.isEmpty() || !namedLocks.isEmpty()
                     || !preparedStatements.isEmpty();
         }
     }
@@ -131,6 +133,9 @@ final class ConnectionPins {
                 if (h != null) {
                     h.preparedStatements.removeAll(names.released());
                 }
+                break;
+            case SEQUENCE:
+                hold(shard, conn).sequences = true;
                 break;
             default:
                 return;

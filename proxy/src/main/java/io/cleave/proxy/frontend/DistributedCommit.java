@@ -2,6 +2,7 @@ package io.cleave.proxy.frontend;
 
 import io.cleave.proxy.accounts.CleaveSchema;
 import io.cleave.proxy.backend.BackendConnection;
+import io.cleave.proxy.cut.CutWindows;
 import io.cleave.proxy.metrics.ProxyMetrics;
 import io.cleave.proxy.metrics.TransactionKind;
 import io.cleave.proxy.metrics.TransactionOutcome;
@@ -59,6 +60,8 @@ final class DistributedCommit extends SessionLegs {
     private final SessionSettings settings;
     /** Answers the client once the branches committed, when one of them could not leave the session; else null. */
     private Runnable answerAfterBranches;
+    /** The decision's way through the cuts' windows (see {@link #decide}); null before the decision. */
+    private CutWindows.Decision decision;
 
     DistributedCommit(Session session) {
         super(session);
@@ -117,6 +120,19 @@ final class DistributedCommit extends SessionLegs {
     }
 
     private void rollBackEverywhere(Runnable then) {
+        if (tx.applicationXid() != null) {
+            // The application's XA branch, not prepared: its server rolls it back when its connection closes.
+            for (int s : shards) {
+                BackendConnection c = tx.drop(s);
+                if (c != null) {
+                    c.close();
+                    session.connections().keepOrGiveBack(s, c, false);
+                }
+            }
+            tx.end();
+            then.run();
+            return;
+        }
         MultiExchange multi = new MultiExchange(this, false, results -> {
             finish();
             then.run();
@@ -181,12 +197,26 @@ final class DistributedCommit extends SessionLegs {
         prepare.start();
     }
 
-    /** The decision: the coordinator's transaction, holding the decision row, commits. */
+    /**
+     * The decision: the coordinator's transaction, holding the decision row, commits. The
+     * transaction becomes visible on the coordinator's shard then, and on each other shard at its
+     * branch's XA COMMIT; a cut whose snapshots are being opened (see {@link CutWindows}) makes the
+     * decision wait for its snapshot on the coordinator's shard (the client has not been answered
+     * yet), and the branch commits for its snapshots on theirs.
+     */
     private void decide(List<Integer> prepared, Consumer<ErrPacket> done) {
+        decision = session.runtime().cuts().decision(coordinator);
+        if (decision.go(session.loop().loop(), () -> sendDecision(prepared, done))) {
+            sendDecision(prepared, done);
+        }
+    }
+
+    private void sendDecision(List<Integer> prepared, Consumer<ErrPacket> done) {
         BackendConnection coordinatorConnection = tx.held(coordinator);
         if (coordinatorConnection == null || !coordinatorConnection.isUsable()) {
             // The coordinator's transaction died with its connection before the decision was sent:
             // no decision can exist, so the outcome is known and every branch rolls back now.
+            decision.answered();
             abort(prepared, new ErrPacket(1402, "XA100", "Lost connection to shard " + coordinator + " before the"
                     + " commit decision: the transaction was rolled back on shards " + shards), done);
             return;
@@ -195,12 +225,18 @@ final class DistributedCommit extends SessionLegs {
             LegResult r = results.get(0);
             if (r.error != null) {
                 // The coordinator refused: nothing committed anywhere.
+                decision.answered();
                 abort(prepared, r.error, done);
                 return;
             }
             if (r.failure != null) {
                 // Lost the coordinator during COMMIT: whether it committed is unknown here, but the
                 // decision table knows; recovery commits or rolls back the prepared branches from it.
+                for (int s : prepared) {
+                    // Committed or not on the coordinator: until recovery knows, cuts keep off the branches.
+                    session.runtime().cuts().owe(s, xid);
+                }
+                decision.answered();
                 session.runtime().inDoubt().finished(xid);
                 finish();
                 log.warn("transaction {}: lost shard {} while committing; recovery will settle branches {}", xid,
@@ -237,6 +273,9 @@ final class DistributedCommit extends SessionLegs {
             }
             tickets.put(s, fence.pending(s));
         }
+        // No longer in flight only now that its branch commits are pending in the fence: a cut's
+        // window opening from here on waits for them on their shards.
+        decision.answered();
         if (answerNow) {
             finish();
             done.accept(null);
@@ -255,27 +294,55 @@ final class DistributedCommit extends SessionLegs {
         }
         // The first branch commits alone, so a test can stop the coordinator between branch commits.
         int first = prepared.get(0);
-        new MultiExchange(this, false, firstResult -> {
-            fence.done(first, tickets.get(first));
+        List<Integer> rest = prepared.subList(1, prepared.size());
+        Runnable commitFirst = () -> new MultiExchange(this, false, firstResult -> {
+            branchCommitEnded(fence, tickets, firstResult);
             hook(CommitStep.DURING_COMMIT);
-            List<Integer> rest = prepared.subList(1, prepared.size());
             if (rest.isEmpty()) {
                 branchesCommitted(firstResult);
                 return;
             }
-            MultiExchange others = new MultiExchange(this, false, results -> {
-                for (LegResult r : results) {
-                    fence.done(r.shard, tickets.get(r.shard));
+            Runnable commitRest = () -> {
+                MultiExchange others = new MultiExchange(this, false, results -> {
+                    branchCommitEnded(fence, tickets, results);
+                    List<LegResult> all = new ArrayList<>(firstResult);
+                    all.addAll(results);
+                    branchesCommitted(all);
+                });
+                for (int s : rest) {
+                    others.leg(s, sql("XA COMMIT " + q()));
                 }
-                List<LegResult> all = new ArrayList<>(firstResult);
-                all.addAll(results);
-                branchesCommitted(all);
-            });
-            for (int s : rest) {
-                others.leg(s, sql("XA COMMIT " + q()));
+                others.start();
+            };
+            if (decision.commitBranches(shardArray(rest), session.loop().loop(), commitRest)) {
+                commitRest.run();
             }
-            others.start();
         }).leg(first, sql("XA COMMIT " + q())).start();
+        if (decision.commitBranches(new int[] {first}, session.loop().loop(), commitFirst)) {
+            commitFirst.run();
+        }
+    }
+
+    /**
+     * Branch commits ended: their fence entries end. One that failed (its shard went away) leaves
+     * its branch prepared, committed elsewhere: no cut may cover that shard until recovery has
+     * committed it, which is recorded before the fence lets a cut's snapshot there open.
+     */
+    private void branchCommitEnded(CommitFence fence, Map<Integer, Long> tickets, List<LegResult> results) {
+        for (LegResult r : results) {
+            if (!r.ok()) {
+                session.runtime().cuts().owe(r.shard, xid);
+            }
+            fence.done(r.shard, tickets.get(r.shard));
+        }
+    }
+
+    private static int[] shardArray(List<Integer> shards) {
+        int[] out = new int[shards.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = shards.get(i);
+        }
+        return out;
     }
 
     /**
@@ -284,15 +351,15 @@ final class DistributedCommit extends SessionLegs {
      * deleted only when every branch committed, else recovery removes it once nothing needs it.
      */
     private void branchesCommitted(List<LegResult> branches) {
-        session.runtime().inDoubt().finished(xid);
-        if (answerAfterBranches != null) {
-            answerAfterBranches.run();
-        }
         List<String> failed = new ArrayList<>();
         for (LegResult r : branches) {
             if (!r.ok()) {
                 failed.add("shard " + r.shard + ": " + LogSafe.text(r.errorPacket().message()));
             }
+        }
+        session.runtime().inDoubt().finished(xid);
+        if (answerAfterBranches != null) {
+            answerAfterBranches.run();
         }
         if (failed.isEmpty()) {
             String cleanup = "DELETE FROM cleave.decisions WHERE xid = " + q();

@@ -5,6 +5,9 @@ import io.cleave.proxy.evaluate.EvaluationLimits;
 import io.cleave.proxy.evaluate.TableCopy;
 import io.cleave.proxy.merge.TextRow;
 import io.cleave.proxy.metrics.RouteKind;
+import io.cleave.proxy.session.Charset;
+import io.cleave.proxy.session.SessionSettings;
+import io.cleave.proxy.session.SessionSync;
 import io.cleave.router.plan.Effects;
 import io.cleave.router.plan.Plan;
 import io.cleave.router.plan.SqlRenderer;
@@ -36,7 +39,8 @@ import java.util.function.Consumer;
  * while {@link EvaluationGrant} lets that connection do so, so an account without CREATE
  * TEMPORARY TABLES can run the read it could run on one server.
  * Inside a transaction every step goes through the transaction's own connections, so it reads
- * the transaction's own writes.
+ * the transaction's own writes. Every step runs in utf8mb4 but the client's statement, which runs
+ * in the client's character set (see {@link #evaluationSettings}).
  */
 final class EvaluatedRead {
 
@@ -72,7 +76,37 @@ final class EvaluatedRead {
         }
         command.served(RouteKind.MULTI_SHARD);
         command.clearLongData();
-        new Run(command, evaluate, statement).describe();
+        int[] shards = shardsRead(evaluate);
+        SessionCuts cuts = session.cuts();
+        boolean inTransaction = session.inTransaction();
+        SessionSettings own = session.settingsFor(command);
+        SessionSettings utf8 = evaluationSettings(own);
+        if (!inTransaction && cuts.forRead(shards.length)) {
+            // Every table is gathered at one cut, so no transaction across shards is seen half-committed.
+            cuts.read(command, shards, utf8, atCut -> new Run(command, evaluate, statement, atCut, false, own, utf8)
+                    .describe());
+        } else if (inTransaction && cuts.forFirstRead(shards.length, false)) {
+            cuts.join(command, shards, () -> new Run(command, evaluate, statement, new CommandLegs(session, command, utf8),
+                    true, own, utf8).describe());
+        } else {
+            new Run(command, evaluate, statement, new CommandLegs(session, command, utf8), inTransaction, own, utf8)
+                    .describe();
+        }
+    }
+
+    /** Every shard the evaluation reads: those holding the gathered tables' rows, and the evaluating one. */
+    private int[] shardsRead(Plan.Evaluate evaluate) {
+        int count = session.runtime().shardMaps().current().shardCount();
+        java.util.BitSet read = new java.util.BitSet();
+        read.set(evaluate.shard());
+        for (Plan.GatheredTable t : evaluate.tables()) {
+            if (t.sharded()) {
+                read.set(0, count);
+            } else {
+                read.set(t.homeShard());
+            }
+        }
+        return read.stream().toArray();
     }
 
     private static boolean hasParameters(Command command) {
@@ -102,33 +136,52 @@ final class EvaluatedRead {
                         + " of the tables are made";
             }
         }
-        String charset = session.settings().clientCharset();
-        String results = session.settings().systemVariables().get("character_set_results");
-        String r = results == null ? "" : results.replace("'", "").toLowerCase(java.util.Locale.ROOT);
-        if (!"utf8mb4".equalsIgnoreCase(charset) || !(r.isEmpty() || r.equals("null") || r.equals("binary")
-                || r.equals("utf8mb4"))) {
-            return "table definitions travel in the session's character set, which must be utf8mb4 (it is " + charset
-                    + (results == null ? "" : ", results " + results) + ")";
-        }
         return null;
     }
+
+    /**
+     * The settings the evaluation's own statements run with: the session's, in utf8mb4. Table
+     * definitions, names and the copies' DDL are text the proxy reads and writes as UTF-8; in the
+     * client's character set (the Debian mariadb client's utf8mb3, latin1) a name or ENUM member
+     * it cannot hold would come back as '?'. The client's statement itself runs in the session's
+     * own character set (see {@link Run#evaluate}).
+     */
+    private static SessionSettings evaluationSettings(SessionSettings own) {
+        String results = own.systemVariables().get("character_set_results");
+        String r = results == null ? "" : results.replace("'", "").toLowerCase(java.util.Locale.ROOT);
+        boolean utf8mb4 = "utf8mb4".equalsIgnoreCase(own.clientCharset()) && (r.isEmpty() || r.equals("null")
+                || r.equals("binary") || r.equals("utf8mb4"));
+        return utf8mb4 ? own : own.withCharset(UTF8MB4);
+    }
+
+    private static final Charset UTF8MB4 = new Charset("utf8mb4", null);
 
     /** One evaluation's steps and what they found. */
     private final class Run {
         final Command command;
         final Plan.Evaluate evaluate;
         final byte[] statement;
-        final boolean inTransaction = session.inTransaction();
+        /** Whose connections every step uses: a cut's of its own, or the session's (its transaction's). */
+        final ExchangeContext legs;
+        final boolean inTransaction;
         final EvaluationLimits limits = session.runtime().evaluationLimits();
+        /** The command's settings, with which the client's statement runs, and the evaluation's own (utf8mb4). */
+        final SessionSettings own;
+        final SessionSettings utf8;
         final List<TableCopy> copies = new ArrayList<>();
         final StringBuilder setup = new StringBuilder();
         long rows;
         long bytes;
 
-        Run(Command command, Plan.Evaluate evaluate, byte[] statement) {
+        Run(Command command, Plan.Evaluate evaluate, byte[] statement, ExchangeContext legs, boolean inTransaction,
+            SessionSettings own, SessionSettings utf8) {
             this.command = command;
             this.evaluate = evaluate;
             this.statement = statement;
+            this.legs = legs;
+            this.inTransaction = inTransaction;
+            this.own = own;
+            this.utf8 = utf8;
         }
 
         /** Step 1: every table's definition and columns, from the evaluating shard. */
@@ -246,7 +299,17 @@ final class EvaluatedRead {
             }
             String text = setup.toString();
             statements.add(bytes(text.substring(0, text.length() - 2)));
+            // The client's statement in the client's character set, so the server answers it as
+            // it answers the client: its text read, its column definitions and values converted,
+            // characters the set cannot hold, as one server does. Back to utf8mb4 for the DROP.
+            String toClient = SessionSync.between(utf8, own).setStatement();
+            if (toClient != null) {
+                statements.add(bytes(toClient));
+            }
             statements.add(statement);
+            if (toClient != null) {
+                statements.add(bytes(SessionSync.between(own, utf8).setStatement()));
+            }
             statements.add(bytes(drop.toString()));
             if (utc) {
                 statements.add(bytes("SET time_zone = @cleave_time_zone, @cleave_time_zone = NULL"));
@@ -272,7 +335,7 @@ final class EvaluatedRead {
 
         private void exchange(List<Integer> shards, List<List<byte[]>> statements, MultiExchange.LegGate gate,
                               Consumer<List<LegResult>> then) {
-            MultiExchange multi = new MultiExchange(new CommandLegs(session, command), inTransaction, results -> {
+            MultiExchange multi = new MultiExchange(legs, inTransaction, results -> {
                 for (LegResult leg : results) {
                     if (!leg.ok()) {
                         writes.afterTransactionalLegs(command, results, () -> command.error(leg.errorPacket()));

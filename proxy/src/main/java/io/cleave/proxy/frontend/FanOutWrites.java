@@ -28,16 +28,20 @@ final class FanOutWrites {
 
     private final Session session;
 
+    private final SchemaChanges schemaChanges;
+
     FanOutWrites(Session session) {
         this.session = session;
+        this.schemaChanges = new SchemaChanges(session, this);
     }
 
     /** The client's statement, as written, on every shard of {@code shards}. */
     void run(Command command, Plan.Route route, Plan.FanOutWrite fanOut, int[] shards) {
         session.connections().proxyWarnings(fanOut.warnings());
         if (route.kind().isDdl()) {
-            // A structure change may add or drop an AUTO_INCREMENT column.
+            // A structure change may add or drop an AUTO_INCREMENT column, or change a routine.
             session.runtime().tableColumns().forget();
+            session.runtime().routines().forget();
         }
         command.served(RouteKind.BROADCAST);
         byte[] sql = SqlRenderer.render(new SqlTemplate.Original(), command.analysis(), command.values());
@@ -51,7 +55,9 @@ final class FanOutWrites {
         // DDL is not transactional on any server: it simply goes to every shard.
         boolean transactional = !route.kind().isDdl() && route.write();
         String what = route.kind().name().replace('_', ' ');
-        Runnable send = () -> write(command, shards, perShard, transactional, fanOut.replicated(), what, 0);
+        Runnable send = route.kind().isDdl() && fanOut.replicated()
+                ? () -> schemaChanges.run(command, shards, sql, what)
+                : () -> write(command, shards, perShard, transactional, fanOut.replicated(), what, 0);
         if (SequenceService.resetsSequences(route.kind())) {
             // A table created, dropped, emptied or renamed starts its ids afresh, as on one server.
             session.runtime().sequences().reset(sql, session.sqlMode(), session.settings().schema(), session.loop(),
@@ -74,6 +80,13 @@ final class FanOutWrites {
                        String what, long firstGeneratedId) {
         TransactionState tx = session.transaction();
         boolean inTransaction = session.inTransaction(command);
+        if (inTransaction && shards.length > 1) {
+            io.cleave.proxy.protocol.packet.server.ErrPacket refused = ApplicationXa.reaching(tx, -1);
+            if (refused != null) {
+                command.error(refused);
+                return;
+            }
+        }
         boolean implicit = !inTransaction && transactional && shards.length > 1;
         boolean savepoint = inTransaction && transactional && shards.length > 1;
         if (implicit) {

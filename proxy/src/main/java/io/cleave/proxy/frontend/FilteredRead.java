@@ -64,8 +64,8 @@ final class FilteredRead {
         Analysis analysis = command.analysis();
         TokenBuffer tokens = analysis.tokens();
         if (tokens.textEqualsIgnoreCase(0, "SHOW")) {
-            return tokens.textEqualsIgnoreCase(1, "GRANTS") || tokens.textEqualsIgnoreCase(1, "CREATE")
-                    ? SqlRenderer.render(new SqlTemplate.Original(), analysis, command.values()) : showDatabases(tokens);
+            // SHOW GRANTS FOR / SHOW CREATE USER: the shard account's are refused before this.
+            return SqlRenderer.render(new SqlTemplate.Original(), analysis, command.values());
         }
         Statement statement;
         try {
@@ -97,8 +97,7 @@ final class FilteredRead {
 
     /** SHOW GRANTS FOR or SHOW CREATE USER of the shard account. */
     private boolean namesShardAccount(TokenBuffer tokens) {
-        if (!tokens.textEqualsIgnoreCase(0, "SHOW") || tokens.textEqualsIgnoreCase(1, "DATABASES")
-                || tokens.textEqualsIgnoreCase(1, "SCHEMAS")) {
+        if (!tokens.textEqualsIgnoreCase(0, "SHOW")) {
             return false;
         }
         io.cleave.proxy.accounts.Accounts accounts = session.runtime().accounts();
@@ -125,25 +124,4 @@ final class FilteredRead {
             Map.entry("information_schema.applicable_roles", "GRANTEE"),
             Map.entry("information_schema.processlist", "USER"),
             Map.entry("information_schema.schemata", "SCHEMA_NAME"));
-
-    /**
-     * SHOW DATABASES [LIKE 'pattern' | WHERE condition] without Cleave's schema. (With LIKE, the
-     * column is named Database rather than Database (pattern).)
-     */
-    private static byte[] showDatabases(TokenBuffer tokens) {
-        StringBuilder sql = new StringBuilder("SHOW DATABASES WHERE `Database` <> '" + CleaveSchema.NAME + "'");
-        int i = 2;
-        int end = tokens.size();
-        while (end > 0 && (tokens.type(end - 1) == TokenType.EOF || tokens.type(end - 1) == TokenType.SEMICOLON)) {
-            end--;
-        }
-        if (i < end && tokens.textEqualsIgnoreCase(i, "LIKE")) {
-            sql.append(" AND `Database` LIKE ").append(tokens.text(i + 1, end - 1));
-        } else if (i < end && tokens.textEqualsIgnoreCase(i, "WHERE")) {
-            sql.append(" AND (").append(tokens.text(i + 1, end - 1)).append(")");
-        } else if (i < end) {
-            return null;
-        }
-        return sql.toString().getBytes(StandardCharsets.UTF_8);
-    }
 }

@@ -71,7 +71,7 @@ public final class FrontendHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
         runtime.metrics().clientConnected();
-        output = new ClientOutput(ctx.channel());
+        output = new ClientOutput(ctx.channel(), runtime.cuts());
         connectionId = runtime.nextConnectionId();
         scramble = Scrambles.newScramble();
         Capabilities offered = runtime.sslContext() == null

@@ -1,6 +1,7 @@
 package io.cleave.proxy.frontend;
 
 import io.cleave.proxy.metrics.RouteKind;
+import io.cleave.proxy.protocol.packet.server.ErrPacket;
 import io.cleave.router.keyspace.ShardKey;
 import io.cleave.router.plan.KeyValue;
 import io.cleave.router.plan.Plan;
@@ -46,8 +47,24 @@ final class InsertSplitter {
                 command.refuse(1046, "3D000", "No database selected");
                 return;
             }
+            TableColumns.Shape shape = shape(command, split, schema, rerun);
+            if (shape == null) {
+                return;
+            }
             // Take what the rows need from the analysis now: the loop's buffers are reused meanwhile.
             Rendered r = new Rendered(split, command);
+            String sequenceDefault = shape.sequenceDefaults().get(split.missingKeyColumn());
+            if (sequenceDefault != null) {
+                // The key's DEFAULT draws from a sequence: its values decide the rows' shards.
+                drawFromSequences(command, List.of(sequenceDefault), r.rows.length, values -> {
+                    long[] ids = new long[values.length];
+                    for (int i = 0; i < ids.length; i++) {
+                        ids[i] = Long.parseLong(values[i][0]);
+                    }
+                    withGeneratedIds(command, split, split.missingKeyColumn(), ids, null, r);
+                });
+                return;
+            }
             session.runtime().sequences().next(session.loop(), schema, split.table(), split.missingKeyColumn(),
                     split.rows().size(), (ids, error) -> {
                         if (error != null) {
@@ -92,6 +109,11 @@ final class InsertSplitter {
             shardOfRow[i] = shard;
             oneShard &= shard == shardOfRow[0];
         }
+        TableColumns.Shape known = schema == null ? null : session.runtime().tableColumns().cached(schema, split.table());
+        if (known != null && !drawnFromSequences(split, known).isEmpty()) {
+            withSequenceDefaults(command, split, known, new Rendered(split, command), shardOfRow);
+            return;
+        }
         String auto = schema == null ? "" : session.runtime().tableColumns().cachedAutoIncrement(schema, split.table());
         if (auto != null && (auto.isEmpty() || listed(split, auto))) {
             keysGiven(split, schema, auto, largestKey);
@@ -112,6 +134,8 @@ final class InsertSplitter {
             String column = shape == null || shape.autoIncrement().isEmpty() ? null : shape.autoIncrement();
             if (error != null) {
                 command.error(error);
+            } else if (!drawnFromSequences(split, shape).isEmpty()) {
+                withSequenceDefaults(command, split, shape, r, shardOfRow);
             } else if (column == null || listed(split, column)) {
                 keysGiven(split, schema, column, largest);
                 send(command, r.head, r.rows, r.tail, shardOfRow, -1);
@@ -126,6 +150,119 @@ final class InsertSplitter {
                         });
             }
         });
+    }
+
+    /** The table's shape, or null when it is being looked up (the command then starts again) or the command ended. */
+    private TableColumns.Shape shape(Command command, Plan.InsertSplit split, String schema, Runnable rerun) {
+        TableColumns columns = session.runtime().tableColumns();
+        TableColumns.Shape shape = columns.cached(schema, split.table());
+        if (shape == null) {
+            columns.lookup(schema, split.table(), session.loop(), (found, error) -> {
+                if (error != null) {
+                    command.error(error);
+                } else {
+                    rerun.run();
+                }
+            });
+        }
+        return shape;
+    }
+
+    /** The columns the rows leave out whose DEFAULT draws from a sequence (an INSERT without a column list gives all). */
+    private static List<String> drawnFromSequences(Plan.InsertSplit split, TableColumns.Shape shape) {
+        List<String> out = new ArrayList<>();
+        if (!split.columns().isEmpty()) {
+            for (String column : shape.sequenceDefaults().keySet()) {
+                if (!listed(split, column)) {
+                    out.add(column);
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Rows that leave out columns whose DEFAULT draws from a sequence: the values are drawn on the
+     * default shard, where the sequence counts (each shard's copy would repeat them), and written
+     * into every row, which then goes to its key's shard.
+     */
+    private void withSequenceDefaults(Command command, Plan.InsertSplit split, TableColumns.Shape shape, Rendered r,
+                                      int[] shardOfRow) {
+        if (!shape.autoIncrement().isEmpty() && !listed(split, shape.autoIncrement())) {
+            command.refuse("the rows leave out both " + shape.autoIncrement() + " (AUTO_INCREMENT) and a column whose"
+                    + " DEFAULT draws from a sequence: give one of them in the statement");
+            return;
+        }
+        List<String> columns = drawnFromSequences(split, shape);
+        List<String> defaults = new ArrayList<>();
+        for (String c : columns) {
+            defaults.add(shape.sequenceDefaults().get(c));
+        }
+        drawFromSequences(command, defaults, r.rows.length, values -> {
+            byte[][] rows = new byte[r.rows.length][];
+            for (int i = 0; i < rows.length; i++) {
+                StringBuilder added = new StringBuilder();
+                for (String v : values[i]) {
+                    added.append(", ").append(v == null ? "NULL" : SqlLiterals.string(v));
+                }
+                rows[i] = beforeClose(r.rows[i], added.toString().getBytes(StandardCharsets.UTF_8));
+            }
+            StringBuilder names = new StringBuilder();
+            for (String c : columns) {
+                names.append(", `").append(c.replace("`", "``")).append('`');
+            }
+            send(command, withColumns(r, names.toString()), rows, r.tail, shardOfRow, -1);
+        });
+    }
+
+    /**
+     * Evaluates each of {@code defaults} (a column's DEFAULT as the server writes it, e.g.
+     * {@code nextval(`shop`.`ids`)}) once per row on the default shard, in one statement; each
+     * row's values go to {@code then}.
+     */
+    private void drawFromSequences(Command command, List<String> defaults, int rows,
+                                   java.util.function.Consumer<String[][]> then) {
+        StringBuilder select = new StringBuilder("SELECT ");
+        for (int i = 0; i < rows; i++) {
+            for (int d = 0; d < defaults.size(); d++) {
+                select.append(i + d > 0 ? ", " : "").append(defaults.get(d));
+            }
+        }
+        new MultiExchange(new SystemContext(session.loop()), false, results -> {
+            LegResult leg = results.get(0);
+            if (!leg.ok() || leg.rows.size() != 1) {
+                command.error(leg.ok() ? new ErrPacket(1105, "HY000", "drawing from a sequence returned no row")
+                        : leg.errorPacket());
+                return;
+            }
+            String[][] values = new String[rows][defaults.size()];
+            for (int i = 0; i < rows; i++) {
+                for (int d = 0; d < defaults.size(); d++) {
+                    values[i][d] = leg.rows.get(0).string(i * defaults.size() + d);
+                }
+            }
+            then.accept(values);
+        }).leg(session.runtime().topology().defaultShard(), select.toString().getBytes(StandardCharsets.UTF_8)).start();
+    }
+
+    /** {@code row} (a VALUES row, parentheses included) with {@code added} before its closing parenthesis. */
+    private static byte[] beforeClose(byte[] row, byte[] added) {
+        int close = row.length - 1;
+        ByteArrayOutputStream out = new ByteArrayOutputStream(row.length + added.length);
+        out.write(row, 0, close);
+        out.write(added, 0, added.length);
+        out.write(row, close, row.length - close);
+        return out.toByteArray();
+    }
+
+    /** The statement's head with {@code names} (", `c`" each) added to its column list. */
+    private static byte[] withColumns(Rendered r, String names) {
+        ByteArrayOutputStream head = new ByteArrayOutputStream(r.head.length + names.length());
+        head.write(r.columnsHead, 0, r.columnsHead.length);
+        byte[] added = names.getBytes(StandardCharsets.UTF_8);
+        head.write(added, 0, added.length);
+        head.write(r.columnsRest, 0, r.columnsRest.length);
+        return head.toByteArray();
     }
 
     /**
@@ -151,16 +288,8 @@ final class InsertSplitter {
             command.refuse(1046, "3D000", "No database selected");
             return -1;
         }
-        TableColumns columns = session.runtime().tableColumns();
-        TableColumns.Shape shape = columns.cached(schema, split.table());
+        TableColumns.Shape shape = shape(command, split, schema, rerun);
         if (shape == null) {
-            columns.lookup(schema, split.table(), session.loop(), (found, error) -> {
-                if (error != null) {
-                    command.error(error);
-                } else {
-                    rerun.run();
-                }
-            });
             return -1;
         }
         for (int i = 0; i < split.rows().size(); i++) {
@@ -230,21 +359,9 @@ final class InsertSplitter {
                 }
             }
             // The row's closing parenthesis gets the generated id before it.
-            byte[] row = r.rows[i];
-            int close = row.length - 1;
-            ByteArrayOutputStream out = new ByteArrayOutputStream(row.length + 24);
-            out.write(row, 0, close);
-            byte[] id = (", " + ids[i]).getBytes(StandardCharsets.US_ASCII);
-            out.write(id, 0, id.length);
-            out.write(row, close, row.length - close);
-            withIds[i] = out.toByteArray();
+            withIds[i] = beforeClose(r.rows[i], (", " + ids[i]).getBytes(StandardCharsets.US_ASCII));
         }
-        ByteArrayOutputStream newHead = new ByteArrayOutputStream(r.head.length + 16);
-        newHead.write(r.columnsHead, 0, r.columnsHead.length);
-        byte[] name = (", `" + column.replace("`", "``") + "`").getBytes(StandardCharsets.UTF_8);
-        newHead.write(name, 0, name.length);
-        newHead.write(r.columnsRest, 0, r.columnsRest.length);
-        send(command, newHead.toByteArray(), withIds, r.tail, shards, ids[0]);
+        send(command, withColumns(r, ", `" + column.replace("`", "``") + "`"), withIds, r.tail, shards, ids[0]);
     }
 
     /** One statement per shard with that shard's rows; answers with the combined OK. */

@@ -53,6 +53,8 @@ final class LocalAnswers {
                 : analysis.tokens().text(local.nameFirst(), local.nameEnd() - 1);
         return switch (local.query()) {
             case LAST_INSERT_ID, CONNECTION_ID -> List.of(column(name, ColumnType.LONGLONG, 63, UNSIGNED_NOT_NULL, 21));
+            case ROW_COUNT -> List.of(column(name, ColumnType.LONGLONG, 63, ColumnDefinition41.FLAG_NOT_NULL
+                    | ColumnDefinition41.FLAG_BINARY | ColumnDefinition41.FLAG_NUM, 21));
             default -> List.of(column(name, ColumnType.VAR_STRING, 45, 0, 256));
         };
     }
@@ -61,6 +63,8 @@ final class LocalAnswers {
         switch (query) {
             case LAST_INSERT_ID:
                 return Long.toUnsignedString(session.lastInsertId()).getBytes(StandardCharsets.US_ASCII);
+            case ROW_COUNT:
+                return Long.toString(session.rowCount()).getBytes(StandardCharsets.US_ASCII);
             case CONNECTION_ID:
                 return Long.toString(session.connectionId()).getBytes(StandardCharsets.US_ASCII);
             case USER:

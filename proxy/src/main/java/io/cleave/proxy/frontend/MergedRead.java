@@ -57,12 +57,28 @@ final class MergedRead {
                 session.transaction().markWritten(shard);
             }
         }
-        MultiExchange multi = new MultiExchange(new CommandLegs(session, command), inTransaction,
+        command.clearLongData();
+        SessionCuts cuts = session.cuts();
+        if (!inTransaction && !route.lockingRead() && cuts.forRead(shards.length)) {
+            // The shards are read at one cut, so no transaction across them is seen half-committed.
+            cuts.read(command, shards, session.settingsFor(command), atCut -> read(command, atCut, false, shards,
+                    perShard, spec, offset, count, having));
+        } else if (inTransaction && cuts.forFirstRead(shards.length, route.lockingRead())) {
+            cuts.join(command, shards, () -> read(command, new CommandLegs(session, command), true, shards, perShard,
+                    spec, offset, count, having));
+        } else {
+            read(command, new CommandLegs(session, command), inTransaction, shards, perShard, spec, offset, count,
+                    having);
+        }
+    }
+
+    private void read(Command command, ExchangeContext legs, boolean inTransaction, int[] shards, List<byte[]> perShard,
+                      MergeSpec spec, long offset, long count, ParameterValues having) {
+        MultiExchange multi = new MultiExchange(legs, inTransaction,
                 results -> merged(command, results, spec, offset, count, having));
         for (int i = 0; i < shards.length; i++) {
             multi.leg(shards[i], perShard.get(i));
         }
-        command.clearLongData();
         multi.start();
     }
 

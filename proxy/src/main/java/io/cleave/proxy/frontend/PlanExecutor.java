@@ -32,6 +32,7 @@ final class PlanExecutor {
     private final RoleStatement roles;
     private final FilteredRead filtered;
     private final Kills kills;
+    private final RoutineCalls calls;
 
     PlanExecutor(Session session, Participant participant, ShardExchange relay, SettingStatements settings,
                  TransactionStatements transactions, Kills kills) {
@@ -48,6 +49,7 @@ final class PlanExecutor {
         this.inserts = new InsertSplitter(session, this, writes);
         this.settings = settings;
         this.transactions = transactions;
+        this.calls = new RoutineCalls(session, this);
     }
 
     /**
@@ -62,6 +64,12 @@ final class PlanExecutor {
         if (refusal != null) {
             command.refuse(refusal);
         } else if (session.runtime().cutover().admit(participant, plan, command.values(), rerun)) {
+            if (session.transaction().applicationXid() != null && (ImplicitCommit.before(plan)
+                    || session.transaction().applicationXaIdle() && !(plan instanceof Plan.Session))) {
+                // Inside an XA transaction nothing commits implicitly, and after XA END nothing runs.
+                command.error(ApplicationXa.rmfail(session.transaction()));
+                return;
+            }
             if (session.transaction().active()
                     && ImplicitCommit.before(plan, session.settings().autocommit(), command.values())) {
                 // The statement ends the open transaction first, on every shard it reached; then it
@@ -69,12 +77,26 @@ final class PlanExecutor {
                 transactions.commitThen(command, rerun);
                 return;
             }
+            if (session.cuts().snapshotDue() && reachesShards(plan)) {
+                // A transaction begun READ ONLY (or WITH CONSISTENT SNAPSHOT, chained) reads every
+                // shard at one cut, taken at its first statement; the statement then runs afresh
+                // (its values are the event loop's, reused meanwhile).
+                session.cuts().snapshotTransaction(command, false, rerun);
+                return;
+            }
             run(command, plan, rerun);
         }
     }
 
+    /** Whether a plan sends anything to a shard (session statements and local answers do not). */
+    private static boolean reachesShards(Plan plan) {
+        return plan instanceof Plan.Route || plan instanceof Plan.InsertSplit;
+    }
+
     private void run(Command command, Plan plan, Runnable rerun) {
-        if (plan instanceof Plan.Route r) {
+        if (plan instanceof Plan.Route r && r.target() instanceof Target.Routine call) {
+            calls.run(command, r, call, rerun);
+        } else if (plan instanceof Plan.Route r) {
             route(command, r);
         } else if (plan instanceof Plan.InsertSplit split) {
             inserts.run(command, split, rerun);
@@ -120,6 +142,9 @@ final class PlanExecutor {
         }
         if (resolution.isError() && r.several() instanceof Plan.Evaluate e) {
             // Keys of several classes on different shards: no shard holds the rows, so they are gathered.
+            if (outsideXaBranch(command, -1)) {
+                return;
+            }
             evaluations.run(command, r, e);
         } else if (resolution.isError()) {
             command.refuse(resolution.error());
@@ -129,6 +154,8 @@ final class PlanExecutor {
             String span = AttachedServerSpan.refusal(session, map, resolution.shard());
             if (span != null) {
                 command.refuse(span);
+            } else if (r.kind() == StatementKind.SHOW && SchemaListing.asks(command.analysis().tokens())) {
+                SchemaListing.answer(session, command, resolution.shard());
             } else {
                 single(command, r, resolution.shard());
             }
@@ -163,17 +190,23 @@ final class PlanExecutor {
             LocalAnswers.warnings(session, command, connections.proxyWarnings());
             return;
         }
+        // Status counters differ by shard: the default shard's, as for every catalog read.
         single(command, r, previous && connections.hasWarningsConnection() ? connections.warningsShard()
+                : r.kind() == StatementKind.SHOW && !previous ? session.runtime().topology().defaultShard()
                 : session.anyShard());
     }
 
     /** Relays the client's own statement to one shard (the hot path). */
     void single(Command command, Plan.Route r, int shard) {
         TransactionState tx = session.transaction();
-        boolean readAnywhere = r.target() instanceof Target.AnyShard && !r.write() && !r.lockingRead();
+        boolean readAnywhere = (r.target() instanceof Target.AnyShard || r.target() instanceof Target.DefaultShard)
+                && !r.write() && !r.lockingRead();
         // A read any shard could answer stays out of a transaction that has not reached a shard yet.
         boolean joins = session.inTransaction(command) && !(readAnywhere && tx.held(shard) == null);
         boolean forceInTransaction = tx.active() && !joins && tx.held(shard) == null;
+        if (joins && outsideXaBranch(command, shard)) {
+            return;
+        }
         if (joins && (r.write() || r.lockingRead())) {
             tx.markWritten(shard);
         }
@@ -183,7 +216,23 @@ final class PlanExecutor {
                 PipelineRule.of(session, command, r, mode, joins, forceInTransaction));
     }
 
+    /**
+     * Whether the statement was refused because it would take the application's XA transaction
+     * beyond the shard of its branch ({@code shard} -1: to several shards).
+     */
+    boolean outsideXaBranch(Command command, int shard) {
+        io.cleave.proxy.protocol.packet.server.ErrPacket refused = ApplicationXa.reaching(session.transaction(), shard);
+        if (refused != null) {
+            command.error(refused);
+            return true;
+        }
+        return false;
+    }
+
     private void several(Command command, Plan.Route r, int[] shards) {
+        if (session.inTransaction(command) && outsideXaBranch(command, -1)) {
+            return;
+        }
         Plan.Spread spread = r.several();
         if (spread instanceof Plan.Merge merge) {
             merges.run(command, r, merge, shards);

@@ -48,6 +48,9 @@ final class RelayOutcome {
                 session.statements().forget(command.statement().id());
             }
         } else {
+            if (!tracker.resultSetSeen()) {
+                command.relayedOk(tracker.affectedRows());
+            }
             if (tracker.lastInsertId() != 0) {
                 session.lastInsertId(tracker.lastInsertId());
             }

@@ -46,10 +46,13 @@ final class Session {
     private SessionSettings countingByOne;
     private SqlMode sqlMode = SqlMode.DEFAULT;
     private long lastInsertId;
+    /** ROW_COUNT() of the session's previous statement, whichever shards ran it. */
+    private long rowCount = -1;
     private boolean multiStatements;
     private long transactionSequence;
     /** Made once: a method reference per statement would be an allocation on the hot path. */
     private final IntFunction<String> xids = this::newXid;
+    private final SessionCuts cuts = new SessionCuts(this);
 
     Session(ProxyRuntime runtime, LoopResources loop, ClientOutput output, long connectionId, SessionAccount account,
             Capabilities capabilities, Charset loginCharset) {
@@ -152,7 +155,7 @@ final class Session {
      * setting the step there would only cost a SET before and after every INSERT of a transaction.
      */
     SessionSettings settingsFor(Command command) {
-        if (!countsByOne(command.plan()) || settings.systemVariables().containsKey(AUTO_INCREMENT_INCREMENT)
+        if (!(countsByOne(command.plan()) || command.countsByOne()) || settings.systemVariables().containsKey(AUTO_INCREMENT_INCREMENT)
                 || settings.systemVariables().containsKey(AUTO_INCREMENT_OFFSET) || stepsByOneAlready()) {
             return settings;
         }
@@ -175,12 +178,21 @@ final class Session {
         if (plan instanceof Plan.MultiStatement multi) {
             plan = multi.plan();
         }
-        return plan instanceof Plan.Route r && (r.kind() == StatementKind.INSERT || r.kind() == StatementKind.REPLACE)
-                && (r.target() instanceof Target.Shard || r.target() instanceof Target.AllShards);
+        return plan instanceof Plan.Route r && ((r.kind() == StatementKind.INSERT || r.kind() == StatementKind.REPLACE)
+                && (r.target() instanceof Target.Shard || r.target() instanceof Target.AllShards)
+                || r.target() instanceof Target.DefaultShard d && d.autoIncrementStep());
     }
 
     SqlMode sqlMode() {
         return sqlMode;
+    }
+
+    long rowCount() {
+        return rowCount;
+    }
+
+    void rowCount(long rows) {
+        this.rowCount = rows;
     }
 
     long lastInsertId() {
@@ -257,6 +269,16 @@ final class Session {
      */
     private String newXid(int coordinator) {
         return "cleave:" + coordinator + ":" + runtime.runId() + ":" + connectionId + ":" + (++transactionSequence);
+    }
+
+    /** Makes XA ids for the session's transactions (see {@link #newXid}). */
+    IntFunction<String> xids() {
+        return xids;
+    }
+
+    /** When and how the session's reads take consistent cuts. */
+    SessionCuts cuts() {
+        return cuts;
     }
 
     /** Login succeeded: the schema the client asked for is taken as given. */

@@ -2,7 +2,6 @@ package io.cleave.proxy.frontend;
 
 import io.cleave.proxy.backend.BackendConnection;
 import io.cleave.proxy.deadlock.TrackedTransaction;
-import io.cleave.proxy.protocol.ServerStatus;
 
 import java.util.List;
 
@@ -73,14 +72,21 @@ final class SessionConnections {
      * the client may ask for) and gives the others back to the pool.
      */
     void settle(int shard, BackendConnection conn, boolean keepForWarnings) {
-        boolean inTransaction = conn.isUsable() && ServerStatus.has(conn.lastStatus(), ServerStatus.IN_TRANS);
-        if (transaction.held(shard) == conn && conn.isUsable() && transaction.isXaBranch(shard)) {
-            // An XA branch stays with the transaction until the distributed commit ends it.
+        boolean inTransaction = conn.isUsable() && conn.inTransaction();
+        if (transaction.held(shard) == conn && conn.isUsable()
+                && (transaction.isXaBranch(shard) || transaction.applicationXid() != null)) {
+            // An XA branch stays with the transaction until the distributed commit (or the
+            // application's XA PREPARE, COMMIT or ROLLBACK) ends it.
             return;
         }
         if (inTransaction) {
             transaction.hold(shard, conn);
             return;
+        }
+        if (transaction.joining(shard) && !transaction.isXaBranch(shard)) {
+            // Autocommit off, and the statement opened no transaction after all (it failed before
+            // reading a table, or read none): the shard is no coordinator, the next one may be.
+            transaction.joinFailed(shard);
         }
         if (transaction.held(shard) == conn) {
             transaction.drop(shard);
@@ -121,6 +127,27 @@ final class SessionConnections {
         }
         borrowed.add(conn);
         return true;
+    }
+
+    /** Whether the client has gone: what it borrowed went back, and nothing may be sent for it any more. */
+    boolean clientGone() {
+        return clientLeft;
+    }
+
+    /** Whether {@code conn} is still this session's (not given back, nor lent to someone else since). */
+    boolean has(BackendConnection conn) {
+        return borrowed.contains(conn);
+    }
+
+    /**
+     * Gives back a connection in no known state (a snapshot may be open on it, or a statement
+     * running): closed first. Nothing happens to one the session no longer has.
+     */
+    void discard(BackendConnection conn) {
+        if (borrowed.contains(conn)) {
+            conn.close();
+            borrowed.giveBack(conn);
+        }
     }
 
     /**

@@ -5,8 +5,11 @@ import io.cleave.proxy.server.LoopResources;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -19,10 +22,16 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class TableColumns {
 
-    /** A table's columns in order, and its AUTO_INCREMENT column ("" when it has none). */
-    record Shape(List<String> columns, String autoIncrement) {
+    /**
+     * A table's columns in order, its AUTO_INCREMENT column ("" when it has none), and the columns
+     * whose DEFAULT draws from a sequence (MariaDB's {@code DEFAULT NEXTVAL(seq)}), with that default
+     * as the server writes it: a row that leaves such a column out on a shard other than the default
+     * one would draw from that shard's copy of the sequence, so the proxy draws there first.
+     */
+    record Shape(List<String> columns, String autoIncrement, Map<String, String> sequenceDefaults) {
         Shape {
             columns = List.copyOf(columns);
+            sequenceDefaults = Collections.unmodifiableMap(new LinkedHashMap<>(sequenceDefaults));
         }
 
         /** The position of {@code column}, or -1. */
@@ -66,7 +75,7 @@ public final class TableColumns {
             callback.done(known, null);
             return;
         }
-        String sql = "SELECT COLUMN_NAME, EXTRA FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = "
+        String sql = "SELECT COLUMN_NAME, EXTRA, COLUMN_DEFAULT FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = "
                 + SqlLiterals.string(schema) + " AND TABLE_NAME = " + SqlLiterals.string(table)
                 + " ORDER BY ORDINAL_POSITION";
         new MultiExchange(new SystemContext(loop), false, results -> {
@@ -81,14 +90,19 @@ public final class TableColumns {
             }
             List<String> columns = new ArrayList<>(r.rows.size());
             String auto = "";
+            Map<String, String> sequenceDefaults = new LinkedHashMap<>();
             for (var row : r.rows) {
                 columns.add(row.string(0));
                 String extra = row.string(1);
                 if (extra != null && extra.toLowerCase(Locale.ROOT).contains("auto_increment")) {
                     auto = row.string(0);
                 }
+                String defaultValue = row.string(2);
+                if (defaultValue != null && defaultValue.toLowerCase(Locale.ROOT).contains("nextval(")) {
+                    sequenceDefaults.put(row.string(0), defaultValue);
+                }
             }
-            Shape shape = new Shape(columns, auto);
+            Shape shape = new Shape(columns, auto, sequenceDefaults);
             bySchema.computeIfAbsent(schema.toLowerCase(Locale.ROOT), k -> new ConcurrentHashMap<>())
                     .put(table.toLowerCase(Locale.ROOT), shape);
             callback.done(shape, null);

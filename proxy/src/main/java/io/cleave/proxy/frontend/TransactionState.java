@@ -34,6 +34,12 @@ final class TransactionState {
     private boolean committing;
     /** SET TRANSACTION ... (without SESSION): applies to the next transaction only. */
     private String nextTransaction;
+    /** The application's own XA transaction (XA START): its xid as written, null when there is none. */
+    private String applicationXid;
+    /** Its xid as formatID:hex(gtrid):hex(bqual), for comparing xids however they are written. */
+    private String applicationXidKey;
+    /** After XA END: the branch's work is done (IDLE), it may be prepared or ended in one phase. */
+    private boolean applicationXaIdle;
     /**
      * The transaction's savepoints, oldest first (lower-case names): a shard that joins later takes
      * them too, right after its START TRANSACTION or XA START, so that ROLLBACK TO SAVEPOINT finds
@@ -217,6 +223,30 @@ final class TransactionState {
         deferredBegin = statement;
     }
 
+    /** XA START {@code xid}: an application's XA transaction, deferred as BEGIN is. */
+    void beginApplicationXa(String xid, String key) {
+        deferredBegin = "XA START " + xid;
+        applicationXid = xid;
+        applicationXidKey = key;
+        applicationXaIdle = false;
+    }
+
+    String applicationXid() {
+        return applicationXid;
+    }
+
+    String applicationXidKey() {
+        return applicationXidKey;
+    }
+
+    boolean applicationXaIdle() {
+        return applicationXaIdle;
+    }
+
+    void applicationXaIdle(boolean idle) {
+        applicationXaIdle = idle;
+    }
+
     /** A transaction the proxy opens to make a multi-shard autocommit write atomic. */
     void beginImplicit() {
         deferredBegin = "START TRANSACTION";
@@ -264,6 +294,9 @@ final class TransactionState {
         implicit = false;
         committing = false;
         xid = null;
+        applicationXid = null;
+        applicationXidKey = null;
+        applicationXaIdle = false;
         coordinator = -1;
         firstShard = -1;
         savepoints.clear();
@@ -315,6 +348,65 @@ final class TransactionState {
             out.add("SAVEPOINT `" + name.replace("`", "``") + "`");
         }
         return out.isEmpty() ? null : out;
+    }
+
+    /**
+     * The statements that join {@code shard} to the transaction inside a cut's window, as
+     * {@link #preamble} would for its first statement there but opening its snapshot at once: the
+     * first shard (the coordinator) starts WITH CONSISTENT SNAPSHOT, every other one starts an XA
+     * branch and opens its read view with a read (XA START has no WITH CONSISTENT SNAPSHOT). A READ
+     * ONLY transaction's branches are read-only too. {@code setTransaction} (the client's SET
+     * TRANSACTION for this transaction, or null) goes to every shard.
+     */
+    List<String> openingAtCut(int shard, String setTransaction, java.util.function.IntFunction<String> xidFor) {
+        ensure(shard + 1);
+        List<String> out = new ArrayList<>(4 + savepoints.size());
+        if (setTransaction != null) {
+            out.add(setTransaction);
+        }
+        if (heldCount == 0 && (firstShard < 0 || firstShard == shard)) {
+            firstShard = shard;
+            out.add(io.cleave.proxy.cut.SnapshotStatements.withConsistentSnapshot(deferredBegin));
+        } else {
+            if (xid == null) {
+                xid = xidFor.apply(heldCount > 0 ? onlyShard() : firstShard);
+            }
+            xaBranch[shard] = true;
+            if (deferredBegin != null && deferredBegin.toUpperCase(Locale.ROOT).contains("READ ONLY")) {
+                out.add("SET TRANSACTION READ ONLY");
+            }
+            out.add("XA START " + quoted(xid));
+            out.add(io.cleave.proxy.cut.SnapshotStatements.OPEN_READ_VIEW);
+        }
+        for (String name : savepoints) {
+            out.add("SAVEPOINT `" + name.replace("`", "``") + "`");
+        }
+        return out;
+    }
+
+    /** SET TRANSACTION ... for the next transaction, or null. */
+    String nextTransaction() {
+        return nextTransaction;
+    }
+
+    /** The pending SET TRANSACTION, consumed (a cut sends it to every shard it joins). */
+    String takeNextTransaction() {
+        String next = nextTransaction;
+        nextTransaction = null;
+        return next;
+    }
+
+    /** Whether some shard is joining (its START TRANSACTION or XA START sent) but not held yet. */
+    boolean joiningAny() {
+        if (firstShard >= 0 && held(firstShard) == null) {
+            return true;
+        }
+        for (int s = 0; s < xaBranch.length; s++) {
+            if (xaBranch[s] && held[s] == null) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The shard whose START TRANSACTION went first (the coordinator-to-be), or -1. */

@@ -24,13 +24,20 @@ final class TransactionStatements {
     private static final int NO_SUCH_SAVEPOINT = 1305;
 
     private final Session session;
+    private final ApplicationXa xa;
 
     TransactionStatements(Session session) {
         this.session = session;
+        this.xa = new ApplicationXa(session);
     }
 
     void run(Command command, SessionAction action) {
-        if (action instanceof SessionAction.Begin begin) {
+        if (action instanceof SessionAction.Xa statement) {
+            xa.run(command, statement);
+        } else if (session.transaction().applicationXid() != null && !(action instanceof SessionAction.SetTransaction)) {
+            // BEGIN, COMMIT, ROLLBACK and savepoints belong to no XA transaction, as the server says.
+            command.error(ApplicationXa.rmfail(session.transaction()));
+        } else if (action instanceof SessionAction.Begin begin) {
             begin(command, begin.statement());
         } else if (action instanceof SessionAction.Commit commit) {
             endTransaction(command, "COMMIT", commit.chain(), commit.release());
@@ -56,14 +63,25 @@ final class TransactionStatements {
         TransactionState tx = session.transaction();
         if (tx.begun()) {
             // BEGIN inside a transaction commits it first, as the server does.
-            finishTransaction(command, "COMMIT", () -> {
-                tx.begin(startStatement);
-                command.ok();
-            });
+            finishTransaction(command, "COMMIT", () -> begun(command, startStatement));
             return;
         }
         tx.end();
+        begun(command, startStatement);
+    }
+
+    /**
+     * The transaction begins: held back until its first statement, except one WITH CONSISTENT
+     * SNAPSHOT, whose snapshot is taken now, as a server takes it, at one cut over every shard.
+     */
+    private void begun(Command command, String startStatement) {
+        TransactionState tx = session.transaction();
         tx.begin(startStatement);
+        SessionCuts cuts = session.cuts();
+        if (startStatement.contains("WITH CONSISTENT SNAPSHOT") && cuts.snapshotDue()) {
+            cuts.snapshotTransaction(command, true, command::ok);
+            return;
+        }
         command.ok();
     }
 

@@ -59,6 +59,7 @@ public final class MicrometerProxyMetrics implements ProxyMetrics {
     private final Counter[][] settled = new Counter[2][2];
     private final Counter deadlocks;
     private final Counter deadlockChecks;
+    private final CutMeters cuts;
 
     public MicrometerProxyMetrics(MeterRegistry registry, int shards) {
         this.registry = registry;
@@ -114,6 +115,7 @@ public final class MicrometerProxyMetrics implements ProxyMetrics {
         deadlockChecks = Counter.builder(DEADLOCK_CHECKS)
                 .description("Looks at every shard's lock waits while a statement of a cross-shard transaction waited")
                 .register(registry);
+        cuts = new CutMeters(registry);
     }
 
     /** Registers the meters of one shard (again for a shard already known: Micrometer returns the same meters). */
@@ -244,6 +246,11 @@ public final class MicrometerProxyMetrics implements ProxyMetrics {
     @Override
     public void deadlockBroken() {
         deadlocks.increment();
+    }
+
+    @Override
+    public io.cleave.proxy.cut.CutMetrics cuts() {
+        return cuts;
     }
 
     /** Read side of the pools for the gauges (plain int reads of loop-confined counters). */

@@ -57,4 +57,9 @@ public interface ProxyMetrics extends PoolMetrics {
     /** A deadlock across shards was broken: a victim was rolled back. */
     default void deadlockBroken() {
     }
+
+    /** What consistent cuts measure (see {@link io.cleave.proxy.cut.CutWindows}). */
+    default io.cleave.proxy.cut.CutMetrics cuts() {
+        return io.cleave.proxy.cut.CutMetrics.NONE;
+    }
 }

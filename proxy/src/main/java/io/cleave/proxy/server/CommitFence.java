@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * <p>Shared by every event loop. The hot path is one volatile read per statement: a shard with
  * nothing pending passes at once; only a shard with a branch commit under way takes the lock.
  */
-public final class CommitFence implements AcknowledgedCommits {
+public final class CommitFence implements AcknowledgedCommits, io.cleave.proxy.cut.BranchCommits {
 
     private final AtomicIntegerArray pending;
     private final ShardLine[] lines;
@@ -52,8 +52,14 @@ public final class CommitFence implements AcknowledgedCommits {
             }
             pending.decrementAndGet(shard);
             long oldest = line.outstanding.isEmpty() ? Long.MAX_VALUE : line.outstanding.first();
-            while (!line.waiters.isEmpty() && line.waiters.peek().upTo < oldest) {
-                released.add(line.waiters.poll());
+            // Usually the waiters came in the order of their bounds; a cut's window waits with a
+            // bound taken earlier, and must not wait behind those that came before it.
+            for (java.util.Iterator<Waiter> it = line.waiters.iterator(); it.hasNext(); ) {
+                Waiter w = it.next();
+                if (w.upTo < oldest) {
+                    it.remove();
+                    released.add(w);
+                }
             }
         }
         for (Waiter w : released) {
@@ -80,6 +86,33 @@ public final class CommitFence implements AcknowledgedCommits {
         }
     }
 
+    /** The last ticket issued on {@code shard}: {@link #passes(int, long, Executor, Runnable)} waits for those up to it. */
+    @Override
+    public long issued(int shard) {
+        synchronized (lines[shard]) {
+            return lines[shard].issued;
+        }
+    }
+
+    /**
+     * As {@link #passes(int, Executor, Runnable)}, waiting only for the branch commits whose
+     * tickets are at most {@code upTo} (those pending at a moment taken before).
+     */
+    @Override
+    public boolean passes(int shard, long upTo, Executor executor, Runnable then) {
+        if (pending.get(shard) == 0) {
+            return true;
+        }
+        synchronized (lines[shard]) {
+            ShardLine line = lines[shard];
+            if (line.outstanding.isEmpty() || line.outstanding.first() > upTo) {
+                return true;
+            }
+            line.waiters.add(new Waiter(upTo, executor, then));
+            return false;
+        }
+    }
+
     /** Runs {@code then} once the branch commits pending on {@code shard} now have ended (a move's cutover waits so). */
     @Override
     public void whenEnded(int shard, Runnable then) {
@@ -93,7 +126,7 @@ public final class CommitFence implements AcknowledgedCommits {
         return pending.get(shard);
     }
 
-    /** One shard's entries: tickets in the order issued, waiters in the order they came (so by {@code upTo}). */
+    /** One shard's entries: tickets in the order issued, waiters in the order they came. */
     private static final class ShardLine {
         long issued;
         final TreeSet<Long> outstanding = new TreeSet<>();

@@ -39,14 +39,19 @@ public final class ProxyRuntime {
     private final io.cleave.router.plan.TargetResolver resolver;
     private final io.cleave.proxy.frontend.SequenceService sequences;
     private final io.cleave.proxy.frontend.TableColumns tableColumns;
+    private final io.cleave.proxy.frontend.StoredRoutines routines;
+    /** The application's prepared XA branches this proxy saw prepared, by xid key: the shard holding each. */
+    private final Map<String, Integer> preparedXa = new ConcurrentHashMap<>();
     private final io.cleave.proxy.frontend.ClientProcesses processes = new io.cleave.proxy.frontend.ClientProcesses();
     private final InDoubtRegistry inDoubt = new InDoubtRegistry();
     private final CommitFence commitFence;
+    private final io.cleave.proxy.cut.CutWindows cuts;
     private final FailedLogins failedLogins;
     private final io.cleave.proxy.cutover.CutoverGate cutover;
     private final ShardAvailability availability;
     private final io.cleave.proxy.deadlock.DeadlockDetector deadlocks;
     private volatile CommitHooks commitHooks = CommitHooks.fromSystemProperties();
+    private volatile SchemaDriftLog schemaDriftLog = SchemaDriftLog.NONE;
     /**
      * Distinguishes this run's XA ids from an earlier run's (whose in-doubt branches recovery
      * settles); its random part, recorded in cleave.runs, is what cleave.decide checks a decision by.
@@ -71,6 +76,7 @@ public final class ProxyRuntime {
         this.slots = slots;
         this.availability = new ShardAvailability(ShardSlots.CAPACITY);
         this.commitFence = new CommitFence(ShardSlots.CAPACITY);
+        this.cuts = new io.cleave.proxy.cut.CutWindows(System::nanoTime, metrics.cuts(), commitFence);
         this.failedLogins = new FailedLogins(config.login().failedLogins());
         this.metrics = metrics;
         this.sslContext = sslContext;
@@ -85,6 +91,7 @@ public final class ProxyRuntime {
         // A transaction's room for shards grows as it reaches more (a scale adds shards).
         this.deadlocks = new io.cleave.proxy.deadlock.DeadlockDetector(config.deadlockCheckAfter(), 1, metrics);
         this.tableColumns = new io.cleave.proxy.frontend.TableColumns(topology.defaultShard());
+        this.routines = new io.cleave.proxy.frontend.StoredRoutines(topology.defaultShard());
         this.cutover = new io.cleave.proxy.cutover.CutoverGate(resolver, shardMaps::current, commitFence);
     }
 
@@ -118,6 +125,11 @@ public final class ProxyRuntime {
         return commitFence;
     }
 
+    /** Where cuts wait for cross-shard commits' decisions and branch commits, and those for cuts (see {@link io.cleave.proxy.cut.CutWindows}). */
+    public io.cleave.proxy.cut.CutWindows cuts() {
+        return cuts;
+    }
+
     public InDoubtRegistry inDoubt() {
         return inDoubt;
     }
@@ -129,6 +141,15 @@ public final class ProxyRuntime {
     /** For tests that stop a commit at a step in-process. */
     public void commitHooks(CommitHooks hooks) {
         this.commitHooks = hooks;
+    }
+
+    /** Where structure changes that applied on some shards only are recorded. */
+    public SchemaDriftLog schemaDriftLog() {
+        return schemaDriftLog;
+    }
+
+    public void schemaDriftLog(SchemaDriftLog log) {
+        this.schemaDriftLog = log;
     }
 
     public String runId() {
@@ -146,6 +167,16 @@ public final class ProxyRuntime {
 
     public io.cleave.proxy.frontend.TableColumns tableColumns() {
         return tableColumns;
+    }
+
+    /** The application's XA branches prepared through this proxy and not yet ended, by xid: their shard. */
+    public Map<String, Integer> preparedXa() {
+        return preparedXa;
+    }
+
+    /** The home's stored procedures and functions, for CALL. */
+    public io.cleave.proxy.frontend.StoredRoutines routines() {
+        return routines;
     }
 
     public io.cleave.router.plan.Router router() {

@@ -54,6 +54,8 @@ public final class ProxyServer implements AutoCloseable {
     private final ShardAdmin admin;
     private final XaRecovery recovery;
     private final java.util.concurrent.ScheduledExecutorService recoveryTimer;
+    /** How often the cut windows' limits are enforced. */
+    private static final long CUT_TICK_MILLIS = 10;
 
     private ProxyServer(EventLoopGroup boss, EventLoopGroup workers, Transport transport, Channel serverChannel,
                         Channel socketChannel, ProxyRuntime runtime, ShardAdmin admin, XaRecovery recovery) {
@@ -70,6 +72,8 @@ public final class ProxyServer implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
+        // A window a shard never answers, or a commit held too long, is let go of within this.
+        workers.next().scheduleAtFixedRate(runtime.cuts()::tick, CUT_TICK_MILLIS, CUT_TICK_MILLIS, TimeUnit.MILLISECONDS);
         // A branch whose shard or coordinator was down gets settled once they are back.
         long every = runtime.config().xaRecoveryInterval().toMillis();
         if (every > 0) {
@@ -113,6 +117,11 @@ public final class ProxyServer implements AutoCloseable {
      * Starts listening. {@code metrics} may be {@link ProxyMetrics#NONE}; a
      * {@link MicrometerProxyMetrics} also gets backend pool gauges.
      */
+    /** Whether reads across shards take consistent cuts (proxy.consistent_cuts; off only for tests and benchmarks). */
+    public void consistentCuts(boolean on) {
+        runtime.cuts().enabled(on);
+    }
+
     /** How much one read evaluated on one shard may gather (proxy.evaluate_max_rows, proxy.evaluate_max_bytes). */
     public void evaluationLimits(io.cleave.proxy.evaluate.EvaluationLimits limits) {
         runtime.evaluationLimits(limits);
@@ -169,7 +178,22 @@ public final class ProxyServer implements AutoCloseable {
                 sizeStatementCache(admin, connector, runtime.backendConnectionsPerShard());
             }
             loadAccounts(admin, runtime, down);
-            XaRecovery recovery = new XaRecovery(admin, runtime.inDoubt(), metrics);
+            XaRecovery recovery = new XaRecovery(admin, runtime.inDoubt(), metrics, new XaRecovery.BranchListener() {
+                @Override
+                public void settled(int shard, String xid) {
+                    runtime.cuts().settled(shard, xid);
+                }
+
+                @Override
+                public long scanning() {
+                    return runtime.cuts().mark();
+                }
+
+                @Override
+                public void preparedOn(int shard, java.util.Set<String> xids, long mark) {
+                    runtime.cuts().preparedOn(shard, xids, mark);
+                }
+            });
             int settled = recovery.recover();
             if (settled > 0) {
                 log.info("recovery settled {} in-doubt transaction branch(es) left by an earlier run", settled);

@@ -32,11 +32,34 @@ public final class XaRecovery {
     private final ShardAdmin admin;
     private final InDoubtRegistry running;
     private final ProxyMetrics metrics;
+    private final BranchListener settled;
 
     public XaRecovery(ShardAdmin admin, InDoubtRegistry running, ProxyMetrics metrics) {
+        this(admin, running, metrics, (shard, xid) -> {
+        });
+    }
+
+    /** Told which branches are settled: cuts avoid a shard whose branch of a decided transaction is still prepared. */
+    public interface BranchListener {
+
+        /** {@code xid}'s branch on {@code shard} was committed or rolled back here. */
+        void settled(int shard, String xid);
+
+        /** A scan of the shards' prepared branches starts: the mark to hand {@link #preparedOn}. */
+        default long scanning() {
+            return 0;
+        }
+
+        /** {@code shard} answered the scan marked {@code mark}: {@code xids} were all the branches prepared there. */
+        default void preparedOn(int shard, Set<String> xids, long mark) {
+        }
+    }
+
+    public XaRecovery(ShardAdmin admin, InDoubtRegistry running, ProxyMetrics metrics, BranchListener settled) {
         this.admin = admin;
         this.running = running;
         this.metrics = metrics;
+        this.settled = settled;
     }
 
     /** The prepared branches on every reachable shard, with what their coordinator decided. */
@@ -53,6 +76,7 @@ public final class XaRecovery {
         boolean complete = true;
         for (int shard : admin.localShards()) {
             List<ShardAdmin.Row> rows;
+            long mark = settled.scanning();
             try {
                 rows = admin.query(shard, "XA RECOVER");
             } catch (ShardAdmin.ShardAdminException e) {
@@ -60,6 +84,7 @@ public final class XaRecovery {
                 complete = false;
                 continue;
             }
+            Set<String> onShard = new HashSet<>();
             for (ShardAdmin.Row row : rows) {
                 String data = row.get(3);
                 if (data == null || !data.startsWith(PREFIX)) {
@@ -68,7 +93,9 @@ public final class XaRecovery {
                 int gtridLength = Integer.parseInt(row.get(1));
                 String xid = data.substring(0, Math.min(gtridLength, data.length()));
                 out.add(new InDoubtBranch(shard, xid, coordinatorOf(xid), decide(xid)));
+                onShard.add(xid);
             }
+            settled.preparedOn(shard, onShard, mark);
         }
         return new Scan(out, complete);
     }
@@ -77,7 +104,7 @@ public final class XaRecovery {
     public synchronized int recover() {
         int settled = 0;
         int left = 0;
-        for (InDoubtBranch b : scan()) {
+        for (InDoubtBranch b : scanShards().branches()) {
             boolean known = b.decision() == Decision.COMMIT || b.decision() == Decision.ROLLBACK;
             if (known && settle(b.shard(), b.xid(), b.decision() == Decision.COMMIT)) {
                 settled++;
@@ -139,6 +166,7 @@ public final class XaRecovery {
         try {
             admin.query(shard, verb + quote(xid));
             log.info("{} branch {} on shard {}", commit ? "committed" : "rolled back", xid, shard);
+            settled.settled(shard, xid);
             return true;
         } catch (ShardAdmin.ShardAdminException e) {
             log.warn("{} of {} on shard {} failed: {}", verb.trim(), xid, shard, e.getMessage());

@@ -202,6 +202,12 @@ public final class FakeShard implements ShardConnector {
         return promise;
     }
 
+    /**
+     * Errors after which a server keeps the transaction the failed statement started with
+     * autocommit off (a lock wait timeout, a duplicate key); others come before any table is read.
+     */
+    private static final java.util.Set<Integer> OPENS_TRANSACTION = java.util.Set.of(1205, 1062);
+
     /** One connection's server side: its transaction state and prepared statements. */
     private final class Connection {
         final EmbeddedChannel channel;
@@ -268,6 +274,11 @@ public final class FakeShard implements ShardConnector {
                     // No answer, as on a server: the data waits for the next execute.
                     received.add("COM_STMT_SEND_LONG_DATA " + (payload.readableBytes() - 6) + " bytes");
                     return false;
+                case PING:
+                    // Answers the connection's status and changes nothing.
+                    received.add("COM_PING");
+                    answer(null, ShardReply.ok());
+                    return true;
                 case STMT_RESET:
                     received.add("COM_STMT_RESET");
                     answer("", ShardReply.ok());
@@ -305,8 +316,13 @@ public final class FakeShard implements ShardConnector {
                 // A closed connection answers nothing (its server rolled back what was open).
                 return;
             }
-            if (!reply.isError()) {
+            if (sql == null) {
+                // A command that is no statement: nothing changes.
+            } else if (!reply.isError()) {
                 track(sql.toUpperCase(Locale.ROOT));
+            } else if (!autocommit && reply instanceof ShardReply.Error e && OPENS_TRANSACTION.contains(e.packet().errorCode())) {
+                // As MariaDB: the failed statement is undone, the transaction it started stays.
+                inTransaction = true;
             }
             int status = (autocommit ? ServerStatus.AUTOCOMMIT : 0) | (inTransaction ? ServerStatus.IN_TRANS : 0);
             if (batch != null) {

@@ -22,9 +22,10 @@ class ClientDefaultsFlowTest {
 
     /** Table t's columns, asked of the default shard on its first insert; {@code id} is AUTO_INCREMENT when {@code auto}. */
     private void columnsOfT(boolean auto) {
-        proxy.shard(0).answerStartingWith("SELECT COLUMN_NAME, EXTRA FROM information_schema.COLUMNS", ShardReply.rows(
-                List.of(column("COLUMN_NAME", ColumnType.VAR_STRING), column("EXTRA", ColumnType.VAR_STRING)),
-                new String[] {"id", auto ? "auto_increment" : ""}, new String[] {"v", ""}));
+        proxy.shard(0).answerStartingWith("SELECT COLUMN_NAME, EXTRA, COLUMN_DEFAULT FROM information_schema.COLUMNS", ShardReply.rows(
+                List.of(column("COLUMN_NAME", ColumnType.VAR_STRING), column("EXTRA", ColumnType.VAR_STRING),
+                        column("COLUMN_DEFAULT", ColumnType.VAR_STRING)),
+                new String[] {"id", auto ? "auto_increment" : "", null}, new String[] {"v", "", null}));
     }
 
     private void bothShardsAnswer(String sql) {

@@ -89,6 +89,39 @@ class ConnectionLifecycleFlowTest {
     }
 
     @Test
+    void aClientLeavingRightAfterBeginAndItsFirstUpdateLeavesNoTransaction() {
+        // BEGIN goes with the first statement: START TRANSACTION is answered, the UPDATE still runs
+        // (or waits for a lock) when the client goes, before the proxy has recorded the connection
+        // as the transaction's by the UPDATE's answer.
+        proxy.shard(0).holdStartingWith("UPDATE");
+        proxy.run(client, "BEGIN");
+        client.query("UPDATE t SET v = 'a' WHERE id = 5");
+        proxy.pump();
+        assertThat(proxy.shard(0).queries()).containsExactly("START TRANSACTION", "UPDATE t SET v = 'a' WHERE id = 5");
+
+        client.disconnect();
+        proxy.pump();
+        proxy.shard(0).releaseHeld();
+        proxy.pump();
+
+        assertThat(client.lastCommandEnded()).isTrue();
+        assertRolledBackByClosing();
+    }
+
+    @Test
+    void aClientLeavingWhileItsFirstUpdateIsAnsweredLeavesNoTransaction() {
+        // The UPDATE's answer arrives after the client's socket closed but before the proxy saw the close.
+        proxy.shard(0).answer("UPDATE t SET v = 'a' WHERE id = 5", ShardReply.ok(1, 0));
+        proxy.run(client, "BEGIN");
+        client.query("UPDATE t SET v = 'a' WHERE id = 5");
+        client.channel().close();
+        proxy.pump();
+
+        assertThat(proxy.shard(0).queries()).containsExactly("START TRANSACTION", "UPDATE t SET v = 'a' WHERE id = 5");
+        assertRolledBackByClosing();
+    }
+
+    @Test
     void comQuitInsideATransactionRollsItBack() {
         inATransactionOnBothShards();
 

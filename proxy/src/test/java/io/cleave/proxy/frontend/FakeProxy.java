@@ -20,6 +20,7 @@ import io.cleave.router.keyspace.Keyspace;
 import io.cleave.router.keyspace.RangeShardFunction;
 import io.cleave.router.shardmap.ShardMap;
 import io.cleave.router.shardmap.ShardMapHolder;
+import io.cleave.router.topology.RoutineRule;
 import io.cleave.router.topology.TableRule;
 import io.cleave.router.topology.Topology;
 import io.netty.buffer.ByteBuf;
@@ -56,11 +57,24 @@ final class FakeProxy {
 
     /** With the proxy's configuration changed by {@code configure} (limits, pool sizes). */
     FakeProxy(UnaryOperator<ProxyConfig> configure) {
-        this(new Topology(2,
+        this(twoShards(Map.of()), configure);
+    }
+
+    /** The two-shard home with stored procedures declared to take a key of keyspace {@code customer}. */
+    static FakeProxy withRoutines(RoutineRule... routines) {
+        Map<String, RoutineRule> rules = new java.util.HashMap<>();
+        for (RoutineRule r : routines) {
+            rules.put(r.routine(), r);
+        }
+        return new FakeProxy(twoShards(rules), config -> config);
+    }
+
+    private static Topology twoShards(Map<String, RoutineRule> routines) {
+        return new Topology(2,
                 Map.of("customer", new Keyspace("customer", new RangeShardFunction(List.of(new KeyRange(1, 100),
                         new KeyRange(101, Long.MAX_VALUE))))),
                 Map.of("t", new TableRule.Sharded("t", "customer", "id"), "products", new TableRule.Reference("products"),
-                        "settings", new TableRule.Unsharded("settings", 1)), 0), configure);
+                        "settings", new TableRule.Unsharded("settings", 1)), 0, routines);
     }
 
     private FakeProxy(Topology topology, UnaryOperator<ProxyConfig> configure) {

@@ -98,4 +98,37 @@ class SessionStateFlowTest {
         assertThat(reply.error().message()).contains("near 'SELECT 2 FROM settings'");
         assertThat(proxy.shard(1).received()).isEmpty();
     }
+
+    @Test
+    void rowCountReadsTheSessionsPreviousStatementWhicheverShardRanIt() {
+        proxy.shard(0).answer("UPDATE t SET v = 'a' WHERE id = 5", ShardReply.ok(3, 0));
+        proxy.shard(1).answer("SELECT v FROM t WHERE id = 150", ShardReply.rows(
+                List.of(column("v", ColumnType.VAR_STRING)), new String[] {"b"}));
+
+        assertThat(proxy.run(client, "SELECT ROW_COUNT()").rows()).as("nothing ran yet").containsExactly(List.of("-1"));
+        proxy.run(client, "UPDATE t SET v = 'a' WHERE id = 5");
+        assertThat(proxy.run(client, "SELECT ROW_COUNT() AS n").rows()).containsExactly(List.of("3"));
+        assertThat(proxy.run(client, "SELECT ROW_COUNT()").rows()).as("after a result set")
+                .containsExactly(List.of("-1"));
+        proxy.run(client, "UPDATE t SET v = 'a' WHERE id = 5");
+        proxy.run(client, "SELECT v FROM t WHERE id = 150");
+        assertThat(proxy.run(client, "SELECT ROW_COUNT()").rows()).as("a result set on another shard came last")
+                .containsExactly(List.of("-1"));
+        assertThat(proxy.run(client, "SET autocommit = 1").isOk()).isTrue();
+        assertThat(proxy.run(client, "SELECT ROW_COUNT()").rows()).containsExactly(List.of("0"));
+    }
+
+    @Test
+    void aSetWithItsOwnTrailingSemicolonIsReadBackAsWithout() {
+        // Django's flush sends it so; the read-back the proxy adds must not follow an empty statement.
+        for (int s = 0; s < 2; s++) {
+            proxy.shard(s).answer("SET FOREIGN_KEY_CHECKS = 0; SELECT @@session.foreign_key_checks LIMIT 1",
+                    ShardReply.results(ShardReply.ok(), ShardReply.rows(
+                            List.of(column("@@session.foreign_key_checks", ColumnType.LONGLONG)), new String[] {"0"})));
+        }
+
+        ClientReply reply = proxy.run(client, "SET FOREIGN_KEY_CHECKS = 0;  -- flush\n");
+
+        assertThat(reply.isOk()).as(reply.toString()).isTrue();
+    }
 }

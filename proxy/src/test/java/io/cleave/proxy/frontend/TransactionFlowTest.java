@@ -239,6 +239,51 @@ class TransactionFlowTest {
         assertThat(after.inTransaction()).isFalse();
     }
 
+    @Test
+    void aFirstStatementFailingWithAutocommitOffLeavesItsTransactionToTheClientsCommit() {
+        autocommitOffWhereShard0Fails("UPDATE t SET v = 'a' WHERE id = 5", ShardReply.error(1205, "HY000",
+                "Lock wait timeout exceeded; try restarting transaction"));
+
+        ClientReply timedOut = proxy.run(client, "UPDATE t SET v = 'a' WHERE id = 5");
+        assertThat(timedOut.error().errorCode()).isEqualTo(1205);
+        // The error does not say whether the shard opened a transaction (it did): the proxy asks.
+        assertThat(proxy.shard(0).received()).endsWith("UPDATE t SET v = 'a' WHERE id = 5", "COM_PING");
+        assertThat(proxy.pool(client, 0).inUse()).as("kept for the transaction").isEqualTo(1);
+        // A second shard joins that transaction as a branch, as it would after a statement that succeeded.
+        assertThat(proxy.run(client, "UPDATE t SET v = 'b' WHERE id = 150").isOk()).isTrue();
+        ClientReply commit = proxy.run(client, "COMMIT");
+
+        assertThat(commit.isOk()).as(commit.toString()).isTrue();
+        assertThat(proxy.shard(0).queries()).as("the COMMIT reaches the shard whose statement failed")
+                .contains("COMMIT");
+        assertThat(proxy.shard(1).queries()).anyMatch(q -> q.startsWith("XA START"));
+        assertThat(proxy.pool(client, 0).inUse()).as("given back after the COMMIT").isZero();
+    }
+
+    @Test
+    void aFirstStatementFailingBeforeATransactionWithAutocommitOffLeavesNone() {
+        autocommitOffWhereShard0Fails("UPDATE nosuch SET v = 'a' WHERE id = 5", ShardReply.error(1146, "42S02",
+                "Table 'app.nosuch' doesn't exist"));
+
+        assertThat(proxy.run(client, "UPDATE nosuch SET v = 'a' WHERE id = 5").error().errorCode()).isEqualTo(1146);
+        assertThat(proxy.pool(client, 0).inUse()).as("no transaction to keep it for").isZero();
+        // The next shard the session reaches opens the transaction as the server's own, no XA branch.
+        ClientReply update = proxy.run(client, "UPDATE t SET v = 'b' WHERE id = 150");
+        assertThat(update.isOk()).as(update.toString()).isTrue();
+        assertThat(update.inTransaction()).isTrue();
+        assertThat(proxy.run(client, "COMMIT").isOk()).isTrue();
+        assertThat(proxy.shard(1).queries()).endsWith("UPDATE t SET v = 'b' WHERE id = 150", "COMMIT")
+                .noneMatch(q -> q.startsWith("XA "));
+        assertThat(proxy.shard(0).queries()).doesNotContain("COMMIT");
+    }
+
+    /** Autocommit off; shard 0 answers {@code sql} with {@code error}, shard 1 its update of id 150. */
+    private void autocommitOffWhereShard0Fails(String sql, ShardReply error) {
+        proxy.shard(0).answer(sql, error);
+        proxy.shard(1).answer("UPDATE t SET v = 'b' WHERE id = 150", ShardReply.ok(1, 0));
+        proxy.run(client, "SET autocommit = 0");
+    }
+
     /** Both shards answer the tests' updates: one row of t each, id 5 on shard 0 and id 150 on shard 1. */
     private void scriptUpdates() {
         proxy.shard(0).answer("UPDATE t SET v = 'a' WHERE id = 5", ShardReply.ok(1, 0));

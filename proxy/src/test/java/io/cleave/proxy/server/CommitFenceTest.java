@@ -48,6 +48,21 @@ class CommitFenceTest {
     }
 
     @Test
+    void aWaiterWithAnEarlierBoundIsNotHeldUpByOnesThatCameBeforeIt() {
+        long first = fence.pending(0);
+        long bound = fence.issued(0);
+        long second = fence.pending(0);
+        fence.passes(0, Runnable::run, () -> ran.add("statement"));
+        // A cut's window took its bound before the second branch commit began, and waits after the statement.
+        assertThat(fence.passes(0, bound, Runnable::run, () -> ran.add("window"))).isFalse();
+
+        fence.done(0, first);
+        assertThat(ran).as("the window waits for the first branch commit only").containsExactly("window");
+        fence.done(0, second);
+        assertThat(ran).containsExactly("window", "statement");
+    }
+
+    @Test
     void aTicketEndsOnce() {
         long ticket = fence.pending(0);
         fence.done(0, ticket);

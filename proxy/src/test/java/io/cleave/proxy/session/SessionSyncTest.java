@@ -55,4 +55,17 @@ class SessionSyncTest {
                 .withCharset(new Charset("utf8mb4", null));
         assertThat(s.systemVariables()).doesNotContainKey("character_set_results");
     }
+
+    @Test
+    void setNamesGivesTheCharsetVariablesTheirValuesInsteadOfTheGlobalDefaults() {
+        SessionSettings explicit = fresh.withCharset(new Charset("latin1", null))
+                .withSystemVariable("character_set_results", "NULL");
+        // Back to the session's own character set: NAMES sets character_set_results, DEFAULT would
+        // give it the server's global value instead.
+        assertThat(SessionSync.between(explicit, fresh).setStatement()).isEqualTo("SET NAMES utf8mb4 COLLATE utf8mb4_general_ci");
+        assertThat(SessionSync.between(explicit, explicit.withCharset(new Charset("latin1", null))).setStatement())
+                .isEqualTo("SET NAMES latin1");
+        assertThat(SessionSync.between(fresh, explicit).setStatement())
+                .isEqualTo("SET NAMES latin1, @@session.character_set_results=NULL");
+    }
 }

@@ -1,5 +1,6 @@
 package io.cleave.router.plan;
 
+import io.cleave.router.sql.lex.Identifiers;
 import io.cleave.router.sql.lex.TokenBuffer;
 import io.cleave.router.sql.lex.TokenType;
 
@@ -8,7 +9,7 @@ import java.util.List;
 
 /**
  * The user variables a statement assigns outside SET ({@code SELECT @n := n + 1},
- * {@code SELECT ... INTO @a, @b}): the proxy reads them back from the connection afterwards, so
+ * {@code SELECT ... INTO @a, @b}, {@code CALL p(@out)}): the proxy reads them back from the connection afterwards, so
  * the session's next statement sees them whichever connection serves it. Found once per statement
  * shape, when it is planned (variable names are part of the digest).
  */
@@ -21,12 +22,14 @@ public final class AssignedVariables {
     public static List<String> in(TokenBuffer tokens) {
         List<String> names = null;
         boolean into = false;
+        // A procedure's OUT and INOUT parameters set the variables passed for them.
+        boolean call = tokens.size() > 0 && tokens.textEqualsIgnoreCase(0, "CALL");
         int n = tokens.size();
         for (int i = 0; i < n; i++) {
             TokenType t = tokens.type(i);
             if (t == TokenType.USER_VARIABLE) {
-                if (into || (i + 1 < n && tokens.type(i + 1) == TokenType.ASSIGN)) {
-                    names = add(names, name(tokens.text(i)));
+                if (call || into || (i + 1 < n && tokens.type(i + 1) == TokenType.ASSIGN)) {
+                    names = add(names, Identifiers.userVariable(tokens.text(i)));
                 }
             } else if (t == TokenType.KEYWORD || t == TokenType.IDENTIFIER) {
                 into = tokens.textEqualsIgnoreCase(i, "INTO");
@@ -43,17 +46,5 @@ public final class AssignedVariables {
             out.add(name);
         }
         return out;
-    }
-
-    /** {@code @x}, {@code @`x`}, {@code @'x'}, {@code @"x"} -> x. */
-    static String name(String token) {
-        String body = token.substring(1);
-        if (body.length() >= 2) {
-            char q = body.charAt(0);
-            if ((q == '`' || q == '\'' || q == '"') && body.charAt(body.length() - 1) == q) {
-                return body.substring(1, body.length() - 1).replace(String.valueOf(q) + q, String.valueOf(q));
-            }
-        }
-        return body;
     }
 }

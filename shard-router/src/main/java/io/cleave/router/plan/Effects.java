@@ -26,9 +26,21 @@ public record Effects(boolean usesLastInsertId, boolean previousConnection, PinS
         return new Effects(usesLastInsertId, previousConnection, PinSpec.unnamed(pin), List.of());
     }
 
-    /** These effects with the pin's names and the assigned variables found in the statement's tokens. */
+    /**
+     * These effects with the pin's names and the assigned variables found in the statement's tokens
+     * (added to those the planner knew of: the user variables SET in a text of several statements).
+     */
     Effects locate(io.cleave.router.sql.lex.TokenBuffer tokens, io.cleave.router.sql.digest.StatementDigest digest) {
-        return new Effects(usesLastInsertId, previousConnection, PinSpec.locate(pin.pin(), tokens, digest),
-                AssignedVariables.in(tokens));
+        List<String> assigned = AssignedVariables.in(tokens);
+        if (!assignedVariables.isEmpty()) {
+            List<String> all = new java.util.ArrayList<>(assignedVariables);
+            for (String v : assigned) {
+                if (!all.contains(v)) {
+                    all.add(v);
+                }
+            }
+            assigned = all;
+        }
+        return new Effects(usesLastInsertId, previousConnection, PinSpec.locate(pin.pin(), tokens, digest), assigned);
     }
 }

@@ -67,6 +67,10 @@ public final class Explainer {
         if (placeholders && keyedOnPlaceholder(route.target(), analysis)) {
             return "depends on the values bound to its parameters (?)";
         }
+        if (route.target() instanceof Target.Routine) {
+            return "the default shard when the procedure (and what it calls) names only what lives there; its key's"
+                    + " shard when sharding.routines declares its key parameter";
+        }
         Resolution resolution = resolver.resolve(route.target(), values, map);
         if (resolution.isError() && route.several() instanceof Plan.Evaluate e) {
             return evaluated(e);
@@ -123,11 +127,9 @@ public final class Explainer {
             return false;
         }
         for (KeyClass c : keyed.classes()) {
-            for (List<KeyValue> restriction : c.restrictions()) {
-                for (KeyValue v : restriction) {
-                    if (v instanceof KeyValue.SlotValue s && analysis.digest().slotKind(s.slot()) == SlotKind.PLACEHOLDER) {
-                        return true;
-                    }
+            for (KeyValue v : c.values()) {
+                if (v instanceof KeyValue.SlotValue s && analysis.digest().slotKind(s.slot()) == SlotKind.PLACEHOLDER) {
+                    return true;
                 }
             }
         }

@@ -1,5 +1,6 @@
 package io.cleave.router.plan;
 
+import io.cleave.router.sql.lex.Identifiers;
 import io.cleave.router.sql.lex.TokenBuffer;
 import io.cleave.router.sql.lex.TokenType;
 
@@ -8,8 +9,9 @@ import java.util.Set;
 /**
  * Reads that would show Cleave's own things, which clients do not see: the shard account's rows in
  * the grant tables (mysql.user, mysql.global_priv, ... and information_schema's privilege views),
- * its connections in information_schema.PROCESSLIST, and Cleave's schema in SHOW DATABASES and
- * information_schema.SCHEMATA; and SHOW GRANTS FOR or SHOW CREATE USER of the shard account. The
+ * its connections in information_schema.PROCESSLIST, and Cleave's schema in
+ * information_schema.SCHEMATA (SHOW DATABASES is the default shard's answer less that row: see
+ * the proxy's SchemaListing); and SHOW GRANTS FOR or SHOW CREATE USER of the shard account. The
  * proxy runs such a read itself, with conditions that leave those
  * rows out ({@link LocalQuery#FILTERED_READ}); the router only recognizes it, by name.
  */
@@ -24,13 +26,12 @@ final class HiddenRows {
     }
 
     /**
-     * Whether the statement reads one of those tables (schema-qualified), or is SHOW DATABASES /
-     * SCHEMAS, or SHOW GRANTS FOR / SHOW CREATE USER (the proxy refuses those for the shard account).
+     * Whether the statement reads one of those tables (schema-qualified), or is SHOW GRANTS FOR /
+     * SHOW CREATE USER (the proxy refuses those for the shard account).
      */
     static boolean reads(TokenBuffer tokens) {
         if (tokens.textEqualsIgnoreCase(0, "SHOW")
-                && (tokens.textEqualsIgnoreCase(1, "DATABASES") || tokens.textEqualsIgnoreCase(1, "SCHEMAS")
-                || tokens.textEqualsIgnoreCase(1, "GRANTS") && tokens.textEqualsIgnoreCase(2, "FOR")
+                && (tokens.textEqualsIgnoreCase(1, "GRANTS") && tokens.textEqualsIgnoreCase(2, "FOR")
                 || tokens.textEqualsIgnoreCase(1, "CREATE") && tokens.textEqualsIgnoreCase(2, "USER"))) {
             return true;
         }
@@ -60,7 +61,7 @@ final class HiddenRows {
             return tokens.text(i).toUpperCase(java.util.Locale.ROOT);
         }
         if (t == TokenType.QUOTED_IDENTIFIER) {
-            return PlanGate.unquote(tokens.text(i)).toUpperCase(java.util.Locale.ROOT);
+            return Identifiers.unquote(tokens.text(i)).toUpperCase(java.util.Locale.ROOT);
         }
         return null;
     }

@@ -1,5 +1,6 @@
 package io.cleave.router.plan;
 
+import io.cleave.router.keyspace.KeyCollations;
 import io.cleave.router.plan.QueryParts.Binding;
 import io.cleave.router.plan.QueryParts.Block;
 import io.cleave.router.plan.QueryParts.DerivedSource;
@@ -208,6 +209,16 @@ final class KeyAnalyzer {
         return binding;
     }
 
+    /** Whether the statement reads a table of information_schema, mysql, performance_schema or sys. */
+    boolean readsSystemTables() {
+        for (Binding b : bindings) {
+            if (b.schema != null && SYSTEM_SCHEMAS.contains(b.schema.toLowerCase(Locale.ROOT))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** A WHERE clause of block {@code b}: every conjunct is a condition its rows meet. */
     void where(Expr condition, Block b) {
         conditions(condition, b, null);
@@ -376,8 +387,12 @@ final class KeyAnalyzer {
         });
     }
 
-    /** A key value: a slot, a negated slot. Anything else cannot narrow the shard. */
+    /**
+     * A key value: a slot, a negated slot, or one with a COLLATE under which equal strings fold
+     * alike. Anything else cannot narrow the shard.
+     */
     static KeyValue value(Expr e) {
+        e = withoutCollate(e);
         if (e instanceof Expr.Slot s) {
             return new KeyValue.SlotValue(s.slot(), false);
         }
@@ -393,12 +408,26 @@ final class KeyAnalyzer {
     }
 
     /**
+     * {@code x COLLATE c} as {@code x} where {@code c} decides no equality between strings of
+     * different folded keys ({@link KeyCollations}): the rows it matches are on the shards the
+     * value's key points to. Numbers read from a string alike under every collation.
+     */
+    private static Expr withoutCollate(Expr e) {
+        while (e instanceof Expr.Binary bin && bin.op() == Expr.BinaryOp.COLLATE
+                && bin.right() instanceof Expr.Literal name && name.kind() == Expr.LiteralKind.WORD
+                && KeyCollations.foldCovers(name.text())) {
+            e = bin.left();
+        }
+        return e;
+    }
+
+    /**
      * The sharded table whose sharding column {@code e} is, looking outwards for correlated
      * references; null when it is not one, or cannot be told (a derived table's column, an
      * ambiguous name).
      */
     Binding shardingColumn(Expr e, Block b) {
-        if (!(e instanceof Expr.ColumnRef c)) {
+        if (!(withoutCollate(e) instanceof Expr.ColumnRef c)) {
             return null;
         }
         for (Block block = b; block != null; block = block.parent) {

@@ -149,18 +149,34 @@ final class KeyClasses {
         List<KeyClass> out = new ArrayList<>();
         for (List<Binding> members : byRoot.values()) {
             Set<String> tables = new LinkedHashSet<>();
-            List<List<KeyValue>> restrictions = new ArrayList<>();
+            Map<Block, List<List<KeyValue>>> byArm = new LinkedHashMap<>();
             boolean all = true;
             for (Binding m : members) {
                 tables.add(m.table);
                 List<List<KeyValue>> pinned = pins.get(m);
                 all &= !pinned.isEmpty();
-                pass(pinned, restrictions);
+                pass(pinned, byArm.computeIfAbsent(unionAllArm(m), k -> new ArrayList<>()));
             }
             out.add(new KeyClass(topology.keyspace(members.get(0).sharded().keyspace()), new ArrayList<>(tables),
-                    all ? restrictions : List.of()));
+                    all ? new ArrayList<>(byArm.values()) : List.of()));
         }
         return out;
+    }
+
+    /**
+     * The arm of the statement's UNION ALL a table is read in, or null when the statement is no
+     * UNION ALL. The arms' rows are concatenated, so a key condition of one arm holds that arm's
+     * rows only: each arm is an alternative of its class, never a restriction of the others.
+     */
+    private Block unionAllArm(Binding b) {
+        if (top == null || !top.setOperation || !top.unionAll) {
+            return null;
+        }
+        Block block = b.block;
+        while (block.parent != null) {
+            block = block.parent;
+        }
+        return top.branches.contains(block) ? block : null;
     }
 
     /** Homes of the unsharded tables, and the names of those tables per home. */

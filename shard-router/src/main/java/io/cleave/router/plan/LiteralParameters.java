@@ -63,34 +63,54 @@ public class LiteralParameters implements ParameterValues {
         return placeholder(slot) && bound(slot).isNull(slots.parameterIndex(slot));
     }
 
+    /**
+     * The literal read as the server reads it against a key column of {@code type}: numbers exactly
+     * (a fraction is no integer key), a hex or bit literal in prefix form or B'..' as a number (MariaDB
+     * reads X'..' and a literal with an introducer as a string), a string as the number it spells
+     * ({@link Keys#ofNumericString}) or, against a string key, in its introducer's or the
+     * connection's character set.
+     */
     @Override
     public ShardKey key(int slot, KeyType type) {
         if (placeholder(slot)) {
             return bound(slot).key(slots.parameterIndex(slot), type);
         }
-        TokenType t = slots.type(slot);
-        switch (t) {
-            case INTEGER:
-                return slots.isLong(slot) ? Keys.ofLong(slots.asLong(slot), type) : null;
-            case DECIMAL:
-            case FLOAT:
-                return Keys.ofDecimal(slots.asBigDecimal(slot), type);
-            case STRING: {
-                // Decoded as the server reads it: in the introducer's character set, else the connection's.
-                String introducer = slots.introducer(slot);
-                if (introducer != null && introducer.equals("binary")) {
-                    return null;
-                }
-                Charset decoder = introducer != null ? Charsets.javaCharset(introducer) : charset;
-                if (decoder == null) {
-                    // Digits read alike in every ASCII-compatible set; other text cannot be placed.
-                    return type == KeyType.STRING ? null : Keys.ofString(slots.asString(slot, ISO_8859_1), type);
-                }
-                return Keys.ofString(slots.asString(slot, decoder), type);
-            }
-            default:
-                return null;
+        return switch (slots.type(slot)) {
+            case INTEGER -> slots.isLong(slot) ? Keys.ofLong(slots.asLong(slot), type) : null;
+            case DECIMAL -> Keys.ofDecimal(slots.asBigDecimal(slot), type);
+            case FLOAT -> Keys.ofDouble(slots.asDouble(slot), type);
+            case HEX, BIT -> binaryKey(slot, type);
+            case STRING -> stringKey(slot, type);
+            default -> null;
+        };
+    }
+
+    private ShardKey binaryKey(int slot, KeyType type) {
+        String introducer = slots.introducer(slot);
+        if (type == KeyType.INTEGER) {
+            boolean number = introducer == null && (slots.prefixForm(slot) || slots.type(slot) == TokenType.BIT);
+            return number ? Keys.ofUnsignedBytes(slots.asBytes(slot), type) : null;
         }
+        if (introducer == null || introducer.equals("binary")) {
+            return Keys.ofBinaryString(slots.asBytes(slot), type);
+        }
+        Charset decoder = Charsets.javaCharset(introducer);
+        return decoder == null ? null : Keys.ofString(new String(slots.asBytes(slot), decoder), type);
+    }
+
+    private ShardKey stringKey(int slot, KeyType type) {
+        String introducer = slots.introducer(slot);
+        if (type == KeyType.INTEGER) {
+            // The bytes themselves: digits and spaces are single ASCII bytes in every client character set.
+            return introducer == null || Charsets.asciiCompatible(introducer)
+                    ? Keys.ofNumericString(slots.asBytes(slot), type) : null;
+        }
+        if (introducer != null && introducer.equals("binary")) {
+            return Keys.ofBinaryString(slots.asBytes(slot), type);
+        }
+        // Decoded as the server reads it: in the introducer's character set, else the connection's.
+        Charset decoder = introducer != null ? Charsets.javaCharset(introducer) : charset;
+        return decoder == null ? null : Keys.ofString(slots.asString(slot, decoder), type);
     }
 
     @Override

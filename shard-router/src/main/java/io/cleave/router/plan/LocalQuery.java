@@ -4,6 +4,8 @@ package io.cleave.router.plan;
 public enum LocalQuery {
     /** SELECT LAST_INSERT_ID(): the id from this session's last insert, whichever shard ran it. */
     LAST_INSERT_ID,
+    /** SELECT ROW_COUNT(): what the session's previous statement counted, whichever shards ran it. */
+    ROW_COUNT,
     /** SELECT CONNECTION_ID(): the proxy's id for the session. */
     CONNECTION_ID,
     /** SELECT DATABASE() / SCHEMA(). */

@@ -21,5 +21,10 @@ public enum Pin {
     SQL_PREPARE,
     SQL_DEALLOCATE,
     /** SQL EXECUTE of a statement prepared earlier. */
-    SQL_EXECUTE
+    SQL_EXECUTE,
+    /**
+     * NEXTVAL, SETVAL, LASTVAL of a sequence: LASTVAL (PREVIOUS VALUE FOR) reads what the session's
+     * connection drew last, so the session keeps its default-shard connection from then on.
+     */
+    SEQUENCE
 }

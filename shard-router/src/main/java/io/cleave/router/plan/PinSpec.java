@@ -2,6 +2,7 @@ package io.cleave.router.plan;
 
 import io.cleave.router.sql.digest.StatementDigest;
 import io.cleave.router.sql.lex.TokenBuffer;
+import io.cleave.router.sql.lex.Identifiers;
 import io.cleave.router.sql.lex.TokenType;
 
 import java.util.ArrayList;
@@ -82,18 +83,21 @@ public record PinSpec(Pin pin, List<NameAt> taken, List<NameAt> released, boolea
             return value == null ? "" : value.toLowerCase(Locale.ROOT);
         }
         Words w = (Words) at;
-        String name = unquote(tokens.text(w.first()));
+        String name = Identifiers.unquote(tokens.text(w.first()));
         if (w.qualified()) {
-            name = name + "." + unquote(tokens.text(w.first() + 2));
+            name = name + "." + Identifiers.unquote(tokens.text(w.first() + 2));
         }
         // Prepared statement names compare without regard to case; table names as written.
         return pin == Pin.SQL_PREPARE || pin == Pin.SQL_DEALLOCATE ? name.toLowerCase(Locale.ROOT) : name;
     }
 
-    /** CREATE TEMPORARY TABLE [IF NOT EXISTS] t ... / DROP TEMPORARY TABLE [IF EXISTS] a, b. */
+    /**
+     * CREATE TEMPORARY TABLE [IF NOT EXISTS] t ... / DROP TEMPORARY TABLE [IF EXISTS] a, b, and the same
+     * of a temporary SEQUENCE (a table to the server).
+     */
     private static PinSpec tables(Pin pin, TokenBuffer tokens) {
         int i = 0;
-        while (i < tokens.size() && !tokens.textEqualsIgnoreCase(i, "TABLE")) {
+        while (i < tokens.size() && !tokens.textEqualsIgnoreCase(i, "TABLE") && !tokens.textEqualsIgnoreCase(i, "SEQUENCE")) {
             i++;
         }
         i++;
@@ -156,17 +160,5 @@ public record PinSpec(Pin pin, List<NameAt> taken, List<NameAt> released, boolea
 
     private static boolean isName(TokenType t) {
         return t == TokenType.IDENTIFIER || t == TokenType.QUOTED_IDENTIFIER || t == TokenType.KEYWORD;
-    }
-
-    /** `a``b` -> a`b, "x" -> x (enough to compare names written the same way). */
-    private static String unquote(String text) {
-        if (text.length() >= 2) {
-            char q = text.charAt(0);
-            if ((q == '`' || q == '\'' || q == '"') && text.charAt(text.length() - 1) == q) {
-                String body = text.substring(1, text.length() - 1);
-                return body.replace(String.valueOf(q) + q, String.valueOf(q));
-            }
-        }
-        return text;
     }
 }

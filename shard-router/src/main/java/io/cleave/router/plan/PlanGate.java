@@ -2,6 +2,7 @@ package io.cleave.router.plan;
 
 import io.cleave.router.sql.ast.Ddl;
 import io.cleave.router.sql.ast.StatementKind;
+import io.cleave.router.sql.lex.Identifiers;
 import io.cleave.router.sql.lex.LexError;
 import io.cleave.router.sql.lex.TokenBuffer;
 import io.cleave.router.sql.lex.TokenType;
@@ -82,7 +83,7 @@ final class PlanGate {
             if (t == TokenType.IDENTIFIER || t == TokenType.KEYWORD) {
                 name = tokens.text(i);
             } else if (t == TokenType.QUOTED_IDENTIFIER) {
-                name = unquote(tokens.text(i));
+                name = Identifiers.unquote(tokens.text(i));
             }
             String why = name == null ? null : elsewhere(name);
             if (why != null) {
@@ -160,7 +161,7 @@ final class PlanGate {
             if (t == TokenType.IDENTIFIER || t == TokenType.KEYWORD) {
                 why = elsewhere(tokens.text(i));
             } else if (t == TokenType.QUOTED_IDENTIFIER) {
-                why = elsewhere(unquote(tokens.text(i)));
+                why = elsewhere(Identifiers.unquote(tokens.text(i)));
             } else if (t == TokenType.STRING) {
                 Matcher words = WORD.matcher(tokens.text(i));
                 while (why == null && words.find()) {
@@ -173,18 +174,5 @@ final class PlanGate {
             }
         }
         return null;
-    }
-
-    /** A quoted identifier's name: the quotes removed and doubled quotes undone (`a``b` is a`b). */
-    static String unquote(String quoted) {
-        if (quoted.length() < 2) {
-            return quoted;
-        }
-        char q = quoted.charAt(0);
-        if ((q != '`' && q != '"') || quoted.charAt(quoted.length() - 1) != q) {
-            return quoted;
-        }
-        String body = quoted.substring(1, quoted.length() - 1);
-        return body.replace(String.valueOf(q) + q, String.valueOf(q));
     }
 }

@@ -31,7 +31,8 @@ import java.util.Set;
  */
 public final class Planner {
 
-    private static final Set<String> LOCAL_FUNCTIONS = Set.of("LAST_INSERT_ID", "CONNECTION_ID", "DATABASE", "SCHEMA",
+    private static final Set<String> LOCAL_FUNCTIONS = Set.of("LAST_INSERT_ID", "ROW_COUNT", "CONNECTION_ID", "DATABASE",
+            "SCHEMA",
             "USER", "SESSION_USER", "SYSTEM_USER", "CURRENT_USER");
 
     private final Topology topology;
@@ -50,14 +51,14 @@ public final class Planner {
                      io.cleave.router.sql.digest.StatementDigest digest) {
         PlanContext ctx = new PlanContext(topology, tokens, digest);
         try {
-            return plan(statement, ctx);
+            return sequencesOnTheDefaultShard(statement, plan(statement, ctx));
         } catch (PlanningException e) {
             return new Plan.Refuse(statement.kind(), e.code, e.sqlState, e.getMessage());
         }
     }
 
     private Plan plan(Statement s, PlanContext ctx) {
-        Plan session = sessionPlan(s);
+        Plan session = sessionPlan(s, ctx);
         if (session != null) {
             return session;
         }
@@ -70,6 +71,9 @@ public final class Planner {
         Plan proxy = proxyPlan(s);
         if (proxy != null) {
             return proxy;
+        }
+        if (s instanceof UtilityStatement.Call call) {
+            return call(call);
         }
         if (topology.shardCount() == 1) {
             // One shard holds everything: no statement needs analysis beyond its session effects.
@@ -93,9 +97,37 @@ public final class Planner {
         return utility(s, ctx);
     }
 
+    /**
+     * Sequences live on the default shard (every shard has a copy, so that tables whose columns draw
+     * from them can be created everywhere, but only the default shard's counts): a statement that
+     * draws from or reads one runs there, or is refused.
+     */
+    private Plan sequencesOnTheDefaultShard(Statement s, Plan plan) {
+        if (plan instanceof Plan.Route r && r.effects().pin().pin() == Pin.SEQUENCE) {
+            if (r.target() instanceof Target.AnyShard) {
+                return new Plan.Route(r.kind(), new Target.DefaultShard(false), r.access(), r.effects(), r.several());
+            }
+            if (r.target() instanceof Target.DefaultShard
+                    || r.target() instanceof Target.Shard shard && shard.shard() == topology.defaultShard()) {
+                return plan;
+            }
+        } else if (!(plan instanceof Plan.InsertSplit) || !usesSequence(s)) {
+            return plan;
+        }
+        return refuse(s, "a sequence lives on the default shard, and this statement uses one while it runs on other"
+                + " shards (" + (plan instanceof Plan.Route r ? r.target() : "rows by their key") + "): draw the value"
+                + " first (SELECT NEXTVAL(seq)), or leave the column out for its DEFAULT NEXTVAL(seq)");
+    }
+
+    private static boolean usesSequence(Statement s) {
+        boolean[] found = {false};
+        visitExprs(s, e -> found[0] |= usesSequence(e));
+        return found[0];
+    }
+
     // ---- session statements ------------------------------------------------------------------
 
-    private Plan sessionPlan(Statement s) {
+    private Plan sessionPlan(Statement s, PlanContext ctx) {
         if (s instanceof SetStatement set) {
             List<SessionAction.SetTarget> targets = new ArrayList<>();
             for (SetStatement.Item item : set.items()) {
@@ -169,10 +201,28 @@ public final class Planner {
                         + (st.accessMode() != null ? st.accessMode() : "");
                 return new Plan.Session(s.kind(), new SessionAction.SetTransaction(session, statement));
             }
-            return refuse(s, "XA statements are not accepted: the proxy runs distributed transactions itself; use"
-                    + " BEGIN and COMMIT");
+            return xa((TransactionStatement.Xa) t, ctx.tokens);
         }
         return null;
+    }
+
+    /** An application's XA statement: kept by the proxy with its branch on one shard (see ApplicationXa in the proxy). */
+    private static Plan xa(TransactionStatement.Xa xa, io.cleave.router.sql.lex.TokenBuffer tokens) {
+        SessionAction.XaOp op = xa.action().equals("BEGIN") ? SessionAction.XaOp.START
+                : SessionAction.XaOp.valueOf(xa.action());
+        List<Integer> slots = new ArrayList<>();
+        for (Expr part : xa.xidParts()) {
+            slots.add(part instanceof Expr.Slot slot ? slot.slot() : -1);
+        }
+        boolean onePhase = false;
+        boolean option = false;
+        for (int i = xa.xid().end(); i < xa.span().end(); i++) {
+            onePhase |= tokens.textEqualsIgnoreCase(i, "ONE");
+            option |= tokens.textEqualsIgnoreCase(i, "JOIN") || tokens.textEqualsIgnoreCase(i, "RESUME")
+                    || tokens.textEqualsIgnoreCase(i, "SUSPEND") || tokens.textEqualsIgnoreCase(i, "MIGRATE");
+        }
+        return new Plan.Session(xa.kind(), new SessionAction.Xa(op, xa.xid().first(), xa.xid().end(), slots, onePhase,
+                option));
     }
 
     private static Boolean autocommitLiteral(Expr value) {
@@ -197,7 +247,7 @@ public final class Planner {
         return null;
     }
 
-    /** SELECT LAST_INSERT_ID() / CONNECTION_ID() / DATABASE() / USER() / CURRENT_USER() alone: answered by the proxy. */
+    /** SELECT LAST_INSERT_ID() / ROW_COUNT() / CONNECTION_ID() / DATABASE() / USER() / CURRENT_USER() alone: answered by the proxy. */
     private Plan localPlan(Query q) {
         if (!(q instanceof Select s) || !s.from().isEmpty() || s.items().size() != 1 || s.where() != null
                 || !(s.items().get(0) instanceof SelectItem.Column c)
@@ -210,6 +260,7 @@ public final class Planner {
         }
         LocalQuery query = switch (name) {
             case "LAST_INSERT_ID" -> LocalQuery.LAST_INSERT_ID;
+            case "ROW_COUNT" -> LocalQuery.ROW_COUNT;
             case "CONNECTION_ID" -> LocalQuery.CONNECTION_ID;
             case "USER", "SESSION_USER", "SYSTEM_USER" -> LocalQuery.USER;
             case "CURRENT_USER" -> LocalQuery.CURRENT_USER;
@@ -222,23 +273,35 @@ public final class Planner {
 
     private Plan ddl(Ddl ddl, PlanContext ctx) {
         if (ddl instanceof Ddl.ObjectDdl object && (object.kind().name().startsWith("CREATE_")
-                || object.kind().name().startsWith("ALTER_"))) {
+                || object.kind().name().startsWith("ALTER_")) && object.kind() != StatementKind.CREATE_PROCEDURE) {
+            // A procedure is created everywhere; each CALL decides where it can run (RoutinePlacement).
             String refusal = gate.objectRefusal(object, ctx);
             if (refusal != null) {
                 return refuse(ddl, refusal);
             }
         }
         boolean temporary = ddl instanceof Ddl.CreateTable ct && ct.temporary()
-                || ddl instanceof Ddl.DropTable dt && dt.temporary();
+                || ddl instanceof Ddl.DropTable dt && dt.temporary() || ddl instanceof Ddl.Sequence seq && seq.temporary();
         if (temporary) {
-            // Temporary tables live in one connection: keep them on the default shard, pinned.
-            Pin pin = ddl instanceof Ddl.CreateTable ? Pin.TEMPORARY_TABLE : Pin.DROP_TEMPORARY_TABLE;
+            // Temporary tables (and sequences) live in one connection: keep them on the default shard, pinned.
+            Pin pin = ddl instanceof Ddl.CreateTable || ddl.kind() == StatementKind.CREATE_SEQUENCE ? Pin.TEMPORARY_TABLE
+                    : Pin.DROP_TEMPORARY_TABLE;
             return new Plan.Route(ddl.kind(), new Target.Shard(topology.defaultShard()), Plan.Access.WRITE,
                     Effects.of(pin, false, false), null);
         }
         if (ddl instanceof Ddl.CreateTable ct && ct.asQuery() != null) {
             return refuse(ddl, "CREATE TABLE ... SELECT would copy rows from where each shard stands: not supported"
                     + " across shards (create the table, then INSERT ... SELECT on one shard)");
+        }
+        if (ddl.kind() == StatementKind.CREATE_EVENT || ddl.kind() == StatementKind.ALTER_EVENT
+                || ddl.kind() == StatementKind.DROP_EVENT) {
+            // An event fires on the server that holds it: on the default shard only, it runs once, as on one server.
+            return Plan.Route.of(ddl.kind(), new Target.Shard(topology.defaultShard()), Plan.Access.WRITE, null);
+        }
+        if (ddl instanceof Ddl.Sequence) {
+            // Created everywhere (a column's DEFAULT NEXTVAL(seq) must find it on every shard); only the
+            // default shard's counts: NEXTVAL, SETVAL and LASTVAL go there.
+            return Plan.Route.of(ddl.kind(), new Target.AllShards(), Plan.Access.WRITE, Plan.FanOutWrite.allAlike());
         }
         if (ddl instanceof Ddl.TableMaintenance) {
             return Plan.Route.of(ddl.kind(), new Target.AllShards(), Plan.Access.READ,
@@ -251,10 +314,7 @@ public final class Planner {
 
     private Plan utility(Statement s, PlanContext ctx) {
         if (s instanceof UtilityStatement.Show show) {
-            String what = show.what();
-            boolean previous = what.equals("WARNINGS") || what.equals("ERRORS") || what.startsWith("COUNT");
-            return new Plan.Route(s.kind(), new Target.AnyShard(), Plan.Access.READ, Effects.of(Pin.NONE, false, previous),
-                    null);
+            return show(show);
         }
         if (s instanceof UtilityStatement.Describe) {
             return anyShard(s);
@@ -318,7 +378,8 @@ public final class Planner {
                     return refuse(s, "DO with a subquery is not supported across shards");
                 }
             }
-            Target target = pin == Pin.NONE ? new Target.AnyShard() : new Target.Shard(topology.defaultShard());
+            Target target = pin != Pin.NONE ? new Target.Shard(topology.defaultShard())
+                    : CatalogReads.answersDiffer(s) ? new Target.DefaultShard(false) : new Target.AnyShard();
             return new Plan.Route(s.kind(), target, Plan.Access.READ, Effects.of(pin, lastInsertId, false), null);
         }
         if (s instanceof UtilityStatement.LoadData load) {
@@ -328,10 +389,6 @@ public final class Planner {
             }
             return refuse(s, "LOAD DATA into the " + (rule instanceof TableRule.Sharded ? "sharded" : "reference")
                     + " table " + load.table().name() + " is not supported: insert the rows with INSERT");
-        }
-        if (s instanceof UtilityStatement.Call) {
-            return refuse(s, "CALL runs a stored procedure on one shard, which cannot see the other shards' rows: not"
-                    + " supported across shards");
         }
         UtilityStatement.Other other = (UtilityStatement.Other) s;
         switch (other.kind()) {
@@ -380,6 +437,41 @@ public final class Planner {
             default:
                 return null;
         }
+    }
+
+    /**
+     * SHOW: what the previous statement left (warnings), the proxy's own answers (status, process
+     * list) and the rest, which the catalog of the table's home or of the default shard answers, as
+     * one server would (row counts, AUTO_INCREMENT values and server variables differ by shard).
+     */
+    private Plan show(UtilityStatement.Show show) {
+        String what = show.what();
+        boolean previous = what.equals("WARNINGS") || what.equals("ERRORS") || what.startsWith("COUNT");
+        if (previous || what.equals("STATUS") || what.equals("PROCESSLIST")) {
+            // The proxy answers some of these itself (its clients, the client's TLS): see PlanExecutor.
+            return new Plan.Route(show.kind(), new Target.AnyShard(), Plan.Access.READ,
+                    Effects.of(Pin.NONE, false, previous), null);
+        }
+        if (show.table() != null && !isSystemTable(show.table())
+                && topology.ruleFor(show.table().name()) instanceof TableRule.Unsharded u) {
+            return Plan.Route.of(show.kind(), new Target.Shard(u.homeShard()), Plan.Access.READ, null);
+        }
+        boolean variables = what.equals("VARIABLES") && show.scope() != VariableScope.GLOBAL;
+        return Plan.Route.of(show.kind(), new Target.DefaultShard(variables), Plan.Access.READ, null);
+    }
+
+    /**
+     * CALL: it runs where its procedure can see what one server would show it, which only the
+     * procedure's body tells (see {@link io.cleave.router.routine.RoutinePlacement}); the user
+     * variables among its arguments are read back after it (an OUT or INOUT parameter sets them).
+     */
+    private static Plan call(UtilityStatement.Call call) {
+        List<Integer> slots = new ArrayList<>(call.args().size());
+        for (Expr arg : call.args()) {
+            slots.add(arg instanceof Expr.Slot slot ? slot.slot() : -1);
+        }
+        return new Plan.Route(call.kind(), new Target.Routine(call.procedure().schema(), call.procedure().name(), slots,
+                null), Plan.Access.WRITE, Effects.NONE, null);
     }
 
     /**
@@ -444,13 +536,26 @@ public final class Planner {
             default:
                 break;
         }
+        if (s instanceof Ddl.Sequence seq && seq.temporary()) {
+            return seq.kind() == StatementKind.CREATE_SEQUENCE ? Pin.TEMPORARY_TABLE : Pin.DROP_TEMPORARY_TABLE;
+        }
         Pin[] found = {Pin.NONE};
         visitExprs(s, e -> {
             if (found[0] == Pin.NONE) {
                 found[0] = namedLockPin(e);
             }
+            if (found[0] == Pin.NONE && usesSequence(e)) {
+                found[0] = Pin.SEQUENCE;
+            }
         });
         return found[0];
+    }
+
+    /** Whether an expression draws from or reads a sequence (NEXTVAL, SETVAL, LASTVAL and their other spellings). */
+    static boolean usesSequence(Expr root) {
+        return Exprs.anyMatch(root, e -> e instanceof Expr.NextValue || e instanceof Expr.PreviousValue
+                || e instanceof Expr.FunctionCall f && f.schema() == null
+                && (f.upperName().equals("LASTVAL") || f.upperName().equals("SETVAL")));
     }
 
     private static Pin namedLockPin(Expr root) {

@@ -1,6 +1,7 @@
 package io.cleave.router.plan;
 
 import io.cleave.router.sql.ast.StatementKind;
+import io.cleave.router.sql.lex.Identifiers;
 import io.cleave.router.sql.lex.TokenBuffer;
 import io.cleave.router.sql.lex.TokenType;
 
@@ -59,6 +60,6 @@ final class ProtectedSchema {
         if (t == TokenType.IDENTIFIER || t == TokenType.KEYWORD) {
             return tokens.text(i).equals(NAME);
         }
-        return t == TokenType.QUOTED_IDENTIFIER && PlanGate.unquote(tokens.text(i)).equals(NAME);
+        return t == TokenType.QUOTED_IDENTIFIER && Identifiers.unquote(tokens.text(i)).equals(NAME);
     }
 }

@@ -4,6 +4,7 @@ import io.cleave.router.sql.ast.Statement;
 import io.cleave.router.sql.ast.StatementKind;
 import io.cleave.router.sql.digest.DigestKey;
 import io.cleave.router.sql.lex.SqlMode;
+import io.cleave.router.sql.lex.StatementBounds;
 import io.cleave.router.sql.lex.TokenBuffer;
 import io.cleave.router.sql.lex.TokenType;
 import io.cleave.router.sql.lex.VersionComments;
@@ -12,6 +13,8 @@ import io.cleave.router.sql.parse.SqlSyntaxException;
 import io.cleave.router.topology.TableRule;
 import io.cleave.router.topology.Topology;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -159,7 +162,7 @@ public final class Router {
             return r;
         }
         boolean defaultShard = inner instanceof Plan.Route r && r.several() == null
-                && (r.target() instanceof Target.AnyShard
+                && (r.target() instanceof Target.AnyShard || r.target() instanceof Target.DefaultShard
                 || r.target() instanceof Target.Shard s && s.shard() == gen.topology.defaultShard());
         return defaultShard || inner instanceof Plan.Session ? plan
                 : refusePrepare("it reads or writes tables whose rows are not all on the default shard, where SQL"
@@ -276,61 +279,96 @@ public final class Router {
                 && tokens.type(2) != TokenType.EOF && tokens.type(2) != TokenType.SEMICOLON;
     }
 
-    /** The first token of a second statement in the text (after a semicolon), or -1. */
+    /**
+     * The first token of a second statement in the text, or -1: after the semicolon that ends the
+     * first (not one inside a compound statement's body).
+     */
     private static int secondStatement(TokenBuffer tokens) {
-        for (int i = 0; i < tokens.size() - 1; i++) {
-            if (tokens.type(i) == TokenType.SEMICOLON && tokens.type(i + 1) != TokenType.SEMICOLON
-                    && tokens.type(i + 1) != TokenType.EOF) {
-                return i + 1;
-            }
+        int i = StatementBounds.end(tokens, 0);
+        while (tokens.type(i) == TokenType.SEMICOLON) {
+            i++;
         }
-        return -1;
+        return i < tokens.size() ? i : -1;
     }
 
     /**
-     * Several statements in one COM_QUERY: each is planned; the text can go as it is only when
-     * they all go to the same fixed shard and none changes the session.
+     * Several statements in one COM_QUERY: each is planned; the text can go as it is when they all
+     * go to the same fixed shard and change no session state beyond user variables (read back
+     * after it). One of them may be a CALL (as drivers send {@code SET @_p_0 = 1; CALL p(@_p_0)}):
+     * the text then goes where the procedure runs, which must suit the others too.
      */
     private Plan multiStatement(TokenBuffer tokens, SqlMode mode, Generation gen) {
         Integer common = null;
-        int start = 0;
+        Target.Routine call = null;
+        List<String> assigned = new ArrayList<>();
         int n = tokens.size();
-        for (int i = 0; i <= n; i++) {
-            boolean end = i == n || tokens.type(i) == TokenType.SEMICOLON || tokens.type(i) == TokenType.EOF;
-            if (!end) {
-                continue;
-            }
-            if (i > start) {
+        for (int start = 0; start < n; ) {
+            int end = StatementBounds.end(tokens, start);
+            if (end > start) {
                 int from = tokens.start(start);
-                int to = tokens.end(i - 1);
+                int to = tokens.end(end - 1);
                 // Each statement is read with the session's sql_mode: ANSI_QUOTES changes what "x" is.
                 Plan p = analyze(tokens.source(), from, to - from, mode, new Analysis(), gen).plan();
+                if (p instanceof Plan.Session s && s.action() instanceof SessionAction.SetVariables set
+                        && userVariablesOnly(set, assigned)) {
+                    start = end + 1;
+                    continue;
+                }
                 if (!(p instanceof Plan.Route r) || r.effects().pin().pin() != Pin.NONE) {
                     return refuseMulti();
                 }
-                if (r.target() instanceof Target.Shard s) {
-                    if (common != null && common != s.shard()) {
+                for (String v : r.effects().assignedVariables()) {
+                    if (!assigned.contains(v)) {
+                        assigned.add(v);
+                    }
+                }
+                if (r.target() instanceof Target.Routine routine) {
+                    if (call != null) {
                         return refuseMulti();
                     }
-                    common = s.shard();
+                    call = routine;
+                } else if (r.target() instanceof Target.Shard || r.target() instanceof Target.DefaultShard) {
+                    int shard = r.target() instanceof Target.Shard s ? s.shard() : gen.topology.defaultShard();
+                    if (common != null && common != shard) {
+                        return refuseMulti();
+                    }
+                    common = shard;
                 } else if (!(r.target() instanceof Target.AnyShard)) {
                     return refuseMulti();
                 }
             }
-            if (i < n && tokens.type(i) == TokenType.EOF) {
-                break;
-            }
-            start = i + 1;
+            start = end + 1;
+        }
+        Effects effects = new Effects(false, false, PinSpec.NONE, assigned);
+        if (call != null) {
+            return new Plan.Route(StatementKind.CALL, new Target.Routine(call.schema(), call.procedure(), List.of(),
+                    common == null ? -1 : common), Plan.Access.WRITE, effects, null);
         }
         if (common == null) {
-            return Plan.Route.of(StatementKind.OTHER, new Target.AnyShard(), Plan.Access.READ, null);
+            return new Plan.Route(StatementKind.OTHER, new Target.AnyShard(), Plan.Access.READ, effects, null);
         }
-        return unparsedRoute(common);
+        return new Plan.Route(StatementKind.OTHER, new Target.Shard(common), Plan.Access.WRITE, effects, null);
+    }
+
+    /** Whether a SET sets user variables only (adding their names to {@code into}). */
+    private static boolean userVariablesOnly(SessionAction.SetVariables set, List<String> into) {
+        for (SessionAction.SetTarget t : set.targets()) {
+            if (!(t instanceof SessionAction.UserVariable)) {
+                return false;
+            }
+        }
+        for (SessionAction.SetTarget t : set.targets()) {
+            String name = ((SessionAction.UserVariable) t).name();
+            if (!into.contains(name)) {
+                into.add(name);
+            }
+        }
+        return true;
     }
 
     private static Plan refuseMulti() {
         return Plan.Refuse.notSupported(StatementKind.OTHER,
                 "several statements in one query are only supported when they all run on one fixed shard and change no"
-                        + " session state: send them one at a time");
+                        + " session state but user variables: send them one at a time");
     }
 }

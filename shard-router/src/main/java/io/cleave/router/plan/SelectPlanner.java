@@ -36,6 +36,9 @@ final class SelectPlanner {
             }
             target = new Target.Shard(ctx.topology.defaultShard());
         }
+        if (target instanceof Target.AnyShard && (analyzer.readsSystemTables() || CatalogReads.answersDiffer(q))) {
+            target = new Target.DefaultShard(CatalogReads.readsAutoIncrementStep(q));
+        }
         Plan.Spread several = null;
         if (target instanceof Target.Keyed keyed) {
             several = multiShard(q, analyzer, keyed);

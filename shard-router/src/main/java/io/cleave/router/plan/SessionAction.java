@@ -5,7 +5,7 @@ import java.util.List;
 /** A statement that changes the session rather than data: the proxy keeps the state and replays it. */
 public sealed interface SessionAction permits SessionAction.SetVariables, SessionAction.Use, SessionAction.Begin,
         SessionAction.Commit, SessionAction.Rollback, SessionAction.Savepoint, SessionAction.SetTransaction,
-        SessionAction.UnlockedTables {
+        SessionAction.UnlockedTables, SessionAction.Xa {
 
     /** What one SET item sets. */
     sealed interface SetTarget permits SystemVariable, UserVariable, Names, Autocommit {
@@ -84,6 +84,22 @@ public sealed interface SessionAction permits SessionAction.SetVariables, Sessio
     record UnlockedTables(List<String> tables) implements SessionAction {
         public UnlockedTables {
             tables = List.copyOf(tables);
+        }
+    }
+
+    /** What an application's XA statement does. */
+    enum XaOp { START, END, PREPARE, COMMIT, ROLLBACK, RECOVER }
+
+    /**
+     * An application's XA statement ({@code XA START 'x1'}, ...): its xid is tokens {@code [xidFirst,
+     * xidEnd)} of the text (gtrid [, bqual [, formatID]]), each part in slot {@code xidSlots} (-1: no
+     * slot); {@code onePhase} for XA COMMIT ... ONE PHASE; {@code option} for JOIN, RESUME, SUSPEND
+     * and FOR MIGRATE, which the proxy does not carry.
+     */
+    record Xa(XaOp op, int xidFirst, int xidEnd, List<Integer> xidSlots, boolean onePhase, boolean option)
+            implements SessionAction {
+        public Xa {
+            xidSlots = List.copyOf(xidSlots);
         }
     }
 }

@@ -3,7 +3,8 @@ package io.cleave.router.plan;
 import java.util.List;
 
 /** Which shards a statement goes to, before the values of this execution are known. */
-public sealed interface Target permits Target.Shard, Target.Keyed, Target.AllShards, Target.AnyShard {
+public sealed interface Target permits Target.Shard, Target.Keyed, Target.AllShards, Target.AnyShard, Target.DefaultShard,
+        Target.Routine {
 
     /** A fixed shard (an unsharded table's home, temporary tables, session-bound statements). */
     record Shard(int shard) implements Target {
@@ -47,6 +48,39 @@ public sealed interface Target permits Target.Shard, Target.Keyed, Target.AllSha
         @Override
         public String toString() {
             return "any shard";
+        }
+    }
+
+    /**
+     * The default shard answers a read of no table whose answer may differ by shard (the catalog,
+     * system variables, sequences, stored functions: {@code CatalogReads}), as the one server of a
+     * home without rules would. Like {@link AnyShard}, it does not make a transaction reach the
+     * default shard just for the read. {@code autoIncrementStep}: it reads the AUTO_INCREMENT step or
+     * offset, which the session sees as one server's session would (by one, unless it set its own).
+     */
+    record DefaultShard(boolean autoIncrementStep) implements Target {
+        @Override
+        public String toString() {
+            return "default shard";
+        }
+    }
+
+    /**
+     * A CALL: where it runs depends on the procedure's body and declared key, which the proxy reads
+     * from the shards' catalog ({@link io.cleave.router.routine.Routines}). {@code schema} as the
+     * statement names it (null: the session's); per argument its slot (a literal or parameter
+     * marker, from which a key is read), or -1. {@code alongside}: in a text of several statements,
+     * the shard the others run on, -1 when any would do; null for a CALL alone.
+     */
+    record Routine(String schema, String procedure, List<Integer> argumentSlots, Integer alongside) implements Target {
+        public Routine {
+            argumentSlots = List.copyOf(argumentSlots);
+        }
+
+        @Override
+        public String toString() {
+            return "routine " + (schema == null ? "" : schema + ".") + procedure
+                    + (alongside == null ? "" : " with other statements");
         }
     }
 }

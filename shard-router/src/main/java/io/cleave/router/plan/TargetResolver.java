@@ -25,8 +25,15 @@ public final class TargetResolver {
         if (target instanceof Target.AnyShard) {
             return Resolution.anyShard();
         }
+        if (target instanceof Target.DefaultShard) {
+            return Resolution.single(topology.defaultShard());
+        }
         if (target instanceof Target.AllShards) {
             return Resolution.of(all(map.shardCount()));
+        }
+        if (target instanceof Target.Routine r) {
+            return Resolution.error("a CALL of " + r.procedure() + " runs where its procedure's body and declared key put"
+                    + " it, which the proxy reads from the shards' catalog");
         }
         return keyed((Target.Keyed) target, values, map);
     }
@@ -89,8 +96,9 @@ public final class TargetResolver {
     }
 
     /**
-     * The shards a class's rows can be on: those every restriction allows. A restriction whose
-     * value cannot be placed (NULL, inexact) allows every shard holding some bucket of the keyspace
+     * The shards a class's rows can be on: those of any of its alternatives (the arms of a UNION
+     * ALL), each allowing the shards every one of its restrictions allows. A restriction whose value
+     * cannot be placed (NULL, inexact) allows every shard holding some bucket of the keyspace
      * (another shard may hold rows of it only as a move's ghosts). When no shard is left, the
      * restrictions contradict each other and no row qualifies anywhere: every shard answers alike,
      * and all of them are asked (the class is co-located, so the merge is still exact).
@@ -99,13 +107,47 @@ public final class TargetResolver {
         if (!c.restricted()) {
             return map.owners(c.keyspace().name());
         }
-        if (c.restrictions().size() == 1 && c.restrictions().get(0).size() == 1) {
-            int shard = shardOf(c.keyspace(), c.restrictions().get(0).get(0), values, map);
+        List<List<List<KeyValue>>> alternatives = c.alternatives();
+        if (alternatives.size() == 1 && alternatives.get(0).size() == 1 && alternatives.get(0).get(0).size() == 1) {
+            int shard = shardOf(c.keyspace(), alternatives.get(0).get(0).get(0), values, map);
             return shard >= 0 ? new int[] {shard} : map.owners(c.keyspace().name());
         }
+        boolean[] reached = new boolean[shardCount];
+        for (List<List<KeyValue>> alternative : alternatives) {
+            boolean[] allowed = allowedBy(c.keyspace(), alternative, values, map, shardCount);
+            if (allowed == null) {
+                return map.owners(c.keyspace().name());
+            }
+            for (int s = 0; s < shardCount; s++) {
+                reached[s] |= allowed[s];
+            }
+        }
+        int n = 0;
+        for (boolean r : reached) {
+            n += r ? 1 : 0;
+        }
+        if (n == 0) {
+            return map.owners(c.keyspace().name());
+        }
+        int[] out = new int[n];
+        int i = 0;
+        for (int s = 0; s < shardCount; s++) {
+            if (reached[s]) {
+                out[i++] = s;
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The shards every restriction of one alternative allows (none when they contradict each
+     * other), or null when none of them can be placed: then its rows may be on any shard.
+     */
+    private boolean[] allowedBy(Keyspace keyspace, List<List<KeyValue>> alternative, ParameterValues values,
+                                ShardMap map, int shardCount) {
         boolean[] allowed = null;
-        for (List<KeyValue> restriction : c.restrictions()) {
-            boolean[] hit = shardsOf(c.keyspace(), restriction, values, map, shardCount);
+        for (List<KeyValue> restriction : alternative) {
+            boolean[] hit = shardsOf(keyspace, restriction, values, map, shardCount);
             if (hit == null) {
                 continue;
             }
@@ -117,24 +159,7 @@ public final class TargetResolver {
                 }
             }
         }
-        if (allowed == null) {
-            return map.owners(c.keyspace().name());
-        }
-        int n = 0;
-        for (boolean a : allowed) {
-            n += a ? 1 : 0;
-        }
-        if (n == 0) {
-            return map.owners(c.keyspace().name());
-        }
-        int[] out = new int[n];
-        int i = 0;
-        for (int s = 0; s < shardCount; s++) {
-            if (allowed[s]) {
-                out[i++] = s;
-            }
-        }
-        return out;
+        return allowed;
     }
 
     /** The shards one restriction's values reach, or null when one of them cannot be placed. */

@@ -240,7 +240,8 @@ public final class ShardMap {
         }
         Map<String, TableRule> merged = new LinkedHashMap<>(configured.tables());
         merged.putAll(rules);
-        t = new Topology(shardCount + attached.size(), configured.keyspaces(), merged, configured.defaultShard());
+        t = new Topology(shardCount + attached.size(), configured.keyspaces(), merged, configured.defaultShard(),
+                configured.routines());
         routingBase = configured;
         routing = t;
         return t;

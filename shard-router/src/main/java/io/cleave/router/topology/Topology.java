@@ -7,12 +7,17 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The static part of the routing model: shard count, keyspaces and table rules. Tables that no
- * rule names are unsharded on {@code defaultShard}. Table names compare case-insensitively, as
- * they do in MySQL on lower_case_table_names=1 and in practice for applications.
+ * The static part of the routing model: shard count, keyspaces, table rules and the stored
+ * procedures declared to take a key. Tables that no rule names are unsharded on {@code defaultShard}.
+ * Table and routine names compare case-insensitively, as they do in MySQL on
+ * lower_case_table_names=1 and in practice for applications.
  */
 public record Topology(int shardCount, Map<String, Keyspace> keyspaces, Map<String, TableRule> tables,
-                       int defaultShard) {
+                       int defaultShard, Map<String, RoutineRule> routines) {
+
+    public Topology(int shardCount, Map<String, Keyspace> keyspaces, Map<String, TableRule> tables, int defaultShard) {
+        this(shardCount, keyspaces, tables, defaultShard, Map.of());
+    }
 
     public Topology {
         if (shardCount < 1) {
@@ -37,6 +42,20 @@ public record Topology(int shardCount, Map<String, Keyspace> keyspaces, Map<Stri
             byLowerName.put(e.getKey().toLowerCase(Locale.ROOT), rule);
         }
         tables = Map.copyOf(byLowerName);
+        Map<String, RoutineRule> routinesByLowerName = new TreeMap<>();
+        for (RoutineRule r : routines.values()) {
+            if (!keyspaces.containsKey(r.keyspace())) {
+                throw new IllegalArgumentException(
+                        "routine " + r.routine() + " names keyspace " + r.keyspace() + ", which is not defined");
+            }
+            routinesByLowerName.put(r.routine().toLowerCase(Locale.ROOT), r);
+        }
+        routines = Map.copyOf(routinesByLowerName);
+    }
+
+    /** The key a stored procedure is declared to take, or null. */
+    public RoutineRule routineRule(String routine) {
+        return routines.get(routine.toLowerCase(Locale.ROOT));
     }
 
     /** Every table on one shard: what a single-shard config means. */

@@ -148,6 +148,21 @@ class SqlLexerTest {
     }
 
     @Test
+    void theStatementsOwnTrailingSemicolonsAndWhatFollowsThemAreNotPartOfIt() {
+        String sql = "SET FOREIGN_KEY_CHECKS = 0 /* kept */ ; ; -- a comment\n # another\n";
+        TokenBuffer t = lex(sql);
+        assertThat(tokens(t)).containsExactly("KEYWORD SET", "IDENTIFIER FOREIGN_KEY_CHECKS", "EQ =", "INTEGER 0");
+        assertThat(new String(t.source(), t.offset(), t.length(), java.nio.charset.StandardCharsets.UTF_8))
+                .isEqualTo("SET FOREIGN_KEY_CHECKS = 0 /* kept */ ");
+        // A version comment closes after its own semicolon; and a statement of semicolons stays what it is.
+        assertThat(lex("/*!40101 SET NAMES utf8 */;").length()).isEqualTo("/*!40101 SET NAMES utf8 */".length());
+        assertThat(lex("/*!40101 SET NAMES utf8; */").length()).isEqualTo("/*!40101 SET NAMES utf8; */".length());
+        assertThat(tokens(";;")).containsExactly("SEMICOLON ;", "SEMICOLON ;");
+        assertThat(tokens("SELECT 1; SELECT 2;")).containsExactly("KEYWORD SELECT", "INTEGER 1", "SEMICOLON ;",
+                "KEYWORD SELECT", "INTEGER 2");
+    }
+
+    @Test
     void versionCommentContentIsLexed() {
         assertThat(tokens("/*!40101 SET NAMES utf8 */; /*!SELECT 1*/ /*M!100100 , 2 */"))
                 .containsExactly("KEYWORD SET", "KEYWORD NAMES", "IDENTIFIER utf8", "SEMICOLON ;", "KEYWORD SELECT",

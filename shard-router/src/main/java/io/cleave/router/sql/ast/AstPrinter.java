@@ -201,6 +201,8 @@ public final class AstPrinter {
             open(t.type()).child(t.value()).close();
         } else if (e instanceof Expr.NextValue n) {
             open("next-value").sp().text(n.sequence().qualified()).close();
+        } else if (e instanceof Expr.PreviousValue p) {
+            open("previous-value").sp().text(p.sequence().qualified()).close();
         } else {
             sb.append(e);
         }

@@ -151,6 +151,13 @@ public sealed interface Ddl extends Statement {
             implements Ddl {
     }
 
+    /**
+     * {@code CREATE [OR REPLACE] [TEMPORARY] SEQUENCE}, {@code ALTER SEQUENCE}, {@code DROP [TEMPORARY]
+     * SEQUENCE} (MariaDB): the kind tells which; a sequence is a table of one row to the server.
+     */
+    record Sequence(Span span, StatementKind kind, boolean temporary, List<TableName> tables) implements Ddl {
+    }
+
     /** {@code ANALYZE|OPTIMIZE|CHECK|REPAIR|CHECKSUM TABLE t, ...}; operation in upper case. */
     record TableMaintenance(Span span, String operation, List<TableName> tables) implements Ddl {
         @Override

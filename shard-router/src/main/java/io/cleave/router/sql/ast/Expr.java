@@ -305,6 +305,14 @@ public sealed interface Expr extends Node {
         }
     }
 
+    /** {@code PREVIOUS VALUE FOR seq} (MariaDB): the session's last value of the sequence, as {@code LASTVAL(seq)}. */
+    record PreviousValue(Span span, TableName sequence) implements Expr {
+        @Override
+        public List<Expr> children() {
+            return List.of();
+        }
+    }
+
     enum LiteralKind { NULL, TRUE, FALSE, DEFAULT, INTEGER, DECIMAL, FLOAT, STRING, HEX, BIT, WORD }
 
     enum IsValue { NULL, TRUE, FALSE, UNKNOWN }

@@ -88,6 +88,16 @@ public final class SlotValues {
         return LiteralDecoder.bytes(tokens, digest.slotToken(slot), digest.slotTokenCount(slot));
     }
 
+    /**
+     * Whether a hex or bit literal is written in its prefix form ({@code 0x1D6}, {@code 0b101}) rather
+     * than quoted ({@code X'01D6'}, {@code B'101'}): MariaDB reads the quoted hex form as a string
+     * even where a number is compared.
+     */
+    public boolean prefixForm(int slot) {
+        literal(slot);
+        return (tokens.flags(digest.slotToken(slot)) & TokenBuffer.FLAG_PREFIX_FORM) != 0;
+    }
+
     /** The introducer's charset name ({@code utf8mb4}, {@code binary}, {@code utf8mb3} for N'..'), or null. */
     public String introducer(int slot) {
         literal(slot);

@@ -76,6 +76,19 @@ public final class Charsets {
                 lower.length());
     }
 
+    /** Character sets that write ASCII characters as other bytes than ASCII's (two or four bytes each). */
+    private static final java.util.Set<String> WIDE = java.util.Set.of("ucs2", "utf16", "utf16le", "utf32", "filename");
+
+    /**
+     * Whether a character set (an introducer's) writes every ASCII character as its ASCII byte and
+     * every other character with bytes from 0x80 up at its start, so digits and spaces read from its
+     * bytes alone; unknown names are not.
+     */
+    public static boolean asciiCompatible(String charset) {
+        String lower = charset.toLowerCase(java.util.Locale.ROOT);
+        return !WIDE.contains(lower) && isIntroducer(lower.getBytes(StandardCharsets.US_ASCII), 0, lower.length());
+    }
+
     private static byte[][] names(String... names) {
         byte[][] out = new byte[names.length][];
         for (int i = 0; i < names.length; i++) {

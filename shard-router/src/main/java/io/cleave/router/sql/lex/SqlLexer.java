@@ -198,7 +198,10 @@ public final class SqlLexer {
                 case '(' -> pos = op1(TokenType.LPAREN, pos, out);
                 case ')' -> pos = op1(TokenType.RPAREN, pos, out);
                 case ',' -> pos = op1(TokenType.COMMA, pos, out);
-                case ';' -> pos = op1(TokenType.SEMICOLON, pos, out);
+                case ';' -> {
+                    out.add(TokenType.SEMICOLON, pos, pos + 1, -1, inVersionComment ? TokenBuffer.FLAG_IN_VERSION_COMMENT : 0);
+                    pos++;
+                }
                 case '{' -> pos = op1(TokenType.LBRACE, pos, out);
                 case '}' -> pos = op1(TokenType.RBRACE, pos, out);
                 default -> {
@@ -216,7 +219,9 @@ public final class SqlLexer {
         if (inVersionComment) {
             // MySQL rejects a version comment that never closes; the tokens before stay usable.
             out.add(TokenType.ERROR, end, end, LexError.UNTERMINATED_COMMENT.ordinal(), 0);
+            return;
         }
+        out.dropTrailingSemicolons();
     }
 
     private static int op1(TokenType type, int pos, TokenBuffer out) {

@@ -27,6 +27,8 @@ public final class TokenBuffer {
     public static final int FLAG_DOUBLE_QUOTED = 1 << 4;
     /** Flag: a STRING was lexed under NO_BACKSLASH_ESCAPES (a backslash is an ordinary byte). */
     public static final int FLAG_NO_BACKSLASH_ESCAPES = 1 << 5;
+    /** Flag: a SEMICOLON inside a version comment ({@code /*!40101 ...; *}{@code /}), which the comment's close follows. */
+    public static final int FLAG_IN_VERSION_COMMENT = 1 << 6;
 
     private byte[] source = new byte[0];
     private int offset;
@@ -63,6 +65,23 @@ public final class TokenBuffer {
     }
 
     /** The bytes the tokens point into (the caller's array, not a copy). */
+    /**
+     * Drops the semicolons that end the statement, with the whitespace and comments after them: a
+     * server accepts and ignores them, and text the proxy adds after a statement must not follow
+     * them. A statement of semicolons only, one that stopped at a lexer error, or a semicolon inside
+     * a version comment (whose close comes after it) stays as it is.
+     */
+    void dropTrailingSemicolons() {
+        int last = size - 1;
+        while (last > 0 && types[last] == TokenType.SEMICOLON.ordinal() && (flags[last] & FLAG_IN_VERSION_COMMENT) == 0) {
+            last--;
+        }
+        if (last < size - 1 && types[last] != TokenType.SEMICOLON.ordinal()) {
+            length = starts[last + 1] - offset;
+            size = last + 1;
+        }
+    }
+
     public byte[] source() {
         return source;
     }

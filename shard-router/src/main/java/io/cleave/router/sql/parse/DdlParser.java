@@ -40,6 +40,13 @@ final class DdlParser {
         if (c.is(Keyword.TABLE)) {
             return createTable(start, temporary);
         }
+        if (c.isWord("SEQUENCE")) {
+            c.pos++;
+            ifNotExists();
+            TableName name = c.tableName();
+            skipRest();
+            return new Ddl.Sequence(c.spanFrom(start), StatementKind.CREATE_SEQUENCE, temporary, List.of(name));
+        }
         if (c.is(Keyword.UNIQUE) || c.is(Keyword.FULLTEXT) || c.is(Keyword.SPATIAL) || c.is(Keyword.INDEX)) {
             return createIndex(start);
         }
@@ -442,11 +449,20 @@ final class DdlParser {
         if (c.is(Keyword.VIEW)) {
             return view(start, StatementKind.ALTER_VIEW);
         }
-        if (c.is(Keyword.EVENT)) {
+        if (c.is(Keyword.EVENT) || c.is(Keyword.PROCEDURE) || c.is(Keyword.FUNCTION)) {
+            StatementKind kind = c.is(Keyword.EVENT) ? StatementKind.ALTER_EVENT
+                    : c.is(Keyword.PROCEDURE) ? StatementKind.ALTER_PROCEDURE : StatementKind.ALTER_FUNCTION;
             c.pos++;
             TableName name = c.tableName();
             c.skipToEnd();
-            return new Ddl.ObjectDdl(c.spanFrom(start), StatementKind.ALTER_EVENT, List.of(name), List.of(), null);
+            return new Ddl.ObjectDdl(c.spanFrom(start), kind, List.of(name), List.of(), null);
+        }
+        if (c.isWord("SEQUENCE")) {
+            c.pos++;
+            ifExists();
+            TableName name = c.tableName();
+            skipRest();
+            return new Ddl.Sequence(c.spanFrom(start), StatementKind.ALTER_SEQUENCE, false, List.of(name));
         }
         if (c.isWord("USER") || c.is(Keyword.ROLE)) {
             return utility.other(start, StatementKind.USER_ADMIN, 2);
@@ -490,7 +506,8 @@ final class DdlParser {
             c.pos = start;
             return utility.deallocate();
         }
-        if (c.is(Keyword.VIEW)) {
+        if (c.is(Keyword.VIEW) || c.isWord("SEQUENCE")) {
+            boolean sequence = c.isWord("SEQUENCE");
             c.pos++;
             ifExists();
             List<TableName> names = new ArrayList<>();
@@ -498,7 +515,9 @@ final class DdlParser {
                 names.add(c.tableName());
             } while (c.accept(TokenType.COMMA));
             skipRest();
-            return new Ddl.ObjectDdl(c.spanFrom(start), StatementKind.DROP_VIEW, List.copyOf(names), List.of(), null);
+            return sequence
+                    ? new Ddl.Sequence(c.spanFrom(start), StatementKind.DROP_SEQUENCE, temporary, List.copyOf(names))
+                    : new Ddl.ObjectDdl(c.spanFrom(start), StatementKind.DROP_VIEW, List.copyOf(names), List.of(), null);
         }
         StatementKind kind = routineKind(false);
         if (kind != null) {

@@ -468,6 +468,10 @@ final class ExprParser {
     }
 
     private Expr identifierExpr(int start) {
+        if (c.isWord("PREVIOUS") && c.isAt(1, Keyword.VALUE) && c.isAt(2, Keyword.FOR)) {
+            c.pos += 3;
+            return new Expr.PreviousValue(c.spanFrom(start), c.tableName());
+        }
         if (c.type(1) == TokenType.LPAREN) {
             String name = c.identifierText(c.pos);
             c.pos++;
