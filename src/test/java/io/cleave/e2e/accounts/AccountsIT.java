@@ -160,8 +160,23 @@ class AccountsIT {
 
     @Test
     void aWritingAccountsTransactionAcrossShardsCommits() throws Exception {
+        updateBothShardsInOneTransaction(null);
+    }
+
+    @Test
+    void aTransactionThatStartsWithAReadAcrossShardsJoinsThemAtOneCut() throws Exception {
+        // The read joins both shards at a cut: the second one as an XA branch whose read view the
+        // proxy opens with a read of its own, on the client's connection, as the client's account.
+        updateBothShardsInOneTransaction("SELECT SUM(amount) FROM shop.orders");
+    }
+
+    /** As writer, one transaction that begins with {@code firstRead} (if not null) and updates a row on each shard. */
+    private static void updateBothShardsInOneTransaction(String firstRead) throws Exception {
         try (Connection writer = login("writer", "wpw")) {
             writer.setAutoCommit(false);
+            if (firstRead != null) {
+                assertThat(column(writer, firstRead)).containsExactly("100");
+            }
             try (Statement st = writer.createStatement()) {
                 st.executeUpdate("UPDATE shop.orders SET amount = amount + 1 WHERE cust = 5");
                 st.executeUpdate("UPDATE shop.orders SET amount = amount + 1 WHERE cust = 150");

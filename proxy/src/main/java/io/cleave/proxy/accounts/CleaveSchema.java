@@ -17,13 +17,17 @@ import java.util.List;
  *     for that connection ({@link #evaluationLock}), which the proxy takes for the evaluation alone.</li>
  * </ul>
  * Both are granted to PUBLIC (MariaDB 10.11 and later), so every account can run them as the proxy
- * sends them; the proxy refuses client statements that name the schema.
+ * sends them; so is reading {@link #READ_VIEW}, an empty table whose read opens the read view of an
+ * XA branch a cut joins (XA START has no WITH CONSISTENT SNAPSHOT) on the client's connection. The
+ * proxy refuses client statements that name the schema.
  */
 public final class CleaveSchema {
 
     public static final String NAME = "cleave";
     public static final String DECIDE = "cleave.decide";
     public static final String TEMPORARY_TABLE = "cleave.temporary_table";
+    /** An empty table every account may read (see above). */
+    public static final String READ_VIEW = "cleave.read_view";
 
     /** One statement of the setup; an optional one may fail (a server without GRANT ... TO PUBLIC) with a warning. */
     public record Step(String sql, boolean optional) {
@@ -59,6 +63,8 @@ public final class CleaveSchema {
                 + " next_value BIGINT NOT NULL) ENGINE=InnoDB", false));
         out.add(new Step("CREATE TABLE IF NOT EXISTS cleave.runs (run VARCHAR(64) NOT NULL PRIMARY KEY,"
                 + " started TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6)) ENGINE=InnoDB", false));
+        out.add(new Step("CREATE TABLE IF NOT EXISTS " + READ_VIEW + " (id TINYINT NOT NULL PRIMARY KEY) ENGINE=InnoDB",
+                false));
         out.add(new Step("INSERT IGNORE INTO cleave.runs (run) VALUES ('" + runId.replace("'", "") + "')", false));
         if (!mariadb) {
             // MySQL has neither CREATE OR REPLACE PROCEDURE nor PUBLIC: the procedures are MariaDB's.
@@ -91,6 +97,7 @@ public final class CleaveSchema {
                 + " END", false));
         out.add(new Step("GRANT EXECUTE ON PROCEDURE cleave.decide TO PUBLIC", true));
         out.add(new Step("GRANT EXECUTE ON PROCEDURE cleave.temporary_table TO PUBLIC", true));
+        out.add(new Step("GRANT SELECT ON " + READ_VIEW + " TO PUBLIC", true));
         return out;
     }
 
