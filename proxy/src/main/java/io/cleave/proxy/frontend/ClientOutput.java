@@ -7,7 +7,9 @@ import io.cleave.proxy.protocol.packet.server.EofPacket;
 import io.cleave.proxy.protocol.packet.server.ErrPacket;
 import io.cleave.proxy.protocol.packet.server.OkPacket;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
 
 import java.util.function.Consumer;
 
@@ -24,6 +26,8 @@ final class ClientOutput {
     /** Made once: a flush held behind a cut runs this when the cut's window closes. */
     private final Runnable flushAfterWindow = this::flushAfterWindow;
     private boolean flushHeld;
+    /** Close once the held flush has gone out: closing first would drop what was written. */
+    private boolean closeAfterFlush;
     private Capabilities capabilities = Capabilities.PROXY_SERVER;
     private int sequence;
 
@@ -116,6 +120,29 @@ final class ClientOutput {
 
     private void flushAfterWindow() {
         flushHeld = false;
-        channel.flush();
+        if (closeAfterFlush) {
+            closeAfterWrites();
+        } else {
+            channel.flush();
+        }
+    }
+
+    /**
+     * Closes the connection once what was written has reached the client: the last answer before
+     * a close (an error saying why, the OK of COMMIT RELEASE) must not be dropped with the
+     * connection, neither when its flush is held behind a cut's window nor when the socket cannot
+     * take it at once.
+     */
+    void close() {
+        flush();
+        if (flushHeld) {
+            closeAfterFlush = true;
+            return;
+        }
+        closeAfterWrites();
+    }
+
+    private void closeAfterWrites() {
+        channel.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
     }
 }

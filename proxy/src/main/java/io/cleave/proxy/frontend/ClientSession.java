@@ -135,7 +135,6 @@ final class ClientSession implements Command.End {
     public void fatal(Command command, ErrPacket error) {
         session.metrics().error(error.errorCode());
         session.output().error(error);
-        session.output().flush();
         close();
         if (command != null) {
             command.release();
@@ -148,7 +147,7 @@ final class ClientSession implements Command.End {
     @Override
     public void close() {
         closed = true;
-        session.output().channel().close();
+        session.output().close();
     }
 
     void clientWritable() {

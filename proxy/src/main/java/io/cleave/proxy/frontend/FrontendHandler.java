@@ -240,9 +240,8 @@ public final class FrontendHandler extends ChannelInboundHandlerAdapter {
         runtime.metrics().error(1115);
         output.error(1115, "42000", "Unknown character set: the client asked for collation id " + id + ", which the"
                 + " proxy does not know; connect with a character set the server has (utf8mb4, latin1, ...)");
-        output.flush();
         phase = Phase.CLOSED;
-        ctx.close();
+        output.close();
     }
 
     private void denyLogin(ChannelHandlerContext ctx) {
@@ -278,13 +277,14 @@ public final class FrontendHandler extends ChannelInboundHandlerAdapter {
 
     /** Sends an error (unless the connection is already being closed) and closes. */
     private void closeWith(ChannelHandlerContext ctx, int code, String sqlState, String message) {
-        if (phase != Phase.CLOSED) {
-            runtime.metrics().error(code);
-            output.error(code, sqlState, message);
-            output.flush();
+        if (phase == Phase.CLOSED) {
+            ctx.close();
+            return;
         }
+        runtime.metrics().error(code);
+        output.error(code, sqlState, message);
         phase = Phase.CLOSED;
-        ctx.close();
+        output.close();
     }
 
     private void armLoginDeadline(ChannelHandlerContext ctx) {

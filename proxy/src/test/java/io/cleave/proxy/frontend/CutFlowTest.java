@@ -281,6 +281,24 @@ class CutFlowTest {
     }
 
     /** BEGIN and an update on each shard, shard 0 first: COMMIT will be a two-phase commit. */
+    @Test
+    void theLastAnswerBeforeAConnectionClosesIsSentOnceTheWindowEndsNotDroppedWithTheConnection() {
+        EmbeddedClient leaving = proxy.connect();
+        proxy.shard(1).holdStartingWith(SNAPSHOT);
+        reader.query("SELECT COUNT(*) FROM t");
+        proxy.pump();
+
+        leaving.query("COMMIT RELEASE");
+        proxy.pump();
+        assertThat(leaving.hasReply()).as("the OK waits for the window").isFalse();
+        assertThat(leaving.isOpen()).as("and the connection stays open until it has gone").isTrue();
+
+        proxy.shard(1).releaseHeld();
+        proxy.pump();
+        assertThat(leaving.reply().isOk()).as("the OK of COMMIT RELEASE reached the client").isTrue();
+        assertThat(leaving.isOpen()).as("then the connection closed").isFalse();
+    }
+
     private void writeOnBothShards(EmbeddedClient client) {
         proxy.run(client, "BEGIN");
         proxy.run(client, "UPDATE t SET v = 'a' WHERE id = 5");

@@ -9,7 +9,8 @@ import java.util.Set;
 /**
  * Reads of no table whose answer may depend on the shard that gives it, so the default shard
  * gives it, as the one server of a home without rules would: system and status variables (a
- * shard's server id, its AUTO_INCREMENT step, its buffer pool), sequences (NEXTVAL, LASTVAL,
+ * shard's server id, its AUTO_INCREMENT step, its buffer pool; not the session settings the proxy
+ * carries to every connection), sequences (NEXTVAL, LASTVAL,
  * SETVAL live on the default shard), stored functions (their bodies read the default shard's
  * tables), and the system schemas (information_schema counts rows, AUTO_INCREMENT values and sizes
  * per shard). A read of nothing but literals and the built-in functions listed here answers alike
@@ -55,6 +56,23 @@ final class CatalogReads {
             // aggregates over the statement's own rows
             "COUNT", "SUM", "MIN", "MAX", "AVG", "GROUP_CONCAT", "BIT_AND", "BIT_OR", "BIT_XOR");
 
+    /**
+     * Session variables the proxy carries to every connection of the session, so that each shard
+     * answers them as the session set them: drivers read them on connections that are in a
+     * transaction on some shard (Connector/J's transaction_read_only before a statement), and
+     * sending such a read to the default shard would make it wait for a connection there.
+     */
+    private static final Set<String> FOLLOW_THE_SESSION = Set.of("transaction_read_only", "tx_read_only",
+            "transaction_isolation", "tx_isolation", "autocommit", "sql_mode", "time_zone", "character_set_client",
+            "character_set_connection", "character_set_results", "collation_connection", "max_allowed_packet",
+            "net_write_timeout", "net_read_timeout", "wait_timeout", "interactive_timeout", "sql_select_limit",
+            "foreign_key_checks", "unique_checks", "sql_auto_is_null", "sql_safe_updates", "group_concat_max_len",
+            "innodb_lock_wait_timeout", "lock_wait_timeout", "max_statement_time", "session_track_schema",
+            "session_track_state_change", "session_track_system_variables", "session_track_transaction_info",
+            "sql_quote_show_create", "big_tables", "div_precision_increment", "max_join_size", "sql_big_selects",
+            "sql_buffer_result", "sql_log_bin", "sql_notes", "sql_warnings", "default_week_format", "lc_time_names",
+            "lc_messages", "version", "version_comment", "lower_case_table_names");
+
     private CatalogReads() {
     }
 
@@ -74,7 +92,11 @@ final class CatalogReads {
     }
 
     private static boolean differs(Expr e) {
-        if (e instanceof Expr.SystemVariable || e instanceof Expr.NextValue || e instanceof Expr.PreviousValue) {
+        if (e instanceof Expr.SystemVariable v) {
+            return v.scope().effective() != io.cleave.router.sql.ast.VariableScope.SESSION
+                    || !FOLLOW_THE_SESSION.contains(v.name().toLowerCase(Locale.ROOT));
+        }
+        if (e instanceof Expr.NextValue || e instanceof Expr.PreviousValue) {
             return true;
         }
         return e instanceof Expr.FunctionCall f && (f.schema() != null || !SAME_EVERYWHERE.contains(f.upperName()));
