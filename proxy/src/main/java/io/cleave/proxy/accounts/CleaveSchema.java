@@ -29,8 +29,14 @@ public final class CleaveSchema {
     /** An empty table every account may read (see above). */
     public static final String READ_VIEW = "cleave.read_view";
 
-    /** One statement of the setup; an optional one may fail (a server without GRANT ... TO PUBLIC) with a warning. */
-    public record Step(String sql, boolean optional) {
+    /**
+     * One statement of the setup; an optional one may fail (a server without GRANT ... TO PUBLIC)
+     * with a warning. {@code unless}: a query whose row means the statement is not needed, or null.
+     */
+    public record Step(String sql, boolean optional, String unless) {
+        Step(String sql, boolean optional) {
+            this(sql, optional, null);
+        }
     }
 
     private CleaveSchema() {
@@ -70,21 +76,19 @@ public final class CleaveSchema {
             // MySQL has neither CREATE OR REPLACE PROCEDURE nor PUBLIC: the procedures are MariaDB's.
             return out;
         }
-        out.add(new Step("CREATE OR REPLACE DEFINER = CURRENT_USER PROCEDURE cleave.decide(IN xid VARCHAR(128),"
-                + " IN branches VARCHAR(255)) SQL SECURITY DEFINER MODIFIES SQL DATA"
-                + " COMMENT 'records the decision of a cross-shard commit inside its coordinator''s transaction'"
-                + " BEGIN"
+        out.add(procedure("decide", "IN xid VARCHAR(128), IN branches VARCHAR(255)",
+                "records the decision of a cross-shard commit inside its coordinator's transaction",
+                "BEGIN"
                 + " IF xid NOT LIKE 'cleave:%' OR NOT EXISTS (SELECT 1 FROM cleave.runs"
                 + " WHERE run = SUBSTRING_INDEX(SUBSTRING_INDEX(xid, ':', 3), ':', -1)) THEN"
                 + " SIGNAL SQLSTATE '42000' SET MYSQL_ERRNO = 1370,"
                 + " MESSAGE_TEXT = 'cleave.decide records the commit decisions of the proxy only';"
                 + " END IF;"
                 + " INSERT INTO cleave.decisions (xid, shards) VALUES (xid, branches);"
-                + " END", false));
-        out.add(new Step("CREATE OR REPLACE DEFINER = CURRENT_USER PROCEDURE cleave.temporary_table("
-                + "IN mode VARCHAR(1024), IN ddl LONGTEXT CHARACTER SET utf8mb4) SQL SECURITY DEFINER MODIFIES SQL DATA"
-                + " COMMENT 'creates the temporary tables of a read the proxy evaluates on one shard'"
-                + " BEGIN"
+                + " END"));
+        out.add(procedure("temporary_table", "IN mode VARCHAR(1024), IN ddl LONGTEXT CHARACTER SET utf8mb4",
+                "creates the temporary tables of a read the proxy evaluates on one shard",
+                "BEGIN"
                 + " DECLARE holder BIGINT UNSIGNED DEFAULT IS_USED_LOCK(CONCAT('cleave.evaluate.', CONNECTION_ID()));"
                 + " IF holder IS NULL OR ddl NOT LIKE 'CREATE TEMPORARY TABLE %' OR NOT EXISTS (SELECT 1"
                 + " FROM information_schema.PROCESSLIST WHERE ID = holder"
@@ -94,11 +98,26 @@ public final class CleaveSchema {
                 + " END IF;"
                 + " SET SESSION sql_mode = mode;"
                 + " EXECUTE IMMEDIATE ddl;"
-                + " END", false));
+                + " END"));
         out.add(new Step("GRANT EXECUTE ON PROCEDURE cleave.decide TO PUBLIC", true));
         out.add(new Step("GRANT EXECUTE ON PROCEDURE cleave.temporary_table TO PUBLIC", true));
         out.add(new Step("GRANT SELECT ON " + READ_VIEW + " TO PUBLIC", true));
         return out;
+    }
+
+    /**
+     * A procedure of Cleave's schema, run as its definer (the shard account). It is created only
+     * when the shard lacks it as written here: its comment ends in a digest of its text, and
+     * CREATE OR REPLACE drops it first, so a commit calling it from another connection meanwhile
+     * (the setup runs again on a shard that comes back) would find no procedure, and then no grant.
+     */
+    private static Step procedure(String name, String parameters, String description, String body) {
+        String comment = description + " [" + Integer.toHexString((parameters + description + body).hashCode()) + "]";
+        String literal = "'" + comment.replace("'", "''") + "'";
+        return new Step("CREATE OR REPLACE DEFINER = CURRENT_USER PROCEDURE " + NAME + "." + name + "(" + parameters
+                + ") SQL SECURITY DEFINER MODIFIES SQL DATA COMMENT " + literal + " " + body, false,
+                "SELECT 1 FROM information_schema.ROUTINES WHERE ROUTINE_SCHEMA = '" + NAME + "' AND ROUTINE_NAME = '"
+                        + name + "' AND ROUTINE_TYPE = 'PROCEDURE' AND ROUTINE_COMMENT = " + literal);
     }
 
     /** The statement that records a cross-shard commit's decision (on the coordinator, inside its transaction). */

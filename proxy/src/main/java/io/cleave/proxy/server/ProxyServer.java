@@ -436,14 +436,18 @@ public final class ProxyServer implements AutoCloseable {
     private static boolean bootstrapShard(ShardAdmin admin, ProxyRuntime runtime, int shard) {
         for (CleaveSchema.Step step : CleaveSchema.setup(runtime.runId(), runtime.proxyProtocol())) {
             try {
+                if (step.unless() != null && !admin.query(shard, step.unless()).isEmpty()) {
+                    continue;
+                }
                 admin.query(shard, step.sql());
             } catch (ShardAdmin.ShardAdminException e) {
                 if (e.unreachable()) {
                     return false;
                 }
                 if (step.optional()) {
-                    log.warn("shard {}: {} failed ({}): accounts need EXECUTE on Cleave's procedures granted to them"
-                            + " for cross-shard commits and reads evaluated on one shard", shard, step.sql(), e.getMessage());
+                    log.warn("shard {}: {} failed ({}): accounts need EXECUTE on Cleave's procedures and SELECT on {}"
+                            + " granted to them for cross-shard commits, reads evaluated on one shard and transactions"
+                            + " joined at a cut", shard, step.sql(), e.getMessage(), CleaveSchema.READ_VIEW);
                     continue;
                 }
                 throw new IllegalStateException("cannot prepare shard " + shard + " for the proxy: " + e.getMessage(), e);
