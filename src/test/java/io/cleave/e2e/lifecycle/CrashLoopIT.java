@@ -51,6 +51,10 @@ class CrashLoopIT {
         try (CleaveTestHome home = CleaveTestHome.builder().shards(2).create()) {
             try (RunningDaemon first = home.start()) {
                 assertThat(first.status(1).state()).isEqualTo(InstanceState.RUNNING);
+                try (Connection c = first.connectProxy("", ""); Statement st = c.createStatement()) {
+                    st.execute("CREATE DATABASE kept");
+                    st.execute("CREATE TABLE kept.t (id INT PRIMARY KEY)");
+                }
             }
             // Shard 1's system tablespace is destroyed: InnoDB, and with it the server, cannot start.
             Path ibdata = home.root().resolve("data/shard-1/ibdata1");
@@ -62,16 +66,23 @@ class CrashLoopIT {
                 assertThat(daemon.status(1).state()).isEqualTo(InstanceState.CRASH_LOOP);
                 assertThat(daemon.status(0).state()).isEqualTo(InstanceState.RUNNING);
                 try (Connection c = daemon.connectProxy("", ""); Statement st = c.createStatement()) {
-                    // DDL reaches every shard: the error names the one that is down and the one that applied it.
-                    assertThatThrownBy(() -> st.execute("CREATE DATABASE kept")).isInstanceOfSatisfying(SQLException.class,
+                    // DDL reaches every shard, all or nothing: the error names the one that is down, and
+                    // the shard that applied it has it undone.
+                    assertThatThrownBy(() -> st.execute("CREATE DATABASE lost")).isInstanceOfSatisfying(SQLException.class,
                             e -> {
                                 assertThat(e.getErrorCode()).isEqualTo(1158);
-                                assertThat(e.getMessage()).contains("applied on shard(s) [0]")
-                                        .contains("failed on shard(s) [1]").contains("cannot connect to shard 1")
+                                assertThat(e.getMessage()).contains("cannot connect to shard 1")
+                                        .contains("the CREATE DATABASE was undone on shard(s) [0]")
                                         .doesNotContain(": null");
                             });
-                    assertThatThrownBy(() -> st.execute("CREATE TABLE kept.t (id INT PRIMARY KEY)"))
+                    assertThatThrownBy(() -> st.execute("CREATE TABLE kept.t2 (id INT PRIMARY KEY)"))
                             .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(1158));
+                }
+                try (Connection s0 = daemon.connect(0); Statement st = s0.createStatement();
+                     ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name"
+                             + " = 'lost'")) {
+                    assertThat(rs.next()).isTrue();
+                    assertThat(rs.getInt(1)).as("the CREATE DATABASE left nothing on shard 0").isZero();
                 }
                 // Every table is unsharded with home shard 0 here: it is served as if nothing were wrong.
                 try (Connection c = daemon.connectProxy("kept", ""); Statement st = c.createStatement()) {

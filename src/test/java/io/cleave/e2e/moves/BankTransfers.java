@@ -30,17 +30,17 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>Table: {@code bank.accounts (branch INT, id INT, balance BIGINT, pad CHAR(120), PRIMARY KEY
  * (branch, id))}, {@code branches} x {@code accounts} rows of {@link #INITIAL}.
  */
-final class BankTransfers implements AutoCloseable {
+public final class BankTransfers implements AutoCloseable {
 
-    static final long INITIAL = 1000;
-    static final String TABLE = "bank.accounts";
+    public static final long INITIAL = 1000;
+    public static final String TABLE = "bank.accounts";
 
     /** A transfer of {@code amount} from one account to another (keys: branch * 1,000,000 + id). */
     record Transfer(long from, long to, long amount) {
     }
 
     /** What the shape of the load is: branches, accounts each, how branches lie on shards at the start. */
-    record Shape(int branches, int accounts, int branchesPerShard) {
+    public record Shape(int branches, int accounts, int branchesPerShard) {
         int shardOf(int branch) {
             return (branch - 1) / branchesPerShard;
         }
@@ -49,7 +49,7 @@ final class BankTransfers implements AutoCloseable {
             return (branches + branchesPerShard - 1) / branchesPerShard;
         }
 
-        long rows() {
+        public long rows() {
             return (long) branches * accounts;
         }
     }
@@ -75,7 +75,7 @@ final class BankTransfers implements AutoCloseable {
      * {@code hot}: a range of branches (first, last) half the transfers start in (the keys a test
      * moves), so that the moving keys see plenty of writes.
      */
-    BankTransfers(Shape shape, int proxyPort, long seed, int[] hot) {
+    public BankTransfers(Shape shape, int proxyPort, long seed, int[] hot) {
         this.shape = shape;
         this.url = "jdbc:mysql://127.0.0.1:" + proxyPort + "/bank?sslMode=DISABLED&allowPublicKeyRetrieval=true"
                 + "&connectTimeout=2000&socketTimeout=60000";
@@ -84,7 +84,7 @@ final class BankTransfers implements AutoCloseable {
     }
 
     /** Creates the schema and rows through {@code proxy}. */
-    static void create(Connection proxy, Shape shape) throws SQLException {
+    public static void create(Connection proxy, Shape shape) throws SQLException {
         try (Statement s = proxy.createStatement()) {
             s.execute("CREATE DATABASE IF NOT EXISTS bank");
             s.execute("CREATE TABLE " + TABLE + " (branch INT NOT NULL, id INT NOT NULL, balance BIGINT NOT NULL,"
@@ -110,7 +110,7 @@ final class BankTransfers implements AutoCloseable {
         return branch * 1_000_000L + id;
     }
 
-    void start(int writers) {
+    public void start(int writers) {
         for (int i = 0; i < writers; i++) {
             Random random = new Random(seed * 31 + i);
             Thread t = new Thread(() -> write(random), "transfers-" + i);
@@ -120,11 +120,11 @@ final class BankTransfers implements AutoCloseable {
     }
 
     /** From now until {@link #outageOver()}, connection failures are expected (the daemon is being killed). */
-    void outageBegins() {
+    public void outageBegins() {
         outage.set(true);
     }
 
-    void outageOver() {
+    public void outageOver() {
         outage.set(false);
     }
 
@@ -133,7 +133,7 @@ final class BankTransfers implements AutoCloseable {
     }
 
     /** Waits until {@code more} transfers were acknowledged (or fails after a minute, with the errors). */
-    void awaitAcknowledged(long more) throws InterruptedException {
+    public void awaitAcknowledged(long more) throws InterruptedException {
         long target = acknowledged.get() + more;
         long deadline = System.nanoTime() + 60_000_000_000L;
         while (acknowledged.get() < target) {
@@ -146,23 +146,23 @@ final class BankTransfers implements AutoCloseable {
     }
 
     /** Lets every writer finish its transfer and wait: the rows then hold exactly what was acknowledged. */
-    void pause() throws InterruptedException {
+    public void pause() throws InterruptedException {
         paused = true;
         while (idle.get() < threads.size()) {
             Thread.sleep(5);
         }
     }
 
-    void resume() {
+    public void resume() {
         paused = false;
     }
 
     /** Errors writers saw outside an outage (deadlocks, lock waits, refusals, lost rows, ...). */
-    List<String> errors() {
+    public List<String> errors() {
         return new ArrayList<>(errors);
     }
 
-    String summary() {
+    public String summary() {
         return acknowledged.get() + " transfers acknowledged (" + crossShard.get() + " across shards), " + reads.get()
                 + " point reads, " + uncertain.size() + " uncertain, " + outageErrors.get() + " connection errors in"
                 + " outages, " + errors.size() + " other errors";
@@ -237,7 +237,7 @@ final class BankTransfers implements AutoCloseable {
     }
 
     /** Every account's balance by key, read with {@code c}. */
-    static Map<Long, Long> balances(Connection c, String sql) throws SQLException {
+    public static Map<Long, Long> balances(Connection c, String sql) throws SQLException {
         Map<Long, Long> out = new HashMap<>();
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
             while (rs.next()) {

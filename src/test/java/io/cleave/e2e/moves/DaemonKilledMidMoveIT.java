@@ -88,7 +88,7 @@ class DaemonKilledMidMoveIT {
         Thread writer = null;
         long id;
         try {
-            AdminClient admin = awaitDaemon(up, log);
+            AdminClient admin = CleaveJar.awaitAdmin(home, up, log);
             Connection proxy = CleaveJar.awaitProxy(home, up, log, "k");
             writer = new Thread(() -> {
                 try (proxy) {
@@ -131,24 +131,5 @@ class DaemonKilledMidMoveIT {
         } finally {
             next.closeLeavingInstancesRunning();
         }
-    }
-
-    private AdminClient awaitDaemon(Process up, Path log) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-        while (System.nanoTime() < deadline) {
-            assertThat(up.isAlive()).as("daemon running:\n%s", Files.readString(log)).isTrue();
-            var client = AdminClient.connect(home.home());
-            if (client.isPresent()) {
-                try {
-                    if (client.get().status().ready()) {
-                        return client.get();
-                    }
-                } catch (java.io.IOException e) {
-                    // not answering yet
-                }
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("the daemon was not ready within 90 s:\n" + Files.readString(log));
     }
 }

@@ -23,7 +23,7 @@ import javax.sql.DataSource;
 public final class MoveChecks {
 
     /** Keyspace w: keys 1-1000 on shard 0, 1001- on shard 1; table t sharded on its column w. */
-    static final String TWO_RANGES = """
+    public static final String TWO_RANGES = """
             sharding:
               keyspaces:
                 - name: w

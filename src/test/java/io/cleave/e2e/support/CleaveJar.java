@@ -43,6 +43,27 @@ public final class CleaveJar {
         return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     }
 
+    /** The admin API of a daemon started by {@link #up} once it reports ready; fails if the daemon exits first. */
+    public static io.cleave.manager.admin.AdminClient awaitAdmin(CleaveTestHome home, Process up, java.nio.file.Path log)
+            throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        while (System.nanoTime() < deadline) {
+            assertThat(up.isAlive()).as("daemon running:\n%s", java.nio.file.Files.readString(log)).isTrue();
+            var client = io.cleave.manager.admin.AdminClient.connect(home.home());
+            if (client.isPresent()) {
+                try {
+                    if (client.get().status().ready()) {
+                        return client.get();
+                    }
+                } catch (IOException e) {
+                    // not answering yet
+                }
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("the daemon was not ready within 90 s:\n" + java.nio.file.Files.readString(log));
+    }
+
     /** Logs in to the proxy of a daemon started by {@link #up} once it listens; fails if the daemon exits first. */
     public static java.sql.Connection awaitProxy(CleaveTestHome home, Process up, java.nio.file.Path log, String database)
             throws Exception {

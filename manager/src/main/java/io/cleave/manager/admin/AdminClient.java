@@ -137,6 +137,26 @@ public final class AdminClient {
                 io.cleave.manager.scale.ScaleStatus.class);
     }
 
+    /** Starts a backup to {@code to} (null: the configured location). */
+    public io.cleave.manager.backup.BackupStatus startBackup(String to) throws IOException {
+        java.util.Map<String, Object> body = new java.util.LinkedHashMap<>();
+        if (to != null) {
+            body.put("to", to);
+        }
+        return post("/v1/backups", body, Duration.ofSeconds(30), io.cleave.manager.backup.BackupStatus.class);
+    }
+
+    public io.cleave.manager.backup.BackupStatus backup(String id) throws IOException {
+        return AdminServer.JSON.readValue(send("GET", "/v1/backups/" + id), io.cleave.manager.backup.BackupStatus.class);
+    }
+
+    /** The backups of {@code location} (null: the configured one). */
+    public io.cleave.manager.backup.BackupsReport backups(String location) throws IOException {
+        String query = location == null ? "" : "?from=" + java.net.URLEncoder.encode(location, StandardCharsets.UTF_8);
+        return AdminServer.JSON.readValue(send("GET", "/v1/backups" + query, HttpRequest.BodyPublishers.noBody(),
+                Duration.ofMinutes(1)), io.cleave.manager.backup.BackupsReport.class);
+    }
+
     /** POSTs {@code body} as JSON and reads the answer as {@code type}. */
     private <T> T post(String path, Object body, Duration timeout, Class<T> type) throws IOException {
         return AdminServer.JSON.readValue(send("POST", path, HttpRequest.BodyPublishers.ofString(

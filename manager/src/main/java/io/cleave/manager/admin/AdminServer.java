@@ -47,6 +47,9 @@ import java.util.function.Supplier;
  *       datadirs of shards a scale stopped; {@code GET /v1/scale}: its status</li>
  *   <li>{@code POST /v1/shard-table} with {@code {"table": "db.t", "keyspace": "k", "column": "c"}} (or
  *       {@code "reference": true}, or {@code "unsharded": SHARD}): the move that gives the table that rule</li>
+ *   <li>{@code POST /v1/backups} with {@code {"to": "DIR or s3://BUCKET/PREFIX"}} (or {@code {}}: the configured
+ *       location) starts a backup (409 while one runs); {@code GET /v1/backups/ID}: its progress;
+ *       {@code GET /v1/backups[?from=LOCATION]}: the backups and restorable range of a location</li>
  *   <li>{@code GET /metrics}: Prometheus text format</li>
  * </ul>
  * Errors are {@code {"error": "..."}}; 503 means the proxy, through which XA work goes, is not running.
@@ -69,7 +72,7 @@ public final class AdminServer implements AutoCloseable {
     public AdminServer(int port, String token, PrometheusMeterRegistry registry, Supplier<StatusReport> status,
                        Runnable shutdown, Function<String, ExplainReport> explain, InDoubtTransactions xa,
                        MoveService moves, io.cleave.manager.imports.ImportService imports,
-                       io.cleave.manager.scale.ScaleService scale) {
+                       io.cleave.manager.scale.ScaleService scale, io.cleave.manager.backup.BackupService backups) {
         this.expectedAuth = ("Bearer " + token).getBytes(StandardCharsets.UTF_8);
         try {
             server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 16);
@@ -146,6 +149,7 @@ public final class AdminServer implements AutoCloseable {
                 handle(ex, "GET", true, () -> respond(ex, 200, "application/json", JSON.writeValueAsString(scale.status())));
             }
         });
+        server.createContext("/v1/backups", ex -> handleBackups(ex, backups));
         server.createContext("/v1/shard-table", ex -> handle(ex, "POST", true, () -> {
             JsonNode body = body(ex);
             respond(ex, 202, "application/json", JSON.writeValueAsString(moves.shardTable(body.path("table").asText(""),
@@ -201,6 +205,41 @@ public final class AdminServer implements AutoCloseable {
         }
     }
 
+    /** /v1/backups (POST start, GET list of a location), /v1/backups/ID (GET). */
+    private void handleBackups(HttpExchange ex, io.cleave.manager.backup.BackupService backups) throws IOException {
+        String[] parts = ex.getRequestURI().getPath().split("/");
+        String method = ex.getRequestMethod();
+        if (parts.length == 3 && method.equals("POST")) {
+            handle(ex, "POST", true, () -> {
+                JsonNode body = body(ex);
+                respond(ex, 202, "application/json", JSON.writeValueAsString(backups.start(body.path("to").asText(null))));
+            });
+        } else if (parts.length == 3) {
+            handle(ex, "GET", true, () -> respond(ex, 200, "application/json",
+                    JSON.writeValueAsString(backups.list(query(ex, "from")))));
+        } else if (parts.length == 4) {
+            handle(ex, "GET", true, () -> respond(ex, 200, "application/json",
+                    JSON.writeValueAsString(backups.status(parts[3]))));
+        } else {
+            handle(ex, "GET", true, () -> noSuchEndpoint(ex));
+        }
+    }
+
+    /** A parameter of the request's query string, decoded; null when absent. */
+    private static String query(HttpExchange ex, String name) {
+        String q = ex.getRequestURI().getRawQuery();
+        if (q == null) {
+            return null;
+        }
+        for (String pair : q.split("&")) {
+            int eq = pair.indexOf('=');
+            if (eq > 0 && pair.substring(0, eq).equals(name)) {
+                return java.net.URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+            }
+        }
+        return null;
+    }
+
     private static JsonNode body(HttpExchange ex) throws IOException {
         byte[] bytes = ex.getRequestBody().readAllBytes();
         if (bytes.length == 0) {
@@ -216,7 +255,7 @@ public final class AdminServer implements AutoCloseable {
     private static void noSuchEndpoint(HttpExchange ex) throws IOException {
         respond(ex, 404, "application/json", JSON.writeValueAsString(Map.of("error", "no such endpoint: expected"
                 + " /v1/status, /v1/shutdown, /v1/explain, /v1/xa, /v1/xa/commit, /v1/xa/rollback, /v1/xa/recover,"
-                + " /v1/shards, /v1/moves, /v1/rebalance, /v1/shard-table, /v1/import, /v1/scale or /metrics")));
+                + " /v1/shards, /v1/moves, /v1/rebalance, /v1/shard-table, /v1/import, /v1/scale, /v1/backups or /metrics")));
     }
 
     private static void resolve(HttpExchange ex, InDoubtTransactions xa, boolean commit) throws IOException {

@@ -9,7 +9,8 @@ import picocli.CommandLine.Command;
         subcommands = {InitCommand.class, UpCommand.class, DownCommand.class, StatusCommand.class,
                 ExplainCommand.class, XaCommand.class, ShardsCommand.class, MoveCommand.class,
                 MovesCommand.class, RebalanceCommand.class, ShardTableCommand.class, ImportCommand.class, ScaleCommand.class,
-                RepairCommand.class, HashPasswordCommand.class, CommandLine.HelpCommand.class,
+                RepairCommand.class, BackupCommand.class, BackupsCommand.class, RestoreCommand.class,
+                HashPasswordCommand.class, CommandLine.HelpCommand.class,
                 PlanCommand.class})
 public final class CleaveMain implements Runnable {
 

@@ -34,6 +34,18 @@ public final class HomeOptions {
                 "no cleave daemon is running for home " + home.root() + " (start one with 'cleave up')"));
     }
 
+    /** The config file named, or the default one when it exists; null when none was named and there is none. */
+    public Path configIfAny() {
+        if (config != null) {
+            return config();
+        }
+        try {
+            return config();
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
     public Path config() {
         Path chosen = config;
         if (chosen == null) {

@@ -18,11 +18,12 @@ import java.util.OptionalInt;
  * @param redoWriteRate the peak rate (bytes per second) at which all shards together write redo,
  *                      when known: redo logs are sized to hold an hour of it
  * @param cpuSets       how shards are placed on CPUs
+ * @param backup        where backups go and whether binlogs are archived for point-in-time recovery
  */
 public record CleaveConfig(Path source, int shards, ServerConfig server, long bufferPoolBytes,
                            List<Path> datadirRoots, Optional<Path> logDir, OptionalInt ioCapacity,
                            Optional<Long> redoWriteRate, CpuSets cpuSets,
-                           ProxyConfig proxy, int adminPort, ShardingConfig sharding) {
+                           ProxyConfig proxy, int adminPort, ShardingConfig sharding, BackupConfig backup) {
 
     public static final int DEFAULT_ADMIN_PORT = 6034;
 
@@ -40,6 +41,6 @@ public record CleaveConfig(Path source, int shards, ServerConfig server, long bu
      */
     public CleaveConfig withShards(int n) {
         return n == shards ? this : new CleaveConfig(source, n, server, bufferPoolBytes, datadirRoots, logDir, ioCapacity,
-                redoWriteRate, cpuSets, proxy, adminPort, sharding);
+                redoWriteRate, cpuSets, proxy, adminPort, sharding, backup);
     }
 }

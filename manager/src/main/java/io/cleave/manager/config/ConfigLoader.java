@@ -87,6 +87,7 @@ public final class ConfigLoader {
         int adminPort = admin.integer("port", CleaveConfig.DEFAULT_ADMIN_PORT, 0, 65535); // 0: any free port
         admin.rejectUnknownKeys();
         ShardingConfig sharding = new ShardingLoader(top.mapping("sharding"), shards).load();
+        BackupConfig backup = backup(top.mapping("backup"), dir);
         top.rejectUnknownKeys();
 
         int maxPort = server.basePort() + shards - 1;
@@ -96,7 +97,36 @@ public final class ConfigLoader {
         }
         problems.throwIfAny();
         return new CleaveConfig(file, shards, server, bufferPool, roots, logDir, ioCapacity, redoWriteRate, cpuSets, proxy,
-                adminPort, sharding);
+                adminPort, sharding, backup);
+    }
+
+    /** The backup section; a relative directory resolves against the config's directory, as other paths do. */
+    private static BackupConfig backup(YamlMapping backup, Path dir) {
+        Optional<String> location = backup.string("location")
+                .map(l -> l.startsWith("s3://") ? l : dir.resolve(l).normalize().toString());
+        if (location.isPresent() && location.get().startsWith("s3://") && !location.get().matches("s3://[^/]+(/.*)?")) {
+            backup.problems().add(backup.lineOf("location"), backup.field("location"), "'" + location.get()
+                    + "' names no bucket: expected s3://BUCKET/PREFIX or a directory");
+        }
+        boolean archive = backup.bool("archive_binlogs", false);
+        if (archive && location.isEmpty()) {
+            backup.problems().add(backup.lineOf("archive_binlogs"), backup.field("archive_binlogs"),
+                    "archiving binlogs needs backup.location: the directory or s3://BUCKET/PREFIX they are copied to");
+        }
+        int cutSeconds = backup.integer("cut_interval_s", 5, 1, 3_600);
+        int maxSnapshotSeconds = backup.integer("max_snapshot_s", (int) BackupConfig.NONE.maxSnapshot().toSeconds(), 10,
+                7 * 86_400);
+        YamlMapping s3 = backup.mapping("s3");
+        Optional<String> endpoint = s3.string("endpoint");
+        if (endpoint.isPresent() && !endpoint.get().matches("https?://.+")) {
+            s3.problems().add(s3.lineOf("endpoint"), s3.field("endpoint"), "'" + endpoint.get()
+                    + "' is not a URL: expected e.g. http://127.0.0.1:9000");
+        }
+        String region = s3.string("region", BackupConfig.NONE.s3Region());
+        s3.rejectUnknownKeys();
+        backup.rejectUnknownKeys();
+        return new BackupConfig(location, archive, Duration.ofSeconds(cutSeconds), Duration.ofSeconds(maxSnapshotSeconds),
+                endpoint, region);
     }
 
     /** {@code auto} (the default: from each device's class) or a whole number of I/O operations per second per device. */

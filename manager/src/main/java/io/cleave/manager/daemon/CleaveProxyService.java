@@ -133,6 +133,11 @@ public final class CleaveProxyService implements ProxyService {
     }
 
     @Override
+    public io.cleave.proxy.cut.CutWindows cuts() {
+        return running().runtime().cuts();
+    }
+
+    @Override
     public int recoverNow() {
         return running().recoverNow();
     }

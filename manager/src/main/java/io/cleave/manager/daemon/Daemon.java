@@ -87,6 +87,8 @@ public final class Daemon implements AutoCloseable {
     private MoveService moves;
     private io.cleave.manager.imports.ImportService imports;
     private io.cleave.manager.scale.ScaleService scale;
+    private io.cleave.manager.backup.BackupService backups;
+    private io.cleave.manager.backup.archive.BinlogArchiver archiver;
     private ShardLinks links;
     private io.cleave.manager.accounts.AccountSync accounts;
     private io.cleave.manager.schema.DriftJournal driftJournal;
@@ -163,8 +165,11 @@ public final class Daemon implements AutoCloseable {
                 if (note != null) {
                     log.info("{}", note);
                 }
+                backups = new io.cleave.manager.backup.BackupService(new io.cleave.manager.backup.BackupSources(links,
+                        provisioned.shardMaps(), config.sharding().topology(), this::cutWindows, config.source()),
+                        config.backup(), registry);
                 admin = new AdminServer(config.adminPort(), provisioned.adminToken(), registry, () -> statusReport(true),
-                        this::requestShutdown, this::explain, inDoubtTransactions(), moves, imports, scale);
+                        this::requestShutdown, this::explain, inDoubtTransactions(), moves, imports, scale, backups);
                 admin.repair(this::repairSchemas);
                 admin.start();
                 new DaemonInfo(ProcessHandle.current().pid(), admin.port(), startedAt.toString(), version()).write(home);
@@ -182,6 +187,7 @@ public final class Daemon implements AutoCloseable {
         } else {
             proxyState = options.proxy().isPresent() ? "down: no instance is ready" : "not part of this build";
         }
+        startArchiving();
         // Unfinished moves go on once the proxy (whose gate holds clients at a cutover) runs.
         moves.resume();
         imports.resume();
@@ -238,6 +244,34 @@ public final class Daemon implements AutoCloseable {
 
     public MoveService moves() {
         return moves;
+    }
+
+    public io.cleave.manager.backup.BackupService backups() {
+        return backups;
+    }
+
+    /** The binlog archiver when backup.archive_binlogs is on, else null. */
+    public io.cleave.manager.backup.archive.BinlogArchiver archiver() {
+        return archiver;
+    }
+
+    private void startArchiving() {
+        io.cleave.manager.config.BackupConfig b = config.backup();
+        synchronized (lifecycle) {
+            if (closed || !b.archiveBinlogs() || b.location().isEmpty()) {
+                return;
+            }
+            archiver = new io.cleave.manager.backup.archive.BinlogArchiver(
+                    io.cleave.manager.backup.store.BackupStores.of(b.location().get(), b), links,
+                    () -> provisioned.shardMaps().current(), this::cutWindows, b.cutInterval(), registry);
+            archiver.start();
+        }
+    }
+
+    /** Where the running proxy orders cuts against commits, or null when no proxy runs (then nothing commits). */
+    private io.cleave.proxy.cut.CutWindows cutWindows() {
+        ProxyService p = proxy;
+        return p == null ? null : p.cuts();
     }
 
     /**
@@ -580,6 +614,12 @@ public final class Daemon implements AutoCloseable {
                 return;
             }
             closed = true;
+            if (archiver != null) {
+                archiver.close();
+            }
+            if (backups != null) {
+                backups.close();
+            }
             if (scale != null) {
                 scale.close();
             }

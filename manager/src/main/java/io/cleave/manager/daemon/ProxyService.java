@@ -27,6 +27,12 @@ public interface ProxyService extends AutoCloseable {
      */
     InDoubtResolution resolveInDoubt(String xid, boolean commit, boolean force);
 
+    /**
+     * Where cuts are ordered against cross-shard commits: a backup takes its cut here
+     * ({@link io.cleave.proxy.cut.JdbcCut}) so that no transaction across shards is torn in it.
+     */
+    io.cleave.proxy.cut.CutWindows cuts();
+
     /** Where moves hold statements on moving keys while the map changes. */
     io.cleave.proxy.cutover.CutoverGate cutoverGate();
 

@@ -9,7 +9,8 @@ import java.nio.file.StandardOpenOption;
 
 /**
  * Replaces a file so that after a crash it holds either the old or the new content, never a mix:
- * write a sibling, fsync it, rename it over the file, fsync the directory.
+ * write a hidden sibling, fsync it, rename it over the file, fsync the directory. A write that fails
+ * leaves no sibling behind.
  */
 public final class DurableFiles {
 
@@ -17,7 +18,7 @@ public final class DurableFiles {
     }
 
     public static void write(Path file, byte[] content) throws IOException {
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        Path tmp = file.resolveSibling("." + file.getFileName() + ".tmp");
         try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING)) {
             java.nio.ByteBuffer buf = java.nio.ByteBuffer.wrap(content);
@@ -25,6 +26,9 @@ public final class DurableFiles {
                 ch.write(buf);
             }
             ch.force(true);
+        } catch (IOException e) {
+            Files.deleteIfExists(tmp);
+            throw e;
         }
         Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         try (FileChannel dir = FileChannel.open(file.getParent(), StandardOpenOption.READ)) {

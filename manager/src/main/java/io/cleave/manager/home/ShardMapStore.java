@@ -89,51 +89,56 @@ public final class ShardMapStore {
      */
     public ShardMap read() {
         try {
-            JsonNode root = JSON.readTree(file.toFile());
-            Map<String, int[]> assignments = new LinkedHashMap<>();
-            Map<String, RangeShardFunction> split = new LinkedHashMap<>();
-            Iterator<Map.Entry<String, JsonNode>> fields = root.path("keyspaces").fields();
-            while (fields.hasNext()) {
-                Map.Entry<String, JsonNode> e = fields.next();
-                JsonNode array = e.getValue().path("assignment");
-                int[] shards = new int[array.size()];
-                for (int i = 0; i < shards.length; i++) {
-                    shards[i] = array.get(i).asInt();
-                }
-                assignments.put(e.getKey(), shards);
-                JsonNode ranges = e.getValue().get("ranges");
-                if (ranges != null && ranges.isArray()) {
-                    List<KeyRange> list = new ArrayList<>();
-                    for (JsonNode r : ranges) {
-                        list.add(new KeyRange(r.get(0).asLong(), r.get(1).asLong()));
-                    }
-                    split.put(e.getKey(), new RangeShardFunction(list));
-                }
-            }
-            List<Ghost> ghosts = new ArrayList<>();
-            for (JsonNode g : root.path("ghosts")) {
-                String keys = g.path("keys").asText();
-                KeySet set = keys.startsWith("bucket:")
-                        ? new KeySet.Buckets(g.path("from").asInt(), g.path("to").asInt())
-                        : new KeySet.Keys(g.path("from").asLong(), g.path("to").asLong());
-                ghosts.add(new Ghost(g.path("keyspace").asText(), set, g.path("shard").asInt(), g.path("move").asLong()));
-            }
-            Map<String, TableRule> rules = new LinkedHashMap<>();
-            for (JsonNode r : root.path("rules")) {
-                TableRule rule = rule(r);
-                rules.put(rule.table(), rule);
-            }
-            List<AttachedShard> attached = new ArrayList<>();
-            for (JsonNode a : root.path("attached")) {
-                attached.add(new AttachedShard(a.path("index").asInt(), a.path("label").asText()));
-            }
-            Map<String, Long> moving = new LinkedHashMap<>();
-            root.path("moving_tables").fields().forEachRemaining(e -> moving.put(e.getKey(), e.getValue().asLong()));
-            return new ShardMap(root.path("version").asLong(), root.path("shard_count").asInt(), assignments, split,
-                    ghosts, rules, attached, moving);
+            return parse(Files.readAllBytes(file));
         } catch (IOException | IllegalArgumentException | NullPointerException e) {
             throw new ShardMapMismatchException("cannot read the shard map " + file + ": " + e.getMessage());
         }
+    }
+
+    /** A map from the JSON {@link #render} writes (a backup keeps it so). */
+    public static ShardMap parse(byte[] json) throws IOException {
+        JsonNode root = JSON.readTree(json);
+        Map<String, int[]> assignments = new LinkedHashMap<>();
+        Map<String, RangeShardFunction> split = new LinkedHashMap<>();
+        Iterator<Map.Entry<String, JsonNode>> fields = root.path("keyspaces").fields();
+        while (fields.hasNext()) {
+            Map.Entry<String, JsonNode> e = fields.next();
+            JsonNode array = e.getValue().path("assignment");
+            int[] shards = new int[array.size()];
+            for (int i = 0; i < shards.length; i++) {
+                shards[i] = array.get(i).asInt();
+            }
+            assignments.put(e.getKey(), shards);
+            JsonNode ranges = e.getValue().get("ranges");
+            if (ranges != null && ranges.isArray()) {
+                List<KeyRange> list = new ArrayList<>();
+                for (JsonNode r : ranges) {
+                    list.add(new KeyRange(r.get(0).asLong(), r.get(1).asLong()));
+                }
+                split.put(e.getKey(), new RangeShardFunction(list));
+            }
+        }
+        List<Ghost> ghosts = new ArrayList<>();
+        for (JsonNode g : root.path("ghosts")) {
+            String keys = g.path("keys").asText();
+            KeySet set = keys.startsWith("bucket:")
+                    ? new KeySet.Buckets(g.path("from").asInt(), g.path("to").asInt())
+                    : new KeySet.Keys(g.path("from").asLong(), g.path("to").asLong());
+            ghosts.add(new Ghost(g.path("keyspace").asText(), set, g.path("shard").asInt(), g.path("move").asLong()));
+        }
+        Map<String, TableRule> rules = new LinkedHashMap<>();
+        for (JsonNode r : root.path("rules")) {
+            TableRule rule = rule(r);
+            rules.put(rule.table(), rule);
+        }
+        List<AttachedShard> attached = new ArrayList<>();
+        for (JsonNode a : root.path("attached")) {
+            attached.add(new AttachedShard(a.path("index").asInt(), a.path("label").asText()));
+        }
+        Map<String, Long> moving = new LinkedHashMap<>();
+        root.path("moving_tables").fields().forEachRemaining(e -> moving.put(e.getKey(), e.getValue().asLong()));
+        return new ShardMap(root.path("version").asLong(), root.path("shard_count").asInt(), assignments, split,
+                ghosts, rules, attached, moving);
     }
 
     /** The shard count the state holds, when a map was written. */
@@ -163,6 +168,16 @@ public final class ShardMapStore {
     }
 
     public void save(ShardMap map, Topology topology) {
+        try {
+            Files.createDirectories(file.getParent());
+            DurableFiles.write(file, render(map, topology));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the shard map " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The JSON the file holds for {@code map}. */
+    public static byte[] render(ShardMap map, Topology topology) {
         ObjectNode root = JSON.createObjectNode();
         root.put("version", map.version());
         root.put("shard_count", map.shardCount());
@@ -220,10 +235,9 @@ public final class ShardMapStore {
             new java.util.TreeMap<>(map.movingTables()).forEach(moving::put);
         }
         try {
-            Files.createDirectories(file.getParent());
-            DurableFiles.write(file, JSON.writeValueAsBytes(root));
+            return JSON.writeValueAsBytes(root);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write the shard map " + file + ": " + e.getMessage(), e);
+            throw new UncheckedIOException(e);
         }
     }
 

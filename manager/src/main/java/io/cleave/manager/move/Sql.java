@@ -7,8 +7,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
 
-/** SQL text the move pipeline sends to shards: the moving keys as a condition, key-order paging, checksums. */
-final class Sql {
+/** SQL text the move pipeline (and a backup, for paging and checksums) sends to shards: the moving keys as a condition, key-order paging, checksums. */
+public final class Sql {
 
     /** The hash bucket of an integer key on a shard, equal to {@link io.cleave.router.keyspace.HashShardFunction}'s. */
     static final String BUCKET_FUNCTION_DDL = "CREATE FUNCTION IF NOT EXISTS " + GhostRows.BUCKET_FUNCTION
@@ -50,7 +50,7 @@ final class Sql {
         }
     }
 
-    static String quote(String identifier) {
+    public static String quote(String identifier) {
         return "`" + identifier.replace("`", "``") + "`";
     }
 
@@ -65,7 +65,7 @@ final class Sql {
     }
 
     /** {@code (a, b) > (?, ?)} spelled out so every server uses the primary key's range for it. */
-    static String after(List<String> pk) {
+    public static String after(List<String> pk) {
         return compare(pk, 0, ">");
     }
 
@@ -84,7 +84,7 @@ final class Sql {
     }
 
     /** How many parameters {@link #after}/{@link #upTo} take, and in which order of the key's values. */
-    static int[] compareParameters(int columns) {
+    public static int[] compareParameters(int columns) {
         int[] order = new int[columns * 2 - 1];
         int n = 0;
         for (int i = 0; i < columns - 1; i++) {
@@ -95,7 +95,7 @@ final class Sql {
         return order;
     }
 
-    static String orderBy(List<String> pk) {
+    public static String orderBy(List<String> pk) {
         StringBuilder b = new StringBuilder();
         for (String c : pk) {
             b.append(b.isEmpty() ? "" : ", ").append(quote(c));
@@ -104,12 +104,12 @@ final class Sql {
     }
 
     /** COUNT and BIT_XOR(CRC32) over every column of the rows (NULLs told apart from empty values). */
-    static String checksum(List<String> columns) {
+    public static String checksum(List<String> columns) {
         return "COUNT(*), COALESCE(BIT_XOR(" + rowChecksum(columns) + "), 0)";
     }
 
     /** CRC32 over every column of one row; XORed over rows it is {@link #checksum}'s second value. */
-    static String rowChecksum(List<String> columns) {
+    public static String rowChecksum(List<String> columns) {
         StringBuilder concat = new StringBuilder("CONCAT_WS('#'");
         // CONCAT_WS skips NULLs: the ISNULL flags keep NULL apart from a missing or empty value.
         StringBuilder nulls = new StringBuilder("CONCAT(");

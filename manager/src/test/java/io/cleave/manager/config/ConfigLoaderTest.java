@@ -163,6 +163,20 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void backupSectionResolvesADirectoryAndRefusesArchivingWithoutALocation() {
+        String base = "shards: 2\nproxy:\n  users: [{name: root, password: \"\"}]\n";
+        CleaveConfig config = ConfigLoader.parse(FILE, base + "backup:\n  location: backups\n  archive_binlogs: true\n"
+                + "  cut_interval_s: 2\n");
+        assertThat(config.backup().location()).contains("/etc/cleave/backups");
+        assertThat(config.backup().archiveBinlogs()).isTrue();
+        assertThat(config.backup().cutInterval()).isEqualTo(java.time.Duration.ofSeconds(2));
+        assertThat(ConfigLoader.parse(FILE, base).backup().archiveBinlogs()).isFalse();
+        assertThat(catchConfig(base + "backup:\n  archive_binlogs: true\n").getMessage()).contains("archive_binlogs")
+                .contains("needs backup.location");
+        assertThat(catchConfig(base + "backup:\n  location: \"s3://\"\n").getMessage()).contains("names no bucket");
+    }
+
+    @Test
     void unknownKeyNamesFileLineFieldAndTheValidKeys() {
         assertError("""
                 shards: 2
@@ -171,7 +185,7 @@ class ConfigLoaderTest {
                 proxy:
                   users: [{name: root, password: ""}]
                 """, "/etc/cleave/test.yaml:3: bufer_pool_size: unknown key: expected one of shards, server, buffer_pool,"
-                + " datadir_roots, log_dir, io_capacity, redo_write_rate, cpu_sets, proxy, admin, sharding");
+                + " datadir_roots, log_dir, io_capacity, redo_write_rate, cpu_sets, proxy, admin, sharding, backup");
     }
 
     @Test

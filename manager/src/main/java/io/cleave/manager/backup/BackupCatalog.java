@@ -1,0 +1,94 @@
+package io.cleave.manager.backup;
+
+import io.cleave.manager.backup.store.BackupStore;
+
+import java.io.IOException;
+import java.nio.file.NoSuchFileException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Reads what a backup location holds: backups and their manifests, recorded cuts. */
+public final class BackupCatalog {
+
+    public static final String CUTS = "cuts/";
+
+    private final BackupStore store;
+
+    public BackupCatalog(BackupStore store) {
+        this.store = store;
+    }
+
+    public BackupStore store() {
+        return store;
+    }
+
+    /** The manifest of a complete backup; an error naming the id when it is missing or incomplete. */
+    public BackupManifest manifest(String id) throws IOException {
+        try {
+            return BackupJson.read(store.get(BackupKeys.manifest(id)), BackupManifest.class);
+        } catch (NoSuchFileException e) {
+            boolean started = !store.list(BackupKeys.backup(id)).isEmpty();
+            throw new NoSuchFileException(store.describe(), null, started ? "backup " + id + " is incomplete (it failed or"
+                    + " its daemon died before it finished): it cannot be restored" : "there is no backup " + id);
+        }
+    }
+
+    /** Every backup id with whether it is complete, oldest first. */
+    public Map<String, Boolean> backups() throws IOException {
+        Map<String, Boolean> out = new LinkedHashMap<>();
+        for (String key : store.list(BackupKeys.BACKUPS)) {
+            String id = BackupKeys.idOf(key);
+            if (id != null) {
+                boolean manifest = key.endsWith("/" + BackupKeys.MANIFEST);
+                out.merge(id, manifest, Boolean::logicalOr);
+            }
+        }
+        return out;
+    }
+
+    /** Every recorded cut, oldest first. */
+    public List<CutRecord> cuts() throws IOException {
+        List<CutRecord> out = new ArrayList<>();
+        for (String key : store.list(CUTS)) {
+            if (key.endsWith(".json")) {
+                out.add(BackupJson.read(store.get(key), CutRecord.class));
+            }
+        }
+        out.sort(java.util.Comparator.comparingLong(CutRecord::id));
+        return out;
+    }
+
+    public static String cutKey(long id) {
+        return CUTS + String.format("%016d", id) + ".json";
+    }
+
+    public BackupsReport report() throws IOException {
+        List<BackupsReport.Entry> entries = new ArrayList<>();
+        Long firstComplete = null;
+        Long lastComplete = null;
+        for (Map.Entry<String, Boolean> e : backups().entrySet()) {
+            if (!e.getValue()) {
+                entries.add(new BackupsReport.Entry(e.getKey(), false, null, null, 0, 0, 0, 0));
+                continue;
+            }
+            BackupManifest m = manifest(e.getKey());
+            entries.add(new BackupsReport.Entry(m.id(), true, m.engine(), Instant.ofEpochMilli(m.cutMillis()).toString(),
+                    m.shardCount(), m.rows(), m.storedBytes(), m.snapshotMillis()));
+            firstComplete = firstComplete == null ? m.cutMillis() : Math.min(firstComplete, m.cutMillis());
+            lastComplete = lastComplete == null ? m.cutMillis() : Math.max(lastComplete, m.cutMillis());
+        }
+        List<CutRecord> cuts = cuts();
+        Long firstCut = cuts.isEmpty() ? null : cuts.get(0).id();
+        Long lastCut = cuts.isEmpty() ? null : cuts.get(cuts.size() - 1).id();
+        Long to = lastComplete;
+        if (!cuts.isEmpty() && firstComplete != null) {
+            to = Math.max(to, cuts.get(cuts.size() - 1).millis());
+        }
+        return new BackupsReport(store.describe(), entries, cuts.size(), firstCut, lastCut,
+                firstComplete == null ? null : Instant.ofEpochMilli(firstComplete).toString(),
+                to == null ? null : Instant.ofEpochMilli(to).toString());
+    }
+}

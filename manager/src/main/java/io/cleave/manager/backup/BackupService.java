@@ -1,0 +1,128 @@
+package io.cleave.manager.backup;
+
+import io.cleave.manager.admin.AdminError;
+import io.cleave.manager.backup.store.BackupStore;
+import io.cleave.manager.backup.store.BackupStores;
+import io.cleave.manager.config.BackupConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * Backups of the running home: one at a time, each on its own thread, followed through
+ * {@link #status}. A backup that fails removes what it stored (when the location still lets it);
+ * one whose daemon dies leaves chunk files but no manifest, so nothing lists it as complete.
+ */
+public final class BackupService implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(BackupService.class);
+    private static final int KEPT = 20;
+
+    private final BackupSources sources;
+    private final BackupConfig config;
+    private final ExecutorService runner = Executors.newSingleThreadExecutor(LogicalBackup.named("backup"));
+    private final Map<String, BackupProgress> recent = new LinkedHashMap<>();
+    private final BackupMetrics metrics;
+    private volatile BackupProgress running;
+
+    public BackupService(BackupSources sources, BackupConfig config, io.micrometer.core.instrument.MeterRegistry registry) {
+        this.sources = sources;
+        this.config = config;
+        this.metrics = new BackupMetrics(registry, () -> {
+            BackupProgress p = running;
+            return p == null ? null : p.status();
+        });
+    }
+
+    public BackupConfig config() {
+        return config;
+    }
+
+    /** Starts a backup to {@code location} (null: the configured one). */
+    public synchronized BackupStatus start(String location) {
+        String where = location != null && !location.isBlank() ? location : config.location().orElseThrow(() ->
+                new AdminError(AdminError.BAD_REQUEST, "no backup location: give --to DIR or --to s3://BUCKET/PREFIX, or set"
+                        + " backup.location in the config"));
+        BackupProgress current = running;
+        if (current != null && !current.phase().terminal()) {
+            throw new AdminError(AdminError.CONFLICT, "backup " + current.id + " is under way: wait for it"
+                    + " ('cleave backup --status " + current.id + "')");
+        }
+        BackupStore store;
+        try {
+            store = BackupStores.of(where, config);
+        } catch (IllegalArgumentException e) {
+            throw new AdminError(AdminError.BAD_REQUEST, e.getMessage());
+        }
+        BackupProgress progress = new BackupProgress(BackupKeys.newId(Instant.now()), store.describe());
+        running = progress;
+        synchronized (recent) {
+            recent.put(progress.id, progress);
+            while (recent.size() > KEPT) {
+                recent.remove(recent.keySet().iterator().next());
+            }
+        }
+        runner.submit(() -> run(progress, store));
+        return progress.status();
+    }
+
+    private void run(BackupProgress progress, BackupStore store) {
+        try (store) {
+            new LogicalBackup(sources, store, progress, ChunkLimits.fromSystemProperties(), config.maxSnapshot()).run();
+        } catch (Exception e) {
+            String why = e.getMessage() == null ? e.toString() : e.getMessage();
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                if (t instanceof java.nio.file.NoSuchFileException n) { // also when a reader thread wrapped it
+                    why = "the backup location " + n.getFile() + " is gone" + (n.getReason() == null ? ""
+                            : " (" + n.getReason() + ")");
+                    break;
+                }
+            }
+            log.error("backup {} to {} failed: {}", progress.id, progress.location, why);
+            // Removed before the backup shows as failed, so that a failed backup has settled.
+            try {
+                store.deleteAll(BackupKeys.backup(progress.id));
+            } catch (IOException | RuntimeException cleanup) {
+                log.warn("backup {}: could not remove what it stored in {}: {}", progress.id, progress.location,
+                        cleanup.getMessage());
+            }
+            progress.fail(why);
+        } finally {
+            metrics.ended(progress.status());
+        }
+    }
+
+    /** A backup this daemon ran (the last {@value #KEPT}); 404 for another id. */
+    public BackupStatus status(String id) {
+        synchronized (recent) {
+            BackupProgress p = recent.get(id);
+            if (p == null) {
+                throw new AdminError(AdminError.NOT_FOUND, "this daemon ran no backup " + id + ": 'cleave backups' lists"
+                        + " the backups of a location");
+            }
+            return p.status();
+        }
+    }
+
+    /** What a location (null: the configured one) holds. */
+    public BackupsReport list(String location) {
+        String where = location != null && !location.isBlank() ? location : config.location().orElseThrow(() ->
+                new AdminError(AdminError.BAD_REQUEST, "no backup location: give --from LOCATION, or set backup.location"));
+        try (BackupStore store = BackupStores.of(where, config)) {
+            return new BackupCatalog(store).report();
+        } catch (IOException e) {
+            throw new AdminError(AdminError.BAD_GATEWAY, "cannot read " + where + ": " + e.getMessage());
+        }
+    }
+
+    @Override
+    public void close() {
+        runner.shutdownNow();
+    }
+}

@@ -1,0 +1,342 @@
+package io.cleave.manager.backup.restore;
+
+import io.cleave.manager.backup.BackupCatalog;
+import io.cleave.manager.backup.BackupSources;
+import io.cleave.manager.backup.LogicalBackup;
+import io.cleave.manager.backup.BackupManifest;
+import io.cleave.manager.backup.CutRecord;
+import io.cleave.manager.backup.store.BackupStore;
+import io.cleave.manager.backup.store.BackupStores;
+import io.cleave.manager.backup.store.DirectoryStore;
+import io.cleave.manager.config.BackupConfig;
+import io.cleave.manager.config.ConfigLoader;
+import io.cleave.manager.home.ShardMapStore;
+import io.cleave.router.shardmap.ShardMap;
+import io.cleave.router.shardmap.ShardMapHolder;
+import io.cleave.router.topology.Topology;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Consumer;
+
+/**
+ * {@code cleave restore}: builds a new home from a backup location at one point: a backup's own cut,
+ * or (with archived binlogs) a recorded cut after it. The backup's rows are loaded into fresh
+ * datadirs in parallel, routed by the restored rules (so into any shard count), secondary indexes
+ * are built after, every table is checked against the backup's checksums, and the home is left
+ * stopped, ready for {@code cleave up}. The home the backup came from is never touched.
+ */
+public final class Restore {
+
+    /** What a restore made. */
+    public record Result(Path home, Path config, String backup, String point, int shards, long rows, long millis,
+                         List<TableChecksums.Check> checks) {
+        public boolean verified() {
+            return checks.stream().allMatch(TableChecksums.Check::ok);
+        }
+
+        public List<String> problems() {
+            return checks.stream().filter(c -> !c.ok()).map(c -> c.table() + ": " + c.problem()).toList();
+        }
+    }
+
+    private final BackupConfig config;
+    private final Map<String, String> env;
+    private final Consumer<String> say;
+    /** Rows the last {@link #fromBackup} loaded from its backup (before any binlog replayed). */
+    private long rowsLoaded;
+
+    /** {@code say} receives a line for each step (the CLI prints them). */
+    public Restore(BackupConfig config, Map<String, String> env, Consumer<String> say) {
+        this.config = config;
+        this.env = env;
+        this.say = say;
+    }
+
+    public Result run(RestoreRequest request) throws Exception {
+        long started = System.nanoTime();
+        try (BackupStore store = BackupStores.of(request.location(), config)) {
+            BackupCatalog catalog = new BackupCatalog(store);
+            if (request.toCut().isPresent() || request.toMillis().isPresent()) {
+                return toCut(store, catalog, request, started);
+            }
+            BackupManifest manifest = request.backupId() != null ? catalog.manifest(request.backupId()) : newest(catalog);
+            int shards = request.shards().orElse(manifest.shardCount());
+            try (NewHome home = fromBackup(store, manifest, request.home(), shards)) {
+                List<TableChecksums.Check> checks = TableChecksums.verify(home.links(), shards, manifest.tables(),
+                        shards == manifest.shardCount());
+                home.finished();
+                return new Result(home.home().root(), home.configFile(), manifest.id(), "the backup's cut at "
+                        + Instant.ofEpochMilli(manifest.cutMillis()), shards, rowsLoaded,
+                        (System.nanoTime() - started) / 1_000_000, checks);
+            }
+        }
+    }
+
+    /** A new home at {@code root} with {@code shards} shards holding the backup's rows, its shards running. */
+    private NewHome fromBackup(BackupStore store, BackupManifest manifest, Path root, int shards) throws Exception {
+        ShardMap restoredMap = RestoredMap.of(ShardMapStore.parse(manifest.shardMap().getBytes(StandardCharsets.UTF_8)),
+                shards);
+        String restoredConfig = RestoredConfig.of(manifest.config(), shards);
+        say.accept("restoring backup " + manifest.id() + " (cut at " + Instant.ofEpochMilli(manifest.cutMillis())
+                + ", " + manifest.shardCount() + " shards, " + manifest.rows() + " rows) into " + root + " with "
+                + shards + " shards");
+        NewHome home = NewHome.create(root, restoredConfig, restoredMap, env);
+        try {
+            Topology topology = ConfigLoader.parse(home.configFile(), restoredConfig).sharding().topology();
+            rowsLoaded = load(store, manifest, home, new RowRouter(restoredMap, topology));
+            return home;
+        } catch (Exception | Error e) {
+            home.close();
+            throw e;
+        }
+    }
+
+    /**
+     * To a recorded cut: the newest complete backup before it restored with its own shard count, each
+     * shard's archived binlog replayed from the backup's position to the cut's (after the prepare
+     * groups of XA branches still prepared at the backup's position), the branches still prepared
+     * at the cut settled by the restored decisions; into another shard count through a scratch home
+     * and a backup of it.
+     */
+    private Result toCut(BackupStore store, BackupCatalog catalog, RestoreRequest request, long started) throws Exception {
+        List<CutRecord> cuts = catalog.cuts();
+        CutRecord target = null;
+        for (CutRecord c : cuts) {
+            if (request.toCut().isPresent() ? c.id() == request.toCut().getAsLong()
+                    : c.millis() <= request.toMillis().getAsLong()) {
+                target = c;
+            }
+        }
+        if (target == null) {
+            throw new IllegalArgumentException("no recorded cut " + (request.toCut().isPresent() ? "with id "
+                    + request.toCut().getAsLong() : "at or before " + Instant.ofEpochMilli(request.toMillis().getAsLong()))
+                    + " in " + store.describe() + (cuts.isEmpty() ? " (it holds none: is backup.archive_binlogs on?)"
+                    : " (cuts " + cuts.get(0).id() + " at " + Instant.ofEpochMilli(cuts.get(0).millis()) + " to "
+                    + cuts.get(cuts.size() - 1).id() + " at " + Instant.ofEpochMilli(cuts.get(cuts.size() - 1).millis()) + ")"));
+        }
+        BackupManifest base = baseFor(catalog, target);
+        int n = base.shardCount();
+        int wanted = request.shards().orElse(n);
+        Path root = wanted == n ? request.home() : Files.createTempDirectory(
+                request.home().toAbsolutePath().getParent(), ".cleave-restore-");
+        String point = "cut " + target.id() + " at " + Instant.ofEpochMilli(target.millis());
+        List<TableChecksums.Check> checks;
+        try (NewHome home = fromBackup(store, base, wanted == n ? root : root.resolve("home"), n)) {
+            checks = TableChecksums.verify(home.links(), n, base.tables(), true);
+            replay(store, base, target, home);
+            for (String line : XaSettlement.settle(home.links(), n)) {
+                say.accept(line);
+            }
+            if (wanted == n) {
+                home.finished();
+                return new Result(home.home().root(), home.configFile(), base.id(), point, n, rowsLoaded,
+                        (System.nanoTime() - started) / 1_000_000, checks);
+            }
+            say.accept("copying the home at " + point + " into " + wanted + " shards");
+            BackupManifest copy = LogicalBackup.ofQuietHome(new BackupSources(
+                    home.links(), new ShardMapHolder(ShardMapStore.parse(
+                            Files.readAllBytes(home.home().shardMapFile()))),
+                    ConfigLoader.load(home.configFile()).sharding().topology(), () -> null, home.configFile()),
+                    new DirectoryStore(root.resolve("copy")), base.id() + "-at-" + target.id());
+            home.close();
+            try (BackupStore copies = new DirectoryStore(root.resolve("copy"));
+                 NewHome into = fromBackup(copies, copy, request.home(), wanted)) {
+                checks = TableChecksums.verify(into.links(), wanted, copy.tables(), false);
+                into.finished();
+                return new Result(into.home().root(), into.configFile(), base.id(), point, wanted, rowsLoaded,
+                        (System.nanoTime() - started) / 1_000_000, checks);
+            }
+        } finally {
+            if (wanted != n) {
+                deleteTree(root);
+            }
+        }
+    }
+
+    /**
+     * The newest complete backup taken before {@code target} on every shard under the same shard map
+     * (the replay puts rows where the shards had them; the map restored with them must be the one
+     * they were placed by, so a move or scale between the two cannot be crossed).
+     */
+    private static BackupManifest baseFor(BackupCatalog catalog, CutRecord target) throws IOException {
+        BackupManifest best = null;
+        boolean mapChanged = false;
+        for (Map.Entry<String, Boolean> e : catalog.backups().entrySet()) {
+            if (!e.getValue()) {
+                continue;
+            }
+            BackupManifest m = catalog.manifest(e.getKey());
+            if (m.shardCount() == target.shards().size() && m.cutMillis() <= target.millis() && before(m, target)) {
+                if (mapVersion(m) == target.mapVersion()) {
+                    best = m;
+                } else {
+                    mapChanged = true;
+                }
+            }
+        }
+        if (best == null) {
+            throw new IllegalArgumentException("no complete backup was taken before cut " + target.id() + " (at "
+                    + Instant.ofEpochMilli(target.millis()) + ") with its " + target.shards().size() + " shards"
+                    + (mapChanged ? " and its shard map (version " + target.mapVersion() + "; a move or scale changed it"
+                    + " after the backups before it): take a backup after such a change to restore to later points"
+                    : ": a point in time is reached from a backup before it"));
+        }
+        return best;
+    }
+
+    private static long mapVersion(BackupManifest m) throws IOException {
+        return ShardMapStore.parse(m.shardMap().getBytes(StandardCharsets.UTF_8)).version();
+    }
+
+    private static boolean before(BackupManifest m, CutRecord target) {
+        for (BackupManifest.ShardPosition p : m.shards()) {
+            BackupManifest.ShardPosition t = target.shards().get(p.shard());
+            if (p.file() == null || p.file().compareTo(t.file()) > 0
+                    || (p.file().equals(t.file()) && p.position() > t.position())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void replay(BackupStore store, BackupManifest base, CutRecord target, NewHome home) throws Exception {
+        BinlogReplay replay = new BinlogReplay(Tools.find(home.serverBinary(), env.get("PATH"), "mariadb-binlog", "mysqlbinlog"),
+                Tools.find(home.serverBinary(), env.get("PATH"), "mariadb", "mysql"), home.home().logs());
+        for (BackupManifest.ShardPosition from : base.shards()) {
+            BackupManifest.ShardPosition to = target.shards().get(from.shard());
+            ArchivedBinlogs.Archived files = ArchivedBinlogs.upTo(store, from.shard(), to.file(), to.position(),
+                    home.home().state().resolve("replay").resolve("shard-" + from.shard()));
+            int first = files.indexOf(from.file());
+            if (first < 0) {
+                throw new IllegalStateException("shard " + from.shard() + "'s archived binlog begins after backup "
+                        + base.id() + "'s position " + from.file() + ":" + from.position() + " (archiving began later):"
+                        + " restore to that backup, or to a cut after a backup taken while archiving");
+            }
+            int last = files.indexOf(to.file());
+            List<PreparedGroups.Group> pending = PreparedGroups.pendingAt(files.contents(), first, from.position());
+            for (PreparedGroups.Group g : pending) {
+                replay.replay(home.links().endpoint(from.shard()), List.of(files.paths().get(g.fileIndex())), g.start(), g.end());
+            }
+            replay.replay(home.links().endpoint(from.shard()), files.paths().subList(first, last + 1), from.position(),
+                    to.position());
+            say.accept("shard " + from.shard() + ": replayed its binlog from " + from.file() + ":" + from.position() + " to "
+                    + to.file() + ":" + to.position() + (pending.isEmpty() ? "" : " (and " + pending.size()
+                    + " XA transactions prepared before the backup)"));
+        }
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (var paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+
+    private static BackupManifest newest(BackupCatalog catalog) throws IOException {
+        String last = null;
+        for (Map.Entry<String, Boolean> e : catalog.backups().entrySet()) {
+            if (e.getValue()) {
+                last = e.getKey();
+            }
+        }
+        if (last == null) {
+            throw new java.nio.file.NoSuchFileException(catalog.store().describe(), null, "it holds no complete backup");
+        }
+        return catalog.manifest(last);
+    }
+
+    /** Schema on every shard, then every chunk in parallel, then the deferred indexes on every shard. */
+    private long load(BackupStore store, BackupManifest manifest, NewHome home, RowRouter router) throws Exception {
+        int shards = home.shards();
+        ExecutorService pool = Executors.newFixedThreadPool(Math.max(2, Math.min(8, shards * 2)));
+        try (TableLoader loader = new TableLoader(store, home.links())) {
+            List<Future<?>> steps = new ArrayList<>();
+            for (int s = 0; s < shards; s++) {
+                int shard = s;
+                steps.add(pool.submit(() -> {
+                    try (var c = home.links().open(shard)) {
+                        SchemaRestore.apply(c, manifest);
+                    }
+                    return null;
+                }));
+            }
+            await(steps);
+            say.accept("schema and " + manifest.accounts().size() + " account statements made on " + shards + " shards");
+            steps.clear();
+            long chunks = 0;
+            for (BackupManifest.TableBackup t : manifest.tables()) {
+                for (BackupManifest.Chunk ch : t.chunks()) {
+                    chunks++;
+                    steps.add(pool.submit(() -> {
+                        loader.load(t, ch, router);
+                        return null;
+                    }));
+                }
+            }
+            long total = chunks;
+            awaitShowing(steps, () -> say.accept(String.format("loaded %,d rows, %d of %d chunks", loader.rowsLoaded.get(),
+                    loader.chunksLoaded.get(), total)));
+            steps.clear();
+            for (int s = 0; s < shards; s++) {
+                int shard = s;
+                steps.add(pool.submit(() -> {
+                    try (var c = home.links().open(shard)) {
+                        SchemaRestore.addIndexes(c, manifest.tables());
+                    }
+                    return null;
+                }));
+            }
+            await(steps);
+            say.accept("secondary indexes built");
+            return loader.rowsLoaded.get();
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static void await(List<Future<?>> steps) throws Exception {
+        for (Future<?> f : steps) {
+            try {
+                f.get();
+            } catch (java.util.concurrent.ExecutionException e) {
+                throw e.getCause() instanceof Exception x ? x : e;
+            }
+        }
+    }
+
+    /** Waits for every step, reporting every few seconds. */
+    private static void awaitShowing(List<Future<?>> steps, Runnable report) throws Exception {
+        long next = System.nanoTime() + 5_000_000_000L;
+        for (Future<?> f : steps) {
+            while (true) {
+                try {
+                    f.get(500, java.util.concurrent.TimeUnit.MILLISECONDS);
+                    break;
+                } catch (java.util.concurrent.TimeoutException e) {
+                    if (System.nanoTime() > next) {
+                        report.run();
+                        next = System.nanoTime() + 5_000_000_000L;
+                    }
+                } catch (java.util.concurrent.ExecutionException e) {
+                    throw e.getCause() instanceof Exception x ? x : e;
+                }
+            }
+        }
+        report.run();
+    }
+}

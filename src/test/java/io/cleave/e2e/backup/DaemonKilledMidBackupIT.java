@@ -1,0 +1,205 @@
+package io.cleave.e2e.backup;
+
+import io.cleave.e2e.moves.MoveChecks;
+import io.cleave.e2e.support.CleaveJar;
+import io.cleave.e2e.support.CleaveTestHome;
+import io.cleave.e2e.support.RunningDaemon;
+import io.cleave.manager.admin.AdminClient;
+import io.cleave.manager.backup.BackupPhase;
+import io.cleave.manager.backup.BackupStatus;
+import io.cleave.manager.backup.BackupsReport;
+import io.cleave.manager.backup.restore.Restore;
+import io.cleave.manager.backup.restore.RestoreRequest;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Backups and restores cut short by SIGKILL (tiny chunks keep them busy long enough). A daemon, run
+ * from the shipped jar in its own process, killed while a backup copies leaves that backup listed as
+ * incomplete and nothing of it as complete; the next daemon backs up to the same location, and a
+ * restore of the newest backup takes that complete one, whole. A {@code cleave restore} process
+ * killed while it loads leaves its new home marked unfinished with its shards running; the next
+ * restore into the same directory stops them, starts over and completes, leaving no server running.
+ * A shard killed while a backup reads it fails the backup with a message and nothing listed as
+ * complete; once the shard is back the next backup completes.
+ */
+class DaemonKilledMidBackupIT {
+
+    private static final int ROWS = 4000;
+
+    @Test
+    void aBackupCutShortByKillNineIsNeverListedAsComplete() throws Exception {
+        assertThat(CleaveJar.JAR).as("cleave.jar is built by 'mvn package'").exists();
+        Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-bk-kill-");
+        Path location = work.resolve("backups");
+        try (CleaveTestHome home = CleaveTestHome.builder().shards(2).extraYaml(MoveChecks.TWO_RANGES).create()) {
+            RunningDaemon first = home.start();
+            try {
+                fill(first);
+            } finally {
+                first.closeLeavingInstancesRunning();
+            }
+
+            Path log = work.resolve("daemon.log");
+            Process up = CleaveJar.up(home, log, "-Dcleave.backup.chunk_rows=2");
+            String killed;
+            try {
+                AdminClient admin = CleaveJar.awaitAdmin(home, up, log);
+                killed = admin.startBackup(location.toString()).id();
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                BackupStatus s = admin.backup(killed);
+                while (s.phase() != BackupPhase.COPYING || s.chunks() < 20) {
+                    assertThat(s.phase().terminal()).as("the backup ended before it could be killed: %s", s).isFalse();
+                    assertThat(System.nanoTime()).as("backup %s never copied 20 chunks", killed).isLessThan(deadline);
+                    Thread.sleep(20);
+                    s = admin.backup(killed);
+                }
+                up.destroyForcibly(); // SIGKILL
+                assertThat(up.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            } finally {
+                up.destroyForcibly();
+            }
+
+            RunningDaemon next = home.start();
+            try {
+                BackupsReport before = next.daemon().backups().list(location.toString());
+                assertThat(before.backups()).singleElement().satisfies(e -> {
+                    assertThat(e.id()).isEqualTo(killed);
+                    assertThat(e.complete()).as("a backup its daemon died in").isFalse();
+                });
+                String done = next.daemon().backups().start(location.toString()).id();
+                BackupStatus ended = BackupRestoreIT.awaitEnd(next, done);
+                assertThat(ended.phase()).as(ended.message()).isEqualTo(BackupPhase.DONE);
+                assertThat(next.daemon().backups().list(location.toString()).backups())
+                        .filteredOn(BackupsReport.Entry::complete).extracting(BackupsReport.Entry::id).containsExactly(done);
+
+                Restore.Result r = new Restore(next.daemon().config().backup(), System.getenv(), line -> { })
+                        .run(new RestoreRequest(location.toString(), null, OptionalLong.empty(), OptionalLong.empty(),
+                                work.resolve("restored"), OptionalInt.empty()));
+                assertThat(r.backup()).as("the newest complete backup").isEqualTo(done);
+                assertThat(r.problems()).isEmpty();
+                assertThat(r.rows()).as("rows loaded (k.t's and Cleave's own)").isGreaterThanOrEqualTo(ROWS);
+            } finally {
+                next.close();
+            }
+        } finally {
+            BackupRestoreIT.deleteTree(work);
+        }
+    }
+
+    @Test
+    void aRestoreKilledMidwayIsStartedOverByTheNextIntoTheSameHome() throws Exception {
+        assertThat(CleaveJar.JAR).as("cleave.jar is built by 'mvn package'").exists();
+        Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-rs-kill-");
+        Path location = work.resolve("backups");
+        Path restored = work.resolve("restored");
+        try (CleaveTestHome home = CleaveTestHome.builder().shards(2).extraYaml(MoveChecks.TWO_RANGES).create();
+             RunningDaemon daemon = home.start()) {
+            fill(daemon);
+            String id;
+            System.setProperty("cleave.backup.chunk_rows", "2"); // many chunks: the restore loads for a while
+            try {
+                id = daemon.daemon().backups().start(location.toString()).id();
+                BackupStatus ended = BackupRestoreIT.awaitEnd(daemon, id);
+                assertThat(ended.phase()).as(ended.message()).isEqualTo(BackupPhase.DONE);
+            } finally {
+                System.clearProperty("cleave.backup.chunk_rows");
+            }
+
+            Path log = work.resolve("restore.log");
+            Process restore = new ProcessBuilder(CleaveJar.javaBin(), "-jar", CleaveJar.JAR.toString(), "restore",
+                    "--from", location.toString(), "--backup", id, "--home", restored.toString())
+                    .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            try {
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+                while (!Files.readString(log).contains("account statements made")) {
+                    assertThat(restore.isAlive()).as("the restore runs:\n%s", Files.readString(log)).isTrue();
+                    assertThat(System.nanoTime()).as("the restore never began loading").isLessThan(deadline);
+                    Thread.sleep(20);
+                }
+                restore.destroyForcibly(); // SIGKILL while chunks load
+                assertThat(restore.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            } finally {
+                restore.destroyForcibly();
+            }
+            assertThat(Files.readString(log)).as("killed before it finished").doesNotContain("start it with");
+            assertThat(restored.resolve("state").resolve("restore-unfinished")).exists();
+
+            Restore.Result r = new Restore(daemon.daemon().config().backup(), System.getenv(), line -> { })
+                    .run(new RestoreRequest(location.toString(), id, OptionalLong.empty(), OptionalLong.empty(), restored,
+                            OptionalInt.empty()));
+            assertThat(r.problems()).as("tables that differ from the backup").isEmpty();
+            assertThat(restored.resolve("state").resolve("restore-unfinished")).doesNotExist();
+            try (var cnfs = Files.list(restored.resolve("etc"))) {
+                for (Path cnf : cnfs.toList()) {
+                    assertThat(io.cleave.manager.supervisor.ProcessInspector.findServerFor(cnf))
+                            .as("a server of the killed restore or of this one left running for %s", cnf).isEmpty();
+                }
+            }
+        } finally {
+            BackupRestoreIT.deleteTree(work);
+        }
+    }
+
+    @Test
+    void aShardKilledMidBackupFailsItWithAMessageAndTheNextBackupCompletes() throws Exception {
+        Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-bk-shard-");
+        Path location = work.resolve("backups");
+        try (CleaveTestHome home = CleaveTestHome.builder().shards(2).extraYaml(MoveChecks.TWO_RANGES).create();
+             RunningDaemon daemon = home.start()) {
+            fill(daemon);
+            long pid = daemon.status(1).pid();
+            String failed;
+            System.setProperty("cleave.backup.chunk_rows", "2");
+            try {
+                failed = daemon.daemon().backups().start(location.toString()).id();
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                BackupStatus s = daemon.daemon().backups().status(failed);
+                while (s.phase() != BackupPhase.COPYING || s.chunks() < 20) {
+                    assertThat(s.phase().terminal()).as("the backup ended before the shard was killed: %s", s).isFalse();
+                    assertThat(System.nanoTime()).as("backup %s never copied 20 chunks", failed).isLessThan(deadline);
+                    Thread.sleep(20);
+                    s = daemon.daemon().backups().status(failed);
+                }
+                ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+                BackupStatus ended = BackupRestoreIT.awaitEnd(daemon, failed);
+                assertThat(ended.phase()).isEqualTo(BackupPhase.FAILED);
+                assertThat(ended.message()).as("why it failed").contains("on shard 1");
+                System.out.println("DaemonKilledMidBackupIT: a shard killed mid-backup: " + ended.message());
+            } finally {
+                System.clearProperty("cleave.backup.chunk_rows");
+            }
+            assertThat(daemon.daemon().backups().list(location.toString()).backups())
+                    .noneSatisfy(e -> assertThat(e.complete()).isTrue());
+            daemon.awaitStatus(1, st -> st.state() == io.cleave.manager.supervisor.InstanceState.RUNNING && st.pid() != pid,
+                    java.time.Duration.ofSeconds(60));
+            String next = daemon.daemon().backups().start(location.toString()).id();
+            BackupStatus done = BackupRestoreIT.awaitEnd(daemon, next);
+            assertThat(done.phase()).as(done.message()).isEqualTo(BackupPhase.DONE);
+            assertThat(done.rowsRead()).as("rows of k.t (and Cleave's own)").isGreaterThanOrEqualTo(ROWS);
+        } finally {
+            BackupRestoreIT.deleteTree(work);
+        }
+    }
+
+    private static void fill(RunningDaemon daemon) throws Exception {
+        try (Connection c = daemon.connectProxy("", ""); Statement s = c.createStatement()) {
+            s.execute("CREATE DATABASE k");
+            s.execute("CREATE TABLE k.t (w INT NOT NULL, i INT NOT NULL, v BIGINT NOT NULL, PRIMARY KEY (w, i))");
+            StringBuilder values = new StringBuilder();
+            for (int r = 0; r < ROWS; r++) {
+                values.append(r == 0 ? "" : ",").append('(').append(1 + r % 2000).append(',').append(r).append(",7)");
+            }
+            s.execute("INSERT INTO k.t VALUES " + values);
+        }
+    }
+}
