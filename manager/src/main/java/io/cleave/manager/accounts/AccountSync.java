@@ -117,12 +117,17 @@ public final class AccountSync {
         return out;
     }
 
-    /** The accounts a datadir template comes with (root in several forms): nobody's, once Cleave runs it. */
+    /**
+     * The accounts a datadir template comes with (root in several forms, anonymous ones): nobody's,
+     * once Cleave runs it. Other accounts stay: a restore puts a backup's accounts on shards that
+     * have not held the bootstrap yet.
+     */
     private void dropTemplateAccounts(Connection c) throws SQLException {
         for (String[] row : rows(c, AccountScript.accountsQuery(serverVersion))) {
             boolean role = row[2].equalsIgnoreCase("true") || row[2].equals("1");
             AccountName name = role ? AccountName.role(row[0]) : new AccountName(row[0], row[1]);
-            if (!AccountScript.isInternal(name, shardAccountUser)) {
+            boolean template = !role && (name.user().equals("root") || name.user().isEmpty());
+            if (template && !AccountScript.isInternal(name, shardAccountUser)) {
                 run(c, List.of((role ? "DROP ROLE " : "DROP USER ") + name.sql()));
             }
         }
