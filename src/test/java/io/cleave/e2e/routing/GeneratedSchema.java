@@ -12,10 +12,11 @@ import java.util.StringJoiner;
  * string. Rows come from the
  * seed, so both sides and every rerun with the same seed load the same data.
  *
- * <p>orders.id is the table's AUTO_INCREMENT PRIMARY KEY without the sharding column: each shard
- * enforces it only for its own rows (the documented caveat), so new orders leave it out and get
- * it from the proxy's sequence, and the generator never reuses one. {@link #FIRST_DRAWN_ORDER}
- * starts the sequence on both sides once the rows are loaded. Doubles hold multiples of 1/8,
+ * <p>orders.id is the table's AUTO_INCREMENT PRIMARY KEY without the sharding column: a global
+ * unique key, kept through its lookup table. New orders mostly leave it out and get it from the
+ * proxy's sequence; explicit ids of stored (or deleted) orders under other customers test the key
+ * (INSERT, IGNORE, ON DUPLICATE KEY UPDATE, REPLACE). {@link #FIRST_DRAWN_ORDER} starts the
+ * sequence on both sides once the rows are loaded. Doubles hold multiples of 1/8,
  * whose sums are exact in any order.
  */
 final class GeneratedSchema {

@@ -538,7 +538,21 @@ final class StatementGenerator {
 
     private Generated write() {
         int k = 1 + r.nextInt(GeneratedSchema.CUSTOMERS + 4);
-        return switch (r.nextInt(22)) {
+        return switch (r.nextInt(26)) {
+            case 22 -> write("orders", "INSERT INTO orders (id, cust_id, product_id, status, total, qty) VALUES ("
+                    + (1 + r.nextInt(GeneratedSchema.ORDERS)) + ", " + (1 + r.nextInt(GeneratedSchema.CUSTOMERS + 4))
+                    + ", 2, 'new', 3.50, 1)" + (r.nextBoolean() ? ", (" + (1 + r.nextInt(GeneratedSchema.ORDERS)) + ", "
+                    + (1 + r.nextInt(GeneratedSchema.CUSTOMERS)) + ", 3, 'paid', 1.25, 2)" : ""));
+            case 23 -> write("orders", "INSERT INTO orders (id, cust_id, product_id, status, total, qty) VALUES ("
+                    + (1 + r.nextInt(GeneratedSchema.ORDERS)) + ", " + (1 + r.nextInt(GeneratedSchema.CUSTOMERS + 4))
+                    + ", 4, 'new', 2.00, 1) ON DUPLICATE KEY UPDATE qty = qty + 1, status = 'paid'");
+            case 24 -> write("orders", "INSERT IGNORE INTO orders (id, cust_id, product_id, status, total, qty) VALUES ("
+                    + (1 + r.nextInt(GeneratedSchema.ORDERS)) + ", " + (1 + r.nextInt(GeneratedSchema.CUSTOMERS + 4))
+                    + ", 5, 'void', 0.50, 1), (" + (1 + r.nextInt(GeneratedSchema.ORDERS)) + ", "
+                    + (1 + r.nextInt(GeneratedSchema.CUSTOMERS)) + ", 6, 'void', 0.75, 1)");
+            case 25 -> write("orders", "REPLACE INTO orders (id, cust_id, product_id, status, total, qty) VALUES ("
+                    + (1 + r.nextInt(GeneratedSchema.ORDERS)) + ", " + (1 + r.nextInt(GeneratedSchema.CUSTOMERS + 4))
+                    + ", 7, 'shipped', 4.25, 3)");
             case 19 -> write("customers", "UPDATE customers SET score = score + 1 WHERE id = "
                     + KeyLiterals.integer(r, customerKey()));
             case 20 -> write("ledger", r.nextBoolean()

@@ -11,6 +11,7 @@ import picocli.CommandLine.Command;
         + "cross-shard transactions, deadlocks across shards, moves, imports, scaling, memory of idle client connections.",
     subcommands = {TpccCommand.class, ProxyOverheadCommand.class, ScalingCommand.class, CrossShardCommand.class,
         DeadlocksCommand.class, CutsCommand.class, MoveBenchCommand.class, ImportBenchCommand.class, ScaleBenchCommand.class,
+        UniqueBenchCommand.class,
         ConnectionMemoryCommand.class, AccountsBenchCommand.class,
         ReportCommand.class, SpliceCommand.class})
 public final class BenchCommand implements Runnable {

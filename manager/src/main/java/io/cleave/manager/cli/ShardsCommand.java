@@ -76,6 +76,15 @@ public final class ShardsCommand implements Callable<Integer> {
                         span.bytes() < 0 ? "-" : approx + human(span.bytes()));
             }
         }
+        if (report.uniqueKeys() != null && !report.uniqueKeys().isEmpty()) {
+            out.printf("%nglobal unique keys (lookup rows sharded by the value)%n");
+            out.printf("  %-28s %-22s %-9s %-7s %14s %10s%n", "TABLE", "KEY", "STATE", "SHARDS", "ROWS", "BYTES");
+            for (ShardsReport.UniqueKeyLookup k : report.uniqueKeys()) {
+                out.printf("  %-28s %-22s %-9s %-7s %14s %10s%n", k.table(), k.key() + " (" + String.join(", ", k.columns())
+                        + ")", k.state(), "0-" + (k.shards() - 1), k.rows() < 0 ? "-" : approx + String.format(Locale.ROOT,
+                        "%,d", k.rows()), k.bytes() < 0 ? "-" : approx + human(k.bytes()));
+            }
+        }
         if (!report.moves().isEmpty()) {
             out.printf("%nmoves under way:%n");
             MovesCommand.print(report.moves(), out);

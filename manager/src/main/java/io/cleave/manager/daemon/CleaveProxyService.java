@@ -138,6 +138,23 @@ public final class CleaveProxyService implements ProxyService {
     }
 
     @Override
+    public io.cleave.router.unique.UniqueKeysView uniqueKeys() {
+        ProxyServer s = server;
+        return s == null ? io.cleave.router.unique.UniqueKeysView.NONE : s.runtime().uniqueIndexes()::of;
+    }
+
+    @Override
+    public void uniqueKeyBuildsExclude(java.util.function.BooleanSupplier moves) {
+        running().runtime().uniqueIndexes().movesUnderWay(moves);
+    }
+
+    @Override
+    public boolean buildingUniqueKeys() {
+        ProxyServer s = server;
+        return s != null && s.runtime().uniqueIndexes().buildsUnderWay();
+    }
+
+    @Override
     public int recoverNow() {
         return running().recoverNow();
     }

@@ -147,6 +147,10 @@ public final class Daemon implements AutoCloseable {
                         new MoveJournal(home.state()), MoveSettings.fromSystemProperties(),
                         new MoveMetrics(registry, () -> moves.phases()),
                         new MoveHooks.Switchable(MoveHooks.fromSystemProperties())));
+                moves.refuseDuring(() -> {
+                    ProxyService p = proxy;
+                    return p != null && p.buildingUniqueKeys();
+                });
                 imports = new io.cleave.manager.imports.ImportService(home.state(), moves, shardRegistry(), registry,
                         () -> scale != null && scale.running());
                 imports.attachedEndpoint().ifPresent(links::put);
@@ -335,6 +339,7 @@ public final class Daemon implements AutoCloseable {
                 return;
             }
             proxy = service;
+            service.uniqueKeyBuildsExclude(() -> moves != null && moves.busy());
             proxyState = service.describe();
             log.info("proxy {}", proxyState);
         }
@@ -539,8 +544,10 @@ public final class Daemon implements AutoCloseable {
             e = new Explainer(new Router(routing));
             explainer = e;
         }
+        ProxyService p = proxy;
         Explainer.Explanation x = e.explain(sql.getBytes(StandardCharsets.UTF_8), SqlMode.DEFAULT,
-                provisioned.shardMaps().current());
+                provisioned.shardMaps().current(), p == null ? io.cleave.router.unique.UniqueKeysView.NONE
+                        : p.uniqueKeys(), null);
         return new ExplainReport(sql, x.plan(), x.shards());
     }
 

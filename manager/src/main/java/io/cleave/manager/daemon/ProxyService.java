@@ -48,6 +48,23 @@ public interface ProxyService extends AutoCloseable {
     /** Runs a recovery pass now; returns how many branches it settled. */
     int recoverNow();
 
+    /** The global unique keys the proxy enforces (for explanations), none when it does not run. */
+    default io.cleave.router.unique.UniqueKeysView uniqueKeys() {
+        return io.cleave.router.unique.UniqueKeysView.NONE;
+    }
+
+    /**
+     * Keeps moves and builds of global unique keys' lookups apart: a build refuses to start while
+     * {@code moves} says one runs; {@link #buildingUniqueKeys} tells the moves.
+     */
+    default void uniqueKeyBuildsExclude(java.util.function.BooleanSupplier moves) {
+    }
+
+    /** Whether a global unique key's lookup is being built now. */
+    default boolean buildingUniqueKeys() {
+        return false;
+    }
+
     /** The last deadlock across shards the proxy broke, or null (none yet, or no proxy). */
     default DeadlockReport latestDeadlock() {
         return null;

@@ -102,7 +102,9 @@ final class ImportPlan {
                     if (key.getValue().stream().noneMatch(column::equalsIgnoreCase)) {
                         problems.add("the unique key " + key.getKey() + " " + key.getValue() + " of " + name + " leaves"
                                 + " out its sharding column " + column + ": each shard could only keep it unique among its"
-                                + " own rows; add " + column + " to the key, or shard the table by another rule");
+                                + " own rows while they are copied; add " + column + " to the key, shard the table by"
+                                + " another rule, or drop the key and add it again with CREATE UNIQUE INDEX through the"
+                                + " proxy once the import is done (its lookup is built from the rows then)");
                     }
                 }
                 rule = new TableRule.Sharded(table, s.keyspace(), column);

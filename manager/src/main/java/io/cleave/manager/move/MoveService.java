@@ -26,6 +26,8 @@ public final class MoveService implements AutoCloseable {
     private final MovePlanner planner;
     private final TableMovePlanner tablePlanner;
     private final Map<Long, MoveRecord> live = new LinkedHashMap<>();
+    /** Whether the proxy is building a global unique key's lookup: rows changing shards meanwhile could be missed. */
+    private volatile java.util.function.BooleanSupplier uniqueKeyBuilds = () -> false;
     private final ExecutorService runner = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "mover");
         t.setDaemon(true);
@@ -62,8 +64,21 @@ public final class MoveService implements AutoCloseable {
         }
     }
 
+    /** Moves are refused while {@code builds} says a global unique key's lookup is being built. */
+    public void refuseDuring(java.util.function.BooleanSupplier builds) {
+        this.uniqueKeyBuilds = builds;
+    }
+
+    private void refuseDuringUniqueKeyBuild() {
+        if (uniqueKeyBuilds.getAsBoolean()) {
+            throw new MoveRefused(MoveRefused.Kind.CONFLICT, "a global unique key's lookup is being built (CREATE UNIQUE"
+                    + " INDEX): rows changing shards meanwhile could be missed; try again once it is done");
+        }
+    }
+
     /** Plans, journals and queues a move; returns it as planned. */
     public synchronized MoveRecord start(String keyspace, String keys, int target, String origin) {
+        refuseDuringUniqueKeyBuild();
         MoveRecord r = planner.plan(nextId(), keyspace, keys, target, unended());
         r.origin = origin;
         env.journal().save(r);
@@ -94,6 +109,7 @@ public final class MoveService implements AutoCloseable {
         if (planned.kind != MoveKind.TABLES) {
             throw new IllegalArgumentException("not a move of tables");
         }
+        refuseDuringUniqueKeyBuild();
         for (MoveRecord m : unended()) {
             if (m.kind == MoveKind.TABLES) {
                 for (TableProgress t : m.tables) {
@@ -259,7 +275,9 @@ public final class MoveService implements AutoCloseable {
     /** Where the rows are, per shard and per key range or bucket run (exact counts when asked). */
     public ShardsReport shards(boolean exact) {
         try {
-            return new ShardSizes(env.shards(), env.maps()).report(exact, active());
+            return new ShardSizes(env.shards(), env.maps()).report(exact, active())
+                    .withUniqueKeys(io.cleave.manager.unique.LookupSizes.measure(env.shards(),
+                            env.maps().topology().defaultShard(), env.maps().current().shardCount(), exact));
         } catch (java.sql.SQLException e) {
             throw new MoveRefused(MoveRefused.Kind.CONFLICT, "cannot measure the shards: " + e.getMessage());
         }

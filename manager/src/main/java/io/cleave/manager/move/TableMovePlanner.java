@@ -158,7 +158,9 @@ final class TableMovePlanner {
                 if (key.getValue().stream().noneMatch(column::equalsIgnoreCase)) {
                     throw bad("the unique key " + key.getKey() + " " + key.getValue() + " of " + schema + "." + table
                             + " leaves out " + column + ": each shard could only keep its values unique among its own"
-                            + " rows; add " + column + " to the key first");
+                            + " rows while they move; add " + column + " to the key first, or drop the key and add it"
+                            + " again with CREATE UNIQUE INDEX through the proxy once the table is sharded (its lookup"
+                            + " is built from the rows then)");
                 }
             }
             rule = new TableRule.Sharded(table, s.keyspace(), column);

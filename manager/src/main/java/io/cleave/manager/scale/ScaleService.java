@@ -135,6 +135,12 @@ public final class ScaleService implements AutoCloseable {
         if (moves.busy()) {
             throw conflict("moves are under way ('cleave moves'): scale once they are done");
         }
+        if (to < from) {
+            String lookups = lookupsBeyond(to, defaultShard);
+            if (lookups != null) {
+                throw bad(lookups);
+            }
+        }
         HostPlan plan;
         try {
             plan = instances.plan(to);
@@ -381,6 +387,28 @@ public final class ScaleService implements AutoCloseable {
 
     static String state(ScaleRecord r) {
         return r.phase.name().toLowerCase();
+    }
+
+    /**
+     * Why the shards from {@code to} on cannot go: a global unique key's lookup rows are spread over
+     * the shards there were when the key was declared, and a scale does not move them (yet). Null
+     * when no lookup lives there.
+     */
+    private String lookupsBeyond(int to, int home) {
+        try (java.sql.Connection c = links.open(home); java.sql.Statement st = c.createStatement();
+             java.sql.ResultSet rs = st.executeQuery("SELECT schema_name, table_name, key_name, lookup_shards FROM"
+                     + " cleave.unique_keys WHERE lookup_shards > " + to + " ORDER BY lookup_shards DESC LIMIT 1")) {
+            if (rs.next()) {
+                return "the lookup of the global unique key " + rs.getString(3) + " of " + rs.getString(1) + "."
+                        + rs.getString(2) + " is spread over shards 0-" + (rs.getInt(4) - 1) + ", which a scale does not"
+                        + " move: at least " + rs.getInt(4) + " shards stay";
+            }
+            return null;
+        } catch (SQLException e) {
+            // A home from before global unique keys has no catalog: nothing lives beyond any shard.
+            return e.getErrorCode() == 1146 ? null : "cannot read the global unique keys on shard " + home + ": "
+                    + e.getMessage();
+        }
     }
 
     private static MoveRefused bad(String message) {

@@ -71,6 +71,8 @@ public final class CleaveSchema {
                 + " started TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6)) ENGINE=InnoDB", false));
         out.add(new Step("CREATE TABLE IF NOT EXISTS " + READ_VIEW + " (id TINYINT NOT NULL PRIMARY KEY) ENGINE=InnoDB",
                 false));
+        out.add(new Step(io.cleave.proxy.unique.UniqueIndexes.CATALOG_DDL, false));
+        out.add(new Step(io.cleave.proxy.unique.UniqueIndexes.BUILDS_DDL, false));
         out.add(new Step("INSERT IGNORE INTO cleave.runs (run) VALUES ('" + runId.replace("'", "") + "')", false));
         if (!mariadb) {
             // MySQL has neither CREATE OR REPLACE PROCEDURE nor PUBLIC: the procedures are MariaDB's.

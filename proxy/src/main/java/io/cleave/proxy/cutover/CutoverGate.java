@@ -60,6 +60,11 @@ public final class CutoverGate {
         participants.add(p);
     }
 
+    /** The sessions now (a live view): who else may be running a command (read each on its own loop). */
+    public Set<Participant> participants() {
+        return java.util.Collections.unmodifiableSet(participants);
+    }
+
     public void unregister(Participant p) {
         participants.remove(p);
         Armed a = armed;

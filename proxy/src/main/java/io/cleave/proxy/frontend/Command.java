@@ -121,6 +121,19 @@ final class Command {
         }
     }
 
+    /** The shards a lookup by a global unique key found for this command's rows (consumed by the rerun that follows it), or null. */
+    private int[] lookedUp;
+
+    int[] takeLookedUp() {
+        int[] shards = lookedUp;
+        lookedUp = null;
+        return shards;
+    }
+
+    void lookedUp(int[] shards) {
+        lookedUp = shards;
+    }
+
     Plan plan() {
         return plan;
     }

@@ -55,9 +55,15 @@ final class FanOutWrites {
         // DDL is not transactional on any server: it simply goes to every shard.
         boolean transactional = !route.kind().isDdl() && route.write();
         String what = route.kind().name().replace('_', ' ');
-        Runnable send = route.kind().isDdl() && fanOut.replicated()
-                ? () -> schemaChanges.run(command, shards, sql, what)
-                : () -> write(command, shards, perShard, transactional, fanOut.replicated(), what, 0);
+        UniqueDdl unique = route.kind().isDdl() ? UniqueDdl.of(session, route.kind(), sql) : null;
+        if (unique != null && unique.refusal() != null) {
+            command.refuse(unique.refusal());
+            return;
+        }
+        Runnable write = route.kind().isDdl() && fanOut.replicated()
+                ? () -> schemaChanges.run(command, shards, sql, what, unique)
+                : () -> write(command, shards, perShard, transactional, fanOut.replicated(), what, 0, unique);
+        Runnable send = unique == null ? write : () -> unique.before(command, write);
         if (SequenceService.resetsSequences(route.kind())) {
             // A table created, dropped, emptied or renamed starts its ids afresh, as on one server.
             session.runtime().sequences().reset(sql, session.sqlMode(), session.settings().schema(), session.loop(),
@@ -78,6 +84,15 @@ final class FanOutWrites {
      */
     void write(Command command, int[] shards, List<byte[]> sql, boolean transactional, boolean replicated,
                        String what, long firstGeneratedId) {
+        write(command, shards, sql, transactional, replicated, what, firstGeneratedId, null);
+    }
+
+    /**
+     * {@code unique}: the structure change's part in global unique keys, told once every shard applied
+     * it (before the client's OK goes) or once some did not (before the error goes); null: none.
+     */
+    private void write(Command command, int[] shards, List<byte[]> sql, boolean transactional, boolean replicated,
+                       String what, long firstGeneratedId, UniqueDdl unique) {
         TransactionState tx = session.transaction();
         boolean inTransaction = session.inTransaction(command);
         if (inTransaction && shards.length > 1) {
@@ -113,7 +128,16 @@ final class FanOutWrites {
                             }
                             return;
                         }
-                        afterTransactionalLegs(command, results, () -> written(command, results, replicated, what));
+                        Runnable answer = () -> written(command, results, replicated, what);
+                        if (unique != null && results.stream().allMatch(LegResult::ok)) {
+                            unique.after(command, answer);
+                            return;
+                        }
+                        if (unique != null) {
+                            unique.failed(command, firstError(results), () -> afterTransactionalLegs(command, results, answer));
+                            return;
+                        }
+                        afterTransactionalLegs(command, results, answer);
                         return;
                     }
                     DistributedCommit end = new DistributedCommit(session);

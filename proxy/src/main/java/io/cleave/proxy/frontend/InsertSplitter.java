@@ -11,6 +11,7 @@ import io.cleave.router.plan.Target;
 import io.cleave.router.plan.TargetResolver;
 import io.cleave.router.shardmap.ShardMap;
 import io.cleave.router.topology.TableRule;
+import io.cleave.router.unique.UniqueIndex;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -28,11 +29,13 @@ final class InsertSplitter {
     private final Session session;
     private final PlanExecutor executor;
     private final FanOutWrites writes;
+    private final UniqueInsert uniques;
 
     InsertSplitter(Session session, PlanExecutor executor, FanOutWrites writes) {
         this.session = session;
         this.executor = executor;
         this.writes = writes;
+        this.uniques = new UniqueInsert(session);
     }
 
     /**
@@ -41,7 +44,20 @@ final class InsertSplitter {
      * buffers are the event loop's, reused meanwhile).
      */
     void run(Command command, Plan.InsertSplit split, Runnable rerun) {
+        String unknownKeys = session.runtime().uniqueIndexes().notLoadedRefusal(split.table(),
+                session.runtime().topology().defaultShard());
+        if (unknownKeys != null) {
+            // The default shard has been down since the proxy started: any sharded table could have such a key.
+            command.refuse(1105, "HY000", unknownKeys);
+            return;
+        }
         String schema = split.schema() != null ? split.schema() : session.settings().schema();
+        String unfinished = session.runtime().uniqueIndexes().unfinishedRefusal(
+                session.runtime().uniqueIndexes().of(schema, split.table()));
+        if (unfinished != null) {
+            command.refuse(unfinished);
+            return;
+        }
         if (split.missingKeyColumn() != null) {
             if (schema == null) {
                 command.refuse(1046, "3D000", "No database selected");
@@ -52,7 +68,7 @@ final class InsertSplitter {
                 return;
             }
             // Take what the rows need from the analysis now: the loop's buffers are reused meanwhile.
-            Rendered r = new Rendered(split, command);
+            Rendered r = new Rendered(split, command, uniqueRows(command, split, schema, null));
             String sequenceDefault = shape.sequenceDefaults().get(split.missingKeyColumn());
             if (sequenceDefault != null) {
                 // The key's DEFAULT draws from a sequence: its values decide the rows' shards.
@@ -110,26 +126,28 @@ final class InsertSplitter {
             oneShard &= shard == shardOfRow[0];
         }
         TableColumns.Shape known = schema == null ? null : session.runtime().tableColumns().cached(schema, split.table());
+        List<String> tableColumns = split.columns().isEmpty() && known != null ? known.columns() : null;
+        UniqueRows unique = uniqueRows(command, split, schema, tableColumns);
         if (known != null && !drawnFromSequences(split, known).isEmpty()) {
-            withSequenceDefaults(command, split, known, new Rendered(split, command), shardOfRow);
+            withSequenceDefaults(command, split, known, new Rendered(split, command, unique), shardOfRow);
             return;
         }
         String auto = schema == null ? "" : session.runtime().tableColumns().cachedAutoIncrement(schema, split.table());
         if (auto != null && (auto.isEmpty() || listed(split, auto))) {
             keysGiven(split, schema, auto, largestKey);
-            if (oneShard) {
+            if (oneShard && unique == null) {
                 Plan.Route route = Plan.Route.of(split.kind(), new Target.Shard(shardOfRow[0]), Plan.Access.WRITE, null);
                 executor.single(command, route, shardOfRow[0]);
                 return;
             }
-            Rendered r = new Rendered(split, command);
-            send(command, r.head, r.rows, r.tail, shardOfRow, -1);
+            Rendered r = new Rendered(split, command, unique);
+            send(command, split, r, r.head, r.rows, shardOfRow, -1);
             return;
         }
         // An AUTO_INCREMENT column other than the key, left out (or not known yet): each shard's own
         // counter would repeat the others' ids, so they come from the table's sequence.
         long largest = largestKey;
-        Rendered r = new Rendered(split, command);
+        Rendered r = new Rendered(split, command, unique);
         session.runtime().tableColumns().lookup(schema, split.table(), session.loop(), (shape, error) -> {
             String column = shape == null || shape.autoIncrement().isEmpty() ? null : shape.autoIncrement();
             if (error != null) {
@@ -138,7 +156,7 @@ final class InsertSplitter {
                 withSequenceDefaults(command, split, shape, r, shardOfRow);
             } else if (column == null || listed(split, column)) {
                 keysGiven(split, schema, column, largest);
-                send(command, r.head, r.rows, r.tail, shardOfRow, -1);
+                send(command, split, r, r.head, r.rows, shardOfRow, -1);
             } else {
                 session.runtime().sequences().next(session.loop(), schema, split.table(), column, r.rows.length,
                         (ids, failed) -> {
@@ -211,7 +229,7 @@ final class InsertSplitter {
             for (String c : columns) {
                 names.append(", `").append(c.replace("`", "``")).append('`');
             }
-            send(command, withColumns(r, names.toString()), rows, r.tail, shardOfRow, -1);
+            send(command, split, r, withColumns(r, names.toString()), rows, shardOfRow, -1);
         });
     }
 
@@ -326,8 +344,11 @@ final class InsertSplitter {
         final byte[] tail;
         final byte[] columnsHead;
         final byte[] columnsRest;
+        /** The rows' values for the table's global unique keys, or null when it has none. */
+        final UniqueRows unique;
 
-        Rendered(Plan.InsertSplit split, Command command) {
+        Rendered(Plan.InsertSplit split, Command command, UniqueRows unique) {
+            this.unique = unique;
             rows = renderRows(split, command);
             head = render(split.head(), command);
             tail = render(split.tail(), command);
@@ -346,6 +367,9 @@ final class InsertSplitter {
     private void withGeneratedIds(Command command, Plan.InsertSplit split, String column, long[] ids, int[] shardOfRow,
                                   Rendered r) {
         ShardMap map = session.runtime().shardMaps().current();
+        if (r.unique != null) {
+            r.unique.generated(column, ids, shardOfRow == null);
+        }
         int[] shards = shardOfRow != null ? shardOfRow : new int[r.rows.length];
         byte[][] withIds = new byte[r.rows.length][];
         for (int i = 0; i < r.rows.length; i++) {
@@ -361,12 +385,35 @@ final class InsertSplitter {
             // The row's closing parenthesis gets the generated id before it.
             withIds[i] = beforeClose(r.rows[i], (", " + ids[i]).getBytes(StandardCharsets.US_ASCII));
         }
-        send(command, withColumns(r, ", `" + column.replace("`", "``") + "`"), withIds, r.tail, shards, ids[0]);
+        send(command, split, r, withColumns(r, ", `" + column.replace("`", "``") + "`"), withIds, shards, ids[0]);
     }
 
-    /** One statement per shard with that shard's rows; answers with the combined OK. */
-    private void send(Command command, byte[] head, byte[][] rows, byte[] tail, int[] shardOfRow,
-                      long firstGeneratedId) {
+    /**
+     * The table's global unique keys' values in the rows, or null when it has none ({@code
+     * tableColumns}: the table's columns in order, for an INSERT without a column list).
+     */
+    private UniqueRows uniqueRows(Command command, Plan.InsertSplit split, String schema, List<String> tableColumns) {
+        List<UniqueIndex> indexes = session.runtime().uniqueIndexes().of(schema, split.table());
+        if (indexes.isEmpty()) {
+            return null;
+        }
+        return UniqueRows.of(split, command.values(), indexes, tableColumns, split.keyspace().function().keyType(),
+                indexes.get(0).shardingColumn());
+    }
+
+    /**
+     * One statement per shard with that shard's rows; answers with the combined OK. Into a table
+     * with global unique keys, the rows go through {@link UniqueInsert}, after their lookup rows.
+     */
+    private void send(Command command, Plan.InsertSplit split, Rendered r, byte[] head, byte[][] rows,
+                      int[] shardOfRow, long firstGeneratedId) {
+        byte[] tail = r.tail;
+        if (r.unique != null) {
+            String schema = split.schema() != null ? split.schema() : session.settings().schema();
+            uniques.run(command, split, r.unique, new UniqueInsert.Base(schema, split.table(), split.keyspace(), head,
+                    rows, tail, shardOfRow, firstGeneratedId, null));
+            return;
+        }
         List<Integer> shards = new ArrayList<>();
         for (int s : shardOfRow) {
             if (!shards.contains(s)) {

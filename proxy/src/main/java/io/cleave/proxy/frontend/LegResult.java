@@ -13,6 +13,9 @@ final class LegResult {
     final int shard;
     final List<ResultColumn> columns = new ArrayList<>();
     final List<TextRow> rows = new ArrayList<>();
+    /** Per statement of the leg, in order: its affected rows, and how many of {@link #rows} came up to its end. */
+    final List<Long> affectedEach = new ArrayList<>();
+    final List<Integer> rowsEach = new ArrayList<>();
     boolean resultSet;
     long affectedRows;
     long lastInsertId;

@@ -88,7 +88,8 @@ final class LocalAnswers {
         byte[] statement = Arrays.copyOfRange(tokens.source(), tokens.start(local.nameFirst()),
                 tokens.offset() + tokens.length());
         return new Explainer(session.runtime().router()).explain(statement, session.sqlMode(),
-                session.runtime().shardMaps().current());
+                session.runtime().shardMaps().current(), session.runtime().uniqueIndexes()::of,
+                session.settings().schema());
     }
 
     /**

@@ -293,6 +293,8 @@ final class MultiExchange {
                 }
                 return;
             }
+            result.affectedEach.add(tracker.affectedRows());
+            result.rowsEach.add(result.rows.size());
             if (--statementResponses > 0) {
                 return;
             }

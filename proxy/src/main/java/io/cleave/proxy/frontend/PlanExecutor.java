@@ -26,6 +26,7 @@ final class PlanExecutor {
     private final EvaluatedRead evaluations;
     private final FanOutWrites writes;
     private final InsertSplitter inserts;
+    private final UniqueRoutes uniques;
     private final SettingStatements settings;
     private final TransactionStatements transactions;
     private final AccountStatements accounts;
@@ -47,6 +48,7 @@ final class PlanExecutor {
         this.merges = new MergedRead(session, writes);
         this.evaluations = new EvaluatedRead(session, writes);
         this.inserts = new InsertSplitter(session, this, writes);
+        this.uniques = new UniqueRoutes(session, this);
         this.settings = settings;
         this.transactions = transactions;
         this.calls = new RoutineCalls(session, this);
@@ -97,7 +99,7 @@ final class PlanExecutor {
         if (plan instanceof Plan.Route r && r.target() instanceof Target.Routine call) {
             calls.run(command, r, call, rerun);
         } else if (plan instanceof Plan.Route r) {
-            route(command, r);
+            route(command, r, rerun);
         } else if (plan instanceof Plan.InsertSplit split) {
             inserts.run(command, split, rerun);
         } else if (plan instanceof Plan.Session s) {
@@ -131,7 +133,20 @@ final class PlanExecutor {
         }
     }
 
-    private void route(Command command, Plan.Route r) {
+    private void route(Command command, Plan.Route r, Runnable rerun) {
+        int[] lookedUp = command.takeLookedUp();
+        if (lookedUp != null) {
+            // A lookup by a global unique key found the shards of the rows; the statement runs there.
+            if (lookedUp.length == 1) {
+                single(command, r, lookedUp[0]);
+            } else {
+                several(command, r, lookedUp);
+            }
+            return;
+        }
+        if (r.probe() != null && uniques.run(command, r, rerun)) {
+            return;
+        }
         ShardMap map = session.runtime().shardMaps().current();
         Resolution resolution;
         try {
@@ -229,7 +244,7 @@ final class PlanExecutor {
         return false;
     }
 
-    private void several(Command command, Plan.Route r, int[] shards) {
+    void several(Command command, Plan.Route r, int[] shards) {
         if (session.inTransaction(command) && outsideXaBranch(command, -1)) {
             return;
         }

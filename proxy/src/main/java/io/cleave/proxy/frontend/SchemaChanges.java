@@ -35,7 +35,11 @@ final class SchemaChanges {
         this.writes = writes;
     }
 
-    void run(Command command, int[] shards, byte[] sql, String what) {
+    /**
+     * {@code unique}: the change's part in global unique keys (null: none), told once every shard
+     * applied it, before the client's OK, or once some did not, before the error.
+     */
+    void run(Command command, int[] shards, byte[] sql, String what, UniqueDdl unique) {
         // The analysis lives in the loop's buffers: what undoing needs is taken now.
         String inverse = inverse(command);
         String schema = session.settings().schema();
@@ -43,16 +47,27 @@ final class SchemaChanges {
         new MultiExchange(new CommandLegs(session, command), false, firstResult -> {
             LegResult leg = firstResult.get(0);
             if (!leg.ok() || shards.length == 1) {
-                writes.written(command, firstResult, true, what);
+                Runnable answer = () -> writes.written(command, firstResult, true, what);
+                if (unique == null) {
+                    answer.run();
+                } else if (leg.ok()) {
+                    unique.after(command, answer);
+                } else {
+                    unique.failed(command, leg.errorPacket(), answer);
+                }
                 return;
             }
             MultiExchange rest = new MultiExchange(new CommandLegs(session, command), false, results -> {
                 List<LegResult> all = new ArrayList<>(firstResult);
                 all.addAll(results);
-                if (all.stream().allMatch(LegResult::ok)) {
-                    writes.written(command, all, true, what);
+                Runnable answer = all.stream().allMatch(LegResult::ok) ? () -> writes.written(command, all, true, what)
+                        : () -> undo(command, all, inverse, new String(sql, StandardCharsets.UTF_8), schema, what);
+                if (unique == null) {
+                    answer.run();
+                } else if (all.stream().allMatch(LegResult::ok)) {
+                    unique.after(command, answer);
                 } else {
-                    undo(command, all, inverse, new String(sql, StandardCharsets.UTF_8), schema, what);
+                    unique.failed(command, firstError(all), answer);
                 }
             });
             for (int s : shards) {
@@ -62,6 +77,15 @@ final class SchemaChanges {
             }
             rest.start();
         }).leg(first, sql).start();
+    }
+
+    private static ErrPacket firstError(List<LegResult> results) {
+        for (LegResult leg : results) {
+            if (!leg.ok()) {
+                return leg.errorPacket();
+            }
+        }
+        return null;
     }
 
     /** The default shard when the change reaches it, else the first shard. */

@@ -14,6 +14,11 @@ final class SessionParticipant implements Participant {
         this.reader = reader;
     }
 
+    /** The session it reads (a session waiting for others leaves itself out). */
+    Session session() {
+        return session;
+    }
+
     @Override
     public EventLoop eventLoop() {
         return session.loop().loop();

@@ -38,6 +38,7 @@ public final class ProxyRuntime {
     private final io.cleave.router.plan.Router router;
     private final io.cleave.router.plan.TargetResolver resolver;
     private final io.cleave.proxy.frontend.SequenceService sequences;
+    private final io.cleave.proxy.unique.UniqueIndexes uniqueIndexes = new io.cleave.proxy.unique.UniqueIndexes();
     private final io.cleave.proxy.frontend.TableColumns tableColumns;
     private final io.cleave.proxy.frontend.StoredRoutines routines;
     /** The application's prepared XA branches this proxy saw prepared, by xid key: the shard holding each. */
@@ -158,6 +159,11 @@ public final class ProxyRuntime {
 
     public io.cleave.proxy.frontend.SequenceService sequences() {
         return sequences;
+    }
+
+    /** The global unique keys the proxy enforces through lookup tables. */
+    public io.cleave.proxy.unique.UniqueIndexes uniqueIndexes() {
+        return uniqueIndexes;
     }
 
     /** The proxy's client sessions (SHOW PROCESSLIST). */

@@ -198,6 +198,7 @@ public final class ProxyServer implements AutoCloseable {
             if (settled > 0) {
                 log.info("recovery settled {} in-doubt transaction branch(es) left by an earlier run", settled);
             }
+            loadUniqueIndexes(admin, runtime);
             Channel channel = new ServerBootstrap()
                     .group(boss, workers)
                     .channel(transport.serverChannel())
@@ -372,6 +373,9 @@ public final class ProxyServer implements AutoCloseable {
                 log.warn("shard {}: {}", shard, e.getMessage());
             }
             recoverQuietly();
+            if (!runtime.uniqueIndexes().loaded()) {
+                loadUniqueIndexes(admin, runtime);
+            }
         });
     }
 
@@ -413,6 +417,42 @@ public final class ProxyServer implements AutoCloseable {
         }
         connector.statementCacheSize(perConnection);
         log.debug("shard {}: {} prepared statements per backend connection", shard, perConnection);
+    }
+
+    /**
+     * The global unique keys the catalog lists, read once recovery has settled what an earlier run
+     * left prepared (a key declared by a commit that was under way).
+     */
+    private static void loadUniqueIndexes(ShardAdmin admin, ProxyRuntime runtime) {
+        int home = runtime.topology().defaultShard();
+        List<io.cleave.router.unique.UniqueIndex> found = new java.util.ArrayList<>();
+        List<List<String>> unfinished = new java.util.ArrayList<>();
+        try {
+            for (ShardAdmin.Row row : admin.query(home, io.cleave.proxy.unique.UniqueIndexes.CATALOG_SELECT)) {
+                found.add(io.cleave.proxy.unique.UniqueIndexes.fromRow(row.values()));
+            }
+            for (ShardAdmin.Row row : admin.query(home, io.cleave.proxy.unique.UniqueIndexes.BUILDS_SELECT)) {
+                unfinished.add(row.values());
+            }
+        } catch (ShardAdmin.ShardAdminException e) {
+            if (!e.unreachable()) {
+                throw new IllegalStateException("cannot read the global unique keys from shard " + home + ": "
+                        + e.getMessage(), e);
+            }
+            // Until the default shard is back, writes to sharded tables are refused: any could have such a key.
+            log.warn("shard {} is unreachable: the global unique keys are read when it is back; until then writes to"
+                    + " sharded tables are refused", home);
+            runtime.uniqueIndexes().unknown();
+            return;
+        }
+        runtime.uniqueIndexes().load(found, unfinished);
+        if (!found.isEmpty()) {
+            log.info("global unique keys: {}", found);
+        }
+        if (!unfinished.isEmpty()) {
+            log.warn("the build of global unique keys {} was interrupted: writes to their tables are refused until the"
+                    + " keys are dropped and created again", unfinished);
+        }
     }
 
     /** Prepares every reachable shard; returns the shards that could not be reached. */

@@ -11,6 +11,10 @@ import java.util.Map;
 import java.util.StringJoiner;
 import java.util.TreeMap;
 
+import io.cleave.router.unique.LookupPlacement;
+import io.cleave.router.unique.UniqueIndex;
+import io.cleave.router.unique.UniqueKeysView;
+
 /**
  * What the router does with one statement, told for people: its plan (as {@link PlanPrinter}
  * prints it) and the shards it reaches with the statement's own values under the current shard
@@ -36,8 +40,58 @@ public final class Explainer {
     }
 
     public Explanation explain(byte[] sql, SqlMode mode, ShardMap map) {
+        return explain(sql, mode, map, UniqueKeysView.NONE, null);
+    }
+
+    /**
+     * As {@link #explain(byte[], SqlMode, ShardMap)}, telling also where the table's global unique
+     * keys ({@code keys}, in {@code schema} when the statement names none) send a lookup first.
+     */
+    public Explanation explain(byte[] sql, SqlMode mode, ShardMap map, UniqueKeysView keys, String schema) {
         Analysis analysis = router.analyze(sql, mode, new Analysis());
-        return new Explanation(PlanPrinter.print(analysis), shards(analysis, map));
+        String shards = shards(analysis, map);
+        String lookups = lookups(analysis, keys, schema);
+        return new Explanation(PlanPrinter.print(analysis), lookups == null ? shards : lookups + ": " + shards);
+    }
+
+    /** Which lookups of global unique keys the statement reads or writes first, or null. */
+    private String lookups(Analysis analysis, UniqueKeysView keys, String schema) {
+        Plan plan = analysis.plan() instanceof Plan.MultiStatement m ? m.plan() : analysis.plan();
+        ParameterValues values = new LiteralParameters().bind(analysis, StandardCharsets.UTF_8)
+                .forPlaceholders(PlanPrinter.UNBOUND);
+        if (plan instanceof Plan.InsertSplit split) {
+            List<UniqueIndex> indexes = keys.of(split.schema() != null ? split.schema() : schema, split.table());
+            if (indexes.isEmpty()) {
+                return null;
+            }
+            List<String> names = new ArrayList<>();
+            indexes.forEach(i -> names.add(i.name() + " (" + i.shownLookup() + ", on shards 0-" + (i.lookupShards() - 1) + ")"));
+            return "each row's value of unique key " + String.join(", ", names) + " is claimed in its lookup first"
+                    + " (one shard per value), then the rows go to";
+        }
+        if (!(plan instanceof Plan.Route route) || route.probe() == null) {
+            return null;
+        }
+        UniqueProbe p = route.probe();
+        for (UniqueIndex index : keys.of(p.schema() != null ? p.schema() : schema, p.table())) {
+            for (String c : index.columns()) {
+                if (p.assigned().containsKey(c.toLowerCase(java.util.Locale.ROOT))) {
+                    return "the new value of unique key " + index.name() + " is claimed in " + index.shownLookup()
+                            + " first, then the row's shard";
+                }
+            }
+            if (index.columns().size() == 1 && p.equalities().containsKey(index.columns().get(0).toLowerCase(java.util.Locale.ROOT))) {
+                StringJoiner shards = new StringJoiner(", ");
+                for (KeyValue v : p.equalities().get(index.columns().get(0).toLowerCase(java.util.Locale.ROOT))) {
+                    io.cleave.router.keyspace.ShardKey key = v instanceof KeyValue.SlotValue s && index.types().get(0) != null
+                            ? values.key(s.slot(), index.types().get(0)) : null;
+                    shards.add(key == null ? "?" : Integer.toString(LookupPlacement.shardOf(index, List.of(key))));
+                }
+                return "lookup by unique key " + index.name() + " in " + index.shownLookup() + " on shard(s) " + shards
+                        + " first, then only the shards of the keys it finds; without it";
+            }
+        }
+        return null;
     }
 
     private String shards(Analysis analysis, ShardMap map) {
@@ -106,6 +160,9 @@ public final class Explainer {
         Map<Integer, List<Integer>> rowsByShard = new TreeMap<>();
         for (int i = 0; i < split.rows().size(); i++) {
             KeyValue key = split.rows().get(i).key();
+            if (key == null) {
+                return "each row's by its sharding key, found by the table's column order (the INSERT has no column list)";
+            }
             if (key instanceof KeyValue.SlotValue s && analysis.digest().slotKind(s.slot()) == SlotKind.PLACEHOLDER) {
                 return "depends on the values bound to its parameters (?)";
             }

@@ -50,7 +50,12 @@ public sealed interface Plan
      * goes as it came (the hot path); on several, {@code several} decides (null when the target can
      * only ever be one shard).
      */
-    record Route(StatementKind kind, Target target, Access access, Effects effects, Spread several) implements Plan {
+    record Route(StatementKind kind, Target target, Access access, Effects effects, Spread several,
+                 UniqueProbe probe) implements Plan {
+
+        public Route(StatementKind kind, Target target, Access access, Effects effects, Spread several) {
+            this(kind, target, access, effects, several, null);
+        }
 
         /** A statement with no effects on its connection beyond its result. */
         public static Route of(StatementKind kind, Target target, Access access, Spread several) {
@@ -58,7 +63,12 @@ public sealed interface Plan
         }
 
         public Route with(Effects changed) {
-            return new Route(kind, target, access, changed, several);
+            return new Route(kind, target, access, changed, several, probe);
+        }
+
+        /** The route, with what it says of its table's columns for global unique keys ({@link UniqueProbe}). */
+        public Route with(UniqueProbe found) {
+            return new Route(kind, target, access, effects, several, found);
         }
 
         public boolean write() {
@@ -162,25 +172,48 @@ public sealed interface Plan
      */
     record InsertSplit(StatementKind kind, String schema, String table, Keyspace keyspace, SqlTemplate.Tokens head,
                        List<InsertRow> rows, SqlTemplate.Tokens tail, String missingKeyColumn, int columnListEnd,
-                       List<String> columns) implements Plan {
+                       List<String> columns, Conflicts conflicts) implements Plan {
         public InsertSplit {
             rows = List.copyOf(rows);
             columns = List.copyOf(columns);
+        }
+
+        public boolean replace() {
+            return kind == StatementKind.REPLACE;
+        }
+    }
+
+    /**
+     * How an INSERT treats a row that collides with a stored one on a unique key: fails (plain),
+     * skips it ({@code ignore}), updates the stored row ({@code onDuplicateUpdates}: the columns its
+     * ON DUPLICATE KEY UPDATE assigns, empty without one) or replaces it (REPLACE, by the kind).
+     */
+    record Conflicts(boolean ignore, List<String> onDuplicateUpdates) {
+        public static final Conflicts FAIL = new Conflicts(false, List.of());
+
+        public Conflicts {
+            onDuplicateUpdates = List.copyOf(onDuplicateUpdates);
+        }
+
+        public boolean updates() {
+            return !onDuplicateUpdates.isEmpty();
         }
     }
 
     /**
      * One VALUES row: its tokens (parentheses included) and its key (null when the key column is
-     * left out, or the statement has no column list). Without a column list, {@code values} holds
-     * each value that could be a key, by position (null where it cannot), else it is empty.
+     * left out, or the statement has no column list). {@code values} holds each value that could
+     * be a key (or a unique key's value), by position (null where it cannot: an expression,
+     * DEFAULT, NULL); {@code nulls} the positions written as NULL.
      */
-    record InsertRow(int first, int end, KeyValue key, List<KeyValue> values) {
+    record InsertRow(int first, int end, KeyValue key, List<KeyValue> values, java.util.Set<Integer> nulls) {
         public InsertRow {
             values = values == null ? List.of() : java.util.Collections.unmodifiableList(new ArrayList<>(values));
+            nulls = java.util.Set.copyOf(nulls);
         }
 
         public InsertRow(int first, int end, KeyValue key) {
-            this(first, end, key, List.of());
+            this(first, end, key, List.of(), java.util.Set.of());
         }
     }
 

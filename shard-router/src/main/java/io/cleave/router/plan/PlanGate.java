@@ -57,7 +57,7 @@ final class PlanGate {
         }
         Plan.Refuse refused = Plan.Refuse.notSupported(r.kind(), "this statement over " + r.target()
                 + " can reach several shards and " + unproven + ": not supported across shards");
-        return new Plan.Route(r.kind(), r.target(), r.access(), r.effects(), refused);
+        return new Plan.Route(r.kind(), r.target(), r.access(), r.effects(), refused, r.probe());
     }
 
     /** A lexer error that makes the statement unreadable for routing (not the server's to judge), or null. */

@@ -51,7 +51,14 @@ public final class Planner {
                      io.cleave.router.sql.digest.StatementDigest digest) {
         PlanContext ctx = new PlanContext(topology, tokens, digest);
         try {
-            return sequencesOnTheDefaultShard(statement, plan(statement, ctx));
+            Plan plan = sequencesOnTheDefaultShard(statement, plan(statement, ctx));
+            if (plan instanceof Plan.Route r && topology.shardCount() > 1) {
+                UniqueProbe probe = UniqueProbe.of(statement, topology);
+                if (probe != null) {
+                    return r.with(probe);
+                }
+            }
+            return plan;
         } catch (PlanningException e) {
             return new Plan.Refuse(statement.kind(), e.code, e.sqlState, e.getMessage());
         }
@@ -307,9 +314,12 @@ public final class Planner {
             return Plan.Route.of(ddl.kind(), new Target.AllShards(), Plan.Access.READ,
                     Plan.Merge.concatenation(ScatterRule.CONCATENATED_REPORTS));
         }
+        String uniqueRefusal = ShardLocalKeys.refusal(ddl, topology, ctx.tokens);
+        if (uniqueRefusal != null) {
+            return refuse(ddl, uniqueRefusal);
+        }
         // Every shard has every table and schema: structure changes go everywhere.
-        return Plan.Route.of(ddl.kind(), new Target.AllShards(), Plan.Access.WRITE,
-                Plan.FanOutWrite.allAlike(ShardLocalKeys.warnings(ddl, topology)));
+        return Plan.Route.of(ddl.kind(), new Target.AllShards(), Plan.Access.WRITE, Plan.FanOutWrite.allAlike());
     }
 
     private Plan utility(Statement s, PlanContext ctx) {

@@ -4,43 +4,74 @@ import io.cleave.router.sql.ast.Ddl;
 import io.cleave.router.topology.TableRule;
 import io.cleave.router.topology.Topology;
 
+import io.cleave.router.sql.lex.Keyword;
+import io.cleave.router.sql.lex.TokenBuffer;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
 /**
- * PRIMARY and UNIQUE keys of a sharded table that leave out its sharding column: each shard
- * enforces them for its own rows only, so the same value can be stored twice under keys on
- * different shards, and INSERT ... ON DUPLICATE KEY UPDATE, REPLACE and INSERT IGNORE see only the
- * row's own shard. Creating such a key is answered with a warning that says so.
+ * PRIMARY and UNIQUE keys of a sharded table that leave out its sharding column: no shard can
+ * enforce them alone. Declared with the table (CREATE TABLE), the proxy enforces them across
+ * shards through lookup tables; added with CREATE UNIQUE INDEX, the proxy builds the lookup from
+ * the rows while clients write. Added by ALTER TABLE, they are refused: the statement may change
+ * other things too, which could not be undone when the rows break the key.
  */
 final class ShardLocalKeys {
 
     private ShardLocalKeys() {
     }
 
-    /** The warnings a CREATE TABLE or CREATE UNIQUE INDEX earns; empty for anything else. */
-    static List<String> warnings(Ddl ddl, Topology topology) {
-        List<String> out = new ArrayList<>();
-        if (ddl instanceof Ddl.CreateTable ct && !ct.temporary()
-                && topology.tables().get(ct.table().name().toLowerCase(Locale.ROOT)) instanceof TableRule.Sharded s) {
-            for (Ddl.ColumnDef c : ct.columns()) {
-                if ((c.primaryKey() || c.unique()) && !c.name().value().equalsIgnoreCase(s.column())) {
-                    out.add(warning(c.primaryKey() ? "PRIMARY KEY" : "UNIQUE key", c.name().value(), s));
-                }
+    /** Why a structure change cannot keep a global unique key right, or null. */
+    static String refusal(Ddl ddl, Topology topology, TokenBuffer tokens) {
+        if (ddl instanceof Ddl.AlterTable at
+                && topology.tables().get(at.table().name().toLowerCase(Locale.ROOT)) instanceof TableRule.Sharded s) {
+            List<String> added = addedUniqueKey(tokens, at.body().first(), at.body().end(), s);
+            if (added != null) {
+                return "ALTER TABLE " + s.table() + " adds a unique key (" + String.join(", ", added) + ") that leaves out"
+                        + " its sharding column " + s.column() + ": add such a key with CREATE UNIQUE INDEX, which"
+                        + " builds its lookup across shards from the rows (or declare it with CREATE TABLE)";
             }
-            for (Ddl.KeyDef k : ct.keys()) {
-                if ((k.type() == Ddl.KeyType.PRIMARY || k.type() == Ddl.KeyType.UNIQUE) && leavesOut(k.columns(), s)) {
-                    out.add(warning(k.type() == Ddl.KeyType.PRIMARY ? "PRIMARY KEY"
-                            : "UNIQUE key" + (k.name() != null ? " " + k.name() : ""), String.join(", ", k.columns()), s));
-                }
-            }
-        } else if (ddl instanceof Ddl.CreateIndex ci && ci.type() == Ddl.KeyType.UNIQUE
-                && topology.tables().get(ci.table().name().toLowerCase(Locale.ROOT)) instanceof TableRule.Sharded s
-                && leavesOut(ci.columns(), s)) {
-            out.add(warning("UNIQUE key " + ci.name().value(), String.join(", ", ci.columns()), s));
         }
-        return out;
+        return null;
+    }
+
+    /** The columns of an {@code ADD [CONSTRAINT [c]] UNIQUE|PRIMARY KEY ... (cols)} in the tokens leaving out the sharding column, or null. */
+    private static List<String> addedUniqueKey(TokenBuffer tokens, int first, int end, TableRule.Sharded s) {
+        for (int i = first; i < end; i++) {
+            if (!tokens.isKeyword(i, Keyword.ADD)) {
+                continue;
+            }
+            int j = i + 1;
+            if (j < end && tokens.isKeyword(j, Keyword.CONSTRAINT)) {
+                j += j + 1 < end && !tokens.isKeyword(j + 1, Keyword.UNIQUE) && !tokens.isKeyword(j + 1, Keyword.PRIMARY) ? 2 : 1;
+            }
+            if (j >= end || !tokens.isKeyword(j, Keyword.UNIQUE) && !tokens.isKeyword(j, Keyword.PRIMARY)) {
+                continue;
+            }
+            while (j < end && !tokens.text(j).equals("(")) {
+                j++;
+            }
+            List<String> columns = new ArrayList<>();
+            int depth = 0;
+            for (int k = j; k < end; k++) {
+                String t = tokens.text(k);
+                if (t.equals("(")) {
+                    depth++;
+                } else if (t.equals(")")) {
+                    if (--depth == 0) {
+                        break;
+                    }
+                } else if (depth == 1 && !t.equals(",") && (k == j + 1 || tokens.text(k - 1).equals(","))) {
+                    columns.add(t.replace("`", "").replace("\"", ""));
+                }
+            }
+            if (!columns.isEmpty() && leavesOut(columns, s)) {
+                return columns;
+            }
+        }
+        return null;
     }
 
     private static boolean leavesOut(List<String> columns, TableRule.Sharded s) {
@@ -50,12 +81,5 @@ final class ShardLocalKeys {
             }
         }
         return true;
-    }
-
-    private static String warning(String key, String columns, TableRule.Sharded s) {
-        return "The " + key + " (" + columns + ") of " + s.table() + " leaves out its sharding column " + s.column()
-                + ": each shard enforces it only for its own rows, so the same value can exist under " + s.column()
-                + " values on different shards, and ON DUPLICATE KEY UPDATE, REPLACE and INSERT IGNORE only see the"
-                + " row's own shard (include " + s.column() + " in the key to have it enforced everywhere)";
     }
 }

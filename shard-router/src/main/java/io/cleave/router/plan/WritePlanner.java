@@ -91,7 +91,7 @@ final class WritePlanner {
                     return keyNotConstant(insert, sharded);
                 }
             }
-            rows.add(new Plan.InsertRow(row.span().first(), row.span().end(), key));
+            rows.add(row(row, key));
         }
         int first = rows.get(0).first();
         int last = rows.get(rows.size() - 1).end();
@@ -100,7 +100,29 @@ final class WritePlanner {
         return new Plan.InsertSplit(insert.kind(), insert.table().schema(), insert.table().name(),
                 ctx.topology.keyspace(sharded.keyspace()),
                 new SqlTemplate.Tokens(0, first), rows, new SqlTemplate.Tokens(last, ctx.tokenCount()),
-                keyIndex < 0 ? sharded.column() : null, columnListEnd, columns.stream().map(Name::value).toList());
+                keyIndex < 0 ? sharded.column() : null, columnListEnd, columns.stream().map(Name::value).toList(),
+                conflicts(insert));
+    }
+
+    /** A row with every value that could be a key (of the table's sharding or a global unique key). */
+    private static Plan.InsertRow row(Insert.Row row, KeyValue key) {
+        List<KeyValue> values = new ArrayList<>(row.values().size());
+        java.util.Set<Integer> nulls = new java.util.HashSet<>();
+        for (int i = 0; i < row.values().size(); i++) {
+            var value = row.values().get(i);
+            values.add(KeyAnalyzer.value(value));
+            if (value instanceof io.cleave.router.sql.ast.Expr.Literal l
+                    && l.kind() == io.cleave.router.sql.ast.Expr.LiteralKind.NULL) {
+                nulls.add(i);
+            }
+        }
+        return new Plan.InsertRow(row.span().first(), row.span().end(), key, values, nulls);
+    }
+
+    private static Plan.Conflicts conflicts(Insert insert) {
+        boolean ignore = insert.modifiers().stream().anyMatch(m -> m.equalsIgnoreCase("IGNORE"));
+        List<String> updates = insert.onDuplicateKeyUpdate().stream().map(a -> a.column().column()).toList();
+        return ignore || !updates.isEmpty() ? new Plan.Conflicts(ignore, updates) : Plan.Conflicts.FAIL;
     }
 
     /**
@@ -111,17 +133,13 @@ final class WritePlanner {
     private Plan withoutColumnList(Insert insert, TableRule.Sharded sharded, Insert.Values values) {
         List<Plan.InsertRow> rows = new ArrayList<>();
         for (Insert.Row row : values.rows()) {
-            List<KeyValue> candidates = new ArrayList<>(row.values().size());
-            for (var value : row.values()) {
-                candidates.add(KeyAnalyzer.value(value));
-            }
-            rows.add(new Plan.InsertRow(row.span().first(), row.span().end(), null, candidates));
+            rows.add(row(row, null));
         }
         int first = rows.get(0).first();
         int last = rows.get(rows.size() - 1).end();
         return new Plan.InsertSplit(insert.kind(), insert.table().schema(), insert.table().name(),
                 ctx.topology.keyspace(sharded.keyspace()), new SqlTemplate.Tokens(0, first), rows,
-                new SqlTemplate.Tokens(last, ctx.tokenCount()), null, first, List.of());
+                new SqlTemplate.Tokens(last, ctx.tokenCount()), null, first, List.of(), conflicts(insert));
     }
 
     private Plan insertSelect(Insert insert, TableRule rule, Insert.FromQuery fq, boolean lastInsertId) {

@@ -1,0 +1,457 @@
+package io.cleave.proxy.frontend;
+
+import io.cleave.proxy.protocol.packet.server.ErrPacket;
+import io.cleave.proxy.unique.UniqueIndexes;
+import io.cleave.router.keyspace.KeyCollations;
+import io.cleave.router.keyspace.KeyType;
+import io.cleave.router.sql.ast.Ddl;
+import io.cleave.router.sql.ast.Statement;
+import io.cleave.router.sql.ast.StatementKind;
+import io.cleave.router.sql.ast.TableName;
+import io.cleave.router.sql.parse.SqlParser;
+import io.cleave.router.topology.TableRule;
+import io.cleave.router.unique.UniqueIndex;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Structure changes that declare or drop global unique keys. A CREATE TABLE of a sharded table
+ * declares every unique key that leaves out the sharding column, once every shard created the
+ * table: the key's columns and types are read back from the default shard, its lookup table is
+ * created on every shard, and the key goes into {@code cleave.unique_keys} and the proxy's
+ * {@link UniqueIndexes}. DROP TABLE, DROP DATABASE, DROP INDEX and ALTER TABLE drop the lookups of
+ * keys that are gone; TRUNCATE empties them. RENAME of a table with such keys is refused (its
+ * lookups are named after it). A key the proxy cannot keep (a prefix of a column, an expression)
+ * stays enforced per shard only, with a warning that says so.
+ */
+final class UniqueDdl {
+
+    private static final Set<StatementKind> KINDS = Set.of(StatementKind.CREATE_TABLE, StatementKind.DROP_TABLE,
+            StatementKind.DROP_DATABASE, StatementKind.ALTER_TABLE, StatementKind.DROP_INDEX, StatementKind.TRUNCATE_TABLE,
+            StatementKind.RENAME_TABLE, StatementKind.CREATE_INDEX);
+
+    private final Session session;
+    private final Ddl ddl;
+    private final String currentSchema;
+    /** The lookup a CREATE UNIQUE INDEX builds from the table's rows, once prepared ({@link #before}). */
+    private UniqueBuild build;
+
+    private UniqueDdl(Session session, Ddl ddl) {
+        this.session = session;
+        this.ddl = ddl;
+        this.currentSchema = session.settings().schema();
+    }
+
+    /** The statement's part in global unique keys, or null when it has none. */
+    static UniqueDdl of(Session session, StatementKind kind, byte[] sql) {
+        if (!KINDS.contains(kind)) {
+            return null;
+        }
+        Statement statement;
+        try {
+            statement = SqlParser.parse(sql, session.sqlMode());
+        } catch (RuntimeException e) {
+            return null;
+        }
+        if (!(statement instanceof Ddl d)) {
+            return null;
+        }
+        if (d instanceof Ddl.CreateTable ct && (ct.temporary()
+                || !(session.runtime().topology().ruleFor(ct.table().name()) instanceof TableRule.Sharded))) {
+            return null;
+        }
+        if (d instanceof Ddl.CreateIndex ci) {
+            return globalKey(session, ci) != null ? new UniqueDdl(session, d) : null;
+        }
+        if (!(d instanceof Ddl.CreateTable) && !(d instanceof Ddl.Database) && session.runtime().uniqueIndexes().isEmpty()) {
+            return null;
+        }
+        return new UniqueDdl(session, d);
+    }
+
+    /** Why the statement may not run (a rename of a table whose lookups are named after it), or null. */
+    String refusal() {
+        boolean renames = ddl instanceof Ddl.RenameTable || ddl instanceof Ddl.AlterTable at && at.renameTo() != null;
+        if (!renames) {
+            return null;
+        }
+        for (TableName t : ddl instanceof Ddl.RenameTable rt ? rt.from() : ddl.tables()) {
+            List<UniqueIndex> keys = indexes(t);
+            if (!keys.isEmpty()) {
+                return "renaming " + t.name() + " is not supported while it has global unique keys (" + keys.get(0).name()
+                        + "): their lookup tables are named after it";
+            }
+        }
+        return null;
+    }
+
+    /** The table's rule when {@code ci} adds a unique key of columns without its sharding column, else null. */
+    private static TableRule.Sharded globalKey(Session session, Ddl.CreateIndex ci) {
+        if (ci.type() != Ddl.KeyType.UNIQUE || !ci.expressions().isEmpty()
+                || !(session.runtime().topology().ruleFor(ci.table().name()) instanceof TableRule.Sharded s)) {
+            return null;
+        }
+        return ci.columns().stream().anyMatch(c -> c.equalsIgnoreCase(s.column())) ? null : s;
+    }
+
+    /**
+     * Before the shards run the statement: a CREATE UNIQUE INDEX of a global key prepares its
+     * lookup's build ({@link UniqueBuild}); then {@code send} runs, or the statement is refused.
+     */
+    void before(Command command, Runnable send) {
+        if (!(ddl instanceof Ddl.CreateIndex ci)) {
+            send.run();
+            return;
+        }
+        TableRule.Sharded sharded = globalKey(session, ci);
+        String schema = schemaOf(ci.table());
+        if (schema == null || sharded == null) {
+            send.run();
+            return;
+        }
+        readKeys(schema, ci.table().name(), (keys, types) -> {
+            String[] keyType = types.get(sharded.column().toLowerCase(Locale.ROOT));
+            List<String[]> columnTypes = new ArrayList<>();
+            List<KeyType> kinds = new ArrayList<>();
+            for (String c : ci.columns()) {
+                String[] type = types.get(c.toLowerCase(Locale.ROOT));
+                if (type == null) {
+                    send.run(); // the shards name the missing column
+                    return;
+                }
+                columnTypes.add(type);
+                kinds.add(kind(type[1], type[3]));
+            }
+            if (keyType == null || keys.keySet().stream().anyMatch(k -> k.equalsIgnoreCase(ci.name().value()))) {
+                send.run(); // the shards name what is wrong (a key of that name exists)
+                return;
+            }
+            List<String> primaryKey = new ArrayList<>();
+            keys.getOrDefault("PRIMARY", List.of()).forEach(c -> primaryKey.add(c[0]));
+            if (primaryKey.isEmpty()) {
+                command.refuse("CREATE UNIQUE INDEX " + ci.name().value() + " on " + ci.table().name() + " needs the"
+                        + " table to have a primary key: its lookup is built by reading the rows in key order");
+                return;
+            }
+            Map<String, String> dataTypes = new LinkedHashMap<>();
+            types.forEach((c, t) -> dataTypes.put(c, t[1].toLowerCase(Locale.ROOT)));
+            UniqueIndex index = new UniqueIndex(schema, ci.table().name(), ci.name().value(), ci.columns(), kinds,
+                    sharded.column(), UniqueIndex.lookupName(schema, ci.table().name(), ci.name().value()),
+                    session.runtime().shardMaps().current().shardCount());
+            UniqueBuild.prepare(session, index, columnTypes, primaryKey, dataTypes, keyType, prepared -> {
+                build = prepared;
+                send.run();
+            }, command::error);
+        }, send);
+    }
+
+    /**
+     * Some shards did not run the statement: a build prepared for it is undone (the index dropped
+     * where it was added, as one server leaves nothing of a failed CREATE INDEX) and {@code error}
+     * answers; otherwise {@code answer} runs.
+     */
+    void failed(Command command, ErrPacket error, Runnable answer) {
+        if (build != null) {
+            build.abandon(() -> command.error(error));
+        } else {
+            answer.run();
+        }
+    }
+
+    /** After every shard ran the statement: keeps the lookups in step, then {@code answer} runs. */
+    void after(Command command, Runnable answer) {
+        if (ddl instanceof Ddl.CreateIndex) {
+            if (build == null) {
+                answer.run();
+                return;
+            }
+            UniqueIndex index = build.index();
+            readKeys(index.schema(), index.table(), (keys, types) -> {
+                boolean prefix = keys.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase(index.name()))
+                        .flatMap(e -> e.getValue().stream()).anyMatch(c -> !c[1].isEmpty());
+                if (prefix) {
+                    session.connections().proxyWarnings(List.of("The unique key " + index.name() + " of " + index.table()
+                            + " indexes a prefix of a column: it is enforced by each shard for its own rows only"));
+                    build.release(answer);
+                    return;
+                }
+                build.run(error -> {
+                    if (error == null) {
+                        answer.run();
+                    } else {
+                        command.error(error);
+                    }
+                });
+            }, () -> build.abandon(() -> command.error(1105, "HY000", "the lookup of the unique key " + index.name()
+                    + " could not be built: shard " + session.runtime().topology().defaultShard() + " did not answer;"
+                    + " the index was dropped again")));
+            return;
+        }
+        if (ddl instanceof Ddl.CreateTable ct) {
+            declare(command, schemaOf(ct.table()), ct.table().name(), answer);
+        } else if (ddl instanceof Ddl.Database db) {
+            String prefix = db.name().value().toLowerCase(Locale.ROOT);
+            List<UniqueIndex> gone = new ArrayList<>();
+            for (UniqueIndex i : session.runtime().uniqueIndexes().all()) {
+                if (i.schema().toLowerCase(Locale.ROOT).equals(prefix)) {
+                    gone.add(i);
+                }
+            }
+            drop(gone, answer);
+        } else if (ddl instanceof Ddl.DropTable) {
+            List<UniqueIndex> gone = new ArrayList<>();
+            for (TableName t : ddl.tables()) {
+                gone.addAll(indexes(t));
+            }
+            drop(gone, answer);
+        } else if (ddl instanceof Ddl.TruncateTable tt) {
+            truncate(indexes(tt.table()), answer);
+        } else if (ddl instanceof Ddl.AlterTable || ddl instanceof Ddl.DropIndex) {
+            TableName t = ddl.tables().get(0);
+            List<UniqueIndex> keys = indexes(t);
+            if (keys.isEmpty()) {
+                answer.run();
+            } else {
+                reconcile(schemaOf(t), t.name(), keys, answer);
+            }
+        } else {
+            answer.run();
+        }
+    }
+
+    private List<UniqueIndex> indexes(TableName t) {
+        String schema = schemaOf(t);
+        return schema == null ? List.of() : session.runtime().uniqueIndexes().of(schema, t.name());
+    }
+
+    private String schemaOf(TableName t) {
+        return t.schema() != null ? t.schema() : currentSchema;
+    }
+
+    /** The table's unique keys and column types, read back from the default shard. */
+    private void readKeys(String schema, String table, java.util.function.BiConsumer<Map<String, List<String[]>>, Map<String, String[]>> then,
+                          Runnable failed) {
+        String where = " WHERE TABLE_SCHEMA = " + SqlLiterals.string(schema) + " AND TABLE_NAME = " + SqlLiterals.string(table);
+        String keys = "SELECT INDEX_NAME, COLUMN_NAME, IFNULL(SUB_PART, '') FROM"
+                + " information_schema.STATISTICS" + where + " AND NON_UNIQUE = 0 ORDER BY INDEX_NAME, SEQ_IN_INDEX";
+        String columns = "SELECT COLUMN_NAME, COLUMN_TYPE, DATA_TYPE, IFNULL(CHARACTER_SET_NAME, ''),"
+                + " IFNULL(COLLATION_NAME, '') FROM information_schema.COLUMNS" + where;
+        new MultiExchange(new SystemContext(session.loop()), false, results -> {
+            LegResult r = results.get(0);
+            if (!r.ok()) {
+                failed.run();
+                return;
+            }
+            int split = r.rowsEach.get(0);
+            Map<String, List<String[]>> byKey = new LinkedHashMap<>();
+            for (int i = 0; i < split; i++) {
+                var row = r.rows.get(i);
+                byKey.computeIfAbsent(row.string(0), k -> new ArrayList<>())
+                        .add(new String[]{row.string(1), row.string(2)});
+            }
+            Map<String, String[]> types = new LinkedHashMap<>();
+            for (int i = split; i < r.rows.size(); i++) {
+                var row = r.rows.get(i);
+                types.put(row.string(0).toLowerCase(Locale.ROOT),
+                        new String[]{row.string(1), row.string(2), row.string(3), row.string(4)});
+            }
+            then.accept(byKey, types);
+        }).leg(session.runtime().topology().defaultShard(), List.of(bytes(keys), bytes(columns))).start();
+    }
+
+    private void declare(Command command, String schema, String table, Runnable answer) {
+        if (schema == null || !(session.runtime().topology().ruleFor(table) instanceof TableRule.Sharded sharded)) {
+            answer.run();
+            return;
+        }
+        readKeys(schema, table, (keys, types) -> {
+            List<UniqueIndex> declared = new ArrayList<>();
+            List<String> warnings = new ArrayList<>();
+            int shards = session.runtime().shardMaps().current().shardCount();
+            String[] keyType = types.get(sharded.column().toLowerCase(Locale.ROOT));
+            for (Map.Entry<String, List<String[]>> e : keys.entrySet()) {
+                List<String> columns = new ArrayList<>();
+                boolean prefix = false;
+                for (String[] c : e.getValue()) {
+                    columns.add(c[0]);
+                    prefix |= !c[1].isEmpty();
+                }
+                if (columns.stream().anyMatch(c -> c.equalsIgnoreCase(sharded.column()))) {
+                    continue;
+                }
+                if (prefix || keyType == null) {
+                    warnings.add("The unique key " + e.getKey() + " (" + String.join(", ", columns) + ") of " + table
+                            + " indexes a prefix of a column: it is enforced by each shard for its own rows only");
+                    continue;
+                }
+                List<KeyType> kinds = new ArrayList<>();
+                for (String c : columns) {
+                    String[] type = types.get(c.toLowerCase(Locale.ROOT));
+                    kinds.add(kind(type[1], type[3]));
+                }
+                declared.add(new UniqueIndex(schema, table, e.getKey(), columns, kinds, sharded.column(),
+                        UniqueIndex.lookupName(schema, table, e.getKey()), shards));
+            }
+            session.connections().proxyWarnings(warnings);
+            if (declared.isEmpty()) {
+                answer.run();
+                return;
+            }
+            List<byte[]> ddls = new ArrayList<>();
+            for (UniqueIndex index : declared) {
+                List<String[]> columnTypes = new ArrayList<>();
+                index.columns().forEach(c -> columnTypes.add(types.get(c.toLowerCase(Locale.ROOT))));
+                ddls.add(bytes("DROP TABLE IF EXISTS " + index.qualifiedLookup()));
+                ddls.add(bytes(lookupDdl(index, columnTypes, keyType)));
+            }
+            MultiExchange create = new MultiExchange(new SystemContext(session.loop()), false, created -> {
+                for (LegResult r : created) {
+                    if (!r.ok()) {
+                        failDeclaring(command, declared, r.errorPacket());
+                        return;
+                    }
+                }
+                StringBuilder catalog = new StringBuilder("REPLACE INTO cleave.unique_keys VALUES ");
+                for (int i = 0; i < declared.size(); i++) {
+                    catalog.append(i == 0 ? "" : ", ").append(UniqueIndexes.catalogValues(declared.get(i), SqlLiterals::string));
+                }
+                new MultiExchange(new SystemContext(session.loop()), false, stored -> {
+                    if (!stored.get(0).ok()) {
+                        failDeclaring(command, declared, stored.get(0).errorPacket());
+                        return;
+                    }
+                    declared.forEach(session.runtime().uniqueIndexes()::add);
+                    answer.run();
+                }).leg(session.runtime().topology().defaultShard(), bytes(catalog.toString())).start();
+            });
+            for (int s = 0; s < shards; s++) {
+                create.leg(s, ddls);
+            }
+            create.start();
+        }, () -> answer.run());
+    }
+
+    /** The CREATE TABLE of {@code index}'s lookup: the key's columns as the table has them, and the row's sharding key. */
+    static String lookupDdl(UniqueIndex index, List<String[]> columnTypes, String[] keyType) {
+        StringBuilder s = new StringBuilder("CREATE TABLE ").append(index.qualifiedLookup()).append(" (");
+        for (int i = 0; i < index.columns().size(); i++) {
+            s.append(SqlLiterals.identifier(index.columns().get(i))).append(' ').append(columnType(columnTypes.get(i)))
+                    .append(" NOT NULL, ");
+        }
+        s.append(UniqueIndex.KEY_COLUMN).append(' ').append(columnType(keyType)).append(" NOT NULL, PRIMARY KEY (");
+        for (int i = 0; i < index.columns().size(); i++) {
+            s.append(i == 0 ? "" : ", ").append(SqlLiterals.identifier(index.columns().get(i)));
+        }
+        return s.append(")) ENGINE=InnoDB").toString();
+    }
+
+    private void failDeclaring(Command command, List<UniqueIndex> keys, ErrPacket error) {
+        command.error(error.errorCode(), error.sqlState(), "the table was created, but the lookup of its unique key "
+                + keys.get(0).name() + " could not be: " + error.message() + " (drop the table and create it again)");
+    }
+
+    /** Drops the lookups and catalog rows of keys that are gone. */
+    private void drop(List<UniqueIndex> gone, Runnable answer) {
+        if (gone.isEmpty()) {
+            answer.run();
+            return;
+        }
+        gone.forEach(session.runtime().uniqueIndexes()::remove);
+        List<byte[]> drops = new ArrayList<>();
+        StringBuilder where = new StringBuilder(" WHERE ");
+        for (int i = 0; i < gone.size(); i++) {
+            UniqueIndex index = gone.get(i);
+            drops.add(bytes("DROP TABLE IF EXISTS " + index.qualifiedLookup()));
+            where.append(i == 0 ? "" : " OR ").append("(schema_name = ").append(SqlLiterals.string(index.schema()))
+                    .append(" AND table_name = ").append(SqlLiterals.string(index.table())).append(" AND key_name = ")
+                    .append(SqlLiterals.string(index.name())).append(')');
+        }
+        int home = session.runtime().topology().defaultShard();
+        MultiExchange multi = new MultiExchange(new SystemContext(session.loop()), false, results -> answer.run());
+        for (int s = 0; s < lookupShards(gone); s++) {
+            List<byte[]> statements = new ArrayList<>(drops);
+            if (s == home) {
+                // A key whose build was interrupted is listed among the builds too.
+                statements.add(0, bytes("DELETE FROM cleave.unique_key_builds" + where));
+                statements.add(0, bytes("DELETE FROM cleave.unique_keys" + where));
+            }
+            multi.leg(s, statements);
+        }
+        multi.start();
+    }
+
+    private void truncate(List<UniqueIndex> keys, Runnable answer) {
+        if (keys.isEmpty()) {
+            answer.run();
+            return;
+        }
+        List<byte[]> statements = new ArrayList<>();
+        for (UniqueIndex index : keys) {
+            statements.add(bytes("TRUNCATE TABLE " + index.qualifiedLookup()));
+        }
+        MultiExchange multi = new MultiExchange(new SystemContext(session.loop()), false, results -> answer.run());
+        for (int s = 0; s < lookupShards(keys); s++) {
+            multi.leg(s, statements);
+        }
+        multi.start();
+    }
+
+    /** After ALTER TABLE or DROP INDEX: the keys no longer on the table (by name and columns) lose their lookups. */
+    private void reconcile(String schema, String table, List<UniqueIndex> registered, Runnable answer) {
+        readKeys(schema, table, (keys, types) -> {
+            List<UniqueIndex> gone = new ArrayList<>();
+            for (UniqueIndex index : registered) {
+                List<String[]> now = keys.get(index.name());
+                List<String> columns = new ArrayList<>();
+                if (now != null) {
+                    now.forEach(c -> columns.add(c[0].toLowerCase(Locale.ROOT)));
+                }
+                if (!columns.equals(index.columns().stream().map(c -> c.toLowerCase(Locale.ROOT)).toList())) {
+                    gone.add(index);
+                }
+            }
+            drop(gone, answer);
+        }, answer);
+    }
+
+    private int lookupShards(List<UniqueIndex> keys) {
+        int n = session.runtime().shardMaps().current().shardCount();
+        for (UniqueIndex k : keys) {
+            n = Math.max(n, Math.min(k.lookupShards(), session.runtime().shardMaps().current().shardCount()));
+        }
+        return n;
+    }
+
+    /**
+     * How a column's values are placed: integers as numbers, strings folded where the fold never
+     * splits values the collation calls equal; others (a language's collation, dates, decimals)
+     * not at all: their lookup rows stay on one shard, where the server compares them.
+     */
+    private static KeyType kind(String dataType, String collation) {
+        return switch (dataType.toLowerCase(Locale.ROOT)) {
+            case "tinyint", "smallint", "mediumint", "int", "integer", "bigint" -> KeyType.INTEGER;
+            case "binary", "varbinary" -> KeyType.STRING;
+            case "char", "varchar" -> KeyCollations.foldCovers(collation) ? KeyType.STRING : null;
+            default -> null;
+        };
+    }
+
+    /** The column's type as information_schema shows it, with its character set and collation. */
+    private static String columnType(String[] type) {
+        String s = type[0];
+        if (!type[2].isEmpty() && !type[3].isEmpty()) {
+            s += " CHARACTER SET " + type[2] + " COLLATE " + type[3];
+        }
+        return s;
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}
