@@ -63,6 +63,7 @@ public final class Provisioner {
         CnfRenderer renderer = CnfRenderer.packaged();
         for (InstancePlan plan : plans) {
             writeIfChanged(plan.cnf(), renderer.render(plan, binary));
+            createTmpdir(plan);
         }
 
         DatadirInitializer initializer = new DatadirInitializer(cacheDir, planner.runAsRoot());
@@ -112,6 +113,7 @@ public final class Provisioner {
      */
     public void prepareInstance(InstancePlan plan, ServerBinary binary) {
         writeCnf(plan, binary);
+        createTmpdir(plan);
         DatadirInitializer.Outcome outcome = new DatadirInitializer(cacheDir, planner.runAsRoot()).initialize(plan, binary);
         if (outcome == DatadirInitializer.Outcome.CREATED) {
             log.info("{}: initialized datadir {}", plan.name(), plan.datadir());
@@ -131,12 +133,22 @@ public final class Provisioner {
         return name == null || name.equals("root") ? null : OsUser.ensure(name);
     }
 
-    /** What one shard's server writes, given to its OS user: datadir, log directory, error log. */
+    private static void createTmpdir(InstancePlan plan) {
+        try {
+            Files.createDirectories(plan.tmpdir());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create " + plan.name() + "'s tmpdir " + plan.tmpdir() + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
+    /** What one shard's server writes, given to its OS user: datadir, tmpdir, log directory, error log. */
     private void handOver(OsUser user, InstancePlan plan) {
         for (Path p : List.of(plan.datadir(), plan.logDir(), plan.errorLog(), home.run(), home.files())) {
             user.mustReach(p, home.root());
         }
         user.own(plan.datadir());
+        user.own(plan.tmpdir());
         if (plan.separateLogDir()) {
             user.own(plan.logDir());
         }

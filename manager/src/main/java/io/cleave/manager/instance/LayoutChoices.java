@@ -19,6 +19,8 @@ final class LayoutChoices {
         out.add(Choice.pinned(g, "bind_address", "127.0.0.1", "only the proxy and local tools reach a shard"));
         out.add(Choice.pinned(g, "socket", p.socket(), "the proxy talks to local shards over their Unix socket"));
         out.add(Choice.pinned(g, "pid_file", p.pidFile(), "in the home's run directory"));
+        out.add(Choice.pinned(g, "tmpdir", p.tmpdir(), "the shard's own temporary files, in the home's run directory:"
+                + " in the host's shared /tmp other programs' cleanups can remove them under the server"));
         if (c.serverUser() != null) {
             out.add(Choice.pinned(g, "user", c.serverUser(), c.serverUser().equals("root")
                     ? "server.os_user is root: the server refuses to run as root without this"
