@@ -4,11 +4,11 @@
 # whole buffer pool vs N shards behind the proxy with TPC-C and with sysbench, cross-shard
 # transactions (commit latency by shards per transaction, TPC-C's cross-shard share) on 4 shards,
 # sysbench over 4 shards with the deadlock detector off and on, consistent cuts off and on (point
-# selects, sums over every shard with and without transfers, TPC-C), and the daemon's memory per idle
-# client connection.
+# selects, sums over every shard with and without transfers, TPC-C), root against application accounts
+# (point select, TPC-C), and the daemon's memory per idle client connection.
 #
-#   bench/run-all.sh                 sizes for a small host (about 110 minutes on 2 cores)
-#   bench/run-all.sh --short         the same comparisons on smaller data with shorter runs (about 62 minutes)
+#   bench/run-all.sh                 sizes for a small host (about 125 minutes on 2 cores)
+#   bench/run-all.sh --short         the same comparisons on smaller data with shorter runs (about 72 minutes)
 #   bench/run-all.sh --large         a 16+ core host with flash: 100 warehouses, 64 clients, 1/2/4/8 shards,
 #                                    cores split among each home's shards (cpu_sets: auto)
 #   bench/run-all.sh --quick         seconds-long runs on tiny data into a temporary directory, to check that
@@ -47,6 +47,8 @@ case $preset in
     dead=(--shards 4 --tables 4 --table-size 1000 --threads 8 --duration 30s --warmup 5s --rounds 3 --buffer-pool 1G)
     cuts=(--shards 4 --tables 4 --table-size 10000 --threads 8 --readers 4 --writers 4 --duration 20s --warmup 5s
           --rounds 3 --warehouses 4 --connections 8 --tpcc-rounds 3 --tpcc-duration 30s --buffer-pool 1G)
+    acct_sb=(--shards 2 --tables 4 --table-size 100000 --threads 8 --duration 30s --warmup 10s --rounds 3 --buffer-pool 1G)
+    acct_tpcc=(--shards 2 --warehouses 4 --connections 8 --duration 30s --warmup 10s --rounds 3 --buffer-pool 1G)
     conns=1000,2000 ;;
   short)
     overhead=(--tables 4 --table-size 25000 --threads 8 --duration 15s --warmup 10s --rounds 3 --buffer-pool 1G)
@@ -58,6 +60,8 @@ case $preset in
     dead=(--shards 4 --tables 4 --table-size 1000 --threads 8 --duration 20s --warmup 5s --rounds 3 --buffer-pool 512M)
     cuts=(--shards 4 --tables 4 --table-size 10000 --threads 8 --readers 4 --writers 4 --duration 10s --warmup 3s
           --rounds 3 --warehouses 4 --connections 8 --tpcc-rounds 2 --tpcc-duration 20s --buffer-pool 512M)
+    acct_sb=(--shards 2 --tables 4 --table-size 25000 --threads 8 --duration 15s --warmup 5s --rounds 3 --buffer-pool 1G)
+    acct_tpcc=(--shards 2 --warehouses 4 --connections 8 --duration 20s --warmup 10s --rounds 3 --buffer-pool 1G)
     conns=1000,2000 ;;
   large)
     overhead=(--tables 16 --table-size 1000000 --threads 64 --duration 120s --warmup 30s --rounds 3 --buffer-pool 32G
@@ -74,6 +78,10 @@ case $preset in
     cuts=(--shards 8 --tables 16 --table-size 100000 --threads 64 --readers 16 --writers 32 --duration 60s --warmup 20s
           --rounds 3 --warehouses 100 --connections 64 --tpcc-rounds 3 --tpcc-duration 120s --buffer-pool 32G
           --loader-threads 16 --cpu-sets auto)
+    acct_sb=(--shards 4 --tables 16 --table-size 1000000 --threads 64 --duration 120s --warmup 30s --rounds 3
+             --buffer-pool 32G --loader-threads 16 --cpu-sets auto)
+    acct_tpcc=(--shards 4 --warehouses 100 --connections 64 --duration 300s --warmup 120s --rounds 3 --buffer-pool 32G
+               --loader-threads 16 --report-interval 10s --cpu-sets auto)
     conns=1000,5000,10000 ;;
   quick)
     overhead=(--tables 2 --table-size 2000 --threads 4 --duration 3s --warmup 1s --rounds 2 --buffer-pool 256M)
@@ -86,6 +94,9 @@ case $preset in
     dead=(--shards 2 --tables 2 --table-size 1000 --threads 4 --duration 3s --warmup 0s --rounds 2 --buffer-pool 256M)
     cuts=(--shards 2 --tables 2 --table-size 2000 --threads 4 --readers 2 --writers 2 --duration 3s --warmup 1s --rounds 2
           --warehouses 2 --connections 4 --tpcc-rounds 1 --tpcc-duration 4s --buffer-pool 256M --report-interval 1s)
+    acct_sb=(--shards 2 --tables 2 --table-size 2000 --threads 4 --duration 3s --warmup 1s --rounds 2 --buffer-pool 256M)
+    acct_tpcc=(--shards 2 --warehouses 2 --connections 4 --duration 4s --warmup 1s --rounds 2 --buffer-pool 256M
+               --report-interval 1s)
     conns=100 ;;
 esac
 
@@ -131,6 +142,9 @@ bench scaling --workload oltp_read_write,oltp_point_select "${sysb[@]}" "${extra
 bench cross-shard "${xshard[@]}" "${extra[@]}" --output "$results/cross-shard" --doc "$doc" || status=1
 bench deadlocks "${dead[@]}" "${extra[@]}" --output "$results/deadlocks" --doc "$doc" || status=1
 bench cuts "${cuts[@]}" "${extra[@]}" --output "$results/cuts" --doc "$doc" || status=1
+bench accounts --workload oltp_point_select "${acct_sb[@]}" "${extra[@]}" --output "$results/accounts-sysbench" \
+  --doc "$doc" || status=1
+bench accounts --workload tpcc "${acct_tpcc[@]}" "${extra[@]}" --output "$results/accounts-tpcc" --doc "$doc" || status=1
 bench connection-memory --counts "$conns" "${extra[@]}" --doc "$doc" || status=1
 echo "results in $results; tables and charts spliced into $doc"
 exit $status

@@ -38,6 +38,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class BackupRestoreIT {
 
+    /** Open for search: a root daemon's shards run as server.os_user, who must reach the homes inside. */
+    private static final java.nio.file.attribute.FileAttribute<?> SEARCHABLE =
+            java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                    java.nio.file.attribute.PosixFilePermissions.fromString("rwx--x--x"));
+
     private static final BankTransfers.Shape SHAPE = new BankTransfers.Shape(300, 20, 100);
     /** Three range shards of {@code branch}; accounts sharded by it, branch_names a reference table. */
     static final String SHARDING = """
@@ -56,7 +61,7 @@ class BackupRestoreIT {
 
     @Test
     void backupsUnderTransfersAndAMoveRestoreToTheirCutIntoAnyShardCount() throws Exception {
-        Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-bk-");
+        Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-bk-", SEARCHABLE);
         S3Server s3 = S3Server.startOrNull(work.resolve("moto.log"));
         if (s3 != null) {
             s3.createBucket("backups");

@@ -34,12 +34,17 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class DaemonKilledMidBackupIT {
 
+    /** Open for search: a root daemon's shards run as server.os_user, who must reach the homes inside. */
+    private static final java.nio.file.attribute.FileAttribute<?> SEARCHABLE =
+            java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                    java.nio.file.attribute.PosixFilePermissions.fromString("rwx--x--x"));
+
     private static final int ROWS = 4000;
 
     @Test
     void aBackupCutShortByKillNineIsNeverListedAsComplete() throws Exception {
         assertThat(CleaveJar.JAR).as("cleave.jar is built by 'mvn package'").exists();
-        Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-bk-kill-");
+        Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-bk-kill-", SEARCHABLE);
         Path location = work.resolve("backups");
         try (CleaveTestHome home = CleaveTestHome.builder().shards(2).extraYaml(MoveChecks.TWO_RANGES).create()) {
             RunningDaemon first = home.start();
@@ -99,7 +104,7 @@ class DaemonKilledMidBackupIT {
     @Test
     void aRestoreKilledMidwayIsStartedOverByTheNextIntoTheSameHome() throws Exception {
         assertThat(CleaveJar.JAR).as("cleave.jar is built by 'mvn package'").exists();
-        Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-rs-kill-");
+        Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-rs-kill-", SEARCHABLE);
         Path location = work.resolve("backups");
         Path restored = work.resolve("restored");
         try (CleaveTestHome home = CleaveTestHome.builder().shards(2).extraYaml(MoveChecks.TWO_RANGES).create();
@@ -152,7 +157,7 @@ class DaemonKilledMidBackupIT {
 
     @Test
     void aShardKilledMidBackupFailsItWithAMessageAndTheNextBackupCompletes() throws Exception {
-        Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-bk-shard-");
+        Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-bk-shard-", SEARCHABLE);
         Path location = work.resolve("backups");
         try (CleaveTestHome home = CleaveTestHome.builder().shards(2).extraYaml(MoveChecks.TWO_RANGES).create();
              RunningDaemon daemon = home.start()) {

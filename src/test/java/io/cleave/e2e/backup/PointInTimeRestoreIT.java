@@ -44,12 +44,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class PointInTimeRestoreIT {
 
+    /** Open for search: a root daemon's shards run as server.os_user, who must reach the homes inside. */
+    private static final java.nio.file.attribute.FileAttribute<?> SEARCHABLE =
+            java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                    java.nio.file.attribute.PosixFilePermissions.fromString("rwx--x--x"));
+
     private static final BankTransfers.Shape SHAPE = new BankTransfers.Shape(300, 10, 100);
     private static final String ACCOUNTS = "SELECT branch, id, balance FROM bank.accounts";
 
     @Test
     void restoresToRecordedCutsAfterABackupFromTheArchivedBinlogs() throws Exception {
-        Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-pitr-");
+        Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-pitr-", SEARCHABLE);
         Path archive = work.resolve("archive");
         String backupYaml = "backup:\n  location: \"" + archive + "\"\n  archive_binlogs: true\n  cut_interval_s: 1\n";
         try (CleaveTestHome home = CleaveTestHome.builder().shards(3).proxyOption("xa_recovery_interval_s", 0)

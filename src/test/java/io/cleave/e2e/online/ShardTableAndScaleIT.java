@@ -44,6 +44,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * {@code @@innodb_buffer_pool_size} its share. A restarted daemon runs the state's two shards and
  * says why; {@code --purge} deletes what the stopped shards left.
  *
+ * <p>The load runs as an application account with SELECT, INSERT, UPDATE and DELETE on its database
+ * only: a new shard holds the accounts (and their grants) before clients reach it.
+ *
  * <p>{@code -Dscale.long=true} runs the same with four shards going to six and then three (two new
  * instances at once, three stopping).
  */
@@ -94,6 +97,8 @@ class ShardTableAndScaleIT {
             s.execute("CREATE TABLE settings (name VARCHAR(40) PRIMARY KEY, value VARCHAR(40))");
             s.execute("INSERT INTO settings VALUES ('color', 'blue'), ('size', 'large')");
             s.execute("CREATE TABLE log (id INT PRIMARY KEY, msg VARCHAR(40), UNIQUE KEY (msg))");
+            s.execute("CREATE USER 'sbapp'@'%' IDENTIFIED BY 'sbpw'");
+            s.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON sb.* TO 'sbapp'@'%'");
         }
     }
 
@@ -227,6 +232,8 @@ class ShardTableAndScaleIT {
                     .isEqualTo(POOL_MIB / UP * MIB);
             assertThat(count(shard, "SELECT COUNT(*) FROM sb.item")).as("item on shard %d", shard).isEqualTo(4);
             assertThat(count(shard, "SELECT COUNT(*) FROM sb.sbtest1")).as("sbtest1 on shard %d", shard).isPositive();
+            assertThat(count(shard, "SELECT COUNT(*) FROM mysql.user WHERE User = 'sbapp'"))
+                    .as("the application's account on shard %d", shard).isEqualTo(1);
         }
         assertTotals(UP);
         assertThat(daemon.daemon().shardMaps().current().shardCount()).isEqualTo(UP);
@@ -297,7 +304,7 @@ class ShardTableAndScaleIT {
 
     /** Runs {@code change} while the sysbench-like load writes; no client may get an error. */
     private void underLoad(Change change) throws Exception {
-        try (SbLoad load = new SbLoad(SbLoad.proxy(daemon.proxyPort(), "sb"), 4, TABLES, ROWS)) {
+        try (SbLoad load = new SbLoad(SbLoad.proxy(daemon.proxyPort(), "sb", "sbapp", "sbpw"), 4, TABLES, ROWS)) {
             load.awaitTransactions(30, Duration.ofMinutes(1));
             change.run();
             load.awaitTransactions(30, Duration.ofMinutes(1));

@@ -21,26 +21,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Logins to the proxy with accounts stored as hashes: mysql_native_password, and
- * caching_sha2_password by its fast path, by full authentication over TLS, and by the RSA key
- * exchange; auth switch when the client starts with another plugin; wrong passwords.
+ * Logins to the proxy with accounts of the shards' grant tables (proxy.users creates them at the
+ * first start): mysql_native_password with both drivers, with and without TLS, an auth switch when
+ * the client starts with caching_sha2_password, the command-line client, COM_CHANGE_USER, wrong
+ * passwords, and an account whose plugin the proxy cannot log in to the shards with.
  */
 @ServerMatrix
 class AuthIT {
 
-    /** Every account's password is "secret" ('cleave hash-password'); "both" has both hashes. */
+    /** Every account's password is "secret" ('cleave hash-password'); "both" has both hashes (MariaDB stores the first). */
     private static final String USERS = """
               users:
                 - name: root
                   password: ""
                 - name: nat
                   mysql_native_password: "*14E65567ABDB5135D0CFD9A70B3032C179A49EE7"
-                - name: sha
-                  caching_sha2_password: "$A$005$Jk1zmYek5ZLnhxen0m/XX3cyKIX2qCeNI/6YAAtR06BemTtm6IV0HPE4HCCnv.D"
-                - name: sha_fast
-                  caching_sha2_password: "$A$005$Jk1zmYek5ZLnhxen0m/XX3cyKIX2qCeNI/6YAAtR06BemTtm6IV0HPE4HCCnv.D"
-                - name: sha_cli
-                  caching_sha2_password: "$A$005$Jk1zmYek5ZLnhxen0m/XX3cyKIX2qCeNI/6YAAtR06BemTtm6IV0HPE4HCCnv.D"
                 - name: both
                   mysql_native_password: "*14E65567ABDB5135D0CFD9A70B3032C179A49EE7"
                   caching_sha2_password: "$A$005$Jk1zmYek5ZLnhxen0m/XX3cyKIX2qCeNI/6YAAtR06BemTtm6IV0HPE4HCCnv.D"
@@ -102,32 +97,29 @@ class AuthIT {
     }
 
     @Test
-    void cachingSha2FullAuthenticationOverTlsThenFastPath() throws Exception {
-        // Nothing cached yet: without TLS and without the RSA key the password cannot be checked.
-        assertThatThrownBy(() -> mysql("sha_fast", "secret", "sslMode=DISABLED").close())
-                .isInstanceOf(SQLException.class).hasMessageContaining("Public Key Retrieval is not allowed");
-        // Full authentication: the password in clear, over TLS. This fills the proxy's cache...
-        assertWorks(mysql("sha_fast", "secret", "sslMode=REQUIRED"));
-        // ...so the same login without TLS now succeeds on the scramble alone (fast path).
-        assertWorks(mysql("sha_fast", "secret", "sslMode=DISABLED"));
-        assertWorks(mariadb("sha_fast", "secret", "sslMode=disable"));
-        assertDenied(() -> mysql("sha_fast", "wrong", "sslMode=DISABLED&allowPublicKeyRetrieval=true"), "sha_fast");
+    void aClientStartingWithCachingSha2IsSwitchedToTheAccountsPlugin() throws Exception {
+        assertWorks(mysql("both", "secret", "sslMode=DISABLED&defaultAuthenticationPlugin=caching_sha2_password"));
+        assertWorks(mysql("nat", "secret", "sslMode=REQUIRED&defaultAuthenticationPlugin=caching_sha2_password"));
+        assertDenied(() -> mysql("nat", "Secret", "sslMode=DISABLED&defaultAuthenticationPlugin=caching_sha2_password"),
+                "nat");
     }
 
     @Test
-    void cachingSha2ByRsaKeyExchangeAfterAnAuthSwitch() throws Exception {
-        // The proxy's handshake names mysql_native_password; this account has no such hash, so the
-        // client is switched to caching_sha2_password and sends the password RSA-encrypted.
-        assertWorks(mysql("sha", "secret", "sslMode=DISABLED&allowPublicKeyRetrieval=true"));
-        assertWorks(mariadb("sha", "secret", "sslMode=disable&allowPublicKeyRetrieval=true"));
-        assertWorks(mysql("sha", "secret", "sslMode=REQUIRED&defaultAuthenticationPlugin=caching_sha2_password"));
-        assertDenied(() -> mysql("sha", "Secret", "sslMode=REQUIRED"), "sha");
+    void anAccountWhosePluginTheProxyCannotRelayIsRefusedNamingIt() throws Exception {
+        try (Connection root = mysql("root", "", "sslMode=DISABLED"); Statement st = root.createStatement()) {
+            st.execute("CREATE USER 'socket'@'%' IDENTIFIED VIA unix_socket");
+        }
+        assertThatThrownBy(() -> mysql("socket", "", "sslMode=DISABLED").close())
+                .isInstanceOfSatisfying(SQLException.class, e -> {
+                    assertThat(e.getErrorCode()).isEqualTo(1045);
+                    assertThat(e.getMessage()).contains("unix_socket").contains("mysql_native_password");
+                });
     }
 
     @Test
     void commandLineClientWithBothPlugins() throws Exception {
         for (List<String> tls : List.of(List.of("--skip-ssl"), List.of("--ssl"))) {
-            for (String user : List.of("nat", "sha_cli", "both")) {
+            for (String user : List.of("nat", "both")) {
                 CommandLine.Result r = CommandLine.mariadb(daemon.proxyPort(), user, "secret", tls, "SELECT 6 * 7 AS answer");
                 assertThat(r.exitCode()).as(user + " " + tls + ": " + r.output()).isZero();
                 assertThat(r.stdout()).isEqualTo("answer\n42\n");

@@ -26,15 +26,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ProtocolCommandsIT {
 
-    /** "secret" as mysql_native_password and caching_sha2_password hashes ('cleave hash-password'). */
+    /** "secret" as a mysql_native_password hash ('cleave hash-password'). */
     static final String USERS = """
               users:
                 - name: root
                   password: ""
                 - name: nat
                   mysql_native_password: "*14E65567ABDB5135D0CFD9A70B3032C179A49EE7"
-                - name: sha
-                  caching_sha2_password: "$A$005$Jk1zmYek5ZLnhxen0m/XX3cyKIX2qCeNI/6YAAtR06BemTtm6IV0HPE4HCCnv.D"
             """;
 
     private static CleaveTestHome home;
@@ -100,13 +98,25 @@ class ProtocolCommandsIT {
     @Test
     void unknownCommandsAreRefusedAndTheConnectionKeepsWorking() throws Exception {
         try (RawMysqlClient c = root("app")) {
-            for (int code : new int[] {0x99, 0x12, 0x0c, 0x00, 0x20}) {
+            for (int code : new int[] {0x99, 0x12, 0x00, 0x20}) {
                 byte[] reply = c.command(new byte[] {(byte) code, 1, 2, 3});
                 assertThat(isErr(reply)).as("command 0x%x: %s", code, describe(reply)).isTrue();
                 assertThat(errorCode(reply)).isEqualTo(1047);
                 assertThat(sqlState(reply)).isEqualTo("08S01");
                 assertThat(c.queryRows("SELECT body FROM notes WHERE id = 1")).containsExactly(List.of("one"));
             }
+        }
+    }
+
+    @Test
+    void comProcessKillEndsAConnectionOfTheProxy() throws Exception {
+        try (RawMysqlClient c = root("app"); RawMysqlClient victim = root("app")) {
+            long id = Long.parseLong(victim.queryRows("SELECT CONNECTION_ID()").get(0).get(0));
+            byte[] unknown = c.command(new byte[] {0x0c, (byte) 0xff, (byte) 0xff, (byte) 0xff, 0x7f});
+            assertThat(errorCode(unknown)).as(describe(unknown)).isEqualTo(1094);
+            byte[] killed = c.command(new byte[] {0x0c, (byte) id, (byte) (id >> 8), (byte) (id >> 16), (byte) (id >> 24)});
+            assertThat(describe(killed)).isEqualTo("OK");
+            assertThat(c.queryRows("SELECT body FROM notes WHERE id = 1")).containsExactly(List.of("one"));
         }
     }
 

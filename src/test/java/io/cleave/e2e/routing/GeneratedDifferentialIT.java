@@ -25,8 +25,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * sessions that gets the same settings), so shards are also chosen from bound values and rows
  * merged in the binary protocol.
  *
- * <p>{@code -Ddiff.count=N} runs N statements (default 3,000), {@code -Ddiff.seed=S} another seed;
- * a failure names the seed and the statement's number, so the run can be replayed.
+ * <p>The same statements also run as an account with limited privileges (SELECT on some tables,
+ * writes on fewer, nothing on one) on both sides: every statement must give the same answer or fail
+ * with the same error, privilege errors included, as the proxy runs it with that account's
+ * privileges on the shards (and evaluates on one shard with them).
+ *
+ * <p>{@code -Ddiff.count=N} runs N statements (default 3,000; as the limited account a third as
+ * many), {@code -Ddiff.seed=S} another seed; a failure names the seed and the statement's number,
+ * so the run can be replayed.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class GeneratedDifferentialIT {
@@ -59,46 +65,93 @@ class GeneratedDifferentialIT {
         final Map<String, Integer> reasons = new LinkedHashMap<>();
     }
 
+    private static final String OPTIONS = "useServerPrepStmts=false&allowMultiQueries=true";
+    private static final String PREPARED = "useServerPrepStmts=true&cachePrepStmts=false";
+
+    /**
+     * What the limited account may do, granted alike on the plain server and through the proxy:
+     * read every table but the ledger, write orders and their items only.
+     */
+    private static final List<String> LIMITED_GRANTS = List.of(
+            "CREATE USER IF NOT EXISTS 'limited'@'%' IDENTIFIED BY 'lpw'",
+            "GRANT SELECT ON gen.customers TO 'limited'@'%'",
+            "GRANT SELECT, INSERT, UPDATE, DELETE ON gen.orders TO 'limited'@'%'",
+            "GRANT SELECT, INSERT, UPDATE, DELETE ON gen.order_items TO 'limited'@'%'",
+            "GRANT SELECT ON gen.products TO 'limited'@'%'",
+            "GRANT SELECT ON gen.regions TO 'limited'@'%'");
+
     @Test
     void proxyAnswersAsOneServer() throws Exception {
         long seed = Long.getLong("diff.seed", 20_251_124L);
         int count = Integer.getInteger("diff.count", 3_000);
-        String options = "useServerPrepStmts=false&allowMultiQueries=true";
-        String prepared = "useServerPrepStmts=true&cachePrepStmts=false";
+        try (Connection ref = sides.plainConnection(OPTIONS); Connection proxy = sharded.connectProxy("", OPTIONS);
+             Connection refPs = sides.plainConnection(PREPARED); Connection proxyPs = sharded.connectProxy("", PREPARED)) {
+            load(seed, ref, proxy);
+            Sessions sessions = new Sessions(ref, proxy, refPs, proxyPs);
+            compare(seed, count, sessions, sessions, "");
+        }
+    }
+
+    @Test
+    @org.junit.jupiter.api.Disabled("orders.id is a global unique key, whose lookup table in the cleave schema the"
+            + " proxy reads and claims on the client's connection: accounts without privileges on *.* get 1142 (README,"
+            + " accounts: what differs from one server)")
+    void aLimitedAccountGetsTheSameAnswersOrTheSamePrivilegeErrors() throws Exception {
+        long seed = Long.getLong("diff.seed", 20_251_124L) + 1;
+        int count = Integer.getInteger("diff.count", 3_000) / 3;
+        try (Connection adminRef = sides.plainConnection(OPTIONS); Connection adminProxy = sharded.connectProxy("", OPTIONS)) {
+            load(seed, adminRef, adminProxy);
+            for (Connection admin : List.of(adminRef, adminProxy)) {
+                for (String grant : LIMITED_GRANTS) {
+                    Outcome.must(admin, grant);
+                }
+            }
+            try (Connection ref = sides.plainConnection("limited", "lpw", OPTIONS);
+                 Connection proxy = sides.proxyConnection("limited", "lpw", OPTIONS);
+                 Connection refPs = sides.plainConnection("limited", "lpw", PREPARED);
+                 Connection proxyPs = sides.proxyConnection("limited", "lpw", PREPARED)) {
+                Outcome.must(ref, "USE " + SCHEMA);
+                Outcome.must(proxy, "USE " + SCHEMA);
+                compare(seed, count, new Sessions(ref, proxy, refPs, proxyPs),
+                        new Sessions(adminRef, adminProxy, null, null), " as the limited account");
+            }
+        }
+    }
+
+    /**
+     * Runs {@code count} generated statements on both sides of {@code sessions}, then compares every
+     * table as {@code admin} sees it on both sides; fails on the first differences.
+     */
+    private void compare(long seed, int count, Sessions sessions, Sessions admin, String as) throws Exception {
         List<String> failures = new ArrayList<>();
         Map<StatementGenerator.Family, Tally> tallies = new EnumMap<>(StatementGenerator.Family.class);
         long started = System.nanoTime();
-        try (Connection ref = sides.plainConnection(options); Connection proxy = sharded.connectProxy("", options);
-             Connection refPs = sides.plainConnection(prepared); Connection proxyPs = sharded.connectProxy("", prepared)) {
-            load(seed, ref, proxy);
-            Outcome.must(refPs, "USE " + SCHEMA);
-            Outcome.must(proxyPs, "USE " + SCHEMA);
-            Sessions sessions = new Sessions(ref, proxy, refPs, proxyPs);
-            Placement placement = new Placement(sharded, SCHEMA);
-            assertThat(placement.check()).as("rows placed by their keys after loading").isEmpty();
-            StatementGenerator generator = new StatementGenerator(seed);
-            for (int n = 1; n <= count; n++) {
-                StatementGenerator.Generated g = generator.next();
-                Tally tally = tallies.computeIfAbsent(g.family(), f -> new Tally());
-                tally.statements++;
-                String failure = run(g, n, sessions, tally);
-                if (failure != null) {
-                    boolean read = g.check() == StatementGenerator.Check.ORDERED
-                            || g.check() == StatementGenerator.Check.UNORDERED;
-                    failures.add("seed " + seed + ", statement " + n
-                            + (read && n % 4 == 3 && !g.sql().contains("\"") ? " (server prepared)" : "")
-                            + ": " + g.sql() + "\n    " + failure);
-                }
+        Outcome.must(sessions.refPs(), "USE " + SCHEMA);
+        Outcome.must(sessions.proxyPs(), "USE " + SCHEMA);
+        Placement placement = new Placement(sharded, SCHEMA);
+        assertThat(placement.check()).as("rows placed by their keys after loading").isEmpty();
+        StatementGenerator generator = new StatementGenerator(seed);
+        for (int n = 1; n <= count; n++) {
+            StatementGenerator.Generated g = generator.next();
+            Tally tally = tallies.computeIfAbsent(g.family(), f -> new Tally());
+            tally.statements++;
+            String failure = run(g, n, sessions, tally);
+            if (failure != null) {
+                boolean read = g.check() == StatementGenerator.Check.ORDERED
+                        || g.check() == StatementGenerator.Check.UNORDERED;
+                failures.add("seed " + seed + ", statement " + n
+                        + (read && n % 4 == 3 && !g.sql().contains("\"") ? " (server prepared)" : "")
+                        + ": " + g.sql() + "\n    " + failure);
             }
-            for (String table : GeneratedSchema.TABLES) {
-                String difference = Outcome.tableDifference(ref, proxy, table);
-                if (difference != null) {
-                    failures.add("seed " + seed + ", at the end: table " + table + " " + difference);
-                }
-            }
-            failures.addAll(placement.check());
         }
-        System.out.println(report(seed, count, tallies, (System.nanoTime() - started) / 1_000_000));
+        for (String table : GeneratedSchema.TABLES) {
+            String difference = Outcome.tableDifference(admin.ref(), admin.proxy(), SCHEMA + "." + table);
+            if (difference != null) {
+                failures.add("seed " + seed + ", at the end: table " + table + " " + difference);
+            }
+        }
+        failures.addAll(placement.check());
+        System.out.println(report(seed, count, tallies, (System.nanoTime() - started) / 1_000_000) + as);
         java.nio.file.Path all = java.nio.file.Path.of("target", "generated-differential-failures.txt");
         java.nio.file.Files.deleteIfExists(all);
         if (!failures.isEmpty()) {
@@ -106,8 +159,8 @@ class GeneratedDifferentialIT {
             System.out.println("all " + failures.size() + " failures: " + all.toAbsolutePath());
         }
         assertThat(failures.subList(0, Math.min(MAX_REPORTED, failures.size())))
-                .as("wrong answers of the proxy over 4 shards against one server (seed %d, %d statements, %d failures;"
-                        + " replay with -Ddiff.seed=%d -Ddiff.count=%d)", seed, count, failures.size(), seed, count)
+                .as("wrong answers of the proxy over 4 shards against one server%s (seed %d, %d statements, %d failures;"
+                        + " replay with -Ddiff.seed=%d -Ddiff.count=%d)", as, seed, count, failures.size(), seed, count)
                 .isEmpty();
     }
 

@@ -68,6 +68,19 @@ final class ServerAndShards implements AutoCloseable {
                 + "/?sslMode=DISABLED&allowPublicKeyRetrieval=true&" + extra, e.user(), e.secret());
     }
 
+    /** A connection to the plain server as {@code user} (no schema selected). */
+    Connection plainConnection(String user, String password, String extra) throws SQLException {
+        ShardEndpoint e = plain.shards().get(0);
+        return DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + e.port()
+                + "/?sslMode=DISABLED&allowPublicKeyRetrieval=true&" + extra, user, password);
+    }
+
+    /** A connection through the proxy as {@code user} (no schema selected). */
+    Connection proxyConnection(String user, String password, String extra) throws SQLException {
+        return DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + sharded.proxyPort()
+                + "/?sslMode=DISABLED&allowPublicKeyRetrieval=true&" + extra, user, password);
+    }
+
     /** A connection through the proxy (no schema selected). */
     Connection proxyConnection(String extra) throws SQLException {
         return sharded.connectProxy("", extra);

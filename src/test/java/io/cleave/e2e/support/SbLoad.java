@@ -72,11 +72,16 @@ public final class SbLoad implements AutoCloseable {
 
     /** A JDBC URL's connection to the proxy of {@code port}, in database {@code db}, as root. */
     public static IntFunction<Connection> proxy(int port, String db) {
+        return proxy(port, db, "root", "");
+    }
+
+    /** A JDBC URL's connection to the proxy of {@code port}, in database {@code db}, as {@code user}. */
+    public static IntFunction<Connection> proxy(int port, String db, String user, String password) {
         return prepared -> {
             try {
                 return DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + port + "/" + db
                         + "?sslMode=DISABLED&allowPublicKeyRetrieval=true&useServerPrepStmts=" + (prepared == 1)
-                        + "&cachePrepStmts=true", "root", "");
+                        + "&cachePrepStmts=true", user, password);
             } catch (SQLException e) {
                 throw new IllegalStateException(e);
             }

@@ -41,7 +41,8 @@ public record SysbenchWorkload(SysbenchOptions options, Sysbench sysbench) imple
                 yield unix ? shard.overSocket(home.relay().socket()) : shard.onPort(home.relay().port());
             }
             case PROXY -> {
-                SysbenchTarget proxy = home.sysbenchProxy(SysbenchDataset.DATABASE);
+                SysbenchTarget proxy = c.account() == null ? home.sysbenchProxy(SysbenchDataset.DATABASE)
+                    : home.sysbenchProxy(SysbenchDataset.DATABASE, c.account().user(), c.account().password());
                 yield unix ? proxy.overSocket(home.proxySocket()) : proxy;
             }
         };

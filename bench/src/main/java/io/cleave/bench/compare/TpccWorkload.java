@@ -35,7 +35,8 @@ public record TpccWorkload(int warehouses, int connections, Duration reportInter
             throw new IllegalArgumentException("TPC-C runs over TCP, directly or through the proxy: not " + c.label());
         }
         JdbcTarget target = (c.access() == Access.DIRECT ? home.shard(0, TpccDataset.DATABASE)
-            : home.proxy(TpccDataset.DATABASE)).withServerPreparedStatements();
+            : c.account() == null ? home.proxy(TpccDataset.DATABASE)
+            : home.proxy(TpccDataset.DATABASE, c.account().user(), c.account().password())).withServerPreparedStatements();
         RunOptions options = RunOptions.of(warehouses, connections, time).withReportInterval(reportInterval)
             .withLabel(label);
         RunResult r = TpccDriver.run(ConnectionSource.of(target), options, target.redactedUrl(), IntervalListener.NONE);

@@ -8,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -57,8 +58,10 @@ public final class BenchHome implements AutoCloseable {
             throw new IllegalArgumentException(cleaveJar + " is missing: build it with mvn -q -DskipTests package");
         }
         try {
-            return new BenchHome(cleaveJar, Files.createTempDirectory(Path.of("/tmp"), "cb" + spec.shards() + "-"), spec,
-                ports);
+            // Open for search: a root daemon's shards run as an unprivileged user, who must reach the home inside.
+            Path dir = Files.createTempDirectory(Path.of("/tmp"), "cb" + spec.shards() + "-",
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx--x--x")));
+            return new BenchHome(cleaveJar, dir, spec, ports);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -187,7 +190,12 @@ public final class BenchHome implements AutoCloseable {
 
     /** The proxy as root with the empty password (loopback only), on the given database. */
     public JdbcTarget proxy(String database) {
-        return new JdbcTarget("jdbc:mysql://127.0.0.1:" + proxyPort + "/" + database + "?sslMode=DISABLED", "root", "");
+        return proxy(database, "root", "");
+    }
+
+    /** The proxy as {@code user}, on the given database. */
+    public JdbcTarget proxy(String database, String user, String password) {
+        return new JdbcTarget("jdbc:mysql://127.0.0.1:" + proxyPort + "/" + database + "?sslMode=DISABLED", user, password);
     }
 
     /** One shard directly, as the shard account the daemon provisions. */
@@ -205,7 +213,11 @@ public final class BenchHome implements AutoCloseable {
     }
 
     public SysbenchTarget sysbenchProxy(String database) {
-        return new SysbenchTarget("127.0.0.1", proxyPort, "root", "", database);
+        return sysbenchProxy(database, "root", "");
+    }
+
+    public SysbenchTarget sysbenchProxy(String database, String user, String password) {
+        return new SysbenchTarget("127.0.0.1", proxyPort, user, password, database);
     }
 
     public SysbenchTarget sysbenchShard(int shard, String database) {

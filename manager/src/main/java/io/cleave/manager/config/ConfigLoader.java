@@ -188,6 +188,11 @@ public final class ConfigLoader {
             }
         };
         int basePort = server.integer("base_port", ServerConfig.DEFAULT_BASE_PORT, 1, 65535);
+        String osUser = server.string("os_user", ServerConfig.DEFAULT_OS_USER);
+        if (!osUser.matches("[a-z_][a-z0-9_-]{0,31}")) {
+            problems.add(server.lineOf("os_user"), server.field("os_user"), "'" + osUser + "' is not an OS user name:"
+                    + " expected lower-case letters, digits, '_' or '-', at most 32");
+        }
         Map<String, String> options = new LinkedHashMap<>();
         YamlMapping extra = server.mapping("options");
         for (String key : extra.keys()) {
@@ -197,7 +202,7 @@ public final class ConfigLoader {
             extra.string(key).ifPresent(v -> options.put(key, v));
         }
         server.rejectUnknownKeys();
-        return new ServerConfig(choice, basePort, options);
+        return new ServerConfig(choice, basePort, options, osUser);
     }
 
     private static ProxyConfig proxy(YamlMapping proxy, Path dir) {
@@ -306,6 +311,9 @@ public final class ConfigLoader {
         Optional<String> password = user.string("password");
         Optional<String> nativeHash = user.string("mysql_native_password");
         Optional<String> sha2Hash = user.string("caching_sha2_password");
+        Optional<String> host = user.string("host");
+        List<String> listed = user.stringList("grants");
+        List<String> grants = user.keys().contains("grants") ? listed : ProxyUser.ADMINISTRATOR;
         user.rejectUnknownKeys();
         if (name.isEmpty() || name.get().isBlank()) {
             problems.add(user.line(), user.field("name"), "missing: every user needs a name");
@@ -339,6 +347,21 @@ public final class ConfigLoader {
                     + "' has an empty password and proxy.listen " + listen + " is not a loopback address: "
                     + "set a password hash or listen on 127.0.0.1");
         }
-        return new ProxyUser(name.get(), nativeHash, sha2Hash);
+        if (passwordGiven && host.isPresent()) {
+            problems.add(user.lineOf("host"), user.field("host"), "an account with the empty password is made for the"
+                    + " loopback addresses and localhost only: leave host out, or set a password hash");
+        }
+        if (host.isPresent() && (host.get().isEmpty() || host.get().length() > 255)) {
+            problems.add(user.lineOf("host"), user.field("host"), "expected a host pattern such as '%', '10.0.0.%' or"
+                    + " 'localhost'");
+        }
+        for (String grant : grants) {
+            if (!grant.toUpperCase(java.util.Locale.ROOT).contains(" ON ")) {
+                problems.add(user.lineOf("grants"), user.field("grants"), "'" + grant + "' is not what GRANT takes:"
+                        + " expected privileges ON a level, e.g. 'SELECT, INSERT ON shop.*'");
+            }
+        }
+        List<String> hosts = passwordGiven ? ProxyUser.LOOPBACK_HOSTS : List.of(host.orElse("%"));
+        return new ProxyUser(name.get(), nativeHash, sha2Hash, hosts, grants);
     }
 }

@@ -8,12 +8,19 @@ import java.util.Map;
  * @param binary   the mysqld/mariadbd to run: {@code auto}, {@code embedded} or a path
  * @param basePort shard i listens on loopback port {@code basePort + i}
  * @param options  extra my.cnf options appended to every shard's [mysqld] section
+ * @param osUser   the OS user the shards run as when the daemon runs as root ({@code os_user}; made
+ *                 when missing; {@code root} keeps them root); a daemon of another user runs them as itself
  */
-public record ServerConfig(ServerChoice binary, int basePort, Map<String, String> options) {
+public record ServerConfig(ServerChoice binary, int basePort, Map<String, String> options, String osUser) {
 
     public static final int DEFAULT_BASE_PORT = 3307;
+    public static final String DEFAULT_OS_USER = "cleave";
 
     public ServerConfig {
         options = Map.copyOf(options);
+    }
+
+    public ServerConfig(ServerChoice binary, int basePort, Map<String, String> options) {
+        this(binary, basePort, options, DEFAULT_OS_USER);
     }
 }

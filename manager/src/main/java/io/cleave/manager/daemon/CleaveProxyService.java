@@ -5,7 +5,6 @@ import io.cleave.manager.config.LoginConfig;
 import io.cleave.manager.config.ProxyConfig;
 import io.cleave.manager.supervisor.InstanceState;
 import io.cleave.proxy.auth.FailedLoginPolicy;
-import io.cleave.proxy.auth.ProxyUser;
 import io.cleave.proxy.backend.ShardEndpoint;
 import io.cleave.proxy.deadlock.DeadlockReport;
 import io.cleave.proxy.metrics.MicrometerProxyMetrics;
@@ -48,7 +47,7 @@ public final class CleaveProxyService implements ProxyService {
         Path socket = config.socket().orElse(context.runDir().resolve("proxy.sock"));
         io.cleave.proxy.server.ProxyConfig proxyConfig = new io.cleave.proxy.server.ProxyConfig(
                 new InetSocketAddress(listen.host(), listen.port()),
-                socket.equals(ProxyConfig.NO_SOCKET) ? null : socket, users(), threads(config.threads()),
+                socket.equals(ProxyConfig.NO_SOCKET) ? null : socket, threads(config.threads()),
                 config.maxBackendConnectionsPerShard(), config.backendWaitTimeout(), config.maxAllowedPacket(), cert, key,
                 config.xaRecoveryInterval(), config.deadlockCheckAfter(), loginLimits(config.login()),
                 config.transport(), config.pipelineDepth());
@@ -79,16 +78,6 @@ public final class CleaveProxyService implements ProxyService {
     /** A quarter of the cores by default: the shards on this host need the rest. */
     static int threads(int configured) {
         return configured > 0 ? configured : Math.max(1, Runtime.getRuntime().availableProcessors() / 4);
-    }
-
-    private List<ProxyUser> users() {
-        List<ProxyUser> users = new ArrayList<>();
-        for (io.cleave.manager.config.ProxyUser u : context.proxy().users()) {
-            users.add(u.hasEmptyPassword() ? ProxyUser.withEmptyPassword(u.name())
-                    : ProxyUser.withHashes(u.name(), u.mysqlNativePassword().orElse(null),
-                            u.cachingSha2Password().orElse(null)));
-        }
-        return users;
     }
 
     private List<ShardEndpoint> endpoints() {

@@ -90,6 +90,7 @@ public final class Daemon implements AutoCloseable {
     private io.cleave.manager.backup.BackupService backups;
     private io.cleave.manager.backup.archive.BinlogArchiver archiver;
     private ShardLinks links;
+    private io.cleave.manager.accounts.AccountSync accounts;
     private io.cleave.manager.schema.DriftJournal driftJournal;
     /** Read by admin API threads. */
     private volatile ProxyService proxy;
@@ -139,6 +140,8 @@ public final class Daemon implements AutoCloseable {
                 MapUpdates maps = new MapUpdates(provisioned.shardMaps(), new ShardMapStore(home.shardMapFile()),
                         config.sharding().topology());
                 links = new ShardLinks(shardEndpoints());
+                accounts = new io.cleave.manager.accounts.AccountSync(config.proxy().users(), links, ShardAccount.USER,
+                        provisioned.binary().flavour());
                 driftJournal = new io.cleave.manager.schema.DriftJournal(home.state());
                 moves = new MoveService(new MoveEnvironment(links, maps, this::cutoverGate,
                         new MoveJournal(home.state()), MoveSettings.fromSystemProperties(),
@@ -155,7 +158,13 @@ public final class Daemon implements AutoCloseable {
                         new ScalableInstances(new HomePlanner(home, config, options.cacheDir(), options.pathVariable()),
                                 new Provisioner(home, config, options.cacheDir(), options.pathVariable()),
                                 provisioned.binary(), supervisors, supervise, this::endpointOf, options.readyTimeout(),
-                                options.stopTimeout()), registry);
+                                options.stopTimeout(), plan -> {
+                                    // Reached before the scale registers it: the new shard gets the accounts first.
+                                    links.put(endpointOf(plan));
+                                    java.util.Map<Integer, java.nio.file.Path> shards = runningDatadirs();
+                                    shards.put(plan.index(), plan.datadir());
+                                    accounts.ensure(shards);
+                                }), registry);
                 moves.refuseWhileScaling(() -> scale != null && scale.running());
                 String note = scaleNote(config.shards(), provisioned.shardMaps().current().shardCount());
                 if (note != null) {
@@ -313,6 +322,16 @@ public final class Daemon implements AutoCloseable {
             }
             ProxyService service = options.proxy().get().create(proxyContext());
             try {
+                accounts.ensure(runningDatadirs());
+                // A shard that was down now gets the accounts once it runs, before clients reach it.
+                listeners.add((status, previous) -> {
+                    if (status.state() == InstanceState.RUNNING && previous != InstanceState.RUNNING) {
+                        InstanceSupervisor s = supervisors.byIndex(status.index());
+                        if (s != null && !io.cleave.manager.accounts.AccountSync.holds(s.plan().datadir())) {
+                            scheduler.execute(() -> syncAccounts(s.plan()));
+                        }
+                    }
+                });
                 service.start();
             } catch (Exception e) {
                 log.error("proxy failed to start: {}", e.getMessage(), e);
@@ -324,6 +343,31 @@ public final class Daemon implements AutoCloseable {
             service.uniqueKeyBuildsExclude(() -> moves != null && moves.busy());
             proxyState = service.describe();
             log.info("proxy {}", proxyState);
+        }
+    }
+
+    /** The datadirs of the shards that run now, by index. */
+    private java.util.Map<Integer, java.nio.file.Path> runningDatadirs() {
+        java.util.Map<Integer, java.nio.file.Path> out = new java.util.TreeMap<>();
+        for (InstanceSupervisor s : supervisors.all()) {
+            if (s.state() == InstanceState.RUNNING) {
+                out.put(s.plan().index(), s.plan().datadir());
+            }
+        }
+        return out;
+    }
+
+    private void syncAccounts(InstancePlan plan) {
+        if (!links.has(plan.index())) {
+            // A shard a scale is adding: the scale gives it the accounts before it registers it.
+            return;
+        }
+        try {
+            java.util.Map<Integer, java.nio.file.Path> shards = runningDatadirs();
+            shards.put(plan.index(), plan.datadir());
+            accounts.ensure(shards);
+        } catch (RuntimeException e) {
+            log.error("{}: {}", plan.name(), e.getMessage());
         }
     }
 

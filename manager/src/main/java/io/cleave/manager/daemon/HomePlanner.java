@@ -44,6 +44,11 @@ public final class HomePlanner {
         return runAsRoot;
     }
 
+    /** The OS user the shards run as: server.os_user when the daemon is root, else null (the daemon's own). */
+    public String serverUser() {
+        return runAsRoot ? config.server().osUser() : null;
+    }
+
     /**
      * The plan for as many shards as the home has: the state's count once a scale changed it, else
      * the config's.
@@ -72,6 +77,6 @@ public final class HomePlanner {
 
     private HostPlan plan(CleaveConfig config, ServerBinary binary, HostFacts host, StorageProbe storage) {
         return new InstancePlanner(storage, host).plan(config, home, binary,
-                new ServerDefaultsProbe(cacheDir, runAsRoot).defaultsOf(binary), runAsRoot);
+                new ServerDefaultsProbe(cacheDir, runAsRoot).defaultsOf(binary), serverUser());
     }
 }

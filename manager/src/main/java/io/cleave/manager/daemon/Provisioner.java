@@ -2,6 +2,7 @@ package io.cleave.manager.daemon;
 
 import io.cleave.manager.config.CleaveConfig;
 import io.cleave.manager.home.CleaveHome;
+import io.cleave.manager.host.OsUser;
 import io.cleave.manager.home.Secrets;
 import io.cleave.manager.home.ShardMapStore;
 import io.cleave.manager.instance.CnfRenderer;
@@ -62,6 +63,7 @@ public final class Provisioner {
         CnfRenderer renderer = CnfRenderer.packaged();
         for (InstancePlan plan : plans) {
             writeIfChanged(plan.cnf(), renderer.render(plan, binary));
+            createTmpdir(plan);
         }
 
         DatadirInitializer initializer = new DatadirInitializer(cacheDir, planner.runAsRoot());
@@ -87,8 +89,19 @@ public final class Provisioner {
             if (!Files.exists(initFile) || !Files.readString(initFile).equals(sql)) {
                 Secrets.replacePrivate(initFile, sql);
             }
+            Files.createDirectories(home.files());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + initFile + ": " + e.getMessage(), e);
+        }
+        OsUser serverUser = serverUser();
+        if (serverUser != null) {
+            serverUser.own(initializer.templateDir(binary));
+            for (InstancePlan plan : plans) {
+                handOver(serverUser, plan);
+            }
+            serverUser.own(home.run());
+            serverUser.own(home.files());
+            log.info("shards run as the OS user {}", serverUser.name());
         }
         log.info("home {} ready for {} shards in {} ms", home, plans.size(), (System.nanoTime() - started) / 1_000_000);
         return new Provisioned(binary, plans, account, adminToken, new ShardMapHolder(map), initFile, hostPlan);
@@ -100,10 +113,54 @@ public final class Provisioner {
      */
     public void prepareInstance(InstancePlan plan, ServerBinary binary) {
         writeCnf(plan, binary);
+        createTmpdir(plan);
         DatadirInitializer.Outcome outcome = new DatadirInitializer(cacheDir, planner.runAsRoot()).initialize(plan, binary);
         if (outcome == DatadirInitializer.Outcome.CREATED) {
             log.info("{}: initialized datadir {}", plan.name(), plan.datadir());
         }
+        OsUser serverUser = serverUser();
+        if (serverUser != null) {
+            handOver(serverUser, plan);
+        }
+    }
+
+    /**
+     * The unprivileged OS user the shards run as (the daemon is root and server.os_user is not
+     * root), made when missing; null when they run as the daemon's own user.
+     */
+    private OsUser serverUser() {
+        String name = planner.serverUser();
+        return name == null || name.equals("root") ? null : OsUser.ensure(name);
+    }
+
+    private static void createTmpdir(InstancePlan plan) {
+        try {
+            Files.createDirectories(plan.tmpdir());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create " + plan.name() + "'s tmpdir " + plan.tmpdir() + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
+    /** What one shard's server writes, given to its OS user: datadir, tmpdir, log directory, error log. */
+    private void handOver(OsUser user, InstancePlan plan) {
+        for (Path p : List.of(plan.datadir(), plan.logDir(), plan.errorLog(), home.run(), home.files())) {
+            user.mustReach(p, home.root());
+        }
+        user.own(plan.datadir());
+        user.own(plan.tmpdir());
+        if (plan.separateLogDir()) {
+            user.own(plan.logDir());
+        }
+        try {
+            if (!Files.exists(plan.errorLog())) {
+                Files.createDirectories(plan.errorLog().getParent());
+                Files.createFile(plan.errorLog());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create " + plan.errorLog() + ": " + e.getMessage(), e);
+        }
+        user.own(plan.errorLog());
     }
 
     /** Writes a shard's my.cnf from its plan unless it says that already (read at the server's next start). */

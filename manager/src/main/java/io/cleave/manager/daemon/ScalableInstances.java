@@ -25,10 +25,13 @@ final class ScalableInstances implements Instances {
     private final Function<InstancePlan, ShardEndpoint> endpoint;
     private final Duration startTimeout;
     private final Duration stopTimeout;
+    /** Gives a started shard the accounts the others hold. */
+    private final java.util.function.Consumer<InstancePlan> accounts;
 
     ScalableInstances(HomePlanner planner, Provisioner provisioner, ServerBinary binary, Supervisors supervisors,
                       Function<InstancePlan, InstanceSupervisor> supervise, Function<InstancePlan, ShardEndpoint> endpoint,
-                      Duration startTimeout, Duration stopTimeout) {
+                      Duration startTimeout, Duration stopTimeout, java.util.function.Consumer<InstancePlan> accounts) {
+        this.accounts = accounts;
         this.planner = planner;
         this.provisioner = provisioner;
         this.binary = binary;
@@ -61,6 +64,7 @@ final class ScalableInstances implements Instances {
             }
             TimeUnit.MILLISECONDS.sleep(50);
         }
+        accounts.accept(plan);
         return endpoint.apply(plan);
     }
 

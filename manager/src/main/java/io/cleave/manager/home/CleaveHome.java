@@ -107,8 +107,17 @@ public final class CleaveHome {
         return state().resolve("daemon.lock");
     }
 
+    /**
+     * The SQL a shard runs at its first start to make the shard account: in the run directory, which
+     * the shards' OS user owns (the server reads it after it dropped root), private to it.
+     */
     public Path accountInitFile() {
-        return state().resolve("shard-account.sql");
+        return run().resolve("shard-account.sql");
+    }
+
+    /** The only directory the shards read and write files in (secure_file_priv): LOAD DATA INFILE, SELECT ... INTO OUTFILE. */
+    public Path files() {
+        return root.resolve("files");
     }
 
     /** Creates the layout; state/ and run/ are private to the owner. */

@@ -38,6 +38,15 @@ public record InstancePlan(int index, int shardCount, String name, int serverId,
                 errorLog, consoleLog, cnf, bufferPoolBytes, cpu, dataStorage, logStorage, decided);
     }
 
+    /**
+     * The shard's own directory for temporary files, beside its pid file in the home's run
+     * directory: in the host's shared /tmp, other servers' cleanups removed its implicit temporary
+     * tables' files under it (error 6, "Error on delete of /tmp/#sql-temptable-...").
+     */
+    public Path tmpdir() {
+        return pidFile.resolveSibling(name + ".tmp");
+    }
+
     /** The lines of my.cnf, in plan order. */
     public List<Setting> written() {
         return settings.stream().filter(Setting::written).toList();

@@ -32,10 +32,11 @@ public final class InstancePlanner {
     }
 
     /**
-     * @param runAsRoot whether the daemon runs as root (the server then needs {@code user=root})
+     * @param serverUser the OS user the servers run as when the daemon is root ({@code user=}), else null
      * @throws PlanRefusedException when the plan cannot work
      */
-    public HostPlan plan(CleaveConfig config, CleaveHome home, ServerBinary binary, ServerDefaults defaults, boolean runAsRoot) {
+    public HostPlan plan(CleaveConfig config, CleaveHome home, ServerBinary binary, ServerDefaults defaults,
+                         String serverUser) {
         List<String> refusals = new ArrayList<>();
         List<String> notes = new ArrayList<>();
         int n = config.shards();
@@ -69,7 +70,7 @@ public final class InstancePlanner {
             dataSharing.merge(data.deviceName(), 1, Integer::sum);
         }
 
-        PlanContext context = new PlanContext(config, binary, runAsRoot, dataSharing);
+        PlanContext context = new PlanContext(config, binary, serverUser, home.files(), dataSharing);
         SettingResolver resolver = new SettingResolver(context, defaults, config.server().options());
         List<InstancePlan> plans = new ArrayList<>(n);
         for (InstancePlan draft : drafts) {

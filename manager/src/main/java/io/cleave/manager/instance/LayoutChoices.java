@@ -19,14 +19,23 @@ final class LayoutChoices {
         out.add(Choice.pinned(g, "bind_address", "127.0.0.1", "only the proxy and local tools reach a shard"));
         out.add(Choice.pinned(g, "socket", p.socket(), "the proxy talks to local shards over their Unix socket"));
         out.add(Choice.pinned(g, "pid_file", p.pidFile(), "in the home's run directory"));
-        if (c.runAsRoot()) {
-            out.add(Choice.pinned(g, "user", "root", "the daemon runs as root, and the server refuses root without this"));
+        out.add(Choice.pinned(g, "tmpdir", p.tmpdir(), "the shard's own temporary files, in the home's run directory:"
+                + " in the host's shared /tmp other programs' cleanups can remove them under the server"));
+        if (c.serverUser() != null) {
+            out.add(Choice.pinned(g, "user", c.serverUser(), c.serverUser().equals("root")
+                    ? "server.os_user is root: the server refuses to run as root without this"
+                    : "the daemon runs as root; the server runs as this unprivileged user (server.os_user)"));
         }
+        out.add(Choice.pinned(g, "secure_file_priv", c.files(), "the only directory LOAD DATA INFILE, LOAD_FILE() and"
+                + " SELECT ... INTO OUTFILE may touch, for accounts granted FILE"));
         out.add(Choice.of(g, "skip_name_resolve", "ON", "clients come from loopback: no DNS lookups on connect"));
         if (c.flavour().isMysqlFamily()) {
             out.add(Choice.pinned(g, "mysqlx", "OFF", "X Protocol would open another port and socket; shards speak the classic protocol only"));
         }
         if (c.mariadb()) {
+            out.add(Choice.pinned(g, "proxy_protocol_networks", "127.0.0.1", "the proxy logs in to a shard as its client's"
+                    + " account, over loopback TCP with a PROXY header naming the client's address where the account's"
+                    + " host pattern depends on it"));
             out.add(Choice.of(g, "ssl", "0", "MariaDB makes a TLS certificate at every start without this (seconds of CPU);"
                     + " shards listen on loopback and a private socket only"));
         }

@@ -7,9 +7,12 @@ import java.util.Map;
 /**
  * What every instance's choices depend on beyond the instance itself.
  *
+ * @param serverUser  the OS user the servers run as (the daemon is root), or null: the daemon's own
+ * @param files       the servers' secure_file_priv directory
  * @param dataSharing how many instances keep their datadir on each device (by device name): they share its io capacity
  */
-record PlanContext(CleaveConfig config, ServerBinary binary, boolean runAsRoot, Map<String, Integer> dataSharing) {
+record PlanContext(CleaveConfig config, ServerBinary binary, String serverUser, java.nio.file.Path files,
+                   Map<String, Integer> dataSharing) {
 
     Flavour flavour() {
         return binary.flavour();

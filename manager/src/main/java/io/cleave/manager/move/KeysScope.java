@@ -47,7 +47,7 @@ final class KeysScope implements MoveScope {
             // Ghost rows of a hash keyspace are told apart by their bucket, computed on the shard.
             for (int shard : new int[] {r.source, r.target}) {
                 try (Connection c = env.shards().open(shard); Statement s = c.createStatement()) {
-                    s.execute(Sql.BUCKET_FUNCTION_DDL);
+                    Sql.installBucketFunction(s);
                 }
             }
         }

@@ -3,6 +3,8 @@ package io.cleave.manager.move;
 import io.cleave.proxy.cutover.GhostRows;
 import io.cleave.router.shardmap.KeySet;
 
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.List;
 
 /** SQL text the move pipeline (and a backup, for paging and checksums) sends to shards: the moving keys as a condition, key-order paging, checksums. */
@@ -31,6 +33,21 @@ public final class Sql {
             + "END";
 
     private Sql() {
+    }
+
+    /**
+     * Installs the bucket function on a shard. Clients' statements call it too (the proxy adds it to
+     * their conditions while a move runs, and they run as the clients' accounts), so every account
+     * may execute it: it reads nothing. Servers without GRANT ... TO PUBLIC (MySQL, MariaDB before
+     * 10.11) keep it to accounts granted EXECUTE on it.
+     */
+    static void installBucketFunction(Statement s) throws SQLException {
+        s.execute(BUCKET_FUNCTION_DDL);
+        try {
+            s.execute("GRANT EXECUTE ON FUNCTION " + GhostRows.BUCKET_FUNCTION + " TO PUBLIC");
+        } catch (SQLException e) {
+            // No PUBLIC on this server: see above.
+        }
     }
 
     public static String quote(String identifier) {

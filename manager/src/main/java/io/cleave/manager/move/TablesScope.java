@@ -50,7 +50,7 @@ final class TablesScope implements MoveScope {
         for (int shard : local) {
             // A table sharded on a hash keyspace gets ghosts (filtered by bucket) on its old home.
             try (Connection c = env.shards().open(shard); Statement s = c.createStatement()) {
-                s.execute(Sql.BUCKET_FUNCTION_DDL);
+                Sql.installBucketFunction(s);
             }
         }
         List<String> names = names();

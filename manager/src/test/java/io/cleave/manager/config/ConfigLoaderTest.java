@@ -198,7 +198,7 @@ class ConfigLoaderTest {
                       password: ""
                       pasword: x
                 """, "/etc/cleave/test.yaml:6: proxy.users[0].pasword: unknown key: expected one of name, password,"
-                + " mysql_native_password, caching_sha2_password");
+                + " mysql_native_password, caching_sha2_password, host, grants");
     }
 
     @Test

@@ -215,7 +215,7 @@ class InstancePlannerTest extends FakeHostTest {
         CleaveHome onRam = new CleaveHome(ram.resolve("home"));
         assertThatThrownBy(() -> new InstancePlanner(new io.cleave.manager.host.SysfsStorage(tree.sys(), tree.proc(),
                 d -> java.util.Optional.empty()), f.host()).plan(f.config("shards: 1"), onRam, PlannerFixture.mariadb("11.4.5"),
-                PlannerFixture.mariadbDefaults(), false))
+                PlannerFixture.mariadbDefaults(), null))
                 .isInstanceOf(PlanRefusedException.class)
                 .hasMessageContaining("the home's data directory " + onRam.data() + " is on tmpfs")
                 .hasMessageContaining("put the home (--home) on a disk, or set datadir_roots");
@@ -234,9 +234,23 @@ class InstancePlannerTest extends FakeHostTest {
         FakeHostTree tree = f.tree;
         List<InstancePlan> plans = new InstancePlanner(new io.cleave.manager.host.SysfsStorage(tree.sys(), tree.proc(),
                 d -> java.util.Optional.empty()), f.host()).plan(f.config("shards: 2\nbuffer_pool: 128M"), deep,
-                PlannerFixture.mariadb("11.4.5"), PlannerFixture.mariadbDefaults(), false).instances();
+                PlannerFixture.mariadb("11.4.5"), PlannerFixture.mariadbDefaults(), null).instances();
         assertThat(plans.get(1).socket().toString().length()).isLessThanOrEqualTo(CleaveHome.MAX_SOCKET_PATH);
         assertThat(plans.get(1).socket().getFileName().toString()).isEqualTo("shard-1.sock");
         assertThat(plans.get(1).socket().getParent()).isEqualTo(deep.run());
+    }
+
+    @Test
+    void aRootDaemonsShardsRunAsTheirOsUserWithFilesInTheHomeOnly() {
+        FakeHostTree tree = f.tree;
+        InstancePlan p = new InstancePlanner(new io.cleave.manager.host.SysfsStorage(tree.sys(), tree.proc(),
+                d -> java.util.Optional.empty()), f.host()).plan(f.config("shards: 1"), f.home,
+                PlannerFixture.mariadb("11.4.5"), PlannerFixture.mariadbDefaults(), "cleave").instances().get(0);
+        assertThat(PlannerFixture.setting(p, "user").value()).isEqualTo("cleave");
+        assertThat(PlannerFixture.setting(p, "secure_file_priv").value()).isEqualTo(f.home.files().toString());
+        assertThat(PlannerFixture.setting(p, "proxy_protocol_networks").value()).isEqualTo("127.0.0.1");
+        InstancePlan own = f.plan("shards: 1").instances().get(0);
+        assertThat(own.settings()).noneMatch(s -> s.option().equals("user"));
+        assertThat(PlannerFixture.setting(own, "secure_file_priv").value()).isEqualTo(f.home.files().toString());
     }
 }

@@ -58,7 +58,7 @@ final class PlannerFixture {
     HostPlan plan(String yaml, ServerBinary binary, ServerDefaults defaults) {
         SysfsStorage storage = new SysfsStorage(tree.sys(), tree.proc(),
                 dir -> dir.toString().contains("nodirect") ? Optional.of("the test filesystem refuses O_DIRECT") : Optional.empty());
-        return new InstancePlanner(storage, host()).plan(config(yaml), home, binary, defaults, false);
+        return new InstancePlanner(storage, host()).plan(config(yaml), home, binary, defaults, null);
     }
 
     HostPlan plan(String yaml) {

@@ -42,12 +42,26 @@ public final class Scrambles {
      * "*HEX" form) without ever knowing the password.
      */
     public static boolean verifyNative(byte[] token, byte[] scramble, byte[] storedDoubleSha1) {
+        return nativeStage1(token, scramble, storedDoubleSha1) != null;
+    }
+
+    /**
+     * What a correct mysql_native_password token reveals: SHA1(pw) = token XOR SHA1(scramble +
+     * SHA1(SHA1(pw))), confirmed by hashing it to the stored SHA1(SHA1(pw)). Null when the token is
+     * wrong. With it the proxy answers other scrambles as the client would ({@link #nativeTokenFromStage1}).
+     */
+    public static byte[] nativeStage1(byte[] token, byte[] scramble, byte[] storedDoubleSha1) {
         if (token.length != 20 || storedDoubleSha1.length != 20) {
-            return false;
+            return null;
         }
         byte[] mix = sha1(concat(scramble, storedDoubleSha1));
         byte[] candidateStage1 = xor(token, mix);
-        return MessageDigest.isEqual(sha1(candidateStage1), storedDoubleSha1);
+        return MessageDigest.isEqual(sha1(candidateStage1), storedDoubleSha1) ? candidateStage1 : null;
+    }
+
+    /** The mysql_native_password token for {@code scramble} from SHA1(pw) alone. */
+    public static byte[] nativeTokenFromStage1(byte[] stage1, byte[] scramble) {
+        return xor(stage1, sha1(concat(scramble, sha1(stage1))));
     }
 
     /** caching_sha2_password client token: SHA256(pw) XOR SHA256(SHA256(SHA256(pw)) + scramble). */
@@ -69,6 +83,11 @@ public final class Scrambles {
         byte[] mix = sha256(concat(cachedDoubleSha256, scramble));
         byte[] candidateStage1 = xor(token, mix);
         return MessageDigest.isEqual(sha256(candidateStage1), cachedDoubleSha256);
+    }
+
+    /** SHA1(password): what a mysql_native_password login needs to answer any scramble. */
+    public static byte[] stage1(byte[] password) {
+        return sha1(password);
     }
 
     public static byte[] doubleSha1(byte[] password) {

@@ -22,9 +22,11 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Logs the proxy in to a shard: answers the handshake with the proxy account, follows auth
- * switches and caching_sha2_password's extra rounds (the password in clear over the Unix socket,
- * RSA-encrypted over TCP), then hands the channel to a {@link BackendHandler}.
+ * Logs the proxy in to a shard as a {@link ShardLogin}'s account (the shard account, or a client's
+ * with the credential its login gave): sends the PROXY protocol header first when the login goes
+ * by the client's address, answers the handshake, follows auth switches and
+ * caching_sha2_password's extra rounds (the password in clear over the Unix socket, RSA-encrypted
+ * over TCP), then hands the channel to a {@link BackendHandler}.
  */
 final class BackendAuthHandler extends ChannelInboundHandlerAdapter {
 
@@ -39,6 +41,10 @@ final class BackendAuthHandler extends ChannelInboundHandlerAdapter {
     private enum State { AWAIT_HANDSHAKE, AWAIT_RESULT, AWAIT_PUBLIC_KEY }
 
     private final ShardEndpoint endpoint;
+    private final ShardLogin login;
+    private final int generation;
+    private final String user;
+    private final ShardCredential credential;
     private final int profile;
     private final int statementCacheSize;
     private final Promise<BackendConnection> promise;
@@ -49,11 +55,25 @@ final class BackendAuthHandler extends ChannelInboundHandlerAdapter {
     private AuthPlugin plugin;
     private int sequence;
 
-    BackendAuthHandler(ShardEndpoint endpoint, int profile, int statementCacheSize, Promise<BackendConnection> promise) {
+    BackendAuthHandler(ShardEndpoint endpoint, ShardLogin login, int generation, int statementCacheSize,
+                       Promise<BackendConnection> promise) {
         this.endpoint = endpoint;
-        this.profile = profile;
+        this.login = login;
+        this.generation = generation;
+        this.user = login.userAt(endpoint);
+        this.credential = login.credentialAt(endpoint);
+        this.profile = login.profile();
         this.statementCacheSize = statementCacheSize;
         this.promise = promise;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        if (login.proxiedTo(endpoint)) {
+            // Before anything of the protocol: the shard takes the connection as coming from the client.
+            ctx.writeAndFlush(ctx.alloc().buffer().writeBytes(ProxyHeader.v1(login.clientIp(), endpoint)));
+        }
+        ctx.fireChannelActive();
     }
 
     @Override
@@ -107,8 +127,8 @@ final class BackendAuthHandler extends ChannelInboundHandlerAdapter {
         Map<String, String> attrs = new LinkedHashMap<>();
         attrs.put("_client_name", "cleave");
         attrs.put("program_name", "cleave-proxy");
-        HandshakeResponse41 response = new HandshakeResponse41(agreed, 1 << 30, collationFor(hs), endpoint.user(),
-                plugin.token(endpoint.password(), scramble), null, plugin.pluginName(), attrs);
+        HandshakeResponse41 response = new HandshakeResponse41(agreed, 1 << 30, collationFor(hs), user,
+                token(plugin, scramble), null, plugin.pluginName(), attrs);
         ByteBuf buf = Frames.begin(ctx.alloc(), 128);
         response.write(buf);
         ctx.writeAndFlush(Frames.finish(buf, ++sequence));
@@ -119,7 +139,7 @@ final class BackendAuthHandler extends ChannelInboundHandlerAdapter {
         if (first == 0x00) {
             BackendConnection connection = new BackendConnection(ctx.channel(), endpoint, agreed,
                     new ServerInfo(handshake.serverVersion(), handshake.capabilities(), collationFor(handshake)),
-                    handshake.connectionId(), statementCacheSize);
+                    handshake.connectionId(), statementCacheSize, login, generation);
             connection.loggedInWith(plugin, scramble);
             connection.startedWith(handshake.statusFlags());
             ctx.pipeline().replace(this, "backend", new BackendHandler(connection));
@@ -135,7 +155,7 @@ final class BackendAuthHandler extends ChannelInboundHandlerAdapter {
                         + " or caching_sha2_password");
             }
             scramble = sw.pluginData();
-            send(ctx, plugin.token(endpoint.password(), scramble));
+            send(ctx, token(plugin, scramble));
             return;
         }
         if (first == AuthMoreData.HEADER) {
@@ -144,7 +164,7 @@ final class BackendAuthHandler extends ChannelInboundHandlerAdapter {
                 return;
             }
             if (data.length == 1 && data[0] == AuthMoreData.PERFORM_FULL_AUTHENTICATION) {
-                if (endpoint.socket() != null) {
+                if (ctx.channel() instanceof io.netty.channel.unix.DomainSocketChannel) {
                     // A Unix socket is a secure transport: the password may travel in clear.
                     send(ctx, passwordWithNul());
                 } else {
@@ -158,8 +178,24 @@ final class BackendAuthHandler extends ChannelInboundHandlerAdapter {
                 + Integer.toHexString(first) + ")");
     }
 
+    /** The first-round answer to {@code challenge}; fails when the credential cannot give one for this plugin. */
+    private byte[] token(AuthPlugin with, byte[] challenge) {
+        byte[] token = credential.token(with, challenge);
+        if (token == null) {
+            throw new IllegalStateException(endpoint.describe() + " asks " + login + " to log in with "
+                    + with.pluginName() + ", for which the proxy holds no password: log in to the proxy once with"
+                    + " full authentication (over TLS)");
+        }
+        return token;
+    }
+
     private byte[] passwordWithNul() {
-        return Arrays.copyOf(endpoint.password(), endpoint.password().length + 1);
+        byte[] password = credential.cleartext();
+        if (password == null) {
+            throw new IllegalStateException(endpoint.describe() + " asks " + login + " for its password in full"
+                    + " authentication, which the proxy does not hold: log in to the proxy once over TLS");
+        }
+        return Arrays.copyOf(password, password.length + 1);
     }
 
     private void send(ChannelHandlerContext ctx, byte[] data) {

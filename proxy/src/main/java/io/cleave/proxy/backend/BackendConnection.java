@@ -50,9 +50,11 @@ public final class BackendConnection {
     private ErrPacket replacementError;
     private AuthPlugin loginPlugin = AuthPlugin.MYSQL_NATIVE_PASSWORD;
     private byte[] loginScramble = new byte[0];
+    private final ShardLogin login;
+    private final int generation;
 
     BackendConnection(Channel channel, ShardEndpoint endpoint, Capabilities capabilities, ServerInfo server,
-                      long connectionId, int statementCacheSize) {
+                      long connectionId, int statementCacheSize, ShardLogin login, int generation) {
         this.channel = channel;
         this.endpoint = endpoint;
         this.capabilities = capabilities;
@@ -60,6 +62,18 @@ public final class BackendConnection {
         this.connectionId = connectionId;
         this.sessionState = new BackendSessionState(server.defaultCollation());
         this.statements = new PreparedStatementCache(statementCacheSize);
+        this.login = login;
+        this.generation = generation;
+    }
+
+    /** The account it is logged in as (and the clients' response profile it serves). */
+    public ShardLogin login() {
+        return login;
+    }
+
+    /** The grant tables' generation it logged in under (see {@link ShardLogins#generation()}). */
+    int generation() {
+        return generation;
     }
 
     /** The plugin and scramble the login finished with: COM_CHANGE_USER answers the same challenge. */

@@ -17,7 +17,9 @@ import java.net.SocketAddress;
 
 /**
  * Opens authenticated connections to one shard on a given event loop, over its Unix socket when
- * it has one and the loops' transport has Unix sockets, else over TCP.
+ * it has one and the loops' transport has Unix sockets, else over TCP; a login that goes by the
+ * client's address always over TCP (a server keeps a Unix socket connection's host as localhost
+ * even after a PROXY header).
  */
 public final class BackendConnector implements ShardConnector {
 
@@ -65,13 +67,13 @@ public final class BackendConnector implements ShardConnector {
     }
 
     @Override
-    public Future<BackendConnection> connect(EventLoop loop, int profile) {
+    public Future<BackendConnection> connect(EventLoop loop, ShardLogin login, int generation) {
         Promise<BackendConnection> promise = loop.newPromise();
         if (missing) {
             promise.setFailure(new java.io.IOException("shard " + endpoint.shard() + " is not part of this Cleave"));
             return promise;
         }
-        boolean unix = transport.hasDomainSockets() && endpoint.socket() != null;
+        boolean unix = transport.hasDomainSockets() && endpoint.socket() != null && !login.proxiedTo(endpoint);
         Class<? extends Channel> type = unix ? transport.domainChannel() : transport.channel();
         if (!unix && endpoint.tcp() == null) {
             promise.setFailure(new IllegalStateException(endpoint.describe()
@@ -90,7 +92,8 @@ public final class BackendConnector implements ShardConnector {
                     @Override
                     protected void initChannel(Channel ch) {
                         ch.pipeline().addLast("frames", new PacketFrameDecoder());
-                        ch.pipeline().addLast("auth", new BackendAuthHandler(endpoint, profile, statementCacheSize, promise));
+                        ch.pipeline().addLast("auth", new BackendAuthHandler(endpoint, login, generation, statementCacheSize,
+                                promise));
                     }
                 });
         if (!unix) {

@@ -18,7 +18,7 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * Logs an idle backend connection in again as the shard account, with no schema
+ * Logs an idle backend connection in again as the account it is logged in as, with no schema
  * (COM_CHANGE_USER). That is the only way back to "no database selected" once a connection has
  * used one (USE cannot leave a schema, COM_RESET_CONNECTION keeps it), and it leaves the
  * connection as a new one: default variables, no user variables, no prepared statements.
@@ -30,6 +30,7 @@ public final class BackendLogin implements ResponseSink {
     private static final byte REQUEST_PUBLIC_KEY = 2;
 
     private final BackendConnection conn;
+    private final ShardCredential credential;
     private final Consumer<ErrPacket> then;
     private byte[] scramble;
     private ErrPacket error;
@@ -39,14 +40,21 @@ public final class BackendLogin implements ResponseSink {
         this.conn = conn;
         this.then = then;
         this.scramble = conn.loginScramble();
+        this.credential = conn.login().credentialAt(conn.endpoint());
     }
 
     /** Calls {@code then} with null once {@code conn} is logged in afresh, or with the error that stopped it. */
     public static void again(BackendConnection conn, Consumer<ErrPacket> then) {
         BackendLogin login = new BackendLogin(conn, then);
         AuthPlugin plugin = conn.loginPlugin();
-        ComChangeUser packet = new ComChangeUser(conn.endpoint().user(), plugin.token(conn.endpoint().password(),
-                login.scramble), null, conn.server().defaultCollation(), plugin.pluginName(),
+        String user = conn.login().userAt(conn.endpoint());
+        byte[] token = login.credential.token(plugin, login.scramble);
+        if (token == null) {
+            then.accept(new ErrPacket(1045, "28000", "logging in to shard " + conn.shard() + " again as "
+                    + conn.login() + " needs its password, which the proxy does not hold"));
+            return;
+        }
+        ComChangeUser packet = new ComChangeUser(user, token, null, conn.server().defaultCollation(), plugin.pluginName(),
                 Map.of("_client_name", "cleave", "program_name", "cleave-proxy"));
         ByteBuf frame = Frames.begin(conn.channel().alloc(), 128);
         packet.write(frame, conn.capabilities());
@@ -72,7 +80,6 @@ public final class BackendLogin implements ResponseSink {
 
     private void answer(ByteBuf payload, int sequence) throws GeneralSecurityException {
         int first = payload.getUnsignedByte(payload.readerIndex());
-        byte[] password = conn.endpoint().password();
         if (first == AuthSwitchRequest.HEADER) {
             AuthSwitchRequest sw = AuthSwitchRequest.decode(payload);
             AuthPlugin plugin = AuthPlugin.byName(sw.pluginName());
@@ -81,10 +88,20 @@ public final class BackendLogin implements ResponseSink {
             }
             scramble = sw.pluginData();
             conn.loggedInWith(plugin, scramble);
-            reply(plugin.token(password, scramble), sequence);
+            byte[] token = credential.token(plugin, scramble);
+            if (token == null) {
+                throw new IllegalStateException("the shard asks for " + plugin.pluginName() + ", for which the proxy"
+                        + " holds no password of " + conn.login());
+            }
+            reply(token, sequence);
             return;
         }
         byte[] data = AuthMoreData.decode(payload).data();
+        byte[] password = credential.cleartext();
+        if (password == null && (awaitingKey || data.length == 1 && data[0] == AuthMoreData.PERFORM_FULL_AUTHENTICATION)) {
+            throw new IllegalStateException("the shard asks for the password of " + conn.login() + ", which the proxy"
+                    + " does not hold");
+        }
         if (awaitingKey) {
             byte[] plain = Scrambles.xorWithScramble(Arrays.copyOf(password, password.length + 1), scramble);
             reply(RsaKeys.encrypt(RsaKeys.fromPem(new String(data, StandardCharsets.US_ASCII)), plain), sequence);

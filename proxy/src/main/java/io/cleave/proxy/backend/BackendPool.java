@@ -20,21 +20,25 @@ import java.util.function.Predicate;
  *
  * <p>The shard sees bounded concurrency: at most {@code limit} connections from this loop, and a
  * borrower beyond that waits in line until one is returned or its timeout passes. Connections
- * are kept per response profile (the capability flags that shape responses, see
- * {@code Capabilities.RESPONSE_SHAPING}); the limit spans all profiles.
+ * are kept per {@link ShardLogin}: the account they are logged in as (so the shard checks each
+ * statement against its client's privileges) and the response profile (the capability flags that
+ * shape responses, see {@code Capabilities.RESPONSE_SHAPING}); the limit spans all of them, and a
+ * borrower of one login waiting for room closes an idle connection of another. A connection of a
+ * client's account that logged in before the grant tables last changed through the proxy is
+ * closed instead of lent again (see {@link ShardLogins#accountsChanged()}).
  */
 public final class BackendPool {
 
     private static final Logger log = LoggerFactory.getLogger(BackendPool.class);
 
     private final class Waiter implements Runnable {
-        final int profile;
+        final ShardLogin login;
         final AcquireCallback callback;
         final long since = System.nanoTime();
         ScheduledFuture<?> timeout;
 
-        Waiter(int profile, AcquireCallback callback) {
-            this.profile = profile;
+        Waiter(ShardLogin login, AcquireCallback callback) {
+            this.login = login;
             this.callback = callback;
         }
 
@@ -53,10 +57,10 @@ public final class BackendPool {
     private final int limit;
     private final long acquireTimeoutMillis;
     private final PoolMetrics metrics;
-    /** Idle connections by profile; profiles are few, so a small scan beats a map. */
-    private final ArrayDeque<BackendConnection>[] idleByProfile;
-    private final int[] profiles;
-    private int profileCount;
+    /** The grant tables' generation: connections of clients' accounts older than it are not lent again. */
+    private final ShardLogins logins;
+    /** Idle connections by {@link ShardLogin#slot()}; grown as logins appear. */
+    private ArrayDeque<BackendConnection>[] idleByLogin;
     private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
     private int open;
     private int inUse;
@@ -66,8 +70,8 @@ public final class BackendPool {
     private final PipelineWindow pipeline;
 
     public BackendPool(EventLoop loop, ShardConnector connector, int limit, long acquireTimeoutMillis,
-                       PoolMetrics metrics) {
-        this(loop, connector, limit, acquireTimeoutMillis, metrics, 1);
+                       PoolMetrics metrics, ShardLogins logins) {
+        this(loop, connector, limit, acquireTimeoutMillis, metrics, 1, logins);
     }
 
     /**
@@ -76,15 +80,15 @@ public final class BackendPool {
      */
     @SuppressWarnings("unchecked")
     public BackendPool(EventLoop loop, ShardConnector connector, int limit, long acquireTimeoutMillis,
-                       PoolMetrics metrics, int pipelineDepth) {
+                       PoolMetrics metrics, int pipelineDepth, ShardLogins logins) {
         this.pipeline = new PipelineWindow(loop, pipelineDepth);
         this.loop = loop;
         this.connector = connector;
         this.limit = limit;
         this.acquireTimeoutMillis = acquireTimeoutMillis;
         this.metrics = metrics;
-        this.idleByProfile = new ArrayDeque[16];
-        this.profiles = new int[16];
+        this.logins = logins;
+        this.idleByLogin = new ArrayDeque[Math.max(8, logins.count())];
     }
 
     public int shard() {
@@ -120,19 +124,19 @@ public final class BackendPool {
         return repeatedGiveBacks;
     }
 
-    /** Borrows a connection of {@code profile}; the callback runs on this pool's loop. */
-    public void acquire(int profile, AcquireCallback callback) {
+    /** Borrows a connection logged in as {@code login}; the callback runs on this pool's loop. */
+    public void acquire(ShardLogin login, AcquireCallback callback) {
         if (closed) {
             callback.failed(new IllegalStateException("proxy is shutting down"));
             return;
         }
-        BackendConnection idle = pollIdle(profile);
+        BackendConnection idle = pollIdle(login);
         if (idle != null) {
             lend(idle, callback);
             return;
         }
         if (open >= limit && !closeAnIdleConnection()) {
-            Waiter waiter = new Waiter(profile, callback);
+            Waiter waiter = new Waiter(login, callback);
             waiter.timeout = loop.schedule(waiter, acquireTimeoutMillis, TimeUnit.MILLISECONDS);
             waiters.add(waiter);
             ConnectionWaiter who = callback.waiter();
@@ -141,7 +145,7 @@ public final class BackendPool {
             }
             return;
         }
-        openFor(profile, callback);
+        openFor(login, callback);
     }
 
     /** Whether statements of several borrowers may share a connection ({@code proxy.pipeline_depth} above 1). */
@@ -155,11 +159,11 @@ public final class BackendPool {
      * (the caller then {@link #acquire acquires} as usual). The caller writes its command without a
      * flush and gives the connection back with {@link #release} as any borrower does.
      */
-    public BackendConnection joinPipeline(int profile, Predicate<BackendConnection> fits) {
+    public BackendConnection joinPipeline(ShardLogin login, Predicate<BackendConnection> fits) {
         if (closed || !pipeline.enabled()) {
             return null;
         }
-        BackendConnection c = pipeline.find(profile, conn -> conn.borrowed() && fits.test(conn));
+        BackendConnection c = pipeline.find(login, conn -> conn.borrowed() && fits.test(conn));
         if (c != null) {
             c.sharers(c.sharers() + 1);
             c.sharedThisLease(true);
@@ -254,7 +258,12 @@ public final class BackendPool {
             connection.close();
             return;
         }
-        Waiter waiter = firstWaiterFor(connection.capabilities().responseProfile());
+        if (outdated(connection)) {
+            forget(connection);
+            connection.close();
+            return;
+        }
+        Waiter waiter = firstWaiterFor(connection.login());
         if (waiter != null) {
             lend(connection, waiter.callback);
             return;
@@ -266,28 +275,34 @@ public final class BackendPool {
             return;
         }
         connection.markIdle(System.nanoTime());
-        idleQueue(connection.capabilities().responseProfile()).push(connection);
+        idleQueue(connection.login()).push(connection);
+    }
+
+    /** A connection of a client's account that logged in before the grant tables last changed. */
+    private boolean outdated(BackendConnection connection) {
+        return !connection.login().isShardAccount() && connection.generation() != logins.generation();
     }
 
     /** A connection broke (server gone, protocol error): it no longer counts. */
     void onBroken(BackendConnection connection) {
-        for (int i = 0; i < profileCount; i++) {
-            if (idleByProfile[i].remove(connection)) {
-                forget(connection);
-                return;
-            }
+        ArrayDeque<BackendConnection> queue = idleQueue(connection.login());
+        if (queue.remove(connection)) {
+            forget(connection);
         }
         // In use: release() will forget it when the borrower gives it back.
     }
 
-    /** Closes idle connections unused for longer than {@code maxIdleNanos}. */
+    /** Closes idle connections unused for longer than {@code maxIdleNanos}, and those of outdated grants. */
     public void evictIdle(long maxIdleNanos) {
         long now = System.nanoTime();
-        for (int i = 0; i < profileCount; i++) {
-            Iterator<BackendConnection> it = idleByProfile[i].descendingIterator();
+        for (ArrayDeque<BackendConnection> queue : idleByLogin) {
+            if (queue == null) {
+                continue;
+            }
+            Iterator<BackendConnection> it = queue.descendingIterator();
             while (it.hasNext()) {
                 BackendConnection c = it.next();
-                if (now - c.idleSinceNanos() > maxIdleNanos || !c.isUsable()) {
+                if (now - c.idleSinceNanos() > maxIdleNanos || !c.isUsable() || outdated(c)) {
                     it.remove();
                     open--;
                     c.close();
@@ -298,10 +313,10 @@ public final class BackendPool {
 
     /** Closes every idle connection, e.g. after the shard restarted. */
     public void closeIdle() {
-        for (int i = 0; i < profileCount; i++) {
-            while (!idleByProfile[i].isEmpty()) {
+        for (ArrayDeque<BackendConnection> queue : idleByLogin) {
+            while (queue != null && !queue.isEmpty()) {
                 open--;
-                idleByProfile[i].poll().close();
+                queue.poll().close();
             }
         }
     }
@@ -316,10 +331,10 @@ public final class BackendPool {
         }
     }
 
-    private void openFor(int profile, AcquireCallback callback) {
+    private void openFor(ShardLogin login, AcquireCallback callback) {
         open++;
         inUse++;
-        connector.connect(loop, profile).addListener(f -> {
+        connector.connect(loop, login, logins.generation()).addListener(f -> {
             if (f.isSuccess()) {
                 BackendConnection connection = (BackendConnection) f.getNow();
                 connection.pool(this);
@@ -359,14 +374,14 @@ public final class BackendPool {
         if (!waiters.isEmpty() && open < limit) {
             Waiter w = waiters.poll();
             w.timeout.cancel(false);
-            openFor(w.profile, w.callback);
+            openFor(w.login, w.callback);
         }
     }
 
-    private Waiter firstWaiterFor(int profile) {
+    private Waiter firstWaiterFor(ShardLogin login) {
         for (Iterator<Waiter> it = waiters.iterator(); it.hasNext(); ) {
             Waiter w = it.next();
-            if (w.profile == profile) {
+            if (w.login == login) {
                 it.remove();
                 w.timeout.cancel(false);
                 return w;
@@ -375,21 +390,22 @@ public final class BackendPool {
         return null;
     }
 
-    private BackendConnection pollIdle(int profile) {
-        ArrayDeque<BackendConnection> queue = idleQueue(profile);
+    private BackendConnection pollIdle(ShardLogin login) {
+        ArrayDeque<BackendConnection> queue = idleQueue(login);
         while (!queue.isEmpty()) {
             BackendConnection c = queue.pop();
-            if (c.isUsable()) {
+            if (c.isUsable() && !outdated(c)) {
                 return c;
             }
             open--;
+            c.close();
         }
         return null;
     }
 
     private boolean closeAnIdleConnection() {
-        for (int i = 0; i < profileCount; i++) {
-            BackendConnection c = idleByProfile[i].pollLast();
+        for (ArrayDeque<BackendConnection> queue : idleByLogin) {
+            BackendConnection c = queue == null ? null : queue.pollLast();
             if (c != null) {
                 open--;
                 c.close();
@@ -399,14 +415,16 @@ public final class BackendPool {
         return false;
     }
 
-    private ArrayDeque<BackendConnection> idleQueue(int profile) {
-        for (int i = 0; i < profileCount; i++) {
-            if (profiles[i] == profile) {
-                return idleByProfile[i];
-            }
+    private ArrayDeque<BackendConnection> idleQueue(ShardLogin login) {
+        int slot = login.slot();
+        if (slot >= idleByLogin.length) {
+            idleByLogin = java.util.Arrays.copyOf(idleByLogin, Math.max(slot + 1, idleByLogin.length * 2));
         }
-        profiles[profileCount] = profile;
-        idleByProfile[profileCount] = new ArrayDeque<>();
-        return idleByProfile[profileCount++];
+        ArrayDeque<BackendConnection> queue = idleByLogin[slot];
+        if (queue == null) {
+            queue = new ArrayDeque<>();
+            idleByLogin[slot] = queue;
+        }
+        return queue;
     }
 }

@@ -40,13 +40,13 @@ final class PipelineWindow implements Runnable {
     }
 
     /**
-     * A connection of {@code profile} held open in this pass with room for one more command that
-     * {@code fits}, or null. The caller counts itself as one more borrower of it.
+     * A connection logged in as {@code login} held open in this pass with room for one more command
+     * that {@code fits}, or null. The caller counts itself as one more borrower of it.
      */
-    BackendConnection find(int profile, Predicate<BackendConnection> fits) {
+    BackendConnection find(ShardLogin login, Predicate<BackendConnection> fits) {
         for (int i = 0; i < openCount; i++) {
             BackendConnection c = open[i];
-            if (accepting[i] && c.capabilities().responseProfile() == profile && c.pendingResponses() < depth
+            if (accepting[i] && c.login() == login && c.pendingResponses() < depth
                     && c.isUsable()
                     && fits.test(c)) {
                 joined++;

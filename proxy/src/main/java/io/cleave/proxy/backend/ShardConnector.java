@@ -11,6 +11,10 @@ public interface ShardConnector {
 
     ShardEndpoint endpoint();
 
-    /** A connection whose responses are shaped for clients of {@code profile}, on {@code loop}. */
-    Future<BackendConnection> connect(EventLoop loop, int profile);
+    /**
+     * A connection logged in as {@code login}'s account, its responses shaped for clients of its
+     * profile, on {@code loop}; {@code generation}: of the grant tables it logs in under (see
+     * {@link ShardLogins#generation()}).
+     */
+    Future<BackendConnection> connect(EventLoop loop, ShardLogin login, int generation);
 }

@@ -1,5 +1,6 @@
 package io.cleave.proxy.cut;
 
+import io.cleave.proxy.accounts.CleaveSchema;
 import java.util.List;
 import java.util.Locale;
 
@@ -16,9 +17,10 @@ public final class SnapshotStatements {
 
     /**
      * Opens the read view of an XA branch (XA START takes no WITH CONSISTENT SNAPSHOT: InnoDB opens
-     * a branch's view at its first consistent read). A table every shard has, read without locks.
+     * a branch's view at its first consistent read). A table every shard has and every account may
+     * read (it runs on the client's connection), read without locks.
      */
-    public static final String OPEN_READ_VIEW = "SELECT 1 FROM cleave.decisions LIMIT 1";
+    public static final String OPEN_READ_VIEW = "SELECT 1 FROM " + CleaveSchema.READ_VIEW + " LIMIT 1";
 
     /**
      * The snapshot's binlog file and position (MariaDB's binlog_snapshot_*, which belong to the

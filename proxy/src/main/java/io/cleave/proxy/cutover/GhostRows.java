@@ -1,5 +1,6 @@
 package io.cleave.proxy.cutover;
 
+import io.cleave.proxy.rewrite.BlockConditions;
 import io.cleave.router.keyspace.HashShardFunction;
 import io.cleave.router.plan.Analysis;
 import io.cleave.router.plan.ParameterValues;
@@ -10,12 +11,8 @@ import io.cleave.router.shardmap.KeySet;
 import io.cleave.router.shardmap.ShardMap;
 import io.cleave.router.sql.ast.Assignment;
 import io.cleave.router.sql.ast.Delete;
-import io.cleave.router.sql.ast.Expr;
 import io.cleave.router.sql.ast.Query;
-import io.cleave.router.sql.ast.Select;
-import io.cleave.router.sql.ast.Span;
 import io.cleave.router.sql.ast.Statement;
-import io.cleave.router.sql.ast.TableRef;
 import io.cleave.router.sql.ast.Update;
 import io.cleave.router.sql.parse.SqlParser;
 import io.cleave.router.sql.parse.SqlSyntaxException;
@@ -24,7 +21,6 @@ import io.cleave.router.topology.Topology;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.TreeMap;
 
 /**
  * Keeps a move's {@link Ghost ghost} rows out of statements that run on several shards: the
@@ -64,7 +60,7 @@ public final class GhostRows {
         } catch (SqlSyntaxException e) {
             return null;
         }
-        Filter filter = new Filter(here, map, topology);
+        BlockConditions filter = filter(here, topology);
         boolean filterable;
         if (statement instanceof Query q) {
             filterable = filter.query(q);
@@ -79,83 +75,27 @@ public final class GhostRows {
         if (!filterable) {
             return null;
         }
-        if (filter.inserts.isEmpty()) {
+        if (filter.inserts().isEmpty()) {
             return SqlRenderer.render(template, analysis, values);
         }
-        SqlTemplate filtered = insert(template, analysis.tokens().size(), filter.inserts);
+        SqlTemplate filtered = BlockConditions.insert(template, analysis.tokens().size(), filter.inserts());
         return filtered == null ? null : SqlRenderer.render(filtered, analysis, values);
     }
 
-    /**
-     * Collects where conditions go: each SELECT block (the statement's, and those of derived
-     * tables in its FROM, at any depth) gets the condition for the tables it reads itself.
-     */
-    private static final class Filter {
-        private final List<Ghost> ghosts;
-        private final ShardMap map;
-        private final Topology topology;
-        final TreeMap<Integer, String> inserts = new TreeMap<>();
-
-        Filter(List<Ghost> ghosts, ShardMap map, Topology topology) {
-            this.ghosts = ghosts;
-            this.map = map;
-            this.topology = topology;
-        }
-
-        boolean query(Query q) {
-            if (q instanceof Select s) {
-                return block(s.from(), s.where(), s.from().isEmpty() ? null : s.from().get(s.from().size() - 1).span());
-            }
-            if (q instanceof Query.Parenthesized p) {
-                return query(p.query());
-            }
-            Query.SetOperation op = (Query.SetOperation) q;
-            return query(op.left()) && query(op.right());
-        }
-
-        /** The block reading {@code refs}: its condition after {@code where}, or as a WHERE after {@code end}. */
-        boolean block(List<TableRef> refs, Expr where, Span end) {
-            List<String> conditions = new ArrayList<>();
-            for (TableRef ref : refs) {
-                if (!conditions(ref, conditions)) {
-                    return false;
-                }
-            }
-            if (conditions.isEmpty()) {
-                return true;
-            }
-            String condition = String.join(" AND ", conditions);
-            if (where != null) {
-                inserts.merge(where.span().first(), " (", String::concat);
-                inserts.merge(where.span().end(), ") AND " + condition + " ", String::concat);
-            } else if (end != null) {
-                inserts.merge(end.end(), " WHERE " + condition + " ", String::concat);
-            } else {
-                return false;
-            }
-            return true;
-        }
-
-        /** Adds the conditions for the tables of {@code ref}; a derived table's query is filtered in itself. */
-        private boolean conditions(TableRef ref, List<String> out) {
-            if (ref instanceof TableRef.Join j) {
-                return conditions(j.left(), out) && conditions(j.right(), out);
-            }
-            if (ref instanceof TableRef.Derived d) {
-                return query(d.query());
-            }
-            TableRef.Table t = (TableRef.Table) ref;
+    /** The condition leaving a sharded table's ghost keys out, for every table of a keyspace with ghosts here. */
+    private static BlockConditions filter(List<Ghost> ghosts, Topology topology) {
+        return new BlockConditions((t, out) -> {
             if (!(topology.ruleFor(t.name().name()) instanceof TableRule.Sharded sharded)) {
                 return true;
             }
-            String column = quote(t.exposedName()) + "." + quote(sharded.column());
+            String column = BlockConditions.quote(t.exposedName()) + "." + BlockConditions.quote(sharded.column());
             for (Ghost g : ghosts) {
                 if (g.keyspace().equals(sharded.keyspace())) {
                     out.add(notGhost(column, g, topology.keyspace(g.keyspace()).function().bucketCount()));
                 }
             }
             return true;
-        }
+        });
     }
 
     /** True for rows whose key is not one of the ghost's (NULL keys are never ghosts). */
@@ -169,38 +109,5 @@ public final class GhostRows {
             return "(" + column + " IS NULL OR " + column + " < " + k.from() + ")";
         }
         return "(" + column + " IS NULL OR " + column + " NOT BETWEEN " + k.from() + " AND " + k.to() + ")";
-    }
-
-    /**
-     * The template with text inserted before the given token positions; null when a position falls
-     * in text the template itself rewrote.
-     */
-    static SqlTemplate insert(SqlTemplate template, int tokenCount, TreeMap<Integer, String> inserts) {
-        List<SqlTemplate.Piece> pieces = template instanceof SqlTemplate.Pieces p ? p.pieces()
-                : List.of(new SqlTemplate.Tokens(0, tokenCount));
-        List<SqlTemplate.Piece> out = new ArrayList<>();
-        TreeMap<Integer, String> left = new TreeMap<>(inserts);
-        for (SqlTemplate.Piece piece : pieces) {
-            if (!(piece instanceof SqlTemplate.Tokens t)) {
-                out.add(piece);
-                continue;
-            }
-            int from = t.first();
-            for (Integer at : new ArrayList<>(left.subMap(t.first(), true, t.end(), true).keySet())) {
-                if (at > from) {
-                    out.add(new SqlTemplate.Tokens(from, at));
-                }
-                out.add(new SqlTemplate.Text(left.remove(at)));
-                from = at;
-            }
-            if (t.end() > from) {
-                out.add(new SqlTemplate.Tokens(from, t.end()));
-            }
-        }
-        return left.isEmpty() ? new SqlTemplate.Pieces(out) : null;
-    }
-
-    private static String quote(String identifier) {
-        return "`" + identifier.replace("`", "``") + "`";
     }
 }

@@ -107,7 +107,7 @@ final class ShardLockReader implements AutoCloseable {
             return;
         }
         from[shard] = connector;
-        Future<BackendConnection> connecting = connector.connect(loop, 0);
+        Future<BackendConnection> connecting = connector.connect(loop, io.cleave.proxy.backend.ShardLogin.SHARD_ACCOUNT, 0);
         opening[shard] = connecting;
         // Listeners run in the order added: the connection is kept (or closed) before anyone uses it.
         connecting.addListener(f -> {

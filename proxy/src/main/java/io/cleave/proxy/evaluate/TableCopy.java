@@ -114,6 +114,15 @@ public final class TableCopy {
         return temporaryDdl;
     }
 
+    /**
+     * The statement that creates the copy on the client's connection: through the shard account's
+     * procedure (see {@code CleaveSchema}), with the session's sql_mode, as the client's account
+     * may lack CREATE TEMPORARY TABLES.
+     */
+    public String createStatement() {
+        return io.cleave.proxy.accounts.CleaveSchema.temporaryTable(Sql.string(temporaryDdl));
+    }
+
     /** The table's name as the statement writes it (quoted). */
     public String qualified() {
         return qualified;

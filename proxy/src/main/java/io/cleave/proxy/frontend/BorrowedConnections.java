@@ -29,6 +29,17 @@ final class BorrowedConnections {
         }
     }
 
+    /** Those with a statement running (a response still due). */
+    List<BackendConnection> running() {
+        List<BackendConnection> out = new ArrayList<>();
+        for (BackendConnection c : borrowed) {
+            if (c.hasPendingResponses()) {
+                out.add(c);
+            }
+        }
+        return out;
+    }
+
     boolean contains(BackendConnection conn) {
         for (BackendConnection c : borrowed) {
             if (c == conn) {

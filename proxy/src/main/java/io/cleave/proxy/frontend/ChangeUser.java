@@ -1,6 +1,7 @@
 package io.cleave.proxy.frontend;
 
 import io.cleave.proxy.auth.FailedLogins;
+import io.cleave.proxy.backend.ShardLogin;
 import io.cleave.proxy.metrics.LoginAbort;
 import io.cleave.proxy.metrics.RouteKind;
 import io.cleave.proxy.protocol.Frames;
@@ -8,6 +9,7 @@ import io.cleave.proxy.protocol.MalformedPacketException;
 import io.cleave.proxy.protocol.packet.client.ComChangeUser;
 import io.cleave.proxy.protocol.packet.server.AuthMoreData;
 import io.cleave.proxy.protocol.packet.server.AuthSwitchRequest;
+import io.cleave.proxy.protocol.packet.server.ErrPacket;
 import io.cleave.proxy.session.Charset;
 import io.cleave.proxy.session.Collations;
 import io.netty.buffer.ByteBuf;
@@ -17,9 +19,10 @@ import org.slf4j.LoggerFactory;
 import java.util.concurrent.TimeUnit;
 
 /**
- * COM_CHANGE_USER: the client logs in again as a proxy user (with the same rounds as a first
- * login: auth switch, caching_sha2_password's fast path or full authentication), and on success
- * the session starts over as that user, as a server does. A failed attempt is denied with 1045
+ * COM_CHANGE_USER: the client logs in again as an account of the shards (with the same rounds as
+ * a first login: auth switch, caching_sha2_password's fast path or full authentication), and on
+ * success the session starts over as that account, its statements on backend connections logged
+ * in as it, as a server does. A failed attempt is denied with 1045
  * and closes the connection. Failed attempts count against their 'user'@'host' as failed logins
  * do, and wait out its delay as they do. While the login waits for the client's next packet, that
  * packet is the command's, not a new command.
@@ -71,8 +74,8 @@ final class ChangeUser {
     }
 
     private void begin(Command command) {
-        login = new ClientLogin(session.runtime().users(), session.runtime()::rsaKeys, challenge.scramble(),
-                challenge.secureTransport(), challenge.dialect());
+        login = new ClientLogin(session.runtime().accounts(), session.runtime()::rsaKeys, challenge.scramble(),
+                challenge.secureTransport(), challenge.dialect(), challenge.client());
         boolean pluginAuth = session.output().capabilities().pluginAuth();
         after(command, login.start(request.username(), request.authPluginName(), request.authResponse(), pluginAuth));
     }
@@ -105,10 +108,31 @@ final class ChangeUser {
         switch (outcome.step()) {
             case DONE:
                 session.runtime().failedLogins().succeeded(login.userName(), challenge.clientHost());
+                ErrPacket refused = login.refusal(System.currentTimeMillis() / 1000);
+                if (refused != null) {
+                    command.fatal(refused.errorCode(), refused.sqlState(), refused.message());
+                    return;
+                }
+                ShardLogin shardLogin = session.runtime().accounts().loginFor(login.userName(), login.account(),
+                        challenge.client(), session.shardLogin().profile(), login.credential(),
+                        session.runtime().proxyProtocol());
+                if (shardLogin == null) {
+                    session.runtime().accounts().left(login.account().name());
+                    command.fatal(1045, "28000", login.denial() + ": the shards would take the proxy's connections for "
+                            + login.account().name() + " as another account, and their server has no PROXY protocol");
+                    return;
+                }
                 command.served(RouteKind.LOCAL);
                 Charset charset = Collations.byId(request.collationId());
-                session.loggedInAs(login.userName(), request.database(), charset);
-                command.ok();
+                session.loggedInAs(new SessionAccount(login.userName(), login.account(), shardLogin),
+                        request.database(), charset);
+                LoginSchema.admit(session, request.database(), databaseRefused -> {
+                    if (databaseRefused != null) {
+                        command.fatal(databaseRefused.errorCode(), databaseRefused.sqlState(), databaseRefused.message());
+                    } else {
+                        command.ok();
+                    }
+                });
                 return;
             case FAILED:
                 deny(command);
@@ -125,7 +149,6 @@ final class ChangeUser {
         session.runtime().failedLogins().failed(login.userName(), challenge.clientHost());
         log.warn("access denied for user '{}' from {} on COM_CHANGE_USER (using password: {})",
                 LogSafe.text(login.userName()), challenge.clientHost(), used);
-        command.fatal(1045, "28000", "Access denied for user '" + login.userName() + "'@'" + challenge.clientHost()
-                + "' (using password: " + used + ")");
+        command.fatal(1045, "28000", login.denial());
     }
 }

@@ -14,9 +14,10 @@ import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The proxy's client sessions, for {@code SHOW [FULL] PROCESSLIST}: each client sees the proxy's
- * clients (their users, hosts and databases, whether a command runs), as a server shows its
- * connections, not a shard's connections of the proxy's own account.
+ * The proxy's client sessions, for {@code SHOW [FULL] PROCESSLIST} and KILL: each client sees the
+ * proxy's clients (their users, hosts and databases, whether a command runs), as a server shows
+ * its connections, not the shards' connections; as on a server, only its own user's unless its
+ * account has PROCESS.
  */
 public final class ClientProcesses {
 
@@ -28,6 +29,11 @@ public final class ClientProcesses {
 
     void remove(Session session) {
         sessions.remove(session.connectionId(), session);
+    }
+
+    /** The session of connection {@code id}, or null. */
+    Session find(long id) {
+        return sessions.get(id);
     }
 
     /** Whether the statement is SHOW [FULL] PROCESSLIST. */
@@ -43,9 +49,17 @@ public final class ClientProcesses {
                 || tokens.type(i + 1) == io.cleave.router.sql.lex.TokenType.EOF);
     }
 
-    /** One row per client session, as a server's SHOW PROCESSLIST has them (the asking one's statement shown). */
+    /**
+     * One row per client session, as a server's SHOW PROCESSLIST has them (the asking one's
+     * statement shown): every session for an account with PROCESS, else those of its own user.
+     */
     void answer(Session asking, Command command) {
+        GlobalPrivileges.of(asking, command, privileges -> answer(asking, command, privileges.hasAny("PROCESS")));
+    }
+
+    private void answer(Session asking, Command command, boolean everyone) {
         List<Session> all = new ArrayList<>(sessions.values());
+        all.removeIf(s -> !everyone && !s.user().equals(asking.user()));
         all.sort(Comparator.comparingLong(Session::connectionId));
         List<TextRow> rows = new ArrayList<>(all.size());
         for (Session s : all) {

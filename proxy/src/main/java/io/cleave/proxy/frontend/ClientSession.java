@@ -29,9 +29,9 @@ final class ClientSession implements Command.End {
     private final Runnable nextAfterWindow = this::nextAfterWindow;
     private boolean closed;
 
-    ClientSession(ProxyRuntime runtime, LoopResources loop, ClientOutput output, long connectionId, String user,
-                  Capabilities capabilities, Charset charset, LoginChallenge challenge) {
-        this.session = new Session(runtime, loop, output, connectionId, user, capabilities, charset);
+    ClientSession(ProxyRuntime runtime, LoopResources loop, ClientOutput output, long connectionId,
+                  SessionAccount account, Capabilities capabilities, Charset charset, LoginChallenge challenge) {
+        this.session = new Session(runtime, loop, output, connectionId, account, capabilities, charset);
         this.reader = new CommandReader(session, this);
         this.participant = new SessionParticipant(session, reader);
         this.handlers = new CommandHandlers(session, challenge, participant);
@@ -39,18 +39,15 @@ final class ClientSession implements Command.End {
     }
 
     /**
-     * Login succeeded: the session starts in {@code database}. One that no shard has is refused
-     * with 1049 and the connection closed, as a server answers the handshake.
+     * Login succeeded: the session starts in {@code database}. One that no shard has (1049), or
+     * that the account may not use (1044), is refused and the connection closed, as a server
+     * answers the handshake.
      */
     void start(String database) {
         session.start(database);
-        if (database == null || database.isEmpty()) {
-            loggedIn();
-            return;
-        }
-        LoginSchema.check(session, error -> {
-            if (error != null && error.errorCode() == LoginSchema.UNKNOWN_DATABASE) {
-                fatal(null, error);
+        LoginSchema.admit(session, database, refused -> {
+            if (refused != null) {
+                fatal(null, refused);
             } else {
                 loggedIn();
             }

@@ -32,8 +32,9 @@ final class CommandHandlers {
         Cursors cursors = new Cursors(session);
         ShardExchange relay = new ShardExchange(session, new RelayOutcome(session, cursors));
         SettingStatements settings = new SettingStatements(session);
+        Kills kills = new Kills(session);
         PlanExecutor executor = new PlanExecutor(session, participant, relay, settings,
-                new TransactionStatements(session));
+                new TransactionStatements(session), kills);
         TextStatements text = new TextStatements(session, executor);
         PreparedStatements prepared = new PreparedStatements(session, executor, relay, cursors);
         LocalCommands local = new LocalCommands(session, relay);
@@ -56,6 +57,8 @@ final class CommandHandlers {
         byCode.put(CommandCode.FIELD_LIST, c -> local.relayToAnyShard(c, ResponseKind.FIELD_LIST));
         byCode.put(CommandCode.STATISTICS, c -> local.relayToAnyShard(c, ResponseKind.STATISTICS));
         byCode.put(CommandCode.CHANGE_USER, changeUser::start);
+        byCode.put(CommandCode.PROCESS_KILL, c -> kills.kill(c, c.payload().getUnsignedIntLE(c.payload().readerIndex() + 1),
+                false));
     }
 
     void handle(Command command) {

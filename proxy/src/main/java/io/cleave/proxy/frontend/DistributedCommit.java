@@ -1,5 +1,6 @@
 package io.cleave.proxy.frontend;
 
+import io.cleave.proxy.accounts.CleaveSchema;
 import io.cleave.proxy.backend.BackendConnection;
 import io.cleave.proxy.cut.CutWindows;
 import io.cleave.proxy.metrics.ProxyMetrics;
@@ -182,8 +183,10 @@ final class DistributedCommit extends SessionLegs {
         });
         for (int s : shards) {
             if (s == coordinator) {
-                // The decision row goes in with the prepares; it commits only with the coordinator.
-                prepare.leg(s, sql("INSERT INTO cleave.decisions (xid, shards) VALUES (" + q() + ", '" + join(branches) + "')"));
+                // The decision row goes in with the prepares; it commits only with the coordinator. The
+                // coordinator's connection is the client's account, which has no privilege on cleave's
+                // tables: the row goes in through the procedure that runs as the shard account.
+                prepare.leg(s, sql(CleaveSchema.decide(q(), join(branches))));
             } else if (writers.contains(s)) {
                 prepare.leg(s, List.of(sql("XA END " + q()), sql("XA PREPARE " + q())));
             } else {

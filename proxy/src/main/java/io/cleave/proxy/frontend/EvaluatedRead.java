@@ -34,6 +34,10 @@ import java.util.function.Consumer;
  *     whose temporary twin was not created), the statement itself, then DROP TEMPORARY TABLE,
  *     which runs whatever went before, so the connection goes back to the pool as it came.</li>
  * </ol>
+ * Every step runs on the client's own connections, as its account: what it reads is what the
+ * account may read. The temporary tables alone are created through {@code cleave.temporary_table}
+ * while {@link EvaluationGrant} lets that connection do so, so an account without CREATE
+ * TEMPORARY TABLES can run the read it could run on one server.
  * Inside a transaction every step goes through the transaction's own connections, so it reads
  * the transaction's own writes. Every step runs in utf8mb4 but the client's statement, which runs
  * in the client's character set (see {@link #evaluationSettings}).
@@ -200,7 +204,9 @@ final class EvaluatedRead {
                             TextRow r = leg.rows.get(row++);
                             columns.add(new String[] {text(r.bytes(0)), text(r.bytes(1)), text(r.bytes(2))});
                         }
-                        copies.add(TableCopy.of(t.schema(), t.table(), create, columns));
+                        // The procedure that creates the copy runs in its own schema: the name is qualified.
+                        String schema = t.schema() != null ? t.schema() : session.settings().schema();
+                        copies.add(TableCopy.of(schema, t.table(), create, columns));
                     }
                 } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
                     command.refuse(evaluate.mergeRefusal() + "; and it cannot be evaluated on one shard: "
@@ -234,7 +240,7 @@ final class EvaluatedRead {
                 }
             }
             exchange(shards, statements, results -> {
-                setup.append(copy.temporaryDdl()).append(";\n");
+                setup.append(copy.createStatement()).append(";\n");
                 String head = copy.insertHead();
                 StringBuilder insert = new StringBuilder(head);
                 int inInsert = 0;
@@ -308,7 +314,7 @@ final class EvaluatedRead {
             if (utc) {
                 statements.add(bytes("SET time_zone = @cleave_time_zone, @cleave_time_zone = NULL"));
             }
-            exchange(List.of(evaluate.shard()), List.of(statements), results -> {
+            exchange(List.of(evaluate.shard()), List.of(statements), new EvaluationGrant(session), results -> {
                 LegResult leg = results.get(0);
                 if (command.binary() && roundedInText(leg)) {
                     command.refuse(evaluate.mergeRefusal() + "; and evaluated on one shard, its FLOAT or DOUBLE"
@@ -324,6 +330,11 @@ final class EvaluatedRead {
 
         /** Runs one statement list per shard; {@code then} gets the results when every shard answered without error. */
         private void exchange(List<Integer> shards, List<List<byte[]>> statements, Consumer<List<LegResult>> then) {
+            exchange(shards, statements, null, then);
+        }
+
+        private void exchange(List<Integer> shards, List<List<byte[]>> statements, MultiExchange.LegGate gate,
+                              Consumer<List<LegResult>> then) {
             MultiExchange multi = new MultiExchange(legs, inTransaction, results -> {
                 for (LegResult leg : results) {
                     if (!leg.ok()) {
@@ -336,7 +347,7 @@ final class EvaluatedRead {
             for (int i = 0; i < shards.size(); i++) {
                 multi.leg(shards.get(i), statements.get(i));
             }
-            multi.start();
+            multi.gate(gate).start();
         }
     }
 

@@ -16,7 +16,8 @@ interface ExchangeContext {
 
     LoopResources loop();
 
-    int responseProfile();
+    /** Who the legs' backend connections log in as (and the response profile they serve). */
+    io.cleave.proxy.backend.ShardLogin login();
 
     SessionSettings settings();
 

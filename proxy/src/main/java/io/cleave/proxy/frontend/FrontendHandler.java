@@ -1,8 +1,10 @@
 package io.cleave.proxy.frontend;
 
+import io.cleave.proxy.accounts.ClientAddress;
 import io.cleave.proxy.auth.AuthPlugin;
 import io.cleave.proxy.auth.FailedLogins;
 import io.cleave.proxy.auth.Scrambles;
+import io.cleave.proxy.backend.ShardLogin;
 import io.cleave.proxy.metrics.LoginAbort;
 import io.cleave.proxy.protocol.Capabilities;
 import io.cleave.proxy.protocol.Frames;
@@ -12,6 +14,7 @@ import io.cleave.proxy.protocol.ServerStatus;
 import io.cleave.proxy.protocol.packet.client.HandshakeResponse41;
 import io.cleave.proxy.protocol.packet.server.AuthMoreData;
 import io.cleave.proxy.protocol.packet.server.AuthSwitchRequest;
+import io.cleave.proxy.protocol.packet.server.ErrPacket;
 import io.cleave.proxy.protocol.packet.server.HandshakeV10;
 import io.cleave.proxy.server.LoginLimits;
 import io.cleave.proxy.server.ProxyRuntime;
@@ -29,8 +32,9 @@ import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One client connection: sends the handshake, runs the login, then hands every frame to the
- * {@link ClientSession}. Before login the client is bounded as a server bounds it: a deadline
+ * One client connection: sends the handshake, runs the login against the shards' accounts, then
+ * hands every frame to the {@link ClientSession}, whose statements run on backend connections
+ * logged in as the client's account. Before login the client is bounded as a server bounds it: a deadline
  * (connect_timeout), a cap on packet size, and a delay for accounts whose logins from the client's
  * host failed too often.
  * A malformed packet gets an error and a closed connection.
@@ -158,7 +162,8 @@ public final class FrontendHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void startLogin(ChannelHandlerContext ctx) {
-        login = new ClientLogin(runtime.users(), runtime::rsaKeys, scramble, tls || isLocalSocket(ctx), dialect);
+        login = new ClientLogin(runtime.accounts(), runtime::rsaKeys, scramble, tls || isLocalSocket(ctx), dialect,
+                ClientAddress.of(ctx.channel().remoteAddress()));
         ClientLogin.Outcome outcome = login.start(response.username(), response.authPluginName(),
                 response.authResponse(), response.capabilities().pluginAuth());
         phase = Phase.LOGIN;
@@ -190,9 +195,26 @@ public final class FrontendHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void startSession(ChannelHandlerContext ctx) {
-        phase = Phase.COMMAND;
         cancelLoginDeadline();
         runtime.failedLogins().succeeded(login.userName(), remoteHost(ctx));
+        ErrPacket refused = login.refusal(System.currentTimeMillis() / 1000);
+        if (refused != null) {
+            log.info("refused a login as {}: {}", login.account().name(), refused.message());
+            closeWith(ctx, refused.errorCode(), refused.sqlState(), refused.message());
+            return;
+        }
+        int profile = response.capabilities().intersect(Capabilities.PROXY_SERVER).responseProfile();
+        ClientAddress client = ClientAddress.of(ctx.channel().remoteAddress());
+        ShardLogin shardLogin = runtime.accounts().loginFor(login.userName(), login.account(), client, profile,
+                login.credential(), runtime.proxyProtocol());
+        if (shardLogin == null) {
+            runtime.accounts().left(login.account().name());
+            closeWith(ctx, 1045, "28000", login.denial() + ": the shards would take the proxy's connections for "
+                    + login.account().name() + " as another account, and their server has no PROXY protocol to"
+                    + " pass the client's address on");
+            return;
+        }
+        phase = Phase.COMMAND;
         // Logged in: packets up to max_allowed_packet are fine now (the session checks joined ones).
         PacketFrameDecoder frames = ctx.pipeline().get(PacketFrameDecoder.class);
         if (frames != null) {
@@ -201,12 +223,14 @@ public final class FrontendHandler extends ChannelInboundHandlerAdapter {
         Charset charset = Collations.byId(response.collationId());
         if (charset == null) {
             // Reading the client's bytes in a guessed character set would misplace its string keys.
+            runtime.accounts().left(login.account().name());
             unknownCollation(ctx, response.collationId());
             return;
         }
         session = new ClientSession(runtime, runtime.loop(ctx.channel().eventLoop()), output, connectionId,
-                login.userName(), response.capabilities().intersect(Capabilities.PROXY_SERVER), charset,
-                new LoginChallenge(scramble, tls || isLocalSocket(ctx), remoteHost(ctx), dialect));
+                new SessionAccount(login.userName(), login.account(), shardLogin),
+                response.capabilities().intersect(Capabilities.PROXY_SERVER), charset,
+                new LoginChallenge(scramble, tls || isLocalSocket(ctx), client, dialect));
         session.start(response.database());
         login = null;
         response = null;
@@ -226,8 +250,7 @@ public final class FrontendHandler extends ChannelInboundHandlerAdapter {
         runtime.failedLogins().failed(login.userName(), host);
         log.warn("access denied for user '{}' from {} (using password: {})", LogSafe.text(login.userName()), host,
                 login.passwordUsed() ? "YES" : "NO");
-        closeWith(ctx, 1045, "28000", "Access denied for user '" + login.userName() + "'@'" + host
-                + "' (using password: " + (login.passwordUsed() ? "YES" : "NO") + ")");
+        closeWith(ctx, 1045, "28000", login.denial());
     }
 
     private void protocolError(ChannelHandlerContext ctx, RuntimeException e) {

@@ -26,6 +26,9 @@ final class ImplicitCommit {
         if (plan instanceof Plan.Session s && s.action() instanceof SessionAction.UnlockedTables) {
             return true;
         }
+        if (plan instanceof Plan.Local l && l.query() == io.cleave.router.plan.LocalQuery.ACCOUNT_STATEMENT) {
+            return true;
+        }
         if (!(plan instanceof Plan.Route route)) {
             return false;
         }

@@ -44,6 +44,11 @@ final class LocalAnswers {
             return List.of(column("plan", ColumnType.VAR_STRING, 45, 0, 4096),
                     column("shards", ColumnType.VAR_STRING, 45, 0, 1024));
         }
+        if (local.query() == LocalQuery.ACCOUNT_STATEMENT || local.query() == LocalQuery.SET_ROLE
+                || local.query() == LocalQuery.KILL || local.query() == LocalQuery.FILTERED_READ) {
+            // Statements without a result set, or whose columns only the shard knows once it runs them.
+            return List.of();
+        }
         String name = local.alias() != null ? local.alias()
                 : analysis.tokens().text(local.nameFirst(), local.nameEnd() - 1);
         return switch (local.query()) {
@@ -65,8 +70,9 @@ final class LocalAnswers {
             case USER:
                 return (session.user() + "@" + session.clientHost()).getBytes(StandardCharsets.UTF_8);
             case CURRENT_USER:
-                // Proxy accounts are not tied to a host: the account matched is user@'%'.
-                return (session.user() + "@%").getBytes(StandardCharsets.UTF_8);
+                // The account of the grant tables the login matched.
+                io.cleave.proxy.accounts.AccountName account = session.account().account().name();
+                return (account.user() + "@" + account.host()).getBytes(StandardCharsets.UTF_8);
             default:
                 String schema = session.settings().schema();
                 return schema == null ? null : schema.getBytes(StandardCharsets.UTF_8);

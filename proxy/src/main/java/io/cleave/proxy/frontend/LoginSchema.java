@@ -8,7 +8,8 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * The database a client logs in with must exist, as a server checks at the handshake: a
+ * The database a client logs in with must exist and be one its account may use (the check runs as
+ * the account), as a server checks at the handshake: a
  * connection of the session is brought to its settings (COM_INIT_DB of that database, which the
  * shard refuses with 1049 when there is none) and then kept for the session's first statement.
  * A shard that cannot answer does not stop the login: its first statement will tell.
@@ -16,6 +17,13 @@ import java.util.function.Consumer;
 final class LoginSchema extends SessionLegs {
 
     static final int UNKNOWN_DATABASE = 1049;
+    /** The client's account may not use the database (ER_DBACCESS_DENIED_ERROR). */
+    static final int DATABASE_ACCESS_DENIED = 1044;
+
+    /** Whether the shard's answer refuses the login, as a server refuses a database that is not there or not the account's. */
+    private static boolean refuses(ErrPacket error) {
+        return error != null && (error.errorCode() == UNKNOWN_DATABASE || error.errorCode() == DATABASE_ACCESS_DENIED);
+    }
 
     private static final byte[] NOTHING = "DO 0".getBytes(StandardCharsets.US_ASCII);
 
@@ -23,8 +31,24 @@ final class LoginSchema extends SessionLegs {
         super(session);
     }
 
+    /**
+     * Calls {@code then} with null when the session may start in {@code database} (none, or one
+     * that exists and its account may use), else with the refusal the client gets: the cleave
+     * schema is refused outright, any other database as the shard answers for the account.
+     */
+    static void admit(Session session, String database, Consumer<ErrPacket> then) {
+        if (database == null || database.isEmpty()) {
+            then.accept(null);
+        } else if (io.cleave.proxy.accounts.CleaveSchema.isCleave(database)) {
+            then.accept(new ErrPacket(DATABASE_ACCESS_DENIED, "42000", io.cleave.proxy.accounts.CleaveSchema.refusal(
+                    session.account().account().name().toString())));
+        } else {
+            check(session, error -> then.accept(refuses(error) ? error : null));
+        }
+    }
+
     /** Calls {@code then} with null once the session's database is known to exist, else with the error. */
-    static void check(Session session, Consumer<ErrPacket> then) {
+    private static void check(Session session, Consumer<ErrPacket> then) {
         new MultiExchange(new LoginSchema(session), false, results -> {
             LegResult leg = results.get(0);
             then.accept(leg.ok() ? null : leg.errorPacket());

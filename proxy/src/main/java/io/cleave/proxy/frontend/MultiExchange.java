@@ -41,6 +41,20 @@ final class MultiExchange {
     private int pending;
     private int bufferedRows;
     private java.util.function.BiConsumer<BackendConnection, LegResult> beforeRelease;
+    private LegGate gate;
+
+    /**
+     * What a leg goes through on its connection around its statements: opened once the connection
+     * carries the session's settings (the statements wait for it), closed when they are done,
+     * before the connection is given back.
+     */
+    interface LegGate {
+        /** Calls {@code then} with null to let the statements go, or with the error that ends the leg. */
+        void open(int shard, BackendConnection conn, Consumer<ErrPacket> then);
+
+        /** The statements are done (or the connection is lost): {@code then} gives the connection back. */
+        void close(int shard, BackendConnection conn, Runnable then);
+    }
 
     MultiExchange(ExchangeContext session, boolean startsTransaction, Consumer<List<LegResult>> done) {
         this.session = session;
@@ -51,6 +65,12 @@ final class MultiExchange {
     /** Runs with each leg's connection and result before the connection is settled (e.g. to record what a SET changed). */
     MultiExchange beforeRelease(java.util.function.BiConsumer<BackendConnection, LegResult> hook) {
         this.beforeRelease = hook;
+        return this;
+    }
+
+    /** Runs every leg's statements through {@code gate} (see {@link LegGate}). */
+    MultiExchange gate(LegGate legGate) {
+        this.gate = legGate;
         return this;
     }
 
@@ -118,7 +138,7 @@ final class MultiExchange {
             if (own != null) {
                 onConnection(own);
             } else {
-                session.loop().pool(shard).acquire(session.responseProfile(), this);
+                session.loop().pool(shard).acquire(session.login(), this);
             }
         }
 
@@ -160,7 +180,22 @@ final class MultiExchange {
                     legDone();
                     return;
                 }
-                send();
+                if (gate == null) {
+                    send();
+                    return;
+                }
+                gate.open(shard, c, refused -> {
+                    if (refused == null) {
+                        send();
+                        return;
+                    }
+                    result.error = refused;
+                    ended = true;
+                    gate.close(shard, c, () -> {
+                        session.releaseLeg(shard, c, true);
+                        legDone();
+                    });
+                });
             });
         }
 
@@ -278,8 +313,7 @@ final class MultiExchange {
                 beforeRelease.accept(c, result);
             }
             ended = true;
-            session.releaseLeg(shard, c, true);
-            legDone();
+            release(c, true);
         }
 
         @Override
@@ -289,8 +323,19 @@ final class MultiExchange {
             }
             ended = true;
             result.failure = cause;
-            session.releaseLeg(shard, c, false);
-            legDone();
+            release(c, false);
+        }
+
+        private void release(BackendConnection c, boolean ok) {
+            if (gate == null) {
+                session.releaseLeg(shard, c, ok);
+                legDone();
+                return;
+            }
+            gate.close(shard, c, () -> {
+                session.releaseLeg(shard, c, ok);
+                legDone();
+            });
         }
     }
 }

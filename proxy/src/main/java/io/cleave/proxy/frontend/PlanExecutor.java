@@ -29,10 +29,18 @@ final class PlanExecutor {
     private final UniqueRoutes uniques;
     private final SettingStatements settings;
     private final TransactionStatements transactions;
+    private final AccountStatements accounts;
+    private final RoleStatement roles;
+    private final FilteredRead filtered;
+    private final Kills kills;
     private final RoutineCalls calls;
 
     PlanExecutor(Session session, Participant participant, ShardExchange relay, SettingStatements settings,
-                 TransactionStatements transactions) {
+                 TransactionStatements transactions, Kills kills) {
+        this.accounts = new AccountStatements(session);
+        this.roles = new RoleStatement(session);
+        this.filtered = new FilteredRead(session);
+        this.kills = kills;
         this.session = session;
         this.participant = participant;
         this.relay = relay;
@@ -102,13 +110,26 @@ final class PlanExecutor {
                 transactions.run(command, s.action());
             }
         } else if (plan instanceof Plan.Local l) {
-            command.served(RouteKind.LOCAL);
-            LocalAnswers.answer(session, command, l);
+            local(command, l);
         } else if (plan instanceof Plan.MultiStatement multi) {
             run(command, multi.plan(), rerun);
         } else {
             Plan.Refuse refuse = (Plan.Refuse) plan;
             command.refuse(refuse.code(), refuse.sqlState(), refuse.message());
+        }
+    }
+
+    /** What the proxy answers itself, or applies to every shard itself. */
+    private void local(Command command, Plan.Local l) {
+        switch (l.query()) {
+            case ACCOUNT_STATEMENT -> accounts.run(command);
+            case SET_ROLE -> roles.run(command);
+            case KILL -> kills.run(command);
+            case FILTERED_READ -> filtered.run(command);
+            default -> {
+                command.served(RouteKind.LOCAL);
+                LocalAnswers.answer(session, command, l);
+            }
         }
     }
 

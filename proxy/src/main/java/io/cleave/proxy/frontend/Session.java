@@ -38,7 +38,7 @@ final class Session {
     private final TrackedTransaction tracked;
     private final ClientStatements statements = new ClientStatements();
     private final LiteralParameters literals = new LiteralParameters();
-    private String user;
+    private SessionAccount account;
     /** The character set a reset goes back to: the handshake's, or the last COM_CHANGE_USER's. */
     private Charset loginCharset;
     private SessionSettings settings;
@@ -54,17 +54,17 @@ final class Session {
     private final IntFunction<String> xids = this::newXid;
     private final SessionCuts cuts = new SessionCuts(this);
 
-    Session(ProxyRuntime runtime, LoopResources loop, ClientOutput output, long connectionId, String user,
+    Session(ProxyRuntime runtime, LoopResources loop, ClientOutput output, long connectionId, SessionAccount account,
             Capabilities capabilities, Charset loginCharset) {
         this.runtime = runtime;
         this.loop = loop;
         this.output = output;
         this.connectionId = connectionId;
-        this.user = user;
+        this.account = account;
         this.capabilities = capabilities;
         this.loginCharset = loginCharset;
         this.multiStatements = capabilities.multiStatements();
-        this.tracked = runtime.deadlocks().track(connectionId, user, loop);
+        this.tracked = runtime.deadlocks().track(connectionId, account.user(), loop);
         // Room for the shards there are now; more is made as a scale adds shards (see TransactionState#ensure).
         int shards = Math.max(1, runtime.slots().extent());
         this.connections = new SessionConnections(shards, tracked);
@@ -93,8 +93,19 @@ final class Session {
         return connectionId;
     }
 
+    /** The user name the client logged in with. */
     String user() {
-        return user;
+        return account.user();
+    }
+
+    /** Who the session is: its account and the backend login its statements run with. */
+    SessionAccount account() {
+        return account;
+    }
+
+    /** The backend login of the session's statements: the client's account, its route and response profile. */
+    io.cleave.proxy.backend.ShardLogin shardLogin() {
+        return account.shardLogin();
     }
 
     /** The address the client connected from ("localhost" over the Unix socket), as a server shows it. */
@@ -105,10 +116,6 @@ final class Session {
         return "localhost";
     }
 
-    /** The backend pool profile this client's responses need. */
-    int responseProfile() {
-        return capabilities.responseProfile();
-    }
 
     /** Whose statement waits in a pool's line, for the deadlock detector. */
     TrackedTransaction tracked() {
@@ -294,10 +301,11 @@ final class Session {
         lastInsertId = 0;
     }
 
-    /** COM_CHANGE_USER succeeded: the session starts over as {@code name}. */
-    void loggedInAs(String name, String schema, Charset charset) {
-        user = name;
-        tracked.user(name);
+    /** COM_CHANGE_USER succeeded (the new account admitted already): the session starts over as it. */
+    void loggedInAs(SessionAccount changed, String schema, Charset charset) {
+        runtime.accounts().left(account.account().name());
+        account = changed;
+        tracked.user(changed.user());
         reset(schema, charset);
     }
 
@@ -307,6 +315,7 @@ final class Session {
      */
     void closed() {
         runtime.processes().remove(this);
+        runtime.accounts().left(account.account().name());
         statements.clear();
         runtime.deadlocks().untrack(tracked);
         connections.clientLeft();

@@ -174,6 +174,11 @@ final class SessionConnections {
         return borrowed.remove(conn);
     }
 
+    /** The session's connections with a statement running on them now (KILL QUERY stops those). */
+    List<BackendConnection> running() {
+        return borrowed.running();
+    }
+
     /** The proxy's own warnings for the last statement (SHOW WARNINGS answers them). */
     List<String> proxyWarnings() {
         return proxyWarnings;

@@ -208,7 +208,7 @@ final class SessionCuts {
 
         @Override
         public void connect(int shard, BackendCut.Connected then) {
-            session.loop().pool(shard).acquire(session.responseProfile(), new AcquireCallback() {
+            session.loop().pool(shard).acquire(session.shardLogin(), new AcquireCallback() {
                 @Override
                 public void acquired(BackendConnection conn) {
                     if (!session.connections().lent(conn)) {

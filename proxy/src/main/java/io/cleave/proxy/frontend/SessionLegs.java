@@ -25,8 +25,8 @@ abstract class SessionLegs implements ExchangeContext {
     }
 
     @Override
-    public int responseProfile() {
-        return session.responseProfile();
+    public io.cleave.proxy.backend.ShardLogin login() {
+        return session.shardLogin();
     }
 
     @Override

@@ -56,11 +56,16 @@ final class SessionSyncStep implements ResponseSink {
 
     private static void sync(BackendConnection conn, SessionSettings target, Consumer<ErrPacket> then) {
         SessionSync sync = SessionSync.between(conn.sessionState().applied(), target);
-        if (!sync.isNeeded()) {
+        String role = roleStatement(conn, target);
+        if (!sync.isNeeded() && role == null) {
             then.accept(null);
             return;
         }
         SessionSyncStep step = new SessionSyncStep(conn, target, then);
+        if (role != null) {
+            step.pending++;
+            conn.send(conn.queryFrame(role), ResponseKind.RESULT, step);
+        }
         if (sync.initDb() != null) {
             step.pending++;
             conn.send(conn.commandFrame(CommandCode.INIT_DB, sync.initDb().getBytes(StandardCharsets.UTF_8)),
@@ -71,6 +76,20 @@ final class SessionSyncStep implements ResponseSink {
             conn.send(conn.queryFrame(sync.setStatement()), ResponseKind.RESULT, step);
         }
         conn.flush();
+    }
+
+    /**
+     * SET ROLE when the connection's active role is not the session's: the role SET ROLE chose, or
+     * the account's default (every connection of the pool is logged in as the same account).
+     */
+    private static String roleStatement(BackendConnection conn, SessionSettings target) {
+        String applied = conn.sessionState().applied().role();
+        if (java.util.Objects.equals(applied, target.role())) {
+            return null;
+        }
+        String role = target.role() != null ? target.role() : conn.login().defaultRole();
+        return "SET ROLE " + (role == null || role.isEmpty() || role.equalsIgnoreCase("NONE") ? "NONE"
+                : "`" + role.replace("`", "``") + "`");
     }
 
     @Override

@@ -1,8 +1,8 @@
 package io.cleave.proxy.frontend;
 
+import io.cleave.proxy.accounts.CleaveSchema;
 import io.cleave.proxy.merge.ResultColumn;
 import io.cleave.proxy.merge.TextRow;
-import io.cleave.proxy.protocol.packet.server.ErrPacket;
 import io.cleave.proxy.protocol.packet.server.OkPacket;
 import io.cleave.proxy.protocol.packet.server.SessionStateChanges;
 import io.cleave.proxy.session.Charset;
@@ -14,7 +14,6 @@ import io.cleave.router.plan.SqlRenderer;
 import io.cleave.router.plan.SqlTemplate;
 import io.netty.buffer.ByteBuf;
 
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -107,37 +106,17 @@ final class SettingStatements {
                 readBack.add("@@session.autocommit");
             }
         }
-        ByteArrayOutputStream sql = new ByteArrayOutputStream(setStatement.length + 64);
-        sql.write(setStatement, 0, setStatement.length);
         // LIMIT 1: the SET may have just set sql_select_limit to 0.
-        byte[] select = ("; SELECT " + String.join(", ", readBack) + " LIMIT 1").getBytes(StandardCharsets.UTF_8);
-        sql.write(select, 0, select.length);
+        byte[] select = ("SELECT " + String.join(", ", readBack) + " LIMIT 1").getBytes(StandardCharsets.UTF_8);
         SessionSettings before = session.settings();
-        SessionSettings[] after = new SessionSettings[1];
-        int shard = session.anyShard();
-        new MultiExchange(new CommandLegs(session, command), false, results -> {
-            LegResult leg = results.get(0);
-            if (!leg.ok()) {
-                command.error(leg.errorPacket());
-                return;
-            }
-            session.settings(after[0]);
-            if (after[0].autocommit() && !before.autocommit() && !session.transaction().begun()) {
-                session.transaction().end();
-            }
-            command.ok();
-        }).beforeRelease((conn, leg) -> {
-            if (!leg.ok() || leg.rows.size() != 1) {
-                if (leg.ok()) {
-                    leg.error = new ErrPacket(1105, "HY000",
-                            "SET read back " + leg.rows.size() + " rows");
-                }
-                return;
-            }
-            after[0] = apply(before, targets, leg.columns, leg.rows.get(0));
-            // The connection now carries exactly the new settings.
-            conn.sessionState().applied(after[0]);
-        }).leg(shard, sql.toByteArray()).start();
+        SettingsReadBack.run(session, command, setStatement, select,
+                (columns, row) -> apply(before, targets, columns, row), after -> {
+                    session.settings(after);
+                    if (after.autocommit() && !before.autocommit() && !session.transaction().begun()) {
+                        session.transaction().end();
+                    }
+                    command.ok();
+                });
     }
 
     /** The session settings with what the read-back row says the SET established. */
@@ -207,6 +186,10 @@ final class SettingStatements {
     }
 
     private void useSchema(Command command, String schema) {
+        if (CleaveSchema.isCleave(schema)) {
+            command.refuse(1044, "42000", CleaveSchema.refusal(session.account().account().name().toString()));
+            return;
+        }
         byte[] sql = ("USE `" + schema.replace("`", "``") + "`").getBytes(StandardCharsets.UTF_8);
         SessionSettings after = session.settings().withSchema(schema);
         new MultiExchange(new CommandLegs(session, command), false, results -> {

@@ -25,6 +25,13 @@ final class ShardErrors {
         if (cause instanceof ShardBusyException) {
             return new ErrPacket(3024, "HY000", "Statement timed out waiting for a backend connection: " + message);
         }
+        if (cause instanceof io.cleave.proxy.backend.BackendException refused && refused.error().errorCode() != 2013) {
+            // The shard refused the login as the client's account (its password or host changed since the
+            // client logged in, or it was dropped): the shard's own error, as a server would answer it.
+            ErrPacket e = refused.error();
+            return new ErrPacket(e.errorCode(), e.sqlState(), e.message() + " (shard " + shard + ", logging in as the"
+                    + " client's account for its statement)");
+        }
         return new ErrPacket(2013, "HY000", "Shard " + shard + " is unavailable: " + message);
     }
 }

@@ -133,7 +133,7 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
         BackendPool pool = session.loop().pool(shard);
         if (sharing != PipelineRule.ALONE && pool.pipelines()) {
             target = session.settingsFor(command);
-            BackendConnection joined = pool.joinPipeline(session.responseProfile(), fitsPipeline);
+            BackendConnection joined = pool.joinPipeline(session.shardLogin(), fitsPipeline);
             target = null;
             if (joined != null) {
                 if (!session.connections().lent(joined)) {
@@ -149,7 +149,7 @@ final class ShardExchange implements AcquireCallback, ResponseSink {
             }
         }
         step = Step.ACQUIRE;
-        pool.acquire(session.responseProfile(), this);
+        pool.acquire(session.shardLogin(), this);
     }
 
     /** A connection held open in this pass fits the command: its settings, and for an execute its statement. */

@@ -24,8 +24,8 @@ final class SystemContext implements ExchangeContext {
     }
 
     @Override
-    public int responseProfile() {
-        return 0;
+    public io.cleave.proxy.backend.ShardLogin login() {
+        return io.cleave.proxy.backend.ShardLogin.SHARD_ACCOUNT;
     }
 
     @Override

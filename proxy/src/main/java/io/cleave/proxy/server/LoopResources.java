@@ -24,6 +24,7 @@ public final class LoopResources {
     private final long acquireTimeoutMillis;
     private final PoolMetrics metrics;
     private final io.cleave.router.shardmap.ShardMapHolder maps;
+    private final io.cleave.proxy.backend.ShardLogins logins;
     /** By shard index; made when a shard is first used, made again when its slot got another connector. */
     private final BackendPool[] pools = new BackendPool[ShardSlots.CAPACITY];
     private final io.cleave.router.plan.Analysis analysis = new io.cleave.router.plan.Analysis();
@@ -32,7 +33,9 @@ public final class LoopResources {
     private int nextAnyShard;
 
     LoopResources(EventLoop loop, ShardSlots slots, int perLoopLimit, int pipelineDepth, long acquireTimeoutMillis,
-                  PoolMetrics metrics, ShardAvailability availability, io.cleave.router.shardmap.ShardMapHolder maps) {
+                  PoolMetrics metrics, ShardAvailability availability, io.cleave.router.shardmap.ShardMapHolder maps,
+                  io.cleave.proxy.backend.ShardLogins logins) {
+        this.logins = logins;
         this.loop = loop;
         this.slots = slots;
         this.perLoopLimit = perLoopLimit;
@@ -71,7 +74,7 @@ public final class LoopResources {
         if (connector == null) {
             connector = BackendConnector.missing(shard);
         }
-        pool = new BackendPool(loop, connector, perLoopLimit, acquireTimeoutMillis, metrics, pipelineDepth);
+        pool = new BackendPool(loop, connector, perLoopLimit, acquireTimeoutMillis, metrics, pipelineDepth, logins);
         pools[shard] = pool;
         return pool;
     }

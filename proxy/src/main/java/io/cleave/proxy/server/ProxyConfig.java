@@ -1,12 +1,10 @@
 package io.cleave.proxy.server;
 
-import io.cleave.proxy.auth.ProxyUser;
 import io.cleave.proxy.transport.TransportSetting;
 
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 
 /**
  * Settings of one proxy instance, sealed when it starts.
@@ -30,7 +28,7 @@ import java.util.List;
  *                                        connection carries at once when they meet in one event-loop pass
  *                                        (see {@code PipelineWindow}); 1 turns pipelining off
  */
-public record ProxyConfig(InetSocketAddress listen, Path socket, List<ProxyUser> users, int threads,
+public record ProxyConfig(InetSocketAddress listen, Path socket, int threads,
                           int maxBackendConnectionsPerShard, Duration backendAcquireTimeout, long maxAllowedPacket,
                           Path tlsCertificate, Path tlsPrivateKey, Duration xaRecoveryInterval,
                           Duration deadlockCheckAfter, LoginLimits login, TransportSetting transport,
@@ -44,7 +42,6 @@ public record ProxyConfig(InetSocketAddress listen, Path socket, List<ProxyUser>
     public static final int MAX_PIPELINE_DEPTH = 256;
 
     public ProxyConfig {
-        users = List.copyOf(users);
         java.util.Objects.requireNonNull(transport, "transport");
         if (maxBackendConnectionsPerShard < 1) {
             throw new IllegalArgumentException("max backend connections per shard must be at least 1");
@@ -64,61 +61,61 @@ public record ProxyConfig(InetSocketAddress listen, Path socket, List<ProxyUser>
     }
 
     /** Without pipelining (its default depth). */
-    public ProxyConfig(InetSocketAddress listen, Path socket, List<ProxyUser> users, int threads,
+    public ProxyConfig(InetSocketAddress listen, Path socket, int threads,
                        int maxBackendConnectionsPerShard, Duration backendAcquireTimeout, long maxAllowedPacket,
                        Path tlsCertificate, Path tlsPrivateKey, Duration xaRecoveryInterval,
                        Duration deadlockCheckAfter, LoginLimits login, TransportSetting transport) {
-        this(listen, socket, users, threads, maxBackendConnectionsPerShard, backendAcquireTimeout, maxAllowedPacket,
+        this(listen, socket, threads, maxBackendConnectionsPerShard, backendAcquireTimeout, maxAllowedPacket,
                 tlsCertificate, tlsPrivateKey, xaRecoveryInterval, deadlockCheckAfter, login, transport,
                 DEFAULT_PIPELINE_DEPTH);
     }
 
     /** With the default deadlock check threshold, login limits and transport. */
-    public ProxyConfig(InetSocketAddress listen, Path socket, List<ProxyUser> users, int threads,
+    public ProxyConfig(InetSocketAddress listen, Path socket, int threads,
                        int maxBackendConnectionsPerShard, Duration backendAcquireTimeout, long maxAllowedPacket,
                        Path tlsCertificate, Path tlsPrivateKey, Duration xaRecoveryInterval) {
-        this(listen, socket, users, threads, maxBackendConnectionsPerShard, backendAcquireTimeout, maxAllowedPacket,
+        this(listen, socket, threads, maxBackendConnectionsPerShard, backendAcquireTimeout, maxAllowedPacket,
                 tlsCertificate, tlsPrivateKey, xaRecoveryInterval, DEFAULT_DEADLOCK_CHECK_AFTER, LoginLimits.DEFAULT,
                 TransportSetting.AUTO);
     }
 
-    public static ProxyConfig defaults(InetSocketAddress listen, List<ProxyUser> users) {
-        return new ProxyConfig(listen, null, users, 0, 32, Duration.ofSeconds(10), DEFAULT_MAX_ALLOWED_PACKET, null, null,
+    public static ProxyConfig defaults(InetSocketAddress listen) {
+        return new ProxyConfig(listen, null, 0, 32, Duration.ofSeconds(10), DEFAULT_MAX_ALLOWED_PACKET, null, null,
                 DEFAULT_XA_RECOVERY_INTERVAL);
     }
 
     public ProxyConfig withTls(Path certificate, Path privateKey) {
-        return new ProxyConfig(listen, socket, users, threads, maxBackendConnectionsPerShard, backendAcquireTimeout,
+        return new ProxyConfig(listen, socket, threads, maxBackendConnectionsPerShard, backendAcquireTimeout,
                 maxAllowedPacket, certificate, privateKey, xaRecoveryInterval, deadlockCheckAfter, login, transport, pipelineDepth);
     }
 
     public ProxyConfig withMaxBackendConnectionsPerShard(int max) {
-        return new ProxyConfig(listen, socket, users, threads, max, backendAcquireTimeout, maxAllowedPacket, tlsCertificate,
+        return new ProxyConfig(listen, socket, threads, max, backendAcquireTimeout, maxAllowedPacket, tlsCertificate,
                 tlsPrivateKey, xaRecoveryInterval, deadlockCheckAfter, login, transport, pipelineDepth);
     }
 
     public ProxyConfig withSocket(Path path) {
-        return new ProxyConfig(listen, path, users, threads, maxBackendConnectionsPerShard, backendAcquireTimeout,
+        return new ProxyConfig(listen, path, threads, maxBackendConnectionsPerShard, backendAcquireTimeout,
                 maxAllowedPacket, tlsCertificate, tlsPrivateKey, xaRecoveryInterval, deadlockCheckAfter, login, transport, pipelineDepth);
     }
 
     public ProxyConfig withThreads(int count) {
-        return new ProxyConfig(listen, socket, users, count, maxBackendConnectionsPerShard, backendAcquireTimeout,
+        return new ProxyConfig(listen, socket, count, maxBackendConnectionsPerShard, backendAcquireTimeout,
                 maxAllowedPacket, tlsCertificate, tlsPrivateKey, xaRecoveryInterval, deadlockCheckAfter, login, transport, pipelineDepth);
     }
 
     public ProxyConfig withDeadlockCheckAfter(Duration threshold) {
-        return new ProxyConfig(listen, socket, users, threads, maxBackendConnectionsPerShard, backendAcquireTimeout,
+        return new ProxyConfig(listen, socket, threads, maxBackendConnectionsPerShard, backendAcquireTimeout,
                 maxAllowedPacket, tlsCertificate, tlsPrivateKey, xaRecoveryInterval, threshold, login, transport, pipelineDepth);
     }
 
     public ProxyConfig withTransport(TransportSetting setting) {
-        return new ProxyConfig(listen, socket, users, threads, maxBackendConnectionsPerShard, backendAcquireTimeout,
+        return new ProxyConfig(listen, socket, threads, maxBackendConnectionsPerShard, backendAcquireTimeout,
                 maxAllowedPacket, tlsCertificate, tlsPrivateKey, xaRecoveryInterval, deadlockCheckAfter, login, setting, pipelineDepth);
     }
 
     public ProxyConfig withPipelineDepth(int depth) {
-        return new ProxyConfig(listen, socket, users, threads, maxBackendConnectionsPerShard, backendAcquireTimeout,
+        return new ProxyConfig(listen, socket, threads, maxBackendConnectionsPerShard, backendAcquireTimeout,
                 maxAllowedPacket, tlsCertificate, tlsPrivateKey, xaRecoveryInterval, deadlockCheckAfter, login, transport,
                 depth);
     }

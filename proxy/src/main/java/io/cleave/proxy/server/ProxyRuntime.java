@@ -1,8 +1,8 @@
 package io.cleave.proxy.server;
 
+import io.cleave.proxy.accounts.Accounts;
 import io.cleave.proxy.auth.FailedLogins;
 import io.cleave.proxy.auth.RsaKeys;
-import io.cleave.proxy.auth.UserDirectory;
 import io.cleave.proxy.metrics.ProxyMetrics;
 import io.cleave.proxy.session.TransactionVariables;
 import io.cleave.router.shardmap.ShardMapHolder;
@@ -25,7 +25,7 @@ public final class ProxyRuntime {
             io.cleave.proxy.evaluate.EvaluationLimits.DEFAULT;
 
     private final ProxyConfig config;
-    private final UserDirectory users;
+    private final Accounts accounts;
     private final ShardMapHolder shardMaps;
     private final ShardSlots slots;
     private final ProxyMetrics metrics;
@@ -53,9 +53,12 @@ public final class ProxyRuntime {
     private final io.cleave.proxy.deadlock.DeadlockDetector deadlocks;
     private volatile CommitHooks commitHooks = CommitHooks.fromSystemProperties();
     private volatile SchemaDriftLog schemaDriftLog = SchemaDriftLog.NONE;
-    /** Distinguishes this run's XA ids from an earlier run's (whose in-doubt branches recovery settles). */
+    /**
+     * Distinguishes this run's XA ids from an earlier run's (whose in-doubt branches recovery
+     * settles); its random part, recorded in cleave.runs, is what cleave.decide checks a decision by.
+     */
     private final String runId = Long.toHexString(System.currentTimeMillis()) + "-"
-            + Integer.toHexString(new java.security.SecureRandom().nextInt() & 0xffff);
+            + String.format("%012x", new java.security.SecureRandom().nextLong() & 0xffff_ffff_ffffL);
     private volatile KeyPair rsaKeys;
     private volatile String serverVersion = "8.0.0-cleave";
     private volatile TransactionVariables transactionVariables = TransactionVariables.CURRENT;
@@ -66,10 +69,10 @@ public final class ProxyRuntime {
      * @param slots     the shards' connectors, by shard number (shards come and go while it runs)
      * @param loopCount the event loops that will serve clients
      */
-    public ProxyRuntime(ProxyConfig config, UserDirectory users, Topology topology, ShardMapHolder shardMaps,
+    public ProxyRuntime(ProxyConfig config, Accounts accounts, Topology topology, ShardMapHolder shardMaps,
                         ShardSlots slots, ProxyMetrics metrics, SslContext sslContext, int loopCount) {
         this.config = config;
-        this.users = users;
+        this.accounts = accounts;
         this.shardMaps = shardMaps;
         this.slots = slots;
         this.availability = new ShardAvailability(ShardSlots.CAPACITY);
@@ -204,8 +207,18 @@ public final class ProxyRuntime {
         return config;
     }
 
-    public UserDirectory users() {
-        return users;
+    /** The shards' accounts: logins are checked against them, and statements run as them. */
+    public Accounts accounts() {
+        return accounts;
+    }
+
+    /**
+     * Whether the shards' server takes a PROXY protocol header (MariaDB does, for the addresses in
+     * its proxy_protocol_networks): then a client's account is picked on the shards by the client's
+     * own address.
+     */
+    public boolean proxyProtocol() {
+        return serverVersion.toLowerCase(java.util.Locale.ROOT).contains("mariadb");
     }
 
     /** The routing model statements are planned by now (the config's, with the shard map's rules over it). */
@@ -271,7 +284,7 @@ public final class ProxyRuntime {
             return loops.values().iterator().next();
         }
         return loops.computeIfAbsent(loop, l -> new LoopResources(l, slots, perLoopLimit, config.pipelineDepth(),
-                config.backendAcquireTimeout().toMillis(), metrics, availability, shardMaps));
+                config.backendAcquireTimeout().toMillis(), metrics, availability, shardMaps, accounts.logins()));
     }
 
     /**

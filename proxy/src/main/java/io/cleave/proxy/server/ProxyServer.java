@@ -1,6 +1,9 @@
 package io.cleave.proxy.server;
 
-import io.cleave.proxy.auth.UserDirectory;
+import io.cleave.proxy.accounts.AccountDirectory;
+import io.cleave.proxy.accounts.AccountRows;
+import io.cleave.proxy.accounts.Accounts;
+import io.cleave.proxy.accounts.CleaveSchema;
 import io.cleave.proxy.backend.BackendConnector;
 import io.cleave.proxy.backend.ShardConnector;
 import io.cleave.proxy.backend.BackendPool;
@@ -151,8 +154,8 @@ public final class ProxyServer implements AutoCloseable {
             slots.set(endpoint.shard(), connector);
         }
         SslContext ssl = sslContext(config);
-        ProxyRuntime runtime = new ProxyRuntime(config, new UserDirectory(config.users()), topology, shardMaps,
-                slots, metrics, ssl, threads);
+        Accounts accounts = new Accounts(shards.get(0).user(), AccountDirectory.EMPTY);
+        ProxyRuntime runtime = new ProxyRuntime(config, accounts, topology, shardMaps, slots, metrics, ssl, threads);
         if (metrics instanceof MicrometerProxyMetrics micrometer) {
             for (ShardEndpoint endpoint : shards) {
                 micrometer.backendGauges(endpoint.shard(), new PoolStats(runtime));
@@ -161,7 +164,7 @@ public final class ProxyServer implements AutoCloseable {
         learnServerVersion(runtime, slots, workers);
         try {
             ShardAdmin admin = new ShardAdmin(slots, workers);
-            List<Integer> down = bootstrapShards(admin);
+            List<Integer> down = bootstrapShards(admin, runtime);
             if (down.size() == admin.localShards().size()) {
                 throw new IllegalStateException("no shard is reachable");
             }
@@ -174,6 +177,7 @@ public final class ProxyServer implements AutoCloseable {
             for (BackendConnector connector : connectors) {
                 sizeStatementCache(admin, connector, runtime.backendConnectionsPerShard());
             }
+            loadAccounts(admin, runtime, down);
             XaRecovery recovery = new XaRecovery(admin, runtime.inDoubt(), metrics, new XaRecovery.BranchListener() {
                 @Override
                 public void settled(int shard, String xid) {
@@ -231,6 +235,33 @@ public final class ProxyServer implements AutoCloseable {
         }
     }
 
+    /**
+     * Reads the accounts clients log in with from the shards' grant tables (one shard is enough:
+     * account statements go to all of them). Without accounts nobody could log in: that stops the start.
+     */
+    private static void loadAccounts(ShardAdmin admin, ProxyRuntime runtime, List<Integer> down) {
+        String sql = AccountRows.query(runtime.serverVersion());
+        String last = "no shard is reachable";
+        for (int shard : admin.localShards()) {
+            if (down.contains(shard)) {
+                continue;
+            }
+            try {
+                List<List<String>> rows = new java.util.ArrayList<>();
+                for (ShardAdmin.Row row : admin.query(shard, sql)) {
+                    rows.add(row.values());
+                }
+                AccountDirectory directory = AccountRows.directory(rows, runtime.accounts().shardAccountUser());
+                runtime.accounts().directory(directory);
+                log.info("{} accounts and roles read from shard {}", directory.size(), shard);
+                return;
+            } catch (ShardAdmin.ShardAdminException e) {
+                last = e.getMessage();
+            }
+        }
+        throw new IllegalStateException("cannot read the accounts from the shards' grant tables: " + last);
+    }
+
     private static int statementCache(ProxyConfig config) {
         return Math.max(1, Math.min(MAX_STATEMENTS_PER_CONNECTION,
                 SHARD_STATEMENT_BUDGET / config.maxBackendConnectionsPerShard() - 1));
@@ -246,7 +277,7 @@ public final class ProxyServer implements AutoCloseable {
         if (runtime.metrics() instanceof MicrometerProxyMetrics micrometer) {
             micrometer.backendGauges(endpoint.shard(), new PoolStats(runtime));
         }
-        if (!endpoint.attached() && !bootstrapShard(admin, endpoint.shard())) {
+        if (!endpoint.attached() && !bootstrapShard(admin, runtime, endpoint.shard())) {
             throw new IllegalStateException(endpoint.describe() + " does not answer");
         }
         sizeStatementCache(admin, connector, runtime.backendConnectionsPerShard());
@@ -283,7 +314,8 @@ public final class ProxyServer implements AutoCloseable {
             }
             try {
                 io.cleave.proxy.backend.BackendConnection probe = connector.connect(
-                        (io.netty.channel.EventLoop) workers.next(), 0).get(10, TimeUnit.SECONDS);
+                        (io.netty.channel.EventLoop) workers.next(), io.cleave.proxy.backend.ShardLogin.SHARD_ACCOUNT, 0)
+                        .get(10, TimeUnit.SECONDS);
                 runtime.serverVersion(probe.server().version());
                 probe.close();
                 return;
@@ -336,7 +368,7 @@ public final class ProxyServer implements AutoCloseable {
         recoveryTimer.execute(() -> {
             try {
                 // A shard that was down when the proxy started has not got the proxy's tables yet.
-                bootstrapShard(admin, shard);
+                bootstrapShard(admin, runtime, shard);
             } catch (RuntimeException e) {
                 log.warn("shard {}: {}", shard, e.getMessage());
             }
@@ -388,21 +420,6 @@ public final class ProxyServer implements AutoCloseable {
     }
 
     /**
-     * The proxy's own tables on every shard: commit decisions of distributed transactions and the
-     * sequences that generate sharding keys. Every shard gets them, so all list the same schemas.
-     */
-    private static final String[] BOOTSTRAP_DDL = {
-            "CREATE DATABASE IF NOT EXISTS cleave",
-            "CREATE TABLE IF NOT EXISTS cleave.decisions (xid VARCHAR(128) NOT NULL PRIMARY KEY,"
-                    + " shards VARCHAR(255) NOT NULL, created TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6))"
-                    + " ENGINE=InnoDB",
-            "CREATE TABLE IF NOT EXISTS cleave.sequences (name VARCHAR(192) NOT NULL PRIMARY KEY,"
-                    + " next_value BIGINT NOT NULL) ENGINE=InnoDB",
-            io.cleave.proxy.unique.UniqueIndexes.CATALOG_DDL,
-            io.cleave.proxy.unique.UniqueIndexes.BUILDS_DDL,
-    };
-
-    /**
      * The global unique keys the catalog lists, read once recovery has settled what an earlier run
      * left prepared (a key declared by a commit that was under way).
      */
@@ -439,10 +456,10 @@ public final class ProxyServer implements AutoCloseable {
     }
 
     /** Prepares every reachable shard; returns the shards that could not be reached. */
-    private static List<Integer> bootstrapShards(ShardAdmin admin) {
+    private static List<Integer> bootstrapShards(ShardAdmin admin, ProxyRuntime runtime) {
         List<Integer> down = new java.util.ArrayList<>();
         for (int shard : admin.localShards()) {
-            if (!bootstrapShard(admin, shard)) {
+            if (!bootstrapShard(admin, runtime, shard)) {
                 down.add(shard);
             }
         }
@@ -450,16 +467,28 @@ public final class ProxyServer implements AutoCloseable {
     }
 
     /**
-     * Creates the proxy's tables on one shard (idempotent). Returns false when the shard cannot be
-     * reached; a shard that refuses the statements is a configuration error and stops the start.
+     * Creates the proxy's schema on one shard (idempotent; see {@link CleaveSchema}). Returns false
+     * when the shard cannot be reached; a shard that refuses the statements is a configuration
+     * error and stops the start, except for the grants to PUBLIC, which only MariaDB 10.11 and
+     * later take: without them, cross-shard commits and evaluated reads need the procedures
+     * granted to each account.
      */
-    private static boolean bootstrapShard(ShardAdmin admin, int shard) {
-        for (String sql : BOOTSTRAP_DDL) {
+    private static boolean bootstrapShard(ShardAdmin admin, ProxyRuntime runtime, int shard) {
+        for (CleaveSchema.Step step : CleaveSchema.setup(runtime.runId(), runtime.proxyProtocol())) {
             try {
-                admin.query(shard, sql);
+                if (step.unless() != null && !admin.query(shard, step.unless()).isEmpty()) {
+                    continue;
+                }
+                admin.query(shard, step.sql());
             } catch (ShardAdmin.ShardAdminException e) {
                 if (e.unreachable()) {
                     return false;
+                }
+                if (step.optional()) {
+                    log.warn("shard {}: {} failed ({}): accounts need EXECUTE on Cleave's procedures and SELECT on {}"
+                            + " granted to them for cross-shard commits, reads evaluated on one shard and transactions"
+                            + " joined at a cut", shard, step.sql(), e.getMessage(), CleaveSchema.READ_VIEW);
+                    continue;
                 }
                 throw new IllegalStateException("cannot prepare shard " + shard + " for the proxy: " + e.getMessage(), e);
             }

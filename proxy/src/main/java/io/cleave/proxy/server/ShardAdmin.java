@@ -53,7 +53,7 @@ public final class ShardAdmin {
             if (connector == null) {
                 throw new ShardAdminException("there is no shard " + shard, true);
             }
-            conn = connector.connect(loop, 0).get(10, TimeUnit.SECONDS);
+            conn = connector.connect(loop, io.cleave.proxy.backend.ShardLogin.SHARD_ACCOUNT, 0).get(10, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new ShardAdminException("interrupted connecting to shard " + shard);

@@ -20,18 +20,26 @@ public final class SessionSettings {
     private final boolean autocommit;
     private final Map<String, String> systemVariables;
     private final Map<String, String> userVariables;
+    /** The role SET ROLE made active ("NONE" for none), or null: the account's default role, as a login starts. */
+    private final String role;
     private final int hash;
     /** Resolved once: every execute decodes its string parameters with it. */
     private final java.nio.charset.Charset clientJavaCharset;
 
     public SessionSettings(String schema, Charset charset, boolean autocommit, Map<String, String> systemVariables,
                            Map<String, String> userVariables) {
+        this(schema, charset, autocommit, systemVariables, userVariables, null);
+    }
+
+    public SessionSettings(String schema, Charset charset, boolean autocommit, Map<String, String> systemVariables,
+                           Map<String, String> userVariables, String role) {
+        this.role = role;
         this.schema = schema;
         this.charset = charset;
         this.autocommit = autocommit;
         this.systemVariables = Collections.unmodifiableMap(new LinkedHashMap<>(systemVariables));
         this.userVariables = Collections.unmodifiableMap(new LinkedHashMap<>(userVariables));
-        this.hash = Objects.hash(schema, charset, autocommit, this.systemVariables, this.userVariables);
+        this.hash = Objects.hash(schema, charset, autocommit, this.systemVariables, this.userVariables, role);
         String client = clientCharset();
         this.clientJavaCharset = client == null ? java.nio.charset.StandardCharsets.UTF_8
                 : io.cleave.router.sql.lex.Charsets.javaCharset(client);
@@ -78,8 +86,17 @@ public final class SessionSettings {
         return clientJavaCharset;
     }
 
+    /** The role SET ROLE made active ("NONE" for none), or null for the account's default role. */
+    public String role() {
+        return role;
+    }
+
+    public SessionSettings withRole(String activeRole) {
+        return new SessionSettings(schema, charset, autocommit, systemVariables, userVariables, activeRole);
+    }
+
     public SessionSettings withSchema(String newSchema) {
-        return new SessionSettings(newSchema, charset, autocommit, systemVariables, userVariables);
+        return new SessionSettings(newSchema, charset, autocommit, systemVariables, userVariables, role);
     }
 
     /** SET NAMES also sets these three variables, so an earlier explicit value of them is gone. */
@@ -89,11 +106,11 @@ public final class SessionSettings {
         vars.remove("character_set_connection");
         vars.remove("character_set_results");
         vars.remove("collation_connection");
-        return new SessionSettings(schema, newCharset, autocommit, vars, userVariables);
+        return new SessionSettings(schema, newCharset, autocommit, vars, userVariables, role);
     }
 
     public SessionSettings withAutocommit(boolean on) {
-        return new SessionSettings(schema, charset, on, systemVariables, userVariables);
+        return new SessionSettings(schema, charset, on, systemVariables, userVariables, role);
     }
 
     /** Records a session variable's literal value; {@code null} means back to its default. */
@@ -103,13 +120,13 @@ public final class SessionSettings {
         if (literal != null) {
             vars.put(name, literal);
         }
-        return new SessionSettings(schema, charset, autocommit, vars, userVariables);
+        return new SessionSettings(schema, charset, autocommit, vars, userVariables, role);
     }
 
     public SessionSettings withUserVariable(String name, String literal) {
         Map<String, String> vars = new LinkedHashMap<>(userVariables);
         vars.put(name, literal);
-        return new SessionSettings(schema, charset, autocommit, systemVariables, vars);
+        return new SessionSettings(schema, charset, autocommit, systemVariables, vars, role);
     }
 
     @Override
@@ -122,7 +139,7 @@ public final class SessionSettings {
         }
         return autocommit == other.autocommit && Objects.equals(schema, other.schema)
                 && Objects.equals(charset, other.charset) && systemVariables.equals(other.systemVariables)
-                && userVariables.equals(other.userVariables);
+                && userVariables.equals(other.userVariables) && Objects.equals(role, other.role);
     }
 
     @Override

@@ -55,4 +55,16 @@ class ScramblesTest {
             }
         }
     }
+
+    @Test
+    void aNativeTokenGivesSha1OfThePasswordWhichAnswersOtherScrambles() {
+        byte[] password = "secret".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] first = Scrambles.newScramble();
+        byte[] stored = Scrambles.doubleSha1(password);
+        byte[] stage1 = Scrambles.nativeStage1(Scrambles.nativeToken(password, first), first, stored);
+        assertThat(stage1).isEqualTo(Scrambles.sha1(password));
+        byte[] second = Scrambles.newScramble();
+        assertThat(Scrambles.nativeTokenFromStage1(stage1, second)).isEqualTo(Scrambles.nativeToken(password, second));
+        assertThat(Scrambles.nativeStage1(Scrambles.nativeToken("wrong".getBytes(), first), first, stored)).isNull();
+    }
 }

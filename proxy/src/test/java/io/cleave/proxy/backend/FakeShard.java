@@ -42,6 +42,7 @@ public final class FakeShard implements ShardConnector {
     private final List<Connection> connections = new ArrayList<>();
     private final List<String> received = new ArrayList<>();
     private final List<String> holds = new ArrayList<>();
+    private final List<String> logins = new ArrayList<>();
     private final List<Runnable> held = new ArrayList<>();
     private int nextConnectionId = 100;
     private boolean answersInOneRead;
@@ -87,6 +88,11 @@ public final class FakeShard implements ShardConnector {
     public FakeShard answerInOneRead() {
         answersInOneRead = true;
         return this;
+    }
+
+    /** Whom each connection opened so far logged in as ('user'@'host', or "shard account"), oldest first. */
+    public List<String> logins() {
+        return List.copyOf(logins);
     }
 
     /** Every command received so far, oldest first. */
@@ -182,12 +188,13 @@ public final class FakeShard implements ShardConnector {
     }
 
     @Override
-    public Future<BackendConnection> connect(EventLoop loop, int profile) {
+    public Future<BackendConnection> connect(EventLoop loop, ShardLogin login, int generation) {
         Promise<BackendConnection> promise = loop.newPromise();
         EmbeddedChannel channel = new EmbeddedChannel();
-        Capabilities agreed = new Capabilities(BackendAuthHandler.BASE_CLIENT_FLAGS | profile);
+        Capabilities agreed = new Capabilities(BackendAuthHandler.BASE_CLIENT_FLAGS | login.profile());
         BackendConnection connection = new BackendConnection(channel, endpoint, agreed,
-                new ServerInfo("11.4.5-MariaDB-fake", agreed, 45), nextConnectionId++, 64);
+                new ServerInfo("11.4.5-MariaDB-fake", agreed, 45), nextConnectionId++, 64, login, generation);
+        logins.add(login.isShardAccount() ? "shard account" : login.account());
         channel.pipeline().addLast("frames", new PacketFrameDecoder());
         channel.pipeline().addLast("backend", new BackendHandler(connection));
         connections.add(new Connection(channel, agreed.deprecateEof()));
@@ -295,7 +302,7 @@ public final class FakeShard implements ShardConnector {
                 }
             }
             for (String prefix : new String[] {"SET ", "START TRANSACTION", "BEGIN", "COMMIT", "ROLLBACK", "XA ",
-                    "SAVEPOINT", "RELEASE SAVEPOINT", "DO ", "USE ", "INSERT INTO cleave.decisions",
+                    "SAVEPOINT", "RELEASE SAVEPOINT", "DO ", "USE ", "CALL cleave.decide(",
                     "DELETE FROM cleave.decisions"}) {
                 if (statement.startsWith(prefix.toUpperCase(Locale.ROOT))) {
                     return ShardReply.ok();

@@ -33,7 +33,7 @@ class StoppedStatementTest {
     private final EmbeddedChannel channel = new EmbeddedChannel();
     private final BackendConnection connection = new BackendConnection(channel,
             new ShardEndpoint(1, null, new InetSocketAddress("127.0.0.1", 3306), "u", new byte[0]),
-            Capabilities.PROXY_SERVER, new ServerInfo("11.4.5-MariaDB", Capabilities.PROXY_SERVER, 45), 57, 4);
+            Capabilities.PROXY_SERVER, new ServerInfo("11.4.5-MariaDB", Capabilities.PROXY_SERVER, 45), 57, 4, ShardLogin.SHARD_ACCOUNT, 0);
     private final Recording sink = new Recording();
 
     @AfterEach
@@ -75,14 +75,14 @@ class StoppedStatementTest {
     void aPoolLineNamesItsWaitersAndGivesUpOneThatIsTakenOut() {
         BackendConnector connector = new BackendConnector(
                 new ShardEndpoint(1, null, new InetSocketAddress("127.0.0.1", 3306), "u", new byte[0]), Transport.NIO, 4, 1000);
-        BackendPool pool = new BackendPool(channel.eventLoop(), connector, 0, 60_000, PoolMetrics.NONE);
+        BackendPool pool = new BackendPool(channel.eventLoop(), connector, 0, 60_000, PoolMetrics.NONE, new ShardLogins());
         List<Integer> lines = new ArrayList<>();
         ConnectionWaiter victim = lines::add;
         ConnectionWaiter other = shard -> { };
         List<Throwable> failures = new ArrayList<>();
-        pool.acquire(0, callback(victim, failures));
-        pool.acquire(0, callback(other, failures));
-        pool.acquire(0, callback(null, failures));
+        pool.acquire(ShardLogin.SHARD_ACCOUNT, callback(victim, failures));
+        pool.acquire(ShardLogin.SHARD_ACCOUNT, callback(other, failures));
+        pool.acquire(ShardLogin.SHARD_ACCOUNT, callback(null, failures));
 
         assertThat(lines).containsExactly(1);
         assertThat(pool.waiting()).isEqualTo(3);

@@ -74,7 +74,7 @@ class BackendCutTest {
 
                     @Override
                     public void connect(int shard, BackendCut.Connected then) {
-                        then.ready(shards[shard].connect(loop, 0).getNow());
+                        then.ready(shards[shard].connect(loop, io.cleave.proxy.backend.ShardLogin.SHARD_ACCOUNT, 0).getNow());
                     }
 
                     @Override

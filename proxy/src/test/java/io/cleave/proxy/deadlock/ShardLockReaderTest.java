@@ -4,6 +4,7 @@ import io.cleave.proxy.backend.BackendConnection;
 import io.cleave.proxy.backend.FakeShard;
 import io.cleave.proxy.backend.ShardConnector;
 import io.cleave.proxy.backend.ShardEndpoint;
+import io.cleave.proxy.backend.ShardLogin;
 import io.cleave.proxy.server.ShardAdmin;
 import io.cleave.proxy.server.ShardSlots;
 import io.netty.channel.DefaultEventLoop;
@@ -97,10 +98,10 @@ class ShardLockReaderTest {
         }
 
         @Override
-        public Future<BackendConnection> connect(EventLoop loop, int profile) {
+        public Future<BackendConnection> connect(EventLoop loop, ShardLogin login, int profile) {
             connects++;
             Promise<BackendConnection> promise = loop.newPromise();
-            held.add(() -> promise.setSuccess(fake.connect(loop, profile).getNow()));
+            held.add(() -> promise.setSuccess(fake.connect(loop, login, profile).getNow()));
             return promise;
         }
 

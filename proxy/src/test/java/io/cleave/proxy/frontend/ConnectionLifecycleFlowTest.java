@@ -153,7 +153,7 @@ class ConnectionLifecycleFlowTest {
         EmbeddedClient waiting = oneConnection.connect();
         BackendPool pool = oneConnection.pool(waiting, 0);
         HeldConnection other = new HeldConnection();
-        pool.acquire(FakeProxy.CLIENT.responseProfile(), other);
+        pool.acquire(oneConnection.login(FakeProxy.CLIENT), other);
         waiting.channel().runPendingTasks();
         waiting.query(SELECT);
         oneConnection.pump();
@@ -186,7 +186,7 @@ class ConnectionLifecycleFlowTest {
         assertThat(client.lastCommandEnded()).as("COMMIT ended").isTrue();
         String xid = proxy.shard(1).queries().get(0).substring("XA START ".length());
         assertThat(proxy.shard(1).queries()).endsWith("XA END " + xid, "XA PREPARE " + xid, "XA COMMIT " + xid);
-        assertThat(proxy.shard(0).queries()).contains("INSERT INTO cleave.decisions (xid, shards) VALUES (" + xid
+        assertThat(proxy.shard(0).queries()).contains("CALL cleave.decide(" + xid
                 + ", '1')", "COMMIT");
         assertThat(proxy.shard(1).openConnections()).as("committed: the branch's connection goes back open")
                 .isEqualTo(1);

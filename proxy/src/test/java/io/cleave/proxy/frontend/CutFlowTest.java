@@ -3,6 +3,7 @@ package io.cleave.proxy.frontend;
 import io.cleave.proxy.backend.ShardReply;
 import io.cleave.proxy.cut.CutLimits;
 import io.cleave.proxy.cut.CutWindows;
+import io.cleave.proxy.cut.SnapshotStatements;
 import io.cleave.proxy.protocol.ColumnType;
 import org.junit.jupiter.api.Test;
 
@@ -30,7 +31,7 @@ class CutFlowTest {
         for (int shard = 0; shard < 2; shard++) {
             proxy.shard(shard).answerStartingWith("SELECT COUNT(*)", ShardReply.rows(
                     List.of(column("COUNT(*)", ColumnType.LONGLONG)), new String[] {"2"}));
-            proxy.shard(shard).answer("SELECT 1 FROM cleave.decisions LIMIT 1",
+            proxy.shard(shard).answer(SnapshotStatements.OPEN_READ_VIEW,
                     ShardReply.rows(List.of(column("1", ColumnType.LONG))));
         }
         proxy.shard(0).answer("UPDATE t SET v = 'a' WHERE id = 5", ShardReply.ok(1, 0));
@@ -176,7 +177,7 @@ class CutFlowTest {
         assertThat(proxy.shard(0).queries()).containsExactly(SNAPSHOT);
         String xaStart = proxy.shard(1).queries().get(0);
         assertThat(xaStart).startsWith("XA START 'cleave:0:");
-        assertThat(proxy.shard(1).queries()).containsExactly(xaStart, "SELECT 1 FROM cleave.decisions LIMIT 1");
+        assertThat(proxy.shard(1).queries()).containsExactly(xaStart, SnapshotStatements.OPEN_READ_VIEW);
 
         // A read of one shard reads its snapshot, on the transaction's connection.
         assertThat(proxy.run(reader, "SELECT v FROM t WHERE id = 5").rows()).containsExactly(List.of("a"));
@@ -205,7 +206,7 @@ class CutFlowTest {
         assertThat(proxy.run(writer, "SELECT COUNT(*) FROM t").rows()).containsExactly(List.of("4"));
         assertThat(proxy.shard(0).queries()).containsExactly(SNAPSHOT, COUNT);
         String xaStart = proxy.shard(1).queries().get(0);
-        assertThat(proxy.shard(1).queries()).containsExactly(xaStart, "SELECT 1 FROM cleave.decisions LIMIT 1", COUNT);
+        assertThat(proxy.shard(1).queries()).containsExactly(xaStart, SnapshotStatements.OPEN_READ_VIEW, COUNT);
 
         proxy.run(writer, "UPDATE t SET v = 'a' WHERE id = 5");
         proxy.run(writer, "UPDATE t SET v = 'b' WHERE id = 150");

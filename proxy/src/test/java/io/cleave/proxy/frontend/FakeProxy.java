@@ -1,8 +1,11 @@
 package io.cleave.proxy.frontend;
 
-import io.cleave.proxy.auth.ProxyUser;
-import io.cleave.proxy.auth.UserDirectory;
+import io.cleave.proxy.accounts.Account;
+import io.cleave.proxy.accounts.AccountDirectory;
+import io.cleave.proxy.accounts.AccountName;
+import io.cleave.proxy.accounts.Accounts;
 import io.cleave.proxy.backend.BackendPool;
+import io.cleave.proxy.backend.ShardLogin;
 import io.cleave.proxy.backend.FakeShard;
 import io.cleave.proxy.metrics.ProxyMetrics;
 import io.cleave.proxy.protocol.Capabilities;
@@ -39,6 +42,10 @@ import java.util.function.UnaryOperator;
 final class FakeProxy {
 
     static final Capabilities CLIENT = Capabilities.PROXY_SERVER.without(Capabilities.SSL);
+    /** The account every client logs in as: 'app'@'%' without a password. */
+    static final AccountName APP = new AccountName("app", "%");
+    /** Another account without a password, 'reader'@'%'. */
+    static final AccountName READER = new AccountName("reader", "%");
 
     final FakeShard[] shards;
     final ProxyRuntime runtime;
@@ -75,9 +82,9 @@ final class FakeProxy {
         for (int i = 0; i < shards.length; i++) {
             shards[i] = new FakeShard(i);
         }
-        List<ProxyUser> users = List.of(ProxyUser.withEmptyPassword("app"));
-        runtime = new ProxyRuntime(configure.apply(ProxyConfig.defaults(new InetSocketAddress(0), users)),
-                new UserDirectory(users),
+        runtime = new ProxyRuntime(configure.apply(ProxyConfig.defaults(new InetSocketAddress(0))),
+                new Accounts("cleave", new AccountDirectory(List.of(Account.nativePassword(APP, ""),
+                        Account.nativePassword(READER, "")), AccountDirectory.Limits.NONE)),
                 topology, new ShardMapHolder(ShardMap.initial(topology, Map.of())), ShardSlots.of(shards), ProxyMetrics.NONE,
                 null, 1);
     }
@@ -98,7 +105,12 @@ final class FakeProxy {
     }
 
     EmbeddedClient connect(Capabilities capabilities) {
-        EmbeddedClient client = new EmbeddedClient(runtime, capabilities, "app", "app", this::pump);
+        return connect(capabilities, APP.user());
+    }
+
+    /** A client logged in as {@code user} (an account without a password), in database app. */
+    EmbeddedClient connect(Capabilities capabilities, String user) {
+        EmbeddedClient client = new EmbeddedClient(runtime, capabilities, user, "app", this::pump);
         clients.add(client);
         // What the login asked the shards (whether the database exists) is not the test's business.
         for (FakeShard s : shards) {
@@ -159,6 +171,11 @@ final class FakeProxy {
             }
         }
         return false;
+    }
+
+    /** The backend login of clients of {@code capabilities} (the account 'app'@'%' over the shards' socket). */
+    ShardLogin login(Capabilities capabilities) {
+        return runtime.accounts().logins().account(APP.user(), APP.toString(), false, capabilities.responseProfile());
     }
 
     /** The backend pool of {@code shard} that serves {@code client}'s event loop. */

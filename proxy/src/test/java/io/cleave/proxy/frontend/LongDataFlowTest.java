@@ -90,7 +90,7 @@ class LongDataFlowTest {
     }
 
     private static ProxyConfig maxAllowedPacket1K(ProxyConfig c) {
-        return new ProxyConfig(c.listen(), c.socket(), c.users(), c.threads(), c.maxBackendConnectionsPerShard(),
+        return new ProxyConfig(c.listen(), c.socket(), c.threads(), c.maxBackendConnectionsPerShard(),
                 c.backendAcquireTimeout(), 1024, c.tlsCertificate(), c.tlsPrivateKey(), c.xaRecoveryInterval(),
                 c.deadlockCheckAfter(), c.login(), c.transport());
     }

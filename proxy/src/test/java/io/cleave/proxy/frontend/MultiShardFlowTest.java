@@ -148,7 +148,7 @@ class MultiShardFlowTest {
                 s -> assertThat(s).startsWith("XA END"), s -> assertThat(s).startsWith("XA PREPARE"),
                 s -> assertThat(s).startsWith("XA COMMIT"));
         assertThat(first.subList(2, 4)).satisfiesExactly(
-                s -> assertThat(s).startsWith("INSERT INTO cleave.decisions"), s -> assertThat(s).isEqualTo("COMMIT"));
+                s -> assertThat(s).startsWith("CALL cleave.decide("), s -> assertThat(s).isEqualTo("COMMIT"));
         assertThat(first).last().asString().startsWith("DELETE FROM cleave.decisions");
     }
 

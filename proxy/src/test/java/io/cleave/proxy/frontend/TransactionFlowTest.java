@@ -53,7 +53,7 @@ class TransactionFlowTest {
         assertThat(proxy.shard(1).queries()).containsExactly("XA START " + xid, "UPDATE t SET v = 'b' WHERE id = 150",
                 "XA END " + xid, "XA PREPARE " + xid, "XA COMMIT " + xid);
         assertThat(proxy.shard(0).queries()).startsWith("START TRANSACTION", "UPDATE t SET v = 'a' WHERE id = 5",
-                "INSERT INTO cleave.decisions (xid, shards) VALUES (" + xid + ", '1')", "COMMIT");
+                "CALL cleave.decide(" + xid + ", '1')", "COMMIT");
         // Every branch committed: the decision is deleted, by the proxy on a connection of its own.
         assertThat(proxy.shard(0).queries()).last().isEqualTo("DELETE FROM cleave.decisions WHERE xid = " + xid);
     }
@@ -200,7 +200,7 @@ class TransactionFlowTest {
     @Test
     void aDecisionThatCannotBeRecordedRollsBackEveryShard() {
         scriptUpdates();
-        proxy.shard(0).answerStartingWith("INSERT INTO cleave.decisions", ShardReply.error(1205, "HY000",
+        proxy.shard(0).answerStartingWith("CALL cleave.decide(", ShardReply.error(1205, "HY000",
                 "Lock wait timeout exceeded; try restarting transaction"));
 
         beginOnBothShards();

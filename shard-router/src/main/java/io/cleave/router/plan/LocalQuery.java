@@ -15,5 +15,20 @@ public enum LocalQuery {
     /** SELECT CURRENT_USER(): the proxy account the client logged in as. */
     CURRENT_USER,
     /** EXPLAIN CLEAVE statement: the statement's plan and the shards it reaches, from the proxy's own router. */
-    EXPLAIN_CLEAVE
+    EXPLAIN_CLEAVE,
+    /**
+     * CREATE/ALTER/DROP/RENAME USER, CREATE/DROP ROLE, GRANT, REVOKE, SET PASSWORD, SET DEFAULT
+     * ROLE: every shard holds the accounts, so the proxy applies it to all of them, all or none.
+     */
+    ACCOUNT_STATEMENT,
+    /** SET ROLE: the session's active role, which every backend connection of the session takes on. */
+    SET_ROLE,
+    /** KILL [CONNECTION | QUERY] id: of the proxy's own client connections, as a server allows it. */
+    KILL,
+    /**
+     * A read of the grant tables, information_schema's privilege views, PROCESSLIST or SCHEMATA, or
+     * SHOW DATABASES: the proxy runs it with conditions that leave Cleave's own rows out (the shard
+     * account, its connections, Cleave's schema).
+     */
+    FILTERED_READ
 }

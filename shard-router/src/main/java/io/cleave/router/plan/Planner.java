@@ -75,6 +75,10 @@ public final class Planner {
                 return local;
             }
         }
+        Plan proxy = proxyPlan(s);
+        if (proxy != null) {
+            return proxy;
+        }
         if (s instanceof UtilityStatement.Call call) {
             return call(call);
         }
@@ -400,19 +404,48 @@ public final class Planner {
         switch (other.kind()) {
             case FLUSH:
                 return Plan.Route.of(s.kind(), new Target.AllShards(), Plan.Access.READ, Plan.FanOutWrite.allAlike());
-            case GRANT:
-            case REVOKE:
-            case USER_ADMIN:
-            case SET_PASSWORD:
-            case SET_ROLE:
-                return refuse(s, "accounts of the proxy are managed in the cleave config (proxy.users), not with "
-                        + other.words());
-            case KILL:
-                return refuse(s, "KILL through the proxy is not supported yet: close the client connection instead");
             case OTHER:
                 return unknownStatement(s, ctx);
             default:
                 return refuse(s, other.words() + " is not supported through the proxy");
+        }
+    }
+
+    /**
+     * Statements the proxy runs itself whatever the shards hold, one shard or many: account
+     * statements (every shard's grant tables hold the accounts), SET ROLE (session state), KILL
+     * (of the proxy's own connections); SHUTDOWN and RESTART are refused. Null for any other.
+     */
+    private Plan proxyPlan(Statement s) {
+        if (s instanceof UtilityStatement.Kill) {
+            // The id is a connection of the proxy's, not of a shard: the proxy ends it.
+            return new Plan.Local(s.kind(), LocalQuery.KILL, null, 0, 0);
+        }
+        if (!(s instanceof UtilityStatement.Other other)) {
+            return null;
+        }
+        switch (other.kind()) {
+            case FLUSH:
+                // FLUSH PRIVILEGES: the proxy reads the grant tables again too.
+                return other.words().equals("FLUSH PRIVILEGES")
+                        ? new Plan.Local(s.kind(), LocalQuery.ACCOUNT_STATEMENT, null, 0, 0) : null;
+            case GRANT:
+            case REVOKE:
+            case USER_ADMIN:
+            case SET_PASSWORD:
+                // Accounts live in every shard's grant tables: the proxy applies the statement to all of them.
+                return new Plan.Local(s.kind(), LocalQuery.ACCOUNT_STATEMENT, null, 0, 0);
+            case SET_ROLE:
+                return new Plan.Local(s.kind(), other.words().startsWith("SET DEFAULT") ? LocalQuery.ACCOUNT_STATEMENT
+                        : LocalQuery.SET_ROLE, null, 0, 0);
+            case OTHER:
+                if (other.words().startsWith("SHUTDOWN") || other.words().startsWith("RESTART")) {
+                    return refuse(s, other.words() + " would stop one shard behind the proxy: stop Cleave with"
+                            + " 'cleave down', or restart it with 'cleave up'");
+                }
+                return null;
+            default:
+                return null;
         }
     }
 

@@ -198,6 +198,16 @@ public final class Router {
         if (isExplainCleave(tokens)) {
             return new Plan.Local(StatementKind.EXPLAIN, LocalQuery.EXPLAIN_CLEAVE, null, 2, tokens.size());
         }
+        Plan guarded = ProtectedSchema.refusal(tokens);
+        if (guarded != null) {
+            return guarded;
+        }
+        if (HiddenRows.reads(tokens) && secondStatement(tokens) < 0) {
+            String elsewhere = gen.gate.unparsedRefusal(tokens, "it reads Cleave's hidden rows of the server's own"
+                    + " tables, which the proxy filters on the default shard");
+            return elsewhere != null ? Plan.Refuse.notSupported(StatementKind.SELECT, elsewhere)
+                    : new Plan.Local(StatementKind.SELECT, LocalQuery.FILTERED_READ, null, 0, 0);
+        }
         int second = secondStatement(tokens);
         if (second >= 0) {
             return new Plan.MultiStatement(second, located(gen.gate.admit(multiStatement(tokens, mode, gen)), a));
@@ -230,6 +240,11 @@ public final class Router {
      */
     private static Plan unparsed(Analysis a, SqlSyntaxException e, Generation gen) {
         Topology topology = gen.topology;
+        if (a.tokens.size() == 0) {
+            // Nothing but comments (a version comment for another server, as dump files have them):
+            // the shard answers as the server does, and no shard's rows are involved.
+            return Plan.Route.of(StatementKind.OTHER, new Target.AnyShard(), Plan.Access.READ, null);
+        }
         if (topology.shardCount() == 1) {
             return unparsedRoute(topology.defaultShard());
         }

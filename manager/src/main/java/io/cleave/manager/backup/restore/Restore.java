@@ -19,6 +19,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -128,8 +129,11 @@ public final class Restore {
         BackupManifest base = baseFor(catalog, target);
         int n = base.shardCount();
         int wanted = request.shards().orElse(n);
+        // Open for search: when the daemon is root, the interim home's shards run as server.os_user.
         Path root = wanted == n ? request.home() : Files.createTempDirectory(
-                request.home().toAbsolutePath().getParent(), ".cleave-restore-");
+                request.home().toAbsolutePath().getParent(), ".cleave-restore-",
+                PosixFilePermissions.asFileAttribute(
+                        PosixFilePermissions.fromString("rwx--x--x")));
         String point = "cut " + target.id() + " at " + Instant.ofEpochMilli(target.millis());
         List<TableChecksums.Check> checks;
         try (NewHome home = fromBackup(store, base, wanted == n ? root : root.resolve("home"), n)) {

@@ -5,6 +5,7 @@ import io.cleave.manager.config.BackupConfig;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -44,7 +45,10 @@ public final class Verify {
     }
 
     public Report run(String location, String backupId) throws Exception {
-        Path scratch = Files.createTempDirectory(Path.of(System.getProperty("java.io.tmpdir")), "cleave-verify-");
+        // Open for search: when the daemon is root, the scratch home's shards run as server.os_user.
+        Path scratch = Files.createTempDirectory(Path.of(System.getProperty("java.io.tmpdir")), "cleave-verify-",
+                PosixFilePermissions.asFileAttribute(
+                        PosixFilePermissions.fromString("rwx--x--x")));
         try {
             Restore.Result r = new Restore(config, env, say).run(new RestoreRequest(location, backupId, OptionalLong.empty(),
                     OptionalLong.empty(), scratch.resolve("home"), OptionalInt.empty()));

@@ -1,0 +1,170 @@
+package io.cleave.manager.accounts;
+
+import io.cleave.manager.config.ProxyUser;
+import io.cleave.manager.instance.Flavour;
+import io.cleave.manager.move.ShardLinks;
+import io.cleave.proxy.accounts.AccountName;
+import io.cleave.proxy.accounts.AccountScript;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Keeps every shard holding the same accounts. At the first start of a home the config's
+ * {@code proxy.users} are created on every shard (and the accounts the datadir template came with
+ * are dropped); from then on the shards' grant tables are the truth, changed by account statements
+ * through the proxy, and a shard that lacks them (added by {@code cleave scale}, or down at the first
+ * start) gets a copy of another shard's. A marker in each datadir records that its shard holds them.
+ * Runs as the shard account, over the mover's JDBC connections.
+ */
+public final class AccountSync {
+
+    private static final Logger log = LoggerFactory.getLogger(AccountSync.class);
+    static final String MARKER = "cleave-accounts";
+
+    private final List<ProxyUser> bootstrap;
+    private final ShardLinks links;
+    private final String shardAccountUser;
+    private final Flavour flavour;
+    private final String serverVersion;
+
+    public AccountSync(List<ProxyUser> bootstrap, ShardLinks links, String shardAccountUser, Flavour flavour) {
+        this.bootstrap = List.copyOf(bootstrap);
+        this.links = links;
+        this.shardAccountUser = shardAccountUser;
+        this.flavour = flavour;
+        this.serverVersion = flavour.isMysqlFamily() ? "8.0.0" : "10.11.0-MariaDB";
+    }
+
+    /**
+     * Makes each of {@code datadirs}' shards (by index, all running) hold the accounts: copied
+     * from a shard that holds them, or, when none does yet (the first start), created from the
+     * config.
+     */
+    public synchronized void ensure(Map<Integer, Path> datadirs) {
+        Integer source = null;
+        for (Map.Entry<Integer, Path> e : datadirs.entrySet()) {
+            if (holds(e.getValue())) {
+                source = e.getKey();
+                break;
+            }
+        }
+        for (Map.Entry<Integer, Path> e : datadirs.entrySet()) {
+            if (holds(e.getValue())) {
+                continue;
+            }
+            try (Connection c = links.open(e.getKey())) {
+                if (source == null) {
+                    dropTemplateAccounts(c);
+                    run(c, BootstrapAccounts.statements(bootstrap, flavour));
+                    log.info("shard {}: created the accounts of proxy.users ({})", e.getKey(), names());
+                } else {
+                    dropTemplateAccounts(c);
+                    List<AccountScript.Snapshot> accounts;
+                    try (Connection from = links.open(source)) {
+                        accounts = snapshots(from);
+                    }
+                    run(c, AccountScript.create(accounts));
+                    log.info("shard {}: copied {} accounts and roles from shard {}", e.getKey(), accounts.size(), source);
+                }
+                mark(e.getValue());
+            } catch (SQLException ex) {
+                throw new IllegalStateException("cannot give shard " + e.getKey() + " its accounts: " + ex.getMessage(), ex);
+            }
+        }
+    }
+
+    /** Whether a shard's datadir records that it holds the accounts. */
+    public static boolean holds(Path datadir) {
+        return Files.isRegularFile(datadir.resolve(MARKER));
+    }
+
+    /** Every account and role of a shard as statements can make them again (Cleave's and the server's own left out). */
+    List<AccountScript.Snapshot> snapshots(Connection c) throws SQLException {
+        List<AccountScript.Snapshot> out = new ArrayList<>();
+        for (String[] row : rows(c, AccountScript.accountsQuery(serverVersion))) {
+            boolean role = row[2].equalsIgnoreCase("true") || row[2].equals("1");
+            AccountName name = role ? AccountName.role(row[0]) : new AccountName(row[0], row[1]);
+            if (AccountScript.isInternal(name, shardAccountUser)) {
+                continue;
+            }
+            List<String> describe = AccountScript.describe(name, role);
+            String create = role ? AccountScript.createRole(name) : rows(c, describe.get(0)).get(0)[0];
+            List<String> grants = new ArrayList<>();
+            for (String[] grant : rows(c, describe.get(describe.size() - 1))) {
+                grants.add(grant[0]);
+            }
+            out.add(new AccountScript.Snapshot(name, role, create, grants));
+        }
+        List<String> publicGrants = new ArrayList<>();
+        if (!flavour.isMysqlFamily()) {
+            for (String[] grant : rows(c, "SHOW GRANTS FOR PUBLIC")) {
+                publicGrants.add(grant[0]);
+            }
+        }
+        out.add(new AccountScript.Snapshot(AccountName.role("PUBLIC"), true, null, publicGrants));
+        return out;
+    }
+
+    /**
+     * The accounts a datadir template comes with (root in several forms, anonymous ones): nobody's,
+     * once Cleave runs it. Other accounts stay: a restore puts a backup's accounts on shards that
+     * have not held the bootstrap yet.
+     */
+    private void dropTemplateAccounts(Connection c) throws SQLException {
+        for (String[] row : rows(c, AccountScript.accountsQuery(serverVersion))) {
+            boolean role = row[2].equalsIgnoreCase("true") || row[2].equals("1");
+            AccountName name = role ? AccountName.role(row[0]) : new AccountName(row[0], row[1]);
+            boolean template = !role && (name.user().equals("root") || name.user().isEmpty());
+            if (template && !AccountScript.isInternal(name, shardAccountUser)) {
+                run(c, List.of((role ? "DROP ROLE " : "DROP USER ") + name.sql()));
+            }
+        }
+    }
+
+    private String names() {
+        return String.join(", ", bootstrap.stream().map(ProxyUser::name).toList());
+    }
+
+    private static void run(Connection c, List<String> statements) throws SQLException {
+        try (Statement st = c.createStatement()) {
+            for (String sql : statements) {
+                st.execute(sql);
+            }
+        }
+    }
+
+    private static List<String[]> rows(Connection c, String sql) throws SQLException {
+        List<String[]> out = new ArrayList<>();
+        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            int n = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                String[] row = new String[n];
+                for (int i = 0; i < n; i++) {
+                    row[i] = rs.getString(i + 1);
+                }
+                out.add(row);
+            }
+        }
+        return out;
+    }
+
+    private static void mark(Path datadir) {
+        try {
+            Files.writeString(datadir.resolve(MARKER), "accounts in the grant tables\n");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the accounts marker in " + datadir, e);
+        }
+    }
+}
