@@ -109,7 +109,7 @@ final class LeftoversCheck {
             Set<Long> proxyThreads = new HashSet<>();
             try (ResultSet rs = st.executeQuery("SHOW PROCESSLIST")) {
                 while (rs.next()) {
-                    if ("localhost".equals(rs.getString("Host"))) {
+                    if (byTheProxy(rs.getString("User"), rs.getString("Host"))) {
                         proxyThreads.add(rs.getLong("Id"));
                     }
                 }
@@ -137,6 +137,20 @@ final class LeftoversCheck {
             }
             return new ShardState(open, prepared, proxyThreads.size(), others);
         }
+    }
+
+    /**
+     * Whether a shard's connection is the proxy's: its own work comes as the shard account over the
+     * Unix socket (host {@code localhost}); a client's statements come as the client's account, over
+     * the socket or over TCP with the client's address. The daemon's own work and these checks come
+     * as the shard account over TCP; the server's own threads have their own users.
+     */
+    static boolean byTheProxy(String user, String host) {
+        if ("localhost".equals(host)) {
+            return true;
+        }
+        return user != null && !user.isEmpty() && !user.equals(io.cleave.bench.home.BenchHome.SHARD_USER)
+            && !user.equals("system user") && !user.equals("event_scheduler") && !user.equals("unauthenticated user");
     }
 
     private static List<String> concat(List<String> a, List<String> b) {
