@@ -38,7 +38,9 @@ import java.util.concurrent.TimeoutException;
  * events before the transaction is visible (see {@link KeyApplier}). An XA transaction's rows are
  * written to the binlog at its XA PREPARE, while readers of the source still see the rows as they
  * were; they are kept under the transaction's id and taken when its XA COMMIT arrives, which may
- * come much later, from another connection or from recovery after a restart. Neither MariaDB nor
+ * come much later, from another connection or from recovery after a restart (a batch names them
+ * apart: the source may show an XA COMMIT later than its snapshots' binlog position says, see
+ * {@link KeyApplier}). Neither MariaDB nor
  * MySQL binlogs name the transaction where it begins (MariaDB puts {@code XA START} into its GTID
  * event), so the id comes from the XA PREPARE event that ends the group.
  *
@@ -49,11 +51,13 @@ import java.util.concurrent.TimeoutException;
 final class BinlogTail implements BinaryLogClient.EventListener, AutoCloseable {
 
     /**
-     * What changed since the last {@link #drain()}: the keys, the position every transaction they
-     * came from ended before ({@code upTo}: the source must show its commits up to there when
-     * they are read), the position a restarted catch-up may go on from, and how many events.
+     * What changed since the last {@link #drain()}: the keys, those among them that an XA COMMIT
+     * settled ({@code xaCommitted}), the position every transaction they came from ended before
+     * ({@code upTo}: the source must show its commits up to there when they are read), the position
+     * a restarted catch-up may go on from, and how many events.
      */
-    record Batch(Map<TableShape, Set<List<Object>>> keys, BinlogPosition upTo, BinlogPosition safe, long events) {
+    record Batch(Map<TableShape, Set<List<Object>>> keys, Map<TableShape, Set<List<Object>>> xaCommitted,
+                 BinlogPosition upTo, BinlogPosition safe, long events) {
         boolean isEmpty() {
             return keys.isEmpty();
         }
@@ -70,6 +74,8 @@ final class BinlogTail implements BinaryLogClient.EventListener, AutoCloseable {
     private Map<TableShape, Set<List<Object>>> transaction = new LinkedHashMap<>();
     private final Map<XaId, Prepared> prepared = new LinkedHashMap<>();
     private Map<TableShape, Set<List<Object>>> pending = new LinkedHashMap<>();
+    /** The keys in {@link #pending} that an XA COMMIT of a prepared branch settled. */
+    private Map<TableShape, Set<List<Object>>> pendingXa = new LinkedHashMap<>();
     private String file;
     private BinlogPosition reached;
     /** The end of the last transaction (or statement) read whole. */
@@ -206,6 +212,7 @@ final class BinlogTail implements BinaryLogClient.EventListener, AutoCloseable {
             Prepared p = id == null ? null : prepared.remove(id);
             if (commit && p != null) {
                 committed(p.keys());
+                p.keys().forEach((t, ks) -> pendingXa.computeIfAbsent(t, x -> new LinkedHashSet<>()).addAll(ks));
             }
             if (commit) {
                 // An XA COMMIT ... ONE PHASE that follows the transaction's own rows (no XA PREPARE before it).
@@ -301,7 +308,9 @@ final class BinlogTail implements BinaryLogClient.EventListener, AutoCloseable {
     /** Takes what changed so far. */
     synchronized Batch drain() {
         Map<TableShape, Set<List<Object>>> out = pending;
+        Map<TableShape, Set<List<Object>>> xa = pendingXa;
         pending = new LinkedHashMap<>();
+        pendingXa = new LinkedHashMap<>();
         long events = pendingEvents;
         pendingEvents = 0;
         BinlogPosition safe = ended;
@@ -310,7 +319,7 @@ final class BinlogTail implements BinaryLogClient.EventListener, AutoCloseable {
                 safe = p.start();
             }
         }
-        return new Batch(out, ended, safe, events);
+        return new Batch(out, xa, ended, safe, events);
     }
 
     /** Whether every event up to {@code position} has been read. */

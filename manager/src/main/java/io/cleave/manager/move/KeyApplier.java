@@ -7,6 +7,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -26,6 +27,14 @@ import java.util.Set;
  * {@code binlog_snapshot_position}) is at least where their transactions ended; on a server that
  * does not report it, each row is read under a shared lock, which waits for a transaction still
  * committing it.
+ *
+ * <p>An XA COMMIT of a prepared branch is not covered by that position: the server writes it to the
+ * binlog and advances the position its snapshots report before the engine commits the branch (the
+ * engine is no part of that commit's group, it commits by id afterwards), so a snapshot at the
+ * position can still miss the branch's rows. A row the branch inserted was then taken for absent
+ * and the key never named again: the insert stayed on the source only, lost once the map moved on.
+ * The keys such a commit settled are read under a shared lock instead, which waits for the branch
+ * (it holds its rows' locks until the engine committed it).
  */
 final class KeyApplier {
 
@@ -35,22 +44,41 @@ final class KeyApplier {
 
     /**
      * Applies {@code keys} the binlog named up to {@code upTo}, as the source has them once it
-     * shows every transaction that ended there; returns how many rows were written or deleted.
+     * shows every transaction that ended there ({@code xaCommitted}: those among them an XA COMMIT
+     * settled); returns how many rows were written or deleted.
      */
     long applyCaughtUp(Connection source, Map<Integer, Connection> targets, Map<TableShape, Set<List<Object>>> keys,
-                       BinlogPosition upTo) throws SQLException, InterruptedException {
+                       Map<TableShape, Set<List<Object>>> xaCommitted, BinlogPosition upTo)
+            throws SQLException, InterruptedException {
+        Map<TableShape, Set<List<Object>>> plain = without(keys, xaCommitted);
         Map<TableShape, List<Object[]>> rows;
         if (SourceSnapshot.startAtLeast(source, upTo, VISIBLE_WITHIN_MILLIS)) {
             try {
-                rows = read(source, keys, "");
+                rows = read(source, plain, "");
             } finally {
                 source.rollback();
                 source.setAutoCommit(true);
             }
+            readLocking(source, without(keys, plain))
+                    .forEach((t, r) -> rows.computeIfAbsent(t, x -> new ArrayList<>()).addAll(r));
         } else {
             rows = readLocking(source, keys);
         }
         return write(targets, keys, rows);
+    }
+
+    /** {@code keys} without those in {@code left} (tables left with none are left out). */
+    private static Map<TableShape, Set<List<Object>>> without(Map<TableShape, Set<List<Object>>> keys,
+                                                              Map<TableShape, Set<List<Object>>> left) {
+        Map<TableShape, Set<List<Object>>> out = new LinkedHashMap<>();
+        keys.forEach((t, ks) -> {
+            Set<List<Object>> kept = new LinkedHashSet<>(ks);
+            kept.removeAll(left.getOrDefault(t, Set.of()));
+            if (!kept.isEmpty()) {
+                out.put(t, kept);
+            }
+        });
+        return out;
     }
 
     /**

@@ -340,7 +340,7 @@ final class MoveRunner {
         BinlogTail.Batch batch = tail.drain();
         long changed = 0;
         if (!batch.isEmpty()) {
-            changed = applier.applyCaughtUp(source, targets, batch.keys(), batch.upTo());
+            changed = applier.applyCaughtUp(source, targets, batch.keys(), batch.xaCommitted(), batch.upTo());
             r.rowsApplied += changed;
         }
         r.catchUpEvents += batch.events();
