@@ -97,4 +97,52 @@ class CrashLoopIT {
             }
         }
     }
+
+    @Test
+    void aDefaultShardThatCannotStartLeavesClientsLoggingInAndTheOtherShardsServed() throws Exception {
+        try (CleaveTestHome home = CleaveTestHome.builder().shards(2)
+                .extraYaml("""
+                        sharding:
+                          keyspaces:
+                            - { name: ks, function: hash, buckets: 16, key_type: integer }
+                          tables:
+                            - { name: kv, keyspace: ks, column: k }
+                        """).create()) {
+            try (RunningDaemon first = home.start();
+                 Connection c = first.connectProxy("", ""); Statement st = c.createStatement()) {
+                st.execute("CREATE DATABASE down0");
+                st.execute("CREATE TABLE down0.kv (k INT PRIMARY KEY, v INT)");
+                for (int k = 1; k <= 40; k++) {
+                    st.executeUpdate("INSERT INTO down0.kv VALUES (" + k + ", " + k + ")");
+                }
+            }
+            Path ibdata = home.root().resolve("data/shard-0/ibdata1");
+            byte[] garbage = new byte[(int) Files.size(ibdata)];
+            new Random(7).nextBytes(garbage);
+            Files.write(ibdata, garbage);
+
+            try (RunningDaemon daemon = home.start()) {
+                assertThat(daemon.status(0).state()).isEqualTo(InstanceState.CRASH_LOOP);
+                int readOnShard1 = 0;
+                try (Connection c = daemon.connectProxy("down0", "connectTimeout=20000&socketTimeout=30000");
+                     Statement st = c.createStatement()) {
+                    // The driver's reads of session settings at login, and the check of its database,
+                    // are answered by a shard that is up.
+                    for (int k = 1; k <= 40; k++) {
+                        try (ResultSet rs = st.executeQuery("SELECT v FROM kv WHERE k = " + k)) {
+                            assertThat(rs.next()).isTrue();
+                            assertThat(rs.getInt(1)).isEqualTo(k);
+                            readOnShard1++;
+                        } catch (SQLException e) {
+                            assertThat(e.getMessage()).as("a key of shard 0").contains("hard 0");
+                        }
+                    }
+                    assertThat(readOnShard1).as("keys of shard 1 read").isPositive();
+                    // Writes to sharded tables wait for the global unique keys, kept on the default shard.
+                    assertThatThrownBy(() -> st.executeUpdate("UPDATE kv SET v = 0 WHERE k = 1"))
+                            .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getMessage()).contains("shard 0"));
+                }
+            }
+        }
+    }
 }

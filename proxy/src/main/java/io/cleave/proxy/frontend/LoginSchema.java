@@ -47,12 +47,22 @@ final class LoginSchema extends SessionLegs {
         }
     }
 
+    /**
+     * Every shard has every database (DDL runs on all of them): the default shard is asked, or,
+     * while it is down, a shard that is up, so that a shard that cannot start keeps no client of
+     * the others out.
+     */
+    private static int shardToAsk(Session session) {
+        int shard = session.runtime().topology().defaultShard();
+        return session.runtime().availability().isUp(shard) ? shard : session.loop().nextAnyShard();
+    }
+
     /** Calls {@code then} with null once the session's database is known to exist, else with the error. */
     private static void check(Session session, Consumer<ErrPacket> then) {
         new MultiExchange(new LoginSchema(session), false, results -> {
             LegResult leg = results.get(0);
             then.accept(leg.ok() ? null : leg.errorPacket());
-        }).leg(session.runtime().topology().defaultShard(), NOTHING).start();
+        }).leg(shardToAsk(session), NOTHING).start();
     }
 
     @Override

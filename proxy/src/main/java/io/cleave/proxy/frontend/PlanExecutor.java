@@ -163,7 +163,7 @@ final class PlanExecutor {
             evaluations.run(command, r, e);
         } else if (resolution.isError()) {
             command.refuse(resolution.error());
-        } else if (resolution.isAny()) {
+        } else if (resolution.isAny() || readsElsewhereWhileTheDefaultShardIsDown(r)) {
             anyShard(command, r);
         } else if (resolution.isSingle()) {
             String span = AttachedServerSpan.refusal(session, map, resolution.shard());
@@ -209,6 +209,17 @@ final class PlanExecutor {
         single(command, r, previous && connections.hasWarningsConnection() ? connections.warningsShard()
                 : r.kind() == StatementKind.SHOW && !previous ? session.runtime().topology().defaultShard()
                 : session.anyShard());
+    }
+
+    /**
+     * A read of session settings or server variables sent to the default shard while that shard is
+     * down goes to one that is up: drivers read them at every login, and a shard that cannot start
+     * must not keep clients of the others out. Sequences stay where they live (their pin).
+     */
+    private boolean readsElsewhereWhileTheDefaultShardIsDown(Plan.Route r) {
+        return r.target() instanceof Target.DefaultShard && !r.write() && !r.lockingRead()
+                && r.effects().pin().pin() == io.cleave.router.plan.Pin.NONE
+                && !session.runtime().availability().isUp(session.runtime().topology().defaultShard());
     }
 
     /** Relays the client's own statement to one shard (the hot path). */
