@@ -40,9 +40,9 @@ import java.util.concurrent.TimeoutException;
  * were; they are kept under the transaction's id and taken when its XA COMMIT arrives, which may
  * come much later, from another connection or from recovery after a restart (a batch names them
  * apart: the source may show an XA COMMIT later than its snapshots' binlog position says, see
- * {@link KeyApplier}). Neither MariaDB nor
- * MySQL binlogs name the transaction where it begins (MariaDB puts {@code XA START} into its GTID
- * event), so the id comes from the XA PREPARE event that ends the group.
+ * {@link KeyApplier}). Neither MariaDB nor MySQL binlogs name the transaction where it begins
+ * (MariaDB puts {@code XA START} into its GTID event), so the id comes from the XA PREPARE event
+ * that ends the group.
  *
  * <p>The position a restarted catch-up may go on from ({@link Batch#safe()}) is the end of the
  * last transaction taken, but never past the start of an XA transaction prepared and not yet
