@@ -60,10 +60,9 @@ class DjangoSuiteIT {
             plain = run(server.port(), dir.resolve("plain.tsv"), apps);
         }
         Map<String, String> proxied;
-        // The shards' temporary files in a directory of the test's own, as the plain server's are in its own:
-        // on a shared host files in /tmp come and go (a server then fails a statement with errno 2).
-        Path shardTmp = Files.createDirectories(dir.resolve("shard-tmp"));
-        try (CleaveTestHome home = CleaveTestHome.builder().shards(2).serverOption("tmpdir", shardTmp.toString()).create();
+        // Each shard has its own tmpdir in the home (the plain server's is its own too): in the host's
+        // shared /tmp files come and go (a server then fails a statement with errno 2).
+        try (CleaveTestHome home = CleaveTestHome.builder().shards(2).create();
              RunningDaemon daemon = home.start()) {
             proxied = run(daemon.proxyPort(), dir.resolve("proxy.tsv"), apps);
         }
