@@ -3,7 +3,6 @@ package io.cleave.e2e.clients;
 import io.cleave.e2e.support.CleaveTestHome;
 import io.cleave.e2e.support.CommandLine;
 import io.cleave.e2e.support.RunningDaemon;
-import io.cleave.e2e.support.ServerMatrix;
 import io.cleave.e2e.support.StandaloneServer;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -27,9 +26,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * <p>By default the backend-facing apps that fit in about two minutes; {@code -Ddjango.long=true}
  * runs the longer list. Skipped, with the reason, where Python, mysqlclient or Django's sdist
- * cannot be had.
+ * cannot be had. It runs on the embedded server in the default run (about two minutes); on the
+ * second server with {@code scripts/test -Dservers=all}, where it passes too.
  */
-@ServerMatrix
 class DjangoSuiteIT {
 
     /** The apps that talk to the backend most: transactions, cursors, stored procedures, locking, introspection. */
