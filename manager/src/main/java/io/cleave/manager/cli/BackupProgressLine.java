@@ -1,6 +1,5 @@
 package io.cleave.manager.cli;
 
-import io.cleave.manager.backup.BackupPhase;
 import io.cleave.manager.backup.BackupStatus;
 
 import java.io.PrintWriter;
@@ -15,34 +14,14 @@ import java.util.Locale;
 final class BackupProgressLine {
 
     private static final int BAR = 24;
-    private static final long PLAIN_EVERY_MILLIS = 5_000;
-
-    private final PrintWriter out;
-    private final boolean terminal;
-    private BackupPhase lastPhase;
-    private long lastPlainMillis;
+    private final ProgressOutput output;
 
     BackupProgressLine(PrintWriter out, boolean terminal) {
-        this.out = out;
-        this.terminal = terminal;
+        this.output = new ProgressOutput(out, terminal);
     }
 
     void show(BackupStatus s) {
-        String line = line(s);
-        if (terminal) {
-            out.print("\r" + line + "\u001b[K");
-            if (s.phase().terminal()) {
-                out.println();
-            }
-        } else {
-            long now = System.currentTimeMillis();
-            if (s.phase() != lastPhase || now - lastPlainMillis >= PLAIN_EVERY_MILLIS || s.phase().terminal()) {
-                out.println(line);
-                lastPlainMillis = now;
-            }
-        }
-        lastPhase = s.phase();
-        out.flush();
+        output.show(line(s), s.phase(), s.phase().terminal());
     }
 
     static String line(BackupStatus s) {

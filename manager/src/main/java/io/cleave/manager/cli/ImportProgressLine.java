@@ -12,35 +12,14 @@ import java.util.Locale;
 final class ImportProgressLine {
 
     private static final int BAR = 24;
-    private static final long PLAIN_EVERY_MILLIS = 5_000;
-
-    private final PrintWriter out;
-    private final boolean terminal;
-    private String lastState;
-    private long lastPlainMillis;
+    private final ProgressOutput output;
 
     ImportProgressLine(PrintWriter out, boolean terminal) {
-        this.out = out;
-        this.terminal = terminal;
+        this.output = new ProgressOutput(out, terminal);
     }
 
     void show(ImportStatus s) {
-        String line = line(s);
-        boolean end = s.state().equals("done") || s.state().equals("failed");
-        if (terminal) {
-            out.print("\r" + line + "\u001b[K");
-            if (end) {
-                out.println();
-            }
-        } else {
-            long now = System.currentTimeMillis();
-            if (!s.state().equals(lastState) || now - lastPlainMillis >= PLAIN_EVERY_MILLIS || end) {
-                out.println(line);
-                lastPlainMillis = now;
-            }
-        }
-        lastState = s.state();
-        out.flush();
+        output.show(line(s), s.state(), s.state().equals("done") || s.state().equals("failed"));
     }
 
     static String line(ImportStatus s) {
