@@ -11,6 +11,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
@@ -20,6 +21,9 @@ import java.util.function.Consumer;
  * they are.
  */
 final class ClientOutput {
+
+    /** How long a close waits for the last answer to reach a client that does not read it. */
+    private static final long CLOSE_AFTER_WRITES_SECONDS = 30;
 
     private final Channel channel;
     private final CutWindows cuts;
@@ -144,5 +148,10 @@ final class ClientOutput {
 
     private void closeAfterWrites() {
         channel.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+        // A client that stopped reading never lets those writes finish: it is closed anyway, as a
+        // server gives up after net_write_timeout.
+        channel.eventLoop().schedule(() -> {
+            channel.close();
+        }, CLOSE_AFTER_WRITES_SECONDS, TimeUnit.SECONDS);
     }
 }
