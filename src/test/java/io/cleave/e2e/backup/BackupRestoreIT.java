@@ -39,7 +39,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class BackupRestoreIT {
 
     /** Open for search: a root daemon's shards run as server.os_user, who must reach the homes inside. */
-    private static final java.nio.file.attribute.FileAttribute<?> SEARCHABLE =
+    static final java.nio.file.attribute.FileAttribute<?> SEARCHABLE =
             java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
                     java.nio.file.attribute.PosixFilePermissions.fromString("rwx--x--x"));
 

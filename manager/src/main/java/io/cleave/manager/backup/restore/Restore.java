@@ -126,7 +126,7 @@ public final class Restore {
                     : " (cuts " + cuts.get(0).id() + " at " + Instant.ofEpochMilli(cuts.get(0).millis()) + " to "
                     + cuts.get(cuts.size() - 1).id() + " at " + Instant.ofEpochMilli(cuts.get(cuts.size() - 1).millis()) + ")"));
         }
-        BackupManifest base = baseFor(catalog, target);
+        BackupManifest base = baseFor(catalog, cuts, target);
         int n = base.shardCount();
         int wanted = request.shards().orElse(n);
         // Open for search: when the daemon is root, the interim home's shards run as server.os_user.
@@ -168,50 +168,17 @@ public final class Restore {
         }
     }
 
-    /**
-     * The newest complete backup taken before {@code target} on every shard under the same shard map
-     * (the replay puts rows where the shards had them; the map restored with them must be the one
-     * they were placed by, so a move or scale between the two cannot be crossed).
-     */
-    private static BackupManifest baseFor(BackupCatalog catalog, CutRecord target) throws IOException {
-        BackupManifest best = null;
-        boolean mapChanged = false;
+    /** The backup a restore to {@code target} starts from (see {@link PointInTimeBase}). */
+    private static BackupManifest baseFor(BackupCatalog catalog, List<CutRecord> cuts, CutRecord target)
+            throws IOException {
+        List<PointInTimeBase.Candidate> candidates = new ArrayList<>();
         for (Map.Entry<String, Boolean> e : catalog.backups().entrySet()) {
-            if (!e.getValue()) {
-                continue;
-            }
-            BackupManifest m = catalog.manifest(e.getKey());
-            if (m.shardCount() == target.shards().size() && m.cutMillis() <= target.millis() && before(m, target)) {
-                if (mapVersion(m) == target.mapVersion()) {
-                    best = m;
-                } else {
-                    mapChanged = true;
-                }
+            if (e.getValue()) {
+                candidates.add(PointInTimeBase.Candidate.of(catalog.manifest(e.getKey())));
             }
         }
-        if (best == null) {
-            throw new IllegalArgumentException("no complete backup was taken before cut " + target.id() + " (at "
-                    + Instant.ofEpochMilli(target.millis()) + ") with its " + target.shards().size() + " shards"
-                    + (mapChanged ? " and its shard map (version " + target.mapVersion() + "; a move or scale changed it"
-                    + " after the backups before it): take a backup after such a change to restore to later points"
-                    : ": a point in time is reached from a backup before it"));
-        }
-        return best;
-    }
-
-    private static long mapVersion(BackupManifest m) throws IOException {
-        return ShardMapStore.parse(m.shardMap().getBytes(StandardCharsets.UTF_8)).version();
-    }
-
-    private static boolean before(BackupManifest m, CutRecord target) {
-        for (BackupManifest.ShardPosition p : m.shards()) {
-            BackupManifest.ShardPosition t = target.shards().get(p.shard());
-            if (p.file() == null || p.file().compareTo(t.file()) > 0
-                    || (p.file().equals(t.file()) && p.position() > t.position())) {
-                return false;
-            }
-        }
-        return true;
+        candidates.sort(Comparator.comparingLong(PointInTimeBase.Candidate::cutMillis));
+        return catalog.manifest(PointInTimeBase.choose(candidates, cuts, target));
     }
 
     private void replay(BackupStore store, BackupManifest base, CutRecord target, NewHome home) throws Exception {
