@@ -152,6 +152,9 @@ class BackupAtOneCutIT {
                     work.resolve("after"), OptionalInt.empty())))
                     .hasMessageContaining("taken under another shard map")
                     .hasMessageContaining(restorable);
+            assertThat(daemon.daemon().backups().list(archive.toString()).reachableCuts()).as("cuts cleave backups lists"
+                    + " as reachable").anySatisfy(w -> assertThat(w).endsWith(restorable))
+                    .noneSatisfy(w -> assertThat(w).contains(during));
             assertThat(work.resolve("during")).doesNotExist();
             assertThat(work.resolve("after")).doesNotExist();
         } finally {

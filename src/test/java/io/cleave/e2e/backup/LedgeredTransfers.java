@@ -74,15 +74,7 @@ final class LedgeredTransfers implements AutoCloseable {
 
     /** Waits until {@code more} transfers were acknowledged (or fails after a minute, with the errors). */
     void awaitAcknowledged(long more) throws InterruptedException {
-        long target = acknowledged.get() + more;
-        long deadline = System.nanoTime() + 60_000_000_000L;
-        while (acknowledged.get() < target) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("only " + acknowledged.get() + " of " + target + " transfers acknowledged in a"
-                        + " minute; errors: " + errors);
-            }
-            Thread.sleep(20);
-        }
+        BankTransfers.awaitMore(acknowledged, more, errors);
     }
 
     Map<Long, Outcome> outcomes() {

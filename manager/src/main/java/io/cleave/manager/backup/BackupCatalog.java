@@ -67,6 +67,7 @@ public final class BackupCatalog {
 
     public BackupsReport report() throws IOException {
         List<BackupsReport.Entry> entries = new ArrayList<>();
+        List<PointInTimeBase.Candidate> complete = new ArrayList<>();
         Long firstComplete = null;
         Long lastComplete = null;
         for (Map.Entry<String, Boolean> e : backups().entrySet()) {
@@ -77,18 +78,26 @@ public final class BackupCatalog {
             BackupManifest m = manifest(e.getKey());
             entries.add(new BackupsReport.Entry(m.id(), true, m.engine(), Instant.ofEpochMilli(m.cutMillis()).toString(),
                     m.shardCount(), m.rows(), m.storedBytes(), m.snapshotMillis()));
+            complete.add(PointInTimeBase.Candidate.of(m));
             firstComplete = firstComplete == null ? m.cutMillis() : Math.min(firstComplete, m.cutMillis());
             lastComplete = lastComplete == null ? m.cutMillis() : Math.max(lastComplete, m.cutMillis());
         }
+        complete.sort(java.util.Comparator.comparingLong(PointInTimeBase.Candidate::cutMillis));
         List<CutRecord> cuts = cuts();
         Long firstCut = cuts.isEmpty() ? null : cuts.get(0).id();
         Long lastCut = cuts.isEmpty() ? null : cuts.get(cuts.size() - 1).id();
         Long to = lastComplete;
-        if (!cuts.isEmpty() && firstComplete != null) {
-            to = Math.max(to, cuts.get(cuts.size() - 1).millis());
+        List<String> reachable = new ArrayList<>();
+        for (PointInTimeBase.Window w : PointInTimeBase.windows(complete, cuts)) {
+            reachable.add(w.toString());
+            for (CutRecord c : cuts) {
+                if (c.id() == w.last()) {
+                    to = Math.max(to, c.millis());
+                }
+            }
         }
         return new BackupsReport(store.describe(), entries, cuts.size(), firstCut, lastCut,
                 firstComplete == null ? null : Instant.ofEpochMilli(firstComplete).toString(),
-                to == null ? null : Instant.ofEpochMilli(to).toString());
+                to == null ? null : Instant.ofEpochMilli(to).toString(), reachable);
     }
 }

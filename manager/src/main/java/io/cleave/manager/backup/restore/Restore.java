@@ -5,6 +5,7 @@ import io.cleave.manager.backup.BackupSources;
 import io.cleave.manager.backup.LogicalBackup;
 import io.cleave.manager.backup.BackupManifest;
 import io.cleave.manager.backup.CutRecord;
+import io.cleave.manager.backup.PointInTimeBase;
 import io.cleave.manager.backup.store.BackupStore;
 import io.cleave.manager.backup.store.BackupStores;
 import io.cleave.manager.backup.store.DirectoryStore;

@@ -1,7 +1,5 @@
-package io.cleave.manager.backup.restore;
+package io.cleave.manager.backup;
 
-import io.cleave.manager.backup.BackupManifest;
-import io.cleave.manager.backup.CutRecord;
 import io.cleave.manager.home.ShardMapStore;
 import io.cleave.router.shardmap.ShardMap;
 
@@ -21,15 +19,15 @@ import java.util.Optional;
  * move copies its rows onto the target shard before the map places them there (ghosts, left out of
  * the backup), and replaying that copy would leave them on a shard the restored map does not route
  * them to, counted twice by a read of every shard. Anything else is refused, naming the cuts that
- * can be reached; a wrong restore is the worst outcome.
+ * can be reached; a wrong restore is the worst outcome. {@code cleave backups} lists the same reach.
  */
-final class PointInTimeBase {
+public final class PointInTimeBase {
 
     /** What the choice needs of a complete backup. */
-    record Candidate(String id, long cutMillis, int shards, long mapVersion, String moveUnderWay,
+    public record Candidate(String id, long cutMillis, int shards, long mapVersion, String moveUnderWay,
                      List<BackupManifest.ShardPosition> positions) {
 
-        static Candidate of(BackupManifest m) throws IOException {
+        public static Candidate of(BackupManifest m) throws IOException {
             ShardMap map = ShardMapStore.parse(m.shardMap().getBytes(StandardCharsets.UTF_8));
             String move = !map.ghosts().isEmpty() ? "move " + map.ghosts().get(0).moveId() + " was copying or cleaning up"
                     : !map.movingTables().isEmpty() ? "move " + map.movingTables().values().iterator().next()
@@ -58,7 +56,7 @@ final class PointInTimeBase {
     }
 
     /** The recorded cuts {@code first} to {@code last} a restore reaches from {@code backup}. */
-    record Window(String backup, long first, long last) {
+    public record Window(String backup, long first, long last) {
         @Override
         public String toString() {
             return (first == last ? "cut " + first : "cuts " + first + "-" + last) + " (from backup " + backup + ")";
@@ -69,7 +67,7 @@ final class PointInTimeBase {
     }
 
     /** The newest backup {@code target} is reached from; refused with the reason and the reachable cuts when none. */
-    static String choose(List<Candidate> backups, List<CutRecord> cuts, CutRecord target) {
+    public static String choose(List<Candidate> backups, List<CutRecord> cuts, CutRecord target) {
         Candidate best = null;
         for (Candidate b : backups) {
             if (b.baseFor(target) && (best == null || b.cutMillis() >= best.cutMillis())) {
@@ -88,7 +86,7 @@ final class PointInTimeBase {
     }
 
     /** Every stretch of recorded cuts some backup reaches, one per backup, newest backup last. */
-    static List<Window> windows(List<Candidate> backups, List<CutRecord> cuts) {
+    public static List<Window> windows(List<Candidate> backups, List<CutRecord> cuts) {
         List<Window> out = new ArrayList<>();
         for (Candidate b : backups) {
             Optional<CutRecord> first = cuts.stream().filter(b::baseFor).findFirst();

@@ -1,7 +1,5 @@
-package io.cleave.manager.backup.restore;
+package io.cleave.manager.backup;
 
-import io.cleave.manager.backup.BackupManifest;
-import io.cleave.manager.backup.CutRecord;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
