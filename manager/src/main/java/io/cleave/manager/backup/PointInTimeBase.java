@@ -8,18 +8,20 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
+import java.util.Set;
 
 /**
  * Which backup a restore to a recorded cut starts from, or why none can. The archived binlogs are
  * replayed into each restored shard as that shard wrote them, so they put rows where the shards had
- * them, and the restored home must route by the map those rows were placed by. A backup is a base
- * for a cut when it was taken before the cut, with the same shard count and shard map version (so
- * no move, scale or shard-table cut over in between), and with no move under way at its own cut: a
- * move copies its rows onto the target shard before the map places them there (ghosts, left out of
- * the backup), and replaying that copy would leave them on a shard the restored map does not route
- * them to, counted twice by a read of every shard. Anything else is refused, naming the cuts that
- * can be reached; a wrong restore is the worst outcome. {@code cleave backups} lists the same reach.
+ * them at the cut, and the restored home must route by the map of that cut. A backup is a base for
+ * a cut when it was taken before the cut with the same shard count, with no move under way at its
+ * own cut (a move copies its rows onto the target shard before the map places them there: ghosts,
+ * left out of the backup, which the replay would then update or delete), and either under the same
+ * shard map version or with the cut's map stored in the location ({@code routable}: the archiver
+ * stores each map it records cuts under; moves that cut over in between are then replayed as they
+ * ran, and the rows a move under way at the cut has copied but not yet routed are removed by the
+ * restore). Anything else is refused, naming the cuts that can be reached; a wrong restore is the
+ * worst outcome. {@code cleave backups} lists the same reach.
  */
 public final class PointInTimeBase {
 
@@ -50,8 +52,9 @@ public final class PointInTimeBase {
             return true;
         }
 
-        boolean baseFor(CutRecord cut) {
-            return moveUnderWay == null && mapVersion == cut.mapVersion() && before(cut);
+        boolean baseFor(CutRecord cut, Set<Long> routable) {
+            return moveUnderWay == null && (mapVersion == cut.mapVersion() || routable.contains(cut.mapVersion()))
+                    && before(cut);
         }
     }
 
@@ -66,18 +69,21 @@ public final class PointInTimeBase {
     private PointInTimeBase() {
     }
 
-    /** The newest backup {@code target} is reached from; refused with the reason and the reachable cuts when none. */
-    public static String choose(List<Candidate> backups, List<CutRecord> cuts, CutRecord target) {
+    /**
+     * The newest backup {@code target} is reached from; refused with the reason and the reachable cuts
+     * when none. {@code routable}: the map versions stored in the location that a restore can route by.
+     */
+    public static String choose(List<Candidate> backups, List<CutRecord> cuts, CutRecord target, Set<Long> routable) {
         Candidate best = null;
         for (Candidate b : backups) {
-            if (b.baseFor(target) && (best == null || b.cutMillis() >= best.cutMillis())) {
+            if (b.baseFor(target, routable) && (best == null || b.cutMillis() >= best.cutMillis())) {
                 best = b;
             }
         }
         if (best != null) {
             return best.id();
         }
-        List<Window> windows = windows(backups, cuts);
+        List<Window> windows = windows(backups, cuts, routable);
         throw new IllegalArgumentException("cut " + target.id() + " (at " + Instant.ofEpochMilli(target.millis())
                 + ", shard map version " + target.mapVersion() + ") cannot be restored: " + why(backups, target)
                 + ". " + (windows.isEmpty() ? "No recorded cut can be reached from the backups there"
@@ -85,22 +91,24 @@ public final class PointInTimeBase {
                 + "; each backup's own cut can be restored too");
     }
 
-    /** Every stretch of recorded cuts some backup reaches, one per backup, newest backup last. */
-    public static List<Window> windows(List<Candidate> backups, List<CutRecord> cuts) {
+    /** Every unbroken stretch of recorded cuts each backup reaches, backup by backup in the given order. */
+    public static List<Window> windows(List<Candidate> backups, List<CutRecord> cuts, Set<Long> routable) {
         List<Window> out = new ArrayList<>();
         for (Candidate b : backups) {
-            Optional<CutRecord> first = cuts.stream().filter(b::baseFor).findFirst();
-            if (first.isEmpty()) {
-                continue;
-            }
-            long last = first.get().id();
-            // Cuts are in order and map versions only grow: a backup reaches one unbroken stretch.
+            CutRecord first = null;
+            CutRecord last = null;
             for (CutRecord c : cuts) {
-                if (c.id() > last && b.baseFor(c)) {
-                    last = c.id();
+                if (b.baseFor(c, routable)) {
+                    first = first == null ? c : first;
+                    last = c;
+                } else if (first != null) {
+                    out.add(new Window(b.id(), first.id(), last.id()));
+                    first = null;
                 }
             }
-            out.add(new Window(b.id(), first.get().id(), last));
+            if (first != null) {
+                out.add(new Window(b.id(), first.id(), last.id()));
+            }
         }
         return out;
     }
@@ -116,9 +124,10 @@ public final class PointInTimeBase {
         if (sameMap.isEmpty()) {
             Candidate last = before.get(before.size() - 1);
             return "every backup before it was taken under another shard map (the newest, " + last.id() + ", under"
-                    + " version " + last.mapVersion() + "): a move, scale or shard-table cut over in between, and the"
-                    + " replayed binlogs would leave rows on shards the restored map does not route them to; take a"
-                    + " backup after such a change to reach later points";
+                    + " version " + last.mapVersion() + "), and the location holds no shard map of version "
+                    + target.mapVersion() + " to route the replayed rows by (it was recorded by a daemon that did not"
+                    + " store maps, or a table move or import was under way in it); take a backup after such a change"
+                    + " to reach later points";
         }
         Candidate last = sameMap.get(sameMap.size() - 1);
         return "the backups before it under its shard map were taken while a move was under way (" + last.id() + ": "

@@ -26,6 +26,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -127,7 +128,11 @@ public final class Restore {
                     : " (cuts " + cuts.get(0).id() + " at " + Instant.ofEpochMilli(cuts.get(0).millis()) + " to "
                     + cuts.get(cuts.size() - 1).id() + " at " + Instant.ofEpochMilli(cuts.get(cuts.size() - 1).millis()) + ")"));
         }
-        BackupManifest base = baseFor(catalog, cuts, target);
+        Set<Long> routable = catalog.routableMaps();
+        BackupManifest base = baseFor(catalog, cuts, target, routable);
+        ShardMap baseMap = ShardMapStore.parse(base.shardMap().getBytes(StandardCharsets.UTF_8));
+        ShardMap cutMap = baseMap.version() == target.mapVersion() ? null
+                : ShardMapStore.parse(catalog.map(target.mapVersion()));
         int n = base.shardCount();
         int wanted = request.shards().orElse(n);
         // Open for search: when the daemon is root, the interim home's shards run as server.os_user.
@@ -142,6 +147,15 @@ public final class Restore {
             replay(store, base, target, home);
             for (String line : XaSettlement.settle(home.links(), n)) {
                 say.accept(line);
+            }
+            if (cutMap != null) {
+                Topology topology = ConfigLoader.load(home.configFile()).sharding().topology();
+                for (String line : CutMapRouting.dropGhostRows(home, cutMap, topology)) {
+                    say.accept(line);
+                }
+                CutMapRouting.route(home, cutMap, topology);
+                say.accept("routed by the shard map of the cut (version " + cutMap.version() + "; the backup's was "
+                        + baseMap.version() + ")");
             }
             if (wanted == n) {
                 home.finished();
@@ -170,8 +184,8 @@ public final class Restore {
     }
 
     /** The backup a restore to {@code target} starts from (see {@link PointInTimeBase}). */
-    private static BackupManifest baseFor(BackupCatalog catalog, List<CutRecord> cuts, CutRecord target)
-            throws IOException {
+    private static BackupManifest baseFor(BackupCatalog catalog, List<CutRecord> cuts, CutRecord target,
+                                          Set<Long> routable) throws IOException {
         List<PointInTimeBase.Candidate> candidates = new ArrayList<>();
         for (Map.Entry<String, Boolean> e : catalog.backups().entrySet()) {
             if (e.getValue()) {
@@ -179,7 +193,7 @@ public final class Restore {
             }
         }
         candidates.sort(Comparator.comparingLong(PointInTimeBase.Candidate::cutMillis));
-        return catalog.manifest(PointInTimeBase.choose(candidates, cuts, target));
+        return catalog.manifest(PointInTimeBase.choose(candidates, cuts, target, routable));
     }
 
     private void replay(BackupStore store, BackupManifest base, CutRecord target, NewHome home) throws Exception {
