@@ -32,7 +32,6 @@ import java.util.Map;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -66,10 +65,9 @@ class BackupAtOneCutIT {
     void aBackupUnderTransfersAndAMoveRestoresExactlyOneCutIntoAnyShardCount() throws Exception {
         Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-cut-", BackupRestoreIT.SEARCHABLE);
         Path archive = work.resolve("archive");
-        String backupYaml = "backup:\n  location: \"" + archive + "\"\n  archive_binlogs: true\n  cut_interval_s: 1\n";
-        System.setProperty("cleave.move.chunk_rows", "100");
-        System.setProperty("cleave.move.duty", "0.25");
-        try (CleaveTestHome home = CleaveTestHome.builder().shards(3).extraYaml(SHARDING + backupYaml).create();
+        String backupYaml = ArchivedMoves.archiving(archive);
+        try (ArchivedMoves slow = ArchivedMoves.slowCopies();
+             CleaveTestHome home = CleaveTestHome.builder().shards(3).extraYaml(SHARDING + backupYaml).create();
              RunningDaemon daemon = home.start()) {
             BinlogArchiver archiver = daemon.daemon().archiver();
             try (Connection c = daemon.connectProxy("", "")) {
@@ -93,15 +91,7 @@ class BackupAtOneCutIT {
 
                 // The move waits before it verifies (its copy on shard 1 in place, the map not flipped)
                 // until the backup during it is done and a cut is recorded under the same map.
-                daemon.daemon().moves().testHooks((point, id) -> {
-                    if (point == MoveHooks.Point.VERIFYING) {
-                        try {
-                            release.await(2, TimeUnit.MINUTES);
-                        } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                        }
-                    }
-                });
+                daemon.daemon().moves().testHooks(ArchivedMoves.holdBeforeVerifying(release));
                 MoveRecord move = daemon.daemon().moves().start("branch", "1-50", 1, "test");
                 load.awaitAcknowledged(LOAD / 3);
                 asked = System.nanoTime();
@@ -171,8 +161,6 @@ class BackupAtOneCutIT {
                         + " (after the move) from the backup before the move, into 2 shards");
             }
         } finally {
-            System.clearProperty("cleave.move.chunk_rows");
-            System.clearProperty("cleave.move.duty");
             BackupRestoreIT.deleteTree(work);
         }
     }

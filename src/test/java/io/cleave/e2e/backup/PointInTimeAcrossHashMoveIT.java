@@ -27,7 +27,6 @@ import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -54,11 +53,10 @@ class PointInTimeAcrossHashMoveIT {
     void restoresToCutsDuringAndAfterAMoveOfBuckets() throws Exception {
         Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-pitr-hash-", BackupRestoreIT.SEARCHABLE);
         Path archive = work.resolve("archive");
-        String backupYaml = "backup:\n  location: \"" + archive + "\"\n  archive_binlogs: true\n  cut_interval_s: 1\n";
-        System.setProperty("cleave.move.chunk_rows", "100");
-        System.setProperty("cleave.move.duty", "0.25");
+        String backupYaml = ArchivedMoves.archiving(archive);
         CountDownLatch release = new CountDownLatch(1);
-        try (CleaveTestHome home = CleaveTestHome.builder().shards(2).extraYaml(YAML + backupYaml).create();
+        try (ArchivedMoves slow = ArchivedMoves.slowCopies();
+             CleaveTestHome home = CleaveTestHome.builder().shards(2).extraYaml(YAML + backupYaml).create();
              RunningDaemon daemon = home.start()) {
             BinlogArchiver archiver = daemon.daemon().archiver();
             try (Connection c = daemon.connectProxy("", ""); Statement s = c.createStatement()) {
@@ -77,15 +75,7 @@ class PointInTimeAcrossHashMoveIT {
             Map<Long, Long> atDuring;
             CutRecord after;
             Map<Long, Long> atAfter;
-            daemon.daemon().moves().testHooks((point, id) -> {
-                if (point == MoveHooks.Point.VERIFYING) {
-                    try {
-                        release.await(2, TimeUnit.MINUTES);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                }
-            });
+            daemon.daemon().moves().testHooks(ArchivedMoves.holdBeforeVerifying(release));
             try (Writer writer = new Writer(daemon)) {
                 MoveRecord move = daemon.daemon().moves().start("ids", "bucket:0-3", 1, "test");
                 long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
@@ -138,8 +128,6 @@ class PointInTimeAcrossHashMoveIT {
                 }
             }
         } finally {
-            System.clearProperty("cleave.move.chunk_rows");
-            System.clearProperty("cleave.move.duty");
             BackupRestoreIT.deleteTree(work);
         }
     }
