@@ -250,34 +250,17 @@ final class DdlParser {
                 constraintName = c.identifier().value();
             }
         }
-        Ddl.KeyType type;
-        if (c.accept(Keyword.PRIMARY)) {
-            c.expect(Keyword.KEY);
-            type = Ddl.KeyType.PRIMARY;
-        } else if (c.accept(Keyword.UNIQUE)) {
-            if (!c.accept(Keyword.KEY)) {
-                c.accept(Keyword.INDEX);
-            }
-            type = Ddl.KeyType.UNIQUE;
-        } else if (c.is(Keyword.FULLTEXT) || c.is(Keyword.SPATIAL)) {
-            type = c.is(Keyword.FULLTEXT) ? Ddl.KeyType.FULLTEXT : Ddl.KeyType.SPATIAL;
-            c.pos++;
-            if (!c.accept(Keyword.KEY)) {
-                c.accept(Keyword.INDEX);
-            }
-        } else if ((c.is(Keyword.KEY) || c.is(Keyword.INDEX)) && constraintName == null) {
-            c.pos++;
-            type = Ddl.KeyType.INDEX;
-        } else if (c.accept(Keyword.FOREIGN)) {
+        Ddl.KeyType type = keyType(constraintName == null);
+        if (type == null && c.accept(Keyword.FOREIGN)) {
             c.expect(Keyword.KEY);
             type = Ddl.KeyType.FOREIGN;
-        } else if (c.is(Keyword.CHECK)) {
+        } else if (type == null && c.is(Keyword.CHECK)) {
             c.pos++;
             c.skipParens();
             skipConstraintTail();
             keys.add(new Ddl.KeyDef(c.spanFrom(start), Ddl.KeyType.CHECK, constraintName, List.of(), List.of()));
             return true;
-        } else {
+        } else if (type == null) {
             if (start != c.pos) {
                 throw c.error("expected a constraint");
             }
@@ -297,6 +280,30 @@ final class DdlParser {
         skipConstraintTail();
         keys.add(new Ddl.KeyDef(c.spanFrom(start), type, name, parts.columns(), parts.expressions()));
         return true;
+    }
+
+    /**
+     * {@code PRIMARY KEY | UNIQUE [KEY|INDEX] | FULLTEXT|SPATIAL [KEY|INDEX] | KEY | INDEX} (the last two
+     * when {@code plainIndex}), read; null (nothing read) when no key type stands here.
+     */
+    private Ddl.KeyType keyType(boolean plainIndex) {
+        Ddl.KeyType type;
+        if (c.accept(Keyword.PRIMARY)) {
+            c.expect(Keyword.KEY);
+            return Ddl.KeyType.PRIMARY;
+        } else if (c.accept(Keyword.UNIQUE)) {
+            type = Ddl.KeyType.UNIQUE;
+        } else if (c.accept(Keyword.FULLTEXT) || c.accept(Keyword.SPATIAL)) {
+            type = c.isAt(-1, Keyword.FULLTEXT) ? Ddl.KeyType.FULLTEXT : Ddl.KeyType.SPATIAL;
+        } else if (plainIndex && (c.accept(Keyword.KEY) || c.accept(Keyword.INDEX))) {
+            return Ddl.KeyType.INDEX;
+        } else {
+            return null;
+        }
+        if (!c.accept(Keyword.KEY)) {
+            c.accept(Keyword.INDEX);
+        }
+        return type;
     }
 
     private record KeyParts(List<String> columns, List<Expr> expressions) {
@@ -439,19 +446,9 @@ final class DdlParser {
             if (c.accept(Keyword.CONSTRAINT) && !c.is(Keyword.PRIMARY) && !c.is(Keyword.UNIQUE)) {
                 constraint = c.identifier().value();
             }
-            Ddl.KeyType type;
-            if (c.accept(Keyword.PRIMARY)) {
-                c.expect(Keyword.KEY);
-                type = Ddl.KeyType.PRIMARY;
-            } else if (c.accept(Keyword.UNIQUE)) {
-                type = Ddl.KeyType.UNIQUE;
-            } else if (c.accept(Keyword.FULLTEXT) || c.accept(Keyword.SPATIAL)) {
-                type = c.isAt(-1, Keyword.FULLTEXT) ? Ddl.KeyType.FULLTEXT : Ddl.KeyType.SPATIAL;
-            } else {
-                type = Ddl.KeyType.INDEX;
-            }
-            if (type != Ddl.KeyType.PRIMARY && !c.accept(Keyword.KEY)) {
-                c.accept(Keyword.INDEX);
+            Ddl.KeyType type = keyType(true);
+            if (type == null) {
+                throw c.error("expected a key");
             }
             ifNotExists();
             String name = null;
