@@ -422,6 +422,14 @@ class GlobalUniqueKeysIT {
             assertThat(((Outcome.Failure) index).code()).isEqualTo(1235);
             assertThat(((Outcome.Failure) index).message()).contains("adds the unique key by_name (name), which leaves"
                     + " out the sharding column id, together with 'ADD COLUMN z INT'");
+            // A column's own UNIQUE was enforced by each shard alone before.
+            Outcome column = Outcome.run(c, "ALTER TABLE users ADD COLUMN nick VARCHAR(10) UNIQUE");
+            assertThat(((Outcome.Failure) column).code()).isEqualTo(1235);
+            assertThat(((Outcome.Failure) column).message()).contains("makes nick a unique key, which leaves out the"
+                    + " sharding column id");
+            Outcome ignore = Outcome.run(c, "ALTER IGNORE TABLE users ADD UNIQUE KEY by_name (name)");
+            assertThat(((Outcome.Failure) ignore).message()).contains("IGNORE, which deletes the rows that break the key,"
+                    + " is not supported");
             Outcome odku = Outcome.run(c, "INSERT INTO users VALUES (71, 'o@y', 'o') ON DUPLICATE KEY UPDATE email = 'p@y'");
             assertThat(((Outcome.Failure) odku).message()).contains("ON DUPLICATE KEY UPDATE of email, a column of the"
                     + " unique key email");

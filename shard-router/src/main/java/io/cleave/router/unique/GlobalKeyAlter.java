@@ -1,7 +1,10 @@
 package io.cleave.router.unique;
 
 import io.cleave.router.sql.ast.Ddl;
+import io.cleave.router.sql.lex.Identifiers;
+import io.cleave.router.sql.lex.Keyword;
 import io.cleave.router.sql.lex.TokenBuffer;
+import io.cleave.router.sql.lex.TokenType;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -15,9 +18,11 @@ import java.util.Set;
  * the index is dropped again. That is all or nothing only when whatever else the statement does
  * can be dropped again losing nothing: the other clauses may add indexes (dropped with the key)
  * and set ALGORITHM or LOCK; anything else (a column, a drop, a change of a column, a second
- * global key) is refused, naming the clause.
+ * global key) is refused, naming the clause. A column defined UNIQUE or PRIMARY KEY (ADD, MODIFY,
+ * CHANGE) that is not the sharding column is refused too: its key would be enforced per shard only.
  *
- * @param key     the global key added (one of {@code added}); its name as written, null when unnamed
+ * @param key     the global key added (one of {@code added}; null only with a refusal); its name as
+ *                written, null when unnamed
  * @param added   every index the statement adds, in its order (the server names unnamed ones in
  *                that order), to drop should the key not be built
  * @param refusal why the statement may not run, or null
@@ -30,6 +35,7 @@ public record GlobalKeyAlter(Ddl.KeyDef key, List<Ddl.KeyDef> added, String refu
         List<Ddl.KeyDef> added = new ArrayList<>();
         String refusal = null;
         String other = null;
+        String columnRefusal = null;
         for (Ddl.AlterClause clause : alter.clauses()) {
             String text = tokens.text(clause.span().first(), clause.span().end() - 1);
             Ddl.KeyDef adds = clause.addedKey();
@@ -47,9 +53,21 @@ public record GlobalKeyAlter(Ddl.KeyDef key, List<Ddl.KeyDef> added, String refu
                 added.add(adds);
             } else if (adds != null && (adds.name() != null || !adds.columns().isEmpty())) {
                 added.add(adds);
-            } else if (!isOption(tokens, clause) && other == null) {
-                other = text;
+            } else {
+                String column = columnMadeUnique(tokens, clause);
+                if (column != null && !column.equalsIgnoreCase(shardingColumn) && columnRefusal == null) {
+                    columnRefusal = "ALTER TABLE " + alter.table().name() + ": '" + text + "' makes " + column + " a unique"
+                            + " key, which leaves out the sharding column " + shardingColumn + ": define the column"
+                            + " without it, then add the key with ALTER TABLE " + alter.table().name() + " ADD UNIQUE ("
+                            + column + "), which builds its lookup across shards from the rows";
+                }
+                if (!isOption(tokens, clause) && other == null) {
+                    other = text;
+                }
             }
+        }
+        if (columnRefusal != null) {
+            return new GlobalKeyAlter(key, List.copyOf(added), columnRefusal);
         }
         if (key == null) {
             return null;
@@ -89,6 +107,47 @@ public record GlobalKeyAlter(Ddl.KeyDef key, List<Ddl.KeyDef> added, String refu
     private static boolean isGlobal(Ddl.KeyDef key, String shardingColumn) {
         return (key.type() == Ddl.KeyType.PRIMARY || key.type() == Ddl.KeyType.UNIQUE) && key.expressions().isEmpty()
                 && !key.columns().isEmpty() && key.columns().stream().noneMatch(c -> c.equalsIgnoreCase(shardingColumn));
+    }
+
+    /**
+     * The column an {@code ADD|MODIFY|CHANGE [COLUMN]} clause defines with a {@code UNIQUE} or
+     * {@code PRIMARY KEY} attribute, or null; a parenthesized list of columns with one is named by
+     * its first. The key such a clause adds is no clause of its own, but a key all the same.
+     */
+    private static String columnMadeUnique(TokenBuffer tokens, Ddl.AlterClause clause) {
+        int i = clause.span().first();
+        int end = clause.span().end();
+        boolean change = tokens.isKeyword(i, Keyword.CHANGE);
+        if (!tokens.isKeyword(i, Keyword.ADD) && !change && !tokens.textEqualsIgnoreCase(i, "MODIFY")) {
+            return null;
+        }
+        i++;
+        if (tokens.isKeyword(i, Keyword.COLUMN)) {
+            i++;
+        }
+        boolean list = tokens.type(i) == TokenType.LPAREN;
+        boolean unique = false;
+        boolean generated = false;
+        int depth = 0;
+        for (int k = i; k < end; k++) {
+            TokenType t = tokens.type(k);
+            depth += t == TokenType.LPAREN ? 1 : t == TokenType.RPAREN ? -1 : 0;
+            if ((depth == 0 || list && depth == 1) && (tokens.isKeyword(k, Keyword.UNIQUE)
+                    || tokens.isKeyword(k, Keyword.PRIMARY) && tokens.isKeyword(k + 1, Keyword.KEY))) {
+                unique = true;
+            }
+            generated |= tokens.textEqualsIgnoreCase(k, "AUTO_INCREMENT");
+        }
+        // An AUTO_INCREMENT column's ids are unique across shards as each shard generates them (its own
+        // offset, stepping by the shard count): its key stays enforced by each shard, as before.
+        if (!unique || generated) {
+            return null;
+        }
+        i += list ? 1 : 0;
+        while (tokens.isKeyword(i, Keyword.IF) || tokens.isKeyword(i, Keyword.NOT) || tokens.isKeyword(i, Keyword.EXISTS)) {
+            i++;
+        }
+        return Identifiers.unquote(tokens.text(change && !list ? i + 1 : i));
     }
 
     /** {@code ALTER [ONLINE] IGNORE TABLE}. */

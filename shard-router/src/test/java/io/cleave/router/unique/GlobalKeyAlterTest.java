@@ -70,6 +70,16 @@ class GlobalKeyAlterTest {
         assertThat(alter("ALTER IGNORE TABLE orders ADD UNIQUE (email)").refusal()).startsWith("ALTER IGNORE TABLE orders")
                 .contains("IGNORE, which deletes the rows that break the key, is not supported");
         assertThat(alter("ALTER ONLINE TABLE orders ADD UNIQUE (email)").refusal()).isNull();
+        // A column defined UNIQUE is a key too, which could not be built with the column.
+        assertThat(alter("ALTER TABLE orders ADD COLUMN email2 VARCHAR(10) NOT NULL UNIQUE KEY").refusal())
+                .contains("makes email2 a unique key").contains("ADD UNIQUE (email2)");
+        assertThat(alter("ALTER TABLE orders MODIFY COLUMN `note` TEXT PRIMARY KEY").refusal()).contains("makes note a");
+        assertThat(alter("ALTER TABLE orders CHANGE note memo INT UNIQUE, ALGORITHM=COPY").refusal()).contains("makes memo");
+        assertThat(alter("ALTER TABLE orders ADD (a INT, b INT UNIQUE)").refusal()).contains("makes a a unique key");
+        assertThat(alter("ALTER TABLE orders ADD COLUMN IF NOT EXISTS c INT UNIQUE").refusal()).contains("makes c a");
+        assertThat(alter("ALTER TABLE orders MODIFY cust_id BIGINT UNIQUE")).isNull();
+        assertThat(alter("ALTER TABLE orders ADD COLUMN h_id BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY")).isNull();
+        assertThat(alter("ALTER TABLE orders ADD COLUMN c INT COMMENT 'unique', ADD KEY (c)")).isNull();
         // A key clause that cannot be read is never taken for no key.
         assertThat(alter("ALTER TABLE orders ADD UNIQUE (email), ADD KEY k ()").refusal())
                 .contains("'ADD KEY k ()'").contains("cannot read");
