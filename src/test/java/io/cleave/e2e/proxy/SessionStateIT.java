@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -212,7 +213,7 @@ class SessionStateIT {
     void temporaryTablePinsItsConnectionUntilDropped() throws Exception {
         try (Connection a = open("app"); Connection b = open("app")) {
             exec(a, "CREATE TEMPORARY TABLE scratch (x INT)", "INSERT INTO scratch VALUES (1)");
-            assertThat(inUse()).isEqualTo(1);
+            assertInUse(1);
             for (int i = 2; i <= 4; i++) {
                 assertThatThrownBy(() -> row(b, "SELECT COUNT(*) FROM scratch")).isInstanceOfSatisfying(
                         SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(1146));
@@ -221,9 +222,9 @@ class SessionStateIT {
             }
             assertThat(row(a, "SELECT COUNT(*), SUM(x) FROM scratch")).containsExactly("4", "10");
             exec(a, "CREATE TEMPORARY TABLE scratch2 (y INT)", "DROP TEMPORARY TABLE scratch");
-            assertThat(inUse()).as("scratch2 still holds the connection").isEqualTo(1);
+            assertInUse(1, "scratch2 still holds the connection");
             exec(a, "DROP TEMPORARY TABLE scratch2");
-            assertThat(inUse()).isZero();
+            assertInUse(0);
         }
     }
 
@@ -232,17 +233,17 @@ class SessionStateIT {
         try (Connection a = open("app"); Connection b = open("app")) {
             assertThat(row(a, "SELECT GET_LOCK('job', 0)")).containsExactly("1");
             assertThat(row(a, "SELECT GET_LOCK('job', 0)")).as("held again by its owner").containsExactly("1");
-            assertThat(inUse()).isEqualTo(1);
+            assertInUse(1);
             assertThat(row(b, "SELECT GET_LOCK('job', 0)")).as("another session cannot take it").containsExactly("0");
             assertThat(row(a, "SELECT IS_USED_LOCK('job') IS NOT NULL, 1")).containsExactly("1", "1");
             assertThat(row(a, "SELECT RELEASE_LOCK('job')")).containsExactly("1");
-            assertThat(inUse()).as("taken twice, released once").isEqualTo(1);
+            assertInUse(1, "taken twice, released once");
             assertThat(row(b, "SELECT GET_LOCK('job', 0)")).containsExactly("0");
             assertThat(row(a, "SELECT RELEASE_LOCK('job')")).containsExactly("1");
-            assertThat(inUse()).isZero();
+            assertInUse(0);
             assertThat(row(b, "SELECT GET_LOCK('job', 0)")).containsExactly("1");
             assertThat(row(b, "SELECT RELEASE_ALL_LOCKS()")).containsExactly("1");
-            assertThat(inUse()).isZero();
+            assertInUse(0);
         }
     }
 
@@ -250,7 +251,7 @@ class SessionStateIT {
     void lockTablesPinsItsConnectionUntilUnlocked() throws Exception {
         try (Connection a = open("app"); Connection b = open("app")) {
             exec(a, "LOCK TABLES items READ");
-            assertThat(inUse()).isEqualTo(1);
+            assertInUse(1);
             assertThat(row(a, "SELECT COUNT(*) FROM items")).containsExactly("2");
             // Only the locking connection refuses tables it did not lock.
             assertThatThrownBy(() -> exec(a, "INSERT INTO audit VALUES (1)")).isInstanceOfSatisfying(
@@ -258,7 +259,7 @@ class SessionStateIT {
             exec(b, "INSERT INTO audit VALUES (1)");
             assertThat(row(b, "SELECT COUNT(*) FROM items")).containsExactly("2");
             exec(a, "UNLOCK TABLES");
-            assertThat(inUse()).isZero();
+            assertInUse(0);
             exec(a, "INSERT INTO audit VALUES (2)");
             exec(a, "DELETE FROM audit");
         }
@@ -268,17 +269,33 @@ class SessionStateIT {
     void sqlPreparePinsItsConnectionUntilDeallocated() throws Exception {
         try (Connection a = open("app"); Connection b = open("app")) {
             exec(a, "PREPARE plus_one FROM 'SELECT ? + 1'", "SET @a = 41");
-            assertThat(inUse()).isEqualTo(1);
+            assertInUse(1);
             assertThatThrownBy(() -> exec(b, "EXECUTE plus_one USING @a")).isInstanceOfSatisfying(
                     SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(1243));
             exec(b, "SET @a = 1");
             assertThat(row(a, "EXECUTE plus_one USING @a")).containsExactly("42");
             exec(a, "DEALLOCATE PREPARE plus_one");
-            assertThat(inUse()).isZero();
+            assertInUse(0);
         }
     }
 
-    /** Backend connections to the shard lent out right now (between statements: the pinned ones). */
+    /**
+     * Asserts how many backend connections to the shard are lent out between statements (the
+     * pinned ones). A statement's answer reaches the client before the proxy has finished with its
+     * connection (a GET_LOCK's ownership is read back after the answer went out), so the count is
+     * polled until it settles, for up to 10 s; a connection that stays lent fails the test.
+     */
+    private static void assertInUse(long expected, String... description) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        long seen = inUse();
+        while (seen != expected && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+            seen = inUse();
+        }
+        assertThat(seen).as(description.length > 0 ? description[0] : "backend connections in use").isEqualTo(expected);
+    }
+
+    /** Backend connections to the shard lent out right now. */
     private static long inUse() throws Exception {
         String body = daemon.admin("GET", "/metrics", false).body();
         Matcher m = Pattern.compile("cleave_proxy_backend_connections\\{shard=\"0\",state=\"in_use\"} ([0-9.]+)")
