@@ -32,9 +32,9 @@ import java.util.Set;
  * created on every shard, and the key goes into {@code cleave.unique_keys} and the proxy's
  * {@link UniqueIndexes}. CREATE UNIQUE INDEX and ALTER TABLE ... ADD UNIQUE | PRIMARY KEY of such a
  * key build its lookup from the rows ({@link UniqueBuild}). DROP TABLE, DROP DATABASE, DROP INDEX
- * and ALTER TABLE drop the lookups of keys that are gone; TRUNCATE empties them. RENAME of a table with such keys is refused (its
- * lookups are named after it). A key the proxy cannot keep (a prefix of a column, an expression)
- * stays enforced per shard only, with a warning that says so.
+ * and ALTER TABLE drop the lookups of keys that are gone; TRUNCATE empties them. RENAME of a table
+ * with such keys is refused (its lookups are named after it). A key the proxy cannot keep (a
+ * prefix of a column, an expression) stays enforced per shard only, with a warning that says so.
  */
 final class UniqueDdl {
 
@@ -47,7 +47,7 @@ final class UniqueDdl {
     private final String currentSchema;
     /** The global unique key the statement adds, or null. */
     private final Addition addition;
-    /** The lookup a CREATE UNIQUE INDEX builds from the table's rows, once prepared ({@link #before}). */
+    /** The lookup the statement's added key builds from the table's rows, once prepared ({@link #before}). */
     private UniqueBuild build;
 
     private UniqueDdl(Session session, Ddl ddl, Addition addition) {

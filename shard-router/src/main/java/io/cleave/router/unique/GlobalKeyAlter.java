@@ -36,13 +36,17 @@ public record GlobalKeyAlter(Ddl.KeyDef key, List<Ddl.KeyDef> added, String refu
         String refusal = null;
         String other = null;
         String columnRefusal = null;
+        String unreadable = null;
         for (Ddl.AlterClause clause : alter.clauses()) {
             String text = tokens.text(clause.span().first(), clause.span().end() - 1);
             Ddl.KeyDef adds = clause.addedKey();
             if (clause.addsKey() && adds == null) {
-                refusal = refusal != null ? refusal : "ALTER TABLE " + alter.table().name() + ": the clause '" + text
-                        + "' adds a key whose columns the proxy cannot read, so it cannot tell whether the key leaves out"
-                        + " the sharding column " + shardingColumn + " (add it with CREATE INDEX)";
+                if (unique(tokens, clause) && unreadable == null) {
+                    unreadable = "ALTER TABLE " + alter.table().name() + ": the clause '" + text + "' adds a unique key"
+                            + " whose columns the proxy cannot read, so it cannot tell whether the key leaves out the"
+                            + " sharding column " + shardingColumn + " (add it with CREATE UNIQUE INDEX)";
+                }
+                other = other != null ? other : text;
             } else if (adds != null && isGlobal(adds, shardingColumn)) {
                 if (key != null) {
                     refusal = refusal != null ? refusal : "ALTER TABLE " + alter.table().name() + " adds two unique keys"
@@ -66,8 +70,8 @@ public record GlobalKeyAlter(Ddl.KeyDef key, List<Ddl.KeyDef> added, String refu
                 }
             }
         }
-        if (columnRefusal != null) {
-            return new GlobalKeyAlter(key, List.copyOf(added), columnRefusal);
+        if (unreadable != null || columnRefusal != null) {
+            return new GlobalKeyAlter(key, List.copyOf(added), unreadable != null ? unreadable : columnRefusal);
         }
         if (key == null) {
             return null;
@@ -148,6 +152,16 @@ public record GlobalKeyAlter(Ddl.KeyDef key, List<Ddl.KeyDef> added, String refu
             i++;
         }
         return Identifiers.unquote(tokens.text(change && !list ? i + 1 : i));
+    }
+
+    /** Whether the clause says UNIQUE or PRIMARY KEY anywhere. */
+    private static boolean unique(TokenBuffer tokens, Ddl.AlterClause clause) {
+        for (int i = clause.span().first(); i < clause.span().end(); i++) {
+            if (tokens.isKeyword(i, Keyword.UNIQUE) || tokens.isKeyword(i, Keyword.PRIMARY)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** {@code ALTER [ONLINE] IGNORE TABLE}. */

@@ -82,7 +82,10 @@ class GlobalKeyAlterTest {
         assertThat(alter("ALTER TABLE orders ADD COLUMN c INT COMMENT 'unique', ADD KEY (c)")).isNull();
         // A key clause that cannot be read is never taken for no key.
         assertThat(alter("ALTER TABLE orders ADD UNIQUE (email), ADD KEY k ()").refusal())
-                .contains("'ADD KEY k ()'").contains("cannot read");
+                .contains("'ADD KEY k ()'");
+        assertThat(alter("ALTER TABLE orders ADD UNIQUE KEY k ()").refusal()).contains("'ADD UNIQUE KEY k ()'")
+                .contains("cannot read");
+        assertThat(alter("ALTER TABLE orders ADD KEY k ()")).isNull();
     }
 
     @Test
