@@ -8,8 +8,6 @@ import io.cleave.router.sql.ast.Ddl;
 import io.cleave.router.sql.ast.Statement;
 import io.cleave.router.sql.ast.StatementKind;
 import io.cleave.router.sql.ast.TableName;
-import io.cleave.router.sql.digest.StatementDigest;
-import io.cleave.router.sql.lex.SqlLexer;
 import io.cleave.router.sql.lex.TokenBuffer;
 import io.cleave.router.sql.parse.SqlParser;
 import io.cleave.router.topology.TableRule;
@@ -65,10 +63,7 @@ final class UniqueDdl {
         Statement statement;
         TokenBuffer tokens = new TokenBuffer();
         try {
-            new SqlLexer(session.sqlMode()).lex(sql, tokens);
-            StatementDigest digest = new StatementDigest();
-            digest.compute(tokens);
-            statement = new SqlParser().parse(tokens, digest);
+            statement = SqlParser.parse(sql, session.sqlMode(), tokens);
         } catch (RuntimeException e) {
             return null;
         }

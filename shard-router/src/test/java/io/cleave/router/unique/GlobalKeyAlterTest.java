@@ -1,11 +1,9 @@
 package io.cleave.router.unique;
 
 import io.cleave.router.sql.ast.Ddl;
-import io.cleave.router.sql.lex.SqlLexer;
 import io.cleave.router.sql.lex.SqlMode;
 import io.cleave.router.sql.lex.TokenBuffer;
 import io.cleave.router.sql.parse.SqlParser;
-import io.cleave.router.sql.digest.StatementDigest;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -20,10 +18,8 @@ class GlobalKeyAlterTest {
 
     private static GlobalKeyAlter alter(String sql) {
         TokenBuffer tokens = new TokenBuffer();
-        new SqlLexer(SqlMode.DEFAULT).lex(sql.getBytes(StandardCharsets.UTF_8), tokens);
-        StatementDigest digest = new StatementDigest();
-        digest.compute(tokens);
-        return GlobalKeyAlter.of((Ddl.AlterTable) new SqlParser().parse(tokens, digest), "cust_id", tokens);
+        Ddl.AlterTable alter = (Ddl.AlterTable) SqlParser.parse(sql.getBytes(StandardCharsets.UTF_8), SqlMode.DEFAULT, tokens);
+        return GlobalKeyAlter.of(alter, "cust_id", tokens);
     }
 
     @Test
