@@ -115,6 +115,64 @@ class SessionStateIT {
         }
     }
 
+    /**
+     * FOUND_ROWS() and ROW_COUNT() are the session's, as on one server, even when another client's
+     * statement ran on the backend connection in between (the pool lends the connection given back
+     * last, so b's statements run where a's ran) and when they stand inside larger expressions.
+     */
+    @Test
+    void foundRowsAndRowCountAreTheSessionsOwnInEveryExpression() throws Exception {
+        // useLocalSessionState: Connector/J otherwise reads @@transaction_read_only before each
+        // write, a SELECT that sets ROW_COUNT() to -1 on one server as through the proxy.
+        try (Connection a = DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + daemon.proxyPort()
+                + "/app?sslMode=DISABLED&useServerPrepStmts=false&useLocalSessionState=true", "root", "");
+             Connection b = open("app")) {
+            exec(a, "CREATE TABLE counted_rows (id INT PRIMARY KEY, v INT)");
+            StringBuilder values = new StringBuilder();
+            for (int i = 1; i <= 30; i++) {
+                values.append(i == 1 ? "" : ", ").append("(").append(i).append(", 0)");
+            }
+            exec(a, "INSERT INTO counted_rows VALUES " + values);
+
+            row(a, "SELECT SQL_CALC_FOUND_ROWS id FROM counted_rows ORDER BY id LIMIT 5");
+            row(b, "SELECT id FROM counted_rows WHERE id <= 2");
+            assertThat(row(a, "SELECT FOUND_ROWS()")).as("the rows a's SELECT would have found without LIMIT")
+                    .containsExactly("30");
+            row(a, "SELECT SQL_CALC_FOUND_ROWS id FROM counted_rows WHERE id > 10 LIMIT 3");
+            row(b, "SELECT id FROM counted_rows WHERE id <= 2");
+            assertThat(row(a, "SELECT FOUND_ROWS() + 0, FOUND_ROWS() > 10, 'x'")).containsExactly("20", "1", "x");
+            row(a, "SELECT id FROM counted_rows WHERE id <= 4");
+            exec(b, "UPDATE counted_rows SET v = v + 1 WHERE id <= 7");
+            assertThat(row(a, "SELECT FOUND_ROWS() AS found")).as("a plain SELECT's rows").containsExactly("4");
+            exec(a, "UPDATE counted_rows SET v = 1 WHERE id > 27");
+            assertThat(row(a, "SELECT FOUND_ROWS()")).as("an UPDATE leaves FOUND_ROWS() alone").containsExactly("1");
+
+            exec(a, "UPDATE counted_rows SET v = v + 1 WHERE id <= 3");
+            exec(b, "UPDATE counted_rows SET v = v + 1 WHERE id <= 9");
+            assertThat(row(a, "SELECT ROW_COUNT() * 10, 'y'")).containsExactly("30", "y");
+            exec(a, "DELETE FROM counted_rows WHERE id = 30");
+            exec(b, "UPDATE counted_rows SET v = v + 1 WHERE id <= 9");
+            exec(a, "INSERT INTO counted_rows VALUES (100, ROW_COUNT())");
+            assertThat(row(a, "SELECT v FROM counted_rows WHERE id = 100")).as("the DELETE's count").containsExactly("1");
+            assertThat(row(a, "SELECT 'ROW_COUNT()', `v` AS row_count FROM counted_rows WHERE id = 100"))
+                    .as("the name in a string or as an alias is no call").containsExactly("ROW_COUNT()", "1");
+            try (Connection prepared = DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + daemon.proxyPort()
+                    + "/app?sslMode=DISABLED&useServerPrepStmts=true&emulateUnsupportedPstmts=false", "root", "")) {
+                assertThatThrownBy(() -> prepared.prepareStatement("SELECT ROW_COUNT() + ?"))
+                        .as("prepared on the server: refused, never answered with another client's count")
+                        .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(1235));
+                try (java.sql.PreparedStatement alone = prepared.prepareStatement("SELECT FOUND_ROWS()")) {
+                    row(prepared, "SELECT id FROM counted_rows WHERE id <= 3");
+                    try (ResultSet rs = alone.executeQuery()) {
+                        assertThat(rs.next()).isTrue();
+                        assertThat(rs.getLong(1)).as("alone, the proxy answers it").isEqualTo(3);
+                    }
+                }
+            }
+            exec(a, "DROP TABLE counted_rows");
+        }
+    }
+
     @Test
     void autoIncrementCountsByOneUnlessTheClientChoseItsStep() throws Exception {
         try (Connection a = open("app"); Connection b = open("app")) {
