@@ -88,6 +88,7 @@ public final class Restore {
 
     /** A new home at {@code root} with {@code shards} shards holding the backup's rows, its shards running. */
     private NewHome fromBackup(BackupStore store, BackupManifest manifest, Path root, int shards) throws Exception {
+        GlobalKeyLookups.checkFit(manifest, shards);
         ShardMap restoredMap = RestoredMap.of(ShardMapStore.parse(manifest.shardMap().getBytes(StandardCharsets.UTF_8)),
                 shards);
         String restoredConfig = RestoredConfig.of(manifest.config(), shards);
@@ -135,6 +136,7 @@ public final class Restore {
                 : ShardMapStore.parse(catalog.map(target.mapVersion()));
         int n = base.shardCount();
         int wanted = request.shards().orElse(n);
+        GlobalKeyLookups.checkFit(base, wanted); // before the replay: refused at once, not after the work
         // Open for search: when the daemon is root, the interim home's shards run as server.os_user.
         Path root = wanted == n ? request.home() : Files.createTempDirectory(
                 request.home().toAbsolutePath().getParent(), ".cleave-restore-",
