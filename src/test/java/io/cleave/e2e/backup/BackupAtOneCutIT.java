@@ -55,10 +55,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 class BackupAtOneCutIT {
 
     private static final boolean LONG = Boolean.getBoolean("backup.long");
-    private static final BankTransfers.Shape SHAPE = new BankTransfers.Shape(300, LONG ? 200 : 20, 100);
+    static final BankTransfers.Shape SHAPE = new BankTransfers.Shape(300, LONG ? 200 : 20, 100);
     private static final int WRITERS = LONG ? 8 : 4;
     private static final int LOAD = LONG ? 3000 : 300;
-    private static final String SHARDING = BackupRestoreIT.SHARDING
+    static final String SHARDING = BackupRestoreIT.SHARDING
             + "    - { name: entries, keyspace: branch, column: branch }\n";
 
     @Test
@@ -171,7 +171,7 @@ class BackupAtOneCutIT {
      * every one acknowledged before {@code asked} present, none begun after {@code seenOpen} present,
      * none that failed before its COMMIT present.
      */
-    private static void assertHoldsOneCut(RestoredHome h, Map<Long, LedgeredTransfers.Outcome> outcomes, long asked,
+    static void assertHoldsOneCut(RestoredHome h, Map<Long, LedgeredTransfers.Outcome> outcomes, long asked,
                                           long seenOpen, String what) throws Exception {
         // asked: before the cut was asked for; seenOpen: once it was known to be taken.
         h.assertBankHolds(SHAPE.rows(), what);
@@ -220,7 +220,7 @@ class BackupAtOneCutIT {
         }
         assertThat(wrong).as("%s: what differs from one cut of the clients' history", what).isEmpty();
         assertThat(mustBeThere).as("transfers acknowledged before the backup was asked for").isPositive();
-        System.out.printf("BackupAtOneCutIT: %s: %d transfers whole, all %d acknowledged before the point was asked"
+        System.out.printf("%s: %d transfers whole, all %d acknowledged before the point was asked"
                 + " for among them%n", what, transfers.size(), mustBeThere);
     }
 

@@ -137,11 +137,20 @@ public final class AdminClient {
                 io.cleave.manager.scale.ScaleStatus.class);
     }
 
-    /** Starts a backup to {@code to} (null: the configured location). */
+    /** Starts a backup to {@code to} (null: the configured location) with the configured engine. */
     public io.cleave.manager.backup.BackupStatus startBackup(String to) throws IOException {
+        return startBackup(to, null);
+    }
+
+    /** Starts a backup to {@code to} (null: the configured location) with {@code engine} (null: the configured one). */
+    public io.cleave.manager.backup.BackupStatus startBackup(String to, io.cleave.manager.config.BackupEngine engine)
+            throws IOException {
         java.util.Map<String, Object> body = new java.util.LinkedHashMap<>();
         if (to != null) {
             body.put("to", to);
+        }
+        if (engine != null) {
+            body.put("engine", engine.label());
         }
         return post("/v1/backups", body, Duration.ofSeconds(30), io.cleave.manager.backup.BackupStatus.class);
     }

@@ -47,8 +47,8 @@ import java.util.function.Supplier;
  *       datadirs of shards a scale stopped; {@code GET /v1/scale}: its status</li>
  *   <li>{@code POST /v1/shard-table} with {@code {"table": "db.t", "keyspace": "k", "column": "c"}} (or
  *       {@code "reference": true}, or {@code "unsharded": SHARD}): the move that gives the table that rule</li>
- *   <li>{@code POST /v1/backups} with {@code {"to": "DIR or s3://BUCKET/PREFIX"}} (or {@code {}}: the configured
- *       location) starts a backup (409 while one runs); {@code GET /v1/backups/ID}: its progress;
+ *   <li>{@code POST /v1/backups} with {@code {"to": "DIR or s3://BUCKET/PREFIX", "engine": "auto|physical|logical"}} (or
+ *       {@code {}}: the configured location and engine) starts a backup (409 while one runs); {@code GET /v1/backups/ID}: its progress;
  *       {@code GET /v1/backups[?from=LOCATION]}: the backups and restorable range of a location</li>
  *   <li>{@code GET /metrics}: Prometheus text format</li>
  * </ul>
@@ -212,7 +212,14 @@ public final class AdminServer implements AutoCloseable {
         if (parts.length == 3 && method.equals("POST")) {
             handle(ex, "POST", true, () -> {
                 JsonNode body = body(ex);
-                respond(ex, 202, "application/json", JSON.writeValueAsString(backups.start(body.path("to").asText(null))));
+                String engineText = body.path("engine").asText(null);
+                io.cleave.manager.config.BackupEngine engine = io.cleave.manager.config.BackupEngine.parse(engineText);
+                if (engineText != null && engine == null) {
+                    throw new AdminError(AdminError.BAD_REQUEST, "'" + engineText + "' is not a backup engine: expected"
+                            + " auto, physical or logical");
+                }
+                respond(ex, 202, "application/json", JSON.writeValueAsString(backups.start(body.path("to").asText(null),
+                        engine)));
             });
         } else if (parts.length == 3) {
             handle(ex, "GET", true, () -> respond(ex, 200, "application/json",

@@ -48,6 +48,16 @@ final class BackupKeys {
                 + ".zst";
     }
 
+    /** Where the parts of a physical copy's stream of {@code shard} go (a prefix). */
+    static String copyStream(String id, int shard) {
+        return backup(id) + "physical/shard-" + shard + "/stream/";
+    }
+
+    /** Where the parts of {@code shard}'s binlog file {@code file} kept with a physical copy go (a prefix). */
+    static String copyBinlog(String id, int shard, String file) {
+        return backup(id) + "physical/shard-" + shard + "/binlog/" + name(file) + "/";
+    }
+
     /** A name made safe as one path segment of a key. */
     private static String name(String s) {
         return URLEncoder.encode(s, StandardCharsets.UTF_8).replace("*", "%2A").replace(".", "%2E");

@@ -17,12 +17,15 @@ import java.util.List;
  * @param databases  each database's DDL (the database, its views and routines; tables are in {@code tables})
  * @param sequences  MariaDB sequences with their values, read on the default shard after the cut (empty in
  *                   backups made before they were backed up)
+ * @param copies     the physical engine's copy of each shard (empty for a logical backup, whose rows are in
+ *                   {@code tables}' chunks; a physical backup's tables hold their rows' count and checksum at
+ *                   the cut, and no chunks)
  */
 public record BackupManifest(int format, String id, String engine, String startedAt, String finishedAt, long cutMillis,
                              List<ShardPosition> shards, int shardCount, String serverVersion, String shardMap,
                              String config, List<String> accounts, List<DatabaseDdl> databases, List<TableBackup> tables,
                              long rows, long bytes, long storedBytes, long snapshotMillis,
-                             List<SequenceBackup> sequences) {
+                             List<SequenceBackup> sequences, List<PhysicalCopy> copies) {
 
     public static final int FORMAT = 1;
     public static final String LOGICAL = "logical";
@@ -30,6 +33,23 @@ public record BackupManifest(int format, String id, String engine, String starte
 
     public BackupManifest {
         sequences = sequences == null ? List.of() : List.copyOf(sequences);
+        copies = copies == null ? List.of() : List.copyOf(copies);
+    }
+
+    public boolean physical() {
+        return PHYSICAL.equals(engine);
+    }
+
+    /**
+     * One shard's physical copy: mariadb-backup's mbstream in parts ({@code stream}), and the shard's
+     * binlog files from the one in use when the copy began up to the cut's position ({@code binlogs}), from
+     * which a restore rolls the prepared copy forward to the cut.
+     */
+    public record PhysicalCopy(int shard, List<Chunk> stream, List<BinlogFile> binlogs) {
+    }
+
+    /** A binlog file as the shard named it, up to the cut's position when it is the cut's file, in parts. */
+    public record BinlogFile(String name, List<Chunk> parts) {
     }
 
     /** A shard's binlog position at the cut: its file, offset and GTID position ({@code null} gtid when none). */

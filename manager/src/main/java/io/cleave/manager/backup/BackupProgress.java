@@ -85,6 +85,11 @@ final class BackupProgress {
         bytesRead.addAndGet(bytes);
     }
 
+    /** Bytes a physical copy read from a shard. */
+    void copied(long bytes) {
+        bytesRead.addAndGet(bytes);
+    }
+
     void chunkStored(long stored) {
         chunks.incrementAndGet();
         storedBytes.addAndGet(stored);

@@ -1,9 +1,11 @@
 package io.cleave.manager.backup;
 
 import io.cleave.manager.admin.AdminError;
+import io.cleave.manager.backup.physical.BackupTool;
 import io.cleave.manager.backup.store.BackupStore;
 import io.cleave.manager.backup.store.BackupStores;
 import io.cleave.manager.config.BackupConfig;
+import io.cleave.manager.config.BackupEngine;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,8 +46,23 @@ public final class BackupService implements AutoCloseable {
         return config;
     }
 
-    /** Starts a backup to {@code location} (null: the configured one). */
-    public synchronized BackupStatus start(String location) {
+    /** Starts a backup to {@code location} (null: the configured one) with the configured engine. */
+    public BackupStatus start(String location) {
+        return start(location, null);
+    }
+
+    /**
+     * Starts a backup to {@code location} (null: the configured one) with {@code engine} (null: the
+     * configured one); a physical backup that cannot run here is refused at once, saying why.
+     */
+    public synchronized BackupStatus start(String location, BackupEngine engine) {
+        BackupEngine asked = engine != null ? engine : config.engine();
+        BackupTool.Lookup tool = asked == BackupEngine.LOGICAL ? null
+                : BackupTool.forServer(sources.server(), System.getenv("PATH"));
+        if (asked == BackupEngine.PHYSICAL && !tool.found()) {
+            throw new AdminError(AdminError.BAD_REQUEST, "the physical engine cannot run here: " + tool.why());
+        }
+        BackupTool physical = tool != null && tool.found() ? tool.tool() : null;
         String where = location != null && !location.isBlank() ? location : config.location().orElseThrow(() ->
                 new AdminError(AdminError.BAD_REQUEST, "no backup location: give --to DIR or --to s3://BUCKET/PREFIX, or set"
                         + " backup.location in the config"));
@@ -68,13 +85,19 @@ public final class BackupService implements AutoCloseable {
                 recent.remove(recent.keySet().iterator().next());
             }
         }
-        runner.submit(() -> run(progress, store));
+        progress.engine(physical != null ? BackupManifest.PHYSICAL : BackupManifest.LOGICAL);
+        runner.submit(() -> run(progress, store, physical));
         return progress.status();
     }
 
-    private void run(BackupProgress progress, BackupStore store) {
+    /** Runs one backup: physical with {@code tool}, logical when it is null. */
+    private void run(BackupProgress progress, BackupStore store, BackupTool tool) {
         try (store) {
-            new LogicalBackup(sources, store, progress, ChunkLimits.fromSystemProperties(), config.maxSnapshot()).run();
+            if (tool != null) {
+                new PhysicalBackup(sources, store, progress, tool).run();
+            } else {
+                new LogicalBackup(sources, store, progress, ChunkLimits.fromSystemProperties(), config.maxSnapshot()).run();
+            }
         } catch (Exception e) {
             String why = e.getMessage() == null ? e.toString() : e.getMessage();
             for (Throwable t = e; t != null; t = t.getCause()) {

@@ -2,13 +2,7 @@ package io.cleave.manager.backup;
 
 import io.cleave.manager.backup.store.BackupStore;
 import io.cleave.manager.home.ShardMapStore;
-import io.cleave.manager.move.Catalog;
-import io.cleave.proxy.cut.BinlogPosition;
 import io.cleave.proxy.cut.Cut;
-import io.cleave.proxy.cut.CutWindows;
-import io.cleave.proxy.cut.JdbcCut;
-import io.cleave.proxy.cut.ShardSnapshot;
-import io.cleave.proxy.cut.SnapshotStatements;
 import io.cleave.router.shardmap.ShardMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,8 +37,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class LogicalBackup {
 
     private static final Logger log = LoggerFactory.getLogger(LogicalBackup.class);
-    private static final Duration CUT_WAIT = Duration.ofSeconds(30);
-    private static final int CUT_ATTEMPTS = 5;
 
     private final BackupSources sources;
     private final BackupStore store;
@@ -75,10 +67,7 @@ public final class LogicalBackup {
         store.put(BackupKeys.started(progress.id), BackupJson.write(Map.of("id", progress.id, "started",
                 progress.started.toString(), "engine", BackupManifest.LOGICAL)));
         ShardMap map = sources.maps().current();
-        if (!map.attached().isEmpty()) {
-            throw new IllegalStateException("an import is under way (" + map.attached().get(0).label() + " is attached):"
-                    + " back up once it is done");
-        }
+        BackupCut.refuseDuringImport(map);
         int shards = map.shardCount();
         Map<Integer, Connection> connections = new LinkedHashMap<>();
         Map<Integer, Connection> monitors = new LinkedHashMap<>();
@@ -87,35 +76,20 @@ public final class LogicalBackup {
         ExecutorService writers = Executors.newFixedThreadPool(writerCount, named("backup-write"));
         try {
             for (int s = 0; s < shards; s++) {
-                connections.put(s, open(s));
+                connections.put(s, BackupCut.reading(sources, s));
                 monitors.put(s, sources.links().open(s));
             }
             Connection meta = monitors.get(0);
             List<String> accounts = SchemaReader.accounts(meta);
-            List<BackupManifest.DatabaseDdl> databases = new ArrayList<>();
-            for (String db : SchemaReader.databases(meta)) {
-                databases.add(SchemaReader.ddl(meta, db));
-            }
+            List<BackupManifest.DatabaseDdl> databases = SchemaReader.ddls(meta);
             String version = SchemaReader.rows(meta, "SELECT VERSION()").get(0)[0];
 
             progress.phase(BackupPhase.CUTTING);
-            Cut<Connection> cut = null;
-            List<TablePlan> plans = null;
-            for (int attempt = 1; cut == null; attempt++) {
-                map = sources.maps().current();
-                plans = plans(monitors, map);
-                Cut<Connection> taken = takeCut(connections);
-                if (sources.maps().current().version() == map.version()) {
-                    cut = taken;
-                } else {
-                    endSnapshots(connections);
-                    if (attempt >= CUT_ATTEMPTS) {
-                        throw new IllegalStateException("the shard map changed during each of " + CUT_ATTEMPTS
-                                + " cuts (moves cut over): try again");
-                    }
-                }
-            }
-            long cutMillis = System.currentTimeMillis();
+            BackupCut taken = BackupCut.take(sources, connections, monitors);
+            Cut<Connection> cut = taken.cut();
+            List<TablePlan> plans = taken.plans();
+            map = taken.map();
+            long cutMillis = taken.millis();
             // Read after the cut, outside its snapshots (a sequence is not versioned): never behind the cut.
             Connection defaultShard = monitors.get(sources.configured().defaultShard());
             List<BackupManifest.SequenceBackup> sequences = Sequences.read(defaultShard, SchemaReader.databases(defaultShard));
@@ -183,7 +157,7 @@ public final class LogicalBackup {
                 }));
             }
             awaitReads(reads, monitors);
-            endSnapshots(connections);
+            BackupCut.endSnapshots(connections);
             progress.snapshotsClosed();
             for (Future<?> f : new ArrayList<>(stored)) {
                 f.get();
@@ -204,16 +178,12 @@ public final class LogicalBackup {
                 tables.add(new BackupManifest.TableBackup(p.schema(), p.table(), p.rule(), p.keyspace(), p.column(),
                         p.home(), p.create(), p.columns(), p.primaryKey(), sum[0], sum[1], list));
             }
-            List<BackupManifest.ShardPosition> positions = new ArrayList<>();
-            for (ShardSnapshot<Connection> s : cut.shards()) {
-                BinlogPosition b = s.position();
-                positions.add(new BackupManifest.ShardPosition(s.shard(), b == null ? null : b.file(),
-                        b == null ? -1 : b.position(), b == null ? null : b.gtid()));
-            }
+            List<BackupManifest.ShardPosition> positions = taken.positions();
             BackupManifest manifest = new BackupManifest(BackupManifest.FORMAT, progress.id, BackupManifest.LOGICAL,
                     progress.started.toString(), Instant.now().toString(), cutMillis, positions, shards, version,
                     new String(ShardMapStore.render(map, sources.configured())), Files.readString(sources.configFile()),
-                    accounts, databases, tables, rows, bytes, progress.storedBytes(), progress.snapshotMillis(), sequences);
+                    accounts, databases, tables, rows, bytes, progress.storedBytes(), progress.snapshotMillis(), sequences,
+                    List.of());
             store.put(BackupKeys.manifest(progress.id), BackupJson.write(manifest));
             progress.phase(BackupPhase.DONE);
             log.info("backup {} done: {} rows of {} tables, {} bytes stored in {}, snapshots open {} ms", progress.id,
@@ -232,56 +202,6 @@ public final class LogicalBackup {
             readers.awaitTermination(30, TimeUnit.SECONDS);
             writers.awaitTermination(30, TimeUnit.SECONDS);
         }
-    }
-
-    /** Every table of every database with its plan, as the map places its rows; Cleave's own tables as each shard's own. */
-    private List<TablePlan> plans(Map<Integer, Connection> monitors, ShardMap map) throws SQLException {
-        Map<String, TablePlan> plans = new LinkedHashMap<>();
-        for (Map.Entry<Integer, Connection> e : monitors.entrySet()) {
-            Connection c = e.getValue();
-            for (String db : SchemaReader.databases(c)) {
-                for (String table : SchemaReader.tables(c, db)) {
-                    String name = db + "." + table;
-                    if (!plans.containsKey(name)) {
-                        plans.put(name, TablePlan.of(db, table, Catalog.showCreateTable(c, db, table),
-                                SchemaReader.columns(c, db, table), Catalog.primaryKey(c, db, table), map,
-                                sources.configured(), 0));
-                    }
-                }
-            }
-        }
-        // Cleave's own tables (decisions, sequences) hold each shard's own rows, restored to the same shard.
-        Connection first = monitors.get(0);
-        for (String table : SchemaReader.tables(first, "cleave")) {
-            plans.put("cleave." + table, TablePlan.local("cleave", table, Catalog.showCreateTable(first, "cleave", table),
-                    SchemaReader.columns(first, "cleave", table), Catalog.primaryKey(first, "cleave", table),
-                    map.shardCount()));
-        }
-        return new ArrayList<>(plans.values());
-    }
-
-    private Cut<Connection> takeCut(Map<Integer, Connection> connections) throws SQLException {
-        CutWindows windows = sources.cuts().get();
-        if (windows != null) {
-            return JdbcCut.take(windows, connections, true, CUT_WAIT);
-        }
-        // No proxy runs: no client commits, so the snapshots need no window.
-        List<ShardSnapshot<Connection>> shards = new ArrayList<>();
-        for (Map.Entry<Integer, Connection> e : connections.entrySet()) {
-            try (Statement s = e.getValue().createStatement()) {
-                for (String sql : SnapshotStatements.READ) {
-                    s.execute(sql);
-                }
-                BinlogPosition p = null;
-                try (java.sql.ResultSet rs = s.executeQuery(SnapshotStatements.POSITION)) {
-                    if (rs.next()) {
-                        p = SnapshotStatements.position(rs.getString(1), rs.getString(2), rs.getString(3));
-                    }
-                }
-                shards.add(new ShardSnapshot<>(e.getKey(), e.getValue(), p));
-            }
-        }
-        return new Cut<>(shards);
     }
 
     /** Waits for the readers, watching the shards' history lists and how long the snapshots stay open. */
@@ -345,27 +265,16 @@ public final class LogicalBackup {
         return total;
     }
 
-    private Connection open(int shard) throws SQLException {
-        Connection c = sources.links().open(shard);
-        try (Statement s = c.createStatement()) {
-            // Values are read as text in UTC and utf8mb4; a restore writes them back the same way.
-            s.execute("SET time_zone = '+00:00'");
-            s.execute("SET NAMES utf8mb4");
-        }
-        return c;
-    }
-
-    private static void endSnapshots(Map<Integer, Connection> connections) {
-        for (Connection c : connections.values()) {
-            try (Statement s = c.createStatement()) {
-                s.execute("ROLLBACK");
-            } catch (SQLException e) {
-                // closed with the connection
-            }
+    /** The result of {@code f}, with what its task threw (not the wrapper). */
+    public static <T> T resultOf(Future<T> f) throws Exception {
+        try {
+            return f.get();
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause() instanceof Exception x ? x : e;
         }
     }
 
-    private static boolean contains(int[] shards, int shard) {
+    static boolean contains(int[] shards, int shard) {
         for (int s : shards) {
             if (s == shard) {
                 return true;

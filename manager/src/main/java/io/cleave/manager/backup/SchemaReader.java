@@ -45,6 +45,15 @@ final class SchemaReader {
         return out;
     }
 
+    /** Every database's DDL (see {@link #ddl}). */
+    static List<BackupManifest.DatabaseDdl> ddls(Connection c) throws SQLException {
+        List<BackupManifest.DatabaseDdl> out = new java.util.ArrayList<>();
+        for (String db : databases(c)) {
+            out.add(ddl(c, db));
+        }
+        return out;
+    }
+
     /** The database's DDL: CREATE DATABASE, then its views and routines as SHOW CREATE gives them. */
     static BackupManifest.DatabaseDdl ddl(Connection c, String database) throws SQLException {
         List<String> views = new ArrayList<>();

@@ -4,6 +4,7 @@ import io.cleave.manager.admin.AdminClient;
 import io.cleave.manager.backup.BackupPhase;
 import io.cleave.manager.backup.BackupStatus;
 import io.cleave.manager.backup.restore.Verify;
+import io.cleave.manager.config.BackupEngine;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -20,6 +21,8 @@ import java.util.concurrent.Callable;
                 + " in zstd chunk files with SHA-256 checksums and a manifest written last. Prints the backup's id at once;"
                 + " --wait follows it with a progress bar.",
                 "--to is a directory or s3://BUCKET/PREFIX (default: backup.location of the config).",
+                "--engine physical copies each shard's files with its server's mariadb-backup and rolls them forward to"
+                        + " the cut (MariaDB shards with a mariadb-backup of their version); logical reads the rows.",
                 "--status ID shows a backup's progress; --verify ID restores it into a scratch home, checks every table"
                         + " against the manifest's checksums and reports (no daemon needed; --from names the location)."})
 public final class BackupCommand implements Callable<Integer> {
@@ -37,6 +40,12 @@ public final class BackupCommand implements Callable<Integer> {
 
     @Option(names = "--to", paramLabel = "LOCATION", description = "A directory or s3://BUCKET/PREFIX.")
     String to;
+
+    @Option(names = "--engine", paramLabel = "ENGINE", description = "physical (each shard copied by its server's"
+            + " mariadb-backup, rolled forward to the cut), logical (rows read at the cut; any server) or auto (physical"
+            + " where a mariadb-backup of the shards' version is found, else logical). Default: backup.engine of the"
+            + " config, else auto.")
+    String engine;
 
     @Option(names = "--status", paramLabel = "ID", description = "Show a backup's progress.")
     String status;
@@ -57,8 +66,13 @@ public final class BackupCommand implements Callable<Integer> {
         if (verify != null) {
             return verify(out);
         }
+        BackupEngine chosen = BackupEngine.parse(engine);
+        if (engine != null && chosen == null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--engine " + engine
+                    + ": expected physical, logical or auto");
+        }
         AdminClient daemon = options.daemon();
-        BackupStatus s = status != null ? daemon.backup(status) : daemon.startBackup(to);
+        BackupStatus s = status != null ? daemon.backup(status) : daemon.startBackup(to, chosen);
         if (!follow.await) {
             if (follow.json) {
                 out.println(MoveFollower.JSON.writeValueAsString(s));
@@ -82,8 +96,8 @@ public final class BackupCommand implements Callable<Integer> {
         } else {
             line.show(s);
             out.println(s.phase() == BackupPhase.DONE
-                    ? String.format(Locale.ROOT, "backup %s done: %,d rows, %.1f MB read, %.1f MB stored in %s in %.1f s;"
-                    + " snapshots open %.1f s, history list at most %,d", s.id(), s.rowsRead(), s.bytesRead() / 1e6,
+                    ? String.format(Locale.ROOT, "%s backup %s done: %,d rows, %.1f MB read, %.1f MB stored in %s in %.1f s;"
+                    + " snapshots open %.1f s, history list at most %,d", s.engine(), s.id(), s.rowsRead(), s.bytesRead() / 1e6,
                     s.storedBytes() / 1e6, s.location(), s.durationMillis() / 1000.0, s.snapshotMillis() / 1000.0,
                     s.historyLength())
                     : "backup " + s.id() + " failed: " + s.message());

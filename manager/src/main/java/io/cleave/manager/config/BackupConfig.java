@@ -16,10 +16,13 @@ import java.util.Optional;
  *                       InnoDB's purge on every shard); past it the backup fails and says so
  * @param s3Endpoint     an S3-compatible server's URL (path-style requests); empty for AWS itself
  * @param s3Region       the region signed into requests
+ * @param engine         how {@code cleave backup} copies the shards unless told ({@code auto}: physical where
+ *                       a mariadb-backup of the shards' server version is found, else logical)
  */
 public record BackupConfig(Optional<String> location, boolean archiveBinlogs, Duration cutInterval,
-                           Duration maxSnapshot, Optional<String> s3Endpoint, String s3Region) {
+                           Duration maxSnapshot, Optional<String> s3Endpoint, String s3Region,
+                           BackupEngine engine) {
 
     public static final BackupConfig NONE = new BackupConfig(Optional.empty(), false, Duration.ofSeconds(5),
-            Duration.ofHours(6), Optional.empty(), "us-east-1");
+            Duration.ofHours(6), Optional.empty(), "us-east-1", BackupEngine.AUTO);
 }

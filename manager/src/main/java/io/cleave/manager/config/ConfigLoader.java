@@ -124,9 +124,16 @@ public final class ConfigLoader {
         }
         String region = s3.string("region", BackupConfig.NONE.s3Region());
         s3.rejectUnknownKeys();
+        String engineText = backup.string("engine", BackupEngine.AUTO.label());
+        BackupEngine engine = BackupEngine.parse(engineText);
+        if (engine == null) {
+            backup.problems().add(backup.lineOf("engine"), backup.field("engine"), "'" + engineText
+                    + "' is not an engine: expected auto, physical or logical");
+            engine = BackupEngine.AUTO;
+        }
         backup.rejectUnknownKeys();
         return new BackupConfig(location, archive, Duration.ofSeconds(cutSeconds), Duration.ofSeconds(maxSnapshotSeconds),
-                endpoint, region);
+                endpoint, region, engine);
     }
 
     /** {@code auto} (the default: from each device's class) or a whole number of I/O operations per second per device. */

@@ -171,7 +171,8 @@ public final class Daemon implements AutoCloseable {
                     log.info("{}", note);
                 }
                 backups = new io.cleave.manager.backup.BackupService(new io.cleave.manager.backup.BackupSources(links,
-                        provisioned.shardMaps(), config.sharding().topology(), this::cutWindows, config.source()),
+                        provisioned.shardMaps(), config.sharding().topology(), this::cutWindows, config.source(),
+                        provisioned.binary()),
                         config.backup(), registry);
                 admin = new AdminServer(config.adminPort(), provisioned.adminToken(), registry, () -> statusReport(true),
                         this::requestShutdown, this::explain, inDoubtTransactions(), moves, imports, scale, backups);

@@ -5,6 +5,9 @@ import io.cleave.manager.daemon.Daemon;
 import io.cleave.manager.daemon.DaemonOptions;
 import io.cleave.manager.home.CleaveHome;
 import io.cleave.manager.home.ShardMapStore;
+import io.cleave.manager.instance.DatadirInitializer;
+import io.cleave.manager.instance.InstancePlan;
+import io.cleave.manager.instance.ServerBinary;
 import io.cleave.manager.move.ShardLinks;
 import io.cleave.manager.supervisor.InstanceState;
 import io.cleave.manager.supervisor.InstanceStatus;
@@ -16,6 +19,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Stream;
@@ -36,12 +40,14 @@ final class NewHome implements AutoCloseable {
 
     private final CleaveHome home;
     private final Path loadingConfig;
-    private final Daemon daemon;
-    private final ShardLinks links;
+    private final Map<String, String> env;
+    private Daemon daemon;
+    private ShardLinks links;
 
-    private NewHome(CleaveHome home, Path loadingConfig, Daemon daemon) {
+    private NewHome(CleaveHome home, Path loadingConfig, Map<String, String> env, Daemon daemon) {
         this.home = home;
         this.loadingConfig = loadingConfig;
+        this.env = env;
         this.daemon = daemon;
         this.links = new ShardLinks(daemon.shardEndpoints());
     }
@@ -66,6 +72,11 @@ final class NewHome implements AutoCloseable {
         new ShardMapStore(home.shardMapFile()).save(map, ConfigLoader.parse(configFile, config).sharding().topology());
         Path loading = home.state().resolve(LOADING_CONFIG);
         Files.writeString(loading, RestoredConfig.forLoading(config, freePortRange(map.shardCount())));
+        return new NewHome(home, loading, env, started(home, loading, env));
+    }
+
+    /** A daemon of the home's own on {@code loading}, its shards all running. */
+    private static Daemon started(CleaveHome home, Path loading, Map<String, String> env) {
         Daemon daemon = new Daemon(DaemonOptions.standard(home, loading, env));
         try {
             daemon.start();
@@ -79,7 +90,53 @@ final class NewHome implements AutoCloseable {
             daemon.close();
             throw e;
         }
-        return new NewHome(home, loading, daemon);
+        return daemon;
+    }
+
+    /**
+     * Stops the shards, puts each shard's prepared physical copy ({@code copies}, by shard) in place of
+     * its datadir (the redo log into the shard's log directory when it has its own), and starts them
+     * again. The initializer's marker stays (the datadir is Cleave's); the shard account's marker goes
+     * with the rest, so the account is made again with this home's secret over the copied grant tables.
+     */
+    void replaceDatadirs(Map<Integer, Path> copies) throws IOException {
+        List<InstancePlan> plans = daemon.plan().instances();
+        daemon.close();
+        for (InstancePlan plan : plans) {
+            Path copy = copies.get(plan.index());
+            Path datadir = plan.datadir();
+            byte[] marker = Files.readAllBytes(datadir.resolve(DatadirInitializer.MARKER));
+            clear(datadir, p -> true);
+            if (plan.separateLogDir()) {
+                clear(plan.logDir(), p -> p.getFileName().toString().startsWith("ib_logfile"));
+            }
+            try (Stream<Path> entries = Files.list(copy)) {
+                for (Path p : entries.toList()) {
+                    boolean redo = p.getFileName().toString().startsWith("ib_logfile");
+                    Files.move(p, (redo && plan.separateLogDir() ? plan.logDir() : datadir).resolve(p.getFileName()));
+                }
+            }
+            Files.write(datadir.resolve(DatadirInitializer.MARKER), marker);
+        }
+        daemon = started(home, loadingConfig, env);
+        links = new ShardLinks(daemon.shardEndpoints());
+    }
+
+    private static void clear(Path dir, java.util.function.Predicate<Path> which) throws IOException {
+        try (Stream<Path> entries = Files.list(dir)) {
+            for (Path p : entries.filter(which).toList()) {
+                try (Stream<Path> tree = Files.walk(p)) {
+                    for (Path q : tree.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                        Files.delete(q);
+                    }
+                }
+            }
+        }
+    }
+
+    /** The shards' server. */
+    ServerBinary server() {
+        return daemon.plan().binary();
     }
 
     CleaveHome home() {

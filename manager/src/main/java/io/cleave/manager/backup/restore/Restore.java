@@ -78,6 +78,12 @@ public final class Restore {
             try (NewHome home = fromBackup(store, manifest, request.home(), shards)) {
                 List<TableChecksums.Check> checks = TableChecksums.verify(home.links(), shards, manifest.tables(),
                         shards == manifest.shardCount());
+                if (manifest.physical()) {
+                    // Branches prepared at the cut: their rows are in no snapshot of it, so checked before.
+                    for (String line : XaSettlement.settle(home.links(), shards)) {
+                        say.accept(line);
+                    }
+                }
                 home.finished();
                 return new Result(home.home().root(), home.configFile(), manifest.id(), "the backup's cut at "
                         + Instant.ofEpochMilli(manifest.cutMillis()), shards, rowsLoaded,
@@ -86,8 +92,17 @@ public final class Restore {
         }
     }
 
-    /** A new home at {@code root} with {@code shards} shards holding the backup's rows, its shards running. */
+    /**
+     * A new home at {@code root} with {@code shards} shards holding the backup's rows, its shards running
+     * (a physical backup's XA branches still prepared at its cut: the caller settles them).
+     */
     private NewHome fromBackup(BackupStore store, BackupManifest manifest, Path root, int shards) throws Exception {
+        if (manifest.physical() && shards != manifest.shardCount()) {
+            throw new IllegalArgumentException("backup " + manifest.id() + " is physical: copies of its "
+                    + manifest.shardCount() + " shards' files, which restore into " + manifest.shardCount() + " shards"
+                    + " only (--shards " + manifest.shardCount() + "); to change the shard count, restore it so and"
+                    + " take a logical backup of that home (cleave backup --engine logical), or restore a logical backup");
+        }
         GlobalKeyLookups.checkFit(manifest, shards);
         ShardMap restoredMap = RestoredMap.of(ShardMapStore.parse(manifest.shardMap().getBytes(StandardCharsets.UTF_8)),
                 shards);
@@ -97,6 +112,11 @@ public final class Restore {
                 + shards + " shards");
         NewHome home = NewHome.create(root, restoredConfig, restoredMap, env);
         try {
+            if (manifest.physical()) {
+                new PhysicalRestore(env, say).into(home, store, manifest);
+                rowsLoaded = manifest.rows();
+                return home;
+            }
             Topology topology = ConfigLoader.parse(home.configFile(), restoredConfig).sharding().topology();
             rowsLoaded = load(store, manifest, home, new RowRouter(restoredMap, topology));
             return home;
@@ -168,7 +188,7 @@ public final class Restore {
             BackupManifest copy = LogicalBackup.ofQuietHome(new BackupSources(
                     home.links(), new ShardMapHolder(ShardMapStore.parse(
                             Files.readAllBytes(home.home().shardMapFile()))),
-                    ConfigLoader.load(home.configFile()).sharding().topology(), () -> null, home.configFile()),
+                    ConfigLoader.load(home.configFile()).sharding().topology(), () -> null, home.configFile(), null),
                     new DirectoryStore(root.resolve("copy")), base.id() + "-at-" + target.id());
             home.close();
             try (BackupStore copies = new DirectoryStore(root.resolve("copy"));
@@ -212,7 +232,9 @@ public final class Restore {
                         + " restore to that backup, or to a cut after a backup taken while archiving");
             }
             int last = files.indexOf(to.file());
-            List<PreparedGroups.Group> pending = PreparedGroups.pendingAt(files.contents(), first, from.position());
+            // A physical base holds its prepared branches as the shard had them; a logical one, none.
+            List<PreparedGroups.Group> pending = base.physical() ? List.of()
+                    : PreparedGroups.pendingAt(files.contents(), first, from.position());
             for (PreparedGroups.Group g : pending) {
                 replay.replay(home.links().endpoint(from.shard()), List.of(files.paths().get(g.fileIndex())), g.start(), g.end());
             }
@@ -224,7 +246,7 @@ public final class Restore {
         }
     }
 
-    private static void deleteTree(Path dir) throws IOException {
+    static void deleteTree(Path dir) throws IOException {
         if (!Files.exists(dir)) {
             return;
         }

@@ -4,14 +4,22 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /** Finds the server's own client tools: beside the server binary, in its distribution's bin/, else on PATH. */
-final class Tools {
+public final class Tools {
 
     private Tools() {
     }
 
     static Path find(Path server, String pathVariable, String... names) {
+        return locate(server, pathVariable, names).orElseThrow(() -> new IllegalStateException("no "
+                + String.join(" or ", names) + " beside " + server + " or on PATH: point-in-time recovery replays"
+                + " archived binlogs with it (Debian: apt-get install mariadb-client)"));
+    }
+
+    /** The first of {@code names} found beside {@code server}, in its distribution's bin/, or on {@code pathVariable}. */
+    public static Optional<Path> locate(Path server, String pathVariable, String... names) {
         List<Path> places = new ArrayList<>();
         if (server != null && server.getParent() != null) {
             places.add(server.getParent());
@@ -28,11 +36,10 @@ final class Tools {
             for (Path dir : places) {
                 Path p = dir.resolve(name);
                 if (Files.isRegularFile(p) && Files.isExecutable(p)) {
-                    return p;
+                    return Optional.of(p);
                 }
             }
         }
-        throw new IllegalStateException("no " + String.join(" or ", names) + " beside " + server + " or on PATH: point-in-time"
-                + " recovery replays archived binlogs with it (Debian: apt-get install mariadb-client)");
+        return Optional.empty();
     }
 }

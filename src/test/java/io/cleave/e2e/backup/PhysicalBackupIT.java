@@ -1,0 +1,174 @@
+package io.cleave.e2e.backup;
+
+import io.cleave.e2e.support.CleaveTestHome;
+import io.cleave.e2e.support.RunningDaemon;
+import io.cleave.e2e.support.ServerMatrix;
+import io.cleave.e2e.support.TestServer;
+import io.cleave.manager.admin.AdminError;
+import io.cleave.manager.backup.BackupCatalog;
+import io.cleave.manager.backup.BackupManifest;
+import io.cleave.manager.backup.BackupPhase;
+import io.cleave.manager.backup.BackupStatus;
+import io.cleave.manager.backup.CutRecord;
+import io.cleave.manager.backup.physical.BackupTool;
+import io.cleave.manager.backup.restore.Restore;
+import io.cleave.manager.backup.restore.RestoreRequest;
+import io.cleave.manager.backup.restore.Verify;
+import io.cleave.manager.backup.store.DirectoryStore;
+import io.cleave.manager.config.BackupEngine;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The physical engine: where the shards' server has its own mariadb-backup (Debian's MariaDB 10.11,
+ * the second server of the test run, with its mariadb-backup package), a backup taken with it while
+ * cross-shard bank transfers run restores exactly one cut (the checks of {@link BackupAtOneCutIT}),
+ * is verified by {@code --verify}, is a base for a restore to a later recorded cut, and is refused
+ * into another shard count with the reason. Where no mariadb-backup fits (the embedded MariaDB 11.4
+ * ships none), asking for it is refused with the reason and {@code auto} takes the logical engine.
+ */
+@ServerMatrix
+class PhysicalBackupIT {
+
+    private static final int WRITERS = 4;
+    private static final int LOAD = 300;
+
+    @Test
+    void aPhysicalBackupUnderTransfersRestoresExactlyOneCut() throws Exception {
+        assumeFalse(TestServer.binary().equals("embedded"), "the embedded MariaDB 11.4 ships no mariadb-backup, so the"
+                + " physical engine cannot run on it (the refusal is tested there instead); run with the second server"
+                + " (-Dcleave.it.server=$(scripts/debian-mariadb))");
+        Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-physical-", BackupRestoreIT.SEARCHABLE);
+        Path archive = work.resolve("archive");
+        try (CleaveTestHome home = CleaveTestHome.builder().shards(3)
+                .extraYaml(BackupAtOneCutIT.SHARDING + ArchivedMoves.archiving(archive)).create();
+             RunningDaemon daemon = home.start()) {
+            BackupTool.Lookup tool = BackupTool.forServer(daemon.daemon().plan().binary(), System.getenv("PATH"));
+            assertThat(tool.found()).as("a mariadb-backup for %s (scripts/debian-mariadb unpacks it beside the"
+                    + " server): %s", daemon.daemon().plan().binary().describe(), tool.why()).isTrue();
+            try (Connection c = daemon.connectProxy("", "")) {
+                LedgeredTransfers.create(c, BackupAtOneCutIT.SHAPE);
+            }
+            long asked;
+            long seenCut;
+            String id;
+            long laterAsked;
+            CutRecord later;
+            long laterSeen;
+            Map<Long, LedgeredTransfers.Outcome> outcomes;
+            try (LedgeredTransfers load = new LedgeredTransfers(BackupAtOneCutIT.SHAPE, 3, home.proxyPort(), 23)) {
+                load.start(WRITERS);
+                load.awaitAcknowledged(LOAD);
+                asked = System.nanoTime();
+                BackupStatus started = daemon.daemon().backups().start(archive.toString(), BackupEngine.PHYSICAL);
+                assertThat(started.engine()).isEqualTo(BackupManifest.PHYSICAL);
+                id = started.id();
+                seenCut = awaitCutTaken(daemon, id);
+                BackupStatus done = BackupRestoreIT.awaitEnd(daemon, id);
+                assertThat(done.phase()).as(done.message()).isEqualTo(BackupPhase.DONE);
+                System.out.printf("PhysicalBackupIT: backup %s: %,d bytes copied, %,d stored, snapshots open %d ms"
+                        + " (checksums), %d ms%n", id, done.bytesRead(), done.storedBytes(), done.snapshotMillis(),
+                        done.durationMillis());
+                load.awaitAcknowledged(LOAD / 3);
+                laterAsked = System.nanoTime();
+                later = daemon.daemon().archiver().round();
+                laterSeen = System.nanoTime();
+                assertThat(later).as("a cut recorded: %s", daemon.daemon().archiver().lastProblem()).isNotNull();
+                load.close();
+                outcomes = load.outcomes();
+                System.out.println("PhysicalBackupIT: " + load.summary());
+                assertThat(load.errors()).as("errors clients saw").isEmpty();
+            }
+
+            try (DirectoryStore store = new DirectoryStore(archive)) {
+                BackupManifest m = new BackupCatalog(store).manifest(id);
+                assertThat(m.engine()).as("the engine the manifest names").isEqualTo(BackupManifest.PHYSICAL);
+                assertThat(m.copies()).hasSize(3).allSatisfy(c -> {
+                    assertThat(c.stream()).as("shard %d's copy", c.shard()).isNotEmpty();
+                    assertThat(c.binlogs()).as("shard %d's binlog to the cut", c.shard()).isNotEmpty();
+                });
+                assertThat(m.tables()).as("tables with their rows' checksums at the cut").isNotEmpty()
+                        .allSatisfy(t -> assertThat(t.chunks()).isEmpty());
+            }
+
+            var settings = daemon.daemon().config().backup();
+            Restore.Result r = new Restore(settings, System.getenv(), line -> System.out.println("restore: " + line))
+                    .run(new RestoreRequest(archive.toString(), id, OptionalLong.empty(), OptionalLong.empty(),
+                            work.resolve("home3"), OptionalInt.empty()));
+            assertThat(r.problems()).as("tables whose rows differ from the checksums taken at the cut").isEmpty();
+            try (RestoredHome h = RestoredHome.start(r.home(), r.config(), BackupRestoreIT.freeBase(3),
+                    BackupRestoreIT.freePort())) {
+                BackupAtOneCutIT.assertHoldsOneCut(h, outcomes, asked, seenCut, "PhysicalBackupIT: physical backup " + id);
+            }
+
+            assertThatThrownBy(() -> new Restore(settings, System.getenv(), line -> { })
+                    .run(new RestoreRequest(archive.toString(), id, OptionalLong.empty(), OptionalLong.empty(),
+                            work.resolve("home2"), OptionalInt.of(2))))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("is physical").hasMessageContaining("--shards 3");
+            assertThat(work.resolve("home2")).as("a refused restore makes no home").doesNotExist();
+
+            Verify.Report verified = new Verify(settings, System.getenv(), line -> { }).run(archive.toString(), id);
+            assertThat(verified.problems()).as(verified.summary()).isEmpty();
+
+            Restore.Result toLater = new Restore(settings, System.getenv(), line -> System.out.println("restore: " + line))
+                    .run(new RestoreRequest(archive.toString(), null, OptionalLong.empty(), OptionalLong.of(later.id()),
+                            work.resolve("later"), OptionalInt.empty()));
+            assertThat(toLater.backup()).as("the base of the later cut").isEqualTo(id);
+            try (RestoredHome h = RestoredHome.start(toLater.home(), toLater.config(), BackupRestoreIT.freeBase(3),
+                    BackupRestoreIT.freePort())) {
+                BackupAtOneCutIT.assertHoldsOneCut(h, outcomes, laterAsked, laterSeen, "PhysicalBackupIT: cut "
+                        + later.id() + " from physical backup " + id);
+            }
+        } finally {
+            BackupRestoreIT.deleteTree(work);
+        }
+    }
+
+    @Test
+    void thePhysicalEngineIsRefusedWhereNoMariadbBackupFitsTheServer() throws Exception {
+        assumeTrue(TestServer.binary().equals("embedded"), "the second server has its mariadb-backup: the physical"
+                + " engine runs there (aPhysicalBackupUnderTransfersRestoresExactlyOneCut)");
+        Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-physical-", BackupRestoreIT.SEARCHABLE);
+        try (CleaveTestHome home = CleaveTestHome.builder().shards(2).create();
+             RunningDaemon daemon = home.start()) {
+            String location = work.resolve("backups").toString();
+            assertThatThrownBy(() -> daemon.daemon().backups().start(location, BackupEngine.PHYSICAL))
+                    .isInstanceOf(AdminError.class)
+                    .hasMessageContaining("the physical engine cannot run here")
+                    .hasMessageContaining("the embedded MariaDB ships none")
+                    .hasMessageContaining("--engine logical");
+            BackupStatus auto = daemon.daemon().backups().start(location, BackupEngine.AUTO);
+            assertThat(auto.engine()).as("what auto picks without a mariadb-backup").isEqualTo(BackupManifest.LOGICAL);
+            BackupStatus done = BackupRestoreIT.awaitEnd(daemon, auto.id());
+            assertThat(done.phase()).as(done.message()).isEqualTo(BackupPhase.DONE);
+        } finally {
+            BackupRestoreIT.deleteTree(work);
+        }
+    }
+
+    /** When the test first saw the physical backup past its cut (taken after the copies, before it finishes). */
+    private static long awaitCutTaken(RunningDaemon daemon, String id) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+        while (true) {
+            BackupStatus s = daemon.daemon().backups().status(id);
+            if (s.phase() == BackupPhase.FINISHING || s.phase().terminal() || s.snapshotMillis() > 0) {
+                return System.nanoTime();
+            }
+            assertThat(System.nanoTime()).as("backup %s never got past its cut", id).isLessThan(deadline);
+            Thread.sleep(2);
+        }
+    }
+}
