@@ -177,6 +177,16 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void backupEngineDefaultsToAutoAndRefusesAnUnknownOne() {
+        String base = "shards: 2\nproxy:\n  users: [{name: root, password: \"\"}]\n";
+        assertThat(ConfigLoader.parse(FILE, base).backup().engine()).isEqualTo(BackupEngine.AUTO);
+        assertThat(ConfigLoader.parse(FILE, base + "backup:\n  engine: Physical\n").backup().engine())
+                .isEqualTo(BackupEngine.PHYSICAL);
+        assertThat(catchConfig(base + "backup:\n  engine: xtrabackup\n").getMessage()).contains("backup.engine")
+                .contains("'xtrabackup' is not an engine: expected auto, physical or logical");
+    }
+
+    @Test
     void unknownKeyNamesFileLineFieldAndTheValidKeys() {
         assertError("""
                 shards: 2
