@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
-# Backup and restore throughput of the logical engine, and how long a backup keeps its snapshots
-# open per GB: a home of 2 shards with one sharded table of sysbench-like rows (about 200 bytes
-# each, a secondary index) loaded through the proxy, then 'cleave backup --wait --json' to a
-# directory and 'cleave restore' of it into a new home with 2 shards, each timed. Prints one line of
-# figures and the load average during the run.
+# Backup and restore throughput of each engine on the same data, and how long a backup keeps its
+# snapshots open per GB: a home of 2 shards with one sharded table of sysbench-like rows (about 200
+# bytes each, a secondary index) loaded through the proxy, then 'cleave backup --engine E --wait
+# --json' to a directory and 'cleave restore' of it into a new home with 2 shards, each timed, for
+# each engine in ENGINES. Prints one line of figures per engine and the load average during the run.
+# MB/s are of the rows' data (what the logical engine reads) for every engine, so they compare.
 #
 #   bench/backup.sh [ROWS] [WORKDIR]      ROWS default 1000000; WORKDIR default a new /tmp directory
+#   SERVER=$(scripts/debian-mariadb) ENGINES="logical physical" bench/backup.sh 200000
+#                                         the physical engine needs a server with its mariadb-backup
 set -euo pipefail
 top="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 rows=${1:-1000000}
 work=${2:-$(mktemp -d /tmp/cleave-bench-backup-XXXXXX)}
 jar="$top/manager/target/cleave.jar"
+engines=(${ENGINES:-logical})
 [[ -f $jar ]] || { echo "build first: mvn -q -DskipTests package" >&2; exit 2; }
 base=$(python3 - <<'PY'
 import random, socket
@@ -28,7 +32,7 @@ PY
 half=$((rows / 2))
 cat >"$work/cleave.yaml" <<EOF
 shards: 2
-server: { base_port: $base }
+server: { base_port: $base, binary: "${SERVER:-auto}" }
 buffer_pool: 512M
 proxy:
   listen: 127.0.0.1:$((base + 10))
@@ -59,23 +63,34 @@ for start in range(1, rows + 1, 1000):
         f"({i},{r.randint(1, rows)},'{s(120)}','{s(60)}')" for i in range(start, min(rows, start + 999) + 1)) + ";")
 PY
 read -r load1 _ </proc/loadavg
-t0=$(date +%s.%N)
-cleave backup --home "$home" --to "$work/backups" --wait --json >"$work/backup.json"
-t1=$(date +%s.%N)
-id=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["id"])' "$work/backup.json")
+declare -A took
+for e in "${engines[@]}"; do
+  t0=$(date +%s.%N)
+  cleave backup --home "$home" --to "$work/backups" --engine "$e" --wait --json >"$work/backup-$e.json"
+  took[$e]=$(python3 -c "print($(date +%s.%N) - $t0)")
+done
 cleave down --home "$home" >/dev/null
-cleave restore --home "$work/restored" --config "$work/cleave.yaml" --from "$work/backups" --backup "$id" >"$work/restore.out"
-t2=$(date +%s.%N)
-read -r load2 _ </proc/loadavg
-python3 - "$work/backup.json" "$t0" "$t1" "$t2" "$load1" "$load2" "$(nproc)" <<'PY'
+rows_bytes=""
+for e in "${engines[@]}"; do
+  id=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["id"])' "$work/backup-$e.json")
+  t1=$(date +%s.%N)
+  cleave restore --home "$work/restored-$e" --config "$work/cleave.yaml" --from "$work/backups" --backup "$id" \
+    >"$work/restore-$e.out"
+  t2=$(date +%s.%N)
+  read -r load2 _ </proc/loadavg
+  python3 - "$work/backup-$e.json" "${took[$e]}" "$(python3 -c "print($t2 - $t1)")" "$load1" "$load2" "$(nproc)" \
+    "$work/backup-${engines[0]}.json" <<'PY'
 import json, sys
-b = json.load(open(sys.argv[1])); t0, t1, t2 = map(float, sys.argv[2:5])
+b = json.load(open(sys.argv[1])); backup, restore = float(sys.argv[2]), float(sys.argv[3])
+first = json.load(open(sys.argv[7]))
+rows, data = first["rowsRead"], first["bytesRead"]  # the rows' data, as the first engine's backup read it
 gb = b["bytesRead"] / 1e9
-print(f"rows {b['rowsRead']:,}  read {b['bytesRead']/1e6:.0f} MB  stored {b['storedBytes']/1e6:.0f} MB"
-      f"  backup {t1-t0:.1f} s ({b['bytesRead']/1e6/(t1-t0):.1f} MB/s, {b['rowsRead']/(t1-t0):,.0f} rows/s)"
-      f"  snapshots open {b['snapshotMillis']/1000:.1f} s ({b['snapshotMillis']/1000/gb:.0f} s per GB read)"
-      f"  history list {b['historyLength']}  restore {t2-t1:.1f} s ({b['bytesRead']/1e6/(t2-t1):.1f} MB/s,"
-      f" {b['rowsRead']/(t2-t1):,.0f} rows/s)  load average {sys.argv[5]} before, {sys.argv[6]} after"
-      f" on {sys.argv[7]} CPUs")
+print(f"{b['engine']}: rows {rows:,}  data {data/1e6:.0f} MB  copied {b['bytesRead']/1e6:.0f} MB"
+      f"  stored {b['storedBytes']/1e6:.0f} MB  backup {backup:.1f} s ({data/1e6/backup:.1f} MB/s of rows,"
+      f" {rows/backup:,.0f} rows/s)  snapshots open {b['snapshotMillis']/1000:.1f} s"
+      f" ({b['snapshotMillis']/1000/gb:.0f} s per GB copied)  history list {b['historyLength']}"
+      f"  restore {restore:.1f} s ({data/1e6/restore:.1f} MB/s, {rows/restore:,.0f} rows/s)"
+      f"  load average {sys.argv[4]} before, {sys.argv[5]} after on {sys.argv[6]} CPUs")
 PY
+done
 echo "(work directory $work)"

@@ -75,6 +75,9 @@ public final class Restore {
             }
             BackupManifest manifest = request.backupId() != null ? catalog.manifest(request.backupId()) : newest(catalog);
             int shards = request.shards().orElse(manifest.shardCount());
+            if (manifest.physical() && shards != manifest.shardCount()) {
+                return physicalIntoOtherCount(store, manifest, request, shards, started);
+            }
             try (NewHome home = fromBackup(store, manifest, request.home(), shards)) {
                 List<TableChecksums.Check> checks = TableChecksums.verify(home.links(), shards, manifest.tables(),
                         shards == manifest.shardCount());
@@ -98,10 +101,8 @@ public final class Restore {
      */
     private NewHome fromBackup(BackupStore store, BackupManifest manifest, Path root, int shards) throws Exception {
         if (manifest.physical() && shards != manifest.shardCount()) {
-            throw new IllegalArgumentException("backup " + manifest.id() + " is physical: copies of its "
-                    + manifest.shardCount() + " shards' files, which restore into " + manifest.shardCount() + " shards"
-                    + " only (--shards " + manifest.shardCount() + "); to change the shard count, restore it so and"
-                    + " take a logical backup of that home (cleave backup --engine logical), or restore a logical backup");
+            throw new IllegalStateException("a physical backup's copies go into its own " + manifest.shardCount()
+                    + " shards"); // other counts go through physicalIntoOtherCount
         }
         GlobalKeyLookups.checkFit(manifest, shards);
         ShardMap restoredMap = RestoredMap.of(ShardMapStore.parse(manifest.shardMap().getBytes(StandardCharsets.UTF_8)),
@@ -157,11 +158,7 @@ public final class Restore {
         int n = base.shardCount();
         int wanted = request.shards().orElse(n);
         GlobalKeyLookups.checkFit(base, wanted); // before the replay: refused at once, not after the work
-        // Open for search: when the daemon is root, the interim home's shards run as server.os_user.
-        Path root = wanted == n ? request.home() : Files.createTempDirectory(
-                request.home().toAbsolutePath().getParent(), ".cleave-restore-",
-                PosixFilePermissions.asFileAttribute(
-                        PosixFilePermissions.fromString("rwx--x--x")));
+        Path root = wanted == n ? request.home() : scratchBeside(request.home());
         String point = "cut " + target.id() + " at " + Instant.ofEpochMilli(target.millis());
         List<TableChecksums.Check> checks;
         try (NewHome home = fromBackup(store, base, wanted == n ? root : root.resolve("home"), n)) {
@@ -184,25 +181,67 @@ public final class Restore {
                 return new Result(home.home().root(), home.configFile(), base.id(), point, n, rowsLoaded,
                         (System.nanoTime() - started) / 1_000_000, checks);
             }
-            say.accept("copying the home at " + point + " into " + wanted + " shards");
-            BackupManifest copy = LogicalBackup.ofQuietHome(new BackupSources(
-                    home.links(), new ShardMapHolder(ShardMapStore.parse(
-                            Files.readAllBytes(home.home().shardMapFile()))),
-                    ConfigLoader.load(home.configFile()).sharding().topology(), () -> null, home.configFile(), null),
-                    new DirectoryStore(root.resolve("copy")), base.id() + "-at-" + target.id());
-            home.close();
-            try (BackupStore copies = new DirectoryStore(root.resolve("copy"));
-                 NewHome into = fromBackup(copies, copy, request.home(), wanted)) {
-                checks = TableChecksums.verify(into.links(), wanted, copy.tables(), false);
-                into.finished();
-                return new Result(into.home().root(), into.configFile(), base.id(), point, wanted, rowsLoaded,
-                        (System.nanoTime() - started) / 1_000_000, checks);
-            }
+            return copyInto(home, root, request.home(), wanted, base.id() + "-at-" + target.id(), base.id(), point,
+                    started, List.of());
         } finally {
             if (wanted != n) {
                 deleteTree(root);
             }
         }
+    }
+
+    /**
+     * {@code home} (at {@code point}, with its backup's shard count) copied into {@code wanted} shards at
+     * {@code into} through a logical backup of it ({@code copyId}) kept in {@code scratch}; closes
+     * {@code home}. {@code earlier}: checks of {@code home} that failed, reported with the copy's.
+     */
+    private Result copyInto(NewHome home, Path scratch, Path into, int wanted, String copyId, String backupId,
+                            String point, long started, List<TableChecksums.Check> earlier) throws Exception {
+        say.accept("copying the home at " + point + " into " + wanted + " shards");
+        BackupManifest copy = LogicalBackup.ofQuietHome(new BackupSources(
+                home.links(), new ShardMapHolder(ShardMapStore.parse(
+                        Files.readAllBytes(home.home().shardMapFile()))),
+                ConfigLoader.load(home.configFile()).sharding().topology(), () -> null, home.configFile(), null),
+                new DirectoryStore(scratch.resolve("copy")), copyId);
+        home.close();
+        try (BackupStore copies = new DirectoryStore(scratch.resolve("copy"));
+             NewHome restored = fromBackup(copies, copy, into, wanted)) {
+            List<TableChecksums.Check> checks = new ArrayList<>(earlier);
+            checks.addAll(TableChecksums.verify(restored.links(), wanted, copy.tables(), false));
+            restored.finished();
+            return new Result(restored.home().root(), restored.configFile(), backupId, point, wanted, rowsLoaded,
+                    (System.nanoTime() - started) / 1_000_000, checks);
+        }
+    }
+
+    /**
+     * A physical backup into another shard count: restored at its own count in a scratch home beside
+     * {@code request.home()} (checked against the cut's checksums, its prepared branches settled), then
+     * copied into {@code wanted} shards through a logical backup of that home.
+     */
+    private Result physicalIntoOtherCount(BackupStore store, BackupManifest manifest, RestoreRequest request, int wanted,
+                                          long started) throws Exception {
+        int n = manifest.shardCount();
+        GlobalKeyLookups.checkFit(manifest, wanted);
+        Path root = scratchBeside(request.home());
+        String point = "the backup's cut at " + Instant.ofEpochMilli(manifest.cutMillis());
+        try (NewHome home = fromBackup(store, manifest, root.resolve("home"), n)) {
+            List<TableChecksums.Check> failed = TableChecksums.verify(home.links(), n, manifest.tables(), true).stream()
+                    .filter(c -> !c.ok()).toList();
+            for (String line : XaSettlement.settle(home.links(), n)) {
+                say.accept(line);
+            }
+            return copyInto(home, root, request.home(), wanted, manifest.id() + "-logical", manifest.id(), point, started,
+                    failed);
+        } finally {
+            deleteTree(root);
+        }
+    }
+
+    /** A scratch directory beside {@code home}, open for search: when the daemon is root, its shards run as server.os_user. */
+    private static Path scratchBeside(Path home) throws IOException {
+        return Files.createTempDirectory(home.toAbsolutePath().getParent(), ".cleave-restore-",
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx--x--x")));
     }
 
     /** The backup a restore to {@code target} starts from (see {@link PointInTimeBase}). */
