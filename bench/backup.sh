@@ -13,6 +13,7 @@ set -euo pipefail
 top="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 rows=${1:-1000000}
 work=${2:-$(mktemp -d /tmp/cleave-bench-backup-XXXXXX)}
+chmod 711 "$work" # searchable: a root daemon's shards run as server.os_user
 jar="$top/manager/target/cleave.jar"
 engines=(${ENGINES:-logical})
 [[ -f $jar ]] || { echo "build first: mvn -q -DskipTests package" >&2; exit 2; }

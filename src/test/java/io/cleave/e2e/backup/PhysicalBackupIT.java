@@ -16,8 +16,14 @@ import io.cleave.manager.backup.restore.RestoreRequest;
 import io.cleave.manager.backup.restore.Verify;
 import io.cleave.manager.backup.store.DirectoryStore;
 import io.cleave.manager.config.BackupEngine;
+import io.cleave.manager.home.ShardMapStore;
+import io.cleave.manager.move.MoveHooks;
+import io.cleave.manager.move.MovePhase;
+import io.cleave.manager.move.MoveRecord;
+import io.cleave.e2e.moves.MoveChecks;
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -25,6 +31,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
+import java.util.concurrent.CountDownLatch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -34,9 +41,10 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /**
  * The physical engine: where the shards' server has its own mariadb-backup (Debian's MariaDB 10.11,
  * the second server of the test run, with its mariadb-backup package), a backup taken with it while
- * cross-shard bank transfers run restores exactly one cut (the checks of {@link BackupAtOneCutIT}),
- * also into 2 shards (through a logical copy of the restored home), is verified by {@code --verify},
- * and is a base for a restore to a later recorded cut. Where no mariadb-backup fits (the embedded MariaDB 11.4
+ * cross-shard bank transfers run restores exactly one cut (the checks of {@link BackupAtOneCutIT})
+ * into 2 shards (through a logical copy of the restored home), is verified by {@code --verify}, and
+ * is a base for a restore to a later recorded cut; one taken while a move has copied its rows to the
+ * target but not routed them there restores exactly its cut with those rows gone. Where no mariadb-backup fits (the embedded MariaDB 11.4
  * ships none), asking for it is refused with the reason and {@code auto} takes the logical engine.
  */
 @ServerMatrix
@@ -68,7 +76,12 @@ class PhysicalBackupIT {
             CutRecord later;
             long laterSeen;
             Map<Long, LedgeredTransfers.Outcome> outcomes;
-            try (LedgeredTransfers load = new LedgeredTransfers(BackupAtOneCutIT.SHAPE, 3, home.proxyPort(), 23)) {
+            CountDownLatch release = new CountDownLatch(1);
+            long duringAsked;
+            String during;
+            long duringSeen;
+            try (ArchivedMoves slow = ArchivedMoves.slowCopies();
+                 LedgeredTransfers load = new LedgeredTransfers(BackupAtOneCutIT.SHAPE, 3, home.proxyPort(), 23)) {
                 load.start(WRITERS);
                 load.awaitAcknowledged(LOAD);
                 asked = System.nanoTime();
@@ -86,10 +99,28 @@ class PhysicalBackupIT {
                 later = daemon.daemon().archiver().round();
                 laterSeen = System.nanoTime();
                 assertThat(later).as("a cut recorded: %s", daemon.daemon().archiver().lastProblem()).isNotNull();
+
+                // A move held before it verifies: its copy of branches 1-50 is on shard 1, the map routes them to 0.
+                daemon.daemon().moves().testHooks(ArchivedMoves.holdBeforeVerifying(release));
+                MoveRecord move = daemon.daemon().moves().start("branch", "1-50", 1, "test");
+                awaitCopying(daemon, move.id);
+                load.awaitAcknowledged(LOAD / 3);
+                duringAsked = System.nanoTime();
+                BackupStatus startedDuring = daemon.daemon().backups().start(archive.toString(), BackupEngine.PHYSICAL);
+                during = startedDuring.id();
+                duringSeen = awaitCutTaken(daemon, during);
+                BackupStatus doneDuring = BackupRestoreIT.awaitEnd(daemon, during);
+                assertThat(doneDuring.phase()).as(doneDuring.message()).isEqualTo(BackupPhase.DONE);
+                release.countDown();
+                MoveRecord moved = MoveChecks.awaitEnd(daemon.daemon().moves(), move.id, Duration.ofMinutes(3));
+                assertThat(moved.phase).as(moved.message).isEqualTo(MovePhase.DONE);
                 load.close();
                 outcomes = load.outcomes();
                 System.out.println("PhysicalBackupIT: " + load.summary());
                 assertThat(load.errors()).as("errors clients saw").isEmpty();
+            } finally {
+                release.countDown();
+                daemon.daemon().moves().testHooks(MoveHooks.NONE);
             }
 
             try (DirectoryStore store = new DirectoryStore(archive)) {
@@ -104,13 +135,19 @@ class PhysicalBackupIT {
             }
 
             var settings = daemon.daemon().config().backup();
+            try (DirectoryStore store = new DirectoryStore(archive)) {
+                assertThat(ShardMapStore.parse(new BackupCatalog(store).manifest(during).shardMap()
+                        .getBytes(StandardCharsets.UTF_8)).ghosts()).as("the move's copy, in backup " + during)
+                        .isNotEmpty();
+            }
             Restore.Result r = new Restore(settings, System.getenv(), line -> System.out.println("restore: " + line))
-                    .run(new RestoreRequest(archive.toString(), id, OptionalLong.empty(), OptionalLong.empty(),
+                    .run(new RestoreRequest(archive.toString(), during, OptionalLong.empty(), OptionalLong.empty(),
                             work.resolve("home3"), OptionalInt.empty()));
             assertThat(r.problems()).as("tables whose rows differ from the checksums taken at the cut").isEmpty();
             try (RestoredHome h = RestoredHome.start(r.home(), r.config(), BackupRestoreIT.freeBase(3),
                     BackupRestoreIT.freePort())) {
-                BackupAtOneCutIT.assertHoldsOneCut(h, outcomes, asked, seenCut, "PhysicalBackupIT: physical backup " + id);
+                BackupAtOneCutIT.assertHoldsOneCut(h, outcomes, duringAsked, duringSeen, "PhysicalBackupIT: physical"
+                        + " backup " + during + " during a move");
             }
 
             Restore.Result r2 = new Restore(settings, System.getenv(), line -> System.out.println("restore: " + line))
@@ -160,6 +197,16 @@ class PhysicalBackupIT {
             assertThat(done.phase()).as(done.message()).isEqualTo(BackupPhase.DONE);
         } finally {
             BackupRestoreIT.deleteTree(work);
+        }
+    }
+
+    /** Waits until the move copies: its rows on the target are then the map's ghosts there. */
+    private static void awaitCopying(RunningDaemon daemon, long move) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+        while (daemon.daemon().shardMaps().current().ghosts().isEmpty()
+                || daemon.daemon().moves().get(move).phase == MovePhase.PLANNED) {
+            assertThat(System.nanoTime()).as("move %d never began to copy", move).isLessThan(deadline);
+            Thread.sleep(20);
         }
     }
 

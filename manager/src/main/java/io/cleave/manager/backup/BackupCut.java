@@ -54,6 +54,15 @@ record BackupCut(Cut<Connection> cut, ShardMap map, List<TablePlan> plans, long 
         }
     }
 
+    /** Opens a reading connection ({@link #reading}) and a plain one (a monitor) to each of {@code shards}. */
+    static void connect(BackupSources sources, int shards, Map<Integer, Connection> connections,
+                        Map<Integer, Connection> monitors) throws SQLException {
+        for (int s = 0; s < shards; s++) {
+            connections.put(s, reading(sources, s));
+            monitors.put(s, sources.links().open(s));
+        }
+    }
+
     /** A connection to {@code shard} that reads values as text in UTC and utf8mb4, as a restore writes them back. */
     static Connection reading(BackupSources sources, int shard) throws SQLException {
         Connection c = sources.links().open(shard);

@@ -75,14 +75,8 @@ public final class LogicalBackup {
         int writerCount = Math.max(2, Runtime.getRuntime().availableProcessors());
         ExecutorService writers = Executors.newFixedThreadPool(writerCount, named("backup-write"));
         try {
-            for (int s = 0; s < shards; s++) {
-                connections.put(s, BackupCut.reading(sources, s));
-                monitors.put(s, sources.links().open(s));
-            }
-            Connection meta = monitors.get(0);
-            List<String> accounts = SchemaReader.accounts(meta);
-            List<BackupManifest.DatabaseDdl> databases = SchemaReader.ddls(meta);
-            String version = SchemaReader.rows(meta, "SELECT VERSION()").get(0)[0];
+            BackupCut.connect(sources, shards, connections, monitors);
+            SchemaReader.Home described = SchemaReader.home(monitors.get(0));
 
             progress.phase(BackupPhase.CUTTING);
             BackupCut taken = BackupCut.take(sources, connections, monitors);
@@ -180,9 +174,10 @@ public final class LogicalBackup {
             }
             List<BackupManifest.ShardPosition> positions = taken.positions();
             BackupManifest manifest = new BackupManifest(BackupManifest.FORMAT, progress.id, BackupManifest.LOGICAL,
-                    progress.started.toString(), Instant.now().toString(), cutMillis, positions, shards, version,
-                    new String(ShardMapStore.render(map, sources.configured())), Files.readString(sources.configFile()),
-                    accounts, databases, tables, rows, bytes, progress.storedBytes(), progress.snapshotMillis(), sequences,
+                    progress.started.toString(), Instant.now().toString(), cutMillis, positions, shards,
+                    described.version(), new String(ShardMapStore.render(map, sources.configured())),
+                    Files.readString(sources.configFile()), described.accounts(), described.databases(), tables, rows,
+                    bytes, progress.storedBytes(), progress.snapshotMillis(), sequences,
                     List.of());
             store.put(BackupKeys.manifest(progress.id), BackupJson.write(manifest));
             progress.phase(BackupPhase.DONE);

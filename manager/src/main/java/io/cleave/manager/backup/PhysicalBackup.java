@@ -73,14 +73,8 @@ final class PhysicalBackup {
         Path scratch = Files.createTempDirectory("cleave-backup-", PosixFilePermissions.asFileAttribute(
                 PosixFilePermissions.fromString("rwx------")));
         try {
-            for (int s = 0; s < shards; s++) {
-                connections.put(s, BackupCut.reading(sources, s));
-                monitors.put(s, sources.links().open(s));
-            }
-            Connection meta = monitors.get(0);
-            List<String> accounts = SchemaReader.accounts(meta);
-            List<BackupManifest.DatabaseDdl> databases = SchemaReader.ddls(meta);
-            String version = SchemaReader.rows(meta, "SELECT VERSION()").get(0)[0];
+            BackupCut.connect(sources, shards, connections, monitors);
+            SchemaReader.Home described = SchemaReader.home(monitors.get(0));
 
             progress.phase(BackupPhase.COPYING);
             List<Future<Copied>> copying = new ArrayList<>();
@@ -97,7 +91,7 @@ final class PhysicalBackup {
             progress.phase(BackupPhase.CUTTING);
             BackupCut taken = BackupCut.take(sources, connections, monitors);
             progress.snapshotsOpened();
-            List<BackupManifest.TableBackup> tables = checksums(pool, taken);
+            List<BackupManifest.TableBackup> tables = checksums(pool, taken, monitors);
             BackupCut.endSnapshots(connections);
             progress.snapshotsClosed();
             Connection defaultShard = monitors.get(sources.configured().defaultShard());
@@ -118,9 +112,10 @@ final class PhysicalBackup {
             long rows = tables.stream().mapToLong(BackupManifest.TableBackup::rows).sum();
             ShardMap map = taken.map();
             BackupManifest manifest = new BackupManifest(BackupManifest.FORMAT, progress.id, BackupManifest.PHYSICAL,
-                    progress.started.toString(), Instant.now().toString(), taken.millis(), positions, shards, version,
-                    new String(ShardMapStore.render(map, sources.configured())), Files.readString(sources.configFile()),
-                    accounts, databases, tables, rows, bytes, progress.storedBytes(), progress.snapshotMillis(), sequences,
+                    progress.started.toString(), Instant.now().toString(), taken.millis(), positions, shards,
+                    described.version(), new String(ShardMapStore.render(map, sources.configured())),
+                    Files.readString(sources.configFile()), described.accounts(), described.databases(), tables, rows,
+                    bytes, progress.storedBytes(), progress.snapshotMillis(), sequences,
                     stored);
             store.put(BackupKeys.manifest(progress.id), BackupJson.write(manifest));
             progress.phase(BackupPhase.DONE);
@@ -173,10 +168,19 @@ final class PhysicalBackup {
     }
 
     /** Every table's rows counted and checksummed in the cut's snapshots, on the shards its plan reads. */
-    private List<BackupManifest.TableBackup> checksums(ExecutorService pool, BackupCut taken) throws Exception {
+    private List<BackupManifest.TableBackup> checksums(ExecutorService pool, BackupCut taken,
+                                                       Map<Integer, Connection> monitors) throws Exception {
         Map<String, long[]> totals = new LinkedHashMap<>();
         for (TablePlan p : taken.plans()) {
             totals.put(p.name(), new long[2]);
+        }
+        if (taken.plans().stream().anyMatch(p -> !p.ghosts().isEmpty())) {
+            // Installed by other sessions: creating a function would end the cut's snapshots.
+            for (Connection monitor : monitors.values()) {
+                try (Statement s = monitor.createStatement()) {
+                    Sql.installBucketFunction(s);
+                }
+            }
         }
         List<Future<?>> reads = new ArrayList<>();
         for (var snapshot : taken.cut().shards()) {
@@ -188,7 +192,7 @@ final class PhysicalBackup {
                         continue;
                     }
                     String sql = "SELECT " + Sql.checksum(p.columns().stream().map(BackupManifest.Column::name).toList())
-                            + " FROM " + Sql.quote(p.schema()) + "." + Sql.quote(p.table());
+                            + " FROM " + Sql.quote(p.schema()) + "." + Sql.quote(p.table()) + notGhosts(p, shard);
                     try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
                         rs.next();
                         long[] sum = totals.get(p.name());
@@ -211,6 +215,22 @@ final class PhysicalBackup {
                     p.create(), p.columns(), p.primaryKey(), sum[0], sum[1], List.of()));
         }
         return tables;
+    }
+
+    /**
+     * A WHERE clause leaving out the rows a move has copied to {@code shard} but the cut's map does not
+     * route there yet, or left there after its flip (the map's ghosts): the copy holds them, clients do
+     * not see them, and a restore removes them, as the logical engine leaves them out.
+     */
+    private String notGhosts(TablePlan p, int shard) {
+        List<String> out = new ArrayList<>();
+        for (var g : p.ghosts()) {
+            if (g.shard() == shard) {
+                int buckets = sources.configured().keyspace(p.keyspace()).function().bucketCount();
+                out.add("(" + Sql.moving(p.column(), g.keys(), buckets) + ") IS NOT TRUE");
+            }
+        }
+        return out.isEmpty() ? "" : " WHERE " + String.join(" AND ", out);
     }
 
     /**

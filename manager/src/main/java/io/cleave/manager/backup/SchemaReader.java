@@ -45,6 +45,14 @@ final class SchemaReader {
         return out;
     }
 
+    /** What a backup's manifest says of the home besides its tables: the accounts, the databases' DDL, the server version. */
+    record Home(List<String> accounts, List<BackupManifest.DatabaseDdl> databases, String version) {
+    }
+
+    static Home home(Connection c) throws SQLException {
+        return new Home(accounts(c), ddls(c), rows(c, "SELECT VERSION()").get(0)[0]);
+    }
+
     /** Every database's DDL (see {@link #ddl}). */
     static List<BackupManifest.DatabaseDdl> ddls(Connection c) throws SQLException {
         List<BackupManifest.DatabaseDdl> out = new java.util.ArrayList<>();

@@ -79,14 +79,11 @@ public final class Restore {
                 return physicalIntoOtherCount(store, manifest, request, shards, started);
             }
             try (NewHome home = fromBackup(store, manifest, request.home(), shards)) {
+                if (manifest.physical()) {
+                    atPhysicalCut(home, manifest);
+                }
                 List<TableChecksums.Check> checks = TableChecksums.verify(home.links(), shards, manifest.tables(),
                         shards == manifest.shardCount());
-                if (manifest.physical()) {
-                    // Branches prepared at the cut: their rows are in no snapshot of it, so checked before.
-                    for (String line : XaSettlement.settle(home.links(), shards)) {
-                        say.accept(line);
-                    }
-                }
                 home.finished();
                 return new Result(home.home().root(), home.configFile(), manifest.id(), "the backup's cut at "
                         + Instant.ofEpochMilli(manifest.cutMillis()), shards, rowsLoaded,
@@ -226,15 +223,32 @@ public final class Restore {
         Path root = scratchBeside(request.home());
         String point = "the backup's cut at " + Instant.ofEpochMilli(manifest.cutMillis());
         try (NewHome home = fromBackup(store, manifest, root.resolve("home"), n)) {
+            atPhysicalCut(home, manifest);
             List<TableChecksums.Check> failed = TableChecksums.verify(home.links(), n, manifest.tables(), true).stream()
                     .filter(c -> !c.ok()).toList();
-            for (String line : XaSettlement.settle(home.links(), n)) {
-                say.accept(line);
-            }
             return copyInto(home, root, request.home(), wanted, manifest.id() + "-logical", manifest.id(), point, started,
                     failed);
         } finally {
             deleteTree(root);
+        }
+    }
+
+    /**
+     * A home restored from a physical backup made what clients saw at the cut: the XA branches prepared
+     * at the cut settled by the restored decisions (the cut is never between a decision and its last
+     * commit, so they hold no rows of it), and the rows of a move under way at the cut that its map does
+     * not route (copied by it, the copy holds them) removed.
+     */
+    private void atPhysicalCut(NewHome home, BackupManifest manifest) throws Exception {
+        for (String line : XaSettlement.settle(home.links(), home.shards())) {
+            say.accept(line);
+        }
+        ShardMap map = ShardMapStore.parse(manifest.shardMap().getBytes(StandardCharsets.UTF_8));
+        if (!map.ghosts().isEmpty()) {
+            Topology topology = ConfigLoader.load(home.configFile()).sharding().topology();
+            for (String line : CutMapRouting.dropGhostRows(home, map, topology)) {
+                say.accept(line);
+            }
         }
     }
 
