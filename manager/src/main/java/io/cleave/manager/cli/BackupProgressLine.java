@@ -1,5 +1,6 @@
 package io.cleave.manager.cli;
 
+import io.cleave.manager.backup.BackupManifest;
 import io.cleave.manager.backup.BackupStatus;
 
 import java.io.PrintWriter;
@@ -37,9 +38,15 @@ final class BackupProgressLine {
         StringBuilder b = new StringBuilder();
         b.append("backup ").append(s.id()).append(" [").append("#".repeat(filled)).append(".".repeat(BAR - filled))
                 .append("] ").append(String.format(Locale.ROOT, "%3d%%", Math.round(fraction * 100))).append(' ')
-                .append(s.phase().name().toLowerCase(Locale.ROOT))
-                .append(String.format(Locale.ROOT, "  rows %,d/~%,d  %.1f MB read, %.1f MB stored  %.1f MB/s",
-                        s.rowsRead(), s.rowsEstimate(), s.bytesRead() / 1e6, s.storedBytes() / 1e6, s.bytesRead() / 1e6 / seconds));
+                .append(s.phase().name().toLowerCase(Locale.ROOT));
+        if (BackupManifest.PHYSICAL.equals(s.engine())) {
+            // mariadb-backup's stream has no known length: what was copied so far, and at what rate.
+            b.append(String.format(Locale.ROOT, "  physical: %.1f MB copied, %.1f MB stored  %.1f MB/s", s.bytesRead() / 1e6,
+                    s.storedBytes() / 1e6, s.bytesRead() / 1e6 / seconds));
+        } else {
+            b.append(String.format(Locale.ROOT, "  rows %,d/~%,d  %.1f MB read, %.1f MB stored  %.1f MB/s",
+                    s.rowsRead(), s.rowsEstimate(), s.bytesRead() / 1e6, s.storedBytes() / 1e6, s.bytesRead() / 1e6 / seconds));
+        }
         if (s.snapshotMillis() > 0) {
             b.append(String.format(Locale.ROOT, "  snapshots open %.1fs, history list %,d", s.snapshotMillis() / 1000.0,
                     s.historyLength()));

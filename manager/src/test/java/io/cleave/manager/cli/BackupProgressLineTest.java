@@ -29,6 +29,14 @@ class BackupProgressLineTest {
     }
 
     @Test
+    void aPhysicalBackupShowsWhatItCopiedNotRows() {
+        BackupStatus copying = new BackupStatus("20261128-101500-000", "/backups", "physical", BackupPhase.COPYING,
+                "2026-11-28T10:15:00Z", null, 0, 0, 40_000_000, 12_000_000, 3, 0, 0, 0, 0, 2000, null);
+        assertThat(BackupProgressLine.line(copying)).contains("copying  physical: 40.0 MB copied, 12.0 MB stored  20.0 MB/s")
+                .doesNotContain("rows");
+    }
+
+    @Test
     void elsewhereAPlainLineWhenThePhaseChangesAndTheFailureWithItsMessage() {
         StringWriter text = new StringWriter();
         BackupProgressLine progress = new BackupProgressLine(new PrintWriter(text), false);
