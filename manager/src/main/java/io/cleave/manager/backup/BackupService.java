@@ -94,7 +94,7 @@ public final class BackupService implements AutoCloseable {
     private void run(BackupProgress progress, BackupStore store, BackupTool tool) {
         try (store) {
             if (tool != null) {
-                new PhysicalBackup(sources, store, progress, tool).run();
+                new PhysicalBackup(sources, store, progress, tool, config.maxSnapshot()).run();
             } else {
                 new LogicalBackup(sources, store, progress, ChunkLimits.fromSystemProperties(), config.maxSnapshot()).run();
             }

@@ -150,7 +150,8 @@ public final class LogicalBackup {
                     return null;
                 }));
             }
-            awaitReads(reads, monitors);
+            awaitReads(reads, monitors, progress, maxSnapshot, "raise the limit, or use the physical engine"
+                    + " (mariadb-backup), which keeps them open only to checksum the tables");
             BackupCut.endSnapshots(connections);
             progress.snapshotsClosed();
             for (Future<?> f : new ArrayList<>(stored)) {
@@ -199,8 +200,13 @@ public final class LogicalBackup {
         }
     }
 
-    /** Waits for the readers, watching the shards' history lists and how long the snapshots stay open. */
-    private void awaitReads(List<Future<?>> reads, Map<Integer, Connection> monitors) throws Exception {
+    /**
+     * Waits for the readers, watching the shards' history lists and how long the snapshots stay open:
+     * past {@code maxSnapshot} the reads are stopped and the backup fails, saying so ({@code advice}: what
+     * else to do).
+     */
+    static void awaitReads(List<Future<?>> reads, Map<Integer, Connection> monitors, BackupProgress progress,
+                           Duration maxSnapshot, String advice) throws Exception {
         for (Future<?> f : reads) {
             while (true) {
                 try {
@@ -215,7 +221,7 @@ public final class LogicalBackup {
                         throw new IllegalStateException("the snapshots were open " + progress.snapshotMillis() / 1000
                                 + " s, past backup.max_snapshot_s (" + maxSnapshot.toSeconds() + " s): they hold back"
                                 + " InnoDB's purge on every shard (history list " + progress.status().historyLength()
-                                + "); raise the limit, or use the physical engine (mariadb-backup), which keeps none open");
+                                + "); " + advice);
                     }
                 } catch (java.util.concurrent.ExecutionException e) {
                     throw e.getCause() instanceof Exception x ? x : e;

@@ -19,6 +19,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -35,7 +36,8 @@ import java.util.stream.Stream;
  * One physical backup: each shard's files copied by the server's own mariadb-backup ({@code --backup
  * --stream=mbstream}), the shards in parallel, stored in compressed parts; then a cut taken once every
  * copy has ended, in whose snapshots every table's rows are counted and checksummed (nothing is read
- * out: the snapshots stay open for the checksums only, none while files are copied); then each
+ * out: the snapshots stay open for the checksums only, bounded by {@code backup.max_snapshot_s} as the
+ * logical engine's, none while files are copied); then each
  * shard's binlog from the file in use when its copy began up to the cut's position. A restore
  * prepares each copy and replays that binlog from the copy's own position to the cut's, so a
  * physical backup holds the same cut a logical one would.
@@ -48,12 +50,15 @@ final class PhysicalBackup {
     private final BackupStore store;
     private final BackupProgress progress;
     private final BackupTool tool;
+    private final Duration maxSnapshot;
 
-    PhysicalBackup(BackupSources sources, BackupStore store, BackupProgress progress, BackupTool tool) {
+    PhysicalBackup(BackupSources sources, BackupStore store, BackupProgress progress, BackupTool tool,
+                   Duration maxSnapshot) {
         this.sources = sources;
         this.store = store;
         this.progress = progress;
         this.tool = tool;
+        this.maxSnapshot = maxSnapshot;
     }
 
     /** What a shard's copy left: the binlog file in use before it began, and its stream's parts. */
@@ -205,9 +210,8 @@ final class PhysicalBackup {
                 return null;
             }));
         }
-        for (Future<?> f : reads) {
-            LogicalBackup.resultOf(f);
-        }
+        LogicalBackup.awaitReads(reads, monitors, progress, maxSnapshot, "raise the limit (the physical engine keeps"
+                + " them open while it counts and checksums every table)");
         List<BackupManifest.TableBackup> tables = new ArrayList<>();
         for (TablePlan p : taken.plans()) {
             long[] sum = totals.get(p.name());
