@@ -153,7 +153,7 @@ public final class CleaveTestHome implements AutoCloseable {
     }
 
     /** A port range of {@code n} consecutive ports nobody listens on. */
-    static int freePortRange(int n) {
+    public static int freePortRange(int n) {
         for (int attempt = 0; attempt < 200; attempt++) {
             int base = 20000 + ThreadLocalRandom.current().nextInt(20000);
             boolean free = true;
@@ -167,7 +167,7 @@ public final class CleaveTestHome implements AutoCloseable {
         throw new IllegalStateException("no " + n + " consecutive free ports found");
     }
 
-    static int freePort() {
+    public static int freePort() {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
         } catch (IOException e) {

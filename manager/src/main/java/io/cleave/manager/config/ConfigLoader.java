@@ -189,6 +189,7 @@ public final class ConfigLoader {
         };
         int basePort = server.integer("base_port", ServerConfig.DEFAULT_BASE_PORT, 1, 65535);
         String osUser = server.string("os_user", ServerConfig.DEFAULT_OS_USER);
+        int serverIdBase = server.integer("server_id_base", ServerConfig.DEFAULT_SERVER_ID_BASE, 1, 1_000_000_000);
         if (!osUser.matches("[a-z_][a-z0-9_-]{0,31}")) {
             problems.add(server.lineOf("os_user"), server.field("os_user"), "'" + osUser + "' is not an OS user name:"
                     + " expected lower-case letters, digits, '_' or '-', at most 32");
@@ -202,7 +203,7 @@ public final class ConfigLoader {
             extra.string(key).ifPresent(v -> options.put(key, v));
         }
         server.rejectUnknownKeys();
-        return new ServerConfig(choice, basePort, options, osUser);
+        return new ServerConfig(choice, basePort, options, osUser, serverIdBase);
     }
 
     private static ProxyConfig proxy(YamlMapping proxy, Path dir) {
