@@ -34,8 +34,15 @@ public final class StandbySeed {
     public record Request(String primary, String token, Path home, String location, StandbyConfig config) {
     }
 
-    public record Result(Path home, Path config, String backup, int shards, long rows, long millis, long epoch) {
+    /** @param attempts seeds taken: more than 1 when a cut split a cross-shard transaction */
+    public record Result(Path home, Path config, String backup, int shards, long rows, long millis, long epoch,
+                         int attempts) {
     }
+
+    /** Seeds tried before giving up when each cut splits a cross-shard transaction (see {@link SeedCheck}). */
+    static final int MAX_ATTEMPTS = 5;
+    /** How long a seeded replica may take to apply what its primary wrote while the seed was restored. */
+    private static final long CATCH_UP_MILLIS = 300_000;
 
     /** How far a standby's server ids are from its primary's when none is given. */
     static final int SERVER_ID_STEP = 1000;
@@ -63,12 +70,29 @@ public final class StandbySeed {
         }
         say.accept("attached to the primary at " + request.primary() + ": " + attachment.shards().size()
                 + " shards, epoch " + attachment.epoch());
-        String backup = backUp(primary, request.location());
-        Restore.Result restored = new Restore(backupSettings, env, say)
-                .adjustingConfig(config::apply)
-                .finishingWith((shards, manifest) -> replicate(shards, manifest, attachment))
-                .run(new RestoreRequest(request.location(), backup, OptionalLong.empty(), OptionalLong.empty(),
-                        request.home(), OptionalInt.empty()));
+        String backup = null;
+        Restore.Result restored = null;
+        int attempt = 0;
+        while (restored == null) {
+            attempt++;
+            backup = backUp(primary, request.location());
+            try {
+                restored = new Restore(backupSettings, env, say)
+                        .adjustingConfig(config::apply)
+                        .finishingWith((shards, manifest) -> replicate(shards, manifest, attachment))
+                        .run(new RestoreRequest(request.location(), backup, OptionalLong.empty(), OptionalLong.empty(),
+                                request.home(), OptionalInt.empty()));
+            } catch (SeedCheck.TornAtCut e) {
+                // The unfinished home is discarded by the next restore into it.
+                if (attempt == MAX_ATTEMPTS) {
+                    throw new IllegalStateException("every one of " + MAX_ATTEMPTS + " cuts split a cross-shard"
+                            + " transaction's prepare from its commit (" + e.getMessage() + "): run 'cleave standby'"
+                            + " again at a calmer moment");
+                }
+                say.accept("backup " + backup + "'s cut split a cross-shard transaction (" + e.getMessage()
+                        + "): seeding again from another cut");
+            }
+        }
         if (!restored.verified()) {
             throw new IllegalStateException("the standby's restore differs from the backup: " + restored.problems());
         }
@@ -76,7 +100,7 @@ public final class StandbySeed {
         Secrets.writePrivate(home.state().resolve(ReplicationMonitor.PRIMARY_TOKEN), request.token() + "\n");
         StandbyState.file(home).save(new StandbyState(HostRole.STANDBY, attachment.epoch(), request.primary(), false));
         return new Result(restored.home(), restored.config(), backup, restored.shards(), restored.rows(),
-                (System.nanoTime() - started) / 1_000_000, attachment.epoch());
+                (System.nanoTime() - started) / 1_000_000, attachment.epoch(), attempt);
     }
 
     /** A backup of the primary at one cut, waited for. */
@@ -104,5 +128,11 @@ public final class StandbySeed {
             say.accept("shard " + address.shard() + ": replicating " + address.host() + ":" + address.port()
                     + " from GTID " + cut.gtid());
         }
+        for (Attachment.ShardAddress address : attachment.shards()) {
+            try (var c = shards.open(address.shard())) {
+                SeedCheck.caughtUp(c, address, attachment.account(), CATCH_UP_MILLIS);
+            }
+        }
+        say.accept("every replica applied what its primary shard wrote since the cut");
     }
 }
