@@ -50,7 +50,7 @@ class StandbyIT {
             java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
                     java.nio.file.attribute.PosixFilePermissions.fromString("rwx--x--x"));
     private static final BankTransfers.Shape SHAPE = new BankTransfers.Shape(200, 10, 100);
-    private static final String SHARDING = """
+    static final String SHARDING = """
             sharding:
               keyspaces:
                 - name: branch

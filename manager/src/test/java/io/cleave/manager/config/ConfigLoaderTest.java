@@ -98,6 +98,15 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void shardServerIdsStartAtAThousandUnlessAStandbyTakesAnotherBase() {
+        String base = "shards: 2\nproxy:\n  users: [{name: root, password: \"\"}]\n";
+        assertThat(ConfigLoader.parse(FILE, base).server().serverIdBase()).isEqualTo(1000);
+        assertThat(ConfigLoader.parse(FILE, base + "server:\n  server_id_base: 2000\n").server().serverIdBase())
+                .isEqualTo(2000);
+        assertThat(catchConfig(base + "server:\n  server_id_base: 0\n").getMessage()).contains("server.server_id_base");
+    }
+
+    @Test
     void clientLimitsOutOfRangeNameTheirField() {
         String base = "shards: 2\nproxy:\n  users: [{name: root, password: \"\"}]\n";
         assertThat(catchConfig(base + "  max_allowed_packet: 2G\n").getMessage())
