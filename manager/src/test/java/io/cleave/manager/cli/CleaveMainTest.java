@@ -51,6 +51,19 @@ class CleaveMainTest {
     }
 
     @Test
+    void standbyNamesWhatItNeedsAndTakesOnlyOnOrOffForSemiSync() {
+        assertThat(run(CleaveMain.commandLine(), "standby", "--help")).isZero();
+        assertThat(out.toString()).startsWith("Usage: cleave standby").contains("--primary=URL", "--via=LOCATION",
+                "--semi-sync=on|off");
+        assertThat(run(CleaveMain.commandLine(), "standby", "--home", tmp.resolve("b").toString(), "--primary",
+                "http://127.0.0.1:1")).isEqualTo(2);
+        assertThat(err.toString()).contains("give --primary, --primary-token-file, --via, --home, --base-port,"
+                + " --admin-port and --proxy-listen");
+        assertThat(run(CleaveMain.commandLine(), "standby", "--home", tmp.toString(), "--semi-sync", "maybe")).isEqualTo(2);
+        assertThat(err.toString()).contains("--semi-sync takes on or off");
+    }
+
+    @Test
     void xaListsItsSubcommands() {
         assertThat(run(CleaveMain.commandLine(), "xa")).isZero();
         assertThat(out.toString()).contains("list", "commit", "rollback", "recover");
