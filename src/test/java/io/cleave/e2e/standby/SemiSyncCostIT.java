@@ -9,7 +9,6 @@ import io.cleave.manager.daemon.Daemon;
 import io.cleave.manager.daemon.DaemonOptions;
 import io.cleave.manager.home.CleaveHome;
 import io.cleave.manager.standby.ShardReplication;
-import io.cleave.manager.standby.StandbyConfig;
 import io.cleave.manager.standby.StandbySeed;
 import io.cleave.manager.supervisor.InstanceStatus;
 import org.junit.jupiter.api.Assumptions;
@@ -55,8 +54,7 @@ class SemiSyncCostIT {
             String url = "http://127.0.0.1:" + primary.adminPort();
             StandbySeed.Result seeded = new StandbySeed(BackupConfig.NONE, System.getenv(), line -> { })
                     .run(new StandbySeed.Request(url, primary.adminToken(), work.resolve("standby"),
-                            work.resolve("seed").toString(), new StandbyConfig(CleaveTestHome.freePortRange(2),
-                            CleaveTestHome.freePort(), "127.0.0.1:" + CleaveTestHome.freePort(), 0)));
+                            work.resolve("seed").toString(), StandbyIT.freeAddresses()));
             Daemon standby = new Daemon(DaemonOptions.standard(new CleaveHome(seeded.home()), seeded.config(), System.getenv()));
             try {
                 standby.start();

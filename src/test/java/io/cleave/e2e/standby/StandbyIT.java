@@ -75,8 +75,6 @@ class StandbyIT {
                 s.execute("CREATE TABLE probe.t (id INT PRIMARY KEY)");
             }
             String url = "http://127.0.0.1:" + primary.adminPort();
-            int base = CleaveTestHome.freePortRange(2);
-            int adminPort = CleaveTestHome.freePort();
             BankTransfers load = new BankTransfers(SHAPE, primary.proxyPort(), 11, new int[] {1, 150});
             Daemon standby = null;
             try {
@@ -87,8 +85,7 @@ class StandbyIT {
                     StandbySeed.Result seeded = new StandbySeed(BackupConfig.NONE, System.getenv(),
                             line -> System.out.println("standby: " + line))
                             .run(new StandbySeed.Request(url, primary.adminToken(), work.resolve("standby"),
-                                    work.resolve("seed").toString(), new StandbyConfig(base, adminPort,
-                                    "127.0.0.1:" + CleaveTestHome.freePort(), 0)));
+                                    work.resolve("seed").toString(), freeAddresses()));
                     assertThat(seeded.shards()).isEqualTo(2);
                     System.out.println("StandbyIT: seeded in " + seeded.millis() + " ms, " + seeded.attempts() + " attempt(s)");
                     assertThat(seeded.rows()).as("rows restored (the bank and Cleave's own)").isGreaterThanOrEqualTo(SHAPE.rows());
@@ -132,6 +129,24 @@ class StandbyIT {
                             + Long.parseLong(single(sc1, "SELECT SUM(balance) FROM bank.accounts")))
                             .as("the bank's total on the standby").isEqualTo(SHAPE.rows() * BankTransfers.INITIAL);
                 }
+
+                // A primary shard that restarts waits for the standby from its first commit: the settings are in its my.cnf.
+                assertThat(Files.readString(a.root().resolve("etc").resolve("shard-1.cnf")))
+                        .contains("rpl_semi_sync_master_enabled = ON", "rpl_semi_sync_master_wait_point = AFTER_SYNC",
+                                "gtid_strict_mode = ON");
+                long killed = primary.status(1).pid();
+                ProcessHandle.of(killed).ifPresent(ProcessHandle::destroyForcibly);
+                primary.awaitStatus(1, st -> st.state() == io.cleave.manager.supervisor.InstanceState.RUNNING
+                        && st.pid() != null && st.pid() != killed, Duration.ofSeconds(60));
+                try (Connection pc = primary.connect(1)) {
+                    assertThat(single(pc, "SELECT CONCAT(@@rpl_semi_sync_master_enabled, @@rpl_semi_sync_master_wait_point,"
+                            + " @@rpl_semi_sync_master_timeout, @@gtid_strict_mode)"))
+                            .as("the restarted shard's semi-sync").isEqualTo("ONAFTER_SYNC4294967295ON");
+                    run(pc, "UPDATE bank.accounts SET balance = balance WHERE branch = 101");
+                    run(pc, "UPDATE bank.accounts SET balance = balance + 1 WHERE branch = 101 AND id = 1");
+                    run(pc, "UPDATE bank.accounts SET balance = balance - 1 WHERE branch = 101 AND id = 1");
+                }
+                await(primary.daemon(), r -> r.shards().get(1).semiSyncClients() == 1, "the replica back on the restarted shard");
 
                 // A replica that stops acknowledging blocks its primary shard's commits: no fallback to async.
                 try (Connection sc = shard(standby, 0); Statement st = sc.createStatement()) {
@@ -226,6 +241,19 @@ class StandbyIT {
                     Thread.sleep(50);
                 }
             }
+        }
+    }
+
+    /** Ports of a standby on loopback: two for its shards, its admin API's and its proxy's, all different. */
+    static StandbyConfig freeAddresses() {
+        int admin = CleaveTestHome.freePort();
+        int proxy = CleaveTestHome.freePort();
+        while (true) {
+            int base = CleaveTestHome.freePortRange(2);
+            if (admin != proxy && (admin < base || admin > base + 1) && (proxy < base || proxy > base + 1)) {
+                return new StandbyConfig(base, admin, "127.0.0.1:" + proxy, 0);
+            }
+            proxy = CleaveTestHome.freePort();
         }
     }
 

@@ -35,6 +35,12 @@ public record CleaveConfig(Path source, int shards, ServerConfig server, long bu
         return bufferPoolBytes / shards;
     }
 
+    /** This config with the shards' server settings {@code server} (a standby pair adds its options to them). */
+    public CleaveConfig withServer(ServerConfig server) {
+        return new CleaveConfig(source, shards, server, bufferPoolBytes, datadirRoots, logDir, ioCapacity,
+                redoWriteRate, cpuSets, proxy, adminPort, sharding, backup);
+    }
+
     /**
      * This config with {@code n} shards: the count the state holds once {@code cleave scale}
      * changed it (the file's {@code shards} was the initial count).

@@ -121,7 +121,8 @@ public final class Daemon implements AutoCloseable {
             lock = DaemonLock.acquire(home);
             try {
                 config = ConfigLoader.load(options.configFile());
-                provisioned = new Provisioner(home, config, options.cacheDir(), options.pathVariable()).prepare();
+                provisioned = new Provisioner(home, io.cleave.manager.standby.PrimarySide.withPairOptions(config, home),
+                        options.cacheDir(), options.pathVariable()).prepare();
                 checkPortsFree(provisioned.plans());
                 registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
                 scheduler = Executors.newScheduledThreadPool(4, daemonThreads("supervisor"));
@@ -223,18 +224,13 @@ public final class Daemon implements AutoCloseable {
 
     /**
      * The standby pair's part of the daemon: the primary's side (a standby attaching, semi-sync, its
-     * settings applied again to a shard that restarts), the replication monitor, and on a standby the
-     * refusal of every admin request that would write to its replicas.
+     * settings in the shards' my.cnf), the replication monitor, and on a standby the refusal of every
+     * admin request that would write to its replicas.
      */
     private void wireStandby() {
         primarySide = new io.cleave.manager.standby.PrimarySide(home, links, this::shardEndpoints,
-                config.server().serverIdBase());
+                config.server().serverIdBase(), this::writePairCnfs);
         replication = new io.cleave.manager.standby.ReplicationMonitor(home, links, this::shardEndpoints, registry, scheduler);
-        listeners.add((status, previous) -> {
-            if (status.state() == InstanceState.RUNNING && previous != InstanceState.RUNNING) {
-                scheduler.execute(() -> primarySide.shardStarted(status.index()));
-            }
-        });
         admin.standby(replication::report, primarySide::attach, on -> {
             try {
                 primarySide.semiSync(on);
@@ -247,6 +243,15 @@ public final class Daemon implements AutoCloseable {
             String of = standbyOf();
             return of == null ? null : "this home is a standby of " + of + ": its shards are replicas; run this on the primary";
         });
+    }
+
+    /** The running shards' my.cnf written again with the standby pair's options (read at each shard's next start). */
+    private void writePairCnfs() {
+        HomePlanner planner = new HomePlanner(home, io.cleave.manager.standby.PrimarySide.withPairOptions(config, home),
+                options.cacheDir(), options.pathVariable());
+        for (InstancePlan plan : planner.plan(supervisors.all().size()).instances()) {
+            Provisioner.writeCnf(plan, provisioned.binary());
+        }
     }
 
     /** The primary's admin URL when this home is a standby, else null. */

@@ -1,5 +1,7 @@
 package io.cleave.manager.standby;
 
+import io.cleave.manager.config.CleaveConfig;
+import io.cleave.manager.config.ServerConfig;
 import io.cleave.manager.daemon.ShardEndpoint;
 import io.cleave.manager.home.CleaveHome;
 import io.cleave.manager.move.ShardLinks;
@@ -10,13 +12,15 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 
 /**
  * The primary's part: lets a standby attach (the replication account and strict GTIDs on every
  * shard, the shards' addresses), and turns semi-sync on or off on every shard, kept in
- * {@code state/standby.json} and applied again to a shard that restarts (a server forgets SET GLOBAL).
+ * {@code state/standby.json} and in the shards' my.cnf (a server forgets SET GLOBAL when it restarts).
  */
 public final class PrimarySide {
 
@@ -26,12 +30,32 @@ public final class PrimarySide {
     private final ShardLinks links;
     private final Supplier<List<ShardEndpoint>> shards;
     private final int serverIdBase;
+    private final Runnable rewriteCnfs;
 
-    public PrimarySide(CleaveHome home, ShardLinks links, Supplier<List<ShardEndpoint>> shards, int serverIdBase) {
+    /** {@code rewriteCnfs} writes the shards' my.cnf again from {@link #withPairOptions} (read at their next start). */
+    public PrimarySide(CleaveHome home, ShardLinks links, Supplier<List<ShardEndpoint>> shards, int serverIdBase,
+                       Runnable rewriteCnfs) {
         this.home = home;
         this.links = links;
         this.shards = shards;
         this.serverIdBase = serverIdBase;
+        this.rewriteCnfs = rewriteCnfs;
+    }
+
+    /**
+     * {@code config} with the pair's options in the shards' my.cnf on a primary (semi-sync when on, strict
+     * GTIDs): written at every start of the daemon and again when semi-sync is switched, so a shard that
+     * restarts waits for the standby from its first commit. Unchanged on a home without a standby.
+     */
+    public static CleaveConfig withPairOptions(CleaveConfig config, CleaveHome home) {
+        StandbyState state = StandbyState.of(home).orElse(null);
+        if (state == null || state.role() != HostRole.PRIMARY) {
+            return config;
+        }
+        Map<String, String> options = new LinkedHashMap<>(config.server().options());
+        options.putAll(SemiSync.cnfOptions(state.semiSync()));
+        ServerConfig s = config.server();
+        return config.withServer(new ServerConfig(s.binary(), s.basePort(), options, s.osUser(), s.serverIdBase()));
     }
 
     /** Prepares every shard to be replicated and says how; refused on a home that is itself a standby. */
@@ -50,6 +74,7 @@ public final class PrimarySide {
             addresses.add(new Attachment.ShardAddress(e.index(), e.host(), e.port()));
         }
         StandbyState.file(home).save(state);
+        rewriteCnfs.run();
         log.info("a standby attached: {} shards prepared for replication (epoch {})", addresses.size(), state.epoch());
         return new Attachment(state.epoch(), account.user(), account.password(), serverIdBase, addresses);
     }
@@ -72,24 +97,9 @@ public final class PrimarySide {
         }
         StandbyState next = state.withSemiSync(on);
         StandbyState.file(home).save(next);
+        rewriteCnfs.run();
         log.info("semi-sync {} on {} shards", on ? "on (AFTER_SYNC, no fallback to async)" : "off", shards.get().size());
         return next;
-    }
-
-    /** A shard that (re)started gets the pair's settings again. */
-    public void shardStarted(int shard) {
-        StandbyState state = StandbyState.of(home).orElse(null);
-        if (state == null || state.role() != HostRole.PRIMARY) {
-            return;
-        }
-        try (Connection c = links.open(shard)) {
-            strictGtids(c);
-            if (state.semiSync()) {
-                SemiSync.enable(c);
-            }
-        } catch (SQLException e) {
-            log.error("shard {}: could not apply the standby's settings again: {}", shard, e.getMessage());
-        }
     }
 
     private static void strictGtids(Connection c) throws SQLException {

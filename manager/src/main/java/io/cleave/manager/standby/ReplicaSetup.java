@@ -1,5 +1,7 @@
 package io.cleave.manager.standby;
 
+import io.cleave.proxy.accounts.CleaveSchema;
+
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -24,6 +26,7 @@ final class ReplicaSetup {
                     + ": a standby needs MariaDB shards with their binlog on");
         }
         account.ensure(shard);
+        cleaveProcedures(shard);
         try (Statement s = shard.createStatement()) {
             s.execute("STOP SLAVE");
             s.execute("RESET SLAVE ALL");
@@ -36,6 +39,37 @@ final class ReplicaSetup {
                     + ", MASTER_USER = '" + account.user() + "', MASTER_PASSWORD = '" + account.password()
                     + "', MASTER_USE_GTID = slave_pos, MASTER_CONNECT_RETRY = 1, MASTER_SSL = 0");
             s.execute("START SLAVE");
+        }
+    }
+
+    /**
+     * Cleave's own procedures and their grants as the primary's shards have them, made outside the binlog:
+     * a backup holds tables, not them, and the primary's proxy grants EXECUTE on them again at every start
+     * (replicated), which a replica without them would stop at. Nothing else of the proxy's setup is
+     * made here: its rows come from the primary.
+     */
+    static void cleaveProcedures(Connection shard) throws SQLException {
+        try (Statement s = shard.createStatement()) {
+            s.execute("SET SESSION sql_log_bin = 0");
+            try {
+                for (CleaveSchema.Step step : CleaveSchema.setup("standby", true)) {
+                    String sql = step.sql();
+                    if (!sql.startsWith("CREATE DATABASE") && !sql.startsWith("CREATE OR REPLACE DEFINER")
+                            && !sql.startsWith("GRANT ")) {
+                        continue;
+                    }
+                    try {
+                        s.execute(sql);
+                    } catch (SQLException e) {
+                        if (!step.optional()) {
+                            throw e;
+                        }
+                        // Grants to PUBLIC need MariaDB 10.11: the primary's failed the same way and logged nothing.
+                    }
+                }
+            } finally {
+                s.execute("SET SESSION sql_log_bin = 1");
+            }
         }
     }
 

@@ -21,6 +21,22 @@ final class SemiSync {
     private SemiSync() {
     }
 
+    /**
+     * The my.cnf options of a primary's shards, so a shard that restarts comes up waiting for the standby
+     * before it takes a commit: with semi-sync on, its settings; always strict GTIDs.
+     */
+    static java.util.Map<String, String> cnfOptions(boolean on) {
+        java.util.Map<String, String> options = new java.util.LinkedHashMap<>();
+        options.put("gtid_strict_mode", "ON");
+        if (on) {
+            options.put("rpl_semi_sync_master_enabled", "ON");
+            options.put("rpl_semi_sync_master_wait_point", "AFTER_SYNC");
+            options.put("rpl_semi_sync_master_timeout", String.valueOf(NEVER_FALL_BACK_MS));
+            options.put("rpl_semi_sync_master_wait_no_slave", "ON");
+        }
+        return options;
+    }
+
     static void enable(Connection shard) throws SQLException {
         try (Statement s = shard.createStatement()) {
             s.execute("SET GLOBAL rpl_semi_sync_master_wait_point = 'AFTER_SYNC'");
