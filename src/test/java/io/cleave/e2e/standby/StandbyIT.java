@@ -77,8 +77,17 @@ class StandbyIT {
             String url = "http://127.0.0.1:" + primary.adminPort();
             BankTransfers load = new BankTransfers(SHAPE, primary.proxyPort(), 11, new int[] {1, 150});
             Daemon standby = null;
+            Connection heldXa = primary.connect(0);
             try {
                 try {
+                    // An XA transaction prepared at every cut the seed can take, committed once it is seeded: its
+                    // prepare is before the cut's GTID, its commit after (cross-shard transfers make such cuts often).
+                    try (Statement st = heldXa.createStatement()) {
+                        st.execute("XA START 'seed-it'");
+                        st.execute("INSERT INTO probe.t VALUES (100)");
+                        st.execute("XA END 'seed-it'");
+                        st.execute("XA PREPARE 'seed-it'");
+                    }
                     // Transfers run while the standby is seeded, its replicas start and semi-sync comes on.
                     load.start(2);
                     load.awaitAcknowledged(50);
@@ -87,6 +96,9 @@ class StandbyIT {
                             .run(new StandbySeed.Request(url, primary.adminToken(), work.resolve("standby"),
                                     work.resolve("seed").toString(), freeAddresses()));
                     assertThat(seeded.shards()).isEqualTo(2);
+                    assertThat(seeded.attempts()).as("seeds taken: the prepared transactions at the cut replicated first")
+                            .isEqualTo(1);
+                    run(heldXa, "XA COMMIT 'seed-it'");
                     System.out.println("StandbyIT: seeded in " + seeded.millis() + " ms, " + seeded.attempts() + " attempt(s)");
                     assertThat(seeded.rows()).as("rows restored (the bank and Cleave's own)").isGreaterThanOrEqualTo(SHAPE.rows());
 
@@ -182,7 +194,7 @@ class StandbyIT {
                 xa.close();
                 awaitCaughtUp(primary, standby);
                 try (Connection sc = shard(standby, 0)) {
-                    assertThat(single(sc, "SELECT GROUP_CONCAT(id ORDER BY id) FROM probe.t")).isEqualTo("1,2");
+                    assertThat(single(sc, "SELECT GROUP_CONCAT(id ORDER BY id) FROM probe.t")).isEqualTo("1,2,100");
                 }
                 assertThat(primary.daemon().replication().report().shards()).allSatisfy(r ->
                         assertThat(r.asyncCommits()).as("shard %d's commits answered without the standby", r.shard()).isZero());
@@ -200,6 +212,7 @@ class StandbyIT {
                 // The operator's decision while the standby is away: semi-sync off lets the primary go on.
                 AdminClient.remote(url, primary.adminToken()).semiSync(false);
             } finally {
+                heldXa.close();
                 if (standby != null) {
                     standby.close();
                 }

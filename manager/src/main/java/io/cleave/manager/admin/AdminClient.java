@@ -186,6 +186,15 @@ public final class AdminClient {
                 io.cleave.manager.standby.StandbyReport.class);
     }
 
+    /** The XA transactions prepared and not committed at {@code cut} on each shard of this daemon (a primary). */
+    public List<io.cleave.manager.standby.PendingPrepare> preparedAt(List<io.cleave.manager.standby.CutPosition> cut)
+            throws IOException {
+        return AdminServer.JSON.readValue(send("POST", "/v1/standby/prepared", HttpRequest.BodyPublishers.ofString(
+                AdminServer.JSON.writeValueAsString(cut), StandardCharsets.UTF_8), Duration.ofSeconds(60)),
+                new TypeReference<>() {
+                });
+    }
+
     public io.cleave.manager.standby.StandbyReport standby() throws IOException {
         return AdminServer.JSON.readValue(send("GET", "/v1/standby"), io.cleave.manager.standby.StandbyReport.class);
     }

@@ -348,11 +348,12 @@ public final class AdminServer implements AutoCloseable {
     /**
      * The standby pair's endpoints: {@code GET /v1/standby} (a {@link io.cleave.manager.standby.StandbyReport}, 404
      * without a pair), {@code POST /v1/standby/attach} (on the primary: an {@link io.cleave.manager.standby.Attachment}),
-     * {@code POST /v1/standby/semi-sync} with {@code {"enabled": true}} (on the primary); and, while
+     * {@code POST /v1/standby/semi-sync} with {@code {"enabled": true}} (on the primary), {@code POST
+     * /v1/standby/prepared} with a cut's positions (on the primary: its {@link PreparedAt}); and, while
      * {@code refused} says why, every request that would change the shards is refused with 409.
      */
     public void standby(Supplier<Object> report, java.util.concurrent.Callable<Object> attach,
-                        Function<Boolean, Object> semiSync, Supplier<String> refused) {
+                        Function<Boolean, Object> semiSync, PreparedAt prepared, Supplier<String> refused) {
         this.changesRefused = refused;
         server.createContext("/v1/standby", ex -> handle(ex, "GET", true, () -> {
             Object r = report.get();
@@ -372,6 +373,20 @@ public final class AdminServer implements AutoCloseable {
                 throw new AdminError(AdminError.UNAVAILABLE, "could not prepare the shards: " + e.getMessage());
             }
         }));
+        server.createContext("/v1/standby/prepared", ex -> handle(ex, "POST", true, () -> {
+            java.util.List<io.cleave.manager.standby.CutPosition> cut;
+            try {
+                cut = JSON.readValue(ex.getRequestBody(), new com.fasterxml.jackson.core.type.TypeReference<>() {
+                });
+            } catch (IOException e) {
+                throw new AdminError(AdminError.BAD_REQUEST, "send the cut as [{\"shard\": 0, \"file\": ..., \"position\": ...}]");
+            }
+            try {
+                respond(ex, 200, "application/json", JSON.writeValueAsString(prepared.at(cut)));
+            } catch (java.sql.SQLException e) {
+                throw new AdminError(AdminError.UNAVAILABLE, "could not read the shards' binlogs: " + e.getMessage());
+            }
+        }));
         server.createContext("/v1/standby/semi-sync", ex -> handle(ex, "POST", true, () -> {
             JsonNode body = body(ex);
             if (!body.path("enabled").isBoolean()) {
@@ -383,6 +398,12 @@ public final class AdminServer implements AutoCloseable {
                 throw new AdminError(AdminError.CONFLICT, e.getMessage());
             }
         }));
+    }
+
+    /** The XA transactions prepared and not committed at a cut on each shard of a primary. */
+    public interface PreparedAt {
+        java.util.List<io.cleave.manager.standby.PendingPrepare> at(java.util.List<io.cleave.manager.standby.CutPosition> cut)
+                throws java.sql.SQLException, IOException;
     }
 
     /** {@code POST /v1/repair}: makes the shards' schemas alike again ({@code cleave repair}). */

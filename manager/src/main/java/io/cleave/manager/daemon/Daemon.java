@@ -239,7 +239,7 @@ public final class Daemon implements AutoCloseable {
             }
             replication.poll();
             return replication.report();
-        }, () -> {
+        }, primarySide::preparedAt, () -> {
             String of = standbyOf();
             return of == null ? null : "this home is a standby of " + of + ": its shards are replicas; run this on the primary";
         });

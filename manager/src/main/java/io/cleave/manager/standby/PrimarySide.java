@@ -102,6 +102,11 @@ public final class PrimarySide {
         return next;
     }
 
+    /** The XA transactions prepared and not committed at {@code cut} on each shard (see {@link PreparedAtCut}). */
+    public List<PendingPrepare> preparedAt(List<CutPosition> cut) throws SQLException, java.io.IOException {
+        return PreparedAtCut.find(links, cut);
+    }
+
     private static void strictGtids(Connection c) throws SQLException {
         try (Statement s = c.createStatement()) {
             s.execute("SET GLOBAL gtid_strict_mode = ON");

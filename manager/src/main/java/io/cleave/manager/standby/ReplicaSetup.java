@@ -3,12 +3,16 @@ package io.cleave.manager.standby;
 import io.cleave.proxy.accounts.CleaveSchema;
 
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 
 /**
  * Makes one freshly restored shard a replica of its primary shard, from the GTID position of the
- * cut its rows were restored at: its own binlog (the restore's) is reset so the shard holds no
+ * cut its rows were restored at. XA transactions prepared and not committed at the cut are not in the
+ * restored rows (their prepare lies before the cut's GTID): their prepare groups are replicated first,
+ * by binlog file and position. Its own binlog (the restore's) is reset so the shard holds no
  * transaction of its own (strict GTID mode would refuse the primary's events after it), replication
  * resumes after the cut's GTIDs, semi-sync acknowledges every event, read-only keeps clients'
  * writes away. The settings last across restarts through the standby's config. Shards run without
@@ -19,8 +23,8 @@ final class ReplicaSetup {
     private ReplicaSetup() {
     }
 
-    static void start(Connection shard, Attachment.ShardAddress primary, ReplicationAccount account, String cutGtid)
-            throws SQLException {
+    static void start(Connection shard, Attachment.ShardAddress primary, ReplicationAccount account, String cutGtid,
+                      List<PendingPrepare> prepared) throws SQLException, InterruptedException {
         if (cutGtid == null) {
             throw new IllegalStateException("the backup holds no GTID position for shard " + primary.shard()
                     + ": a standby needs MariaDB shards with their binlog on");
@@ -31,13 +35,15 @@ final class ReplicaSetup {
             s.execute("STOP SLAVE");
             s.execute("RESET SLAVE ALL");
             s.execute("RESET MASTER");
-            s.execute("SET GLOBAL gtid_slave_pos = '" + gtid(cutGtid) + "'");
             s.execute("SET GLOBAL gtid_strict_mode = ON");
             s.execute("SET GLOBAL read_only = ON");
+            for (PendingPrepare p : prepared) {
+                applyPrepareGroup(s, primary, account, p);
+            }
+            s.execute("RESET SLAVE ALL");
+            s.execute("SET GLOBAL gtid_slave_pos = '" + gtid(cutGtid) + "'");
             s.execute("SET GLOBAL rpl_semi_sync_slave_enabled = ON");
-            s.execute("CHANGE MASTER TO MASTER_HOST = '" + host(primary.host()) + "', MASTER_PORT = " + primary.port()
-                    + ", MASTER_USER = '" + account.user() + "', MASTER_PASSWORD = '" + account.password()
-                    + "', MASTER_USE_GTID = slave_pos, MASTER_CONNECT_RETRY = 1, MASTER_SSL = 0");
+            s.execute("CHANGE MASTER TO " + source(primary, account) + ", MASTER_USE_GTID = slave_pos");
             s.execute("START SLAVE");
         }
     }
@@ -71,6 +77,56 @@ final class ReplicaSetup {
                 s.execute("SET SESSION sql_log_bin = 1");
             }
         }
+    }
+
+    /**
+     * Replicates one prepare group from the primary shard's binlog by file and position, stopping at its
+     * end: the transaction is then prepared here as it was there at the cut, and the XA COMMIT replicated
+     * from the cut finds it.
+     */
+    private static void applyPrepareGroup(Statement s, Attachment.ShardAddress primary, ReplicationAccount account,
+                                          PendingPrepare p) throws SQLException, InterruptedException {
+        s.execute("RESET SLAVE ALL");
+        s.execute("CHANGE MASTER TO " + source(primary, account) + ", MASTER_USE_GTID = no, MASTER_LOG_FILE = '"
+                + file(p.file()) + "', MASTER_LOG_POS = " + p.start());
+        s.execute("START SLAVE UNTIL MASTER_LOG_FILE = '" + file(p.file()) + "', MASTER_LOG_POS = " + p.end());
+        long deadline = System.currentTimeMillis() + 60_000;
+        while (true) {
+            try (ResultSet rs = s.executeQuery("SHOW SLAVE STATUS")) {
+                rs.next();
+                if (rs.getInt("Last_SQL_Errno") != 0 || rs.getInt("Last_IO_Errno") != 0) {
+                    throw new SQLException("shard " + primary.shard() + ": replicating XA transaction " + p.xid()
+                            + " prepared at the cut failed: " + firstNonEmpty(rs.getString("Last_SQL_Error"),
+                            rs.getString("Last_IO_Error")));
+                }
+                if ("No".equals(rs.getString("Slave_SQL_Running"))) {
+                    break;
+                }
+            }
+            if (System.currentTimeMillis() > deadline) {
+                throw new SQLException("shard " + primary.shard() + ": XA transaction " + p.xid() + " prepared at the cut"
+                        + " was not replicated within a minute");
+            }
+            Thread.sleep(20);
+        }
+        s.execute("STOP SLAVE");
+    }
+
+    private static String source(Attachment.ShardAddress primary, ReplicationAccount account) {
+        return "MASTER_HOST = '" + host(primary.host()) + "', MASTER_PORT = " + primary.port() + ", MASTER_USER = '"
+                + account.user() + "', MASTER_PASSWORD = '" + account.password() + "', MASTER_CONNECT_RETRY = 1,"
+                + " MASTER_SSL = 0";
+    }
+
+    private static String file(String name) {
+        if (!name.matches("[A-Za-z0-9._-]+")) {
+            throw new IllegalArgumentException("'" + name + "' is not a binlog file name");
+        }
+        return name;
+    }
+
+    private static String firstNonEmpty(String a, String b) {
+        return a != null && !a.isEmpty() ? a : b;
     }
 
     /** A GTID list as servers print it: domain-server-sequence, comma separated; nothing else may be quoted in. */

@@ -8,9 +8,9 @@ import java.sql.Statement;
 
 /**
  * Whether a freshly seeded replica can follow its primary shard: it must apply everything the primary
- * shard wrote up to now. A cross-shard transaction whose branch was prepared but not yet decided at the
- * backup's cut has its XA PREPARE before the cut's GTID (so not in the restored rows) and its XA COMMIT
- * after it: the replica then stops with "Unknown XID" (1397), and the seed is taken again at another cut.
+ * shard wrote up to now. A transaction prepared at the cut whose prepare group was not replicated first
+ * (older than the binlog files read for it, see {@link PreparedAtCut}) stops the replica at its XA COMMIT
+ * with "Unknown XID" (1397): the seed is then taken again at another cut.
  */
 final class SeedCheck {
 

@@ -11,6 +11,7 @@ import io.cleave.manager.home.CleaveHome;
 import io.cleave.manager.home.Secrets;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
@@ -79,7 +80,7 @@ public final class StandbySeed {
             try {
                 restored = new Restore(backupSettings, env, say)
                         .adjustingConfig(config::apply)
-                        .finishingWith((shards, manifest) -> replicate(shards, manifest, attachment))
+                        .finishingWith((shards, manifest) -> replicate(primary, shards, manifest, attachment))
                         .run(new RestoreRequest(request.location(), backup, OptionalLong.empty(), OptionalLong.empty(),
                                 request.home(), OptionalInt.empty()));
             } catch (SeedCheck.TornAtCut e) {
@@ -117,16 +118,20 @@ public final class StandbySeed {
         return status.id();
     }
 
-    private void replicate(io.cleave.manager.move.ShardLinks shards, BackupManifest manifest, Attachment attachment)
-            throws Exception {
+    private void replicate(AdminClient primary, io.cleave.manager.move.ShardLinks shards, BackupManifest manifest,
+                           Attachment attachment) throws Exception {
+        List<PendingPrepare> prepared = primary.preparedAt(manifest.shards().stream()
+                .map(p -> new CutPosition(p.shard(), p.file(), p.position())).toList());
         for (Attachment.ShardAddress address : attachment.shards()) {
             BackupManifest.ShardPosition cut = manifest.shards().stream().filter(p -> p.shard() == address.shard())
                     .findFirst().orElseThrow(() -> new IllegalStateException("the backup has no shard " + address.shard()));
+            List<PendingPrepare> mine = prepared.stream().filter(p -> p.shard() == address.shard()).toList();
             try (var c = shards.open(address.shard())) {
-                ReplicaSetup.start(c, address, attachment.account(), cut.gtid());
+                ReplicaSetup.start(c, address, attachment.account(), cut.gtid(), mine);
             }
             say.accept("shard " + address.shard() + ": replicating " + address.host() + ":" + address.port()
-                    + " from GTID " + cut.gtid());
+                    + " from GTID " + cut.gtid() + (mine.isEmpty() ? "" : ", after " + mine.size()
+                    + " XA transaction(s) prepared at the cut"));
         }
         for (Attachment.ShardAddress address : attachment.shards()) {
             try (var c = shards.open(address.shard())) {
