@@ -56,4 +56,11 @@ class StandbyConfigTest {
         assertThatThrownBy(() -> ReplicaSetup.gtid("0-1-1'; DROP TABLE x; --")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> GtidPosition.parse("0-1")).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void theBinlogFileBeforeACutsFileKeepsItsNumbering() {
+        assertThat(PreparedAtCut.previousFile("binlog.000007")).isEqualTo("binlog.000006");
+        assertThat(PreparedAtCut.previousFile("binlog.001000")).isEqualTo("binlog.000999");
+        assertThat(PreparedAtCut.previousFile("binlog.000001")).isNull();
+    }
 }
