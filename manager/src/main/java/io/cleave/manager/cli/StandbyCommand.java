@@ -1,5 +1,9 @@
 package io.cleave.manager.cli;
 
+import io.cleave.manager.config.CleaveConfig;
+import io.cleave.manager.config.ConfigLoader;
+import io.cleave.manager.config.ServerConfig;
+import io.cleave.manager.config.StandbySource;
 import io.cleave.manager.standby.StandbyConfig;
 import io.cleave.manager.standby.StandbyReport;
 import io.cleave.manager.standby.StandbySeed;
@@ -24,6 +28,8 @@ import java.util.concurrent.Callable;
                 + " (MariaDB GTID replication, strict mode, read-only). Start it with the 'cleave up' printed at the end:"
                 + " once every replica runs, the primary waits for their acknowledgement at every commit (semi-sync"
                 + " AFTER_SYNC, never falling back to asynchronous replication).",
+                "The config equivalent: --config FILE with a 'standby' section (primary, primary_token_file, via); this"
+                        + " home's addresses are then the config's server.base_port, admin.port and proxy.listen.",
                 "--semi-sync on|off, against the primary's home, is the operator's decision while the standby is away:"
                         + " off lets the primary's blocked commits go on without a standby."})
 public final class StandbyCommand implements Callable<Integer> {
@@ -65,6 +71,27 @@ public final class StandbyCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** What the options leave out, from a config with a standby section: the primary, and this home's addresses. */
+    private void fromConfig() {
+        if (options.config == null) {
+            return;
+        }
+        CleaveConfig config = ConfigLoader.load(options.config());
+        if (config.standby().isEmpty()) {
+            return;
+        }
+        StandbySource source = config.standby().get();
+        primary = primary != null ? primary : source.primary();
+        tokenFile = tokenFile != null ? tokenFile : source.primaryTokenFile();
+        via = via != null ? via : source.via();
+        basePort = basePort != null ? basePort : config.server().basePort();
+        adminPort = adminPort != null ? adminPort : config.adminPort();
+        proxyListen = proxyListen != null ? proxyListen : config.proxy().listen().host() + ":" + config.proxy().listen().port();
+        if (serverIdBase == 0 && config.server().serverIdBase() != ServerConfig.DEFAULT_SERVER_ID_BASE) {
+            serverIdBase = config.server().serverIdBase();
+        }
+    }
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
@@ -77,10 +104,12 @@ public final class StandbyCommand implements Callable<Integer> {
             out.flush();
             return ExitCodes.OK;
         }
+        fromConfig();
         if (primary == null || tokenFile == null || via == null || options.home == null || basePort == null
                 || adminPort == null || proxyListen == null) {
             throw new CommandLine.ParameterException(spec.commandLine(), "give --primary, --primary-token-file, --via,"
-                    + " --home, --base-port, --admin-port and --proxy-listen");
+                    + " --home, --base-port, --admin-port and --proxy-listen, or --home and a --config with a standby"
+                    + " section");
         }
         String token = Files.readString(tokenFile).trim();
         StandbySeed.Result r = new StandbySeed(location.settings(options.configIfAny()), options.env, line -> {

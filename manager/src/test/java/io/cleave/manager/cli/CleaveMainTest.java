@@ -64,6 +64,26 @@ class CleaveMainTest {
     }
 
     @Test
+    void standbyTakesItsPrimaryAndAddressesFromAConfigsStandbySection() throws Exception {
+        Files.writeString(tmp.resolve("token"), "t0ken\n");
+        Path config = tmp.resolve("standby.yaml");
+        Files.writeString(config, """
+                server: { base_port: 3407 }
+                admin: { port: 6134 }
+                proxy: { listen: "127.0.0.1:6133", users: [{ name: root, password: "" }] }
+                standby:
+                  primary: http://127.0.0.1:1
+                  primary_token_file: token
+                  via: seed
+                """);
+        assertThat(run(CleaveMain.commandLine(), "standby", "--home", tmp.resolve("b").toString(), "--config",
+                config.toString())).isEqualTo(1);
+        assertThat(err.toString()).as("every option came from the config: the primary was asked")
+                .contains("the daemon at http://127.0.0.1:1 does not answer");
+        assertThat(tmp.resolve("b")).doesNotExist();
+    }
+
+    @Test
     void xaListsItsSubcommands() {
         assertThat(run(CleaveMain.commandLine(), "xa")).isZero();
         assertThat(out.toString()).contains("list", "commit", "rollback", "recover");
