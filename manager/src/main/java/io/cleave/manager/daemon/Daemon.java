@@ -195,7 +195,7 @@ public final class Daemon implements AutoCloseable {
             // on them), no archiving, nothing that writes; the primary serves clients.
             awaitSettled();
             proxyState = "standby of " + standbyOf + ": the primary serves clients";
-            replication.start();
+            startReplicationMonitor();
             return;
         }
         if (awaitSettled()) {
@@ -206,7 +206,7 @@ public final class Daemon implements AutoCloseable {
             proxyState = options.proxy().isPresent() ? "down: no instance is ready" : "not part of this build";
         }
         startArchiving();
-        replication.start();
+        startReplicationMonitor();
         // Unfinished moves go on once the proxy (whose gate holds clients at a cutover) runs.
         moves.resume();
         imports.resume();
@@ -259,6 +259,14 @@ public final class Daemon implements AutoCloseable {
         return io.cleave.manager.standby.StandbyState.of(home)
                 .filter(s -> s.role() == io.cleave.manager.standby.HostRole.STANDBY)
                 .map(io.cleave.manager.standby.StandbyState::primary).orElse(null);
+    }
+
+    private void startReplicationMonitor() {
+        synchronized (lifecycle) {
+            if (!closed) {
+                replication.start();
+            }
+        }
     }
 
     /** The standby pair's replication monitor (status and metrics). */
