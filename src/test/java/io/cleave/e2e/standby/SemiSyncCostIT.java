@@ -46,49 +46,53 @@ class SemiSyncCostIT {
         Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-semisync-",
                 java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
                         java.nio.file.attribute.PosixFilePermissions.fromString("rwx--x--x")));
-        try (CleaveTestHome a = CleaveTestHome.builder().shards(2).extraYaml(StandbyIT.SHARDING).create();
-             RunningDaemon primary = a.start()) {
-            try (Connection c = primary.connectProxy("", "")) {
-                BankTransfers.create(c, SHAPE);
-            }
-            String url = "http://127.0.0.1:" + primary.adminPort();
-            StandbySeed.Result seeded = new StandbySeed(BackupConfig.NONE, System.getenv(), line -> { })
-                    .run(new StandbySeed.Request(url, primary.adminToken(), work.resolve("standby"),
-                            work.resolve("seed").toString(), StandbyIT.freeAddresses()));
-            Daemon standby = new Daemon(DaemonOptions.standard(new CleaveHome(seeded.home()), seeded.config(), System.getenv()));
-            try {
-                standby.start();
-                long deadline = System.nanoTime() + 60_000_000_000L;
-                while (!primary.daemon().replication().report().semiSync()) {
-                    assertThat(System.nanoTime()).as("semi-sync on within a minute").isLessThan(deadline);
-                    Thread.sleep(100);
+        try {
+            try (CleaveTestHome a = CleaveTestHome.builder().shards(2).extraYaml(StandbyIT.SHARDING).create();
+                 RunningDaemon primary = a.start()) {
+                try (Connection c = primary.connectProxy("", "")) {
+                    BankTransfers.create(c, SHAPE);
                 }
-                AdminClient admin = AdminClient.remote(url, primary.adminToken());
-                List<Long> ours = new ArrayList<>();
-                ours.add(ProcessHandle.current().pid());
-                for (Daemon d : List.of(primary.daemon(), standby)) {
-                    for (InstanceStatus s : d.status()) {
-                        ours.add(s.pid());
+                String url = "http://127.0.0.1:" + primary.adminPort();
+                StandbySeed.Result seeded = new StandbySeed(BackupConfig.NONE, System.getenv(), line -> { })
+                        .run(new StandbySeed.Request(url, primary.adminToken(), work.resolve("standby"),
+                                work.resolve("seed").toString(), StandbyIT.freeAddresses()));
+                Daemon standby = new Daemon(DaemonOptions.standard(new CleaveHome(seeded.home()), seeded.config(), System.getenv()));
+                try {
+                    standby.start();
+                    long deadline = System.nanoTime() + 60_000_000_000L;
+                    while (!primary.daemon().replication().report().semiSync()) {
+                        assertThat(System.nanoTime()).as("semi-sync on within a minute").isLessThan(deadline);
+                        Thread.sleep(100);
                     }
-                }
-                Mode[] modes = {new Mode("semi-sync on", true), new Mode("semi-sync off", false)};
-                for (int r = 0; r < rounds; r++) {
-                    for (Mode m : (r % 2 == 0 ? modes : new Mode[] {modes[1], modes[0]})) {
-                        admin.semiSync(m.on);
-                        m.run(primary, seconds, ours, r);
+                    AdminClient admin = AdminClient.remote(url, primary.adminToken());
+                    List<Long> ours = new ArrayList<>();
+                    ours.add(ProcessHandle.current().pid());
+                    for (Daemon d : List.of(primary.daemon(), standby)) {
+                        for (InstanceStatus s : d.status()) {
+                            ours.add(s.pid());
+                        }
                     }
+                    Mode[] modes = {new Mode("semi-sync on", true), new Mode("semi-sync off", false)};
+                    for (int r = 0; r < rounds; r++) {
+                        for (Mode m : (r % 2 == 0 ? modes : new Mode[] {modes[1], modes[0]})) {
+                            admin.semiSync(m.on);
+                            m.run(primary, seconds, ours, r);
+                        }
+                    }
+                    admin.semiSync(true);
+                    for (Mode m : modes) {
+                        System.out.println("SemiSyncCostIT: " + m.summary());
+                    }
+                    assertThat(primary.daemon().replication().report().shards()).allSatisfy(s ->
+                            assertThat(s.asyncCommits()).as("commits answered without the standby").isZero());
+                    assertThat(standby.replication().report().shards()).allMatch(ShardReplication::replicating);
+                    admin.semiSync(false);
+                } finally {
+                    standby.close();
                 }
-                admin.semiSync(true);
-                for (Mode m : modes) {
-                    System.out.println("SemiSyncCostIT: " + m.summary());
-                }
-                assertThat(primary.daemon().replication().report().shards()).allSatisfy(s ->
-                        assertThat(s.asyncCommits()).as("commits answered without the standby").isZero());
-                assertThat(standby.replication().report().shards()).allMatch(ShardReplication::replicating);
-                admin.semiSync(false);
-            } finally {
-                standby.close();
             }
+        } finally {
+            CleaveTestHome.deleteTree(work);
         }
     }
 

@@ -145,7 +145,15 @@ public final class CleaveTestHome implements AutoCloseable {
                 p.onExit().orTimeout(30, java.util.concurrent.TimeUnit.SECONDS).join();
             });
         }
-        try (Stream<Path> paths = Files.walk(root)) {
+        deleteTree(root);
+    }
+
+    /** Deletes {@code dir} and everything in it (a test's scratch directory, once its servers are stopped). */
+    public static void deleteTree(Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
             paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
