@@ -229,26 +229,28 @@ public final class FakeShard implements ShardConnector {
         /** Records and answers one command; returns whether it got an answer (some commands get none). */
         boolean command(ByteBuf payload) {
             CommandCode code = CommandCode.of(payload.readUnsignedByte());
-            String rest = payload.toString(StandardCharsets.UTF_8);
+            String text = payload.toString(StandardCharsets.UTF_8);
             switch (code) {
-                case QUERY:
-                    received.add(rest);
-                    if (holds.stream().anyMatch(rest::startsWith)) {
-                        held.add(() -> answer(rest, reply(rest)));
+                case QUERY: {
+                    String sql = sealedLookupStatement(text);
+                    received.add(sql);
+                    if (holds.stream().anyMatch(sql::startsWith)) {
+                        held.add(() -> answer(sql, reply(sql)));
                         return false;
                     }
-                    answer(rest, reply(rest));
+                    answer(sql, reply(sql));
                     return true;
+                }
                 case INIT_DB:
-                    received.add("COM_INIT_DB " + rest);
-                    answer(rest, ShardReply.ok());
+                    received.add("COM_INIT_DB " + text);
+                    answer(text, ShardReply.ok());
                     return true;
                 case STMT_PREPARE: {
-                    received.add("COM_STMT_PREPARE " + rest);
+                    received.add("COM_STMT_PREPARE " + text);
                     long id = nextStatementId++;
-                    prepared.put(id, rest);
-                    int params = (int) rest.chars().filter(ch -> ch == '?').count();
-                    answer(rest, ShardReply.prepared(id, params));
+                    prepared.put(id, text);
+                    int params = (int) text.chars().filter(ch -> ch == '?').count();
+                    answer(text, ShardReply.prepared(id, params));
                     return true;
                 }
                 case STMT_EXECUTE: {
@@ -288,6 +290,19 @@ public final class FakeShard implements ShardConnector {
                     answer("", ShardReply.error(1047, "08S01", "fake shard does not know " + code));
                     return true;
             }
+        }
+
+        /**
+         * A lookup statement the proxy sends through Cleave's procedure (sealed, as hex) is recorded
+         * and answered as the statement itself: the fake plays the procedure's part.
+         */
+        private static String sealedLookupStatement(String sql) {
+            String start = "CALL " + io.cleave.proxy.unique.LookupCalls.PROCEDURE + "(@@session.sql_mode, X'";
+            if (!sql.startsWith(start)) {
+                return sql;
+            }
+            String hex = sql.substring(start.length(), sql.indexOf('\'', start.length()));
+            return new String(java.util.HexFormat.of().parseHex(hex), StandardCharsets.UTF_8);
         }
 
         private ShardReply reply(String sql) {
