@@ -88,9 +88,9 @@ class LimitedAccountUniqueKeyIT {
                 "DELETE FROM users WHERE email = 'nobody@x'",
                 "SELECT id, email, name FROM users WHERE email = 'e@x'");
         List<String> failures = new ArrayList<>();
-        try (Connection ref = sides.plainConnection("app", "apw", ""); Connection proxy = sides.proxyConnection("app", "apw", "")) {
-            Outcome.must(ref, "USE shop");
-            Outcome.must(proxy, "USE shop");
+        try (Sessions as = sessions("app", "apw")) {
+            Connection ref = as.ref();
+            Connection proxy = as.proxy();
             for (String sql : statements) {
                 Outcome expected = Outcome.run(ref, sql);
                 Outcome actual = Outcome.run(proxy, sql);
@@ -117,9 +117,9 @@ class LimitedAccountUniqueKeyIT {
                 "INSERT IGNORE INTO users (id, email, name) VALUES (101, 'ro2@x', 'ro')",
                 "INSERT INTO users (id, email, name) VALUES (102, 'ro3@x', 'ro') ON DUPLICATE KEY UPDATE name = 'ro'",
                 "REPLACE INTO users (id, email, name) VALUES (103, 'ro4@x', 'ro')");
-        try (Connection ref = sides.plainConnection("ro", "rpw", ""); Connection proxy = sides.proxyConnection("ro", "rpw", "")) {
-            Outcome.must(ref, "USE shop");
-            Outcome.must(proxy, "USE shop");
+        try (Sessions as = sessions("ro", "rpw")) {
+            Connection ref = as.ref();
+            Connection proxy = as.proxy();
             for (String sql : writes) {
                 Outcome expected = Outcome.run(ref, sql);
                 Outcome actual = Outcome.run(proxy, sql);
@@ -163,6 +163,23 @@ class LimitedAccountUniqueKeyIT {
             assertThat(call).as(call.toString()).isInstanceOf(Outcome.Failure.class);
             assertThat(((Outcome.Failure) call).code()).isEqualTo(1370);
         }
+    }
+
+    /** A session on the plain server and one through the proxy, as the same account, in shop. */
+    private record Sessions(Connection ref, Connection proxy) implements AutoCloseable {
+        @Override
+        public void close() throws SQLException {
+            try (proxy) {
+                ref.close();
+            }
+        }
+    }
+
+    private Sessions sessions(String user, String password) throws SQLException {
+        Sessions s = new Sessions(sides.plainConnection(user, password, ""), sides.proxyConnection(user, password, ""));
+        Outcome.must(s.ref(), "USE shop");
+        Outcome.must(s.proxy(), "USE shop");
+        return s;
     }
 
     /** Null when both sides succeeded alike or failed with the same code and message (the account's host aside). */

@@ -20,7 +20,6 @@ import java.nio.charset.StandardCharsets;
  */
 final class BoundParameters implements ParameterValues {
 
-    private static final byte[] HEX = "0123456789ABCDEF".getBytes(StandardCharsets.US_ASCII);
 
     private final ComStmtExecute execute;
     private final ByteBuf payload;
@@ -264,10 +263,7 @@ final class BoundParameters implements ParameterValues {
         }
         out.write('X');
         out.write('\'');
-        for (byte b : value) {
-            out.write(HEX[(b >> 4) & 0xf]);
-            out.write(HEX[b & 0xf]);
-        }
+        io.cleave.router.plan.PortableLiterals.hexDigits(value, out);
         out.write('\'');
     }
 

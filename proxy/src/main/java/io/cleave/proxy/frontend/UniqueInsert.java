@@ -451,7 +451,7 @@ final class UniqueInsert {
                     }
                 }
             }
-            return session.runtime().lookupCalls().writeCheck(write, base.schema(), base.table(), columns,
+            return session.lookupCalls().writeCheck(write, base.schema(), base.table(), columns,
                     conflicts.onDuplicateUpdates());
         }
 
@@ -464,7 +464,7 @@ final class UniqueInsert {
 
         /** A statement on a lookup table as the client's connection runs it ({@link LookupCalls}). */
         private byte[] lookup(UniqueSql s) {
-            return session.runtime().lookupCalls().call(s.bytes());
+            return session.lookupCalls().call(s.bytes());
         }
 
         private UniqueSql takeOver(int x, int r) {

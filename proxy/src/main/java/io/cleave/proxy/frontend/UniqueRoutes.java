@@ -203,7 +203,7 @@ final class UniqueRoutes {
             return true;
         }
         // Through Cleave's procedure: the account reads the lookup only so (LookupCalls).
-        perShard.forEach((shard, sql) -> multi.leg(shard, session.runtime().lookupCalls().call(sql.toByteArray())));
+        perShard.forEach((shard, sql) -> multi.leg(shard, session.lookupCalls().call(sql.toByteArray())));
         command.clearLongData();
         multi.start();
         return true;

@@ -73,10 +73,7 @@ public final class LookupCalls {
         }
         ByteArrayOutputStream out = new ByteArrayOutputStream(START.length + statement.length * 2 + 72);
         out.write(START, 0, START.length);
-        for (byte b : statement) {
-            out.write(HEX[(b >> 4) & 0xf]);
-            out.write(HEX[b & 0xf]);
-        }
+        io.cleave.router.plan.PortableLiterals.hexDigits(statement, out);
         out.write('\'');
         out.write(',');
         out.write(' ');

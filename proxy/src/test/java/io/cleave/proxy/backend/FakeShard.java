@@ -41,6 +41,7 @@ public final class FakeShard implements ShardConnector {
     private final List<Rule> rules = new ArrayList<>();
     private final List<Connection> connections = new ArrayList<>();
     private final List<String> received = new ArrayList<>();
+    private int sealedCalls;
     private final List<String> holds = new ArrayList<>();
     private final List<String> logins = new ArrayList<>();
     private final List<Runnable> held = new ArrayList<>();
@@ -93,6 +94,11 @@ public final class FakeShard implements ShardConnector {
     /** Whom each connection opened so far logged in as ('user'@'host', or "shard account"), oldest first. */
     public List<String> logins() {
         return List.copyOf(logins);
+    }
+
+    /** How many statements came through Cleave's lookup procedure (recorded as the statements they carry). */
+    public int sealedCalls() {
+        return sealedCalls;
     }
 
     /** Every command received so far, oldest first. */
@@ -296,11 +302,12 @@ public final class FakeShard implements ShardConnector {
          * A lookup statement the proxy sends through Cleave's procedure (sealed, as hex) is recorded
          * and answered as the statement itself: the fake plays the procedure's part.
          */
-        private static String sealedLookupStatement(String sql) {
+        private String sealedLookupStatement(String sql) {
             String start = "CALL " + io.cleave.proxy.unique.LookupCalls.PROCEDURE + "(@@session.sql_mode, X'";
             if (!sql.startsWith(start)) {
                 return sql;
             }
+            sealedCalls++;
             String hex = sql.substring(start.length(), sql.indexOf('\'', start.length()));
             return new String(java.util.HexFormat.of().parseHex(hex), StandardCharsets.UTF_8);
         }

@@ -77,6 +77,7 @@ class UniqueKeyFlowTest {
         assertThat(check).as(lookupShard.toString()).isGreaterThanOrEqualTo(0);
         assertThat(lookupShard.indexOf("INSERT IGNORE INTO cleave.`u_db_t_v` (`v`, cleave_key) VALUES (_utf8mb4 X'61', 5)"))
                 .isGreaterThan(check);
+        assertThat(proxy.shard(lookupShard("a")).sealedCalls()).isEqualTo(1);
     }
 
     @Test
@@ -95,6 +96,21 @@ class UniqueKeyFlowTest {
         // The claim sent after the check is undone with the statement's transaction.
         assertThat(proxy.shard(lookupShard("a")).queries()).anyMatch(q -> q.startsWith("ROLLBACK") || q.startsWith("XA ROLLBACK")
                 || q.startsWith("ROLLBACK TO SAVEPOINT"));
+    }
+
+    @Test
+    void anAccountWithPrivilegesOnEveryTableClaimsUncheckedAsItself() {
+        EmbeddedClient admin = proxy.connect(FakeProxy.CLIENT, FakeProxy.ADMIN.user());
+        proxy.shard(lookupShard("a")).answerStartingWith(LOOKUP, ShardReply.ok(1, 0));
+        proxy.shard(0).answerStartingWith("INSERT INTO db.t", ShardReply.ok(1, 0));
+
+        ClientReply reply = proxy.run(admin, "INSERT INTO db.t (id, v) VALUES (5, 'a')");
+
+        assertThat(reply.isOk()).as(reply.toString()).isTrue();
+        List<String> raw = proxy.shard(lookupShard("a")).received();
+        assertThat(raw).contains("INSERT IGNORE INTO cleave.`u_db_t_v` (`v`, cleave_key) VALUES (_utf8mb4 X'61', 5)");
+        assertThat(raw).noneMatch(q -> q.startsWith("SET STATEMENT sql_mode = ''"));
+        assertThat(proxy.shard(lookupShard("a")).sealedCalls()).isZero();
     }
 
     @Test

@@ -30,7 +30,7 @@ class LookupCallsTest {
         String inner = HexFormat.of().formatHex(sha.digest(statement));
         sha.update(SECRET.getBytes(StandardCharsets.US_ASCII));
         String seal = HexFormat.of().formatHex(sha.digest(inner.getBytes(StandardCharsets.US_ASCII)));
-        assertThat(call).isEqualTo("CALL cleave.unique_lookup(@@session.sql_mode, X'" + HexFormat.of().formatHex(statement)
+        assertThat(call).isEqualTo("CALL cleave.unique_lookup(@@session.sql_mode, X'" + HexFormat.of().withUpperCase().formatHex(statement)
                 + "', '" + seal + "')");
     }
 

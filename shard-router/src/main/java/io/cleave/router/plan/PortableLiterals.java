@@ -43,10 +43,7 @@ public final class PortableLiterals {
         if (number && bytes.length > 0) {
             out.write('0');
             out.write('x');
-            for (byte b : bytes) {
-                out.write(HEX[(b >> 4) & 0xf]);
-                out.write(HEX[b & 0xf]);
-            }
+            hexDigits(bytes, out);
             return;
         }
         hex(introducer != null ? charsetName(introducer) : "binary", bytes, out);
@@ -82,10 +79,15 @@ public final class PortableLiterals {
         out.write(' ');
         out.write('X');
         out.write('\'');
+        hexDigits(bytes, out);
+        out.write('\'');
+    }
+
+    /** {@code bytes} as hex digits, two per byte. */
+    public static void hexDigits(byte[] bytes, ByteArrayOutputStream out) {
         for (byte b : bytes) {
             out.write(HEX[(b >> 4) & 0xf]);
             out.write(HEX[b & 0xf]);
         }
-        out.write('\'');
     }
 }
