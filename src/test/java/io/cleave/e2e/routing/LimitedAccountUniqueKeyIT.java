@@ -86,6 +86,9 @@ class LimitedAccountUniqueKeyIT {
                 "INSERT INTO users (id, email, name) VALUES (47, 'e@x', 'took over')",
                 "INSERT INTO users (id, email, name) VALUES (48, 'b@x', 'freed')",
                 "DELETE FROM users WHERE email = 'nobody@x'",
+                "INSERT INTO users (id, email, name) VALUES (49, 'ä@x', 'umlaut')",
+                "INSERT INTO users (id, email, name) VALUES (50, 'o''brien@x', 'quote'), (51, 'back\\\\slash@x', 'b')",
+                "INSERT INTO users (id, email, name) VALUES (52, 'O''Brien@X', 'same')",
                 "SELECT id, email, name FROM users WHERE email = 'e@x'");
         List<String> failures = new ArrayList<>();
         try (Sessions as = sessions("app", "apw")) {
@@ -101,6 +104,21 @@ class LimitedAccountUniqueKeyIT {
                 }
                 if (difference != null) {
                     failures.add(sql + ": " + difference);
+                }
+            }
+        }
+        // Server prepared statements: the values come bound, and go to the lookup as hex all the same.
+        try (Sessions as = sessions("app", "apw", "useServerPrepStmts=true&cachePrepStmts=false")) {
+            String insert = "INSERT INTO users (id, email, name) VALUES (?, ?, ?)";
+            for (List<Object> values : List.<List<Object>>of(List.of(60, "p@x", "p"), List.of(61, "P@X", "dup"),
+                    List.of(62, "é@x", "accent"), List.of(63, "E@X", "dup of e@x"))) {
+                String difference = differentError(Outcome.runPrepared(as.ref(), insert, values),
+                        Outcome.runPrepared(as.proxy(), insert, values));
+                if (difference == null) {
+                    difference = Outcome.tableDifference(as.ref(), as.proxy(), "shop.users");
+                }
+                if (difference != null) {
+                    failures.add(insert + " " + values + ": " + difference);
                 }
             }
         }
@@ -176,7 +194,12 @@ class LimitedAccountUniqueKeyIT {
     }
 
     private Sessions sessions(String user, String password) throws SQLException {
-        Sessions s = new Sessions(sides.plainConnection(user, password, ""), sides.proxyConnection(user, password, ""));
+        return sessions(user, password, "");
+    }
+
+    private Sessions sessions(String user, String password, String options) throws SQLException {
+        Sessions s = new Sessions(sides.plainConnection(user, password, options), sides.proxyConnection(user, password,
+                options));
         Outcome.must(s.ref(), "USE shop");
         Outcome.must(s.proxy(), "USE shop");
         return s;
@@ -205,10 +228,13 @@ class LimitedAccountUniqueKeyIT {
     private List<Long> lookupRowsOf(String email) throws SQLException {
         List<Long> keys = new ArrayList<>();
         for (int s = 0; s < SHARDS; s++) {
-            try (Connection c = sharded.connect(s); Statement st = c.createStatement();
-                 ResultSet rs = st.executeQuery("SELECT cleave_key FROM " + LOOKUP + " WHERE email = '" + email + "'")) {
-                while (rs.next()) {
-                    keys.add(rs.getLong(1));
+            try (Connection c = sharded.connect(s);
+                 java.sql.PreparedStatement st = c.prepareStatement("SELECT cleave_key FROM " + LOOKUP + " WHERE email = ?")) {
+                st.setString(1, email);
+                try (ResultSet rs = st.executeQuery()) {
+                    while (rs.next()) {
+                        keys.add(rs.getLong(1));
+                    }
                 }
             }
         }
