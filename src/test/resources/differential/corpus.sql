@@ -244,6 +244,11 @@ SELECT id, k FROM sbtest2 ORDER BY k, id LIMIT 5000, 10
 SELECT id FROM sbtest1 LIMIT 0
 SELECT id, ROW_NUMBER() OVER (ORDER BY k, id) FROM sbtest1
 [refused 1235: SQL_CALC_FOUND_ROWS] SELECT SQL_CALC_FOUND_ROWS id FROM sbtest1 LIMIT 3
+SELECT SQL_CALC_FOUND_ROWS c_id FROM customer WHERE c_w_id = 3 ORDER BY c_id LIMIT 2
+SELECT FOUND_ROWS()
+SELECT id FROM sbtest1 WHERE id < 6 ORDER BY id
+[noparam] SELECT FOUND_ROWS(), FOUND_ROWS() * 2
+SELECT FOUND_ROWS() + 10 AS after_one_row
 
 # ---- LIMIT without ORDER BY (row count only, any rows) ----------------------------------------
 SELECT COUNT(*) FROM (SELECT id FROM sbtest1 WHERE id = 5 LIMIT 10) AS t
@@ -574,6 +579,8 @@ UPDATE sbtest2 SET pad = 'counted' WHERE k BETWEEN 10 AND 14
 SELECT ROW_COUNT()
 UPDATE sbtest1 SET pad = 'counted' WHERE id = 8
 SELECT ROW_COUNT()
+UPDATE sbtest2 SET pad = 'counted twice' WHERE k BETWEEN 10 AND 14
+[noparam] SELECT ROW_COUNT() * 10, ROW_COUNT() > 1, 'ROW_COUNT()'
 UPDATE sbtest2 SET k = k WHERE id < 10
 UPDATE metrics SET amount = amount * 2, ratio = ratio / 2 WHERE grp = 'c'
 UPDATE metrics SET tag = UPPER(tag) WHERE id IN (3, 4, 5)

@@ -30,16 +30,16 @@ import static org.assertj.core.api.Assertions.assertThat;
  * user would: three shards, a range keyspace {@code branch} (accounts sharded by it, a reference
  * table, an unsharded table of many column types, a client account on the shards). A backup to a
  * directory is taken while the move copies and transfers run; another, to S3 (moto's server) when it
- * can run here, after the move. Each is restored into a new home (the first with 3 shards, the second
+ * can run here, after the move; MariaDB sequences drawn from before each. Each is restored into a new home (the first with 3 shards, the second
  * into 2), every table is checked against the backup's checksums, the restored home is started with
- * its proxy and the bank's total, every row's shard, the accounts and the absence of prepared XA
- * branches are checked; {@code cleave backup --verify} passes; a backup whose location vanishes fails
+ * its proxy and the bank's total, every row's shard, the accounts, the absence of prepared XA
+ * branches and sequences that repeat no value drawn before the backup are checked; {@code cleave backup --verify} passes; a backup whose location vanishes fails
  * with a message and is not listed as complete.
  */
 class BackupRestoreIT {
 
     /** Open for search: a root daemon's shards run as server.os_user, who must reach the homes inside. */
-    private static final java.nio.file.attribute.FileAttribute<?> SEARCHABLE =
+    static final java.nio.file.attribute.FileAttribute<?> SEARCHABLE =
             java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
                     java.nio.file.attribute.PosixFilePermissions.fromString("rwx--x--x"));
 
@@ -77,6 +77,7 @@ class BackupRestoreIT {
             try (Connection c = daemon.connectProxy("", "")) {
                 BankTransfers.create(c, SHAPE);
                 makeOtherTables(c);
+                BackedUpSequences.create(c);
             }
             for (int s = 0; s < 3; s++) {
                 try (Connection c = daemon.connect(s); Statement st = c.createStatement()) {
@@ -86,15 +87,20 @@ class BackupRestoreIT {
             }
             String first;
             String second;
-            try (BankTransfers load = new BankTransfers(SHAPE, home.proxyPort(), 7, new int[] {1, 50})) {
+            BackedUpSequences.Drawn beforeFirst;
+            BackedUpSequences.Drawn beforeSecond;
+            try (Connection sequences = daemon.connectProxy("", "");
+                 BankTransfers load = new BankTransfers(SHAPE, home.proxyPort(), 7, new int[] {1, 50})) {
                 load.start(4);
                 load.awaitAcknowledged(200);
                 System.setProperty("cleave.backup.chunk_rows", "500");
                 MoveRecord move = daemon.daemon().moves().start("branch", "1-50", 1, "test");
+                beforeFirst = BackedUpSequences.draw(sequences, 10);
                 first = await(daemon, daemon.daemon().backups().start(dir.toString()));
                 MoveRecord moved = MoveChecks.awaitEnd(daemon.daemon().moves(), move.id, Duration.ofMinutes(3));
                 assertThat(moved.phase).as(moved.message).isEqualTo(MovePhase.DONE);
                 load.awaitAcknowledged(200);
+                beforeSecond = BackedUpSequences.draw(sequences, 10);
                 second = await(daemon, daemon.daemon().backups().start(s3 != null ? "s3://backups/db1" : dir.toString()));
                 load.awaitAcknowledged(100);
                 load.close();
@@ -119,6 +125,7 @@ class BackupRestoreIT {
             try (RestoredHome h = RestoredHome.start(r1.home(), r1.config(), freeBase(3), freePort())) {
                 h.assertBankHolds(SHAPE.rows(), "restored to the backup taken during the move");
                 assertOtherTables(h);
+                BackedUpSequences.assertNoValueRepeats(h, beforeFirst, "restored to the backup taken during the move");
             }
 
             String secondLocation = s3 != null ? "s3://backups/db1" : dir.toString();
@@ -130,6 +137,7 @@ class BackupRestoreIT {
                 assertThat(h.shards()).isEqualTo(2);
                 h.assertBankHolds(SHAPE.rows(), "restored into 2 shards");
                 assertOtherTables(h);
+                BackedUpSequences.assertNoValueRepeats(h, beforeSecond, "restored into 2 shards");
             }
 
             Verify.Report verified = new Verify(settings, System.getenv(), line -> { }).run(dir.toString(), first);

@@ -38,6 +38,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  *       application's own stays prepared.</li>
  *   <li>A restore to a cut recorded while transfers ran, into two shards, keeps the bank's total,
  *       every row on its shard and no XA branch prepared.</li>
+ *   <li>MariaDB sequences drawn from after the backup and before a cut hand out no value drawn before it
+ *       in either restore (the replayed binlog carries them past the backup's values).</li>
  *   <li>The shards' own binlog expiry is off while archiving; {@code --to-time} picks the last cut at
  *       or before the time; a cut that was never recorded is refused with the range that was.</li>
  * </ul>
@@ -64,12 +66,16 @@ class PointInTimeRestoreIT {
             assertThat(archiver).as("backup.archive_binlogs starts the archiver").isNotNull();
             try (Connection c = daemon.connectProxy("", "")) {
                 BankTransfers.create(c, SHAPE);
+                BackedUpSequences.create(c);
             }
             CutRecord paused;
             Map<Long, Long> atPaused;
             CutRecord running;
             String backup;
-            try (BankTransfers load = new BankTransfers(SHAPE, home.proxyPort(), 11, new int[] {1, 150, 250})) {
+            BackedUpSequences.Drawn beforePaused;
+            BackedUpSequences.Drawn beforeRunning;
+            try (Connection sequences = daemon.connectProxy("", "");
+                 BankTransfers load = new BankTransfers(SHAPE, home.proxyPort(), 11, new int[] {1, 150, 250})) {
                 load.start(4);
                 load.awaitAcknowledged(200);
                 BackupStatus done = BackupRestoreIT.awaitEnd(daemon,
@@ -83,6 +89,8 @@ class PointInTimeRestoreIT {
                 load.awaitAcknowledged(150);
                 load.pause();
                 prepareBranchesByHand(daemon);
+                // After the backup: only the replayed binlog takes the restored sequences past these.
+                beforePaused = BackedUpSequences.draw(sequences, 10);
                 paused = archiver.round();
                 assertThat(paused).as("a cut recorded: %s", archiver.lastProblem()).isNotNull();
                 settleBranchesByHand(daemon);
@@ -91,6 +99,7 @@ class PointInTimeRestoreIT {
                 }
                 load.resume();
                 load.awaitAcknowledged(300);
+                beforeRunning = BackedUpSequences.draw(sequences, 10);
                 running = awaitNewCut(archiver, paused.id());
                 load.awaitAcknowledged(100);
                 load.close();
@@ -145,6 +154,7 @@ class PointInTimeRestoreIT {
                     assertThat(RestoredHome.single(c, "SELECT COUNT(*) FROM bank.probe WHERE id = 2"))
                             .as("the branch prepared at the cut with no decision: rolled back").isZero();
                 }
+                BackedUpSequences.assertNoValueRepeats(h, beforePaused, "restored to cut " + paused.id());
             }
 
             Restore.Result r2 = restore(settings, new RestoreRequest(archive.toString(), null, OptionalLong.empty(),
@@ -154,6 +164,7 @@ class PointInTimeRestoreIT {
                     BackupRestoreIT.freePort())) {
                 assertThat(h.shards()).isEqualTo(2);
                 h.assertBankHolds(SHAPE.rows(), "restored to cut " + running.id() + " (taken under transfers) into 2 shards");
+                BackedUpSequences.assertNoValueRepeats(h, beforeRunning, "restored to cut " + running.id() + " into 2 shards");
             }
 
             Restore.Result r3 = restore(settings, new RestoreRequest(archive.toString(), null,

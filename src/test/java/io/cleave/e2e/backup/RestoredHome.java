@@ -80,19 +80,10 @@ final class RestoredHome implements AutoCloseable {
             assertThat(single(c, "SELECT SUM(balance) FROM accounts")).as("%s: the bank's total", what)
                     .isEqualTo(accounts * BankTransfers.INITIAL);
         }
-        ShardMap map = daemon.shardMaps().current();
-        ShardFunction function = daemon.config().sharding().topology().keyspace("branch").function();
-        long seen = 0;
+        assertThat(assertRowsWhereRouted("bank.accounts", "branch", "branch", what)).as("%s: accounts on the shards", what)
+                .isEqualTo(accounts);
         for (int s = 0; s < shards(); s++) {
             try (Connection c = shard(s); Statement st = c.createStatement()) {
-                try (ResultSet rs = st.executeQuery("SELECT branch FROM bank.accounts")) {
-                    while (rs.next()) {
-                        int branch = rs.getInt(1);
-                        assertThat(map.shardOf("branch", ShardKey.of(branch), function))
-                                .as("%s: shard of branch %d, found on shard %d", what, branch, s).isEqualTo(s);
-                        seen++;
-                    }
-                }
                 try (ResultSet rs = st.executeQuery("XA RECOVER")) {
                     List<String> prepared = new ArrayList<>();
                     while (rs.next()) {
@@ -102,7 +93,28 @@ final class RestoredHome implements AutoCloseable {
                 }
             }
         }
-        assertThat(seen).as("%s: accounts on the shards", what).isEqualTo(accounts);
+    }
+
+    /**
+     * Every row of {@code table} (sharded by {@code column} in {@code keyspace}) is on the shard the
+     * restored map routes its key to; returns how many rows the shards hold in all.
+     */
+    long assertRowsWhereRouted(String table, String keyspace, String column, String what) throws SQLException {
+        ShardMap map = daemon.shardMaps().current();
+        ShardFunction function = daemon.config().sharding().topology().keyspace(keyspace).function();
+        long seen = 0;
+        for (int s = 0; s < shards(); s++) {
+            try (Connection c = shard(s); Statement st = c.createStatement();
+                 ResultSet rs = st.executeQuery("SELECT " + column + " FROM " + table)) {
+                while (rs.next()) {
+                    long key = rs.getLong(1);
+                    assertThat(map.shardOf(keyspace, ShardKey.of(key), function))
+                            .as("%s: shard of %s %d, found on shard %d", what, column, key, s).isEqualTo(s);
+                    seen++;
+                }
+            }
+        }
+        return seen;
     }
 
     static long single(Connection c, String sql) throws SQLException {

@@ -134,6 +134,12 @@ public final class BankTransfers implements AutoCloseable {
 
     /** Waits until {@code more} transfers were acknowledged (or fails after a minute, with the errors). */
     public void awaitAcknowledged(long more) throws InterruptedException {
+        awaitMore(acknowledged, more, errors);
+    }
+
+    /** Waits until {@code acknowledged} grew by {@code more} (or fails after a minute, with {@code errors}). */
+    public static void awaitMore(AtomicLong acknowledged, long more, java.util.Collection<String> errors)
+            throws InterruptedException {
         long target = acknowledged.get() + more;
         long deadline = System.nanoTime() + 60_000_000_000L;
         while (acknowledged.get() < target) {

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -111,6 +112,64 @@ class SessionStateIT {
             assertThat(row(a, "SELECT \"name\" FROM items WHERE id = 1")).containsExactly("one");
             assertThat(row(b, "SELECT COUNT(*) FROM app.items")).containsExactly("2");
             exec(b, "COMMIT");
+        }
+    }
+
+    /**
+     * FOUND_ROWS() and ROW_COUNT() are the session's, as on one server, even when another client's
+     * statement ran on the backend connection in between (the pool lends the connection given back
+     * last, so b's statements run where a's ran) and when they stand inside larger expressions.
+     */
+    @Test
+    void foundRowsAndRowCountAreTheSessionsOwnInEveryExpression() throws Exception {
+        // useLocalSessionState: Connector/J otherwise reads @@transaction_read_only before each
+        // write, a SELECT that sets ROW_COUNT() to -1 on one server as through the proxy.
+        try (Connection a = DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + daemon.proxyPort()
+                + "/app?sslMode=DISABLED&useServerPrepStmts=false&useLocalSessionState=true", "root", "");
+             Connection b = open("app")) {
+            exec(a, "CREATE TABLE counted_rows (id INT PRIMARY KEY, v INT)");
+            StringBuilder values = new StringBuilder();
+            for (int i = 1; i <= 30; i++) {
+                values.append(i == 1 ? "" : ", ").append("(").append(i).append(", 0)");
+            }
+            exec(a, "INSERT INTO counted_rows VALUES " + values);
+
+            row(a, "SELECT SQL_CALC_FOUND_ROWS id FROM counted_rows ORDER BY id LIMIT 5");
+            row(b, "SELECT id FROM counted_rows WHERE id <= 2");
+            assertThat(row(a, "SELECT FOUND_ROWS()")).as("the rows a's SELECT would have found without LIMIT")
+                    .containsExactly("30");
+            row(a, "SELECT SQL_CALC_FOUND_ROWS id FROM counted_rows WHERE id > 10 LIMIT 3");
+            row(b, "SELECT id FROM counted_rows WHERE id <= 2");
+            assertThat(row(a, "SELECT FOUND_ROWS() + 0, FOUND_ROWS() > 10, 'x'")).containsExactly("20", "1", "x");
+            row(a, "SELECT id FROM counted_rows WHERE id <= 4");
+            exec(b, "UPDATE counted_rows SET v = v + 1 WHERE id <= 7");
+            assertThat(row(a, "SELECT FOUND_ROWS() AS found")).as("a plain SELECT's rows").containsExactly("4");
+            exec(a, "UPDATE counted_rows SET v = 1 WHERE id > 27");
+            assertThat(row(a, "SELECT FOUND_ROWS()")).as("an UPDATE leaves FOUND_ROWS() alone").containsExactly("1");
+
+            exec(a, "UPDATE counted_rows SET v = v + 1 WHERE id <= 3");
+            exec(b, "UPDATE counted_rows SET v = v + 1 WHERE id <= 9");
+            assertThat(row(a, "SELECT ROW_COUNT() * 10, 'y'")).containsExactly("30", "y");
+            exec(a, "DELETE FROM counted_rows WHERE id = 30");
+            exec(b, "UPDATE counted_rows SET v = v + 1 WHERE id <= 9");
+            exec(a, "INSERT INTO counted_rows VALUES (100, ROW_COUNT())");
+            assertThat(row(a, "SELECT v FROM counted_rows WHERE id = 100")).as("the DELETE's count").containsExactly("1");
+            assertThat(row(a, "SELECT 'ROW_COUNT()', `v` AS row_count FROM counted_rows WHERE id = 100"))
+                    .as("the name in a string or as an alias is no call").containsExactly("ROW_COUNT()", "1");
+            try (Connection prepared = DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + daemon.proxyPort()
+                    + "/app?sslMode=DISABLED&useServerPrepStmts=true&emulateUnsupportedPstmts=false", "root", "")) {
+                assertThatThrownBy(() -> prepared.prepareStatement("SELECT ROW_COUNT() + ?"))
+                        .as("prepared on the server: refused, never answered with another client's count")
+                        .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(1235));
+                try (java.sql.PreparedStatement alone = prepared.prepareStatement("SELECT FOUND_ROWS()")) {
+                    row(prepared, "SELECT id FROM counted_rows WHERE id <= 3");
+                    try (ResultSet rs = alone.executeQuery()) {
+                        assertThat(rs.next()).isTrue();
+                        assertThat(rs.getLong(1)).as("alone, the proxy answers it").isEqualTo(3);
+                    }
+                }
+            }
+            exec(a, "DROP TABLE counted_rows");
         }
     }
 
@@ -212,7 +271,7 @@ class SessionStateIT {
     void temporaryTablePinsItsConnectionUntilDropped() throws Exception {
         try (Connection a = open("app"); Connection b = open("app")) {
             exec(a, "CREATE TEMPORARY TABLE scratch (x INT)", "INSERT INTO scratch VALUES (1)");
-            assertThat(inUse()).isEqualTo(1);
+            assertInUse(1);
             for (int i = 2; i <= 4; i++) {
                 assertThatThrownBy(() -> row(b, "SELECT COUNT(*) FROM scratch")).isInstanceOfSatisfying(
                         SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(1146));
@@ -221,9 +280,9 @@ class SessionStateIT {
             }
             assertThat(row(a, "SELECT COUNT(*), SUM(x) FROM scratch")).containsExactly("4", "10");
             exec(a, "CREATE TEMPORARY TABLE scratch2 (y INT)", "DROP TEMPORARY TABLE scratch");
-            assertThat(inUse()).as("scratch2 still holds the connection").isEqualTo(1);
+            assertInUse(1, "scratch2 still holds the connection");
             exec(a, "DROP TEMPORARY TABLE scratch2");
-            assertThat(inUse()).isZero();
+            assertInUse(0);
         }
     }
 
@@ -232,17 +291,17 @@ class SessionStateIT {
         try (Connection a = open("app"); Connection b = open("app")) {
             assertThat(row(a, "SELECT GET_LOCK('job', 0)")).containsExactly("1");
             assertThat(row(a, "SELECT GET_LOCK('job', 0)")).as("held again by its owner").containsExactly("1");
-            assertThat(inUse()).isEqualTo(1);
+            assertInUse(1);
             assertThat(row(b, "SELECT GET_LOCK('job', 0)")).as("another session cannot take it").containsExactly("0");
             assertThat(row(a, "SELECT IS_USED_LOCK('job') IS NOT NULL, 1")).containsExactly("1", "1");
             assertThat(row(a, "SELECT RELEASE_LOCK('job')")).containsExactly("1");
-            assertThat(inUse()).as("taken twice, released once").isEqualTo(1);
+            assertInUse(1, "taken twice, released once");
             assertThat(row(b, "SELECT GET_LOCK('job', 0)")).containsExactly("0");
             assertThat(row(a, "SELECT RELEASE_LOCK('job')")).containsExactly("1");
-            assertThat(inUse()).isZero();
+            assertInUse(0);
             assertThat(row(b, "SELECT GET_LOCK('job', 0)")).containsExactly("1");
             assertThat(row(b, "SELECT RELEASE_ALL_LOCKS()")).containsExactly("1");
-            assertThat(inUse()).isZero();
+            assertInUse(0);
         }
     }
 
@@ -250,7 +309,7 @@ class SessionStateIT {
     void lockTablesPinsItsConnectionUntilUnlocked() throws Exception {
         try (Connection a = open("app"); Connection b = open("app")) {
             exec(a, "LOCK TABLES items READ");
-            assertThat(inUse()).isEqualTo(1);
+            assertInUse(1);
             assertThat(row(a, "SELECT COUNT(*) FROM items")).containsExactly("2");
             // Only the locking connection refuses tables it did not lock.
             assertThatThrownBy(() -> exec(a, "INSERT INTO audit VALUES (1)")).isInstanceOfSatisfying(
@@ -258,7 +317,7 @@ class SessionStateIT {
             exec(b, "INSERT INTO audit VALUES (1)");
             assertThat(row(b, "SELECT COUNT(*) FROM items")).containsExactly("2");
             exec(a, "UNLOCK TABLES");
-            assertThat(inUse()).isZero();
+            assertInUse(0);
             exec(a, "INSERT INTO audit VALUES (2)");
             exec(a, "DELETE FROM audit");
         }
@@ -268,17 +327,33 @@ class SessionStateIT {
     void sqlPreparePinsItsConnectionUntilDeallocated() throws Exception {
         try (Connection a = open("app"); Connection b = open("app")) {
             exec(a, "PREPARE plus_one FROM 'SELECT ? + 1'", "SET @a = 41");
-            assertThat(inUse()).isEqualTo(1);
+            assertInUse(1);
             assertThatThrownBy(() -> exec(b, "EXECUTE plus_one USING @a")).isInstanceOfSatisfying(
                     SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(1243));
             exec(b, "SET @a = 1");
             assertThat(row(a, "EXECUTE plus_one USING @a")).containsExactly("42");
             exec(a, "DEALLOCATE PREPARE plus_one");
-            assertThat(inUse()).isZero();
+            assertInUse(0);
         }
     }
 
-    /** Backend connections to the shard lent out right now (between statements: the pinned ones). */
+    /**
+     * Asserts how many backend connections to the shard are lent out between statements (the
+     * pinned ones). A statement's answer reaches the client before the proxy has finished with its
+     * connection (a GET_LOCK's ownership is read back after the answer went out), so the count is
+     * polled until it settles, for up to 10 s; a connection that stays lent fails the test.
+     */
+    private static void assertInUse(long expected, String... description) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        long seen = inUse();
+        while (seen != expected && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+            seen = inUse();
+        }
+        assertThat(seen).as(description.length > 0 ? description[0] : "backend connections in use").isEqualTo(expected);
+    }
+
+    /** Backend connections to the shard lent out right now. */
     private static long inUse() throws Exception {
         String body = daemon.admin("GET", "/metrics", false).body();
         Matcher m = Pattern.compile("cleave_proxy_backend_connections\\{shard=\"0\",state=\"in_use\"} ([0-9.]+)")

@@ -46,6 +46,8 @@ class GlobalUniqueKeysIT {
                 - { name: race, keyspace: uid, column: id }
                 - { name: tags, keyspace: uid, column: id }
                 - { name: labels, keyspace: uid, column: id }
+                - { name: altered, keyspace: uid, column: id }
+                - { name: keyless, keyspace: uid, column: id }
             """;
 
     private ServerAndShards sides;
@@ -196,6 +198,85 @@ class GlobalUniqueKeysIT {
         assertThat(differences).isEmpty();
     }
 
+    private static final String INDEXES = "SELECT INDEX_NAME, COLUMN_NAME, NON_UNIQUE FROM information_schema.STATISTICS"
+            + " WHERE TABLE_SCHEMA = 'gu' AND TABLE_NAME = 'altered' ORDER BY INDEX_NAME, SEQ_IN_INDEX";
+
+    /**
+     * ALTER TABLE ... ADD UNIQUE | ADD CONSTRAINT ... UNIQUE | ADD PRIMARY KEY leaving out the sharding
+     * column, alone or with other indexes: built from the rows, or refused by the rows that break it
+     * (ids 1 and 3 are on shards 2 and 3, 2 and 3 both on shard 3) with every index of the statement
+     * gone again. After each statement the indexes, as the default shard lists them, are compared too.
+     */
+    private static final String[] ALTERED_KEYS = {
+            "CREATE TABLE gu.altered (id INT NOT NULL PRIMARY KEY, email VARCHAR(20), code INT, KEY x (code))",
+            "INSERT INTO gu.altered VALUES (1, 'a', 1), (2, 'b', 2), (3, 'a', 2), (4, NULL, 4), (5, NULL, 5),"
+                    + " (6, 'c', 6), (7, 'd', 7), (8, 'e', 8)",
+            "ALTER TABLE gu.altered ADD UNIQUE (email)",
+            "ALTER TABLE gu.altered ADD CONSTRAINT cu UNIQUE (email), ADD KEY (code), ALGORITHM = INPLACE",
+            "ALTER TABLE gu.altered ADD UNIQUE KEY by_code (code), ADD INDEX e (email)",
+            "DELETE FROM gu.altered WHERE id = 3",
+            // x is taken by a plain index: refused by the shards, and x stays.
+            "CREATE UNIQUE INDEX x ON gu.altered (email)",
+            "ALTER TABLE gu.altered ADD UNIQUE x (email)",
+            "ALTER TABLE gu.altered ADD UNIQUE (email), ADD KEY (code)",
+            "INSERT INTO gu.altered VALUES (9, 'a', 9)",
+            "INSERT INTO gu.altered VALUES (10, 'A', 10)",
+            "INSERT INTO gu.altered VALUES (11, 'f', 11), (12, 'f', 12)",
+            "SELECT id FROM gu.altered WHERE email = 'c'",
+            "ALTER TABLE gu.altered ADD UNIQUE KEY IF NOT EXISTS email (code)",
+            "ALTER TABLE gu.altered DROP INDEX email",
+            "INSERT INTO gu.altered VALUES (13, 'a', 13)",
+            "ALTER TABLE gu.altered ADD CONSTRAINT c2 UNIQUE KEY ce (code, email)",
+            "INSERT INTO gu.altered VALUES (14, 'a', 13)",
+            "ALTER TABLE gu.altered DROP KEY ce",
+            "INSERT INTO gu.altered VALUES (14, 'a', 13)",
+            "CREATE TABLE gu.keyless (id INT NOT NULL, code INT NOT NULL)",
+            "INSERT INTO gu.keyless VALUES (1, 10), (2, 20), (3, 10)",
+            "ALTER TABLE gu.keyless ADD PRIMARY KEY (code)",
+            "DELETE FROM gu.keyless WHERE id = 3",
+            "ALTER TABLE gu.keyless ADD CONSTRAINT pk PRIMARY KEY (code)",
+            "INSERT INTO gu.keyless VALUES (4, 20)",
+            "INSERT INTO gu.keyless VALUES (5, 50)",
+            "SELECT id FROM gu.keyless WHERE code = 20",
+    };
+
+    @Test
+    void keysAddedByAlterTableBehaveAsOnOneServer() throws Exception {
+        List<String> differences = new ArrayList<>();
+        List<String> tables = new ArrayList<>(List.of("gu.altered"));
+        for (String sql : ALTERED_KEYS) {
+            Outcome expected = Outcome.run(plain, sql);
+            Outcome actual = Outcome.run(proxy, sql);
+            if (!same(expected, actual)) {
+                differences.add(sql + "\n  one server: " + expected + "\n  proxy:      " + actual);
+            }
+            if (sql.startsWith("CREATE TABLE gu.keyless")) {
+                tables.add("gu.keyless");
+            }
+            for (String table : tables) {
+                String d = Outcome.tableDifference(plain, proxy, table);
+                if (d != null) {
+                    differences.add("after " + sql + ": " + table + " differs: " + d);
+                }
+            }
+            String indexes = Outcome.sameAnswer(plain, proxy, INDEXES, true);
+            if (indexes != null) {
+                differences.add("after " + sql + ": the indexes differ: " + indexes);
+            }
+        }
+        assertThat(differences).isEmpty();
+        // The lookups of keys the rows broke or that were dropped are gone; the primary key's stays.
+        for (String gone : List.of("email", "cu", "by_code", "x", "ce")) {
+            assertThat(lookupTables("u_gu_altered_" + gone)).as("lookup tables of " + gone).isZero();
+        }
+        assertThat(lookupTables("u_gu_keyless_primary")).isEqualTo(SHARDS);
+        try (Connection c = sides.sharded().connect(0)) {
+            Outcome keys = Outcome.run(c, "SELECT table_name, key_name FROM cleave.unique_keys WHERE table_name"
+                    + " IN ('altered', 'keyless') UNION ALL SELECT table_name, key_name FROM cleave.unique_key_builds");
+            assertThat(((Outcome.Rows) keys).rows()).containsExactly(List.of("keyless", "PRIMARY"));
+        }
+    }
+
     private static boolean same(Outcome expected, Outcome actual) {
         if (expected instanceof Outcome.Failure e && actual instanceof Outcome.Failure a) {
             return e.code() == a.code() && e.message().equals(a.message());
@@ -337,10 +418,18 @@ class GlobalUniqueKeysIT {
             assertThat(((Outcome.Failure) update).message()).contains("unique key email").contains("must set every column");
             Outcome keyless = Outcome.run(c, "UPDATE users SET email = 'k@y' WHERE name = 'zz'");
             assertThat(((Outcome.Failure) keyless).message()).contains("must name one row's sharding key (id = value)");
-            Outcome index = Outcome.run(c, "ALTER TABLE users ADD UNIQUE KEY by_name (name)");
+            Outcome index = Outcome.run(c, "ALTER TABLE users ADD COLUMN z INT, ADD UNIQUE KEY by_name (name)");
             assertThat(((Outcome.Failure) index).code()).isEqualTo(1235);
-            assertThat(((Outcome.Failure) index).message()).contains("leaves out its sharding column id")
-                    .contains("CREATE UNIQUE INDEX");
+            assertThat(((Outcome.Failure) index).message()).contains("adds the unique key by_name (name), which leaves"
+                    + " out the sharding column id, together with 'ADD COLUMN z INT'");
+            // A column's own UNIQUE was enforced by each shard alone before.
+            Outcome column = Outcome.run(c, "ALTER TABLE users ADD COLUMN nick VARCHAR(10) UNIQUE");
+            assertThat(((Outcome.Failure) column).code()).isEqualTo(1235);
+            assertThat(((Outcome.Failure) column).message()).contains("makes nick a unique key, which leaves out the"
+                    + " sharding column id");
+            Outcome ignore = Outcome.run(c, "ALTER IGNORE TABLE users ADD UNIQUE KEY by_name (name)");
+            assertThat(((Outcome.Failure) ignore).message()).contains("IGNORE, which deletes the rows that break the key,"
+                    + " is not supported");
             Outcome odku = Outcome.run(c, "INSERT INTO users VALUES (71, 'o@y', 'o') ON DUPLICATE KEY UPDATE email = 'p@y'");
             assertThat(((Outcome.Failure) odku).message()).contains("ON DUPLICATE KEY UPDATE of email, a column of the"
                     + " unique key email");

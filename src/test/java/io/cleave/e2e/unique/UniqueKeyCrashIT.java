@@ -86,9 +86,9 @@ class UniqueKeyCrashIT {
     }
 
     /**
-     * Kill -9 of the daemon while CREATE UNIQUE INDEX builds a lookup: the next start refuses writes
-     * to the table (its lookup may miss rows, so a duplicate could get in) until the key is dropped;
-     * added again, it is built and enforced.
+     * Kill -9 of the daemon while ALTER TABLE ... ADD UNIQUE builds a lookup: the next start refuses
+     * writes to the table (its lookup may miss rows, so a duplicate could get in) until the key is
+     * dropped; added again (CREATE UNIQUE INDEX), it is built and enforced.
      */
     @Test
     void daemonKilledWhileBuildingALookup() throws Exception {
@@ -96,7 +96,7 @@ class UniqueKeyCrashIT {
         Process up = CleaveJar.up(home, log, "-Dcleave.test.uniqueHaltAt=BUILD_SCANNING");
         try {
             try (Connection c = CleaveJar.awaitProxy(home, up, log, "gu")) {
-                assertThatThrownBy(() -> execute(c, "CREATE UNIQUE INDEX email ON people (email)"))
+                assertThatThrownBy(() -> execute(c, "ALTER TABLE people ADD UNIQUE (email)"))
                         .isInstanceOf(SQLException.class);
             }
             assertThat(up.waitFor(30, TimeUnit.SECONDS)).as("the daemon halted").isTrue();

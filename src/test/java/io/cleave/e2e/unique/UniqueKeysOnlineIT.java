@@ -38,7 +38,8 @@ class UniqueKeysOnlineIT {
 
     @BeforeAll
     void start() throws Exception {
-        home = CleaveTestHome.builder().shards(SHARDS).extraYaml(UniqueLookups.SHARDING).create();
+        home = CleaveTestHome.builder().shards(SHARDS)
+                .extraYaml(UniqueLookups.SHARDING + "    - { name: later, keyspace: uid, column: id }\n").create();
         daemon = home.start();
         try (Connection c = daemon.connectProxy("", ""); Statement s = c.createStatement()) {
             s.execute("CREATE DATABASE gu");
@@ -128,11 +129,53 @@ class UniqueKeysOnlineIT {
         assertThat(duplicatesRefused.get()).isPositive();
         assertThat(readsChecked.get()).isPositive();
         try (Connection c = daemon.connectProxy("gu", "")) {
+            // The lookup stayed on the shards it was made on, and every value is still found by it.
             assertThat(UniqueLookups.violations(daemon, c, SHARDS)).isEmpty();
             assertThat(UniqueLookups.rows(c)).hasSize(committed.get());
+            try (Statement s = c.createStatement()) {
+                for (int from = 1; from <= committed.get(); from += 200) {
+                    StringBuilder in = new StringBuilder();
+                    List<Integer> expected = new java.util.ArrayList<>();
+                    for (int j = from; j < from + 200 && j <= committed.get(); j++) {
+                        in.append(in.length() == 0 ? "'" : ", '").append('v').append(j).append("@x'");
+                        expected.add(j);
+                    }
+                    List<Integer> found = new java.util.ArrayList<>();
+                    try (ResultSet rs = s.executeQuery("SELECT id FROM users WHERE email IN (" + in + ") ORDER BY id")) {
+                        while (rs.next()) {
+                            found.add(rs.getInt(1));
+                        }
+                    }
+                    assertThat(found).as("rows read by the key after the scale").isEqualTo(expected);
+                }
+                // A key made after the scale spreads its lookup over the three shards.
+                s.execute("CREATE TABLE later (id INT NOT NULL PRIMARY KEY, code INT UNIQUE)");
+                StringBuilder rows = new StringBuilder();
+                for (int i = 1; i <= 30; i++) {
+                    rows.append(i == 1 ? "" : ", ").append('(').append(i).append(", ").append(i * 7).append(')');
+                }
+                s.executeUpdate("INSERT INTO later VALUES " + rows);
+                int lookupShards = 0;
+                for (int shard = 0; shard < 3; shard++) {
+                    try (Connection sc = daemon.connect(shard); Statement ss = sc.createStatement();
+                         ResultSet rs = ss.executeQuery("SELECT COUNT(*) FROM cleave."
+                                 + io.cleave.router.unique.UniqueIndex.lookupName("gu", "later", "code"))) {
+                        rs.next();
+                        lookupShards += rs.getInt(1) > 0 ? 1 : 0;
+                    }
+                }
+                assertThat(lookupShards).as("shards holding lookup rows of later.code").isEqualTo(3);
+                int other = 31;
+                while (UniqueLookups.rowShard(other, SHARDS) == UniqueLookups.rowShard(1, SHARDS)) {
+                    other++;
+                }
+                int id = other;
+                org.assertj.core.api.Assertions.assertThatThrownBy(() -> s.executeUpdate("INSERT INTO later VALUES ("
+                        + id + ", 7)")).isInstanceOf(SQLException.class).hasMessage("Duplicate entry '7' for key 'code'");
+            }
         }
         CleaveJar.Result down = CleaveJar.run(home, "scale", "--shards", "1");
         assertThat(down.code()).as(down.out()).isEqualTo(2);
-        assertThat(down.out()).contains("the lookup of the global unique key email of gu.users is spread over shards 0-1");
+        assertThat(down.out()).contains("the lookup of the global unique key code of gu.later is spread over shards 0-2");
     }
 }

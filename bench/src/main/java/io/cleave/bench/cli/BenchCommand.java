@@ -11,7 +11,8 @@ import picocli.CommandLine.Command;
         + "cross-shard transactions, deadlocks across shards, moves, imports, scaling, memory of idle client connections, the chaos soak.",
     subcommands = {TpccCommand.class, ProxyOverheadCommand.class, ScalingCommand.class, CrossShardCommand.class,
         DeadlocksCommand.class, CutsCommand.class, MoveBenchCommand.class, ImportBenchCommand.class,
-        ScaleBenchCommand.class, UniqueBenchCommand.class, ConnectionMemoryCommand.class, AccountsBenchCommand.class,
+        BackupBenchCommand.class, ScaleBenchCommand.class, UniqueBenchCommand.class, ConnectionMemoryCommand.class,
+        AccountsBenchCommand.class,
         ChaosCommand.class,
         ReportCommand.class, SpliceCommand.class})
 public final class BenchCommand implements Runnable {

@@ -7,14 +7,9 @@ import io.cleave.bench.home.BenchHome;
 import io.cleave.bench.home.HomeSpec;
 import io.cleave.bench.home.Layout;
 import io.cleave.bench.measure.HostCpu;
-import io.cleave.bench.measure.ProcessCpu;
 import io.cleave.bench.move.LatencyProbe;
 import io.cleave.bench.tpcc.check.ConsistencyCheck;
-import io.cleave.bench.tpcc.run.IntervalSample;
-import io.cleave.bench.tpcc.run.RunOptions;
 import io.cleave.bench.tpcc.run.RunResult;
-import io.cleave.bench.tpcc.run.TpccDriver;
-import io.cleave.bench.tpcc.run.ConnectionSource;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -28,8 +23,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 
 /**
@@ -81,27 +74,10 @@ final class MoveBenchCommand implements Callable<Integer> {
             }
             int warehouse = spec.firstWarehouse(0);
             DataSource proxy = h.proxy("tpcc").withServerPreparedStatements();
-            long origin = System.nanoTime();
-            List<double[]> series = new ArrayList<>();
-            // Long enough for every move; the driver stops when its time is up.
-            Duration runFor = before.plus(Duration.ofMinutes(4L * moves)).plus(gap.multipliedBy(moves));
             HostCpu cpu0 = HostCpu.read();
-            long ours0 = ourCpu(h);
-            java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
-            CompletableFuture<List<RunResult>> tpcc = CompletableFuture.supplyAsync(() -> {
-                List<RunResult> results = new ArrayList<>();
-                try {
-                    while (!done.get()) {
-                        long runStart = System.nanoTime() - origin;
-                        results.add(TpccDriver.run(ConnectionSource.of(proxy), RunOptions.of(warehouses, connections,
-                            Duration.ofSeconds(10)).withReportInterval(Duration.ofSeconds(1)), "proxy",
-                            (sample, so) -> record(series, runStart, sample)));
-                    }
-                } catch (java.sql.SQLException e) {
-                    throw new IllegalStateException(e);
-                }
-                return results;
-            });
+            long ours0 = BackgroundTpcc.ourCpu(h);
+            BackgroundTpcc tpcc = new BackgroundTpcc(proxy, warehouses, connections);
+            long origin = tpcc.origin();
             LatencyProbe probe = new LatencyProbe(proxy, "SELECT w_ytd FROM warehouse WHERE w_id = " + warehouse, origin);
             Thread.sleep(before.toMillis());
             List<long[]> windows = new ArrayList<>();
@@ -126,39 +102,24 @@ final class MoveBenchCommand implements Callable<Integer> {
                     r.get("rowsCopied"), r.get("pauseMillis").asDouble());
                 Thread.sleep(gap.toMillis());
             }
-            done.set(true);
-            List<RunResult> results = tpcc.get(10, TimeUnit.MINUTES);
+            List<RunResult> results = tpcc.stop();
             probe.close();
             HostCpu cpu = HostCpu.read().minus(cpu0);
-            long ours = ourCpu(h) - ours0;
+            long ours = BackgroundTpcc.ourCpu(h) - ours0;
             long errors = results.stream().mapToLong(RunResult::totalErrors).sum();
             var violations = ConsistencyCheck.check(new ArrayList<>(h.shards("tpcc")), warehouses);
-            report(out, records, windows, series, probe, errors, violations.size(), cpu, ours);
+            report(out, records, windows, tpcc, probe, errors, violations.size(), cpu, ours);
             return errors == 0 && violations.isEmpty() && probe.errors().isEmpty() ? 0 : 1;
         }
     }
 
-    private static void record(List<double[]> series, long runStartNanos, IntervalSample sample) {
-        if (!sample.warmup()) {
-            synchronized (series) {
-                series.add(new double[] {runStartNanos / 1e9 + sample.endSeconds(), sample.tpmC()});
-            }
-        }
-    }
-
-    private static long ourCpu(BenchHome h) {
-        List<Long> pids = new ArrayList<>(h.shardPids());
-        pids.add(h.daemonPid());
-        return ProcessCpu.micros(pids) + ProcessCpu.selfAndChildrenMicros();
-    }
-
-    private void report(PrintWriter out, List<JsonNode> records, List<long[]> windows, List<double[]> series,
+    private void report(PrintWriter out, List<JsonNode> records, List<long[]> windows, BackgroundTpcc tpcc,
                         LatencyProbe probe, long errors, int violations, HostCpu cpu, long oursMicros) {
         out.println();
         out.println("| move | rows | MB | copy s | rows/s | MB/s | catch-up events | catch-up rows applied | proxy pause ms"
             + " | held | probe max ms | TPC-C tpmC during (min 1 s) |");
         out.println("|---|---|---|---|---|---|---|---|---|---|---|---|");
-        double baseline = mean(series, 0, windows.get(0)[0] / 1e9);
+        double baseline = tpcc.mean(0, windows.get(0)[0] / 1e9);
         double[] pauses = new double[records.size()];
         double[] probes = new double[records.size()];
         for (int i = 0; i < records.size(); i++) {
@@ -172,7 +133,7 @@ final class MoveBenchCommand implements Callable<Integer> {
                 r.get("id").asLong(), r.get("source"), r.get("target"), r.get("rowsCopied").asLong(), mb, copyS,
                 r.get("rowsCopied").asDouble() / copyS, mb / copyS, r.get("catchUpEvents").asLong(),
                 r.get("rowsApplied").asLong(), pauses[i], r.get("heldStatements").asInt(), probes[i],
-                mean(series, w[0] / 1e9, w[1] / 1e9), min(series, w[0] / 1e9, w[1] / 1e9));
+                tpcc.mean(w[0] / 1e9, w[1] / 1e9), tpcc.min(w[0] / 1e9, w[1] / 1e9));
         }
         Arrays.sort(pauses);
         Arrays.sort(probes);
@@ -185,31 +146,5 @@ final class MoveBenchCommand implements Callable<Integer> {
         double others = Math.max(0, cpu.busyMicros() - oursMicros) / 1e6;
         out.printf(Locale.ROOT, "CPU: other processes used %.0f%% of the host's CPU time during the run%n",
             total == 0 ? 0 : 100 * others / total);
-    }
-
-    private static double mean(List<double[]> series, double from, double to) {
-        double sum = 0;
-        int n = 0;
-        synchronized (series) {
-            for (double[] p : series) {
-                if (p[0] >= from && p[0] < to) {
-                    sum += p[1];
-                    n++;
-                }
-            }
-        }
-        return n == 0 ? Double.NaN : sum / n;
-    }
-
-    private static double min(List<double[]> series, double from, double to) {
-        double min = Double.NaN;
-        synchronized (series) {
-            for (double[] p : series) {
-                if (p[0] >= from && p[0] < to) {
-                    min = Double.isNaN(min) ? p[1] : Math.min(min, p[1]);
-                }
-            }
-        }
-        return min;
     }
 }

@@ -1,6 +1,8 @@
 package io.cleave.manager.backup;
 
 import io.cleave.manager.backup.store.BackupStore;
+import io.cleave.manager.home.ShardMapStore;
+import io.cleave.router.shardmap.ShardMap;
 
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
@@ -10,10 +12,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Reads what a backup location holds: backups and their manifests, recorded cuts. */
+/** Reads what a backup location holds: backups and their manifests, recorded cuts and the shard maps they were taken under. */
 public final class BackupCatalog {
 
     public static final String CUTS = "cuts/";
+    public static final String MAPS = "maps/";
 
     private final BackupStore store;
 
@@ -61,12 +64,48 @@ public final class BackupCatalog {
         return out;
     }
 
+    /** The versions of the shard maps the archiver stored, each under {@link #mapKey}. */
+    public java.util.Set<Long> mapVersions() throws IOException {
+        java.util.Set<Long> out = new java.util.TreeSet<>();
+        for (String key : store.list(MAPS)) {
+            if (key.endsWith(".json")) {
+                out.add(Long.parseLong(key.substring(MAPS.length(), key.length() - ".json".length())));
+            }
+        }
+        return out;
+    }
+
+    /** The shard map of {@code version} as the archiver stored it (the JSON {@code state/shard-map.json} holds). */
+    public byte[] map(long version) throws IOException {
+        return store.get(mapKey(version));
+    }
+
+    /**
+     * The stored map versions a restore can route a home by: those with no table move and no import
+     * under way (a move of keys under way is fine: its ghost rows are known and removed).
+     */
+    public java.util.Set<Long> routableMaps() throws IOException {
+        java.util.Set<Long> out = new java.util.TreeSet<>();
+        for (long v : mapVersions()) {
+            ShardMap m = ShardMapStore.parse(map(v));
+            if (m.movingTables().isEmpty() && m.attached().isEmpty()) {
+                out.add(v);
+            }
+        }
+        return out;
+    }
+
+    public static String mapKey(long version) {
+        return MAPS + String.format("%016d", version) + ".json";
+    }
+
     public static String cutKey(long id) {
         return CUTS + String.format("%016d", id) + ".json";
     }
 
     public BackupsReport report() throws IOException {
         List<BackupsReport.Entry> entries = new ArrayList<>();
+        List<PointInTimeBase.Candidate> complete = new ArrayList<>();
         Long firstComplete = null;
         Long lastComplete = null;
         for (Map.Entry<String, Boolean> e : backups().entrySet()) {
@@ -77,18 +116,26 @@ public final class BackupCatalog {
             BackupManifest m = manifest(e.getKey());
             entries.add(new BackupsReport.Entry(m.id(), true, m.engine(), Instant.ofEpochMilli(m.cutMillis()).toString(),
                     m.shardCount(), m.rows(), m.storedBytes(), m.snapshotMillis()));
+            complete.add(PointInTimeBase.Candidate.of(m));
             firstComplete = firstComplete == null ? m.cutMillis() : Math.min(firstComplete, m.cutMillis());
             lastComplete = lastComplete == null ? m.cutMillis() : Math.max(lastComplete, m.cutMillis());
         }
+        complete.sort(java.util.Comparator.comparingLong(PointInTimeBase.Candidate::cutMillis));
         List<CutRecord> cuts = cuts();
         Long firstCut = cuts.isEmpty() ? null : cuts.get(0).id();
         Long lastCut = cuts.isEmpty() ? null : cuts.get(cuts.size() - 1).id();
         Long to = lastComplete;
-        if (!cuts.isEmpty() && firstComplete != null) {
-            to = Math.max(to, cuts.get(cuts.size() - 1).millis());
+        List<String> reachable = new ArrayList<>();
+        for (PointInTimeBase.Window w : PointInTimeBase.windows(complete, cuts, routableMaps())) {
+            reachable.add(w.toString());
+            for (CutRecord c : cuts) {
+                if (c.id() == w.last()) {
+                    to = Math.max(to, c.millis());
+                }
+            }
         }
         return new BackupsReport(store.describe(), entries, cuts.size(), firstCut, lastCut,
                 firstComplete == null ? null : Instant.ofEpochMilli(firstComplete).toString(),
-                to == null ? null : Instant.ofEpochMilli(to).toString());
+                to == null ? null : Instant.ofEpochMilli(to).toString(), reachable);
     }
 }

@@ -15,15 +15,22 @@ import java.util.List;
  * @param config     the home's config file as it was
  * @param accounts   statements that make the clients' accounts and grants again
  * @param databases  each database's DDL (the database, its views and routines; tables are in {@code tables})
+ * @param sequences  MariaDB sequences with their values, read on the default shard after the cut (empty in
+ *                   backups made before they were backed up)
  */
 public record BackupManifest(int format, String id, String engine, String startedAt, String finishedAt, long cutMillis,
                              List<ShardPosition> shards, int shardCount, String serverVersion, String shardMap,
                              String config, List<String> accounts, List<DatabaseDdl> databases, List<TableBackup> tables,
-                             long rows, long bytes, long storedBytes, long snapshotMillis) {
+                             long rows, long bytes, long storedBytes, long snapshotMillis,
+                             List<SequenceBackup> sequences) {
 
     public static final int FORMAT = 1;
     public static final String LOGICAL = "logical";
     public static final String PHYSICAL = "physical";
+
+    public BackupManifest {
+        sequences = sequences == null ? List.of() : List.copyOf(sequences);
+    }
 
     /** A shard's binlog position at the cut: its file, offset and GTID position ({@code null} gtid when none). */
     public record ShardPosition(int shard, String file, long position, String gtid) {
@@ -53,5 +60,18 @@ public record BackupManifest(int format, String id, String engine, String starte
 
     /** One chunk file: where it is, the shard it came from, its rows, and its size and SHA-256 as stored. */
     public record Chunk(String key, int shard, long rows, long bytes, long storedBytes, String sha256) {
+    }
+
+    /**
+     * A MariaDB sequence ({@code CREATE SEQUENCE}): its definition and where it stood, read on the
+     * default shard (the only copy the proxy draws from) at or after the cut. {@code next} is the
+     * server's {@code next_not_cached_value}: every value handed out before comes before it (cached
+     * ones included; below it, or above it in a descending sequence), so a sequence restored to start there never hands out a value used before the cut.
+     * {@code round} is its {@code cycle_count}.
+     */
+    public record SequenceBackup(String schema, String name, String create, long next, long round) {
+        public String qualifiedName() {
+            return schema + "." + name;
+        }
     }
 }

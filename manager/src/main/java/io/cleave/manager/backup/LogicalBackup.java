@@ -116,6 +116,9 @@ public final class LogicalBackup {
                 }
             }
             long cutMillis = System.currentTimeMillis();
+            // Read after the cut, outside its snapshots (a sequence is not versioned): never behind the cut.
+            Connection defaultShard = monitors.get(sources.configured().defaultShard());
+            List<BackupManifest.SequenceBackup> sequences = Sequences.read(defaultShard, SchemaReader.databases(defaultShard));
             progress.snapshotsOpened();
             progress.tables(plans.size(), estimate(monitors, plans));
             progress.phase(BackupPhase.COPYING);
@@ -210,7 +213,7 @@ public final class LogicalBackup {
             BackupManifest manifest = new BackupManifest(BackupManifest.FORMAT, progress.id, BackupManifest.LOGICAL,
                     progress.started.toString(), Instant.now().toString(), cutMillis, positions, shards, version,
                     new String(ShardMapStore.render(map, sources.configured())), Files.readString(sources.configFile()),
-                    accounts, databases, tables, rows, bytes, progress.storedBytes(), progress.snapshotMillis());
+                    accounts, databases, tables, rows, bytes, progress.storedBytes(), progress.snapshotMillis(), sequences);
             store.put(BackupKeys.manifest(progress.id), BackupJson.write(manifest));
             progress.phase(BackupPhase.DONE);
             log.info("backup {} done: {} rows of {} tables, {} bytes stored in {}, snapshots open {} ms", progress.id,

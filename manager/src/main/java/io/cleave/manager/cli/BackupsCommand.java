@@ -69,6 +69,10 @@ public final class BackupsCommand implements Callable<Integer> {
                     : "restorable from " + report.restorableFrom() + " to " + report.restorableTo()
                     + (report.cuts() > 0 ? " (" + report.cuts() + " recorded cuts, " + report.firstCut() + ".."
                     + report.lastCut() + ")" : ""));
+            if (report.cuts() > 0) {
+                out.println(report.reachableCuts().isEmpty() ? "no recorded cut can be reached from these backups"
+                        : "reachable with --to-cut: " + String.join(", ", report.reachableCuts()));
+            }
         }
         out.flush();
         return ExitCodes.OK;

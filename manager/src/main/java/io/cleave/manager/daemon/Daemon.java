@@ -268,7 +268,8 @@ public final class Daemon implements AutoCloseable {
             }
             archiver = new io.cleave.manager.backup.archive.BinlogArchiver(
                     io.cleave.manager.backup.store.BackupStores.of(b.location().get(), b), links,
-                    () -> provisioned.shardMaps().current(), this::cutWindows, b.cutInterval(), registry);
+                    () -> provisioned.shardMaps().current(), config.sharding().topology(), this::cutWindows,
+                    b.cutInterval(), registry);
             archiver.start();
         }
     }

@@ -41,7 +41,7 @@ public final class Sql {
      * may execute it: it reads nothing. Servers without GRANT ... TO PUBLIC (MySQL, MariaDB before
      * 10.11) keep it to accounts granted EXECUTE on it.
      */
-    static void installBucketFunction(Statement s) throws SQLException {
+    public static void installBucketFunction(Statement s) throws SQLException {
         s.execute(BUCKET_FUNCTION_DDL);
         try {
             s.execute("GRANT EXECUTE ON FUNCTION " + GhostRows.BUCKET_FUNCTION + " TO PUBLIC");
@@ -55,7 +55,7 @@ public final class Sql {
     }
 
     /** A condition true for the rows of the moving keys. */
-    static String moving(String column, KeySet keys, int buckets) {
+    public static String moving(String column, KeySet keys, int buckets) {
         String c = quote(column);
         if (keys instanceof KeySet.Buckets b) {
             return GhostRows.BUCKET_FUNCTION + "(" + c + ", " + buckets + ") BETWEEN " + b.from() + " AND " + b.to();

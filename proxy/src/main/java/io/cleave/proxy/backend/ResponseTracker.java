@@ -34,6 +34,8 @@ public final class ResponseTracker {
     private int resultSets;
     /** Whether any of the response's results was a result set (columns and rows), not an OK. */
     private boolean resultSetSeen;
+    /** Rows of the response's last result set so far (FOUND_ROWS() counts them after a SELECT). */
+    private long rows;
 
     public void start(ResponseKind kind, boolean deprecateEof) {
         this.kind = kind;
@@ -51,6 +53,7 @@ public final class ResponseTracker {
         this.lastInsertId = 0;
         this.resultSets = 0;
         this.resultSetSeen = false;
+        this.rows = 0;
     }
 
     /** Classifies the next frame (reader index at its header) and advances. */
@@ -74,7 +77,11 @@ public final class ResponseTracker {
             if (state != State.ROWS && state != State.COLUMNS) {
                 throw new MalformedPacketException("unexpected 16 MB packet in state " + state);
             }
-            return state == State.ROWS ? FrameKind.ROW : FrameKind.COLUMN_DEFINITION;
+            if (state == State.ROWS) {
+                rows++;
+                return FrameKind.ROW;
+            }
+            return FrameKind.COLUMN_DEFINITION;
         }
         switch (state) {
             case FIRST:
@@ -112,6 +119,7 @@ public final class ResponseTracker {
                 if (first == 0xff) {
                     return err(frame);
                 }
+                rows++;
                 return FrameKind.ROW;
             case PREPARE_PARAMS:
                 if (--remaining == 0) {
@@ -196,6 +204,7 @@ public final class ResponseTracker {
         }
         state = State.COLUMNS;
         resultSetSeen = true;
+        rows = 0;
         return FrameKind.COLUMN_COUNT;
     }
 
@@ -297,6 +306,11 @@ public final class ResponseTracker {
 
     public boolean resultSetSeen() {
         return resultSetSeen;
+    }
+
+    /** The rows of the response's last result set (0 when it had none). */
+    public long rows() {
+        return rows;
     }
 
     public int resultSets() {

@@ -186,8 +186,7 @@ final class ApplicationXa {
                     }
                 }
             }
-            ResultWriter.write(session.output(), results.get(0).columns, rows, command.binary(), session.status(), 0);
-            command.finish();
+            command.answer(results.get(0).columns, rows, 0);
         });
         for (int s = 0; s < shards; s++) {
             multi.leg(s, sql);

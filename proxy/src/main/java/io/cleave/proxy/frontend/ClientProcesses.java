@@ -73,8 +73,7 @@ public final class ClientProcesses {
         List<ResultColumn> columns = List.of(column("Id", ColumnType.LONGLONG, 63, 21), column("User", 128),
                 column("Host", 64), column("db", 64), column("Command", 16), column("Time", ColumnType.LONG, 63, 7),
                 column("State", 64), column("Info", 100), column("Progress", ColumnType.NEWDECIMAL, 63, 7));
-        ResultWriter.write(asking.output(), columns, rows, command.binary(), asking.status(), 0);
-        command.finish();
+        command.answer(columns, rows, 0);
     }
 
     private static String host(Session s) {

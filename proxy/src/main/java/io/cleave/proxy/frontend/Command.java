@@ -59,6 +59,9 @@ final class Command {
     private boolean ended;
     /** What ROW_COUNT() reads after this statement: -1 for a result set or an error, else the rows an OK counts. */
     private long rowCount = -1;
+    /** What FOUND_ROWS() reads after this statement, or {@link #FOUND_ROWS_KEPT}: it sent no result set. */
+    private long foundRows = FOUND_ROWS_KEPT;
+    static final long FOUND_ROWS_KEPT = -1;
     private boolean routinesRead;
     private boolean countsByOne;
     /** What runs when the command ends (see {@link #whenEnded}), or null. */
@@ -295,6 +298,37 @@ final class Command {
         finishSilently();
     }
 
+    /**
+     * A result set of {@code rows} rows went to the client (the last, when several did; for SQL_CALC_FOUND_ROWS
+     * the rows without LIMIT): FOUND_ROWS() reads it after this statement.
+     */
+    void foundRows(long rows) {
+        foundRows = rows;
+    }
+
+    /** Answers with a result set the proxy made (merged, filtered or its own) and ends the command. */
+    void answer(List<io.cleave.proxy.merge.ResultColumn> columns, List<io.cleave.proxy.merge.TextRow> rows, int warnings) {
+        ResultWriter.write(session.output(), columns, rows, binary(), session.status(), warnings);
+        foundRows(rows.size());
+        finish();
+    }
+
+    /**
+     * The client's text with the proxy's values written in (see {@link SessionValues}): the command
+     * is planned and relayed as this text from now on.
+     */
+    void replaceQueryText(byte[] sql) {
+        ByteBuf whole = frame.alloc().buffer(1 + sql.length);
+        whole.writeByte(CommandCode.QUERY.code());
+        whole.writeBytes(sql);
+        ByteBuf copy = io.cleave.proxy.protocol.Frames.begin(frame.alloc(), whole.readableBytes());
+        copy.writeBytes(whole, whole.readerIndex(), whole.readableBytes());
+        release();
+        frame = io.cleave.proxy.protocol.Frames.finish(copy, 0);
+        payload = whole;
+        joined = whole;
+    }
+
     /** A shard's OK was relayed: ROW_COUNT() reads its count of rows after this statement. */
     void relayedOk(long affectedRows) {
         rowCount = affectedRows;
@@ -310,6 +344,9 @@ final class Command {
             // The session's statements run on many connections: the proxy keeps what the last one
             // counted, as the server keeps it for its connection.
             session.rowCount(rowCount);
+            if (foundRows != FOUND_ROWS_KEPT) {
+                session.foundRows(foundRows);
+            }
         }
         runWhenEnded();
         end.finished(this);

@@ -322,9 +322,7 @@ final class EvaluatedRead {
                             + " statement's client expects every digit");
                     return;
                 }
-                ResultWriter.write(session.output(), leg.columns, leg.rows, command.binary(), session.status(),
-                        leg.warnings);
-                command.finish();
+                command.answer(leg.columns, leg.rows, leg.warnings);
             });
         }
 

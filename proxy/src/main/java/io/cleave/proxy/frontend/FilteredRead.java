@@ -53,9 +53,7 @@ final class FilteredRead {
                 command.error(leg.errorPacket());
                 return;
             }
-            ResultWriter.write(session.output(), leg.columns, leg.rows, command.binary(), session.status(),
-                    leg.warnings);
-            command.finish();
+            command.answer(leg.columns, leg.rows, leg.warnings);
         }).leg(shard, text).start();
     }
 

@@ -34,8 +34,7 @@ final class LocalAnswers {
         } else {
             row = TextRow.of(new byte[][] {value(session, local.query())});
         }
-        ResultWriter.write(session.output(), columns, List.of(row), command.binary(), session.status(), 0);
-        command.finish();
+        command.answer(columns, List.of(row), 0);
     }
 
     /** The columns of the answer, known before it runs (a prepared statement announces them). */
@@ -53,7 +52,7 @@ final class LocalAnswers {
                 : analysis.tokens().text(local.nameFirst(), local.nameEnd() - 1);
         return switch (local.query()) {
             case LAST_INSERT_ID, CONNECTION_ID -> List.of(column(name, ColumnType.LONGLONG, 63, UNSIGNED_NOT_NULL, 21));
-            case ROW_COUNT -> List.of(column(name, ColumnType.LONGLONG, 63, ColumnDefinition41.FLAG_NOT_NULL
+            case ROW_COUNT, FOUND_ROWS -> List.of(column(name, ColumnType.LONGLONG, 63, ColumnDefinition41.FLAG_NOT_NULL
                     | ColumnDefinition41.FLAG_BINARY | ColumnDefinition41.FLAG_NUM, 21));
             default -> List.of(column(name, ColumnType.VAR_STRING, 45, 0, 256));
         };
@@ -65,6 +64,8 @@ final class LocalAnswers {
                 return Long.toUnsignedString(session.lastInsertId()).getBytes(StandardCharsets.US_ASCII);
             case ROW_COUNT:
                 return Long.toString(session.rowCount()).getBytes(StandardCharsets.US_ASCII);
+            case FOUND_ROWS:
+                return Long.toString(session.foundRows()).getBytes(StandardCharsets.US_ASCII);
             case CONNECTION_ID:
                 return Long.toString(session.connectionId()).getBytes(StandardCharsets.US_ASCII);
             case USER:
@@ -106,6 +107,7 @@ final class LocalAnswers {
                     "1235".getBytes(StandardCharsets.US_ASCII), m.getBytes(StandardCharsets.UTF_8)}));
         }
         ResultWriter.write(session.output(), columns, rows, false, session.status(), 0);
+        command.foundRows(rows.size());
         command.finish();
     }
 

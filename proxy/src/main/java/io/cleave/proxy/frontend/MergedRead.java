@@ -117,8 +117,7 @@ final class MergedRead {
             }
             List<TextRow> out = merger.merge(rows, offset, count, having);
             List<ResultColumn> columns = merger.outputColumns();
-            ResultWriter.write(session.output(), columns, out, command.binary(), session.status(), warnings);
-            command.finish();
+            command.answer(columns, out, warnings);
         } catch (MergeNotSupportedException | IllegalArgumentException | ArithmeticException e) {
             command.refuse(e.getMessage());
         }

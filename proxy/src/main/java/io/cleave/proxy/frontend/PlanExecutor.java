@@ -34,6 +34,7 @@ final class PlanExecutor {
     private final FilteredRead filtered;
     private final Kills kills;
     private final RoutineCalls calls;
+    private final SessionValues sessionValues;
 
     PlanExecutor(Session session, Participant participant, ShardExchange relay, SettingStatements settings,
                  TransactionStatements transactions, Kills kills) {
@@ -52,6 +53,7 @@ final class PlanExecutor {
         this.settings = settings;
         this.transactions = transactions;
         this.calls = new RoutineCalls(session, this);
+        this.sessionValues = new SessionValues(session);
     }
 
     /**
@@ -109,6 +111,8 @@ final class PlanExecutor {
             } else {
                 transactions.run(command, s.action());
             }
+        } else if (plan instanceof Plan.Local l && l.query() == io.cleave.router.plan.LocalQuery.SESSION_VALUES) {
+            sessionValues.run(command, l, rerun);
         } else if (plan instanceof Plan.Local l) {
             local(command, l);
         } else if (plan instanceof Plan.MultiStatement multi) {

@@ -46,6 +46,10 @@ final class PreparedStatements {
         if (plan instanceof Plan.MultiStatement multi) {
             plan = multi.plan();
         }
+        if (plan instanceof Plan.Local l && l.query() == io.cleave.router.plan.LocalQuery.SESSION_VALUES) {
+            command.refuse(SessionValues.PREPARED_REFUSAL);
+            return;
+        }
         if (plan instanceof Plan.Session || plan instanceof Plan.Local) {
             prepareLocally(command, sql, analysis,
                     plan instanceof Plan.Local l ? LocalAnswers.columns(l, analysis) : List.of());

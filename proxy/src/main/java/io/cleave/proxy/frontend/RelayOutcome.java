@@ -50,6 +50,8 @@ final class RelayOutcome {
         } else {
             if (!tracker.resultSetSeen()) {
                 command.relayedOk(tracker.affectedRows());
+            } else {
+                command.foundRows(tracker.rows());
             }
             if (tracker.lastInsertId() != 0) {
                 session.lastInsertId(tracker.lastInsertId());
@@ -76,12 +78,13 @@ final class RelayOutcome {
         boolean ok = !tracker.isError() && conn.isUsable();
         List<String> locks = ok && command.pins().pin() == Pin.NAMED_LOCK ? command.pins().names() : List.of();
         List<String> variables = ok ? command.assignedVariables() : List.of();
-        if (locks.isEmpty() && variables.isEmpty()) {
+        boolean calcFoundRows = ok && tracker.resultSetSeen() && command.analysis() != null && calcFoundRows(command);
+        if (locks.isEmpty() && variables.isEmpty() && !calcFoundRows) {
             connections.settle(shard, conn, keepForWarnings);
             command.finish();
             return;
         }
-        readBack(shard, conn, variables, locks, () -> {
+        readBack(command, shard, conn, variables, locks, calcFoundRows, () -> {
             connections.settle(shard, conn, keepForWarnings);
             command.finish();
         });
@@ -118,13 +121,26 @@ final class RelayOutcome {
         command.error(1158, "08S01", "Lost connection to shard " + shard + " during query: " + cause.getMessage());
     }
 
+    /** A SELECT SQL_CALC_FOUND_ROWS: FOUND_ROWS() then counts more rows than the result set had. */
+    private static boolean calcFoundRows(Command command) {
+        io.cleave.router.sql.lex.TokenBuffer tokens = command.analysis().tokens();
+        for (int i = 0; i < tokens.size(); i++) {
+            if (tokens.isKeyword(i, io.cleave.router.sql.lex.Keyword.SQL_CALC_FOUND_ROWS)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /**
-     * After a statement that assigned user variables outside SET, or called GET_LOCK(): reads
+     * After a statement that assigned user variables outside SET, called GET_LOCK() or counted
+     * its rows without LIMIT (SQL_CALC_FOUND_ROWS): reads
      * from its connection what they are now, so the session carries the variables to whichever
      * connection serves it next, and keeps the connection pinned only for locks it really owns
      * (a GET_LOCK that timed out took nothing).
      */
-    private void readBack(int shard, BackendConnection conn, List<String> variables, List<String> locks, Runnable then) {
+    private void readBack(Command command, int shard, BackendConnection conn, List<String> variables, List<String> locks,
+                          boolean calcFoundRows, Runnable then) {
         StringBuilder select = new StringBuilder(!variables.isEmpty() ? ConnectionReadBack.selectVariables(variables)
                 : "SELECT 1");
         for (String lock : locks) {
@@ -132,6 +148,11 @@ final class RelayOutcome {
                     .append("') <=> CONNECTION_ID()");
         }
         int firstLock = !variables.isEmpty() ? variables.size() : 1;
+        int foundRowsColumn = firstLock + locks.size();
+        if (calcFoundRows) {
+            // Evaluated before this read-back counts as a statement: the previous statement's rows without LIMIT.
+            select.append(", FOUND_ROWS()");
+        }
         select.append(" LIMIT 1"); // whatever sql_select_limit says
         ConnectionReadBack.run(conn, select.toString(), (columns, row) -> {
             if (!variables.isEmpty() && row != null) {
@@ -151,6 +172,9 @@ final class RelayOutcome {
                 }
             }
             session.connections().pins().notHeld(shard, conn, free);
+            if (calcFoundRows && row != null) {
+                command.foundRows(Long.parseLong(row.string(foundRowsColumn)));
+            }
             then.run();
         });
     }

@@ -43,8 +43,7 @@ final class SchemaListing {
                     rows.add(row);
                 }
             }
-            ResultWriter.write(session.output(), leg.columns, rows, command.binary(), session.status(), leg.warnings);
-            command.finish();
+            command.answer(leg.columns, rows, leg.warnings);
         }).leg(shard, sql).start();
     }
 }

@@ -48,6 +48,8 @@ final class Session {
     private long lastInsertId;
     /** ROW_COUNT() of the session's previous statement, whichever shards ran it. */
     private long rowCount = -1;
+    /** FOUND_ROWS(): the rows of the session's last result set (without LIMIT for SQL_CALC_FOUND_ROWS). */
+    private long foundRows;
     private boolean multiStatements;
     private long transactionSequence;
     /** Made once: a method reference per statement would be an allocation on the hot path. */
@@ -202,6 +204,14 @@ final class Session {
 
     void rowCount(long rows) {
         this.rowCount = rows;
+    }
+
+    long foundRows() {
+        return foundRows;
+    }
+
+    void foundRows(long rows) {
+        this.foundRows = rows;
     }
 
     long lastInsertId() {

@@ -62,8 +62,7 @@ final class TlsStatus {
             }
         }
         List<ResultColumn> columns = List.of(column("Variable_name", 64), column("Value", 2048));
-        ResultWriter.write(session.output(), columns, rows, command.binary(), session.status(), 0);
-        command.finish();
+        command.answer(columns, rows, 0);
     }
 
     /** The Ssl_ status variables a server shows for one connection, with this client's values. */

@@ -23,8 +23,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
- * The lookup of a global unique key added to a table that already has rows (CREATE UNIQUE INDEX),
- * built while clients write. Before the shards add the index, the lookup table and the key's
+ * The lookup of a global unique key added to a table that already has rows (CREATE UNIQUE INDEX,
+ * or ALTER TABLE ... ADD UNIQUE | PRIMARY KEY), built while clients write. Before the shards add the index, the lookup table and the key's
  * catalog rows are written (with a row in {@code cleave.unique_key_builds}: a build a crash
  * interrupts leaves its table refusing writes, never the key unenforced) and the key is registered
  * as being built: from then on every write claims its values, as for any global unique key, and no
@@ -32,7 +32,8 @@ import java.util.function.Consumer;
  * shard's rows are read in primary-key order, in chunks under shared locks (a row a transaction
  * is still writing is waited for), and their values are claimed in the lookup. A value whose
  * lookup row names another key is checked on every shard: held by rows of two keys, the build
- * stops, the index is dropped again and the statement fails with the server's 1062; held by one,
+ * stops, the index (and every other index the statement added) is dropped again and the statement
+ * fails with the server's 1062; held by one,
  * the lookup row is pointed at it. A build refuses to start while a move runs, and moves wait for
  * builds (a row changing shards during the scan could be missed).
  */
@@ -48,6 +49,8 @@ final class UniqueBuild {
     private final UniqueIndex index;
     private final String qualifiedTable;
     private final List<String> primaryKey;
+    /** The indexes the statement adds (the key among them): dropped again when the key is not built. */
+    private final List<String> added;
     /** Lower-case column name to its DATA_TYPE. */
     private final Map<String, String> dataTypes;
     private final int shards;
@@ -61,9 +64,11 @@ final class UniqueBuild {
     /** Registered as being built ({@link UniqueIndexes#startBuild}): its end is told to the registry. */
     private boolean registered;
 
-    private UniqueBuild(Session session, UniqueIndex index, List<String> primaryKey, Map<String, String> dataTypes) {
+    private UniqueBuild(Session session, UniqueIndex index, List<String> primaryKey, List<String> added,
+                        Map<String, String> dataTypes) {
         this.session = session;
         this.index = index;
+        this.added = List.copyOf(added);
         this.qualifiedTable = SqlLiterals.identifier(index.schema()) + "." + SqlLiterals.identifier(index.table());
         this.primaryKey = primaryKey;
         this.dataTypes = dataTypes;
@@ -81,9 +86,9 @@ final class UniqueBuild {
      * {@code refused} gets why it may not be added.
      */
     static void prepare(Session session, UniqueIndex index, List<String[]> columnTypes, List<String> primaryKey,
-                        Map<String, String> dataTypes, String[] keyType, Consumer<UniqueBuild> then,
+                        List<String> added, Map<String, String> dataTypes, String[] keyType, Consumer<UniqueBuild> then,
                         Consumer<ErrPacket> refused) {
-        UniqueBuild build = new UniqueBuild(session, index, primaryKey, dataTypes);
+        UniqueBuild build = new UniqueBuild(session, index, primaryKey, added, dataTypes);
         List<byte[]> ddl = List.of(bytes("DROP TABLE IF EXISTS " + index.qualifiedLookup()),
                 bytes(UniqueDdl.lookupDdl(index, columnTypes, keyType)));
         build.onEveryShard(ddl, created -> {
@@ -104,8 +109,8 @@ final class UniqueBuild {
                         ? session.runtime().uniqueIndexes().startBuild(index)
                         : "a move's old rows are still being cleaned up; add the key once that is done";
                 if (busy != null) {
-                    build.forget(() -> refused.accept(new ErrPacket(1235, "42000", "CREATE UNIQUE INDEX " + index.name()
-                            + " on " + index.table() + " is refused for now: " + busy)));
+                    build.forget(() -> refused.accept(new ErrPacket(1235, "42000", "adding the unique key " + index.name()
+                            + " to " + index.table() + " is refused for now: " + busy)));
                     return;
                 }
                 build.registered = true;
@@ -137,7 +142,10 @@ final class UniqueBuild {
         });
     }
 
-    /** The shards did not all add the index: it is dropped where it was added, with the lookup. */
+    /**
+     * The shards did not all add the index: it is dropped where it was added, with the statement's
+     * other new indexes and the lookup.
+     */
     void abandon(Runnable then) {
         undo(then);
     }
@@ -148,10 +156,14 @@ final class UniqueBuild {
     }
 
     private void undo(Runnable then) {
-        List<byte[]> drop = List.of(bytes("DROP INDEX " + SqlLiterals.identifier(index.name()) + " ON " + qualifiedTable));
+        // One statement per index, each sent even when one before it fails (a shard that lacks the index).
+        List<byte[]> drops = new ArrayList<>();
+        for (String name : added) {
+            drops.add(bytes("DROP INDEX " + SqlLiterals.identifier(name) + " ON " + qualifiedTable));
+        }
         MultiExchange multi = new MultiExchange(new SystemContext(session.loop()), false, results -> forget(then));
         for (int s = 0; s < shards; s++) {
-            multi.leg(s, drop);
+            multi.leg(s, drops);
         }
         multi.start();
     }

@@ -8,12 +8,15 @@ import io.cleave.router.sql.ast.Ddl;
 import io.cleave.router.sql.ast.Statement;
 import io.cleave.router.sql.ast.StatementKind;
 import io.cleave.router.sql.ast.TableName;
+import io.cleave.router.sql.lex.TokenBuffer;
 import io.cleave.router.sql.parse.SqlParser;
 import io.cleave.router.topology.TableRule;
+import io.cleave.router.unique.GlobalKeyAlter;
 import io.cleave.router.unique.UniqueIndex;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -25,10 +28,11 @@ import java.util.Set;
  * declares every unique key that leaves out the sharding column, once every shard created the
  * table: the key's columns and types are read back from the default shard, its lookup table is
  * created on every shard, and the key goes into {@code cleave.unique_keys} and the proxy's
- * {@link UniqueIndexes}. DROP TABLE, DROP DATABASE, DROP INDEX and ALTER TABLE drop the lookups of
- * keys that are gone; TRUNCATE empties them. RENAME of a table with such keys is refused (its
- * lookups are named after it). A key the proxy cannot keep (a prefix of a column, an expression)
- * stays enforced per shard only, with a warning that says so.
+ * {@link UniqueIndexes}. CREATE UNIQUE INDEX and ALTER TABLE ... ADD UNIQUE | PRIMARY KEY of such a
+ * key build its lookup from the rows ({@link UniqueBuild}). DROP TABLE, DROP DATABASE, DROP INDEX
+ * and ALTER TABLE drop the lookups of keys that are gone; TRUNCATE empties them. RENAME of a table
+ * with such keys is refused (its lookups are named after it). A key the proxy cannot keep (a
+ * prefix of a column, an expression) stays enforced per shard only, with a warning that says so.
  */
 final class UniqueDdl {
 
@@ -39,12 +43,15 @@ final class UniqueDdl {
     private final Session session;
     private final Ddl ddl;
     private final String currentSchema;
-    /** The lookup a CREATE UNIQUE INDEX builds from the table's rows, once prepared ({@link #before}). */
+    /** The global unique key the statement adds, or null. */
+    private final Addition addition;
+    /** The lookup the statement's added key builds from the table's rows, once prepared ({@link #before}). */
     private UniqueBuild build;
 
-    private UniqueDdl(Session session, Ddl ddl) {
+    private UniqueDdl(Session session, Ddl ddl, Addition addition) {
         this.session = session;
         this.ddl = ddl;
+        this.addition = addition;
         this.currentSchema = session.settings().schema();
     }
 
@@ -54,25 +61,46 @@ final class UniqueDdl {
             return null;
         }
         Statement statement;
+        TokenBuffer tokens = new TokenBuffer();
         try {
-            statement = SqlParser.parse(sql, session.sqlMode());
+            statement = SqlParser.parse(sql, session.sqlMode(), tokens);
         } catch (RuntimeException e) {
             return null;
         }
         if (!(statement instanceof Ddl d)) {
             return null;
         }
+        if (d instanceof Ddl.AlterTable at
+                && session.runtime().topology().ruleFor(at.table().name()) instanceof TableRule.Sharded s) {
+            GlobalKeyAlter alter = GlobalKeyAlter.of(at, s.column(), tokens);
+            if (alter != null && alter.refusal() == null) {
+                return new UniqueDdl(session, d, new Addition(at.table(), alter.key(), alter.added(), s));
+            }
+        }
         if (d instanceof Ddl.CreateTable ct && (ct.temporary()
                 || !(session.runtime().topology().ruleFor(ct.table().name()) instanceof TableRule.Sharded))) {
             return null;
         }
         if (d instanceof Ddl.CreateIndex ci) {
-            return globalKey(session, ci) != null ? new UniqueDdl(session, d) : null;
+            TableRule.Sharded sharded = globalKey(session, ci);
+            if (sharded == null) {
+                return null;
+            }
+            Ddl.KeyDef key = new Ddl.KeyDef(ci.span(), Ddl.KeyType.UNIQUE, ci.name().value(), ci.columns(), List.of());
+            return new UniqueDdl(session, d, new Addition(ci.table(), key, List.of(key), sharded));
         }
         if (!(d instanceof Ddl.CreateTable) && !(d instanceof Ddl.Database) && session.runtime().uniqueIndexes().isEmpty()) {
             return null;
         }
-        return new UniqueDdl(session, d);
+        return new UniqueDdl(session, d, null);
+    }
+
+    /**
+     * A global unique key the statement adds to a table of a sharded rule (CREATE UNIQUE INDEX, or
+     * ALTER TABLE ... ADD UNIQUE | PRIMARY KEY), with every index the statement adds (the key among
+     * them), all dropped again should the key not be built.
+     */
+    private record Addition(TableName table, Ddl.KeyDef key, List<Ddl.KeyDef> added, TableRule.Sharded rule) {
     }
 
     /** Why the statement may not run (a rename of a table whose lookups are named after it), or null. */
@@ -101,25 +129,22 @@ final class UniqueDdl {
     }
 
     /**
-     * Before the shards run the statement: a CREATE UNIQUE INDEX of a global key prepares its
-     * lookup's build ({@link UniqueBuild}); then {@code send} runs, or the statement is refused.
+     * Before the shards run the statement: a statement adding a global key prepares its lookup's
+     * build ({@link UniqueBuild}); then {@code send} runs, or the statement is refused.
      */
     void before(Command command, Runnable send) {
-        if (!(ddl instanceof Ddl.CreateIndex ci)) {
+        String schema = addition == null ? null : schemaOf(addition.table());
+        if (schema == null) {
             send.run();
             return;
         }
-        TableRule.Sharded sharded = globalKey(session, ci);
-        String schema = schemaOf(ci.table());
-        if (schema == null || sharded == null) {
-            send.run();
-            return;
-        }
-        readKeys(schema, ci.table().name(), (keys, types) -> {
-            String[] keyType = types.get(sharded.column().toLowerCase(Locale.ROOT));
+        String table = addition.table().name();
+        Ddl.KeyDef key = addition.key();
+        readKeys(schema, table, (keys, indexNames, types) -> {
+            String[] keyType = types.get(addition.rule().column().toLowerCase(Locale.ROOT));
             List<String[]> columnTypes = new ArrayList<>();
             List<KeyType> kinds = new ArrayList<>();
-            for (String c : ci.columns()) {
+            for (String c : key.columns()) {
                 String[] type = types.get(c.toLowerCase(Locale.ROOT));
                 if (type == null) {
                     send.run(); // the shards name the missing column
@@ -128,23 +153,38 @@ final class UniqueDdl {
                 columnTypes.add(type);
                 kinds.add(kind(type[1], type[3]));
             }
-            if (keyType == null || keys.keySet().stream().anyMatch(k -> k.equalsIgnoreCase(ci.name().value()))) {
-                send.run(); // the shards name what is wrong (a key of that name exists)
+            if (keyType == null || key.name() != null && indexNames.contains(key.name().toLowerCase(Locale.ROOT))) {
+                send.run(); // the shards name what is wrong (a key of that name exists), or skip it (IF NOT EXISTS)
                 return;
+            }
+            // Named as the server will name them; an index whose name is taken is never dropped by an undo.
+            Set<String> taken = new HashSet<>(indexNames);
+            String name = null;
+            List<String> added = new ArrayList<>();
+            for (Ddl.KeyDef k : addition.added()) {
+                if (k.name() != null && taken.contains(k.name().toLowerCase(Locale.ROOT))) {
+                    continue;
+                }
+                String n = GlobalKeyAlter.serverName(k, taken);
+                added.add(n);
+                name = k == key ? n : name;
             }
             List<String> primaryKey = new ArrayList<>();
             keys.getOrDefault("PRIMARY", List.of()).forEach(c -> primaryKey.add(c[0]));
+            if (key.type() == Ddl.KeyType.PRIMARY) {
+                // Once the shards added it, the rows are read in its order.
+                primaryKey.addAll(key.columns());
+            }
             if (primaryKey.isEmpty()) {
-                command.refuse("CREATE UNIQUE INDEX " + ci.name().value() + " on " + ci.table().name() + " needs the"
-                        + " table to have a primary key: its lookup is built by reading the rows in key order");
+                command.refuse("adding the unique key " + name + " to " + table + " needs the table to have a primary"
+                        + " key: its lookup is built by reading the rows in key order");
                 return;
             }
             Map<String, String> dataTypes = new LinkedHashMap<>();
             types.forEach((c, t) -> dataTypes.put(c, t[1].toLowerCase(Locale.ROOT)));
-            UniqueIndex index = new UniqueIndex(schema, ci.table().name(), ci.name().value(), ci.columns(), kinds,
-                    sharded.column(), UniqueIndex.lookupName(schema, ci.table().name(), ci.name().value()),
-                    session.runtime().shardMaps().current().shardCount());
-            UniqueBuild.prepare(session, index, columnTypes, primaryKey, dataTypes, keyType, prepared -> {
+            UniqueIndex index = new UniqueIndex(schema, table, name, key.columns(), kinds, addition.rule().column(),
+                    UniqueIndex.lookupName(schema, table, name), session.runtime().shardMaps().current().shardCount());
+            UniqueBuild.prepare(session, index, columnTypes, primaryKey, added, dataTypes, keyType, prepared -> {
                 build = prepared;
                 send.run();
             }, command::error);
@@ -166,16 +206,21 @@ final class UniqueDdl {
 
     /** After every shard ran the statement: keeps the lookups in step, then {@code answer} runs. */
     void after(Command command, Runnable answer) {
-        if (ddl instanceof Ddl.CreateIndex) {
-            if (build == null) {
-                answer.run();
-                return;
-            }
+        if (build != null) {
             UniqueIndex index = build.index();
-            readKeys(index.schema(), index.table(), (keys, types) -> {
-                boolean prefix = keys.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase(index.name()))
-                        .flatMap(e -> e.getValue().stream()).anyMatch(c -> !c[1].isEmpty());
-                if (prefix) {
+            readKeys(index.schema(), index.table(), (keys, indexNames, types) -> {
+                List<String[]> now = null;
+                for (Map.Entry<String, List<String[]>> e : keys.entrySet()) {
+                    now = e.getKey().equalsIgnoreCase(index.name()) ? e.getValue() : now;
+                }
+                if (now == null || !lowerCase(now.stream().map(c -> c[0]).toList()).equals(lowerCase(index.columns()))) {
+                    // Not where it was expected (named otherwise): undone rather than left unenforced.
+                    build.abandon(() -> command.error(1105, "HY000", "the shards did not add the unique key "
+                            + index.name() + " (" + String.join(", ", index.columns()) + ") as expected, so its lookup"
+                            + " could not be built; the statement's indexes were dropped again"));
+                    return;
+                }
+                if (now.stream().anyMatch(c -> !c[1].isEmpty())) {
                     session.connections().proxyWarnings(List.of("The unique key " + index.name() + " of " + index.table()
                             + " indexes a prefix of a column: it is enforced by each shard for its own rows only"));
                     build.release(answer);
@@ -191,6 +236,10 @@ final class UniqueDdl {
             }, () -> build.abandon(() -> command.error(1105, "HY000", "the lookup of the unique key " + index.name()
                     + " could not be built: shard " + session.runtime().topology().defaultShard() + " did not answer;"
                     + " the index was dropped again")));
+            return;
+        }
+        if (ddl instanceof Ddl.CreateIndex) {
+            answer.run();
             return;
         }
         if (ddl instanceof Ddl.CreateTable ct) {
@@ -234,12 +283,21 @@ final class UniqueDdl {
         return t.schema() != null ? t.schema() : currentSchema;
     }
 
-    /** The table's unique keys and column types, read back from the default shard. */
-    private void readKeys(String schema, String table, java.util.function.BiConsumer<Map<String, List<String[]>>, Map<String, String[]>> then,
-                          Runnable failed) {
+    /** What {@link #readKeys} read of a table. */
+    private interface KeysRead {
+        /**
+         * @param unique     unique key name to its columns, each {name, prefix length or ""}
+         * @param indexNames every index's name, lower case
+         * @param types      lower-case column name to {COLUMN_TYPE, DATA_TYPE, charset, collation}
+         */
+        void read(Map<String, List<String[]>> unique, Set<String> indexNames, Map<String, String[]> types);
+    }
+
+    /** The table's indexes and column types, read back from the default shard. */
+    private void readKeys(String schema, String table, KeysRead then, Runnable failed) {
         String where = " WHERE TABLE_SCHEMA = " + SqlLiterals.string(schema) + " AND TABLE_NAME = " + SqlLiterals.string(table);
-        String keys = "SELECT INDEX_NAME, COLUMN_NAME, IFNULL(SUB_PART, '') FROM"
-                + " information_schema.STATISTICS" + where + " AND NON_UNIQUE = 0 ORDER BY INDEX_NAME, SEQ_IN_INDEX";
+        String keys = "SELECT INDEX_NAME, COLUMN_NAME, IFNULL(SUB_PART, ''), NON_UNIQUE FROM"
+                + " information_schema.STATISTICS" + where + " ORDER BY INDEX_NAME, SEQ_IN_INDEX";
         String columns = "SELECT COLUMN_NAME, COLUMN_TYPE, DATA_TYPE, IFNULL(CHARACTER_SET_NAME, ''),"
                 + " IFNULL(COLLATION_NAME, '') FROM information_schema.COLUMNS" + where;
         new MultiExchange(new SystemContext(session.loop()), false, results -> {
@@ -250,10 +308,14 @@ final class UniqueDdl {
             }
             int split = r.rowsEach.get(0);
             Map<String, List<String[]>> byKey = new LinkedHashMap<>();
+            Set<String> indexNames = new HashSet<>();
             for (int i = 0; i < split; i++) {
                 var row = r.rows.get(i);
-                byKey.computeIfAbsent(row.string(0), k -> new ArrayList<>())
-                        .add(new String[]{row.string(1), row.string(2)});
+                indexNames.add(row.string(0).toLowerCase(Locale.ROOT));
+                if ("0".equals(row.string(3))) {
+                    byKey.computeIfAbsent(row.string(0), k -> new ArrayList<>())
+                            .add(new String[]{row.string(1), row.string(2)});
+                }
             }
             Map<String, String[]> types = new LinkedHashMap<>();
             for (int i = split; i < r.rows.size(); i++) {
@@ -261,7 +323,7 @@ final class UniqueDdl {
                 types.put(row.string(0).toLowerCase(Locale.ROOT),
                         new String[]{row.string(1), row.string(2), row.string(3), row.string(4)});
             }
-            then.accept(byKey, types);
+            then.read(byKey, indexNames, types);
         }).leg(session.runtime().topology().defaultShard(), List.of(bytes(keys), bytes(columns))).start();
     }
 
@@ -270,7 +332,7 @@ final class UniqueDdl {
             answer.run();
             return;
         }
-        readKeys(schema, table, (keys, types) -> {
+        readKeys(schema, table, (keys, indexNames, types) -> {
             List<UniqueIndex> declared = new ArrayList<>();
             List<String> warnings = new ArrayList<>();
             int shards = session.runtime().shardMaps().current().shardCount();
@@ -404,7 +466,7 @@ final class UniqueDdl {
 
     /** After ALTER TABLE or DROP INDEX: the keys no longer on the table (by name and columns) lose their lookups. */
     private void reconcile(String schema, String table, List<UniqueIndex> registered, Runnable answer) {
-        readKeys(schema, table, (keys, types) -> {
+        readKeys(schema, table, (keys, indexNames, types) -> {
             List<UniqueIndex> gone = new ArrayList<>();
             for (UniqueIndex index : registered) {
                 List<String[]> now = keys.get(index.name());
@@ -449,6 +511,10 @@ final class UniqueDdl {
             s += " CHARACTER SET " + type[2] + " COLLATE " + type[3];
         }
         return s;
+    }
+
+    private static List<String> lowerCase(List<String> names) {
+        return names.stream().map(n -> n.toLowerCase(Locale.ROOT)).toList();
     }
 
     private static byte[] bytes(String s) {

@@ -6,6 +6,14 @@ public enum LocalQuery {
     LAST_INSERT_ID,
     /** SELECT ROW_COUNT(): what the session's previous statement counted, whichever shards ran it. */
     ROW_COUNT,
+    /** SELECT FOUND_ROWS(): the rows the session's last result set had (or would have had without LIMIT). */
+    FOUND_ROWS,
+    /**
+     * A statement that calls ROW_COUNT() or FOUND_ROWS() inside other expressions: the proxy puts
+     * the session's values in their place and plans the statement again (a shard connection would
+     * answer with what another client's statement left on it).
+     */
+    SESSION_VALUES,
     /** SELECT CONNECTION_ID(): the proxy's id for the session. */
     CONNECTION_ID,
     /** SELECT DATABASE() / SCHEMA(). */

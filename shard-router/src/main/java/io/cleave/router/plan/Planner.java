@@ -31,7 +31,7 @@ import java.util.Set;
  */
 public final class Planner {
 
-    private static final Set<String> LOCAL_FUNCTIONS = Set.of("LAST_INSERT_ID", "ROW_COUNT", "CONNECTION_ID", "DATABASE",
+    private static final Set<String> LOCAL_FUNCTIONS = Set.of("LAST_INSERT_ID", "ROW_COUNT", "FOUND_ROWS", "CONNECTION_ID", "DATABASE",
             "SCHEMA",
             "USER", "SESSION_USER", "SYSTEM_USER", "CURRENT_USER");
 
@@ -254,7 +254,7 @@ public final class Planner {
         return null;
     }
 
-    /** SELECT LAST_INSERT_ID() / ROW_COUNT() / CONNECTION_ID() / DATABASE() / USER() / CURRENT_USER() alone: answered by the proxy. */
+    /** SELECT LAST_INSERT_ID() / ROW_COUNT() / FOUND_ROWS() / CONNECTION_ID() / DATABASE() / USER() / CURRENT_USER() alone: answered by the proxy. */
     private Plan localPlan(Query q) {
         if (!(q instanceof Select s) || !s.from().isEmpty() || s.items().size() != 1 || s.where() != null
                 || !(s.items().get(0) instanceof SelectItem.Column c)
@@ -268,6 +268,7 @@ public final class Planner {
         LocalQuery query = switch (name) {
             case "LAST_INSERT_ID" -> LocalQuery.LAST_INSERT_ID;
             case "ROW_COUNT" -> LocalQuery.ROW_COUNT;
+            case "FOUND_ROWS" -> LocalQuery.FOUND_ROWS;
             case "CONNECTION_ID" -> LocalQuery.CONNECTION_ID;
             case "USER", "SESSION_USER", "SYSTEM_USER" -> LocalQuery.USER;
             case "CURRENT_USER" -> LocalQuery.CURRENT_USER;

@@ -210,7 +210,8 @@ public final class Router {
         }
         int second = secondStatement(tokens);
         if (second >= 0) {
-            return new Plan.MultiStatement(second, located(gen.gate.admit(multiStatement(tokens, mode, gen)), a));
+            return withSessionValues(new Plan.MultiStatement(second,
+                    located(gen.gate.admit(multiStatement(tokens, mode, gen)), a)), tokens, second);
         }
         Plan plan;
         try {
@@ -219,7 +220,21 @@ public final class Router {
         } catch (SqlSyntaxException e) {
             plan = unparsed(a, e, gen);
         }
-        return located(plan, a);
+        return withSessionValues(located(plan, a), tokens, tokens.size());
+    }
+
+    /**
+     * A statement calling ROW_COUNT() or FOUND_ROWS() inside other expressions (in its first
+     * {@code end} tokens: the first statement of a text of several) is planned again once the proxy
+     * has written the session's values in; alone in a SELECT the proxy answers them itself.
+     */
+    private static Plan withSessionValues(Plan plan, TokenBuffer tokens, int end) {
+        Plan first = plan instanceof Plan.MultiStatement m ? m.plan() : plan;
+        if (first instanceof Plan.Local || !SessionCalls.any(tokens, end)) {
+            return plan;
+        }
+        Plan values = new Plan.Local(first.kind(), LocalQuery.SESSION_VALUES, null, 0, end);
+        return plan instanceof Plan.MultiStatement m ? new Plan.MultiStatement(m.secondStatement(), values) : values;
     }
 
     /**

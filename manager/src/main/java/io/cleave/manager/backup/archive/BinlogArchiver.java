@@ -13,6 +13,8 @@ import io.cleave.proxy.cut.JdbcCut;
 import io.cleave.proxy.cut.ShardSnapshot;
 import io.cleave.proxy.cut.SnapshotStatements;
 import io.cleave.router.shardmap.ShardMap;
+import io.cleave.router.topology.Topology;
+import io.cleave.manager.home.ShardMapStore;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -66,6 +68,7 @@ public final class BinlogArchiver implements AutoCloseable {
     private final BackupStore store;
     private final ShardLinks links;
     private final Supplier<ShardMap> maps;
+    private final Topology configured;
     private final Supplier<CutWindows> cuts;
     private final Duration interval;
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -82,11 +85,15 @@ public final class BinlogArchiver implements AutoCloseable {
     private final AtomicLong archivedBytes = new AtomicLong();
     private volatile String lastProblem;
 
-    public BinlogArchiver(BackupStore store, ShardLinks links, Supplier<ShardMap> maps, Supplier<CutWindows> cuts,
-                          Duration interval, MeterRegistry registry) {
+    /** The map versions stored in the location (read once, then kept up as this archiver stores them). */
+    private java.util.Set<Long> storedMaps;
+
+    public BinlogArchiver(BackupStore store, ShardLinks links, Supplier<ShardMap> maps, Topology configured,
+                          Supplier<CutWindows> cuts, Duration interval, MeterRegistry registry) {
         this.store = store;
         this.links = links;
         this.maps = maps;
+        this.configured = configured;
         this.cuts = cuts;
         this.interval = interval;
         this.recorded = Counter.builder("cleave_backup_cuts_recorded").description("Cuts recorded as restore points")
@@ -120,6 +127,7 @@ public final class BinlogArchiver implements AutoCloseable {
             if (lastCutId.get() < 0) {
                 store.open();
                 List<CutRecord> cutsSoFar = new BackupCatalog(store).cuts();
+                storedMaps = new java.util.HashSet<>(new BackupCatalog(store).mapVersions());
                 lastCutId.set(cutsSoFar.isEmpty() ? 0 : cutsSoFar.get(cutsSoFar.size() - 1).id());
             }
             ShardMap map = maps.get();
@@ -143,6 +151,11 @@ public final class BinlogArchiver implements AutoCloseable {
                         throw new IOException("shard " + p.shard() + "'s archive ends before the cut's position " + p.file()
                                 + ":" + p.position());
                     }
+                }
+                if (!storedMaps.contains(map.version())) {
+                    // Before the cut that names it: a restore to a cut after a move routes by the map of that cut.
+                    store.put(BackupCatalog.mapKey(map.version()), ShardMapStore.render(map, configured));
+                    storedMaps.add(map.version());
                 }
                 CutRecord cut = new CutRecord(lastCutId.get() + 1, System.currentTimeMillis(), map.version(), positions);
                 store.put(BackupCatalog.cutKey(cut.id()), BackupJson.write(cut));

@@ -5,6 +5,7 @@ import io.cleave.manager.backup.BackupSources;
 import io.cleave.manager.backup.LogicalBackup;
 import io.cleave.manager.backup.BackupManifest;
 import io.cleave.manager.backup.CutRecord;
+import io.cleave.manager.backup.PointInTimeBase;
 import io.cleave.manager.backup.store.BackupStore;
 import io.cleave.manager.backup.store.BackupStores;
 import io.cleave.manager.backup.store.DirectoryStore;
@@ -25,6 +26,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -86,6 +88,7 @@ public final class Restore {
 
     /** A new home at {@code root} with {@code shards} shards holding the backup's rows, its shards running. */
     private NewHome fromBackup(BackupStore store, BackupManifest manifest, Path root, int shards) throws Exception {
+        GlobalKeyLookups.checkFit(manifest, shards);
         ShardMap restoredMap = RestoredMap.of(ShardMapStore.parse(manifest.shardMap().getBytes(StandardCharsets.UTF_8)),
                 shards);
         String restoredConfig = RestoredConfig.of(manifest.config(), shards);
@@ -126,9 +129,14 @@ public final class Restore {
                     : " (cuts " + cuts.get(0).id() + " at " + Instant.ofEpochMilli(cuts.get(0).millis()) + " to "
                     + cuts.get(cuts.size() - 1).id() + " at " + Instant.ofEpochMilli(cuts.get(cuts.size() - 1).millis()) + ")"));
         }
-        BackupManifest base = baseFor(catalog, target);
+        Set<Long> routable = catalog.routableMaps();
+        BackupManifest base = baseFor(catalog, cuts, target, routable);
+        ShardMap baseMap = ShardMapStore.parse(base.shardMap().getBytes(StandardCharsets.UTF_8));
+        ShardMap cutMap = baseMap.version() == target.mapVersion() ? null
+                : ShardMapStore.parse(catalog.map(target.mapVersion()));
         int n = base.shardCount();
         int wanted = request.shards().orElse(n);
+        GlobalKeyLookups.checkFit(base, wanted); // before the replay: refused at once, not after the work
         // Open for search: when the daemon is root, the interim home's shards run as server.os_user.
         Path root = wanted == n ? request.home() : Files.createTempDirectory(
                 request.home().toAbsolutePath().getParent(), ".cleave-restore-",
@@ -141,6 +149,15 @@ public final class Restore {
             replay(store, base, target, home);
             for (String line : XaSettlement.settle(home.links(), n)) {
                 say.accept(line);
+            }
+            if (cutMap != null) {
+                Topology topology = ConfigLoader.load(home.configFile()).sharding().topology();
+                for (String line : CutMapRouting.dropGhostRows(home, cutMap, topology)) {
+                    say.accept(line);
+                }
+                CutMapRouting.route(home, cutMap, topology);
+                say.accept("routed by the shard map of the cut (version " + cutMap.version() + "; the backup's was "
+                        + baseMap.version() + ")");
             }
             if (wanted == n) {
                 home.finished();
@@ -168,50 +185,17 @@ public final class Restore {
         }
     }
 
-    /**
-     * The newest complete backup taken before {@code target} on every shard under the same shard map
-     * (the replay puts rows where the shards had them; the map restored with them must be the one
-     * they were placed by, so a move or scale between the two cannot be crossed).
-     */
-    private static BackupManifest baseFor(BackupCatalog catalog, CutRecord target) throws IOException {
-        BackupManifest best = null;
-        boolean mapChanged = false;
+    /** The backup a restore to {@code target} starts from (see {@link PointInTimeBase}). */
+    private static BackupManifest baseFor(BackupCatalog catalog, List<CutRecord> cuts, CutRecord target,
+                                          Set<Long> routable) throws IOException {
+        List<PointInTimeBase.Candidate> candidates = new ArrayList<>();
         for (Map.Entry<String, Boolean> e : catalog.backups().entrySet()) {
-            if (!e.getValue()) {
-                continue;
-            }
-            BackupManifest m = catalog.manifest(e.getKey());
-            if (m.shardCount() == target.shards().size() && m.cutMillis() <= target.millis() && before(m, target)) {
-                if (mapVersion(m) == target.mapVersion()) {
-                    best = m;
-                } else {
-                    mapChanged = true;
-                }
+            if (e.getValue()) {
+                candidates.add(PointInTimeBase.Candidate.of(catalog.manifest(e.getKey())));
             }
         }
-        if (best == null) {
-            throw new IllegalArgumentException("no complete backup was taken before cut " + target.id() + " (at "
-                    + Instant.ofEpochMilli(target.millis()) + ") with its " + target.shards().size() + " shards"
-                    + (mapChanged ? " and its shard map (version " + target.mapVersion() + "; a move or scale changed it"
-                    + " after the backups before it): take a backup after such a change to restore to later points"
-                    : ": a point in time is reached from a backup before it"));
-        }
-        return best;
-    }
-
-    private static long mapVersion(BackupManifest m) throws IOException {
-        return ShardMapStore.parse(m.shardMap().getBytes(StandardCharsets.UTF_8)).version();
-    }
-
-    private static boolean before(BackupManifest m, CutRecord target) {
-        for (BackupManifest.ShardPosition p : m.shards()) {
-            BackupManifest.ShardPosition t = target.shards().get(p.shard());
-            if (p.file() == null || p.file().compareTo(t.file()) > 0
-                    || (p.file().equals(t.file()) && p.position() > t.position())) {
-                return false;
-            }
-        }
-        return true;
+        candidates.sort(Comparator.comparingLong(PointInTimeBase.Candidate::cutMillis));
+        return catalog.manifest(PointInTimeBase.choose(candidates, cuts, target, routable));
     }
 
     private void replay(BackupStore store, BackupManifest base, CutRecord target, NewHome home) throws Exception {

@@ -1,6 +1,7 @@
 package io.cleave.manager.backup.restore;
 
 import io.cleave.manager.backup.BackupManifest;
+import io.cleave.manager.backup.Sequences;
 import io.cleave.manager.move.Sql;
 
 import java.sql.Connection;
@@ -11,9 +12,9 @@ import java.util.List;
 
 /**
  * Makes a backup's accounts and schema on one shard of a new home, as the proxy makes DDL on every
- * shard: accounts, databases, tables (secondary indexes deferred, see {@link DeferredIndexes}), then
- * views and routines, which may read the tables and each other (those are retried until every one
- * that can be made is).
+ * shard: accounts, databases, sequences (standing where the backup read them), tables (secondary
+ * indexes deferred, see {@link DeferredIndexes}), then views and routines, which may read the tables
+ * and each other (those are retried until every one that can be made is).
  */
 final class SchemaRestore {
 
@@ -30,6 +31,10 @@ final class SchemaRestore {
             s.execute("CREATE DATABASE IF NOT EXISTS cleave");
             for (BackupManifest.DatabaseDdl db : manifest.databases()) {
                 s.execute(db.create());
+            }
+            // Before the tables: a column's DEFAULT NEXTVAL(s) needs s to exist.
+            for (BackupManifest.SequenceBackup q : manifest.sequences()) {
+                Sequences.restore(s, q);
             }
             for (BackupManifest.TableBackup t : manifest.tables()) {
                 s.execute("USE " + Sql.quote(t.schema()));

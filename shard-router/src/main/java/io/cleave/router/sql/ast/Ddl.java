@@ -58,8 +58,12 @@ public sealed interface Ddl extends Statement {
 
     enum KeyType { PRIMARY, UNIQUE, INDEX, FULLTEXT, SPATIAL, FOREIGN, CHECK }
 
-    /** {@code ALTER TABLE t ...}; the alterations are kept as a span. {@code renameTo} for {@code RENAME [TO|AS] x}, else null. */
-    record AlterTable(Span span, TableName table, Span body, TableName renameTo) implements Ddl {
+    /**
+     * {@code ALTER TABLE t ...}; the alterations are kept as a span, and one {@link AlterClause} per
+     * alteration (split at the top-level commas). {@code renameTo} for {@code RENAME [TO|AS] x}, else null.
+     */
+    record AlterTable(Span span, TableName table, Span body, TableName renameTo, List<AlterClause> clauses)
+            implements Ddl {
         @Override
         public StatementKind kind() {
             return StatementKind.ALTER_TABLE;
@@ -69,6 +73,15 @@ public sealed interface Ddl extends Statement {
         public List<TableName> tables() {
             return renameTo == null ? List.of(table) : List.of(table, renameTo);
         }
+    }
+
+    /**
+     * One alteration of an ALTER TABLE. {@code addsKey}: it is {@code ADD [CONSTRAINT [c]] {PRIMARY KEY |
+     * UNIQUE | INDEX | KEY | FULLTEXT | SPATIAL} ...}; {@code addedKey} is that key as read, named as the
+     * server names it when a name is written (the index name, else the constraint's; PRIMARY for a
+     * primary key; null when unnamed), or null when the clause could not be read.
+     */
+    record AlterClause(Span span, boolean addsKey, KeyDef addedKey) implements Node {
     }
 
     /** {@code DROP [TEMPORARY] TABLE [IF EXISTS] t1, t2}. */

@@ -250,34 +250,17 @@ final class DdlParser {
                 constraintName = c.identifier().value();
             }
         }
-        Ddl.KeyType type;
-        if (c.accept(Keyword.PRIMARY)) {
-            c.expect(Keyword.KEY);
-            type = Ddl.KeyType.PRIMARY;
-        } else if (c.accept(Keyword.UNIQUE)) {
-            if (!c.accept(Keyword.KEY)) {
-                c.accept(Keyword.INDEX);
-            }
-            type = Ddl.KeyType.UNIQUE;
-        } else if (c.is(Keyword.FULLTEXT) || c.is(Keyword.SPATIAL)) {
-            type = c.is(Keyword.FULLTEXT) ? Ddl.KeyType.FULLTEXT : Ddl.KeyType.SPATIAL;
-            c.pos++;
-            if (!c.accept(Keyword.KEY)) {
-                c.accept(Keyword.INDEX);
-            }
-        } else if ((c.is(Keyword.KEY) || c.is(Keyword.INDEX)) && constraintName == null) {
-            c.pos++;
-            type = Ddl.KeyType.INDEX;
-        } else if (c.accept(Keyword.FOREIGN)) {
+        Ddl.KeyType type = keyType(constraintName == null);
+        if (type == null && c.accept(Keyword.FOREIGN)) {
             c.expect(Keyword.KEY);
             type = Ddl.KeyType.FOREIGN;
-        } else if (c.is(Keyword.CHECK)) {
+        } else if (type == null && c.is(Keyword.CHECK)) {
             c.pos++;
             c.skipParens();
             skipConstraintTail();
             keys.add(new Ddl.KeyDef(c.spanFrom(start), Ddl.KeyType.CHECK, constraintName, List.of(), List.of()));
             return true;
-        } else {
+        } else if (type == null) {
             if (start != c.pos) {
                 throw c.error("expected a constraint");
             }
@@ -297,6 +280,30 @@ final class DdlParser {
         skipConstraintTail();
         keys.add(new Ddl.KeyDef(c.spanFrom(start), type, name, parts.columns(), parts.expressions()));
         return true;
+    }
+
+    /**
+     * {@code PRIMARY KEY | UNIQUE [KEY|INDEX] | FULLTEXT|SPATIAL [KEY|INDEX] | KEY | INDEX} (the last two
+     * when {@code plainIndex}), read; null (nothing read) when no key type stands here.
+     */
+    private Ddl.KeyType keyType(boolean plainIndex) {
+        Ddl.KeyType type;
+        if (c.accept(Keyword.PRIMARY)) {
+            c.expect(Keyword.KEY);
+            return Ddl.KeyType.PRIMARY;
+        } else if (c.accept(Keyword.UNIQUE)) {
+            type = Ddl.KeyType.UNIQUE;
+        } else if (c.accept(Keyword.FULLTEXT) || c.accept(Keyword.SPATIAL)) {
+            type = c.isAt(-1, Keyword.FULLTEXT) ? Ddl.KeyType.FULLTEXT : Ddl.KeyType.SPATIAL;
+        } else if (plainIndex && (c.accept(Keyword.KEY) || c.accept(Keyword.INDEX))) {
+            return Ddl.KeyType.INDEX;
+        } else {
+            return null;
+        }
+        if (!c.accept(Keyword.KEY)) {
+            c.accept(Keyword.INDEX);
+        }
+        return type;
     }
 
     private record KeyParts(List<String> columns, List<Expr> expressions) {
@@ -408,6 +415,59 @@ final class DdlParser {
         return new Ddl.CreateIndex(c.spanFrom(start), type, name, table, parts.columns(), parts.expressions());
     }
 
+    private Ddl.AlterClause clause(int from, Ddl.AlterClause added) {
+        return added != null ? new Ddl.AlterClause(Span.of(from, c.pos), true, added.addedKey())
+                : new Ddl.AlterClause(Span.of(from, c.pos), false, null);
+    }
+
+    /**
+     * At the start of an alteration: {@code ADD [CONSTRAINT [c]] <key> [IF NOT EXISTS] [name] [USING t] (parts)}
+     * read up to the parts (the options after them are left for the clause loop), or null when no
+     * key is added here. A key clause this reader does not follow comes back with no key: the
+     * caller treats it as a key it cannot see, never as no key.
+     */
+    private Ddl.AlterClause alterAddKey() {
+        if (!c.is(Keyword.ADD)) {
+            return null;
+        }
+        int start = c.pos;
+        int at = 1;
+        if (c.isAt(1, Keyword.CONSTRAINT)) {
+            at = c.isAt(2, Keyword.PRIMARY) || c.isAt(2, Keyword.UNIQUE) ? 2 : 3;
+        }
+        boolean key = c.isAt(at, Keyword.PRIMARY) || c.isAt(at, Keyword.UNIQUE) || c.isAt(at, Keyword.INDEX)
+                || c.isAt(at, Keyword.KEY) || c.isAt(at, Keyword.FULLTEXT) || c.isAt(at, Keyword.SPATIAL);
+        if (!key) {
+            return null;
+        }
+        try {
+            c.pos++;
+            String constraint = null;
+            if (c.accept(Keyword.CONSTRAINT) && !c.is(Keyword.PRIMARY) && !c.is(Keyword.UNIQUE)) {
+                constraint = c.identifier().value();
+            }
+            Ddl.KeyType type = keyType(true);
+            if (type == null) {
+                throw c.error("expected a key");
+            }
+            ifNotExists();
+            String name = null;
+            if (!c.is(TokenType.LPAREN) && !c.is(Keyword.USING)) {
+                name = c.identifier().value();
+            }
+            if (c.accept(Keyword.USING)) {
+                c.anyWord();
+            }
+            KeyParts parts = keyParts();
+            name = type == Ddl.KeyType.PRIMARY ? "PRIMARY" : name != null ? name : constraint;
+            return new Ddl.AlterClause(c.spanFrom(start), true,
+                    new Ddl.KeyDef(c.spanFrom(start), type, name, parts.columns(), parts.expressions()));
+        } catch (SqlSyntaxException e) {
+            c.pos = start + 1;
+            return new Ddl.AlterClause(c.spanFrom(start), true, null);
+        }
+    }
+
     Statement alter() {
         int start = c.expect(Keyword.ALTER);
         while (c.isWord("ONLINE") || c.isWord("OFFLINE") || c.is(Keyword.IGNORE)) {
@@ -418,9 +478,19 @@ final class DdlParser {
             TableName table = c.tableName();
             int bodyStart = c.pos;
             TableName renameTo = null;
+            List<Ddl.AlterClause> clauses = new ArrayList<>();
+            int clauseStart = c.pos;
+            Ddl.AlterClause added = alterAddKey();
             while (!c.atEnd()) {
                 if (c.type() == TokenType.ERROR) {
                     throw c.error("lexical error");
+                }
+                if (c.is(TokenType.COMMA)) {
+                    clauses.add(clause(clauseStart, added));
+                    c.pos++;
+                    clauseStart = c.pos;
+                    added = alterAddKey();
+                    continue;
                 }
                 if (c.is(Keyword.RENAME) && !c.isAt(1, Keyword.COLUMN) && !c.isAt(1, Keyword.INDEX)
                         && !c.isAt(1, Keyword.KEY)) {
@@ -437,7 +507,10 @@ final class DdlParser {
                     c.pos++;
                 }
             }
-            return new Ddl.AlterTable(c.spanFrom(start), table, Span.of(bodyStart, c.pos), renameTo);
+            if (c.pos > clauseStart) {
+                clauses.add(clause(clauseStart, added));
+            }
+            return new Ddl.AlterTable(c.spanFrom(start), table, Span.of(bodyStart, c.pos), renameTo, List.copyOf(clauses));
         }
         if (c.is(Keyword.DATABASE) || c.is(Keyword.SCHEMA)) {
             c.pos++;

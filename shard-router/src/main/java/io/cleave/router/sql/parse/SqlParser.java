@@ -63,7 +63,11 @@ public final class SqlParser {
     }
 
     public static Statement parse(byte[] sql, SqlMode mode) {
-        TokenBuffer tokens = new TokenBuffer();
+        return parse(sql, mode, new TokenBuffer());
+    }
+
+    /** As {@link #parse(byte[], SqlMode)}, lexing into {@code tokens}, which the statement's spans index. */
+    public static Statement parse(byte[] sql, SqlMode mode, TokenBuffer tokens) {
         new SqlLexer(mode).lex(sql, tokens);
         StatementDigest digest = new StatementDigest();
         digest.compute(tokens);
