@@ -45,7 +45,9 @@ class LimitedAccountUniqueKeyIT {
             "CREATE USER 'app'@'%' IDENTIFIED BY 'apw'",
             "GRANT SELECT, INSERT, UPDATE, DELETE ON shop.* TO 'app'@'%'",
             "CREATE USER 'ro'@'%' IDENTIFIED BY 'rpw'",
-            "GRANT SELECT ON shop.* TO 'ro'@'%'");
+            "GRANT SELECT ON shop.* TO 'ro'@'%'",
+            "CREATE USER 'wo'@'%' IDENTIFIED BY 'wpw'",
+            "GRANT INSERT ON shop.users TO 'wo'@'%'");
 
     private ServerAndShards sides;
     private RunningDaemon sharded;
@@ -155,6 +157,29 @@ class LimitedAccountUniqueKeyIT {
         for (String email : List.of("ro@x", "ro2@x", "ro3@x", "ro4@x")) {
             assertThat(lookupRowsOf(email)).as("lookup rows of " + email).isEmpty();
         }
+    }
+
+    @Test
+    void anAccountThatMayInsertButNotReadGetsTheServersAnswers() throws SQLException {
+        List<String> inserts = List.of(
+                "INSERT INTO users (id, email, name) VALUES (200, 'wo@x', 'w')",
+                "INSERT INTO users (id, email, name) VALUES (201, 'WO@X', 'dup')",
+                "INSERT IGNORE INTO users (id, email, name) VALUES (202, 'wo@x', 'skip'), (203, 'wo2@x', 'w2')",
+                "INSERT INTO users (id, email, name) VALUES (204, 'wo2@x', 'dup') ON DUPLICATE KEY UPDATE name = 'x'");
+        List<String> failures = new ArrayList<>();
+        try (Sessions as = sessions("wo", "wpw"); Connection adminRef = sides.plainConnection("");
+             Connection adminProxy = sides.proxyConnection("")) {
+            for (String sql : inserts) {
+                String difference = differentError(Outcome.run(as.ref(), sql), Outcome.run(as.proxy(), sql));
+                if (difference == null) {
+                    difference = Outcome.tableDifference(adminRef, adminProxy, "shop.users");
+                }
+                if (difference != null) {
+                    failures.add(sql + ": " + difference);
+                }
+            }
+        }
+        assertThat(failures).isEmpty();
     }
 
     @Test

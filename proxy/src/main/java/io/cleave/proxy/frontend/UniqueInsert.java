@@ -294,7 +294,9 @@ final class UniqueInsert {
                     first = false;
                 }
                 s.add(" FOR UPDATE");
-                perShard.put(e.getKey(), List.of(s.bytes()));
+                // Through Cleave's procedure too: an account that may insert but not read the table
+                // learns no more than one server tells it (1062), and gets no 1142 for SELECT.
+                perShard.put(e.getKey(), List.of(lookup(s)));
             }
             statement.round(legs(perShard), results -> {
                 for (LegResult leg : results) {
@@ -462,7 +464,7 @@ final class UniqueInsert {
             which.computeIfAbsent(shard, k -> new ArrayList<>()).add(new int[]{x, r});
         }
 
-        /** A statement on a lookup table as the client's connection runs it ({@link LookupCalls}). */
+        /** A statement on a lookup table, or the proxy's check of a value on a table, as the client's connection runs it ({@link LookupCalls}). */
         private byte[] lookup(UniqueSql s) {
             return session.lookupCalls().call(s.bytes());
         }
