@@ -92,22 +92,9 @@ class LimitedAccountUniqueKeyIT {
                 "INSERT INTO users (id, email, name) VALUES (50, 'o''brien@x', 'quote'), (51, 'back\\\\slash@x', 'b')",
                 "INSERT INTO users (id, email, name) VALUES (52, 'O''Brien@X', 'same')",
                 "SELECT id, email, name FROM users WHERE email = 'e@x'");
-        List<String> failures = new ArrayList<>();
+        List<String> failures;
         try (Sessions as = sessions("app", "apw")) {
-            Connection ref = as.ref();
-            Connection proxy = as.proxy();
-            for (String sql : statements) {
-                Outcome expected = Outcome.run(ref, sql);
-                Outcome actual = Outcome.run(proxy, sql);
-                String difference = sql.startsWith("SELECT") ? Outcome.sameAnswer(ref, proxy, sql, true)
-                        : differentError(expected, actual);
-                if (difference == null && !sql.startsWith("SELECT")) {
-                    difference = Outcome.tableDifference(ref, proxy, "shop.users");
-                }
-                if (difference != null) {
-                    failures.add(sql + ": " + difference);
-                }
-            }
+            failures = differences(as, statements, as);
         }
         // Server prepared statements: the values come bound, and go to the lookup as hex all the same.
         try (Sessions as = sessions("app", "apw", "useServerPrepStmts=true&cachePrepStmts=false")) {
@@ -166,20 +153,10 @@ class LimitedAccountUniqueKeyIT {
                 "INSERT INTO users (id, email, name) VALUES (201, 'WO@X', 'dup')",
                 "INSERT IGNORE INTO users (id, email, name) VALUES (202, 'wo@x', 'skip'), (203, 'wo2@x', 'w2')",
                 "INSERT INTO users (id, email, name) VALUES (204, 'wo2@x', 'dup') ON DUPLICATE KEY UPDATE name = 'x'");
-        List<String> failures = new ArrayList<>();
-        try (Sessions as = sessions("wo", "wpw"); Connection adminRef = sides.plainConnection("");
-             Connection adminProxy = sides.proxyConnection("")) {
-            for (String sql : inserts) {
-                String difference = differentError(Outcome.run(as.ref(), sql), Outcome.run(as.proxy(), sql));
-                if (difference == null) {
-                    difference = Outcome.tableDifference(adminRef, adminProxy, "shop.users");
-                }
-                if (difference != null) {
-                    failures.add(sql + ": " + difference);
-                }
-            }
+        try (Sessions as = sessions("wo", "wpw"); Sessions admin = new Sessions(sides.plainConnection(""),
+                sides.proxyConnection(""))) {
+            assertThat(differences(as, inserts, admin)).isEmpty();
         }
-        assertThat(failures).isEmpty();
     }
 
     @Test
@@ -228,6 +205,29 @@ class LimitedAccountUniqueKeyIT {
         Outcome.must(s.ref(), "USE shop");
         Outcome.must(s.proxy(), "USE shop");
         return s;
+    }
+
+    /**
+     * Runs {@code statements} on both sides of {@code as}: reads must answer alike, writes succeed or
+     * fail alike and leave shop.users alike as {@code reader} sees it. The differences found.
+     */
+    private static List<String> differences(Sessions as, List<String> statements, Sessions reader) {
+        List<String> failures = new ArrayList<>();
+        for (String sql : statements) {
+            String difference;
+            if (sql.startsWith("SELECT")) {
+                difference = Outcome.sameAnswer(as.ref(), as.proxy(), sql, true);
+            } else {
+                difference = differentError(Outcome.run(as.ref(), sql), Outcome.run(as.proxy(), sql));
+                if (difference == null) {
+                    difference = Outcome.tableDifference(reader.ref(), reader.proxy(), "shop.users");
+                }
+            }
+            if (difference != null) {
+                failures.add(sql + ": " + difference);
+            }
+        }
+        return failures;
     }
 
     /** Null when both sides succeeded alike or failed with the same code and message (the account's host aside). */
