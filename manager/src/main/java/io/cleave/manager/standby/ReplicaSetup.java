@@ -52,13 +52,13 @@ final class ReplicaSetup {
      * Cleave's own procedures and their grants as the primary's shards have them, made outside the binlog:
      * a backup holds tables, not them, and the primary's proxy grants EXECUTE on them again at every start
      * (replicated), which a replica without them would stop at. Nothing else of the proxy's setup is
-     * made here: its rows come from the primary.
+     * made here: its tables and rows (the lookup secret's too) come from the primary.
      */
     static void cleaveProcedures(Connection shard) throws SQLException {
         try (Statement s = shard.createStatement()) {
             s.execute("SET SESSION sql_log_bin = 0");
             try {
-                for (CleaveSchema.Step step : CleaveSchema.setup("standby", true)) {
+                for (CleaveSchema.Step step : CleaveSchema.setup("standby", "", true)) {
                     String sql = step.sql();
                     if (!sql.startsWith("CREATE DATABASE") && !sql.startsWith("CREATE OR REPLACE DEFINER")
                             && !sql.startsWith("GRANT ")) {
