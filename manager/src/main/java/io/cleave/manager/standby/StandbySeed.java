@@ -104,9 +104,12 @@ public final class StandbySeed {
                 (System.nanoTime() - started) / 1_000_000, attachment.epoch(), attempt);
     }
 
-    /** A backup of the primary at one cut, waited for. */
+    /**
+     * A logical backup of the primary at one cut, waited for: the seed replicates from the rows as read
+     * at the cut (a physical restore settles the branches prepared there, which the seed replicates instead).
+     */
     private String backUp(AdminClient primary, String location) throws Exception {
-        BackupStatus status = primary.startBackup(location);
+        BackupStatus status = primary.startBackup(location, io.cleave.manager.config.BackupEngine.LOGICAL);
         say.accept("the primary backs up at one cut into " + location + " (backup " + status.id() + ")");
         while (!status.phase().terminal()) {
             Thread.sleep(250);
