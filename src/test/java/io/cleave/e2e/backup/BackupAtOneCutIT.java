@@ -12,6 +12,7 @@ import io.cleave.manager.backup.archive.BinlogArchiver;
 import io.cleave.manager.backup.restore.Restore;
 import io.cleave.manager.backup.restore.RestoreRequest;
 import io.cleave.manager.backup.store.DirectoryStore;
+import io.cleave.manager.config.BackupEngine;
 import io.cleave.manager.home.ShardMapStore;
 import io.cleave.manager.move.MoveHooks;
 import io.cleave.manager.move.MovePhase;
@@ -86,7 +87,7 @@ class BackupAtOneCutIT {
             try (LedgeredTransfers load = new LedgeredTransfers(SHAPE, 3, home.proxyPort(), 17)) {
                 load.start(WRITERS);
                 load.awaitAcknowledged(LOAD);
-                before = awaitDone(daemon, daemon.daemon().backups().start(archive.toString()));
+                before = awaitDone(daemon, daemon.daemon().backups().start(archive.toString(), BackupEngine.LOGICAL));
                 load.awaitAcknowledged(LOAD / 3);
 
                 // The move waits before it verifies (its copy on shard 1 in place, the map not flipped)
@@ -95,7 +96,7 @@ class BackupAtOneCutIT {
                 MoveRecord move = daemon.daemon().moves().start("branch", "1-50", 1, "test");
                 load.awaitAcknowledged(LOAD / 3);
                 asked = System.nanoTime();
-                BackupStatus started = daemon.daemon().backups().start(archive.toString());
+                BackupStatus started = daemon.daemon().backups().start(archive.toString(), BackupEngine.LOGICAL);
                 seenOpen = awaitSnapshotsOpen(daemon, started.id());
                 during = awaitDone(daemon, started);
                 load.awaitAcknowledged(LOAD / 3);

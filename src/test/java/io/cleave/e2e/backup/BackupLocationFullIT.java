@@ -4,6 +4,7 @@ import io.cleave.e2e.support.CleaveTestHome;
 import io.cleave.e2e.support.RunningDaemon;
 import io.cleave.manager.backup.BackupPhase;
 import io.cleave.manager.backup.BackupStatus;
+import io.cleave.manager.config.BackupEngine;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
@@ -55,7 +56,7 @@ class BackupLocationFullIT {
                     }
                 }
 
-                BackupStatus started = daemon.daemon().backups().start(full.toString());
+                BackupStatus started = daemon.daemon().backups().start(full.toString(), BackupEngine.LOGICAL);
                 BackupStatus ended = BackupRestoreIT.awaitEnd(daemon, started.id());
                 assertThat(ended.phase()).isEqualTo(BackupPhase.FAILED);
                 assertThat(ended.message()).contains("is full").contains(full.toString());
@@ -70,7 +71,7 @@ class BackupLocationFullIT {
                     assertThat(rs.getLong(1)).isEqualTo(ROWS);
                 }
                 BackupStatus next = BackupRestoreIT.awaitEnd(daemon,
-                        daemon.daemon().backups().start(work.resolve("roomy").toString()).id());
+                        daemon.daemon().backups().start(work.resolve("roomy").toString(), BackupEngine.LOGICAL).id());
                 assertThat(next.phase()).as(next.message()).isEqualTo(BackupPhase.DONE);
                 assertThat(next.rowsRead()).isGreaterThanOrEqualTo(ROWS);
             }

@@ -11,6 +11,7 @@ import io.cleave.manager.backup.BackupsReport;
 import io.cleave.manager.backup.restore.Restore;
 import io.cleave.manager.backup.restore.RestoreRequest;
 import io.cleave.manager.backup.restore.Verify;
+import io.cleave.manager.config.BackupEngine;
 import io.cleave.manager.move.MovePhase;
 import io.cleave.manager.move.MoveRecord;
 import org.junit.jupiter.api.Test;
@@ -96,12 +97,12 @@ class BackupRestoreIT {
                 System.setProperty("cleave.backup.chunk_rows", "500");
                 MoveRecord move = daemon.daemon().moves().start("branch", "1-50", 1, "test");
                 beforeFirst = BackedUpSequences.draw(sequences, 10);
-                first = await(daemon, daemon.daemon().backups().start(dir.toString()));
+                first = await(daemon, daemon.daemon().backups().start(dir.toString(), BackupEngine.LOGICAL));
                 MoveRecord moved = MoveChecks.awaitEnd(daemon.daemon().moves(), move.id, Duration.ofMinutes(3));
                 assertThat(moved.phase).as(moved.message).isEqualTo(MovePhase.DONE);
                 load.awaitAcknowledged(200);
                 beforeSecond = BackedUpSequences.draw(sequences, 10);
-                second = await(daemon, daemon.daemon().backups().start(s3 != null ? "s3://backups/db1" : dir.toString()));
+                second = await(daemon, daemon.daemon().backups().start(s3 != null ? "s3://backups/db1" : dir.toString(), BackupEngine.LOGICAL));
                 load.awaitAcknowledged(100);
                 load.close();
                 System.out.println("BackupRestoreIT: " + load.summary());
@@ -148,7 +149,7 @@ class BackupRestoreIT {
             Path vanishing = work.resolve("vanishing");
             System.setProperty("cleave.backup.chunk_rows", "20");
             try {
-                BackupStatus started = daemon.daemon().backups().start(vanishing.toString());
+                BackupStatus started = daemon.daemon().backups().start(vanishing.toString(), BackupEngine.LOGICAL);
                 awaitPhase(daemon, started.id(), BackupPhase.COPYING);
                 // Renamed away at once, as an unmounted location goes: deleting it file by file raced with
                 // the chunks the backup kept writing (DirectoryNotEmptyException in the test itself).

@@ -10,6 +10,7 @@ import io.cleave.manager.backup.BackupStatus;
 import io.cleave.manager.backup.BackupsReport;
 import io.cleave.manager.backup.restore.Restore;
 import io.cleave.manager.backup.restore.RestoreRequest;
+import io.cleave.manager.config.BackupEngine;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
@@ -59,7 +60,7 @@ class DaemonKilledMidBackupIT {
             String killed;
             try {
                 AdminClient admin = CleaveJar.awaitAdmin(home, up, log);
-                killed = admin.startBackup(location.toString()).id();
+                killed = admin.startBackup(location.toString(), BackupEngine.LOGICAL).id();
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
                 BackupStatus s = admin.backup(killed);
                 while (s.phase() != BackupPhase.COPYING || s.chunks() < 20) {
@@ -81,7 +82,7 @@ class DaemonKilledMidBackupIT {
                     assertThat(e.id()).isEqualTo(killed);
                     assertThat(e.complete()).as("a backup its daemon died in").isFalse();
                 });
-                String done = next.daemon().backups().start(location.toString()).id();
+                String done = next.daemon().backups().start(location.toString(), BackupEngine.LOGICAL).id();
                 BackupStatus ended = BackupRestoreIT.awaitEnd(next, done);
                 assertThat(ended.phase()).as(ended.message()).isEqualTo(BackupPhase.DONE);
                 assertThat(next.daemon().backups().list(location.toString()).backups())
@@ -113,7 +114,7 @@ class DaemonKilledMidBackupIT {
             String id;
             System.setProperty("cleave.backup.chunk_rows", "2"); // many chunks: the restore loads for a while
             try {
-                id = daemon.daemon().backups().start(location.toString()).id();
+                id = daemon.daemon().backups().start(location.toString(), BackupEngine.LOGICAL).id();
                 BackupStatus ended = BackupRestoreIT.awaitEnd(daemon, id);
                 assertThat(ended.phase()).as(ended.message()).isEqualTo(BackupPhase.DONE);
             } finally {
@@ -166,7 +167,7 @@ class DaemonKilledMidBackupIT {
             String failed;
             System.setProperty("cleave.backup.chunk_rows", "2");
             try {
-                failed = daemon.daemon().backups().start(location.toString()).id();
+                failed = daemon.daemon().backups().start(location.toString(), BackupEngine.LOGICAL).id();
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
                 BackupStatus s = daemon.daemon().backups().status(failed);
                 while (s.phase() != BackupPhase.COPYING || s.chunks() < 20) {
@@ -187,7 +188,7 @@ class DaemonKilledMidBackupIT {
                     .noneSatisfy(e -> assertThat(e.complete()).isTrue());
             daemon.awaitStatus(1, st -> st.state() == io.cleave.manager.supervisor.InstanceState.RUNNING && st.pid() != pid,
                     java.time.Duration.ofSeconds(60));
-            String next = daemon.daemon().backups().start(location.toString()).id();
+            String next = daemon.daemon().backups().start(location.toString(), BackupEngine.LOGICAL).id();
             BackupStatus done = BackupRestoreIT.awaitEnd(daemon, next);
             assertThat(done.phase()).as(done.message()).isEqualTo(BackupPhase.DONE);
             assertThat(done.rowsRead()).as("rows of k.t (and Cleave's own)").isGreaterThanOrEqualTo(ROWS);

@@ -9,6 +9,7 @@ import io.cleave.manager.backup.CutRecord;
 import io.cleave.manager.backup.archive.BinlogArchiver;
 import io.cleave.manager.backup.restore.Restore;
 import io.cleave.manager.backup.restore.RestoreRequest;
+import io.cleave.manager.config.BackupEngine;
 import io.cleave.manager.move.MoveHooks;
 import io.cleave.manager.move.MovePhase;
 import io.cleave.manager.move.MoveRecord;
@@ -68,7 +69,7 @@ class PointInTimeAcrossHashMoveIT {
                 }
                 s.execute("INSERT INTO m.kv VALUES " + values);
             }
-            BackupStatus base = BackupRestoreIT.awaitEnd(daemon, daemon.daemon().backups().start(archive.toString()).id());
+            BackupStatus base = BackupRestoreIT.awaitEnd(daemon, daemon.daemon().backups().start(archive.toString(), BackupEngine.LOGICAL).id());
             assertThat(base.phase()).as(base.message()).isEqualTo(BackupPhase.DONE);
 
             CutRecord during;

@@ -11,6 +11,7 @@ import io.cleave.manager.backup.archive.BinlogArchiver;
 import io.cleave.manager.backup.restore.Restore;
 import io.cleave.manager.backup.restore.RestoreRequest;
 import io.cleave.manager.backup.store.DirectoryStore;
+import io.cleave.manager.config.BackupEngine;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
@@ -79,7 +80,7 @@ class PointInTimeRestoreIT {
                 load.start(4);
                 load.awaitAcknowledged(200);
                 BackupStatus done = BackupRestoreIT.awaitEnd(daemon,
-                        daemon.daemon().backups().start(archive.toString()).id());
+                        daemon.daemon().backups().start(archive.toString(), BackupEngine.LOGICAL).id());
                 assertThat(done.phase()).as(done.message()).isEqualTo(BackupPhase.DONE);
                 backup = done.id();
                 load.awaitAcknowledged(150);
