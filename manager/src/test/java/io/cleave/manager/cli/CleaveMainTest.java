@@ -51,6 +51,15 @@ class CleaveMainTest {
     }
 
     @Test
+    void backupNamesItsEnginesAndRefusesAnUnknownOneBeforeAskingTheDaemon() {
+        assertThat(run(CleaveMain.commandLine(), "backup", "--help")).isZero();
+        assertThat(out.toString()).contains("--engine=ENGINE", "mariadb-backup");
+        assertThat(run(CleaveMain.commandLine(), "backup", "--home", tmp.toString(), "--engine", "xtrabackup"))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("--engine xtrabackup: expected physical, logical or auto");
+    }
+
+    @Test
     void standbyNamesWhatItNeedsAndTakesOnlyOnOrOffForSemiSync() {
         assertThat(run(CleaveMain.commandLine(), "standby", "--help")).isZero();
         assertThat(out.toString()).startsWith("Usage: cleave standby").contains("--primary=URL", "--via=LOCATION",
