@@ -96,6 +96,10 @@ final class PhysicalBackup {
             progress.phase(BackupPhase.CUTTING);
             BackupCut taken = BackupCut.take(sources, connections, monitors);
             progress.snapshotsOpened();
+            if (taken.map().shardCount() != shards) {
+                throw new IllegalStateException("the shard count changed from " + shards + " to "
+                        + taken.map().shardCount() + " while the shards were copied (a scale): back up again");
+            }
             List<BackupManifest.TableBackup> tables = checksums(pool, taken, monitors);
             BackupCut.endSnapshots(connections);
             progress.snapshotsClosed();
