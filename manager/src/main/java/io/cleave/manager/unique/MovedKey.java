@@ -1,5 +1,6 @@
 package io.cleave.manager.unique;
 
+import io.cleave.manager.move.Catalog;
 import io.cleave.manager.move.Sql;
 import io.cleave.router.keyspace.KeyType;
 import io.cleave.router.unique.LookupTable;
@@ -37,30 +38,16 @@ public record MovedKey(UniqueIndex index, String createLookup) {
     public static List<MovedKey> of(Connection c, String schema, String table, String shardingColumn, int lookupShards)
             throws SQLException, Unsupported {
         Map<String, List<String[]>> keys = new LinkedHashMap<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT INDEX_NAME, COLUMN_NAME, IFNULL(SUB_PART, '')"
+        for (String[] row : Catalog.aboutTable(c, "SELECT INDEX_NAME, COLUMN_NAME, IFNULL(SUB_PART, '')"
                 + " FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND NON_UNIQUE = 0"
-                + " ORDER BY INDEX_NAME = 'PRIMARY' DESC, INDEX_NAME, SEQ_IN_INDEX")) {
-            ps.setString(1, schema);
-            ps.setString(2, table);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    keys.computeIfAbsent(rs.getString(1), k -> new ArrayList<>())
-                            .add(new String[]{rs.getString(2), rs.getString(3)});
-                }
-            }
+                + " ORDER BY INDEX_NAME = 'PRIMARY' DESC, INDEX_NAME, SEQ_IN_INDEX", schema, table)) {
+            keys.computeIfAbsent(row[0], k -> new ArrayList<>()).add(new String[]{row[1], row[2]});
         }
         Map<String, String[]> types = new LinkedHashMap<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT COLUMN_NAME, COLUMN_TYPE, DATA_TYPE,"
+        for (String[] row : Catalog.aboutTable(c, "SELECT COLUMN_NAME, COLUMN_TYPE, DATA_TYPE,"
                 + " IFNULL(CHARACTER_SET_NAME, ''), IFNULL(COLLATION_NAME, '') FROM information_schema.COLUMNS"
-                + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?")) {
-            ps.setString(1, schema);
-            ps.setString(2, table);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    types.put(rs.getString(1).toLowerCase(Locale.ROOT),
-                            new String[]{rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5)});
-                }
-            }
+                + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?", schema, table)) {
+            types.put(row[0].toLowerCase(Locale.ROOT), new String[]{row[1], row[2], row[3], row[4]});
         }
         String[] keyType = types.get(shardingColumn.toLowerCase(Locale.ROOT));
         List<MovedKey> out = new ArrayList<>();
