@@ -308,10 +308,11 @@ final class MoveRunner {
         // Still held: the first statement after the cutover finds the keys enforced.
         movedKeys().forEach(k -> env.keys().complete(k.index()));
         env.hooks().at(MoveHooks.Point.AFTER_FLIP, r.id);
-        log.info("move {}: fence: last events applied in {} ms, {} changing keys checked in {} ms, {} lookup rows of {}"
-                        + " global unique keys filled in {} ms, map written in {} ms", r.id, (caughtUp - started) / 1_000_000,
-                unsettled.values().stream().mapToInt(java.util.Set::size).sum(), (settled - caughtUp) / 1_000_000,
-                lookupRows, movedKeys().size(), (filled - settled) / 1_000_000, (System.nanoTime() - filled) / 1_000_000);
+        String lookups = movedKeys().isEmpty() ? "" : ", " + lookupRows + " lookup rows of " + movedKeys().size()
+                + " global unique keys filled in " + (filled - settled) / 1_000_000 + " ms";
+        log.info("move {}: fence: last events applied in {} ms, {} changing keys checked in {} ms{}, map written in {} ms",
+                r.id, (caughtUp - started) / 1_000_000, unsettled.values().stream().mapToInt(java.util.Set::size).sum(),
+                (settled - caughtUp) / 1_000_000, lookups, (System.nanoTime() - filled) / 1_000_000);
     }
 
     /**
