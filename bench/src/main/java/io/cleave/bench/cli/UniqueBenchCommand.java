@@ -26,6 +26,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * sbtest2.email} a plain index. Measures single-row INSERT latency and rate into each, then point
  * SELECTs: by the unique key (a lookup, then one shard), by the plain indexed column (every
  * shard, what a unique key without the sharding column got before) and by the sharding key.
+ * With --account, the INSERT and the read by the unique key also run as an account with
+ * privileges on sbtest only, whose lookup statements go through Cleave's procedure.
  */
 @Command(name = "unique", mixinStandardHelpOptions = true,
     description = {"INSERT latency and rate with and without a global unique key; point SELECT by the unique key"
@@ -47,6 +49,14 @@ final class UniqueBenchCommand implements Callable<Integer> {
     @Option(names = "--rounds", defaultValue = "2", description = "Rounds of every measurement, alternating (default: ${DEFAULT-VALUE}).")
     int rounds;
 
+    @Option(names = "--account", description = "Also insert into and read by the unique key as 'bench_app'@'%', an account"
+            + " with SELECT, INSERT, UPDATE, DELETE on sbtest only (its lookup kept through Cleave's procedure), next"
+            + " to root in every round.")
+    boolean account;
+
+    static final String APP_USER = "bench_app";
+    static final String APP_PASSWORD = "bench_app_pw";
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = new PrintWriter(System.out, true);
@@ -60,8 +70,13 @@ final class UniqueBenchCommand implements Callable<Integer> {
                         + " pad CHAR(60) NOT NULL)");
                 s.execute("CREATE TABLE sbtest.sbtest2 (id BIGINT NOT NULL PRIMARY KEY, email VARCHAR(64) NOT NULL,"
                         + " pad CHAR(60) NOT NULL, KEY (email))");
+                if (account) {
+                    s.execute("CREATE USER IF NOT EXISTS '" + APP_USER + "'@'%' IDENTIFIED BY '" + APP_PASSWORD + "'");
+                    s.execute("GRANT SELECT, INSERT, UPDATE, DELETE ON sbtest.* TO '" + APP_USER + "'@'%'");
+                }
             }
             JdbcTarget proxy = h.proxy("sbtest");
+            JdbcTarget app = new JdbcTarget(proxy.url(), APP_USER, APP_PASSWORD);
             AtomicLong ids1 = new AtomicLong();
             AtomicLong ids2 = new AtomicLong();
             AtomicLong reads = new AtomicLong();
@@ -76,6 +91,11 @@ final class UniqueBenchCommand implements Callable<Integer> {
                 results.add(PointLoop.run("INSERT, global unique key email", proxy,
                         "INSERT INTO sbtest1 (id, email, pad) VALUES (?, ?, ?)",
                         i -> new Object[]{i, "user" + i + "@example.com", pad}, threads, seconds, ids1));
+                if (account) {
+                    results.add(PointLoop.run("INSERT, global unique key email, as " + APP_USER, app,
+                            "INSERT INTO sbtest1 (id, email, pad) VALUES (?, ?, ?)",
+                            i -> new Object[]{i, "user" + i + "@example.com", pad}, threads, seconds, ids1));
+                }
             }
             long rows1 = ids1.get();
             long rows2 = ids2.get();
@@ -83,6 +103,11 @@ final class UniqueBenchCommand implements Callable<Integer> {
                 results.add(PointLoop.run("SELECT by the unique key (lookup, one shard)", proxy,
                         "SELECT id, pad FROM sbtest1 WHERE email = ?",
                         i -> new Object[]{"user" + (1 + i % rows1) + "@example.com"}, threads, seconds, reads));
+                if (account) {
+                    results.add(PointLoop.run("SELECT by the unique key, as " + APP_USER, app,
+                            "SELECT id, pad FROM sbtest1 WHERE email = ?",
+                            i -> new Object[]{"user" + (1 + i % rows1) + "@example.com"}, threads, seconds, reads));
+                }
                 results.add(PointLoop.run("SELECT by a plain indexed column (every shard)", proxy,
                         "SELECT id, pad FROM sbtest2 WHERE email = ?",
                         i -> new Object[]{"user" + (1 + i % rows2) + "@example.com"}, threads, seconds, reads));

@@ -14,9 +14,15 @@ import java.util.HexFormat;
  * @param maxUserConnections  the account's own limit on simultaneous connections (0: the server's)
  * @param role                a role, which nobody logs in as
  * @param defaultRole         the role a login starts with, or the empty string
+ * @param globalPrivileges    the account's own privileges on {@code *.*} as MariaDB's bit set (SELECT 1,
+ *                            INSERT 2, UPDATE 4, DELETE 8, ...); a role's are not in it
  */
 public record Account(AccountName name, String plugin, String authString, boolean locked, long passwordChanged,
-                      long passwordLifetimeDays, long maxUserConnections, boolean role, String defaultRole) {
+                      long passwordLifetimeDays, long maxUserConnections, boolean role, String defaultRole,
+                      long globalPrivileges) {
+
+    /** SELECT, INSERT, UPDATE and DELETE. */
+    private static final long READ_AND_WRITE = 15;
 
     public Account {
         authString = authString == null ? "" : authString;
@@ -25,7 +31,15 @@ public record Account(AccountName name, String plugin, String authString, boolea
 
     /** A login account with a mysql_native_password (empty: no password) and nothing else set. */
     public static Account nativePassword(AccountName name, String starHash) {
-        return new Account(name, "mysql_native_password", starHash, false, -1, -1, 0, false, "");
+        return new Account(name, "mysql_native_password", starHash, false, -1, -1, 0, false, "", 0);
+    }
+
+    /**
+     * Whether the account may read and write every table itself: SELECT, INSERT, UPDATE and DELETE
+     * on {@code *.*}, which (MariaDB having no partial revokes) covers Cleave's schema on the shards.
+     */
+    public boolean readsAndWritesEveryTable() {
+        return (globalPrivileges & READ_AND_WRITE) == READ_AND_WRITE;
     }
 
     public AuthMethod method() {

@@ -21,7 +21,8 @@ public final class AccountRows {
             + " IFNULL(JSON_VALUE(Priv, '$.max_user_connections'), 0),"
             + " IFNULL(JSON_VALUE(Priv, '$.is_role'), 'false'),"
             + " IFNULL(JSON_VALUE(Priv, '$.default_role'), ''),"
-            + " @@global.max_user_connections, @@global.default_password_lifetime"
+            + " @@global.max_user_connections, @@global.default_password_lifetime,"
+            + " IFNULL(JSON_VALUE(Priv, '$.access'), 0)"
             + " FROM mysql.global_priv";
 
     /** MySQL 8 keeps them in columns of mysql.user; a role is an account nobody logs in as (it is locked). */
@@ -29,7 +30,9 @@ public final class AccountRows {
             + " IF(account_locked = 'Y', 'true', 'false'),"
             + " IF(password_expired = 'Y', 0, IFNULL(UNIX_TIMESTAMP(password_last_changed), -1)),"
             + " IFNULL(password_lifetime, -1), max_user_connections, 'false', '',"
-            + " @@global.max_user_connections, @@global.default_password_lifetime"
+            + " @@global.max_user_connections, @@global.default_password_lifetime,"
+            + " IF(Select_priv = 'Y', 1, 0) | IF(Insert_priv = 'Y', 2, 0) | IF(Update_priv = 'Y', 4, 0)"
+            + " | IF(Delete_priv = 'Y', 8, 0)"
             + " FROM mysql.user";
 
     private AccountRows() {
@@ -50,9 +53,19 @@ public final class AccountRows {
                 continue;
             }
             accounts.add(new Account(new AccountName(r.get(0), r.get(1)), r.get(2), r.get(3), truth(r.get(4)),
-                    number(r.get(5)), number(r.get(6)), number(r.get(7)), truth(r.get(8)), r.get(9)));
+                    number(r.get(5)), number(r.get(6)), number(r.get(7)), truth(r.get(8)), r.get(9),
+                    unsigned(r.get(12))));
         }
         return new AccountDirectory(accounts, limits);
+    }
+
+    /** An unsigned 64-bit number as text (ALL PRIVILEGES is 2^64 - 1); 0 when unreadable. */
+    private static long unsigned(String s) {
+        try {
+            return s == null ? 0 : Long.parseUnsignedLong(s.strip());
+        } catch (NumberFormatException e) {
+            return 0;
+        }
     }
 
     private static boolean truth(String s) {

@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * Cleave's own schema on every shard, which no client account holds a privilege on: commit
- * decisions, sequences, the proxy's runs, and two procedures that run as the shard account
+ * decisions, sequences, the proxy's runs, and procedures that run as the shard account
  * (SQL SECURITY DEFINER) for what the proxy must do on a client's own connection:
  * <ul>
  * <li>{@link #DECIDE}: the decision row of a cross-shard commit goes in inside the coordinator's
@@ -15,8 +15,10 @@ import java.util.List;
  *     client's connection (the statement then runs with the client's privileges), though the client
  *     may lack CREATE TEMPORARY TABLES; only while a shard-account connection holds the lock named
  *     for that connection ({@link #evaluationLock}), which the proxy takes for the evaluation alone.</li>
+ * <li>{@link io.cleave.proxy.unique.LookupCalls#PROCEDURE}: the claims and reads of a global unique key's
+ *     lookup, in the client's transaction, for statements the proxy sealed only.</li>
  * </ul>
- * Both are granted to PUBLIC (MariaDB 10.11 and later), so every account can run them as the proxy
+ * All are granted to PUBLIC (MariaDB 10.11 and later), so every account can run them as the proxy
  * sends them; so is reading {@link #READ_VIEW}, an empty table whose read opens the read view of an
  * XA branch a cut joins (XA START has no WITH CONSISTENT SNAPSHOT) on the client's connection. The
  * proxy refuses client statements that name the schema.
@@ -58,8 +60,11 @@ public final class CleaveSchema {
         return "cleave.evaluate." + connectionId;
     }
 
-    /** What prepares a shard for a proxy run {@code runId} (idempotent). */
-    public static List<Step> setup(String runId, boolean mariadb) {
+    /**
+     * What prepares a shard for a proxy run {@code runId} (idempotent); {@code lookupSecret} seals
+     * the run's lookup statements ({@link io.cleave.proxy.unique.LookupCalls}).
+     */
+    public static List<Step> setup(String runId, String lookupSecret, boolean mariadb) {
         List<Step> out = new ArrayList<>();
         out.add(new Step("CREATE DATABASE IF NOT EXISTS cleave", false));
         out.add(new Step("CREATE TABLE IF NOT EXISTS cleave.decisions (xid VARCHAR(128) NOT NULL PRIMARY KEY,"
@@ -101,7 +106,14 @@ public final class CleaveSchema {
                 + " SET SESSION sql_mode = mode;"
                 + " EXECUTE IMMEDIATE ddl;"
                 + " END"));
+        for (String sql : io.cleave.proxy.unique.LookupCalls.setup(lookupSecret)) {
+            out.add(new Step(sql, false));
+        }
+        out.add(procedure("unique_lookup", io.cleave.proxy.unique.LookupCalls.PARAMETERS,
+                "runs the proxy's sealed statements on the lookups of global unique keys in a client's transaction",
+                io.cleave.proxy.unique.LookupCalls.BODY));
         out.add(new Step("GRANT EXECUTE ON PROCEDURE cleave.decide TO PUBLIC", true));
+        out.add(new Step("GRANT EXECUTE ON PROCEDURE " + io.cleave.proxy.unique.LookupCalls.PROCEDURE + " TO PUBLIC", true));
         out.add(new Step("GRANT EXECUTE ON PROCEDURE cleave.temporary_table TO PUBLIC", true));
         out.add(new Step("GRANT SELECT ON " + READ_VIEW + " TO PUBLIC", true));
         return out;

@@ -20,7 +20,6 @@ import java.nio.charset.StandardCharsets;
  */
 final class BoundParameters implements ParameterValues {
 
-    private static final byte[] HEX = "0123456789ABCDEF".getBytes(StandardCharsets.US_ASCII);
 
     private final ComStmtExecute execute;
     private final ByteBuf payload;
@@ -210,6 +209,19 @@ final class BoundParameters implements ParameterValues {
         }
     }
 
+    /** As {@link #appendSql}, with strings as hex and an introducer (the other renderings read alike in every session). */
+    @Override
+    public void appendPortableSql(int p, ByteArrayOutputStream out) {
+        ColumnType t = isNull(p) ? null : type(p);
+        if (t == null || t.isInteger() || t.isDecimal() || t.isFloatingPoint() || t.isTemporal() || t == ColumnType.BLOB
+                || t == ColumnType.TINY_BLOB || t == ColumnType.MEDIUM_BLOB || t == ColumnType.LONG_BLOB
+                || t == ColumnType.GEOMETRY || t == ColumnType.BIT) {
+            appendSql(p, out);
+            return;
+        }
+        io.cleave.router.plan.PortableLiterals.string(bytes(p), null, charset, out);
+    }
+
     /**
      * A string literal in the connection's character set: quotes doubled, backslashes escaped
      * unless the mode says not to. In a character set that is not ASCII-safe, a value with bytes
@@ -251,10 +263,7 @@ final class BoundParameters implements ParameterValues {
         }
         out.write('X');
         out.write('\'');
-        for (byte b : value) {
-            out.write(HEX[(b >> 4) & 0xf]);
-            out.write(HEX[b & 0xf]);
-        }
+        io.cleave.router.plan.PortableLiterals.hexDigits(value, out);
         out.write('\'');
     }
 

@@ -3,6 +3,7 @@ package io.cleave.proxy.frontend;
 import io.cleave.proxy.accounts.CleaveSchema;
 import io.cleave.proxy.metrics.RouteKind;
 import io.cleave.proxy.rewrite.BlockConditions;
+import io.cleave.proxy.unique.LookupCalls;
 import io.cleave.router.plan.Analysis;
 import io.cleave.router.plan.SqlRenderer;
 import io.cleave.router.plan.SqlTemplate;
@@ -83,6 +84,12 @@ final class FilteredRead {
                         : column.equals("SCHEMA_NAME") ? "'" + CleaveSchema.NAME + "'" : "'" + shardUser + "'";
                 String compare = column.equals("GRANTEE") ? " NOT LIKE " : " <> ";
                 out.add(BlockConditions.quote(t.exposedName()) + "." + BlockConditions.quote(column) + compare + value);
+            }
+            if (column != null && column.equals("USER")) {
+                // A limited account's lookup statements run on its own connections, sealed for the
+                // proxy's procedure: shown while they run, a seal could be copied and replayed.
+                String info = BlockConditions.quote(t.exposedName()) + "." + BlockConditions.quote("INFO");
+                out.add("(" + info + " IS NULL OR " + info + " NOT LIKE 'CALL " + LookupCalls.PROCEDURE + "(%')");
             }
             return true;
         });

@@ -101,6 +101,15 @@ final class Session {
     }
 
     /** Who the session is: its account and the backend login its statements run with. */
+    /**
+     * How this session reaches the lookups of global unique keys: as its account itself when it may
+     * read and write every table (Cleave's schema included), else through Cleave's procedure.
+     */
+    io.cleave.proxy.unique.LookupCalls lookupCalls() {
+        return account != null && account.account() != null && account.account().readsAndWritesEveryTable()
+                ? io.cleave.proxy.unique.LookupCalls.DIRECT : runtime.lookupCalls();
+    }
+
     SessionAccount account() {
         return account;
     }

@@ -3,6 +3,7 @@ package io.cleave.proxy.frontend;
 import io.cleave.proxy.metrics.RouteKind;
 import io.cleave.proxy.protocol.packet.server.ErrPacket;
 import io.cleave.proxy.protocol.packet.server.OkPacket;
+import io.cleave.proxy.unique.LookupCalls;
 import io.cleave.router.keyspace.Keyspace;
 import io.cleave.router.keyspace.KeyType;
 import io.cleave.router.keyspace.ShardKey;
@@ -36,7 +37,9 @@ import java.util.Map;
  * </ol>
  * The whole runs in one transaction (the session's, or one of its own committed at the end), so a
  * lookup row exists for every row; DELETE and UPDATE leave orphans, which the next claim of the
- * value takes over after verifying.
+ * value takes over after verifying. The lookup statements run on the client's connections through
+ * Cleave's procedure ({@link LookupCalls}), each claim leg after a write to the table that changes
+ * no row, so an account that may not write it gets the shard's 1142 before any claim counts.
  */
 final class UniqueInsert {
 
@@ -187,6 +190,12 @@ final class UniqueInsert {
                     add(perShard, which, lookupShard[x][r], s, x, r);
                 }
             }
+            byte[] check = writeCheck();
+            if (check != null) {
+                // Before the claims, on each of their connections: an account that may not write the
+                // table gets the shard's own 1142 for it, and the statement is undone with its claims.
+                perShard.values().forEach(statements -> statements.add(0, check));
+            }
             statement.round(legs(perShard), results -> {
                 boolean contested = false;
                 for (LegResult leg : results) {
@@ -285,7 +294,9 @@ final class UniqueInsert {
                     first = false;
                 }
                 s.add(" FOR UPDATE");
-                perShard.put(e.getKey(), List.of(s.bytes()));
+                // Through Cleave's procedure too: an account that may insert but not read the table
+                // learns no more than one server tells it (1062), and gets no 1142 for SELECT.
+                perShard.put(e.getKey(), List.of(lookup(s)));
             }
             statement.round(legs(perShard), results -> {
                 for (LegResult leg : results) {
@@ -355,7 +366,7 @@ final class UniqueInsert {
             }
             Map<Integer, List<byte[]>> perShard = new LinkedHashMap<>();
             for (int i = 0; i < lookupFixes.size(); i++) {
-                perShard.computeIfAbsent(lookupFixShards.get(i), k -> new ArrayList<>()).add(lookupFixes.get(i).bytes());
+                perShard.computeIfAbsent(lookupFixShards.get(i), k -> new ArrayList<>()).add(lookup(lookupFixes.get(i)));
             }
             for (int i = 0; i < holderDeletes.size(); i++) {
                 perShard.computeIfAbsent(deletesOn.get(i), k -> new ArrayList<>()).add(holderDeletes.get(i).bytes());
@@ -429,11 +440,33 @@ final class UniqueInsert {
             });
         }
 
-        /** Adds statement {@code s}, about row {@code r}'s value of key {@code x}, to {@code shard}'s leg. */
+        /** The write this statement is, checked on the table before its claims (null on MySQL shards). */
+        private byte[] writeCheck() {
+            LookupCalls.Write write = base.whole() != null ? LookupCalls.Write.UPDATE
+                    : replace ? LookupCalls.Write.REPLACE
+                    : conflicts.updates() ? LookupCalls.Write.UPSERT : LookupCalls.Write.INSERT;
+            List<String> columns = new ArrayList<>();
+            for (UniqueIndex index : u.indexes) {
+                for (String c : index.columns()) {
+                    if (!columns.contains(c)) {
+                        columns.add(c);
+                    }
+                }
+            }
+            return session.lookupCalls().writeCheck(write, base.schema(), base.table(), columns,
+                    conflicts.onDuplicateUpdates());
+        }
+
+        /** Adds lookup statement {@code s}, about row {@code r}'s value of key {@code x}, to {@code shard}'s leg. */
         private void add(Map<Integer, List<byte[]>> perShard, Map<Integer, List<int[]>> which, int shard, UniqueSql s, int x,
                          int r) {
-            perShard.computeIfAbsent(shard, k -> new ArrayList<>()).add(s.bytes());
+            perShard.computeIfAbsent(shard, k -> new ArrayList<>()).add(lookup(s));
             which.computeIfAbsent(shard, k -> new ArrayList<>()).add(new int[]{x, r});
+        }
+
+        /** A statement on a lookup table, or the proxy's check of a value on a table, as the client's connection runs it ({@link LookupCalls}). */
+        private byte[] lookup(UniqueSql s) {
+            return session.lookupCalls().call(s.bytes());
         }
 
         private UniqueSql takeOver(int x, int r) {

@@ -151,7 +151,7 @@ final class UniqueRoutes {
                 }
                 keys.add(key);
                 write(eq, (c == 0 ? "" : " AND ") + "`" + index.columns().get(c).replace("`", "``") + "` = ");
-                params.appendSql(slot.slot(), eq);
+                params.appendPortableSql(slot.slot(), eq);
             }
             if (keys.size() != value.size()) {
                 continue;
@@ -202,7 +202,8 @@ final class UniqueRoutes {
             rerun.run();
             return true;
         }
-        perShard.forEach((shard, sql) -> multi.leg(shard, sql.toByteArray()));
+        // Through Cleave's procedure: the account reads the lookup only so (LookupCalls).
+        perShard.forEach((shard, sql) -> multi.leg(shard, session.lookupCalls().call(sql.toByteArray())));
         command.clearLongData();
         multi.start();
         return true;

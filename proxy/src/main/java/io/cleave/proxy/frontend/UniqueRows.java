@@ -14,7 +14,8 @@ import java.util.List;
 /**
  * What a split INSERT's rows hold for the table's global unique keys, and each row's sharding
  * key, taken from the statement's values before anything waits (the loop's buffers are reused
- * meanwhile): per key, row and column the value as SQL text (null for NULL), as a placement key
+ * meanwhile): per key, row and column the value as SQL text that reads alike in every session
+ * ({@link io.cleave.router.plan.PortableLiterals}; null for NULL), as a placement key
  * (null where it does not convert exactly) and as text for an error message. A column the rows
  * leave out is filled in later with the ids the proxy draws for it ({@link #generated}).
  */
@@ -206,12 +207,14 @@ final class UniqueRows {
         return -1;
     }
 
+    /** The value as SQL that reads alike in the client's session and in Cleave's procedure ({@link io.cleave.proxy.unique.LookupCalls}). */
     private static byte[] sql(ParameterValues values, KeyValue.SlotValue slot) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         if (slot.negated()) {
             out.write('-');
+            out.write(' ');
         }
-        values.appendSql(slot.slot(), out);
+        values.appendPortableSql(slot.slot(), out);
         return out.toByteArray();
     }
 

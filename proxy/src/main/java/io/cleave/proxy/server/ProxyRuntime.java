@@ -59,6 +59,9 @@ public final class ProxyRuntime {
      */
     private final String runId = Long.toHexString(System.currentTimeMillis()) + "-"
             + String.format("%012x", new java.security.SecureRandom().nextLong() & 0xffff_ffff_ffffL);
+    /** Seals the run's statements on lookup tables ({@link io.cleave.proxy.unique.LookupCalls}); stored on every shard. */
+    private final String lookupSecret = io.cleave.proxy.unique.LookupCalls.newSecret();
+    private final io.cleave.proxy.unique.LookupCalls lookupCalls = new io.cleave.proxy.unique.LookupCalls(lookupSecret);
     private volatile KeyPair rsaKeys;
     private volatile String serverVersion = "8.0.0-cleave";
     private volatile TransactionVariables transactionVariables = TransactionVariables.CURRENT;
@@ -155,6 +158,15 @@ public final class ProxyRuntime {
 
     public String runId() {
         return runId;
+    }
+
+    public String lookupSecret() {
+        return lookupSecret;
+    }
+
+    /** How lookup tables are reached on clients' connections: through Cleave's procedure on MariaDB shards. */
+    public io.cleave.proxy.unique.LookupCalls lookupCalls() {
+        return proxyProtocol() ? lookupCalls : io.cleave.proxy.unique.LookupCalls.DIRECT;
     }
 
     public io.cleave.proxy.frontend.SequenceService sequences() {
@@ -257,7 +269,8 @@ public final class ProxyRuntime {
         return transactionVariables;
     }
 
-    void serverVersion(String version) {
+    /** What the shards' server calls itself (told at start; flow tests play MariaDB shards so). */
+    public void serverVersion(String version) {
         this.serverVersion = version;
         this.transactionVariables = TransactionVariables.of(version);
         // Which version comments run depends on the server: the router reads statements as it does.

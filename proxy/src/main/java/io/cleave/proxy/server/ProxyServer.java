@@ -474,7 +474,7 @@ public final class ProxyServer implements AutoCloseable {
      * granted to each account.
      */
     private static boolean bootstrapShard(ShardAdmin admin, ProxyRuntime runtime, int shard) {
-        for (CleaveSchema.Step step : CleaveSchema.setup(runtime.runId(), runtime.proxyProtocol())) {
+        for (CleaveSchema.Step step : CleaveSchema.setup(runtime.runId(), runtime.lookupSecret(), runtime.proxyProtocol())) {
             try {
                 if (step.unless() != null && !admin.query(shard, step.unless()).isEmpty()) {
                     continue;

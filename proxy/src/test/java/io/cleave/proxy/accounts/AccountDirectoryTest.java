@@ -58,7 +58,7 @@ class AccountDirectoryTest {
 
     @Test
     void rolesNeverLogIn() {
-        Account role = new Account(AccountName.role("reader"), "", "", false, -1, -1, 0, true, "");
+        Account role = new Account(AccountName.role("reader"), "", "", false, -1, -1, 0, true, "", 0);
         AccountDirectory d = directory(role);
         assertThat(d.resolve("reader", LOOPBACK)).isNull();
         assertThat(d.find(AccountName.role("reader"))).isEqualTo(role);
@@ -78,9 +78,9 @@ class AccountDirectoryTest {
 
     @Test
     void passwordsExpireByFlagOrByAge() {
-        Account expired = new Account(new AccountName("a", "%"), "", "", false, 0, -1, 0, false, "");
-        Account old = new Account(new AccountName("a", "%"), "", "", false, 1_000, 10, 0, false, "");
-        Account byDefault = new Account(new AccountName("a", "%"), "", "", false, 1_000, -1, 0, false, "");
+        Account expired = new Account(new AccountName("a", "%"), "", "", false, 0, -1, 0, false, "", 0);
+        Account old = new Account(new AccountName("a", "%"), "", "", false, 1_000, 10, 0, false, "", 0);
+        Account byDefault = new Account(new AccountName("a", "%"), "", "", false, 1_000, -1, 0, false, "", 0);
         long later = 1_000 + 11 * 86_400;
         assertThat(expired.passwordExpired(later, 0)).isTrue();
         assertThat(old.passwordExpired(later, 0)).isTrue();
@@ -92,17 +92,23 @@ class AccountDirectoryTest {
     @Test
     void theGrantTablesRowsBecomeADirectoryWithoutTheShardAccount() {
         List<List<String>> rows = List.of(
-                List.of("cleave", "localhost", "mysql_native_password", "*AB", "false", "-1", "-1", "0", "false", "", "0", "0"),
+                List.of("cleave", "localhost", "mysql_native_password", "*AB", "false", "-1", "-1", "0", "false", "", "0", "0",
+                        "18446744073709551615"),
                 List.of("app", "%", "mysql_native_password", "*2470C0C06DEE42FD1618BB99005ADCA2EC9D1E19", "true",
-                        "1795834850", "10", "3", "false", "reader", "5", "30"),
-                List.of("reader", "", "", "", "false", "-1", "-1", "0", "true", "", "5", "30"));
+                        "1795834850", "10", "3", "false", "reader", "5", "30", "7"),
+                List.of("root", "localhost", "", "", "false", "-1", "-1", "0", "false", "", "5", "30",
+                        "18446744073709551615"),
+                List.of("reader", "", "", "", "false", "-1", "-1", "0", "true", "", "5", "30", "0"));
         AccountDirectory d = AccountRows.directory(rows, "cleave");
-        assertThat(d.size()).isEqualTo(2);
+        assertThat(d.size()).isEqualTo(3);
         assertThat(d.resolve("cleave", ClientAddress.LOCAL_SOCKET)).isNull();
         Account app = d.resolve("app", LOOPBACK);
         assertThat(app.locked()).isTrue();
         assertThat(app.maxUserConnections()).isEqualTo(3);
         assertThat(app.defaultRole()).isEqualTo("reader");
+        // SELECT, INSERT and UPDATE on *.* but not DELETE: not every table's reader and writer.
+        assertThat(app.readsAndWritesEveryTable()).isFalse();
+        assertThat(d.resolve("root", ClientAddress.LOCAL_SOCKET).readsAndWritesEveryTable()).isTrue();
         assertThat(app.nativeHash()).hasSize(20);
         assertThat(d.limits()).isEqualTo(new AccountDirectory.Limits(5, 30));
         assertThat(d.find(AccountName.role("reader")).role()).isTrue();

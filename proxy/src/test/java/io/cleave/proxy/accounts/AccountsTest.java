@@ -12,7 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class AccountsTest {
 
     private static Account account(String user, String host, long maxConnections) {
-        return new Account(new AccountName(user, host), "", "", false, -1, -1, maxConnections, false, "");
+        return new Account(new AccountName(user, host), "", "", false, -1, -1, maxConnections, false, "", 0);
     }
 
     @Test

@@ -41,6 +41,7 @@ public final class FakeShard implements ShardConnector {
     private final List<Rule> rules = new ArrayList<>();
     private final List<Connection> connections = new ArrayList<>();
     private final List<String> received = new ArrayList<>();
+    private int sealedCalls;
     private final List<String> holds = new ArrayList<>();
     private final List<String> logins = new ArrayList<>();
     private final List<Runnable> held = new ArrayList<>();
@@ -93,6 +94,11 @@ public final class FakeShard implements ShardConnector {
     /** Whom each connection opened so far logged in as ('user'@'host', or "shard account"), oldest first. */
     public List<String> logins() {
         return List.copyOf(logins);
+    }
+
+    /** How many statements came through Cleave's lookup procedure (recorded as the statements they carry). */
+    public int sealedCalls() {
+        return sealedCalls;
     }
 
     /** Every command received so far, oldest first. */
@@ -229,26 +235,28 @@ public final class FakeShard implements ShardConnector {
         /** Records and answers one command; returns whether it got an answer (some commands get none). */
         boolean command(ByteBuf payload) {
             CommandCode code = CommandCode.of(payload.readUnsignedByte());
-            String rest = payload.toString(StandardCharsets.UTF_8);
+            String text = payload.toString(StandardCharsets.UTF_8);
             switch (code) {
-                case QUERY:
-                    received.add(rest);
-                    if (holds.stream().anyMatch(rest::startsWith)) {
-                        held.add(() -> answer(rest, reply(rest)));
+                case QUERY: {
+                    String sql = sealedLookupStatement(text);
+                    received.add(sql);
+                    if (holds.stream().anyMatch(sql::startsWith)) {
+                        held.add(() -> answer(sql, reply(sql)));
                         return false;
                     }
-                    answer(rest, reply(rest));
+                    answer(sql, reply(sql));
                     return true;
+                }
                 case INIT_DB:
-                    received.add("COM_INIT_DB " + rest);
-                    answer(rest, ShardReply.ok());
+                    received.add("COM_INIT_DB " + text);
+                    answer(text, ShardReply.ok());
                     return true;
                 case STMT_PREPARE: {
-                    received.add("COM_STMT_PREPARE " + rest);
+                    received.add("COM_STMT_PREPARE " + text);
                     long id = nextStatementId++;
-                    prepared.put(id, rest);
-                    int params = (int) rest.chars().filter(ch -> ch == '?').count();
-                    answer(rest, ShardReply.prepared(id, params));
+                    prepared.put(id, text);
+                    int params = (int) text.chars().filter(ch -> ch == '?').count();
+                    answer(text, ShardReply.prepared(id, params));
                     return true;
                 }
                 case STMT_EXECUTE: {
@@ -288,6 +296,20 @@ public final class FakeShard implements ShardConnector {
                     answer("", ShardReply.error(1047, "08S01", "fake shard does not know " + code));
                     return true;
             }
+        }
+
+        /**
+         * A lookup statement the proxy sends through Cleave's procedure (sealed, as hex) is recorded
+         * and answered as the statement itself: the fake plays the procedure's part.
+         */
+        private String sealedLookupStatement(String sql) {
+            String start = "CALL " + io.cleave.proxy.unique.LookupCalls.PROCEDURE + "(@@session.sql_mode, X'";
+            if (!sql.startsWith(start)) {
+                return sql;
+            }
+            sealedCalls++;
+            String hex = sql.substring(start.length(), sql.indexOf('\'', start.length()));
+            return new String(java.util.HexFormat.of().parseHex(hex), StandardCharsets.UTF_8);
         }
 
         private ShardReply reply(String sql) {

@@ -46,6 +46,8 @@ final class FakeProxy {
     static final AccountName APP = new AccountName("app", "%");
     /** Another account without a password, 'reader'@'%'. */
     static final AccountName READER = new AccountName("reader", "%");
+    /** An account without a password holding every privilege on *.*, 'admin'@'%'. */
+    static final AccountName ADMIN = new AccountName("admin", "%");
 
     final FakeShard[] shards;
     final ProxyRuntime runtime;
@@ -84,7 +86,8 @@ final class FakeProxy {
         }
         runtime = new ProxyRuntime(configure.apply(ProxyConfig.defaults(new InetSocketAddress(0))),
                 new Accounts("cleave", new AccountDirectory(List.of(Account.nativePassword(APP, ""),
-                        Account.nativePassword(READER, "")), AccountDirectory.Limits.NONE)),
+                        Account.nativePassword(READER, ""), new Account(ADMIN, "mysql_native_password", "", false, -1, -1, 0,
+                        false, "", -1L)), AccountDirectory.Limits.NONE)),
                 topology, new ShardMapHolder(ShardMap.initial(topology, Map.of())), ShardSlots.of(shards), ProxyMetrics.NONE,
                 null, 1);
     }

@@ -134,6 +134,30 @@ public class LiteralParameters implements ParameterValues {
         out.write(source, start, slots.byteEnd(slot) - start);
     }
 
+    /** Strings and hex or bit literals from their bytes ({@link PortableLiterals}); numbers as written. */
+    @Override
+    public void appendPortableSql(int slot, ByteArrayOutputStream out) {
+        if (placeholder(slot)) {
+            bound(slot).appendPortableSql(slots.parameterIndex(slot), out);
+            return;
+        }
+        TokenType type = slots.type(slot);
+        if (type == TokenType.STRING) {
+            PortableLiterals.string(slots.asBytes(slot), slots.introducer(slot), charset, out);
+        } else if (type == TokenType.HEX || type == TokenType.BIT) {
+            boolean number = slots.introducer(slot) == null && (slots.prefixForm(slot) || type == TokenType.BIT);
+            PortableLiterals.binary(slots.asBytes(slot), number, slots.introducer(slot), out);
+        } else {
+            int start = slots.byteStart(slot);
+            byte[] text = java.util.Arrays.copyOfRange(source, start, slots.byteEnd(slot));
+            if (PortableLiterals.plain(text)) {
+                out.write(text, 0, text.length);
+            } else {
+                PortableLiterals.string(text, null, charset, out);
+            }
+        }
+    }
+
     @Override
     public String text(int slot) {
         if (placeholder(slot)) {

@@ -53,6 +53,16 @@ public interface ParameterValues {
     /** Appends the slot's value as SQL text: a literal as written, or a bound value rendered as a literal. */
     void appendSql(int slot, ByteArrayOutputStream out);
 
+    /**
+     * Appends the slot's value as SQL text that reads the same in every session, whatever its
+     * sql_mode and character set ({@link PortableLiterals}): for statements parsed again where the
+     * client's settings do not hold (inside a stored procedure). By default {@link #appendSql},
+     * for values that render so already.
+     */
+    default void appendPortableSql(int slot, ByteArrayOutputStream out) {
+        appendSql(slot, out);
+    }
+
     /** The value's text for comparisons in the proxy (HAVING), or null for NULL. */
     String text(int slot);
 

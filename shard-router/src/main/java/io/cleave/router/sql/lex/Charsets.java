@@ -66,6 +66,29 @@ public final class Charsets {
         return java.nio.charset.Charset.forName(decoder);
     }
 
+    /**
+     * The MySQL character set whose bytes {@code charset} decodes as the server does ({@code utf8mb4}
+     * for UTF-8, {@code latin1} for windows-1252, ...), or null when none does.
+     */
+    public static String mysqlName(java.nio.charset.Charset charset) {
+        return charset == null ? null : MYSQL_NAMES.get(charset);
+    }
+
+    /** {@link #JAVA_NAMES} the other way round; UTF-8 is utf8mb4, and ISO 8859-1 no client's (binary's only). */
+    private static final java.util.Map<java.nio.charset.Charset, String> MYSQL_NAMES = mysqlNames();
+
+    private static java.util.Map<java.nio.charset.Charset, String> mysqlNames() {
+        java.util.Map<java.nio.charset.Charset, String> out = new java.util.HashMap<>();
+        JAVA_NAMES.forEach((mysql, decoder) -> {
+            if (!mysql.startsWith("utf8") && !mysql.equals("binary") && !mysql.equals("ucs2")
+                    && java.nio.charset.Charset.isSupported(decoder)) {
+                out.put(java.nio.charset.Charset.forName(decoder), mysql);
+            }
+        });
+        out.put(StandardCharsets.UTF_8, "utf8mb4");
+        return java.util.Map.copyOf(out);
+    }
+
     /** Whether a client character set keeps every byte below 0x80 a character of its own; unknown names are not. */
     public static boolean isAsciiSafe(String charset) {
         if (charset == null) {
