@@ -304,9 +304,15 @@ final class MoveRunner {
         long settled = System.nanoTime();
         long lookupRows = fillLookups();
         long filled = System.nanoTime();
-        env.maps().update(scope::flip);
-        // Still held: the first statement after the cutover finds the keys enforced.
+        // Before the flip, while every statement on the table is held: no statement can be routed by
+        // the new map without finding the keys enforced.
         movedKeys().forEach(k -> env.keys().complete(k.index()));
+        try {
+            env.maps().update(scope::flip);
+        } catch (RuntimeException e) {
+            movedKeys().forEach(k -> env.keys().dropped(k.index()));
+            throw e;
+        }
         env.hooks().at(MoveHooks.Point.AFTER_FLIP, r.id);
         String lookups = movedKeys().isEmpty() ? "" : ", " + lookupRows + " lookup rows of " + movedKeys().size()
                 + " global unique keys filled in " + (filled - settled) / 1_000_000 + " ms";

@@ -26,8 +26,8 @@ import java.util.List;
  *
  * <p>Registration order, for a daemon killed at any point: lookups made empty before the hold
  * ({@link #prepare}) and filled in it, then the catalog row
- * and a row in {@code cleave.unique_key_builds} in one transaction, then the map flip, then the
- * proxy told; the builds row is deleted once the move goes on after the flip ({@link #complete}).
+ * and a row in {@code cleave.unique_key_builds} in one transaction, then the proxy told, then the
+ * map flip; the builds row is deleted once the move goes on after the flip ({@link #complete}).
  * Killed before the flip, the move's cutover runs again and makes the lookups anew; killed after
  * it, the key is loaded as unfinished (writes to the table refused, {@code cleave shards} says
  * {@code building}) until the resumed move completes it.
