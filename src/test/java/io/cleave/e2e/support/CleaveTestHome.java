@@ -145,7 +145,15 @@ public final class CleaveTestHome implements AutoCloseable {
                 p.onExit().orTimeout(30, java.util.concurrent.TimeUnit.SECONDS).join();
             });
         }
-        try (Stream<Path> paths = Files.walk(root)) {
+        deleteTree(root);
+    }
+
+    /** Deletes {@code dir} and everything in it (a test's scratch directory, once its servers are stopped). */
+    public static void deleteTree(Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
             paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -153,7 +161,7 @@ public final class CleaveTestHome implements AutoCloseable {
     }
 
     /** A port range of {@code n} consecutive ports nobody listens on. */
-    static int freePortRange(int n) {
+    public static int freePortRange(int n) {
         for (int attempt = 0; attempt < 200; attempt++) {
             int base = 20000 + ThreadLocalRandom.current().nextInt(20000);
             boolean free = true;
@@ -167,7 +175,7 @@ public final class CleaveTestHome implements AutoCloseable {
         throw new IllegalStateException("no " + n + " consecutive free ports found");
     }
 
-    static int freePort() {
+    public static int freePort() {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
         } catch (IOException e) {

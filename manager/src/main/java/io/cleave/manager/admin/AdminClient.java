@@ -19,18 +19,36 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
-/** How the CLI talks to the daemon of a home: state/daemon.json for the port, state/admin-token for the token. */
+/**
+ * How the CLI talks to the daemon of a home: state/daemon.json for the port, state/admin-token for the
+ * token; or, for a standby, to another host's daemon by its admin URL and token.
+ */
 public final class AdminClient {
 
-    private final CleaveHome home;
+    private final String base;
+    /** Who answers, for messages: the daemon of a home, or an admin URL. */
+    private final String daemon;
     private final DaemonInfo info;
     private final String token;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
-    private AdminClient(CleaveHome home, DaemonInfo info, String token) {
-        this.home = home;
+    private AdminClient(String base, String daemon, DaemonInfo info, String token) {
+        this.base = base;
+        this.daemon = daemon;
         this.info = info;
         this.token = token;
+    }
+
+    private AdminClient(CleaveHome home, DaemonInfo info, String token) {
+        this("http://127.0.0.1:" + info.adminPort(), "the daemon of " + home + " (pid " + info.pid() + ") on admin port "
+                + info.adminPort(), info, token);
+    }
+
+    /** A client for the daemon answering at {@code url} (e.g. {@code http://127.0.0.1:6034}) with its token. */
+    public static AdminClient remote(String url, String token) {
+        String base = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+        URI.create(base);
+        return new AdminClient(base, "the daemon at " + base, null, token);
     }
 
     /** A client for the daemon running for {@code home}, or empty when none runs. */
@@ -157,6 +175,30 @@ public final class AdminClient {
                 Duration.ofMinutes(1)), io.cleave.manager.backup.BackupsReport.class);
     }
 
+    /** Attaches the caller as this daemon's standby. */
+    public io.cleave.manager.standby.Attachment attachStandby() throws IOException {
+        return post("/v1/standby/attach", java.util.Map.of(), Duration.ofSeconds(30), io.cleave.manager.standby.Attachment.class);
+    }
+
+    /** Turns semi-sync on or off on every shard of this daemon (a primary). */
+    public io.cleave.manager.standby.StandbyReport semiSync(boolean on) throws IOException {
+        return post("/v1/standby/semi-sync", java.util.Map.of("enabled", on), Duration.ofSeconds(30),
+                io.cleave.manager.standby.StandbyReport.class);
+    }
+
+    /** The XA transactions prepared and not committed at {@code cut} on each shard of this daemon (a primary). */
+    public List<io.cleave.manager.standby.PendingPrepare> preparedAt(List<io.cleave.manager.standby.CutPosition> cut)
+            throws IOException {
+        return AdminServer.JSON.readValue(send("POST", "/v1/standby/prepared", HttpRequest.BodyPublishers.ofString(
+                AdminServer.JSON.writeValueAsString(cut), StandardCharsets.UTF_8), Duration.ofSeconds(60)),
+                new TypeReference<>() {
+                });
+    }
+
+    public io.cleave.manager.standby.StandbyReport standby() throws IOException {
+        return AdminServer.JSON.readValue(send("GET", "/v1/standby"), io.cleave.manager.standby.StandbyReport.class);
+    }
+
     /** POSTs {@code body} as JSON and reads the answer as {@code type}. */
     private <T> T post(String path, Object body, Duration timeout, Class<T> type) throws IOException {
         return AdminServer.JSON.readValue(send("POST", path, HttpRequest.BodyPublishers.ofString(
@@ -194,7 +236,7 @@ public final class AdminClient {
     }
 
     private String send(String method, String path, HttpRequest.BodyPublisher body, Duration timeout) throws IOException {
-        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + info.adminPort() + path))
+        HttpRequest request = HttpRequest.newBuilder(URI.create(base + path))
                 .timeout(timeout)
                 .header("Authorization", "Bearer " + token)
                 .method(method, body).build();
@@ -205,8 +247,7 @@ public final class AdminClient {
             }
             return response.body();
         } catch (ConnectException e) {
-            throw new IOException("the daemon of " + home + " (pid " + info.pid() + ") does not answer on admin port "
-                    + info.adminPort(), e);
+            throw new IOException(daemon + " does not answer", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted", e);

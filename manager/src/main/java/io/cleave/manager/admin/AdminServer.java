@@ -62,6 +62,8 @@ public final class AdminServer implements AutoCloseable {
     private final HttpServer server;
     private final ExecutorService executor;
     private final byte[] expectedAuth;
+    /** Why requests that change the home are refused (a standby's), or null while they are taken. */
+    private volatile Supplier<String> changesRefused = () -> null;
 
     /**
      * @param port     0 picks a free port (see {@link #port()})
@@ -316,6 +318,10 @@ public final class AdminServer implements AutoCloseable {
                 respond(ex, 405, "application/json", "{\"error\":\"use " + method + "\"}");
                 return;
             }
+            String refused = method.equals("POST") && changesHome(ex.getRequestURI().getPath()) ? changesRefused.get() : null;
+            if (refused != null) {
+                throw new AdminError(AdminError.CONFLICT, refused);
+            }
             action.run();
         } catch (AdminError e) {
             respond(ex, e.status(), "application/json", JSON.writeValueAsString(Map.of("error", e.getMessage())));
@@ -332,6 +338,72 @@ public final class AdminServer implements AutoCloseable {
         } finally {
             ex.close();
         }
+    }
+
+    /** POSTs other than shutdown, explain and the standby's own change the home's shards. */
+    private static boolean changesHome(String path) {
+        return !path.equals("/v1/shutdown") && !path.equals("/v1/explain") && !path.startsWith("/v1/standby");
+    }
+
+    /**
+     * The standby pair's endpoints: {@code GET /v1/standby} (a {@link io.cleave.manager.standby.StandbyReport}, 404
+     * without a pair), {@code POST /v1/standby/attach} (on the primary: an {@link io.cleave.manager.standby.Attachment}),
+     * {@code POST /v1/standby/semi-sync} with {@code {"enabled": true}} (on the primary), {@code POST
+     * /v1/standby/prepared} with a cut's positions (on the primary: its {@link PreparedAt}); and, while
+     * {@code refused} says why, every request that would change the shards is refused with 409.
+     */
+    public void standby(Supplier<Object> report, java.util.concurrent.Callable<Object> attach,
+                        Function<Boolean, Object> semiSync, PreparedAt prepared, Supplier<String> refused) {
+        this.changesRefused = refused;
+        server.createContext("/v1/standby", ex -> handle(ex, "GET", true, () -> {
+            Object r = report.get();
+            if (r == null) {
+                throw new AdminError(AdminError.NOT_FOUND, "this home has no standby: run 'cleave standby' on another host");
+            }
+            respond(ex, 200, "application/json", JSON.writeValueAsString(r));
+        }));
+        server.createContext("/v1/standby/attach", ex -> handle(ex, "POST", true, () -> {
+            try {
+                respond(ex, 200, "application/json", JSON.writeValueAsString(attach.call()));
+            } catch (IllegalStateException e) {
+                throw new AdminError(AdminError.CONFLICT, e.getMessage());
+            } catch (IOException | RuntimeException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new AdminError(AdminError.UNAVAILABLE, "could not prepare the shards: " + e.getMessage());
+            }
+        }));
+        server.createContext("/v1/standby/prepared", ex -> handle(ex, "POST", true, () -> {
+            java.util.List<io.cleave.manager.standby.CutPosition> cut;
+            try {
+                cut = JSON.readValue(ex.getRequestBody(), new com.fasterxml.jackson.core.type.TypeReference<>() {
+                });
+            } catch (IOException e) {
+                throw new AdminError(AdminError.BAD_REQUEST, "send the cut as [{\"shard\": 0, \"file\": ..., \"position\": ...}]");
+            }
+            try {
+                respond(ex, 200, "application/json", JSON.writeValueAsString(prepared.at(cut)));
+            } catch (java.sql.SQLException e) {
+                throw new AdminError(AdminError.UNAVAILABLE, "could not read the shards' binlogs: " + e.getMessage());
+            }
+        }));
+        server.createContext("/v1/standby/semi-sync", ex -> handle(ex, "POST", true, () -> {
+            JsonNode body = body(ex);
+            if (!body.path("enabled").isBoolean()) {
+                throw new AdminError(AdminError.BAD_REQUEST, "send {\"enabled\": true} or {\"enabled\": false}");
+            }
+            try {
+                respond(ex, 200, "application/json", JSON.writeValueAsString(semiSync.apply(body.get("enabled").asBoolean())));
+            } catch (IllegalStateException e) {
+                throw new AdminError(AdminError.CONFLICT, e.getMessage());
+            }
+        }));
+    }
+
+    /** The XA transactions prepared and not committed at a cut on each shard of a primary. */
+    public interface PreparedAt {
+        java.util.List<io.cleave.manager.standby.PendingPrepare> at(java.util.List<io.cleave.manager.standby.CutPosition> cut)
+                throws java.sql.SQLException, IOException;
     }
 
     /** {@code POST /v1/repair}: makes the shards' schemas alike again ({@code cleave repair}). */

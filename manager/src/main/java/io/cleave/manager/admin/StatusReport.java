@@ -15,8 +15,10 @@ import java.util.List;
  * @param shardsNote why the home runs another shard count than its config gives (after a scale); null otherwise
  * @param schemaDrift where the shards' schemas differ (objects, and structure changes not applied everywhere),
  *                    empty when they are alike; null when they could not be compared (a shard is down)
+ * @param standby the standby pair this home is part of, its replication per shard; null without one
  */
 public record StatusReport(long daemonPid, String home, String startedAt, String serverBinary, boolean ready,
                            String proxy, List<InstanceStatus> instances, List<XaRecovery.InDoubtBranch> inDoubt,
-                           DeadlockReport latestDeadlock, String shardsNote, List<String> schemaDrift) {
+                           DeadlockReport latestDeadlock, String shardsNote, List<String> schemaDrift,
+                           io.cleave.manager.standby.StandbyReport standby) {
 }

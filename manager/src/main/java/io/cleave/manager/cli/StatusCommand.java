@@ -72,6 +72,25 @@ public final class StatusCommand implements Callable<Integer> {
         printInDoubt(report.inDoubt(), out);
         printLatestDeadlock(report.latestDeadlock(), out);
         printSchemaDrift(report.schemaDrift(), out);
+        printStandby(report.standby(), out);
+    }
+
+    /** The standby pair: this home's role, the primary, the epoch, and each shard's replication. */
+    static void printStandby(io.cleave.manager.standby.StandbyReport standby, PrintWriter out) {
+        if (standby == null) {
+            return;
+        }
+        out.printf("%nstandby pair: this home is the %s; primary: %s; epoch %d; semi-sync %s%n",
+                standby.role().name().toLowerCase(java.util.Locale.ROOT), standby.primary(), standby.epoch(),
+                standby.semiSync() ? "on (AFTER_SYNC, no fallback to async)" : "off");
+        String format = "%-6s %-10s %-4s %-4s %-8s %-9s %-8s %-8s %-24s %s%n";
+        out.printf(format, "SHARD", "SEMI-SYNC", "IO", "SQL", "LAG", "READ-ONLY", "WAITING", "ASYNC", "GTID", "ERROR");
+        for (io.cleave.manager.standby.ShardReplication r : standby.shards()) {
+            out.printf(format, r.shard(), r.semiSync() == null ? "-" : r.semiSync(), r.ioThread() == null ? "-" : r.ioThread(),
+                    r.sqlThread() == null ? "-" : r.sqlThread(), r.lagSeconds() < 0 ? "-" : r.lagSeconds() + "s",
+                    r.readOnly() ? "yes" : "no", r.waitingCommits(), r.asyncCommits(),
+                    r.ioThread() == null ? r.gtidBinlogPos() : r.gtidSlavePos(), r.lastError() == null ? "" : r.lastError());
+        }
     }
 
     /** Where the shards' schemas differ, each finding on a line, and what fixes it. */

@@ -19,11 +19,13 @@ import java.util.OptionalInt;
  *                      when known: redo logs are sized to hold an hour of it
  * @param cpuSets       how shards are placed on CPUs
  * @param backup        where backups go and whether binlogs are archived for point-in-time recovery
+ * @param standby       on a standby's config, the primary it is seeded from ({@code cleave standby})
  */
 public record CleaveConfig(Path source, int shards, ServerConfig server, long bufferPoolBytes,
                            List<Path> datadirRoots, Optional<Path> logDir, OptionalInt ioCapacity,
                            Optional<Long> redoWriteRate, CpuSets cpuSets,
-                           ProxyConfig proxy, int adminPort, ShardingConfig sharding, BackupConfig backup) {
+                           ProxyConfig proxy, int adminPort, ShardingConfig sharding, BackupConfig backup,
+                           Optional<StandbySource> standby) {
 
     public static final int DEFAULT_ADMIN_PORT = 6034;
 
@@ -35,12 +37,18 @@ public record CleaveConfig(Path source, int shards, ServerConfig server, long bu
         return bufferPoolBytes / shards;
     }
 
+    /** This config with the shards' server settings {@code server} (a standby pair adds its options to them). */
+    public CleaveConfig withServer(ServerConfig server) {
+        return new CleaveConfig(source, shards, server, bufferPoolBytes, datadirRoots, logDir, ioCapacity,
+                redoWriteRate, cpuSets, proxy, adminPort, sharding, backup, standby);
+    }
+
     /**
      * This config with {@code n} shards: the count the state holds once {@code cleave scale}
      * changed it (the file's {@code shards} was the initial count).
      */
     public CleaveConfig withShards(int n) {
         return n == shards ? this : new CleaveConfig(source, n, server, bufferPoolBytes, datadirRoots, logDir, ioCapacity,
-                redoWriteRate, cpuSets, proxy, adminPort, sharding, backup);
+                redoWriteRate, cpuSets, proxy, adminPort, sharding, backup, standby);
     }
 }

@@ -88,6 +88,7 @@ public final class ConfigLoader {
         admin.rejectUnknownKeys();
         ShardingConfig sharding = new ShardingLoader(top.mapping("sharding"), shards).load();
         BackupConfig backup = backup(top.mapping("backup"), dir);
+        Optional<StandbySource> standby = standby(top.mapping("standby"), dir);
         top.rejectUnknownKeys();
 
         int maxPort = server.basePort() + shards - 1;
@@ -97,7 +98,29 @@ public final class ConfigLoader {
         }
         problems.throwIfAny();
         return new CleaveConfig(file, shards, server, bufferPool, roots, logDir, ioCapacity, redoWriteRate, cpuSets, proxy,
-                adminPort, sharding, backup);
+                adminPort, sharding, backup, standby);
+    }
+
+    /** The standby section: all three keys or none; a relative token file resolves against the config's directory. */
+    private static Optional<StandbySource> standby(YamlMapping standby, Path dir) {
+        Optional<String> primary = standby.string("primary");
+        Optional<String> token = standby.string("primary_token_file");
+        Optional<String> via = standby.string("via");
+        standby.rejectUnknownKeys();
+        if (primary.isEmpty() && token.isEmpty() && via.isEmpty()) {
+            return Optional.empty();
+        }
+        if (primary.isEmpty() || token.isEmpty() || via.isEmpty()) {
+            standby.problems().add(standby.line(), standby.path(), "a standby's config names primary (the primary's"
+                    + " admin URL), primary_token_file (a copy of its state/admin-token) and via (where the seeding"
+                    + " backup goes)");
+            return Optional.empty();
+        }
+        if (!primary.get().matches("https?://[^/\\s]+/?")) {
+            standby.problems().add(standby.lineOf("primary"), standby.field("primary"), "'" + primary.get()
+                    + "' is not an admin URL: expected http://HOST:PORT");
+        }
+        return Optional.of(new StandbySource(primary.get(), dir.resolve(token.get()).normalize(), via.get()));
     }
 
     /** The backup section; a relative directory resolves against the config's directory, as other paths do. */
@@ -189,6 +212,7 @@ public final class ConfigLoader {
         };
         int basePort = server.integer("base_port", ServerConfig.DEFAULT_BASE_PORT, 1, 65535);
         String osUser = server.string("os_user", ServerConfig.DEFAULT_OS_USER);
+        int serverIdBase = server.integer("server_id_base", ServerConfig.DEFAULT_SERVER_ID_BASE, 1, 1_000_000_000);
         if (!osUser.matches("[a-z_][a-z0-9_-]{0,31}")) {
             problems.add(server.lineOf("os_user"), server.field("os_user"), "'" + osUser + "' is not an OS user name:"
                     + " expected lower-case letters, digits, '_' or '-', at most 32");
@@ -202,7 +226,7 @@ public final class ConfigLoader {
             extra.string(key).ifPresent(v -> options.put(key, v));
         }
         server.rejectUnknownKeys();
-        return new ServerConfig(choice, basePort, options, osUser);
+        return new ServerConfig(choice, basePort, options, osUser, serverIdBase);
     }
 
     private static ProxyConfig proxy(YamlMapping proxy, Path dir) {

@@ -92,6 +92,8 @@ public final class Daemon implements AutoCloseable {
     private ShardLinks links;
     private io.cleave.manager.accounts.AccountSync accounts;
     private io.cleave.manager.schema.DriftJournal driftJournal;
+    private io.cleave.manager.standby.PrimarySide primarySide;
+    private io.cleave.manager.standby.ReplicationMonitor replication;
     /** Read by admin API threads. */
     private volatile ProxyService proxy;
     /** Read by admin API threads. */
@@ -119,7 +121,8 @@ public final class Daemon implements AutoCloseable {
             lock = DaemonLock.acquire(home);
             try {
                 config = ConfigLoader.load(options.configFile());
-                provisioned = new Provisioner(home, config, options.cacheDir(), options.pathVariable()).prepare();
+                provisioned = new Provisioner(home, io.cleave.manager.standby.PrimarySide.withPairOptions(config, home),
+                        options.cacheDir(), options.pathVariable()).prepare();
                 checkPortsFree(provisioned.plans());
                 registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
                 scheduler = Executors.newScheduledThreadPool(4, daemonThreads("supervisor"));
@@ -176,6 +179,7 @@ public final class Daemon implements AutoCloseable {
                 admin = new AdminServer(config.adminPort(), provisioned.adminToken(), registry, () -> statusReport(true),
                         this::requestShutdown, this::explain, inDoubtTransactions(), moves, imports, scale, backups);
                 admin.repair(this::repairSchemas);
+                wireStandby();
                 admin.start();
                 new DaemonInfo(ProcessHandle.current().pid(), admin.port(), startedAt.toString(), version()).write(home);
                 supervisors.all().forEach(InstanceSupervisor::start);
@@ -185,6 +189,15 @@ public final class Daemon implements AutoCloseable {
                 throw e;
             }
         }
+        String standbyOf = standbyOf();
+        if (standbyOf != null) {
+            // A standby's shards are replicas: no proxy (its recovery would settle replicated XA branches
+            // on them), no archiving, nothing that writes; the primary serves clients.
+            awaitSettled();
+            proxyState = "standby of " + standbyOf + ": the primary serves clients";
+            startReplicationMonitor();
+            return;
+        }
         if (awaitSettled()) {
             new AppliedSettings(new ReadinessProbe(ShardAccount.USER, provisioned.account().secret())).check(supervisors.all());
             checkSchemas();
@@ -193,6 +206,7 @@ public final class Daemon implements AutoCloseable {
             proxyState = options.proxy().isPresent() ? "down: no instance is ready" : "not part of this build";
         }
         startArchiving();
+        startReplicationMonitor();
         // Unfinished moves go on once the proxy (whose gate holds clients at a cutover) runs.
         moves.resume();
         imports.resume();
@@ -206,6 +220,58 @@ public final class Daemon implements AutoCloseable {
     private static String scaleNote(int configured, int stored) {
         return configured == stored ? null : "the config asks for " + configured + " shards; 'cleave scale' changed that"
                 + " to " + stored + ", which the state holds and the daemon runs (the config's count was the initial one)";
+    }
+
+    /**
+     * The standby pair's part of the daemon: the primary's side (a standby attaching, semi-sync, its
+     * settings in the shards' my.cnf), the replication monitor, and on a standby the refusal of every
+     * admin request that would write to its replicas.
+     */
+    private void wireStandby() {
+        primarySide = new io.cleave.manager.standby.PrimarySide(home, links, this::shardEndpoints,
+                config.server().serverIdBase(), this::writePairCnfs);
+        replication = new io.cleave.manager.standby.ReplicationMonitor(home, links, this::shardEndpoints, registry, scheduler);
+        admin.standby(replication::report, primarySide::attach, on -> {
+            try {
+                primarySide.semiSync(on);
+            } catch (java.sql.SQLException e) {
+                throw new IllegalStateException("could not set semi-sync on every shard: " + e.getMessage(), e);
+            }
+            replication.poll();
+            return replication.report();
+        }, primarySide::preparedAt, () -> {
+            String of = standbyOf();
+            return of == null ? null : "this home is a standby of " + of + ": its shards are replicas; run this on the primary";
+        });
+    }
+
+    /** The running shards' my.cnf written again with the standby pair's options (read at each shard's next start). */
+    private void writePairCnfs() {
+        HomePlanner planner = new HomePlanner(home, io.cleave.manager.standby.PrimarySide.withPairOptions(config, home),
+                options.cacheDir(), options.pathVariable());
+        for (InstancePlan plan : planner.plan(supervisors.all().size()).instances()) {
+            Provisioner.writeCnf(plan, provisioned.binary());
+        }
+    }
+
+    /** The primary's admin URL when this home is a standby, else null. */
+    private String standbyOf() {
+        return io.cleave.manager.standby.StandbyState.of(home)
+                .filter(s -> s.role() == io.cleave.manager.standby.HostRole.STANDBY)
+                .map(io.cleave.manager.standby.StandbyState::primary).orElse(null);
+    }
+
+    private void startReplicationMonitor() {
+        synchronized (lifecycle) {
+            if (!closed) {
+                replication.start();
+            }
+        }
+    }
+
+    /** The standby pair's replication monitor (status and metrics). */
+    public io.cleave.manager.standby.ReplicationMonitor replication() {
+        return replication;
     }
 
     /** How the mover and the proxy learn of shards and attached servers that come and go. */
@@ -428,7 +494,7 @@ public final class Daemon implements AutoCloseable {
         return new StatusReport(ProcessHandle.current().pid(), home.toString(), String.valueOf(startedAt),
                 provisioned == null ? null : provisioned.binary().describe(), ready, proxyState, instances,
                 inDoubtOrNull(), proxy == null ? null : proxy.latestDeadlock(), note,
-                withSchemas && ready ? schemaDrift() : null);
+                withSchemas && ready ? schemaDrift() : null, replication == null ? null : replication.report());
     }
 
     /**
@@ -623,6 +689,9 @@ public final class Daemon implements AutoCloseable {
                 return;
             }
             closed = true;
+            if (replication != null) {
+                replication.close();
+            }
             if (archiver != null) {
                 archiver.close();
             }

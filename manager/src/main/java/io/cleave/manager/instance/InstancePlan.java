@@ -23,8 +23,6 @@ public record InstancePlan(int index, int shardCount, String name, int serverId,
                            Path cnf, long bufferPoolBytes, CpuPlacement cpu, Storage dataStorage, Storage logStorage,
                            List<Setting> settings) {
 
-    public static final int SERVER_ID_BASE = 1000;
-
     public InstancePlan {
         settings = List.copyOf(settings);
     }

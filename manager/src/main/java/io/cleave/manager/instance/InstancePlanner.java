@@ -63,7 +63,7 @@ public final class InstancePlanner {
             Storage log = logStorage.orElse(data);
             Path datadir = root.resolve(name);
             Path logDir = config.logDir().map(d -> d.resolve(name)).orElse(datadir);
-            drafts.add(new InstancePlan(i, n, name, InstancePlan.SERVER_ID_BASE + i, config.server().basePort() + i,
+            drafts.add(new InstancePlan(i, n, name, config.server().serverIdBase() + i, config.server().basePort() + i,
                     home.run().resolve(name + ".sock"), home.run().resolve(name + ".pid"), datadir, logDir,
                     config.logDir().isPresent(), home.logs().resolve(name + ".err"), home.logs().resolve(name + ".console.log"),
                     home.etc().resolve(name + ".cnf"), config.bufferPoolPerShard(), cpus.get(i), data, log, List.of()));

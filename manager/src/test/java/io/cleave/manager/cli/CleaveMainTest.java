@@ -51,6 +51,39 @@ class CleaveMainTest {
     }
 
     @Test
+    void standbyNamesWhatItNeedsAndTakesOnlyOnOrOffForSemiSync() {
+        assertThat(run(CleaveMain.commandLine(), "standby", "--help")).isZero();
+        assertThat(out.toString()).startsWith("Usage: cleave standby").contains("--primary=URL", "--via=LOCATION",
+                "--semi-sync=on|off");
+        assertThat(run(CleaveMain.commandLine(), "standby", "--home", tmp.resolve("b").toString(), "--primary",
+                "http://127.0.0.1:1")).isEqualTo(2);
+        assertThat(err.toString()).contains("give --primary, --primary-token-file, --via, --home, --base-port,"
+                + " --admin-port and --proxy-listen");
+        assertThat(run(CleaveMain.commandLine(), "standby", "--home", tmp.toString(), "--semi-sync", "maybe")).isEqualTo(2);
+        assertThat(err.toString()).contains("--semi-sync takes on or off");
+    }
+
+    @Test
+    void standbyTakesItsPrimaryAndAddressesFromAConfigsStandbySection() throws Exception {
+        Files.writeString(tmp.resolve("token"), "t0ken\n");
+        Path config = tmp.resolve("standby.yaml");
+        Files.writeString(config, """
+                server: { base_port: 3407 }
+                admin: { port: 6134 }
+                proxy: { listen: "127.0.0.1:6133", users: [{ name: root, password: "" }] }
+                standby:
+                  primary: http://127.0.0.1:1
+                  primary_token_file: token
+                  via: seed
+                """);
+        assertThat(run(CleaveMain.commandLine(), "standby", "--home", tmp.resolve("b").toString(), "--config",
+                config.toString())).isEqualTo(1);
+        assertThat(err.toString()).as("every option came from the config: the primary was asked")
+                .contains("the daemon at http://127.0.0.1:1 does not answer");
+        assertThat(tmp.resolve("b")).doesNotExist();
+    }
+
+    @Test
     void xaListsItsSubcommands() {
         assertThat(run(CleaveMain.commandLine(), "xa")).isZero();
         assertThat(out.toString()).contains("list", "commit", "rollback", "recover");

@@ -98,6 +98,31 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void shardServerIdsStartAtAThousandUnlessAStandbyTakesAnotherBase() {
+        String base = "shards: 2\nproxy:\n  users: [{name: root, password: \"\"}]\n";
+        assertThat(ConfigLoader.parse(FILE, base).server().serverIdBase()).isEqualTo(1000);
+        assertThat(ConfigLoader.parse(FILE, base + "server:\n  server_id_base: 2000\n").server().serverIdBase())
+                .isEqualTo(2000);
+        assertThat(catchConfig(base + "server:\n  server_id_base: 0\n").getMessage()).contains("server.server_id_base");
+    }
+
+    @Test
+    void aStandbysConfigNamesItsPrimaryTokenFileAndSeedLocationTogether() {
+        String base = "shards: 2\nproxy:\n  users: [{name: root, password: \"\"}]\n";
+        assertThat(ConfigLoader.parse(FILE, base).standby()).isEmpty();
+        StandbySource s = ConfigLoader.parse(FILE, base + "standby:\n  primary: http://10.0.0.1:6034\n"
+                + "  primary_token_file: a-token\n  via: /shared/seed\n").standby().orElseThrow();
+        assertThat(s.primary()).isEqualTo("http://10.0.0.1:6034");
+        assertThat(s.primaryTokenFile()).isEqualTo(FILE.toAbsolutePath().getParent().resolve("a-token").normalize());
+        assertThat(s.via()).isEqualTo("/shared/seed");
+        assertThat(catchConfig(base + "standby:\n  primary: http://10.0.0.1:6034\n").getMessage())
+                .contains("standby", "names primary", "primary_token_file", "via");
+        assertThat(catchConfig(base + "standby:\n  primary: 10.0.0.1:6034\n  primary_token_file: t\n  via: /x\n")
+                .getMessage()).contains("standby.primary", "is not an admin URL");
+        assertThat(catchConfig(base + "standby:\n  primry: x\n").getMessage()).contains("standby.primry");
+    }
+
+    @Test
     void clientLimitsOutOfRangeNameTheirField() {
         String base = "shards: 2\nproxy:\n  users: [{name: root, password: \"\"}]\n";
         assertThat(catchConfig(base + "  max_allowed_packet: 2G\n").getMessage())
@@ -185,7 +210,7 @@ class ConfigLoaderTest {
                 proxy:
                   users: [{name: root, password: ""}]
                 """, "/etc/cleave/test.yaml:3: bufer_pool_size: unknown key: expected one of shards, server, buffer_pool,"
-                + " datadir_roots, log_dir, io_capacity, redo_write_rate, cpu_sets, proxy, admin, sharding, backup");
+                + " datadir_roots, log_dir, io_capacity, redo_write_rate, cpu_sets, proxy, admin, sharding, backup, standby");
     }
 
     @Test

@@ -31,6 +31,8 @@ class InstancePlannerTest extends FakeHostTest {
         InstancePlan p = plan.instances().get(2);
         assertThat(p.name()).isEqualTo("shard-2");
         assertThat(p.serverId()).isEqualTo(1002);
+        assertThat(f.plan("shards: 4\nbuffer_pool: 1G\nserver:\n  server_id_base: 2000").instances().get(2).serverId())
+                .as("a standby's shards, apart from its primary's").isEqualTo(2002);
         assertThat(p.port()).isEqualTo(3309);
         assertThat(p.socket()).isEqualTo(f.home.run().resolve("shard-2.sock"));
         assertThat(p.datadir()).isEqualTo(f.home.data().resolve("shard-2"));

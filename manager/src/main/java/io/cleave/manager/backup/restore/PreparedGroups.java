@@ -13,16 +13,16 @@ import java.util.Map;
  * committed or rolled back by then, with where each one's event group lies. A backup's snapshot does
  * not show such a transaction (it is prepared, not committed), and replaying the binlog from the
  * backup's position would meet only its XA COMMIT: its prepare group is replayed first, so the
- * commit finds it.
+ * commit finds it. A standby seeded at a cut replicates those groups first, for the same reason.
  *
  * <p>MariaDB (10.5 and later) marks an XA transaction's prepare group in its GTID event (flag
  * FL_PREPARED_XA, with the xid) and ends it with an XA_PREPARE event; the XA COMMIT or ROLLBACK is a
  * group of its own whose GTID event has FL_COMPLETED_XA and the same xid.
  */
-final class PreparedGroups {
+public final class PreparedGroups {
 
     /** A prepare group: in {@code file}, from {@code start} to {@code end}. */
-    record Group(String xid, int fileIndex, long start, long end) {
+    public record Group(String xid, int fileIndex, long start, long end) {
     }
 
     private static final int HEADER = 19;
@@ -39,7 +39,7 @@ final class PreparedGroups {
      * The groups prepared and still pending at {@code stopFile}:{@code stopPosition}, reading {@code files}
      * (the archived binlog files in order, each whole from its first byte) up to there.
      */
-    static List<Group> pendingAt(List<byte[]> files, int stopFile, long stopPosition) throws IOException {
+    public static List<Group> pendingAt(List<byte[]> files, int stopFile, long stopPosition) throws IOException {
         Map<String, Group> pending = new LinkedHashMap<>();
         for (int f = 0; f <= stopFile && f < files.size(); f++) {
             ByteBuffer b = ByteBuffer.wrap(files.get(f)).order(ByteOrder.LITTLE_ENDIAN);

@@ -12,6 +12,7 @@ import io.cleave.manager.backup.store.DirectoryStore;
 import io.cleave.manager.config.BackupConfig;
 import io.cleave.manager.config.ConfigLoader;
 import io.cleave.manager.home.ShardMapStore;
+import io.cleave.manager.move.ShardLinks;
 import io.cleave.router.shardmap.ShardMap;
 import io.cleave.router.shardmap.ShardMapHolder;
 import io.cleave.router.topology.Topology;
@@ -31,6 +32,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 
 /**
  * {@code cleave restore}: builds a new home from a backup location at one point: a backup's own cut,
@@ -53,9 +55,19 @@ public final class Restore {
         }
     }
 
+    /**
+     * A step run on the new home's running shards once its rows are in and checked, before the home is
+     * marked complete (a standby starts replication there).
+     */
+    public interface FinishingStep {
+        void run(ShardLinks shards, BackupManifest restored) throws Exception;
+    }
+
     private final BackupConfig config;
     private final Map<String, String> env;
     private final Consumer<String> say;
+    private UnaryOperator<String> adjustConfig = UnaryOperator.identity();
+    private FinishingStep finishing = (shards, restored) -> { };
     /** Rows the last {@link #fromBackup} loaded from its backup (before any binlog replayed). */
     private long rowsLoaded;
 
@@ -64,6 +76,18 @@ public final class Restore {
         this.config = config;
         this.env = env;
         this.say = say;
+    }
+
+    /** The restored home's config is {@code adjust} of the backed-up one's (a standby's own ports and server ids). */
+    public Restore adjustingConfig(UnaryOperator<String> adjust) {
+        this.adjustConfig = adjust;
+        return this;
+    }
+
+    /** Runs {@code step} on a restore from a backup's own cut before the home is marked complete. */
+    public Restore finishingWith(FinishingStep step) {
+        this.finishing = step;
+        return this;
     }
 
     public Result run(RestoreRequest request) throws Exception {
@@ -78,6 +102,9 @@ public final class Restore {
             try (NewHome home = fromBackup(store, manifest, request.home(), shards)) {
                 List<TableChecksums.Check> checks = TableChecksums.verify(home.links(), shards, manifest.tables(),
                         shards == manifest.shardCount());
+                if (checks.stream().allMatch(TableChecksums.Check::ok)) {
+                    finishing.run(home.links(), manifest);
+                }
                 home.finished();
                 return new Result(home.home().root(), home.configFile(), manifest.id(), "the backup's cut at "
                         + Instant.ofEpochMilli(manifest.cutMillis()), shards, rowsLoaded,
@@ -91,7 +118,7 @@ public final class Restore {
         GlobalKeyLookups.checkFit(manifest, shards);
         ShardMap restoredMap = RestoredMap.of(ShardMapStore.parse(manifest.shardMap().getBytes(StandardCharsets.UTF_8)),
                 shards);
-        String restoredConfig = RestoredConfig.of(manifest.config(), shards);
+        String restoredConfig = adjustConfig.apply(RestoredConfig.of(manifest.config(), shards));
         say.accept("restoring backup " + manifest.id() + " (cut at " + Instant.ofEpochMilli(manifest.cutMillis())
                 + ", " + manifest.shardCount() + " shards, " + manifest.rows() + " rows) into " + root + " with "
                 + shards + " shards");

@@ -1,0 +1,126 @@
+package io.cleave.manager.cli;
+
+import io.cleave.manager.config.CleaveConfig;
+import io.cleave.manager.config.ConfigLoader;
+import io.cleave.manager.config.ServerConfig;
+import io.cleave.manager.config.StandbySource;
+import io.cleave.manager.standby.StandbyConfig;
+import io.cleave.manager.standby.StandbyReport;
+import io.cleave.manager.standby.StandbySeed;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code cleave standby --primary URL --primary-token-file FILE --via LOCATION --home NEWHOME --base-port N
+ * --admin-port N --proxy-listen HOST:PORT}; on a primary, {@code cleave standby --semi-sync on|off}.
+ */
+@Command(name = "standby", mixinStandardHelpOptions = true,
+        description = {"Builds a standby of a running primary in a new home: the primary backs up at one cut into --via"
+                + " (a directory or s3:// both hosts reach), the backup is restored into NEWHOME with the primary's"
+                + " settings and this host's addresses, and every shard replicates its primary shard from the cut"
+                + " (MariaDB GTID replication, strict mode, read-only). Start it with the 'cleave up' printed at the end:"
+                + " once every replica runs, the primary waits for their acknowledgement at every commit (semi-sync"
+                + " AFTER_SYNC, never falling back to asynchronous replication).",
+                "The config equivalent: --config FILE with a 'standby' section (primary, primary_token_file, via); this"
+                        + " home's addresses are then the config's server.base_port, admin.port and proxy.listen.",
+                "--semi-sync on|off, against the primary's home, is the operator's decision while the standby is away:"
+                        + " off lets the primary's blocked commits go on without a standby."})
+public final class StandbyCommand implements Callable<Integer> {
+
+    @Mixin
+    HomeOptions options;
+
+    @Mixin
+    LocationOptions location;
+
+    @Option(names = "--primary", paramLabel = "URL", description = "The primary daemon's admin URL, e.g. http://127.0.0.1:6034.")
+    String primary;
+
+    @Option(names = "--primary-token-file", paramLabel = "FILE", description = "A copy of the primary's state/admin-token.")
+    Path tokenFile;
+
+    @Option(names = "--via", paramLabel = "LOCATION", description = "Where the seeding backup goes: a directory or"
+            + " s3://BUCKET/PREFIX the primary writes and this host reads.")
+    String via;
+
+    @Option(names = "--base-port", paramLabel = "N", description = "This standby's shards listen on N, N+1, ...")
+    Integer basePort;
+
+    @Option(names = "--admin-port", paramLabel = "N", description = "This standby daemon's admin API port.")
+    Integer adminPort;
+
+    @Option(names = "--proxy-listen", paramLabel = "HOST:PORT", description = "Where this home's proxy listens once"
+            + " it is primary.")
+    String proxyListen;
+
+    @Option(names = "--server-id-base", paramLabel = "N", description = "This standby's shards' server_id base"
+            + " (default: the primary's + 1000).")
+    int serverIdBase;
+
+    @Option(names = "--semi-sync", paramLabel = "on|off", description = "On the primary: wait for the standby's"
+            + " acknowledgements at every commit (on), or not (off).")
+    String semiSync;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    /** What the options leave out, from a config with a standby section: the primary, and this home's addresses. */
+    private void fromConfig() {
+        if (options.config == null) {
+            return;
+        }
+        CleaveConfig config = ConfigLoader.load(options.config());
+        if (config.standby().isEmpty()) {
+            return;
+        }
+        StandbySource source = config.standby().get();
+        primary = primary != null ? primary : source.primary();
+        tokenFile = tokenFile != null ? tokenFile : source.primaryTokenFile();
+        via = via != null ? via : source.via();
+        basePort = basePort != null ? basePort : config.server().basePort();
+        adminPort = adminPort != null ? adminPort : config.adminPort();
+        proxyListen = proxyListen != null ? proxyListen : config.proxy().listen().host() + ":" + config.proxy().listen().port();
+        if (serverIdBase == 0 && config.server().serverIdBase() != ServerConfig.DEFAULT_SERVER_ID_BASE) {
+            serverIdBase = config.server().serverIdBase();
+        }
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        if (semiSync != null) {
+            if (!semiSync.equals("on") && !semiSync.equals("off")) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--semi-sync takes on or off");
+            }
+            StandbyReport r = options.daemon().semiSync(semiSync.equals("on"));
+            out.println("semi-sync " + (r.semiSync() ? "on" : "off") + " on every shard of " + options.home().root());
+            out.flush();
+            return ExitCodes.OK;
+        }
+        fromConfig();
+        if (primary == null || tokenFile == null || via == null || options.home == null || basePort == null
+                || adminPort == null || proxyListen == null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "give --primary, --primary-token-file, --via,"
+                    + " --home, --base-port, --admin-port and --proxy-listen, or --home and a --config with a standby"
+                    + " section");
+        }
+        String token = Files.readString(tokenFile).trim();
+        StandbySeed.Result r = new StandbySeed(location.settings(options.configIfAny()), options.env, line -> {
+            out.println(line);
+            out.flush();
+        }).run(new StandbySeed.Request(primary, token, options.home().root(), via,
+                new StandbyConfig(basePort, adminPort, proxyListen, serverIdBase)));
+        out.printf("standby of %s built in %s from backup %s: %,d rows on %d shards in %.1f s, each shard replicating%n",
+                primary, r.home(), r.backup(), r.rows(), r.shards(), r.millis() / 1000.0);
+        out.println("start it with: cleave up --home " + r.home() + " --config " + r.config());
+        out.flush();
+        return ExitCodes.OK;
+    }
+}

@@ -1,0 +1,27 @@
+package io.cleave.manager.standby;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+
+import java.util.List;
+
+/**
+ * What a primary answers a standby that attaches: where each shard is and how to log in to replicate it.
+ *
+ * @param serverIdBase the primary's {@code server.server_id_base}: the standby takes another
+ */
+@JsonIgnoreProperties(ignoreUnknown = true)
+public record Attachment(long epoch, String user, String password, int serverIdBase, List<ShardAddress> shards) {
+
+    /** One primary shard's address, as its replica connects to it. */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record ShardAddress(int shard, String host, int port) {
+    }
+
+    public Attachment {
+        shards = List.copyOf(shards);
+    }
+
+    ReplicationAccount account() {
+        return new ReplicationAccount(user, password);
+    }
+}

@@ -1,0 +1,115 @@
+package io.cleave.manager.standby;
+
+import io.cleave.manager.config.CleaveConfig;
+import io.cleave.manager.config.ServerConfig;
+import io.cleave.manager.daemon.ShardEndpoint;
+import io.cleave.manager.home.CleaveHome;
+import io.cleave.manager.move.ShardLinks;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * The primary's part: lets a standby attach (the replication account and strict GTIDs on every
+ * shard, the shards' addresses), and turns semi-sync on or off on every shard, kept in
+ * {@code state/standby.json} and in the shards' my.cnf (a server forgets SET GLOBAL when it restarts).
+ */
+public final class PrimarySide {
+
+    private static final Logger log = LoggerFactory.getLogger(PrimarySide.class);
+
+    private final CleaveHome home;
+    private final ShardLinks links;
+    private final Supplier<List<ShardEndpoint>> shards;
+    private final int serverIdBase;
+    private final Runnable rewriteCnfs;
+
+    /** {@code rewriteCnfs} writes the shards' my.cnf again from {@link #withPairOptions} (read at their next start). */
+    public PrimarySide(CleaveHome home, ShardLinks links, Supplier<List<ShardEndpoint>> shards, int serverIdBase,
+                       Runnable rewriteCnfs) {
+        this.home = home;
+        this.links = links;
+        this.shards = shards;
+        this.serverIdBase = serverIdBase;
+        this.rewriteCnfs = rewriteCnfs;
+    }
+
+    /**
+     * {@code config} with the pair's options in the shards' my.cnf on a primary (semi-sync when on, strict
+     * GTIDs): written at every start of the daemon and again when semi-sync is switched, so a shard that
+     * restarts waits for the standby from its first commit. Unchanged on a home without a standby.
+     */
+    public static CleaveConfig withPairOptions(CleaveConfig config, CleaveHome home) {
+        StandbyState state = StandbyState.of(home).orElse(null);
+        if (state == null || state.role() != HostRole.PRIMARY) {
+            return config;
+        }
+        Map<String, String> options = new LinkedHashMap<>(config.server().options());
+        options.putAll(SemiSync.cnfOptions(state.semiSync()));
+        ServerConfig s = config.server();
+        return config.withServer(new ServerConfig(s.binary(), s.basePort(), options, s.osUser(), s.serverIdBase()));
+    }
+
+    /** Prepares every shard to be replicated and says how; refused on a home that is itself a standby. */
+    public synchronized Attachment attach() throws SQLException {
+        StandbyState state = StandbyState.of(home).orElse(new StandbyState(HostRole.PRIMARY, 1, null, false));
+        if (state.role() != HostRole.PRIMARY) {
+            throw new IllegalStateException("this home is a standby of " + state.primary() + ": attach to the primary");
+        }
+        ReplicationAccount account = ReplicationAccount.of(home);
+        List<Attachment.ShardAddress> addresses = new ArrayList<>();
+        for (ShardEndpoint e : shards.get()) {
+            try (Connection c = links.open(e.index())) {
+                account.ensure(c);
+                strictGtids(c);
+            }
+            addresses.add(new Attachment.ShardAddress(e.index(), e.host(), e.port()));
+        }
+        StandbyState.file(home).save(state);
+        rewriteCnfs.run();
+        log.info("a standby attached: {} shards prepared for replication (epoch {})", addresses.size(), state.epoch());
+        return new Attachment(state.epoch(), account.user(), account.password(), serverIdBase, addresses);
+    }
+
+    /** Turns semi-sync on or off on every shard, and keeps the choice for shards that restart. */
+    public synchronized StandbyState semiSync(boolean on) throws SQLException {
+        StandbyState state = StandbyState.of(home).orElseThrow(() -> new IllegalStateException(
+                "no standby is attached to this home: run 'cleave standby' on the standby's host first"));
+        if (state.role() != HostRole.PRIMARY) {
+            throw new IllegalStateException("this home is a standby: semi-sync is set on the primary");
+        }
+        for (ShardEndpoint e : shards.get()) {
+            try (Connection c = links.open(e.index())) {
+                if (on) {
+                    SemiSync.enable(c);
+                } else {
+                    SemiSync.disable(c);
+                }
+            }
+        }
+        StandbyState next = state.withSemiSync(on);
+        StandbyState.file(home).save(next);
+        rewriteCnfs.run();
+        log.info("semi-sync {} on {} shards", on ? "on (AFTER_SYNC, no fallback to async)" : "off", shards.get().size());
+        return next;
+    }
+
+    /** The XA transactions prepared and not committed at {@code cut} on each shard (see {@link PreparedAtCut}). */
+    public List<PendingPrepare> preparedAt(List<CutPosition> cut) throws SQLException, java.io.IOException {
+        return PreparedAtCut.find(links, cut);
+    }
+
+    private static void strictGtids(Connection c) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute("SET GLOBAL gtid_strict_mode = ON");
+        }
+    }
+}

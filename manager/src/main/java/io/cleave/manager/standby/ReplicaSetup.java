@@ -1,0 +1,146 @@
+package io.cleave.manager.standby;
+
+import io.cleave.proxy.accounts.CleaveSchema;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+
+/**
+ * Makes one freshly restored shard a replica of its primary shard, from the GTID position of the
+ * cut its rows were restored at. XA transactions prepared and not committed at the cut are not in the
+ * restored rows (their prepare lies before the cut's GTID): their prepare groups are replicated first,
+ * by binlog file and position. Its own binlog (the restore's) is reset so the shard holds no
+ * transaction of its own (strict GTID mode would refuse the primary's events after it), replication
+ * resumes after the cut's GTIDs, semi-sync acknowledges every event, read-only keeps clients'
+ * writes away. The settings last across restarts through the standby's config. Shards run without
+ * TLS (they listen on loopback), so the replica does not ask for it (MariaDB 11.3+ would by default).
+ */
+final class ReplicaSetup {
+
+    private ReplicaSetup() {
+    }
+
+    static void start(Connection shard, Attachment.ShardAddress primary, ReplicationAccount account, String cutGtid,
+                      List<PendingPrepare> prepared) throws SQLException, InterruptedException {
+        if (cutGtid == null) {
+            throw new IllegalStateException("the backup holds no GTID position for shard " + primary.shard()
+                    + ": a standby needs MariaDB shards with their binlog on");
+        }
+        account.ensure(shard);
+        cleaveProcedures(shard);
+        try (Statement s = shard.createStatement()) {
+            s.execute("STOP SLAVE");
+            s.execute("RESET SLAVE ALL");
+            s.execute("RESET MASTER");
+            s.execute("SET GLOBAL gtid_strict_mode = ON");
+            s.execute("SET GLOBAL read_only = ON");
+            for (PendingPrepare p : prepared) {
+                applyPrepareGroup(s, primary, account, p);
+            }
+            s.execute("RESET SLAVE ALL");
+            s.execute("SET GLOBAL gtid_slave_pos = '" + gtid(cutGtid) + "'");
+            s.execute("SET GLOBAL rpl_semi_sync_slave_enabled = ON");
+            s.execute("CHANGE MASTER TO " + source(primary, account) + ", MASTER_USE_GTID = slave_pos");
+            s.execute("START SLAVE");
+        }
+    }
+
+    /**
+     * Cleave's own procedures and their grants as the primary's shards have them, made outside the binlog:
+     * a backup holds tables, not them, and the primary's proxy grants EXECUTE on them again at every start
+     * (replicated), which a replica without them would stop at. Nothing else of the proxy's setup is
+     * made here: its tables and rows (the lookup secret's too) come from the primary.
+     */
+    static void cleaveProcedures(Connection shard) throws SQLException {
+        try (Statement s = shard.createStatement()) {
+            s.execute("SET SESSION sql_log_bin = 0");
+            try {
+                for (CleaveSchema.Step step : CleaveSchema.setup("standby", "", true)) {
+                    String sql = step.sql();
+                    if (!sql.startsWith("CREATE DATABASE") && !sql.startsWith("CREATE OR REPLACE DEFINER")
+                            && !sql.startsWith("GRANT ")) {
+                        continue;
+                    }
+                    try {
+                        s.execute(sql);
+                    } catch (SQLException e) {
+                        if (!step.optional()) {
+                            throw e;
+                        }
+                        // Grants to PUBLIC need MariaDB 10.11: the primary's failed the same way and logged nothing.
+                    }
+                }
+            } finally {
+                s.execute("SET SESSION sql_log_bin = 1");
+            }
+        }
+    }
+
+    /**
+     * Replicates one prepare group from the primary shard's binlog by file and position, stopping at its
+     * end: the transaction is then prepared here as it was there at the cut, and the XA COMMIT replicated
+     * from the cut finds it.
+     */
+    private static void applyPrepareGroup(Statement s, Attachment.ShardAddress primary, ReplicationAccount account,
+                                          PendingPrepare p) throws SQLException, InterruptedException {
+        s.execute("RESET SLAVE ALL");
+        s.execute("CHANGE MASTER TO " + source(primary, account) + ", MASTER_USE_GTID = no, MASTER_LOG_FILE = '"
+                + file(p.file()) + "', MASTER_LOG_POS = " + p.start());
+        s.execute("START SLAVE UNTIL MASTER_LOG_FILE = '" + file(p.file()) + "', MASTER_LOG_POS = " + p.end());
+        long deadline = System.currentTimeMillis() + 60_000;
+        while (true) {
+            try (ResultSet rs = s.executeQuery("SHOW SLAVE STATUS")) {
+                rs.next();
+                if (rs.getInt("Last_SQL_Errno") != 0 || rs.getInt("Last_IO_Errno") != 0) {
+                    throw new SQLException("shard " + primary.shard() + ": replicating XA transaction " + p.xid()
+                            + " prepared at the cut failed: " + firstNonEmpty(rs.getString("Last_SQL_Error"),
+                            rs.getString("Last_IO_Error")));
+                }
+                if ("No".equals(rs.getString("Slave_SQL_Running"))) {
+                    break;
+                }
+            }
+            if (System.currentTimeMillis() > deadline) {
+                throw new SQLException("shard " + primary.shard() + ": XA transaction " + p.xid() + " prepared at the cut"
+                        + " was not replicated within a minute");
+            }
+            Thread.sleep(20);
+        }
+        s.execute("STOP SLAVE");
+    }
+
+    private static String source(Attachment.ShardAddress primary, ReplicationAccount account) {
+        return "MASTER_HOST = '" + host(primary.host()) + "', MASTER_PORT = " + primary.port() + ", MASTER_USER = '"
+                + account.user() + "', MASTER_PASSWORD = '" + account.password() + "', MASTER_CONNECT_RETRY = 1,"
+                + " MASTER_SSL = 0";
+    }
+
+    private static String file(String name) {
+        if (!name.matches("[A-Za-z0-9._-]+")) {
+            throw new IllegalArgumentException("'" + name + "' is not a binlog file name");
+        }
+        return name;
+    }
+
+    private static String firstNonEmpty(String a, String b) {
+        return a != null && !a.isEmpty() ? a : b;
+    }
+
+    /** A GTID list as servers print it: domain-server-sequence, comma separated; nothing else may be quoted in. */
+    static String gtid(String text) {
+        if (!text.matches("[0-9]+-[0-9]+-[0-9]+(,[0-9]+-[0-9]+-[0-9]+)*|")) {
+            throw new IllegalArgumentException("'" + text + "' is not a GTID position");
+        }
+        return text;
+    }
+
+    private static String host(String host) {
+        if (!host.matches("[A-Za-z0-9.:_-]+")) {
+            throw new IllegalArgumentException("'" + host + "' is not a host name or address");
+        }
+        return host;
+    }
+}

@@ -1,0 +1,44 @@
+package io.cleave.manager.standby;
+
+import io.cleave.manager.home.CleaveHome;
+import io.cleave.manager.home.Secrets;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/**
+ * The account a replica logs in to its primary's shard with: replication only, the same name and
+ * password on both homes (made on each shard outside the binlog), so the old primary can replicate
+ * from the new one after a promotion. Its password is {@code state/replication-secret} of the primary.
+ */
+public record ReplicationAccount(String user, String password) {
+
+    public static final String USER = "cleave_repl";
+
+    public ReplicationAccount {
+        if (!password.matches("[0-9A-Za-z]+")) {
+            throw new IllegalArgumentException("the replication password must be alphanumeric");
+        }
+    }
+
+    /** The primary's account, its password made on first use. */
+    static ReplicationAccount of(CleaveHome home) {
+        return new ReplicationAccount(USER, Secrets.readOrCreate(home.state().resolve("replication-secret")));
+    }
+
+    /** Makes the account right on one shard, outside the binlog (each home makes its own). */
+    void ensure(Connection shard) throws SQLException {
+        String account = "'" + user + "'@'%'";
+        try (Statement s = shard.createStatement()) {
+            s.execute("SET SESSION sql_log_bin = 0");
+            try {
+                s.execute("CREATE USER IF NOT EXISTS " + account + " IDENTIFIED BY '" + password + "'");
+                s.execute("ALTER USER " + account + " IDENTIFIED BY '" + password + "'");
+                s.execute("GRANT REPLICATION SLAVE ON *.* TO " + account);
+            } finally {
+                s.execute("SET SESSION sql_log_bin = 1");
+            }
+        }
+    }
+}

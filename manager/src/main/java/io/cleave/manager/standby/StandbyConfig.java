@@ -1,0 +1,55 @@
+package io.cleave.manager.standby;
+
+import org.yaml.snakeyaml.DumperOptions;
+import org.yaml.snakeyaml.Yaml;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * A standby's config: the primary's, restored, with the standby's own addresses, server ids apart
+ * from the primary's (a replica skips events carrying its own server_id), and the replica settings
+ * every shard starts with: read-only, strict GTIDs, semi-sync acknowledgements, and replicated
+ * transactions written to its own binlog (so the old primary can replicate from it after a promotion).
+ *
+ * @param basePort     the standby's shards listen on basePort + i
+ * @param adminPort    the standby daemon's admin API
+ * @param proxyListen  where the standby's proxy will listen once it is promoted
+ * @param serverIdBase the standby's shards' server_id base; 0: the primary's + 1000
+ */
+public record StandbyConfig(int basePort, int adminPort, String proxyListen, int serverIdBase) {
+
+    static final Map<String, String> REPLICA_OPTIONS = Map.of(
+            "read_only", "ON",
+            "gtid_strict_mode", "ON",
+            "rpl_semi_sync_slave_enabled", "ON",
+            "log_slave_updates", "ON");
+
+    /** {@code restored} (a config as YAML) with this standby's settings over it. */
+    public String apply(String restored) {
+        Object o = new Yaml().load(restored);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> root = o instanceof Map<?, ?> ? (Map<String, Object>) o : new LinkedHashMap<>();
+        Map<String, Object> server = mapping(root, "server");
+        server.put("base_port", basePort);
+        server.put("server_id_base", serverIdBase);
+        mapping(server, "options").putAll(REPLICA_OPTIONS);
+        mapping(root, "admin").put("port", adminPort);
+        mapping(root, "proxy").put("listen", proxyListen);
+        DumperOptions options = new DumperOptions();
+        options.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
+        return "# Made by 'cleave standby': the primary's settings with this standby's addresses and replica options.\n"
+                + new Yaml(options).dump(root);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> mapping(Map<String, Object> parent, String key) {
+        Object o = parent.get(key);
+        if (o instanceof Map<?, ?>) {
+            return (Map<String, Object>) o;
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        parent.put(key, m);
+        return m;
+    }
+}

@@ -1,0 +1,143 @@
+package io.cleave.manager.standby;
+
+import io.cleave.manager.admin.AdminClient;
+import io.cleave.manager.backup.BackupManifest;
+import io.cleave.manager.backup.BackupPhase;
+import io.cleave.manager.backup.BackupStatus;
+import io.cleave.manager.backup.restore.Restore;
+import io.cleave.manager.backup.restore.RestoreRequest;
+import io.cleave.manager.config.BackupConfig;
+import io.cleave.manager.home.CleaveHome;
+import io.cleave.manager.home.Secrets;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import java.util.function.Consumer;
+
+/**
+ * {@code cleave standby}: builds a standby home of a running primary. The primary prepares its shards
+ * (replication account, strict GTIDs) and takes a backup at one cut; the backup is restored into the
+ * new home with the standby's config (the restore of {@code cleave restore}, not a copy of it), and
+ * each restored shard replicates its primary shard from the cut's GTID position. The home is left
+ * stopped with its standby state; its daemon ({@code cleave up}) watches the replicas and turns the
+ * primary's semi-sync on once every one runs.
+ */
+public final class StandbySeed {
+
+    /**
+     * @param primary  the primary's admin URL
+     * @param token    the primary's admin token
+     * @param location where the seeding backup goes: a directory (or s3://) both hosts reach
+     */
+    public record Request(String primary, String token, Path home, String location, StandbyConfig config) {
+    }
+
+    /** @param attempts seeds taken: more than 1 when a cut split a cross-shard transaction */
+    public record Result(Path home, Path config, String backup, int shards, long rows, long millis, long epoch,
+                         int attempts) {
+    }
+
+    /** Seeds tried before giving up when each cut splits a cross-shard transaction (see {@link SeedCheck}). */
+    static final int MAX_ATTEMPTS = 5;
+    /** How long a seeded replica may take to apply what its primary wrote while the seed was restored. */
+    private static final long CATCH_UP_MILLIS = 300_000;
+
+    /** How far a standby's server ids are from its primary's when none is given. */
+    static final int SERVER_ID_STEP = 1000;
+
+    private final BackupConfig backupSettings;
+    private final Map<String, String> env;
+    private final Consumer<String> say;
+
+    public StandbySeed(BackupConfig backupSettings, Map<String, String> env, Consumer<String> say) {
+        this.backupSettings = backupSettings;
+        this.env = env;
+        this.say = say;
+    }
+
+    public Result run(Request request) throws Exception {
+        long started = System.nanoTime();
+        AdminClient primary = AdminClient.remote(request.primary(), request.token());
+        Attachment attachment = primary.attachStandby();
+        StandbyConfig config = request.config().serverIdBase() > 0 ? request.config()
+                : new StandbyConfig(request.config().basePort(), request.config().adminPort(), request.config().proxyListen(),
+                attachment.serverIdBase() + SERVER_ID_STEP);
+        if (attachment.serverIdBase() == config.serverIdBase()) {
+            throw new IllegalArgumentException("the standby's server_id_base " + config.serverIdBase()
+                    + " is the primary's: give it another");
+        }
+        say.accept("attached to the primary at " + request.primary() + ": " + attachment.shards().size()
+                + " shards, epoch " + attachment.epoch());
+        String backup = null;
+        Restore.Result restored = null;
+        int attempt = 0;
+        while (restored == null) {
+            attempt++;
+            backup = backUp(primary, request.location());
+            try {
+                restored = new Restore(backupSettings, env, say)
+                        .adjustingConfig(config::apply)
+                        .finishingWith((shards, manifest) -> replicate(primary, shards, manifest, attachment))
+                        .run(new RestoreRequest(request.location(), backup, OptionalLong.empty(), OptionalLong.empty(),
+                                request.home(), OptionalInt.empty()));
+            } catch (SeedCheck.TornAtCut e) {
+                // The unfinished home is discarded by the next restore into it.
+                if (attempt == MAX_ATTEMPTS) {
+                    throw new IllegalStateException("every one of " + MAX_ATTEMPTS + " cuts split a cross-shard"
+                            + " transaction's prepare from its commit (" + e.getMessage() + "): run 'cleave standby'"
+                            + " again at a calmer moment");
+                }
+                say.accept("backup " + backup + "'s cut split a cross-shard transaction (" + e.getMessage()
+                        + "): seeding again from another cut");
+            }
+        }
+        if (!restored.verified()) {
+            throw new IllegalStateException("the standby's restore differs from the backup: " + restored.problems());
+        }
+        CleaveHome home = new CleaveHome(restored.home());
+        Secrets.writePrivate(home.state().resolve(ReplicationMonitor.PRIMARY_TOKEN), request.token() + "\n");
+        StandbyState.file(home).save(new StandbyState(HostRole.STANDBY, attachment.epoch(), request.primary(), false));
+        return new Result(restored.home(), restored.config(), backup, restored.shards(), restored.rows(),
+                (System.nanoTime() - started) / 1_000_000, attachment.epoch(), attempt);
+    }
+
+    /** A backup of the primary at one cut, waited for. */
+    private String backUp(AdminClient primary, String location) throws Exception {
+        BackupStatus status = primary.startBackup(location);
+        say.accept("the primary backs up at one cut into " + location + " (backup " + status.id() + ")");
+        while (!status.phase().terminal()) {
+            Thread.sleep(250);
+            status = primary.backup(status.id());
+        }
+        if (status.phase() != BackupPhase.DONE) {
+            throw new IllegalStateException("the primary's backup " + status.id() + " failed: " + status.message());
+        }
+        return status.id();
+    }
+
+    private void replicate(AdminClient primary, io.cleave.manager.move.ShardLinks shards, BackupManifest manifest,
+                           Attachment attachment) throws Exception {
+        List<PendingPrepare> prepared = primary.preparedAt(manifest.shards().stream()
+                .map(p -> new CutPosition(p.shard(), p.file(), p.position())).toList());
+        for (Attachment.ShardAddress address : attachment.shards()) {
+            BackupManifest.ShardPosition cut = manifest.shards().stream().filter(p -> p.shard() == address.shard())
+                    .findFirst().orElseThrow(() -> new IllegalStateException("the backup has no shard " + address.shard()));
+            List<PendingPrepare> mine = prepared.stream().filter(p -> p.shard() == address.shard()).toList();
+            try (var c = shards.open(address.shard())) {
+                ReplicaSetup.start(c, address, attachment.account(), cut.gtid(), mine);
+            }
+            say.accept("shard " + address.shard() + ": replicating " + address.host() + ":" + address.port()
+                    + " from GTID " + cut.gtid() + (mine.isEmpty() ? "" : ", after " + mine.size()
+                    + " XA transaction(s) prepared at the cut"));
+        }
+        for (Attachment.ShardAddress address : attachment.shards()) {
+            try (var c = shards.open(address.shard())) {
+                SeedCheck.caughtUp(c, address, attachment.account(), CATCH_UP_MILLIS);
+            }
+        }
+        say.accept("every replica applied what its primary shard wrote since the cut");
+    }
+}

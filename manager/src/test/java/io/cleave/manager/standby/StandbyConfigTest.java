@@ -1,0 +1,66 @@
+package io.cleave.manager.standby;
+
+import io.cleave.manager.config.CleaveConfig;
+import io.cleave.manager.config.ConfigLoader;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class StandbyConfigTest {
+
+    private static final String PRIMARY = """
+            shards: 2
+            server:
+              base_port: 3307
+              options:
+                innodb_flush_log_at_trx_commit: "1"
+            proxy:
+              listen: 127.0.0.1:6033
+              users: [{name: root, password: ""}]
+            admin:
+              port: 6034
+            """;
+
+    @Test
+    void theStandbyKeepsThePrimarysSettingsWithItsOwnAddressesServerIdsAndReplicaOptions() {
+        String yaml = new StandbyConfig(3407, 6134, "127.0.0.1:6133", 2000).apply(PRIMARY);
+        CleaveConfig c = ConfigLoader.parse(Path.of("standby.yaml"), yaml);
+        assertThat(c.shards()).isEqualTo(2);
+        assertThat(c.server().basePort()).isEqualTo(3407);
+        assertThat(c.server().serverIdBase()).isEqualTo(2000);
+        assertThat(c.adminPort()).isEqualTo(6134);
+        assertThat(c.proxy().listen().port()).isEqualTo(6133);
+        assertThat(c.server().options()).containsEntry("innodb_flush_log_at_trx_commit", "1")
+                .containsEntry("read_only", "ON").containsEntry("gtid_strict_mode", "ON")
+                .containsEntry("rpl_semi_sync_slave_enabled", "ON").containsEntry("log_slave_updates", "ON");
+    }
+
+    @Test
+    void gtidPositionsCompareByDomain() {
+        GtidPosition primary = GtidPosition.parse("0-1000-338");
+        assertThat(GtidPosition.parse("0-1000-338").reached(primary)).isTrue();
+        assertThat(GtidPosition.parse("0-2000-340").reached(primary)).as("a later sequence, written by another server").isTrue();
+        assertThat(GtidPosition.parse("0-1000-337").reached(primary)).isFalse();
+        assertThat(GtidPosition.parse("").reached(primary)).isFalse();
+        assertThat(GtidPosition.parse("0-1000-400").reached(GtidPosition.parse("0-1000-5,1-1000-2")))
+                .as("domain 1 not applied").isFalse();
+        assertThat(primary.reached(GtidPosition.parse(""))).isTrue();
+    }
+
+    @Test
+    void onlyGtidListsReachTheReplicasStatements() {
+        assertThat(ReplicaSetup.gtid("0-1000-27,1-1000-3")).isEqualTo("0-1000-27,1-1000-3");
+        assertThatThrownBy(() -> ReplicaSetup.gtid("0-1-1'; DROP TABLE x; --")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> GtidPosition.parse("0-1")).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void theBinlogFileBeforeACutsFileKeepsItsNumbering() {
+        assertThat(PreparedAtCut.previousFile("binlog.000007")).isEqualTo("binlog.000006");
+        assertThat(PreparedAtCut.previousFile("binlog.001000")).isEqualTo("binlog.000999");
+        assertThat(PreparedAtCut.previousFile("binlog.000001")).isNull();
+    }
+}
