@@ -161,7 +161,8 @@ class PromoteIT {
             StandbyReport report = standby.replication().report();
             assertThat(report.role()).isEqualTo(HostRole.PRIMARY);
             assertThat(report.epoch()).isEqualTo(2);
-            assertThatThrownBy(() -> AdminClient.connect(standby.home()).orElseThrow().promote())
+            CleaveHome promoted = standby.home();
+            assertThatThrownBy(() -> AdminClient.connect(promoted).orElseThrow().promote())
                     .as("a second promotion").isInstanceOfSatisfying(AdminClient.DaemonAnswer.class,
                             e -> assertThat(e.status()).isEqualTo(409)).hasMessageContaining("already the primary (epoch 2)");
             // The promoted home's shards restart writable: the config's replica options are overridden.

@@ -365,17 +365,8 @@ public final class AdminServer implements AutoCloseable {
             }
             respond(ex, 200, "application/json", JSON.writeValueAsString(r));
         }));
-        server.createContext("/v1/standby/attach", ex -> handle(ex, "POST", true, () -> {
-            try {
-                respond(ex, 200, "application/json", JSON.writeValueAsString(attach.call()));
-            } catch (IllegalStateException e) {
-                throw new AdminError(AdminError.CONFLICT, e.getMessage());
-            } catch (IOException | RuntimeException e) {
-                throw e;
-            } catch (Exception e) {
-                throw new AdminError(AdminError.UNAVAILABLE, "could not prepare the shards: " + e.getMessage());
-            }
-        }));
+        server.createContext("/v1/standby/attach", ex -> handle(ex, "POST", true,
+                () -> respondWith(ex, attach, "could not prepare the shards: ")));
         server.createContext("/v1/standby/prepared", ex -> handle(ex, "POST", true, () -> {
             java.util.List<io.cleave.manager.standby.CutPosition> cut;
             try {
@@ -390,17 +381,8 @@ public final class AdminServer implements AutoCloseable {
                 throw new AdminError(AdminError.UNAVAILABLE, "could not read the shards' binlogs: " + e.getMessage());
             }
         }));
-        server.createContext("/v1/standby/promote", ex -> handle(ex, "POST", true, () -> {
-            try {
-                respond(ex, 200, "application/json", JSON.writeValueAsString(promote.call()));
-            } catch (IllegalStateException e) {
-                throw new AdminError(AdminError.CONFLICT, e.getMessage());
-            } catch (IOException | RuntimeException e) {
-                throw e;
-            } catch (Exception e) {
-                throw new AdminError(AdminError.UNAVAILABLE, "could not promote the shards: " + e.getMessage());
-            }
-        }));
+        server.createContext("/v1/standby/promote", ex -> handle(ex, "POST", true,
+                () -> respondWith(ex, promote, "could not promote the shards: ")));
         server.createContext("/v1/standby/semi-sync", ex -> handle(ex, "POST", true, () -> {
             JsonNode body = body(ex);
             if (!body.path("enabled").isBoolean()) {
@@ -412,6 +394,20 @@ public final class AdminServer implements AutoCloseable {
                 throw new AdminError(AdminError.CONFLICT, e.getMessage());
             }
         }));
+    }
+
+    /** Answers with what {@code call} returns as JSON: its refusal (IllegalStateException) as 409, a failure to reach the shards as 503. */
+    private static void respondWith(HttpExchange ex, java.util.concurrent.Callable<Object> call, String unavailable)
+            throws IOException {
+        try {
+            respond(ex, 200, "application/json", JSON.writeValueAsString(call.call()));
+        } catch (IllegalStateException e) {
+            throw new AdminError(AdminError.CONFLICT, e.getMessage());
+        } catch (IOException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new AdminError(AdminError.UNAVAILABLE, unavailable + e.getMessage());
+        }
     }
 
     /** The XA transactions prepared and not committed at a cut on each shard of a primary. */
