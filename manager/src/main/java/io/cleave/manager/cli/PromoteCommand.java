@@ -33,7 +33,9 @@ public final class PromoteCommand implements Callable<Integer> {
                     s.gtid().isEmpty() ? "(none)" : s.gtid(), s.prepared());
         }
         out.printf("promoted to primary at epoch %d in %.2f s; proxy: %s%n", r.epoch(), r.millis() / 1000.0, r.proxy());
-        if (r.stillPrepared() != 0) {
+        if (r.stillPrepared() < 0) {
+            out.println("the proxy does not run, so the prepared XA branches are not settled yet: see the daemon log");
+        } else if (r.stillPrepared() > 0) {
             out.printf("%d XA branch(es) still prepared: 'cleave xa list' shows them%n", r.stillPrepared());
         }
         out.flush();

@@ -271,7 +271,7 @@ public final class Daemon implements AutoCloseable {
             checkSchemas();
             startProxy();
             ProxyService p = proxy;
-            int stillPrepared = p == null ? -1 : (int) p.inDoubt().size();
+            int stillPrepared = p == null ? -1 : p.inDoubt().size();
             startArchiving();
             replication.poll();
             long epoch = io.cleave.manager.standby.StandbyState.of(home).orElseThrow().epoch();

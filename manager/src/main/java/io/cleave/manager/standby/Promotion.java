@@ -74,9 +74,16 @@ public final class Promotion {
 
     private ShardPromotion promoteShard(int shard, Connection c) throws SQLException, InterruptedException {
         try (Statement s = c.createStatement()) {
+            long started = System.nanoTime();
             s.execute("STOP SLAVE IO_THREAD");
+            long ioStopped = System.nanoTime();
             drain(shard, s);
+            long drained = System.nanoTime();
             s.execute("STOP SLAVE");
+            // Where a promotion's time goes: a stop waits when a thread is blocked (the network, an unfinished group).
+            log.info("shard {}: IO thread stopped in {} ms, relay log applied in {} ms, replica stopped in {} ms", shard,
+                    (ioStopped - started) / 1_000_000, (drained - ioStopped) / 1_000_000,
+                    (System.nanoTime() - drained) / 1_000_000);
             String gtid = single(s, "SELECT @@gtid_slave_pos");
             s.execute("RESET SLAVE ALL");
             s.execute("SET GLOBAL rpl_semi_sync_slave_enabled = OFF");
@@ -86,9 +93,16 @@ public final class Promotion {
         }
     }
 
-    /** Waits until the SQL thread applied every event the IO thread received; fails on a replica error. */
+    /**
+     * Waits until the SQL thread applied every event the IO thread received; fails on a replica error. Done
+     * when the SQL thread waits at the relay log's end and has executed up to what was read; or, when the
+     * relay log ends inside a transaction (the primary died before sending its end, so never acknowledged
+     * it), when it waited there at the same position on two reads in a row: the state alone could still
+     * be the one from before the last events arrived.
+     */
     private void drain(int shard, Statement s) throws SQLException, InterruptedException {
         long deadline = System.currentTimeMillis() + drainMillis;
+        String waitedAt = null;
         while (true) {
             try (ResultSet rs = s.executeQuery("SHOW SLAVE STATUS")) {
                 if (!rs.next()) {
@@ -101,9 +115,14 @@ public final class Promotion {
                 if (!"Yes".equals(rs.getString("Slave_SQL_Running"))) {
                     s.execute("START SLAVE SQL_THREAD");
                 } else if (String.valueOf(rs.getString("Slave_SQL_Running_State")).contains("read all relay log")) {
-                    // Also true with a transaction's first events and not its end received: the primary never
-                    // acknowledged that one, and a promoted shard drops it with the relay log.
-                    return;
+                    String executed = rs.getString("Relay_Master_Log_File") + ":" + rs.getLong("Exec_Master_Log_Pos");
+                    if (executed.equals(rs.getString("Master_Log_File") + ":" + rs.getLong("Read_Master_Log_Pos"))
+                            || executed.equals(waitedAt)) {
+                        return;
+                    }
+                    waitedAt = executed;
+                } else {
+                    waitedAt = null;
                 }
             }
             if (System.currentTimeMillis() > deadline) {
