@@ -18,7 +18,6 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -105,9 +104,7 @@ class DaemonKilledMidMoveIT {
             writer.start();
             id = admin.startMove("w", keys, 1).id;
             Files.createFile(gate);
-            assertThat(up.waitFor(90, TimeUnit.SECONDS)).as("the daemon halted:\n%s", Files.readString(log)).isTrue();
-            assertThat(up.exitValue()).as(Files.readString(log)).isEqualTo(137);
-            assertThat(Files.readString(log)).contains("test hook: halting move " + id + " at " + point);
+            CleaveJar.awaitHalt(up, log, "test hook: halting move " + id + " at " + point);
         } finally {
             stop.set(true);
             up.destroyForcibly();

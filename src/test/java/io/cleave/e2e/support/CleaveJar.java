@@ -43,6 +43,13 @@ public final class CleaveJar {
         return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     }
 
+    /** Waits up to 90 s for a daemon {@link #up started} with a halting test hook to die like kill -9, saying {@code logged}. */
+    public static void awaitHalt(Process up, java.nio.file.Path log, String logged) throws IOException, InterruptedException {
+        assertThat(up.waitFor(90, TimeUnit.SECONDS)).as("the daemon halted:\n%s", java.nio.file.Files.readString(log)).isTrue();
+        assertThat(up.exitValue()).as(java.nio.file.Files.readString(log)).isEqualTo(137);
+        assertThat(java.nio.file.Files.readString(log)).contains(logged);
+    }
+
     /** The admin API of a daemon started by {@link #up} once it reports ready; fails if the daemon exits first. */
     public static io.cleave.manager.admin.AdminClient awaitAdmin(CleaveTestHome home, Process up, java.nio.file.Path log)
             throws Exception {

@@ -51,10 +51,17 @@ final class UniqueLookups {
 
     /** Every lookup row on every shard: value to the keys naming it (one, unless the lookup is broken). */
     static Map<String, List<Long>> lookupRows(RunningDaemon daemon, int shards) throws SQLException {
+        return lookupRows(daemon, shards, "gu", "users");
+    }
+
+    /** The same for the key {@code email} of {@code schema.table}. */
+    static Map<String, List<Long>> lookupRows(RunningDaemon daemon, int shards, String schema, String table)
+            throws SQLException {
         Map<String, List<Long>> out = new HashMap<>();
         for (int s = 0; s < shards; s++) {
             try (Connection c = daemon.connect(s); Statement st = c.createStatement();
-                 ResultSet rs = st.executeQuery("SELECT email, cleave_key FROM " + LOOKUP)) {
+                 ResultSet rs = st.executeQuery("SELECT email, cleave_key FROM cleave."
+                         + UniqueIndex.lookupName(schema, table, "email"))) {
                 while (rs.next()) {
                     out.computeIfAbsent(rs.getString(1).toLowerCase(), k -> new ArrayList<>()).add(rs.getLong(2));
                 }
@@ -65,9 +72,14 @@ final class UniqueLookups {
 
     /** Rows (id, email) read through the proxy. */
     static Map<Long, String> rows(Connection proxy) throws SQLException {
+        return rows(proxy, "gu.users");
+    }
+
+    /** Rows (id, email) of {@code table} (schema-qualified) read through the proxy. */
+    static Map<Long, String> rows(Connection proxy, String table) throws SQLException {
         Map<Long, String> out = new HashMap<>();
         try (Statement st = proxy.createStatement();
-             ResultSet rs = st.executeQuery("SELECT id, email FROM gu.users WHERE email IS NOT NULL")) {
+             ResultSet rs = st.executeQuery("SELECT id, email FROM " + table + " WHERE email IS NOT NULL")) {
             while (rs.next()) {
                 out.put(rs.getLong(1), rs.getString(2).toLowerCase());
             }
@@ -77,10 +89,16 @@ final class UniqueLookups {
 
     /** What breaks the invariant: rows without a lookup row naming them, and values with two lookup rows. */
     static List<String> violations(RunningDaemon daemon, Connection proxy, int shards) throws SQLException {
-        Map<String, List<Long>> lookup = lookupRows(daemon, shards);
+        return violations(daemon, proxy, shards, "gu", "users");
+    }
+
+    /** The same for the key {@code email} of {@code schema.table}, keyed by {@code id}. */
+    static List<String> violations(RunningDaemon daemon, Connection proxy, int shards, String schema, String table)
+            throws SQLException {
+        Map<String, List<Long>> lookup = lookupRows(daemon, shards, schema, table);
         List<String> out = new ArrayList<>();
         Map<String, Long> seen = new HashMap<>();
-        for (Map.Entry<Long, String> row : rows(proxy).entrySet()) {
+        for (Map.Entry<Long, String> row : rows(proxy, schema + "." + table).entrySet()) {
             List<Long> keys = lookup.getOrDefault(row.getValue(), List.of());
             if (!keys.equals(List.of(row.getKey()))) {
                 out.add("row " + row.getKey() + " (" + row.getValue() + ") has lookup rows " + keys);

@@ -144,6 +144,22 @@ public final class CleaveProxyService implements ProxyService {
     }
 
     @Override
+    public void uniqueKeyComplete(io.cleave.router.unique.UniqueIndex index) {
+        ProxyServer s = server;
+        if (s != null) {
+            s.runtime().uniqueIndexes().complete(index);
+        }
+    }
+
+    @Override
+    public void uniqueKeyDropped(io.cleave.router.unique.UniqueIndex index) {
+        ProxyServer s = server;
+        if (s != null) {
+            s.runtime().uniqueIndexes().remove(index);
+        }
+    }
+
+    @Override
     public void uniqueKeyBuildsExclude(java.util.function.BooleanSupplier moves) {
         running().runtime().uniqueIndexes().movesUnderWay(moves);
     }

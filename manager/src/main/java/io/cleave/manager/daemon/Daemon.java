@@ -151,7 +151,7 @@ public final class Daemon implements AutoCloseable {
                 moves = new MoveService(new MoveEnvironment(links, maps, this::cutoverGate,
                         new MoveJournal(home.state()), MoveSettings.fromSystemProperties(),
                         new MoveMetrics(registry, () -> moves.phases()),
-                        new MoveHooks.Switchable(MoveHooks.fromSystemProperties())));
+                        new MoveHooks.Switchable(MoveHooks.fromSystemProperties()), new ProxyKeyRegistry(() -> proxy)));
                 moves.refuseDuring(() -> {
                     ProxyService p = proxy;
                     return p != null && p.buildingUniqueKeys();

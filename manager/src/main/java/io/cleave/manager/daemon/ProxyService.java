@@ -60,6 +60,14 @@ public interface ProxyService extends AutoCloseable {
     default void uniqueKeyBuildsExclude(java.util.function.BooleanSupplier moves) {
     }
 
+    /** {@code index}'s lookup was filled by a move's cutover that sharded its table: enforce it fully. */
+    default void uniqueKeyComplete(io.cleave.router.unique.UniqueIndex index) {
+    }
+
+    /** {@code index} is gone: the move that would have sharded its table was undone. */
+    default void uniqueKeyDropped(io.cleave.router.unique.UniqueIndex index) {
+    }
+
     /** Whether a global unique key's lookup is being built now. */
     default boolean buildingUniqueKeys() {
         return false;

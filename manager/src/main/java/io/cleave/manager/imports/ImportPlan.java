@@ -2,6 +2,7 @@ package io.cleave.manager.imports;
 
 import io.cleave.manager.move.Catalog;
 import io.cleave.manager.move.RuleSpec;
+import io.cleave.manager.unique.MovedKey;
 import io.cleave.router.shardmap.ShardMap;
 import io.cleave.router.topology.TableRule;
 import io.cleave.router.topology.Topology;
@@ -23,7 +24,7 @@ import java.util.regex.Pattern;
  * happens: each table with the rule its rows move by (the sharding rules: a table a rule shards,
  * a reference table, else its home shard), each view with where it can be answered, the routines
  * created on every shard, and the problems: the binlog, a table without a primary key, a unique key
- * leaving out the sharding column, foreign keys, triggers, another engine than InnoDB, a name the
+ * leaving out the sharding column over a column prefix or that the rows break, foreign keys, triggers, another engine than InnoDB, a name the
  * shards use already, a view or routine over tables that will be spread over several shards.
  */
 final class ImportPlan {
@@ -67,7 +68,7 @@ final class ImportPlan {
             plan.problems.add("database " + db + " has no tables on the source (or the account cannot see them)");
         }
         for (Map.Entry<String, String> t : engines.entrySet()) {
-            plan.table(source, db, t.getKey(), t.getValue(), routing);
+            plan.table(source, db, t.getKey(), t.getValue(), routing, map.shardCount());
         }
         for (Map.Entry<String, String> v : viewDefinitions.entrySet()) {
             plan.view(v.getKey(), v.getValue(), routing);
@@ -81,7 +82,25 @@ final class ImportPlan {
         return plan;
     }
 
-    private void table(Connection source, String db, String table, String engine, Topology routing) throws SQLException {
+    /**
+     * Unique keys without the sharding column become global unique keys, their lookups filled at the
+     * import's cutover: a problem when one cannot be (a column prefix) or the rows already break it.
+     */
+    private void globalKeys(Connection source, String db, String table, String column, int shards) throws SQLException {
+        try {
+            for (MovedKey key : MovedKey.of(source, db, table, column, shards)) {
+                List<String> duplicates = key.duplicates(source, 10);
+                if (!duplicates.isEmpty()) {
+                    problems.add(key.duplicatesRefusal(duplicates));
+                }
+            }
+        } catch (MovedKey.Unsupported e) {
+            problems.add(e.getMessage());
+        }
+    }
+
+    private void table(Connection source, String db, String table, String engine, Topology routing, int shards)
+            throws SQLException {
         String name = db + "." + table;
         if (engine == null || !engine.equalsIgnoreCase("InnoDB")) {
             problems.add("table " + name + " uses " + engine + ", not InnoDB: its rows cannot be read in a consistent"
@@ -98,15 +117,7 @@ final class ImportPlan {
                 problems.add("table " + name + " is sharded on " + s.keyspace() + " by column " + s.column()
                         + " (the sharding rules say so), but it has no such column");
             } else {
-                for (Map.Entry<String, List<String>> key : unique.entrySet()) {
-                    if (key.getValue().stream().noneMatch(column::equalsIgnoreCase)) {
-                        problems.add("the unique key " + key.getKey() + " " + key.getValue() + " of " + name + " leaves"
-                                + " out its sharding column " + column + ": each shard could only keep it unique among its"
-                                + " own rows while they are copied; add " + column + " to the key, shard the table by"
-                                + " another rule, or drop the key and add it again with CREATE UNIQUE INDEX through the"
-                                + " proxy once the import is done (its lookup is built from the rows then)");
-                    }
-                }
+                globalKeys(source, db, table, column, shards);
                 rule = new TableRule.Sharded(table, s.keyspace(), column);
             }
         }

@@ -44,16 +44,10 @@ public final class Catalog {
     /** Every unique index (the primary key as "PRIMARY") with its columns in order. */
     public static Map<String, List<String>> uniqueKeys(Connection c, String schema, String table) throws SQLException {
         Map<String, List<String>> out = new LinkedHashMap<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT INDEX_NAME, COLUMN_NAME FROM information_schema.STATISTICS"
+        for (String[] row : aboutTable(c, "SELECT INDEX_NAME, COLUMN_NAME FROM information_schema.STATISTICS"
                 + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? AND NON_UNIQUE = 0 ORDER BY INDEX_NAME = 'PRIMARY' DESC,"
-                + " INDEX_NAME, SEQ_IN_INDEX")) {
-            ps.setString(1, schema);
-            ps.setString(2, table);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.computeIfAbsent(rs.getString(1), k -> new ArrayList<>()).add(rs.getString(2));
-                }
-            }
+                + " INDEX_NAME, SEQ_IN_INDEX", schema, table)) {
+            out.computeIfAbsent(row[0], k -> new ArrayList<>()).add(row[1]);
         }
         return out;
     }
@@ -61,13 +55,27 @@ public final class Catalog {
     /** The table's columns in order, with their data types. */
     public static Map<String, String> columns(Connection c, String schema, String table) throws SQLException {
         Map<String, String> out = new LinkedHashMap<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT COLUMN_NAME, DATA_TYPE FROM information_schema.COLUMNS"
-                + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION")) {
+        for (String[] row : aboutTable(c, "SELECT COLUMN_NAME, DATA_TYPE FROM information_schema.COLUMNS"
+                + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION", schema, table)) {
+            out.put(row[0], row[1].toLowerCase(Locale.ROOT));
+        }
+        return out;
+    }
+
+    /** The rows of {@code sql}, an information_schema query with the schema and the table as its parameters. */
+    public static List<String[]> aboutTable(Connection c, String sql, String schema, String table) throws SQLException {
+        List<String[]> out = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
             ps.setString(1, schema);
             ps.setString(2, table);
             try (ResultSet rs = ps.executeQuery()) {
+                int width = rs.getMetaData().getColumnCount();
                 while (rs.next()) {
-                    out.put(rs.getString(1), rs.getString(2).toLowerCase(Locale.ROOT));
+                    String[] row = new String[width];
+                    for (int i = 0; i < width; i++) {
+                        row[i] = rs.getString(i + 1);
+                    }
+                    out.add(row);
                 }
             }
         }

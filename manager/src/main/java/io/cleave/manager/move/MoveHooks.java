@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
 public interface MoveHooks {
 
     /** Points a move passes, in order. */
-    enum Point { COPYING, CATCHING_UP, VERIFYING, CUTTING_OVER, AFTER_FLIP, CLEANING_UP, UNDOING }
+    enum Point { COPYING, CATCHING_UP, VERIFYING, CUTTING_OVER, FILLING_LOOKUPS, KEYS_REGISTERED, AFTER_FLIP, CLEANING_UP, UNDOING }
 
     MoveHooks NONE = (point, id) -> {
     };

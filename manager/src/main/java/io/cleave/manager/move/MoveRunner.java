@@ -1,5 +1,7 @@
 package io.cleave.manager.move;
 
+import io.cleave.manager.unique.LookupFill;
+import io.cleave.manager.unique.MovedKey;
 import io.cleave.proxy.cutover.Cutover;
 import io.cleave.proxy.cutover.CutoverGate;
 import org.slf4j.Logger;
@@ -47,6 +49,10 @@ final class MoveRunner {
     private final Map<Integer, Connection> targets = new LinkedHashMap<>();
     private BinlogTail tail;
     private long lastJournal;
+    /** The global unique keys of tables the move shards (read from the source when first needed). */
+    private List<MovedKey> movedKeys;
+    /** Why the rows cannot take their keys' lookups (found under the cutover's hold): the move is undone. */
+    private String keysRefusal;
 
     MoveRunner(MoveRecord record, MoveEnvironment env) {
         this.r = record;
@@ -222,6 +228,7 @@ final class MoveRunner {
         while (true) {
             checkCancel();
             closeGap();
+            LookupFill.prepare(movedKeys(), env.shards()::openForWrites);
             r.cutoverAttempts++;
             CutoverGate gate = env.gate().get();
             Cutover.Outcome outcome;
@@ -242,6 +249,12 @@ final class MoveRunner {
                         scope.targets(), String.format("%.1f", r.pauseMillis), outcome.held());
                 r.message = null;
                 advance(MovePhase.CLEANING_UP);
+                return;
+            }
+            if (keysRefusal != null) {
+                r.message = "failed: " + keysRefusal;
+                r.phase = MovePhase.UNDOING;
+                save();
                 return;
             }
             r.message = "cutover attempt " + r.cutoverAttempts + " given up: " + outcome.reason() + "; trying again";
@@ -289,15 +302,56 @@ final class MoveRunner {
         pass.settle(source, targets, unsettled);
         r.chunksRepaired += pass.counts().repaired();
         long settled = System.nanoTime();
-        env.maps().update(scope::flip);
+        long lookupRows = fillLookups();
+        long filled = System.nanoTime();
+        // Before the flip, while every statement on the table is held: no statement can be routed by
+        // the new map without finding the keys enforced.
+        movedKeys().forEach(k -> env.keys().complete(k.index()));
+        try {
+            env.maps().update(scope::flip);
+        } catch (RuntimeException e) {
+            movedKeys().forEach(k -> env.keys().dropped(k.index()));
+            throw e;
+        }
         env.hooks().at(MoveHooks.Point.AFTER_FLIP, r.id);
-        log.info("move {}: fence: last events applied in {} ms, {} changing keys checked in {} ms, map written in {} ms",
+        String lookups = movedKeys().isEmpty() ? "" : ", " + lookupRows + " lookup rows of " + movedKeys().size()
+                + " global unique keys filled in " + (filled - settled) / 1_000_000 + " ms";
+        log.info("move {}: fence: last events applied in {} ms, {} changing keys checked in {} ms{}, map written in {} ms",
                 r.id, (caughtUp - started) / 1_000_000, unsettled.values().stream().mapToInt(java.util.Set::size).sum(),
-                (settled - caughtUp) / 1_000_000, (System.nanoTime() - settled) / 1_000_000);
+                (settled - caughtUp) / 1_000_000, lookups, (System.nanoTime() - filled) / 1_000_000);
+    }
+
+    /**
+     * Under the hold, before the flip: the lookups of the global unique keys of tables the move
+     * shards are made from the rows and the keys registered ({@link LookupFill}).
+     */
+    private long fillLookups() throws Exception {
+        if (movedKeys().isEmpty()) {
+            return 0;
+        }
+        hook(MoveHooks.Point.FILLING_LOOKUPS);
+        long rows;
+        try {
+            rows = LookupFill.fill(source, movedKeys(), env.shards()::openForWrites);
+        } catch (LookupFill.Duplicates e) {
+            keysRefusal = e.getMessage();
+            throw e;
+        }
+        try (Connection home = env.shards().open(env.maps().topology().defaultShard())) {
+            LookupFill.register(home, movedKeys());
+        }
+        hook(MoveHooks.Point.KEYS_REGISTERED);
+        return rows;
     }
 
     private void cleanUp() throws Exception {
         closeTail();
+        if (!movedKeys().isEmpty()) {
+            // Also after a restart that found the map flipped but the keys' builds rows left.
+            try (Connection home = env.shards().open(env.maps().topology().defaultShard())) {
+                LookupFill.complete(home, movedKeys(), env.keys());
+            }
+        }
         hook(MoveHooks.Point.CLEANING_UP);
         try (Connection c = env.shards().openForWrites(r.source)) {
             shapes(c);
@@ -316,6 +370,11 @@ final class MoveRunner {
     private void undo() throws Exception {
         closeTail();
         hook(MoveHooks.Point.UNDOING);
+        if (!movedKeys().isEmpty()) {
+            try (Connection home = env.shards().open(env.maps().topology().defaultShard())) {
+                LookupFill.drop(home, movedKeys(), env.shards()::openForWrites, env.keys());
+            }
+        }
         try (Connection s = env.shards().open(r.source)) {
             shapes(s);
         }
@@ -351,6 +410,24 @@ final class MoveRunner {
         env.metrics().lag(r.lagEvents, r.lagSeconds);
         saveSometimes();
         return changed;
+    }
+
+    /** The global unique keys of the tables the move makes sharded, read from the source. */
+    private List<MovedKey> movedKeys() throws SQLException {
+        if (movedKeys == null) {
+            List<MovedKey> keys = new ArrayList<>();
+            try (Connection c = env.shards().open(r.source)) {
+                for (TableProgress t : r.tables) {
+                    if (t.rule != null && "sharded".equals(t.rule.rule)) {
+                        keys.addAll(MovedKey.of(c, t.schema, t.table, t.rule.column, env.maps().current().shardCount()));
+                    }
+                }
+            } catch (MovedKey.Unsupported e) {
+                throw new SQLException(e.getMessage(), e);
+            }
+            movedKeys = keys;
+        }
+        return movedKeys;
     }
 
     private void startTail() throws Exception {

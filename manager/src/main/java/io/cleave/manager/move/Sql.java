@@ -54,6 +54,11 @@ public final class Sql {
         return "`" + identifier.replace("`", "``") + "`";
     }
 
+    /** {@code s} as a string literal (backslashes escaped too: the shards may run without NO_BACKSLASH_ESCAPES). */
+    public static String string(String s) {
+        return "'" + s.replace("\\", "\\\\").replace("'", "''") + "'";
+    }
+
     /** A condition true for the rows of the moving keys. */
     public static String moving(String column, KeySet keys, int buckets) {
         String c = quote(column);

@@ -1,5 +1,6 @@
 package io.cleave.manager.move;
 
+import io.cleave.manager.unique.MovedKey;
 import io.cleave.router.keyspace.HashShardFunction;
 import io.cleave.router.keyspace.KeyType;
 import io.cleave.router.keyspace.Keyspace;
@@ -154,18 +155,28 @@ final class TableMovePlanner {
                 throw bad("table " + schema + "." + table + " has no column " + s.column() + ": its columns are "
                         + columns.keySet());
             }
-            for (Map.Entry<String, List<String>> key : Catalog.uniqueKeys(c, schema, table).entrySet()) {
-                if (key.getValue().stream().noneMatch(column::equalsIgnoreCase)) {
-                    throw bad("the unique key " + key.getKey() + " " + key.getValue() + " of " + schema + "." + table
-                            + " leaves out " + column + ": each shard could only keep its values unique among its own"
-                            + " rows while they move; add " + column + " to the key first, or drop the key and add it"
-                            + " again with CREATE UNIQUE INDEX through the proxy once the table is sharded (its lookup"
-                            + " is built from the rows then)");
-                }
-            }
+            refuseBrokenKeys(c, schema, table, column);
             rule = new TableRule.Sharded(table, s.keyspace(), column);
         }
         return TableProgress.of(schema, table, pk, rule);
+    }
+
+    /**
+     * Unique keys without the sharding column become global unique keys, their lookups filled at the
+     * cutover: refused now, with nothing moved, when one cannot be (a column prefix) or when the
+     * rows already break it.
+     */
+    private void refuseBrokenKeys(Connection c, String schema, String table, String column) throws SQLException {
+        try {
+            for (MovedKey key : MovedKey.of(c, schema, table, column, maps.current().shardCount())) {
+                List<String> duplicates = key.duplicates(c, 10);
+                if (!duplicates.isEmpty()) {
+                    throw bad(key.duplicatesRefusal(duplicates));
+                }
+            }
+        } catch (MovedKey.Unsupported e) {
+            throw bad(e.getMessage());
+        }
     }
 
     /** Creates the table on a target where it is missing; refuses one that already holds rows. */

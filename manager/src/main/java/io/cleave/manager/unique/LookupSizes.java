@@ -16,7 +16,8 @@ import java.util.List;
  * over the shards it is spread on (from the shards' statistics, or counted), read from the catalog
  * the proxy keeps on the default shard, and its state: {@code building} while CREATE UNIQUE INDEX
  * fills its lookup (or after a crash interrupted that: writes to the table are then refused until
- * the key is dropped), {@code enforced} once built.
+ * the key is dropped) and from a move's cutover that filled it until the move goes on after the
+ * flip ({@code LookupFill}), {@code enforced} once built.
  */
 public final class LookupSizes {
 

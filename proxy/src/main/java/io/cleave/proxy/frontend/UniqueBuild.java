@@ -90,7 +90,7 @@ final class UniqueBuild {
                         Consumer<ErrPacket> refused) {
         UniqueBuild build = new UniqueBuild(session, index, primaryKey, added, dataTypes);
         List<byte[]> ddl = List.of(bytes("DROP TABLE IF EXISTS " + index.qualifiedLookup()),
-                bytes(UniqueDdl.lookupDdl(index, columnTypes, keyType)));
+                bytes(io.cleave.router.unique.LookupTable.create(index, columnTypes, keyType)));
         build.onEveryShard(ddl, created -> {
             if (created != null) {
                 refused.accept(created);

@@ -2,7 +2,6 @@ package io.cleave.proxy.frontend;
 
 import io.cleave.proxy.protocol.packet.server.ErrPacket;
 import io.cleave.proxy.unique.UniqueIndexes;
-import io.cleave.router.keyspace.KeyCollations;
 import io.cleave.router.keyspace.KeyType;
 import io.cleave.router.sql.ast.Ddl;
 import io.cleave.router.sql.ast.Statement;
@@ -12,6 +11,7 @@ import io.cleave.router.sql.lex.TokenBuffer;
 import io.cleave.router.sql.parse.SqlParser;
 import io.cleave.router.topology.TableRule;
 import io.cleave.router.unique.GlobalKeyAlter;
+import io.cleave.router.unique.LookupTable;
 import io.cleave.router.unique.UniqueIndex;
 
 import java.nio.charset.StandardCharsets;
@@ -151,7 +151,7 @@ final class UniqueDdl {
                     return;
                 }
                 columnTypes.add(type);
-                kinds.add(kind(type[1], type[3]));
+                kinds.add(LookupTable.placement(type[1], type[3]));
             }
             if (keyType == null || key.name() != null && indexNames.contains(key.name().toLowerCase(Locale.ROOT))) {
                 send.run(); // the shards name what is wrong (a key of that name exists), or skip it (IF NOT EXISTS)
@@ -355,7 +355,7 @@ final class UniqueDdl {
                 List<KeyType> kinds = new ArrayList<>();
                 for (String c : columns) {
                     String[] type = types.get(c.toLowerCase(Locale.ROOT));
-                    kinds.add(kind(type[1], type[3]));
+                    kinds.add(LookupTable.placement(type[1], type[3]));
                 }
                 declared.add(new UniqueIndex(schema, table, e.getKey(), columns, kinds, sharded.column(),
                         UniqueIndex.lookupName(schema, table, e.getKey()), shards));
@@ -370,7 +370,7 @@ final class UniqueDdl {
                 List<String[]> columnTypes = new ArrayList<>();
                 index.columns().forEach(c -> columnTypes.add(types.get(c.toLowerCase(Locale.ROOT))));
                 ddls.add(bytes("DROP TABLE IF EXISTS " + index.qualifiedLookup()));
-                ddls.add(bytes(lookupDdl(index, columnTypes, keyType)));
+                ddls.add(bytes(LookupTable.create(index, columnTypes, keyType)));
             }
             MultiExchange create = new MultiExchange(new SystemContext(session.loop()), false, created -> {
                 for (LegResult r : created) {
@@ -397,20 +397,6 @@ final class UniqueDdl {
             }
             create.start();
         }, () -> answer.run());
-    }
-
-    /** The CREATE TABLE of {@code index}'s lookup: the key's columns as the table has them, and the row's sharding key. */
-    static String lookupDdl(UniqueIndex index, List<String[]> columnTypes, String[] keyType) {
-        StringBuilder s = new StringBuilder("CREATE TABLE ").append(index.qualifiedLookup()).append(" (");
-        for (int i = 0; i < index.columns().size(); i++) {
-            s.append(SqlLiterals.identifier(index.columns().get(i))).append(' ').append(columnType(columnTypes.get(i)))
-                    .append(" NOT NULL, ");
-        }
-        s.append(UniqueIndex.KEY_COLUMN).append(' ').append(columnType(keyType)).append(" NOT NULL, PRIMARY KEY (");
-        for (int i = 0; i < index.columns().size(); i++) {
-            s.append(i == 0 ? "" : ", ").append(SqlLiterals.identifier(index.columns().get(i)));
-        }
-        return s.append(")) ENGINE=InnoDB").toString();
     }
 
     private void failDeclaring(Command command, List<UniqueIndex> keys, ErrPacket error) {
@@ -488,29 +474,6 @@ final class UniqueDdl {
             n = Math.max(n, Math.min(k.lookupShards(), session.runtime().shardMaps().current().shardCount()));
         }
         return n;
-    }
-
-    /**
-     * How a column's values are placed: integers as numbers, strings folded where the fold never
-     * splits values the collation calls equal; others (a language's collation, dates, decimals)
-     * not at all: their lookup rows stay on one shard, where the server compares them.
-     */
-    private static KeyType kind(String dataType, String collation) {
-        return switch (dataType.toLowerCase(Locale.ROOT)) {
-            case "tinyint", "smallint", "mediumint", "int", "integer", "bigint" -> KeyType.INTEGER;
-            case "binary", "varbinary" -> KeyType.STRING;
-            case "char", "varchar" -> KeyCollations.foldCovers(collation) ? KeyType.STRING : null;
-            default -> null;
-        };
-    }
-
-    /** The column's type as information_schema shows it, with its character set and collation. */
-    private static String columnType(String[] type) {
-        String s = type[0];
-        if (!type[2].isEmpty() && !type[3].isEmpty()) {
-            s += " CHARACTER SET " + type[2] + " COLLATE " + type[3];
-        }
-        return s;
     }
 
     private static List<String> lowerCase(List<String> names) {

@@ -110,6 +110,16 @@ public final class UniqueIndexes {
         builds.decrementAndGet();
     }
 
+    /**
+     * {@code index} is complete: its lookup was filled under a move's cutover (shard-table, import)
+     * that made its table sharded. A key an earlier run loaded as interrupted (the daemon stopped
+     * between the key's registration and the end of that cutover) takes writes again.
+     */
+    public void complete(UniqueIndex index) {
+        add(index);
+        interrupted.remove(index);
+    }
+
     /** {@code index}'s build could not be undone everywhere: writes to its table are refused (as after a crash). */
     public void interrupt(UniqueIndex index) {
         add(index);
@@ -137,8 +147,10 @@ public final class UniqueIndexes {
         for (UniqueIndex index : indexes) {
             if (interrupted.contains(index)) {
                 return "the build of the global unique key " + index.name() + " of " + index.table()
-                        + " was interrupted (the daemon stopped): writes to the table are refused until the key is"
-                        + " dropped (DROP INDEX " + index.name() + " ON " + index.table() + ") and created again";
+                        + " was interrupted (the daemon stopped): writes to the table are refused until the move"
+                        + " sharding the table completes it (cleave moves), or, built by CREATE UNIQUE INDEX or ALTER"
+                        + " TABLE, until the key is dropped (DROP INDEX " + index.name() + " ON " + index.table()
+                        + ") and created again";
             }
         }
         return null;
