@@ -189,7 +189,7 @@ public final class BankTransfers implements AutoCloseable {
      * uncertain transfers each either applied to both its accounts or to neither. Returns the
      * accounts that differ, empty when the rows and the ledger agree.
      */
-    Map<Long, String> differences(Map<Long, Long> balances) {
+    public Map<Long, String> differences(Map<Long, Long> balances) {
         Map<Long, Long> expected = expected();
         Map<Long, Long> off = new TreeMap<>();
         Map<Long, String> wrong = new TreeMap<>();

@@ -227,7 +227,7 @@ class StandbyIT {
         }
     }
 
-    private static StandbyReport await(Daemon daemon, Predicate<StandbyReport> condition, String what) throws Exception {
+    static StandbyReport await(Daemon daemon, Predicate<StandbyReport> condition, String what) throws Exception {
         long deadline = System.nanoTime() + 60_000_000_000L;
         StandbyReport last = null;
         while (System.nanoTime() < deadline) {
@@ -280,13 +280,13 @@ class StandbyIT {
         return Long.parseLong(gtid.substring(gtid.lastIndexOf('-') + 1));
     }
 
-    private static Connection shard(Daemon daemon, int shard) throws SQLException {
+    static Connection shard(Daemon daemon, int shard) throws SQLException {
         ShardEndpoint e = daemon.shardEndpoints().get(shard);
         return DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + e.port() + "/?sslMode=DISABLED"
                 + "&allowPublicKeyRetrieval=true", e.user(), e.secret());
     }
 
-    private static void run(Connection c, String sql) {
+    static void run(Connection c, String sql) {
         try (Statement s = c.createStatement()) {
             s.execute(sql);
         } catch (SQLException e) {
@@ -294,7 +294,7 @@ class StandbyIT {
         }
     }
 
-    private static String single(Connection c, String sql) throws SQLException {
+    static String single(Connection c, String sql) throws SQLException {
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
             rs.next();
             return rs.getString(1);

@@ -204,6 +204,12 @@ public final class AdminClient {
                 });
     }
 
+    /** Promotes this daemon's home (a standby whose primary is gone) to primary. */
+    public io.cleave.manager.standby.PromotionReport promote() throws IOException {
+        return post("/v1/standby/promote", java.util.Map.of(), Duration.ofMinutes(5),
+                io.cleave.manager.standby.PromotionReport.class);
+    }
+
     public io.cleave.manager.standby.StandbyReport standby() throws IOException {
         return AdminServer.JSON.readValue(send("GET", "/v1/standby"), io.cleave.manager.standby.StandbyReport.class);
     }

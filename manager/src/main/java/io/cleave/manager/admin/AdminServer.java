@@ -356,11 +356,14 @@ public final class AdminServer implements AutoCloseable {
      * The standby pair's endpoints: {@code GET /v1/standby} (a {@link io.cleave.manager.standby.StandbyReport}, 404
      * without a pair), {@code POST /v1/standby/attach} (on the primary: an {@link io.cleave.manager.standby.Attachment}),
      * {@code POST /v1/standby/semi-sync} with {@code {"enabled": true}} (on the primary), {@code POST
-     * /v1/standby/prepared} with a cut's positions (on the primary: its {@link PreparedAt}); and, while
+     * /v1/standby/prepared} with a cut's positions (on the primary: its {@link PreparedAt}), {@code POST
+     * /v1/standby/promote} (on the standby, once its primary is gone: a {@link io.cleave.manager.standby.PromotionReport},
+     * 409 when this home is no standby); and, while
      * {@code refused} says why, every request that would change the shards is refused with 409.
      */
     public void standby(Supplier<Object> report, java.util.concurrent.Callable<Object> attach,
-                        Function<Boolean, Object> semiSync, PreparedAt prepared, Supplier<String> refused) {
+                        Function<Boolean, Object> semiSync, PreparedAt prepared,
+                        java.util.concurrent.Callable<Object> promote, Supplier<String> refused) {
         this.changesRefused = refused;
         server.createContext("/v1/standby", ex -> handle(ex, "GET", true, () -> {
             Object r = report.get();
@@ -369,17 +372,8 @@ public final class AdminServer implements AutoCloseable {
             }
             respond(ex, 200, "application/json", JSON.writeValueAsString(r));
         }));
-        server.createContext("/v1/standby/attach", ex -> handle(ex, "POST", true, () -> {
-            try {
-                respond(ex, 200, "application/json", JSON.writeValueAsString(attach.call()));
-            } catch (IllegalStateException e) {
-                throw new AdminError(AdminError.CONFLICT, e.getMessage());
-            } catch (IOException | RuntimeException e) {
-                throw e;
-            } catch (Exception e) {
-                throw new AdminError(AdminError.UNAVAILABLE, "could not prepare the shards: " + e.getMessage());
-            }
-        }));
+        server.createContext("/v1/standby/attach", ex -> handle(ex, "POST", true,
+                () -> respondWith(ex, attach, "could not prepare the shards: ")));
         server.createContext("/v1/standby/prepared", ex -> handle(ex, "POST", true, () -> {
             java.util.List<io.cleave.manager.standby.CutPosition> cut;
             try {
@@ -394,6 +388,8 @@ public final class AdminServer implements AutoCloseable {
                 throw new AdminError(AdminError.UNAVAILABLE, "could not read the shards' binlogs: " + e.getMessage());
             }
         }));
+        server.createContext("/v1/standby/promote", ex -> handle(ex, "POST", true,
+                () -> respondWith(ex, promote, "could not promote the shards: ")));
         server.createContext("/v1/standby/semi-sync", ex -> handle(ex, "POST", true, () -> {
             JsonNode body = body(ex);
             if (!body.path("enabled").isBoolean()) {
@@ -405,6 +401,20 @@ public final class AdminServer implements AutoCloseable {
                 throw new AdminError(AdminError.CONFLICT, e.getMessage());
             }
         }));
+    }
+
+    /** Answers with what {@code call} returns as JSON: its refusal (IllegalStateException) as 409, a failure to reach the shards as 503. */
+    private static void respondWith(HttpExchange ex, java.util.concurrent.Callable<Object> call, String unavailable)
+            throws IOException {
+        try {
+            respond(ex, 200, "application/json", JSON.writeValueAsString(call.call()));
+        } catch (IllegalStateException e) {
+            throw new AdminError(AdminError.CONFLICT, e.getMessage());
+        } catch (IOException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new AdminError(AdminError.UNAVAILABLE, unavailable + e.getMessage());
+        }
     }
 
     /** The XA transactions prepared and not committed at a cut on each shard of a primary. */

@@ -98,6 +98,8 @@ public final class Daemon implements AutoCloseable {
     private volatile ProxyService proxy;
     /** Read by admin API threads. */
     private volatile String proxyState = "not started";
+    /** Held while a promotion runs: two at once would bump the epoch twice. */
+    private final Object promoting = new Object();
     private Instant startedAt;
     private boolean closed;
 
@@ -240,10 +242,43 @@ public final class Daemon implements AutoCloseable {
             }
             replication.poll();
             return replication.report();
-        }, primarySide::preparedAt, () -> {
+        }, primarySide::preparedAt, this::promote, () -> {
             String of = standbyOf();
             return of == null ? null : "this home is a standby of " + of + ": its shards are replicas; run this on the primary";
         });
+    }
+
+    /**
+     * Promotes this standby when its primary is gone: every replica applies what it received and becomes a
+     * writable primary shard, the epoch is bumped, and the proxy starts; its recovery settles the prepared
+     * XA branches by the replicated decision rows before it takes a client.
+     */
+    private io.cleave.manager.standby.PromotionReport promote() throws Exception {
+        synchronized (promoting) {
+            long started = System.nanoTime();
+            io.cleave.manager.standby.Promotion promotion = new io.cleave.manager.standby.Promotion(home, links,
+                    Long.getLong("cleave.promote.drain-ms", 60_000));
+            String refused = promotion.refusal();
+            if (refused != null) {
+                throw new IllegalStateException(refused);
+            }
+            if (supervisors.all().stream().anyMatch(s -> s.state() != InstanceState.RUNNING)) {
+                throw new IllegalStateException("not every shard of this standby runs: a shard that is down cannot be"
+                        + " promoted, and the new primary would lack it ('cleave status' shows which)");
+            }
+            List<io.cleave.manager.standby.ShardPromotion> shards = promotion.promote(
+                    shardEndpoints().stream().filter(e -> !e.attached()).map(ShardEndpoint::index).toList());
+            writePairCnfs();
+            checkSchemas();
+            startProxy();
+            ProxyService p = proxy;
+            int stillPrepared = p == null ? -1 : p.inDoubt().size();
+            startArchiving();
+            replication.poll();
+            long epoch = io.cleave.manager.standby.StandbyState.of(home).orElseThrow().epoch();
+            return new io.cleave.manager.standby.PromotionReport(epoch, shards, stillPrepared,
+                    (System.nanoTime() - started) / 1_000_000, proxyState);
+        }
     }
 
     /** The running shards' my.cnf written again with the standby pair's options (read at each shard's next start). */

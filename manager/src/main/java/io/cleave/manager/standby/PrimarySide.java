@@ -54,6 +54,9 @@ public final class PrimarySide {
         }
         Map<String, String> options = new LinkedHashMap<>(config.server().options());
         options.putAll(SemiSync.cnfOptions(state.semiSync()));
+        // A promoted standby's config still holds the replica options it was seeded with.
+        options.put("read_only", "OFF");
+        options.put("rpl_semi_sync_slave_enabled", "OFF");
         ServerConfig s = config.server();
         return config.withServer(new ServerConfig(s.binary(), s.basePort(), options, s.osUser(), s.serverIdBase()));
     }

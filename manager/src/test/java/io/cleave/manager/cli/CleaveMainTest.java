@@ -73,6 +73,14 @@ class CleaveMainTest {
     }
 
     @Test
+    void promoteTakesOnlyTheHomeAndSaysItDoesNotFence() {
+        assertThat(run(CleaveMain.commandLine(), "promote", "--help")).isZero();
+        assertThat(out.toString()).startsWith("Usage: cleave promote").contains("--home=DIR",
+                "It does not fence the old primary");
+        assertThat(run(CleaveMain.commandLine(), "promote", "--home", tmp.toString(), "--primary", "x")).isEqualTo(2);
+    }
+
+    @Test
     void standbyTakesItsPrimaryAndAddressesFromAConfigsStandbySection() throws Exception {
         Files.writeString(tmp.resolve("token"), "t0ken\n");
         Path config = tmp.resolve("standby.yaml");

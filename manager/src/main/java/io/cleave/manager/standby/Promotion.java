@@ -1,0 +1,155 @@
+package io.cleave.manager.standby;
+
+import io.cleave.manager.home.CleaveHome;
+import io.cleave.manager.move.ShardLinks;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Makes a standby's shards primaries when the primary host is gone (or fenced by the operator): each
+ * replica stops receiving, applies everything its relay log holds (with semi-sync AFTER_SYNC that is
+ * every commit the primary acknowledged), forgets its primary and becomes writable, with no semi-sync
+ * of its own (it has no standby yet); then the epoch is bumped and the role becomes PRIMARY.
+ * <p>
+ * XA branches left prepared are not settled here: the daemon then starts its proxy, whose recovery
+ * settles every prepared branch by its coordinator's replicated decision rows before it takes a client.
+ * A decision row is written before any branch's XA COMMIT, so a branch committed on one shard has its
+ * decision on the coordinator, and none is half applied.
+ * <p>
+ * Nothing here fences the old primary: the operator must make sure it is gone.
+ */
+public final class Promotion {
+
+    private static final Logger log = LoggerFactory.getLogger(Promotion.class);
+    private static final String PREFIX = "cleave:";
+
+    private final CleaveHome home;
+    private final ShardLinks links;
+    private final long drainMillis;
+
+    public Promotion(CleaveHome home, ShardLinks links, long drainMillis) {
+        this.home = home;
+        this.links = links;
+        this.drainMillis = drainMillis;
+    }
+
+    /** Why this home cannot be promoted, or null when it can. */
+    public String refusal() {
+        StandbyState state = StandbyState.of(home).orElse(null);
+        if (state == null) {
+            return "this home has no standby pair: there is nothing to promote";
+        }
+        return state.role() == HostRole.STANDBY ? null : "this home is already the primary (epoch " + state.epoch() + ")";
+    }
+
+    /**
+     * Promotes every shard in {@code shards} and records the new role and epoch. A shard whose replica has
+     * stopped on an error is not promoted and the whole promotion fails: it lacks transactions the primary
+     * acknowledged. Running it again after a failure goes on where it stopped (a shard already promoted has no
+     * replica configuration left).
+     */
+    public List<ShardPromotion> promote(List<Integer> shards) throws SQLException, InterruptedException {
+        String refused = refusal();
+        if (refused != null) {
+            throw new IllegalStateException(refused);
+        }
+        List<ShardPromotion> out = new ArrayList<>();
+        for (int shard : shards) {
+            try (Connection c = links.open(shard)) {
+                out.add(promoteShard(shard, c));
+            }
+        }
+        StandbyState state = StandbyState.of(home).orElseThrow();
+        StandbyState.file(home).save(new StandbyState(HostRole.PRIMARY, state.epoch() + 1, null, false));
+        log.info("promoted to primary at epoch {}: {}", state.epoch() + 1, out);
+        return out;
+    }
+
+    private ShardPromotion promoteShard(int shard, Connection c) throws SQLException, InterruptedException {
+        try (Statement s = c.createStatement()) {
+            long started = System.nanoTime();
+            s.execute("STOP SLAVE IO_THREAD");
+            long ioStopped = System.nanoTime();
+            drain(shard, s);
+            long drained = System.nanoTime();
+            s.execute("STOP SLAVE");
+            // Where a promotion's time goes: a stop waits when a thread is blocked (the network, an unfinished group).
+            log.info("shard {}: IO thread stopped in {} ms, relay log applied in {} ms, replica stopped in {} ms", shard,
+                    (ioStopped - started) / 1_000_000, (drained - ioStopped) / 1_000_000,
+                    (System.nanoTime() - drained) / 1_000_000);
+            String gtid = single(s, "SELECT @@gtid_slave_pos");
+            s.execute("RESET SLAVE ALL");
+            s.execute("SET GLOBAL rpl_semi_sync_slave_enabled = OFF");
+            s.execute("SET GLOBAL rpl_semi_sync_master_enabled = OFF");
+            s.execute("SET GLOBAL read_only = OFF");
+            return new ShardPromotion(shard, gtid, prepared(s));
+        }
+    }
+
+    /**
+     * Waits until the SQL thread applied every event the IO thread received; fails on a replica error. Done
+     * when the SQL thread waits at the relay log's end and has executed up to what was read; or, when the
+     * relay log ends inside a transaction (the primary died before sending its end, so never acknowledged
+     * it), when it waited there at the same position on two reads in a row: the state alone could still
+     * be the one from before the last events arrived.
+     */
+    private void drain(int shard, Statement s) throws SQLException, InterruptedException {
+        long deadline = System.currentTimeMillis() + drainMillis;
+        String waitedAt = null;
+        while (true) {
+            try (ResultSet rs = s.executeQuery("SHOW SLAVE STATUS")) {
+                if (!rs.next()) {
+                    return; // promoted by an earlier run
+                }
+                if (rs.getInt("Last_SQL_Errno") != 0) {
+                    throw new IllegalStateException("shard " + shard + "'s replica stopped on an error, so it lacks"
+                            + " transactions of the primary: " + rs.getString("Last_SQL_Error"));
+                }
+                if (!"Yes".equals(rs.getString("Slave_SQL_Running"))) {
+                    s.execute("START SLAVE SQL_THREAD");
+                } else if (String.valueOf(rs.getString("Slave_SQL_Running_State")).contains("read all relay log")) {
+                    String executed = rs.getString("Relay_Master_Log_File") + ":" + rs.getLong("Exec_Master_Log_Pos");
+                    if (executed.equals(rs.getString("Master_Log_File") + ":" + rs.getLong("Read_Master_Log_Pos"))
+                            || executed.equals(waitedAt)) {
+                        return;
+                    }
+                    waitedAt = executed;
+                } else {
+                    waitedAt = null;
+                }
+            }
+            if (System.currentTimeMillis() > deadline) {
+                throw new IllegalStateException("shard " + shard + "'s replica did not apply its relay log within "
+                        + drainMillis / 1000 + " s: run 'cleave promote' again");
+            }
+            Thread.sleep(10);
+        }
+    }
+
+    private static int prepared(Statement s) throws SQLException {
+        int n = 0;
+        try (ResultSet rs = s.executeQuery("XA RECOVER")) {
+            while (rs.next()) {
+                String data = rs.getString(4);
+                if (data != null && data.startsWith(PREFIX)) {
+                    n++;
+                }
+            }
+        }
+        return n;
+    }
+
+    private static String single(Statement s, String sql) throws SQLException {
+        try (ResultSet rs = s.executeQuery(sql)) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+}
