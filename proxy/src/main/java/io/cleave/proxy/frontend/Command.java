@@ -196,7 +196,8 @@ final class Command {
                 assigned.add(v);
             }
         }
-        effects = new Effects(effects.usesLastInsertId(), effects.previousConnection(), effects.pin(), assigned);
+        effects = new Effects(effects.usesLastInsertId(), effects.previousConnection(), effects.pin(), assigned,
+                effects.countsFoundRows());
         if (connectionState) {
             // Unnamed, so held until the session resets or ends.
             pins = new PinNames(io.cleave.router.plan.Pin.TEMPORARY_TABLE, List.of(), List.of(), false, false);

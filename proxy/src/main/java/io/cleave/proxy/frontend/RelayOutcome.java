@@ -78,7 +78,7 @@ final class RelayOutcome {
         boolean ok = !tracker.isError() && conn.isUsable();
         List<String> locks = ok && command.pins().pin() == Pin.NAMED_LOCK ? command.pins().names() : List.of();
         List<String> variables = ok ? command.assignedVariables() : List.of();
-        boolean calcFoundRows = ok && tracker.resultSetSeen() && command.analysis() != null && calcFoundRows(command);
+        boolean calcFoundRows = ok && tracker.resultSetSeen() && command.effects().countsFoundRows();
         if (locks.isEmpty() && variables.isEmpty() && !calcFoundRows) {
             connections.settle(shard, conn, keepForWarnings);
             command.finish();
@@ -119,17 +119,6 @@ final class RelayOutcome {
             return;
         }
         command.error(1158, "08S01", "Lost connection to shard " + shard + " during query: " + cause.getMessage());
-    }
-
-    /** A SELECT SQL_CALC_FOUND_ROWS: FOUND_ROWS() then counts more rows than the result set had. */
-    private static boolean calcFoundRows(Command command) {
-        io.cleave.router.sql.lex.TokenBuffer tokens = command.analysis().tokens();
-        for (int i = 0; i < tokens.size(); i++) {
-            if (tokens.isKeyword(i, io.cleave.router.sql.lex.Keyword.SQL_CALC_FOUND_ROWS)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /**

@@ -50,7 +50,8 @@ final class SessionValues {
         for (int call = SessionCalls.next(tokens, 0, end); call >= 0; call = SessionCalls.next(tokens, call + 3, end)) {
             long value = SessionCalls.function(tokens, call) == LocalQuery.ROW_COUNT ? session.rowCount() : session.foundRows();
             // Typed BIGINT as the function is (a bare small number would be INT in the result's metadata).
-            edits.put(tokens.start(call), new Edit(tokens.end(call + 2), "(" + value + " + 0 * " + Long.MAX_VALUE + ")"));
+            edits.put(tokens.start(call), new Edit(tokens.end(call + 2),
+                    ("(" + value + " + 0 * " + Long.MAX_VALUE + ")").getBytes(StandardCharsets.US_ASCII)));
         }
         columnNames(analysis, end).forEach((last, name) -> edits.put(tokens.end(last), new Edit(tokens.end(last), name)));
         byte[] src = tokens.source();
@@ -58,7 +59,7 @@ final class SessionValues {
         int copied = tokens.offset();
         for (var e : edits.entrySet()) {
             out.write(src, copied, e.getKey() - copied);
-            out.writeBytes(e.getValue().text().getBytes(StandardCharsets.UTF_8));
+            out.writeBytes(e.getValue().text());
             copied = e.getValue().resumeAt();
         }
         out.write(src, copied, tokens.offset() + tokens.length() - copied);
@@ -66,7 +67,7 @@ final class SessionValues {
     }
 
     /** Text that goes in at a position, the original resuming at {@code resumeAt}. */
-    private record Edit(int resumeAt, String text) {
+    private record Edit(int resumeAt, byte[] text) {
     }
 
     /**
@@ -74,8 +75,8 @@ final class SessionValues {
      * them (of the first SELECT of a query, which names the columns); none when the statement is
      * not one the parser reads.
      */
-    private static TreeMap<Integer, String> columnNames(Analysis analysis, int end) {
-        TreeMap<Integer, String> names = new TreeMap<>();
+    private static TreeMap<Integer, byte[]> columnNames(Analysis analysis, int end) {
+        TreeMap<Integer, byte[]> names = new TreeMap<>();
         TokenBuffer tokens = analysis.tokens();
         if (end < tokens.size()) {
             return names;
@@ -96,9 +97,18 @@ final class SessionValues {
                 int last = c.span().last();
                 int call = SessionCalls.next(tokens, first, last + 1);
                 if (call >= 0) {
-                    String text = new String(tokens.source(), tokens.start(first), tokens.end(last) - tokens.start(first),
-                            StandardCharsets.UTF_8);
-                    names.put(last, " AS `" + text.replace("`", "``") + "`");
+                    // The client's own bytes, in its character set: only backquotes are doubled.
+                    ByteArrayOutputStream name = new ByteArrayOutputStream();
+                    name.writeBytes(" AS `".getBytes(StandardCharsets.US_ASCII));
+                    byte[] src = tokens.source();
+                    for (int b = tokens.start(first); b < tokens.end(last); b++) {
+                        if (src[b] == '`') {
+                            name.write('`');
+                        }
+                        name.write(src[b]);
+                    }
+                    name.write('`');
+                    names.put(last, name.toByteArray());
                 }
             }
         }

@@ -11,14 +11,20 @@ import java.util.List;
  *                           (SHOW WARNINGS, FOUND_ROWS()): it must run there
  * @param pin                connection-bound state it creates or releases, and where its names are
  * @param assignedVariables  user variables it assigns outside SET, read back after it (empty: none)
+ * @param countsFoundRows    it says SQL_CALC_FOUND_ROWS: FOUND_ROWS() after it is read back from its
+ *                           connection (it counts rows the result set does not have)
  */
 public record Effects(boolean usesLastInsertId, boolean previousConnection, PinSpec pin,
-                      List<String> assignedVariables) {
+                      List<String> assignedVariables, boolean countsFoundRows) {
 
     public static final Effects NONE = new Effects(false, false, PinSpec.NONE, List.of());
 
     public Effects {
         assignedVariables = List.copyOf(assignedVariables);
+    }
+
+    public Effects(boolean usesLastInsertId, boolean previousConnection, PinSpec pin, List<String> assignedVariables) {
+        this(usesLastInsertId, previousConnection, pin, assignedVariables, false);
     }
 
     /** As a planner knows them from the statement's syntax; {@link #locate} adds what only its text tells. */
@@ -41,6 +47,10 @@ public record Effects(boolean usesLastInsertId, boolean previousConnection, PinS
             }
             assigned = all;
         }
-        return new Effects(usesLastInsertId, previousConnection, PinSpec.locate(pin.pin(), tokens, digest), assigned);
+        boolean calc = false;
+        for (int i = 0; i < tokens.size() && !calc; i++) {
+            calc = tokens.isKeyword(i, io.cleave.router.sql.lex.Keyword.SQL_CALC_FOUND_ROWS);
+        }
+        return new Effects(usesLastInsertId, previousConnection, PinSpec.locate(pin.pin(), tokens, digest), assigned, calc);
     }
 }
