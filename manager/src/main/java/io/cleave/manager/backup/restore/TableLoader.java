@@ -65,15 +65,10 @@ final class TableLoader implements AutoCloseable {
         for (Map.Entry<Integer, List<byte[][]>> e : byShard.entrySet()) {
             Connection c = connection(e.getKey());
             try (PreparedStatement ps = c.prepareStatement(insert)) {
-                int n = 0;
-                for (byte[][] row : e.getValue()) {
-                    bind(ps, table.columns(), row);
-                    ps.addBatch();
-                    if (++n % BATCH == 0) {
-                        ps.executeBatch();
-                    }
+                List<byte[][]> shardRows = e.getValue();
+                for (int from = 0; from < shardRows.size(); from += BATCH) {
+                    insertBatch(c, ps, table, shardRows.subList(from, Math.min(from + BATCH, shardRows.size())));
                 }
-                ps.executeBatch();
             } catch (SQLException ex) {
                 throw new SQLException("loading " + table.name() + " into shard " + e.getKey() + ": " + ex.getMessage(),
                         ex.getSQLState(), ex.getErrorCode(), ex);
@@ -82,6 +77,43 @@ final class TableLoader implements AutoCloseable {
         rowsLoaded.addAndGet(rows.size());
         chunksLoaded.incrementAndGet();
     }
+
+    /**
+     * One batch in a transaction of its own. Loaders of several chunks of one table write into it at
+     * once, and InnoDB can pick one of them as a deadlock victim (its gap and insert-intention locks):
+     * the batch was rolled back whole, so it is written again, a few times at most.
+     */
+    private static void insertBatch(Connection c, PreparedStatement ps, BackupManifest.TableBackup table,
+                                    List<byte[][]> rows) throws SQLException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                for (byte[][] row : rows) {
+                    bind(ps, table.columns(), row);
+                    ps.addBatch();
+                }
+                ps.executeBatch();
+                c.commit();
+                return;
+            } catch (SQLException ex) {
+                ps.clearBatch();
+                c.rollback();
+                boolean victim = ex.getErrorCode() == DEADLOCK || ex.getErrorCode() == LOCK_WAIT_TIMEOUT;
+                if (!victim || attempt == RETRIES) {
+                    throw ex;
+                }
+                try {
+                    Thread.sleep(20L * attempt);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw ex;
+                }
+            }
+        }
+    }
+
+    private static final int DEADLOCK = 1213;
+    private static final int LOCK_WAIT_TIMEOUT = 1205;
+    private static final int RETRIES = 5;
 
     private static String insert(BackupManifest.TableBackup table) {
         StringBuilder cols = new StringBuilder();
@@ -117,6 +149,8 @@ final class TableLoader implements AutoCloseable {
             try (Statement s = c.createStatement()) {
                 forLoading(s);
             }
+            // Each batch commits on its own (see insertBatch), so a deadlock victim loses one batch only.
+            c.setAutoCommit(false);
             mine.put(shard, c);
         }
         return c;
