@@ -46,6 +46,7 @@ public final class ProxyRuntime {
     private final io.cleave.proxy.frontend.ClientProcesses processes = new io.cleave.proxy.frontend.ClientProcesses();
     private final InDoubtRegistry inDoubt = new InDoubtRegistry();
     private final CommitFence commitFence;
+    private final PrimaryFence primaryFence = new PrimaryFence();
     private final io.cleave.proxy.cut.CutWindows cuts;
     private final FailedLogins failedLogins;
     private final io.cleave.proxy.cutover.CutoverGate cutover;
@@ -125,6 +126,11 @@ public final class ProxyRuntime {
     }
 
     /** Where statements wait for branch commits of acknowledged cross-shard transactions. */
+    /** Whether this home may write as its standby pair's primary (set by the daemon). */
+    public PrimaryFence primaryFence() {
+        return primaryFence;
+    }
+
     public CommitFence commitFence() {
         return commitFence;
     }
