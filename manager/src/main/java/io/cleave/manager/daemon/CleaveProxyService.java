@@ -94,6 +94,16 @@ public final class CleaveProxyService implements ProxyService {
     }
 
     @Override
+    public void fence(String reason) {
+        running().runtime().primaryFence().fence(reason);
+    }
+
+    @Override
+    public void lift() {
+        running().runtime().primaryFence().lift();
+    }
+
+    @Override
     public void addShard(io.cleave.manager.daemon.ShardEndpoint shard) {
         running().addShard(endpoint(shard));
     }

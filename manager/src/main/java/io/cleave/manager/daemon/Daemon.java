@@ -94,6 +94,9 @@ public final class Daemon implements AutoCloseable {
     private io.cleave.manager.schema.DriftJournal driftJournal;
     private io.cleave.manager.standby.PrimarySide primarySide;
     private io.cleave.manager.standby.ReplicationMonitor replication;
+    /** Who is the pair's primary, through etcd; null without a coordination section. */
+    private io.cleave.manager.coordination.PairCoordinator coordination;
+    private io.cleave.manager.coordination.ShardsReadOnly shardsReadOnly;
     /** Read by admin API threads. */
     private volatile ProxyService proxy;
     /** Read by admin API threads. */
@@ -183,6 +186,8 @@ public final class Daemon implements AutoCloseable {
                         this::requestShutdown, this::explain, inDoubtTransactions(), moves, imports, scale, backups);
                 admin.repair(this::repairSchemas);
                 wireStandby();
+                shardsReadOnly = new io.cleave.manager.coordination.ShardsReadOnly(links);
+                coordination = PairCoordination.create(config, home, admin.port(), pairActions(), registry);
                 admin.start();
                 new DaemonInfo(ProcessHandle.current().pid(), admin.port(), startedAt.toString(), version()).write(home);
                 supervisors.all().forEach(InstanceSupervisor::start);
@@ -199,21 +204,72 @@ public final class Daemon implements AutoCloseable {
             awaitSettled();
             proxyState = "standby of " + standbyOf + ": the primary serves clients";
             startReplicationMonitor();
+            if (coordination != null) {
+                coordination.startStandby(PairCoordination.localEpoch(home));
+            }
             return;
         }
-        if (awaitSettled()) {
+        boolean settled = awaitSettled();
+        if (settled) {
             new AppliedSettings(new ReadinessProbe(ShardAccount.USER, provisioned.account().secret())).check(supervisors.all());
             checkSchemas();
+        }
+        startReplicationMonitor();
+        if (coordination != null && !coordination.startPrimary(PairCoordination.localEpoch(home))) {
+            // Fenced from the start (a newer epoch, another holder, or no etcd): nothing that writes runs.
+            return;
+        }
+        serveAsPrimary(settled);
+    }
+
+    /** The primary's part: the proxy, archiving, and the moves, imports and scales left unfinished. */
+    private void serveAsPrimary(boolean settled) {
+        if (settled) {
             startProxy();
         } else {
             proxyState = options.proxy().isPresent() ? "down: no instance is ready" : "not part of this build";
         }
         startArchiving();
-        startReplicationMonitor();
         // Unfinished moves go on once the proxy (whose gate holds clients at a cutover) runs.
         moves.resume();
         imports.resume();
         scale.resume();
+    }
+
+    /** What the pair's coordinator does to this daemon: fence it, let it serve, promote it. */
+    private io.cleave.manager.coordination.PairActions pairActions() {
+        return new io.cleave.manager.coordination.PairActions() {
+            @Override
+            public void fence(String reason) {
+                ProxyService p = proxy;
+                if (p != null) {
+                    p.fence(reason);
+                }
+                proxyState = "fenced: " + reason;
+                shardsReadOnly.set(localShards(), true);
+            }
+
+            @Override
+            public void serve() {
+                shardsReadOnly.set(localShards(), false);
+                ProxyService p = proxy;
+                if (p != null) {
+                    p.lift();
+                    proxyState = p.describe();
+                } else {
+                    serveAsPrimary(true);
+                }
+            }
+
+            @Override
+            public void promote(long epoch) throws Exception {
+                promoteAt(epoch);
+            }
+        };
+    }
+
+    private List<Integer> localShards() {
+        return shardEndpoints().stream().filter(e -> !e.attached()).map(ShardEndpoint::index).toList();
     }
 
     public io.cleave.manager.scale.ScaleService scale() {
@@ -254,6 +310,14 @@ public final class Daemon implements AutoCloseable {
      * XA branches by the replicated decision rows before it takes a client.
      */
     private io.cleave.manager.standby.PromotionReport promote() throws Exception {
+        return promoteAt(0);
+    }
+
+    /**
+     * Promotes at {@code epoch}, the one the coordinator took over in etcd; 0: an operator's {@code cleave promote},
+     * which on a pair coordinated through etcd takes over there first (refused while the primary's lease lives).
+     */
+    private io.cleave.manager.standby.PromotionReport promoteAt(long epoch) throws Exception {
         synchronized (promoting) {
             long started = System.nanoTime();
             io.cleave.manager.standby.Promotion promotion = new io.cleave.manager.standby.Promotion(home, links,
@@ -266,8 +330,15 @@ public final class Daemon implements AutoCloseable {
                 throw new IllegalStateException("not every shard of this standby runs: a shard that is down cannot be"
                         + " promoted, and the new primary would lack it ('cleave status' shows which)");
             }
-            List<io.cleave.manager.standby.ShardPromotion> shards = promotion.promote(
-                    shardEndpoints().stream().filter(e -> !e.attached()).map(ShardEndpoint::index).toList());
+            if (epoch == 0 && coordination != null) {
+                epoch = coordination.takeOverNow();
+            }
+            List<io.cleave.manager.standby.ShardPromotion> shards = promotion.promote(localShards());
+            if (epoch > 0) {
+                // The epoch is etcd's; standby.json mirrors it.
+                io.cleave.manager.standby.StandbyState.file(home).save(new io.cleave.manager.standby.StandbyState(
+                        io.cleave.manager.standby.HostRole.PRIMARY, epoch, null, false));
+            }
             writePairCnfs();
             checkSchemas();
             startProxy();
@@ -275,8 +346,8 @@ public final class Daemon implements AutoCloseable {
             int stillPrepared = p == null ? -1 : p.inDoubt().size();
             startArchiving();
             replication.poll();
-            long epoch = io.cleave.manager.standby.StandbyState.of(home).orElseThrow().epoch();
-            return new io.cleave.manager.standby.PromotionReport(epoch, shards, stillPrepared,
+            return new io.cleave.manager.standby.PromotionReport(
+                    io.cleave.manager.standby.StandbyState.of(home).orElseThrow().epoch(), shards, stillPrepared,
                     (System.nanoTime() - started) / 1_000_000, proxyState);
         }
     }
@@ -443,6 +514,11 @@ public final class Daemon implements AutoCloseable {
                 return;
             }
             proxy = service;
+            if (coordination != null && (coordination.state() == io.cleave.manager.coordination.PairState.FENCED
+                    || coordination.state() == io.cleave.manager.coordination.PairState.SUPERSEDED)) {
+                // Fenced while the proxy started.
+                service.fence(coordination.report().reason());
+            }
             service.uniqueKeyBuildsExclude(() -> moves != null && moves.busy());
             proxyState = service.describe();
             log.info("proxy {}", proxyState);
@@ -530,7 +606,8 @@ public final class Daemon implements AutoCloseable {
         return new StatusReport(ProcessHandle.current().pid(), home.toString(), String.valueOf(startedAt),
                 provisioned == null ? null : provisioned.binary().describe(), ready, proxyState, instances,
                 inDoubtOrNull(), proxy == null ? null : proxy.latestDeadlock(), note,
-                withSchemas && ready ? schemaDrift() : null, replication == null ? null : replication.report());
+                withSchemas && ready ? schemaDrift() : null, replication == null ? null : replication.report(),
+                coordination == null ? null : coordination.report());
     }
 
     /**
@@ -725,6 +802,12 @@ public final class Daemon implements AutoCloseable {
                 return;
             }
             closed = true;
+            if (coordination != null) {
+                coordination.close();
+            }
+            if (shardsReadOnly != null) {
+                shardsReadOnly.close();
+            }
             if (replication != null) {
                 replication.close();
             }

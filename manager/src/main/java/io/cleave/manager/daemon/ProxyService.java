@@ -78,6 +78,18 @@ public interface ProxyService extends AutoCloseable {
         return null;
     }
 
+    /**
+     * Stops writing as the standby pair's primary: every statement is refused with {@code reason}, no cross-shard
+     * commit sends its decision or a branch's XA COMMIT, and XA recovery settles nothing (see
+     * {@link io.cleave.proxy.server.PrimaryFence}).
+     */
+    default void fence(String reason) {
+    }
+
+    /** Serves again: this home holds the primary's lease anew. */
+    default void lift() {
+    }
+
     /** Stops accepting clients and closes their sessions and backend connections. */
     @Override
     void close();

@@ -1,0 +1,355 @@
+package io.cleave.e2e.standby;
+
+import io.cleave.e2e.moves.BankTransfers;
+import io.cleave.e2e.support.CleaveJar;
+import io.cleave.e2e.support.CleaveTestHome;
+import io.cleave.e2e.support.EtcdCluster;
+import io.cleave.e2e.support.TcpRelay;
+import io.cleave.manager.admin.AdminClient;
+import io.cleave.manager.config.BackupConfig;
+import io.cleave.manager.coordination.CoordinationReport;
+import io.cleave.manager.coordination.PairState;
+import io.cleave.manager.daemon.CleaveProxyService;
+import io.cleave.manager.daemon.Daemon;
+import io.cleave.manager.daemon.DaemonOptions;
+import io.cleave.manager.home.CleaveHome;
+import io.cleave.manager.home.DaemonInfo;
+import io.cleave.manager.standby.HostRole;
+import io.cleave.manager.standby.ShardReplication;
+import io.cleave.manager.standby.StandbyConfig;
+import io.cleave.manager.standby.StandbySeed;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+import static io.cleave.e2e.standby.StandbyIT.await;
+import static io.cleave.e2e.standby.StandbyIT.run;
+import static io.cleave.e2e.standby.StandbyIT.shard;
+import static io.cleave.e2e.standby.StandbyIT.single;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Automatic failover through etcd (three members, child processes of the test on loopback). The primary A runs
+ * from the shipped jar in its own process, the standby B in this JVM; bank transfers run through A's proxy,
+ * every client recording the transfers it saw acknowledged.
+ * <ul>
+ * <li>A's host dies (its daemon and every shard SIGKILLed): B takes over by itself.</li>
+ * <li>A's way to etcd is cut (its etcd URLs lead through relays this test resets; clients and B still reach A):
+ *     A fences itself, B takes over, A takes no write after B's promotion, and once A reaches etcd again it
+ *     stays fenced and names the new primary. This models a partition between A and etcd only, on one host:
+ *     no network namespaces.</li>
+ * </ul>
+ * After each: every acknowledged transfer is on B, the total is unchanged, nothing is left prepared, one primary.
+ * The failover time (the loss to the first write B's proxy served) is printed.
+ */
+class FailoverIT {
+
+    private static final java.nio.file.attribute.FileAttribute<?> SEARCHABLE =
+            java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                    java.nio.file.attribute.PosixFilePermissions.fromString("rwx--x--x"));
+    private static final BankTransfers.Shape SHAPE = new BankTransfers.Shape(200, 10, 100);
+    private static final int LEASE_SECONDS = 3;
+
+    @Test
+    void theStandbyTakesOverByItselfWhenThePrimaryHostIsKilled() throws Exception {
+        try (Pair pair = Pair.start("kill", false)) {
+            BankTransfers load = pair.load;
+            List<Long> shards = List.copyOf(pair.a.serverPids().values());
+            long lost;
+            try {
+                load.outageBegins();
+                lost = System.nanoTime();
+                pair.up.destroyForcibly();
+                for (long pid : shards) {
+                    ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+                }
+            } finally {
+                load.close();
+            }
+            System.out.println("FailoverIT (kill): " + load.summary());
+            assertThat(load.errors()).as("errors clients saw other than the lost connections").isEmpty();
+
+            long firstWrite = pair.awaitFirstWriteOnB(lost);
+            System.out.println("FailoverIT (kill): from SIGKILL of the primary host to the first write served through"
+                    + " the standby's proxy: " + firstWrite + " ms (lease " + LEASE_SECONDS + " s)");
+            pair.checkB(load, 2);
+        }
+    }
+
+    @Test
+    void aPrimaryCutOffFromEtcdFencesItselfAndTheStandbyTakesOver() throws Exception {
+        try (Pair pair = Pair.start("cut", true)) {
+            BankTransfers load = pair.load;
+            long lost;
+            try {
+                lost = System.nanoTime();
+                for (TcpRelay r : pair.relays) {
+                    r.cut();
+                }
+                // A fences itself before its lease can lapse: its proxy refuses with the fence's error.
+                String refusal = pair.awaitRefusalOnA(null);
+                System.out.println("FailoverIT (cut): A refused after " + (System.nanoTime() - lost) / 1_000_000
+                        + " ms: " + refusal);
+                assertThat(refusal).contains("fenced").contains("lease");
+                load.outageBegins();
+            } finally {
+                load.close();
+            }
+            System.out.println("FailoverIT (cut): " + load.summary());
+            assertThat(load.errors()).as("errors other than the fence's refusal")
+                    .allSatisfy(e -> assertThat(e).contains("1290").contains("fenced"));
+
+            long firstWrite = pair.awaitFirstWriteOnB(lost);
+            System.out.println("FailoverIT (cut): from cutting the primary's way to etcd to the first write served"
+                    + " through the standby's proxy: " + firstWrite + " ms (lease " + LEASE_SECONDS + " s)");
+            // A takes no write after B's promotion: its shards' binlogs stand still, its proxy refuses.
+            Map<Integer, String> gtids = pair.gtidsOnA();
+            assertThat(pair.writeThroughA()).startsWith("1290");
+            assertThat(pair.gtidsOnA()).as("A's shards wrote nothing after B's promotion").isEqualTo(gtids);
+
+            // A reaches etcd again: it learns of the newer epoch and stays fenced, naming the new primary.
+            for (TcpRelay r : pair.relays) {
+                r.heal();
+            }
+            String named = pair.awaitRefusalOnA(m -> m.contains("the primary is now"));
+            System.out.println("FailoverIT (cut): A after etcd came back: " + named);
+            assertThat(named).contains("epoch 2").contains(String.valueOf(pair.b.adminPort()));
+            assertThat(pair.gtidsOnA()).isEqualTo(gtids);
+            pair.checkB(load, 2);
+        }
+    }
+
+
+    /** A primary from the jar with its standby seeded and in sync, under bank transfers; etcd behind them. */
+    private static final class Pair implements AutoCloseable {
+        final Path work;
+        final EtcdCluster etcd;
+        final List<TcpRelay> relays = new ArrayList<>();
+        CleaveTestHome a;
+        Process up;
+        Daemon b;
+        StandbyConfig addresses;
+        BankTransfers load;
+
+        private Pair(Path work, EtcdCluster etcd) {
+            this.work = work;
+            this.etcd = etcd;
+        }
+
+        static Pair start(String name, boolean relayed) throws Exception {
+            Assumptions.assumeTrue(EtcdCluster.installed(), "etcd is not installed: scripts/test installs Debian's"
+                    + " etcd-server; without it no automatic failover can be tested");
+            assertThat(CleaveJar.JAR).as("cleave.jar is built by 'mvn package'").exists();
+            Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-failover-", SEARCHABLE);
+            Pair pair = new Pair(work, EtcdCluster.start(Files.createDirectory(work.resolve("etcd"))));
+            try {
+                pair.begin(name, relayed);
+                return pair;
+            } catch (Exception | AssertionError e) {
+                pair.close();
+                throw e;
+            }
+        }
+
+        private void begin(String name, boolean relayed) throws Exception {
+            String cluster = "failover-" + name + "-" + ProcessHandle.current().pid();
+            List<String> aUrls = etcd.urls();
+            if (relayed) {
+                List<String> through = new ArrayList<>();
+                for (int port : etcd.clientPorts()) {
+                    TcpRelay r = new TcpRelay(port);
+                    relays.add(r);
+                    through.add("http://127.0.0.1:" + r.port());
+                }
+                aUrls = through;
+            }
+            a = CleaveTestHome.builder().shards(2)
+                    .extraYaml(StandbyIT.SHARDING + EtcdCluster.yaml(aUrls, cluster, LEASE_SECONDS)).create();
+            Path log = work.resolve("primary.log");
+            up = CleaveJar.up(a, log);
+            try (Connection c = CleaveJar.awaitProxy(a, up, log, "")) {
+                BankTransfers.create(c, SHAPE);
+            }
+            CleaveJar.awaitAdmin(a, up, log);
+            String url = "http://127.0.0.1:" + DaemonInfo.read(a.home()).orElseThrow().adminPort();
+            String token = Files.readString(a.home().adminTokenFile()).trim();
+            load = new BankTransfers(SHAPE, a.proxyPort(), 29, new int[] {1, 150});
+            addresses = StandbyIT.freeAddresses();
+            load.start(2);
+            load.awaitAcknowledged(30);
+            StandbySeed.Result seeded = new StandbySeed(BackupConfig.NONE, System.getenv(),
+                    line -> System.out.println("standby: " + line))
+                    .run(new StandbySeed.Request(url, token, work.resolve("standby"), work.resolve("seed").toString(),
+                            addresses));
+            if (relayed) {
+                // B reaches etcd directly; only A's way goes through the relays.
+                String config = Files.readString(seeded.config());
+                for (int i = 0; i < relays.size(); i++) {
+                    config = config.replace(":" + relays.get(i).port(), ":" + etcd.clientPorts().get(i));
+                }
+                Files.writeString(seeded.config(), config);
+            }
+            b = new Daemon(DaemonOptions.standard(new CleaveHome(seeded.home()), seeded.config(), System.getenv())
+                    .withProxy(CleaveProxyService.FACTORY));
+            b.start();
+            await(b, r -> r.shards().size() == 2 && r.shards().stream().allMatch(ShardReplication::replicating),
+                    "every replica runs");
+            AdminClient primaryAdmin = AdminClient.remote(url, token);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (!primaryAdmin.standby().semiSync()
+                    || !primaryAdmin.standby().shards().stream().allMatch(s -> s.semiSyncClients() == 1)) {
+                assertThat(System.nanoTime()).as("the primary waits for the standby within a minute").isLessThan(deadline);
+                Thread.sleep(100);
+            }
+            CoordinationReport seen = awaitCoordination(r -> r.state() == PairState.STANDBY && r.primary() != null);
+            assertThat(seen.epoch()).isEqualTo(1);
+            assertThat(seen.primary().admin()).isEqualTo(url);
+            assertThat(primaryAdmin.status().coordination().holdsLease()).as("A holds the primary's lease").isTrue();
+            load.awaitAcknowledged(150);
+        }
+
+        CoordinationReport awaitCoordination(Predicate<CoordinationReport> condition) throws InterruptedException {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            CoordinationReport last = null;
+            while (System.nanoTime() < deadline) {
+                last = b.statusReport().coordination();
+                if (last != null && condition.test(last)) {
+                    return last;
+                }
+                Thread.sleep(50);
+            }
+            throw new AssertionError("the standby's coordination never got there: " + last);
+        }
+
+        /** Writes through B's proxy until one is served; the milliseconds from {@code lost} to it. */
+        long awaitFirstWriteOnB(long lost) throws Exception {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+            SQLException last = null;
+            while (System.nanoTime() < deadline) {
+                try (Connection c = DriverManager.getConnection("jdbc:mysql://" + addresses.proxyListen()
+                        + "/bank?sslMode=DISABLED&allowPublicKeyRetrieval=true&connectTimeout=1000", "root", "")) {
+                    run(c, "UPDATE accounts SET balance = balance + 0 WHERE branch = 1 AND id = 1");
+                    return (System.nanoTime() - lost) / 1_000_000;
+                } catch (SQLException e) {
+                    last = e;
+                    Thread.sleep(20);
+                }
+            }
+            throw new AssertionError("the standby served no write within 90 s: " + b.statusReport().coordination()
+                    + "; " + b.statusReport().proxy(), last);
+        }
+
+        /** B is the one primary: every acknowledged transfer there, the total unchanged, nothing prepared. */
+        void checkB(BankTransfers load, long epoch) throws Exception {
+            CoordinationReport r = b.statusReport().coordination();
+            assertThat(r.state()).isEqualTo(PairState.PRIMARY);
+            assertThat(r.epoch()).isEqualTo(epoch);
+            assertThat(r.holdsLease()).isTrue();
+            assertThat(r.primary().admin()).endsWith(":" + b.adminPort());
+            assertThat(b.replication().report().role()).isEqualTo(HostRole.PRIMARY);
+            assertThat(b.replication().report().epoch()).as("standby.json mirrors etcd's epoch").isEqualTo(epoch);
+            try (Connection c = DriverManager.getConnection("jdbc:mysql://" + addresses.proxyListen()
+                    + "/bank?sslMode=DISABLED&allowPublicKeyRetrieval=true", "root", "")) {
+                Map<Long, Long> balances = BankTransfers.balances(c, "SELECT branch, id, balance FROM accounts");
+                assertThat(load.differences(balances)).as("accounts that differ from the acknowledged transfers").isEmpty();
+                assertThat(balances.values().stream().mapToLong(Long::longValue).sum()).as("the bank's total")
+                        .isEqualTo(SHAPE.rows() * BankTransfers.INITIAL);
+                c.setAutoCommit(false);
+                run(c, "UPDATE accounts SET balance = balance - 5 WHERE branch = 1 AND id = 1");
+                run(c, "UPDATE accounts SET balance = balance + 5 WHERE branch = 150 AND id = 1");
+                c.commit();
+            }
+            for (int s = 0; s < 2; s++) {
+                try (Connection sc = shard(b, s); Statement st = sc.createStatement();
+                     ResultSet rs = st.executeQuery("XA RECOVER")) {
+                    assertThat(rs.next()).as("branches left prepared on shard %d", s).isFalse();
+                }
+                try (Connection sc = shard(b, s)) {
+                    assertThat(single(sc, "SELECT @@read_only")).as("shard %d read-only", s).isEqualTo("0");
+                }
+            }
+        }
+
+        /** Logs in to A's proxy and writes until it refuses with the fence's error; that error's text. */
+        String awaitRefusalOnA(Predicate<String> matching) throws Exception {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            String last = null;
+            while (System.nanoTime() < deadline) {
+                last = writeThroughA();
+                if (last.startsWith("1290") && (matching == null || matching.test(last))) {
+                    return last;
+                }
+                Thread.sleep(20);
+            }
+            throw new AssertionError("A's proxy did not refuse as fenced within 30 s; last: " + last);
+        }
+
+        /**
+         * Logs in to A's proxy and writes: "accepted", or the error (code first). A fenced proxy refuses the
+         * driver's own first statements at login already, with the same error.
+         */
+        String writeThroughA() {
+            try (Connection c = DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + a.proxyPort() + "/bank?sslMode"
+                    + "=DISABLED&allowPublicKeyRetrieval=true&connectTimeout=1000&socketTimeout=5000", "root", "");
+                 Statement s = c.createStatement()) {
+                s.execute("UPDATE accounts SET balance = balance + 0 WHERE branch = 1 AND id = 1");
+                return "accepted";
+            } catch (SQLException e) {
+                return e.getErrorCode() + " (" + e.getSQLState() + ") " + e.getMessage();
+            }
+        }
+
+        /** Each of A's shards' gtid_binlog_pos, read as the shard account. */
+        Map<Integer, String> gtidsOnA() throws Exception {
+            String secret = Files.readString(a.home().shardSecretFile()).trim();
+            Map<Integer, String> out = new java.util.TreeMap<>();
+            for (int s = 0; s < 2; s++) {
+                try (Connection c = DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + (a.basePort() + s)
+                        + "/?sslMode=DISABLED&allowPublicKeyRetrieval=true", io.cleave.manager.instance.ShardAccount.USER,
+                        secret)) {
+                    out.put(s, single(c, "SELECT @@gtid_binlog_pos"));
+                }
+            }
+            return out;
+        }
+
+        @Override
+        public void close() throws Exception {
+            if (load != null) {
+                load.close();
+            }
+            if (up != null) {
+                up.destroyForcibly();
+                up.waitFor(30, TimeUnit.SECONDS);
+            }
+            if (a != null) {
+                for (long pid : a.serverPids().values()) {
+                    ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+                }
+            }
+            if (b != null) {
+                b.close();
+            }
+            for (TcpRelay r : relays) {
+                r.close();
+            }
+            etcd.close();
+            if (a != null) {
+                a.close();
+            }
+            CleaveTestHome.deleteTree(work);
+        }
+    }
+}
