@@ -31,7 +31,7 @@ import java.util.concurrent.TimeoutException;
  * <p>
  * Each call waits at most {@code timeout}: callers decide what an unreachable etcd means (a primary fences).
  */
-public final class EtcdPairStore implements AutoCloseable {
+public final class EtcdPairStore implements PairStore {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -49,7 +49,7 @@ public final class EtcdPairStore implements AutoCloseable {
         this.timeoutMillis = timeout.toMillis();
     }
 
-    /** The epoch and the live primary claim, read at one revision. */
+    @Override
     public PairView read() throws EtcdUnavailable {
         TxnResponse r = await(client.getKVClient().txn()
                 .Then(Op.get(epochKey, GetOption.DEFAULT), Op.get(primaryKey, GetOption.DEFAULT)).commit());
@@ -60,12 +60,12 @@ public final class EtcdPairStore implements AutoCloseable {
         return new PairView(epoch, primary);
     }
 
-    /** A new lease of {@code ttl}; its id. */
+    @Override
     public long grantLease(Duration ttl) throws EtcdUnavailable {
         return await(client.getLeaseClient().grant(ttl.toSeconds())).getID();
     }
 
-    /** Renews {@code lease}: the seconds it now has left, or empty when it is gone (it lapsed at etcd). */
+    @Override
     public OptionalLong renew(long lease) throws EtcdUnavailable {
         try {
             long ttl = await(client.getLeaseClient().keepAliveOnce(lease)).getTTL();
@@ -78,16 +78,8 @@ public final class EtcdPairStore implements AutoCloseable {
         }
     }
 
-    /** Gives {@code lease} up at once (a clean stop): its key goes with it. */
-    public void revoke(long lease) throws EtcdUnavailable {
-        await(client.getLeaseClient().revoke(lease));
-    }
-
-    /**
-     * Claims the primary at {@code me.epoch()} on {@code lease}: when no home ever claimed the pair (no epoch
-     * yet), when the pair is at that epoch and nobody holds the primary, or when the key still holds this very
-     * claim (a daemon restarted before its previous lease lapsed). False when another holds it or the epoch moved.
-     */
+    /** Three transactions, as etcd has no OR: a first claim ever, a free primary at this epoch, this very claim. */
+    @Override
     public boolean claim(PrimaryClaim me, long lease) throws EtcdUnavailable {
         ByteSequence value = bytes(json(me));
         PutOption onLease = PutOption.builder().withLeaseId(lease).build();
@@ -109,10 +101,7 @@ public final class EtcdPairStore implements AutoCloseable {
                 .Then(Op.put(primaryKey, value, onLease)).commit()).isSucceeded();
     }
 
-    /**
-     * Takes the primary over at the next epoch: only while the pair is still at {@code from} and no claim
-     * lives (the old primary's lease lapsed). One winner however many try; false for the others.
-     */
+    @Override
     public boolean takeOver(long from, PrimaryClaim me, long lease) throws EtcdUnavailable {
         if (me.epoch() != from + 1) {
             throw new IllegalArgumentException("a takeover goes from epoch " + from + " to " + (from + 1) + ", not " + me.epoch());
@@ -166,13 +155,6 @@ public final class EtcdPairStore implements AutoCloseable {
             return JSON.readValue(json, PrimaryClaim.class);
         } catch (IOException e) {
             throw new UncheckedIOException("the primary's key in etcd holds no claim: " + json, e);
-        }
-    }
-
-    /** etcd did not answer in time, or refused. */
-    public static final class EtcdUnavailable extends Exception {
-        EtcdUnavailable(String message, Throwable cause) {
-            super(message, cause);
         }
     }
 }

@@ -38,7 +38,7 @@ public final class PairCoordinator implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(PairCoordinator.class);
 
     private final CoordinationConfig config;
-    private final EtcdPairStore store;
+    private final PairStore store;
     private final PairActions actions;
     private final String host;
     private final String admin;
@@ -62,8 +62,14 @@ public final class PairCoordinator implements AutoCloseable {
     /** When the standby first saw no live claim; 0 while one lives. */
     private long absentSince;
 
-    public PairCoordinator(CoordinationConfig config, EtcdPairStore store, PairActions actions, String host,
+    public PairCoordinator(CoordinationConfig config, PairStore store, PairActions actions, String host,
                            String admin, LongSupplier nanos) {
+        this(config, store, actions, host, admin, nanos, true);
+    }
+
+    /** {@code timed}: false for tests, which run {@link #tick()} and {@link #watchLease()} themselves. */
+    PairCoordinator(CoordinationConfig config, PairStore store, PairActions actions, String host, String admin,
+                    LongSupplier nanos, boolean timed) {
         this.config = config;
         this.store = store;
         this.actions = actions;
@@ -73,7 +79,7 @@ public final class PairCoordinator implements AutoCloseable {
         long leaseMillis = config.lease().toMillis();
         this.tickMillis = Math.max(100, Math.min(250, leaseMillis / 10));
         this.marginNanos = TimeUnit.MILLISECONDS.toNanos(Math.max(500, leaseMillis / 4));
-        this.timer = Executors.newScheduledThreadPool(2, threads("pair-coordinator"));
+        this.timer = timed ? Executors.newScheduledThreadPool(2, threads("pair-coordinator")) : null;
         this.worker = Executors.newSingleThreadExecutor(threads("pair-actions"));
     }
 
@@ -104,11 +110,14 @@ public final class PairCoordinator implements AutoCloseable {
     }
 
     private void schedule() {
+        if (timer == null) {
+            return;
+        }
         timer.scheduleWithFixedDelay(this::tick, tickMillis, tickMillis, TimeUnit.MILLISECONDS);
         timer.scheduleWithFixedDelay(this::watchLease, tickMillis / 2, tickMillis / 2, TimeUnit.MILLISECONDS);
     }
 
-    private synchronized void tick() {
+    synchronized void tick() {
         try {
             switch (state) {
                 case PRIMARY, PROMOTING -> renew();
@@ -123,7 +132,7 @@ public final class PairCoordinator implements AutoCloseable {
     }
 
     /** Fences this home a margin before its lease could lapse at etcd, however the renewals are failing. */
-    private void watchLease() {
+    void watchLease() {
         // Without the coordinator's lock: a renewal hung on etcd holds it, and the fence must not wait for it.
         if (holdsLease && nanos.getAsLong() >= leaseValidUntil - marginNanos) {
             lose(PairState.FENCED, "could not renew the primary's lease in etcd (" + String.valueOf(reason)
@@ -141,7 +150,7 @@ public final class PairCoordinator implements AutoCloseable {
             }
             leaseValidUntil = sent + TimeUnit.SECONDS.toNanos(ttl.getAsLong());
             reason = null;
-        } catch (EtcdPairStore.EtcdUnavailable e) {
+        } catch (EtcdUnavailable e) {
             reason = "etcd: " + e.getMessage();
         }
     }
@@ -192,7 +201,7 @@ public final class PairCoordinator implements AutoCloseable {
             }
             fenceUntilClaimed("another home holds the primary at epoch " + now.epoch() + ": "
                     + now.primary().map(PrimaryClaim::toString).orElse("(its lease just lapsed)"));
-        } catch (EtcdPairStore.EtcdUnavailable e) {
+        } catch (EtcdUnavailable e) {
             fenceUntilClaimed("cannot reach etcd to claim the primary's lease: " + e.getMessage());
         }
     }
@@ -216,7 +225,7 @@ public final class PairCoordinator implements AutoCloseable {
         PairView view;
         try {
             view = store.read();
-        } catch (EtcdPairStore.EtcdUnavailable e) {
+        } catch (EtcdUnavailable e) {
             // A standby that cannot read etcd cannot take over either (the compare-and-set needs etcd).
             reason = "etcd: " + e.getMessage();
             absentSince = 0;
@@ -260,7 +269,7 @@ public final class PairCoordinator implements AutoCloseable {
             state = PairState.PROMOTING;
             log.warn("took over the primary in etcd at epoch {}: promoting", me.epoch());
             worker.execute(() -> promote(me.epoch()));
-        } catch (EtcdPairStore.EtcdUnavailable e) {
+        } catch (EtcdUnavailable e) {
             reason = "etcd: " + e.getMessage();
         }
     }
@@ -284,7 +293,7 @@ public final class PairCoordinator implements AutoCloseable {
      * An operator's promotion ({@code cleave promote}) on a pair coordinated through etcd: the same takeover, so it
      * is refused while the primary's lease lives. Returns the new epoch.
      */
-    public synchronized long takeOverNow() throws EtcdPairStore.EtcdUnavailable {
+    public synchronized long takeOverNow() throws EtcdUnavailable {
         if (state != PairState.STANDBY) {
             throw new IllegalStateException("this home is " + state + " in its pair, not the standby");
         }
@@ -321,7 +330,9 @@ public final class PairCoordinator implements AutoCloseable {
     /** Stops coordinating. The lease is left to lapse, not revoked: a stopped primary's standby takes over. */
     @Override
     public void close() {
-        timer.shutdownNow();
+        if (timer != null) {
+            timer.shutdownNow();
+        }
         worker.shutdownNow();
         store.close();
     }

@@ -80,6 +80,7 @@ public final class StandbySeed {
             try {
                 restored = new Restore(backupSettings, env, say)
                         .adjustingConfig(config::apply)
+                        .joiningThePair()
                         .finishingWith((shards, manifest) -> replicate(primary, shards, manifest, attachment))
                         .run(new RestoreRequest(request.location(), backup, OptionalLong.empty(), OptionalLong.empty(),
                                 request.home(), OptionalInt.empty()));
