@@ -9,6 +9,7 @@ import io.cleave.manager.admin.AdminClient;
 import io.cleave.manager.config.BackupConfig;
 import io.cleave.manager.coordination.CoordinationReport;
 import io.cleave.manager.coordination.PairState;
+import io.cleave.manager.coordination.RejoinReport;
 import io.cleave.manager.daemon.CleaveProxyService;
 import io.cleave.manager.daemon.Daemon;
 import io.cleave.manager.daemon.DaemonOptions;
@@ -17,6 +18,7 @@ import io.cleave.manager.home.DaemonInfo;
 import io.cleave.manager.standby.HostRole;
 import io.cleave.manager.standby.ShardReplication;
 import io.cleave.manager.standby.StandbyConfig;
+import io.cleave.manager.standby.StandbyReport;
 import io.cleave.manager.standby.StandbySeed;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -49,7 +51,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * <li>A's way to etcd is cut (its etcd URLs lead through relays this test resets; clients and B still reach A):
  *     A fences itself, B takes over, A takes no write after B's promotion, and once A reaches etcd again it
  *     stays fenced and names the new primary. This models a partition between A and etcd only, on one host:
- *     no network namespaces.</li>
+ *     no network namespaces. Then {@code cleave rejoin} makes A B's standby: it replicates what B writes.</li>
  * </ul>
  * After each: every acknowledged transfer is on B, the total is unchanged, nothing is left prepared, one primary.
  * The failover time (the loss to the first write B's proxy served) is printed.
@@ -128,7 +130,44 @@ class FailoverIT {
             assertThat(named).contains("epoch 2").contains(String.valueOf(pair.b.adminPort()));
             assertThat(pair.gtidsOnA()).isEqualTo(gtids);
             pair.checkB(load, 2);
+
+            // cleave rejoin: A holds nothing B lacks, so it becomes B's standby and replicates what B writes.
+            AdminClient aAdmin = AdminClient.connect(pair.a.home()).orElseThrow();
+            RejoinReport rejoined = aAdmin.rejoin("http://127.0.0.1:" + pair.b.adminPort(), pair.b.adminToken());
+            System.out.println("FailoverIT (cut): rejoin: " + rejoined);
+            assertThat(rejoined.joined()).as(rejoined.toString()).isTrue();
+            assertThat(rejoined.epoch()).isEqualTo(2);
+            StandbyReport asStandby = awaitStandby(aAdmin);
+            assertThat(asStandby.epoch()).isEqualTo(2);
+            try (Connection c = DriverManager.getConnection("jdbc:mysql://" + pair.addresses.proxyListen()
+                    + "/bank?sslMode=DISABLED&allowPublicKeyRetrieval=true", "root", "")) {
+                c.setAutoCommit(false);
+                run(c, "UPDATE accounts SET balance = balance - 7 WHERE branch = 1 AND id = 2");
+                run(c, "UPDATE accounts SET balance = balance + 7 WHERE branch = 150 AND id = 2");
+                c.commit();
+            }
+            pair.awaitSameRowsOnA();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (!pair.b.replication().report().semiSync()) {
+                assertThat(System.nanoTime()).as("B waits for A's acknowledgements within a minute").isLessThan(deadline);
+                Thread.sleep(100);
+            }
+            assertThat(aAdmin.status().coordination().state()).isEqualTo(PairState.STANDBY);
         }
+    }
+
+    private static StandbyReport awaitStandby(AdminClient admin) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        StandbyReport last = null;
+        while (System.nanoTime() < deadline) {
+            last = admin.standby();
+            if (last.role() == HostRole.STANDBY && last.shards().size() == 2
+                    && last.shards().stream().allMatch(ShardReplication::replicating)) {
+                return last;
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("the old primary's replicas do not run: " + last);
     }
 
 
@@ -308,6 +347,39 @@ class FailoverIT {
                 return "accepted";
             } catch (SQLException e) {
                 return e.getErrorCode() + " (" + e.getSQLState() + ") " + e.getMessage();
+            }
+        }
+
+        /** Waits until A's shards hold the rows of B's (A replicates B). */
+        void awaitSameRowsOnA() throws Exception {
+            String secret = Files.readString(a.home().shardSecretFile()).trim();
+            String sql = "SELECT COUNT(*), SUM(balance), BIT_XOR(CRC32(CONCAT(branch, '/', id, '/', balance)))"
+                    + " FROM bank.accounts";
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            for (int s = 0; s < 2; s++) {
+                String onB;
+                try (Connection c = shard(b, s)) {
+                    onB = row(c, sql);
+                }
+                try (Connection c = DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + (a.basePort() + s)
+                        + "/?sslMode=DISABLED&allowPublicKeyRetrieval=true", io.cleave.manager.instance.ShardAccount.USER,
+                        secret)) {
+                    while (!row(c, sql).equals(onB)) {
+                        assertThat(System.nanoTime()).as("shard %d of A catches up with B's (%s)", s, onB)
+                                .isLessThan(deadline);
+                        Thread.sleep(50);
+                    }
+                    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("XA RECOVER")) {
+                        assertThat(rs.next()).as("branches left prepared on A's shard %d", s).isFalse();
+                    }
+                }
+            }
+        }
+
+        private static String row(Connection c, String sql) throws SQLException {
+            try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+                rs.next();
+                return rs.getString(1) + "/" + rs.getString(2) + "/" + rs.getString(3);
             }
         }
 

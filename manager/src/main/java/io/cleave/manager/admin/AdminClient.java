@@ -210,6 +210,12 @@ public final class AdminClient {
                 io.cleave.manager.standby.PromotionReport.class);
     }
 
+    /** Rejoins this daemon's home (an old primary) as the standby of the primary at {@code primary}. */
+    public io.cleave.manager.coordination.RejoinReport rejoin(String primary, String token) throws IOException {
+        return post("/v1/coordination/rejoin", java.util.Map.of("primary", primary, "token", token), Duration.ofMinutes(2),
+                io.cleave.manager.coordination.RejoinReport.class);
+    }
+
     public io.cleave.manager.standby.StandbyReport standby() throws IOException {
         return AdminServer.JSON.readValue(send("GET", "/v1/standby"), io.cleave.manager.standby.StandbyReport.class);
     }

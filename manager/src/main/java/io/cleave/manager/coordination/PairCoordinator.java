@@ -318,6 +318,15 @@ public final class PairCoordinator implements AutoCloseable {
         return me.epoch();
     }
 
+    /** This home rejoined the pair as the standby of the primary at {@code epoch}: it watches that primary's key. */
+    public synchronized void rejoined(long epoch) {
+        localEpoch = epoch;
+        holdsLease = false;
+        reason = null;
+        absentSince = 0;
+        state = PairState.STANDBY;
+    }
+
     public PairState state() {
         return state;
     }

@@ -188,6 +188,7 @@ public final class Daemon implements AutoCloseable {
                 wireStandby();
                 shardsReadOnly = new io.cleave.manager.coordination.ShardsReadOnly(links);
                 coordination = PairCoordination.create(config, home, admin.port(), pairActions(), registry);
+                admin.coordination(() -> coordination == null ? null : coordination.report(), this::rejoin);
                 admin.start();
                 new DaemonInfo(ProcessHandle.current().pid(), admin.port(), startedAt.toString(), version()).write(home);
                 supervisors.all().forEach(InstanceSupervisor::start);
@@ -266,6 +267,39 @@ public final class Daemon implements AutoCloseable {
                 promoteAt(epoch);
             }
         };
+    }
+
+    /**
+     * {@code cleave rejoin}: this old primary, fenced once its standby took over, becomes that home's standby when
+     * its shards hold nothing the new primary lacks. Its proxy stops first (a standby serves no clients).
+     */
+    private io.cleave.manager.coordination.RejoinReport rejoin(String primary, String token) throws Exception {
+        synchronized (promoting) {
+            if (coordination != null && coordination.state() == io.cleave.manager.coordination.PairState.PRIMARY) {
+                throw new IllegalStateException("this home holds the primary's lease in etcd: it is the primary");
+            }
+            ProxyService p = proxy;
+            if (p != null) {
+                p.fence("this home is rejoining its pair as the standby of " + primary);
+                proxy = null;
+                p.close();
+            }
+            io.cleave.manager.coordination.RejoinReport report = new io.cleave.manager.coordination.Rejoin(home, links,
+                    localShards()).run(primary, token);
+            if (report.joined()) {
+                if (archiver != null) {
+                    archiver.close();
+                    archiver = null;
+                }
+                writePairCnfs();
+                proxyState = "standby of " + primary + ": the primary serves clients";
+                if (coordination != null) {
+                    coordination.rejoined(report.epoch());
+                }
+                replication.poll();
+            }
+            return report;
+        }
     }
 
     private List<Integer> localShards() {

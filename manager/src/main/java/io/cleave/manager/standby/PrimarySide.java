@@ -49,10 +49,17 @@ public final class PrimarySide {
      */
     public static CleaveConfig withPairOptions(CleaveConfig config, CleaveHome home) {
         StandbyState state = StandbyState.of(home).orElse(null);
-        if (state == null || state.role() != HostRole.PRIMARY) {
+        if (state == null) {
             return config;
         }
         Map<String, String> options = new LinkedHashMap<>(config.server().options());
+        if (state.role() == HostRole.STANDBY) {
+            // An old primary that rejoined as the standby has no replica options in its config.
+            options.putAll(StandbyConfig.REPLICA_OPTIONS);
+            options.put("rpl_semi_sync_master_enabled", "OFF");
+            ServerConfig s = config.server();
+            return config.withServer(new ServerConfig(s.binary(), s.basePort(), options, s.osUser(), s.serverIdBase()));
+        }
         options.putAll(SemiSync.cnfOptions(state.semiSync()));
         // A promoted standby's config still holds the replica options it was seeded with.
         options.put("read_only", "OFF");
