@@ -290,7 +290,7 @@ class FailoverIT {
                     + "; " + b.statusReport().proxy(), last);
         }
 
-        /** B is the one primary: every acknowledged transfer there, the total unchanged, nothing prepared. */
+        /** B is the one primary, holding the lease at {@code epoch}, with every acknowledged transfer. */
         void checkB(BankTransfers load, long epoch) throws Exception {
             CoordinationReport r = b.statusReport().coordination();
             assertThat(r.state()).isEqualTo(PairState.PRIMARY);
@@ -299,26 +299,7 @@ class FailoverIT {
             assertThat(r.primary().admin()).endsWith(":" + b.adminPort());
             assertThat(b.replication().report().role()).isEqualTo(HostRole.PRIMARY);
             assertThat(b.replication().report().epoch()).as("standby.json mirrors etcd's epoch").isEqualTo(epoch);
-            try (Connection c = DriverManager.getConnection("jdbc:mysql://" + addresses.proxyListen()
-                    + "/bank?sslMode=DISABLED&allowPublicKeyRetrieval=true", "root", "")) {
-                Map<Long, Long> balances = BankTransfers.balances(c, "SELECT branch, id, balance FROM accounts");
-                assertThat(load.differences(balances)).as("accounts that differ from the acknowledged transfers").isEmpty();
-                assertThat(balances.values().stream().mapToLong(Long::longValue).sum()).as("the bank's total")
-                        .isEqualTo(SHAPE.rows() * BankTransfers.INITIAL);
-                c.setAutoCommit(false);
-                run(c, "UPDATE accounts SET balance = balance - 5 WHERE branch = 1 AND id = 1");
-                run(c, "UPDATE accounts SET balance = balance + 5 WHERE branch = 150 AND id = 1");
-                c.commit();
-            }
-            for (int s = 0; s < 2; s++) {
-                try (Connection sc = shard(b, s); Statement st = sc.createStatement();
-                     ResultSet rs = st.executeQuery("XA RECOVER")) {
-                    assertThat(rs.next()).as("branches left prepared on shard %d", s).isFalse();
-                }
-                try (Connection sc = shard(b, s)) {
-                    assertThat(single(sc, "SELECT @@read_only")).as("shard %d read-only", s).isEqualTo("0");
-                }
-            }
+            PromotedHome.servesEveryAcknowledgedTransfer(b, addresses.proxyListen(), load, SHAPE);
         }
 
         /** Logs in to A's proxy and writes until it refuses with the fence's error; that error's text. */

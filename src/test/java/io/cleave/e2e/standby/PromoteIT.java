@@ -130,29 +130,8 @@ class PromoteIT {
                 firstWrite = (System.nanoTime() - started) / 1_000_000;
                 System.out.println("PromoteIT: from 'cleave promote' (a JVM start included) to the first write served: "
                         + firstWrite + " ms");
-
-                Map<Long, Long> balances = BankTransfers.balances(c, "SELECT branch, id, balance FROM accounts");
-                assertThat(load.differences(balances)).as("accounts that differ from the acknowledged transfers").isEmpty();
-                assertThat(balances.values().stream().mapToLong(Long::longValue).sum()).as("the bank's total")
-                        .isEqualTo(SHAPE.rows() * BankTransfers.INITIAL);
-
-                // Writes across shards work on the new primary.
-                c.setAutoCommit(false);
-                run(c, "UPDATE accounts SET balance = balance - 5 WHERE branch = 1 AND id = 1");
-                run(c, "UPDATE accounts SET balance = balance + 5 WHERE branch = 150 AND id = 1");
-                c.commit();
             }
-            for (int s = 0; s < 2; s++) {
-                try (Connection sc = shard(standby, s); Statement st = sc.createStatement();
-                     ResultSet rs = st.executeQuery("XA RECOVER")) {
-                    assertThat(rs.next()).as("branches left prepared on shard %d", s).isFalse();
-                }
-                try (Connection sc = shard(standby, s); Statement st = sc.createStatement();
-                     ResultSet rs = st.executeQuery("SHOW SLAVE STATUS")) {
-                    assertThat(rs.next()).as("shard %d replicates nothing", s).isFalse();
-                    assertThat(single(sc, "SELECT @@read_only")).as("shard %d read-only", s).isEqualTo("0");
-                }
-            }
+            PromotedHome.servesEveryAcknowledgedTransfer(standby, proxy, load, SHAPE);
             // The held branches settled by the replicated decision rows: committed on both shards, the other rolled back.
             try (Connection s0 = shard(standby, 0); Connection s1 = shard(standby, 1)) {
                 assertThat(single(s0, "SELECT GROUP_CONCAT(id ORDER BY id) FROM probe.t")).isEqualTo("10");

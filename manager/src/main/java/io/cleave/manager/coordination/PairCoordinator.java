@@ -181,13 +181,7 @@ public final class PairCoordinator implements AutoCloseable {
             long id = store.grantLease(config.lease());
             PrimaryClaim me = new PrimaryClaim(host, admin, localEpoch);
             if (store.claim(me, id)) {
-                lease = id;
-                leaseValidUntil = sent + config.lease().toNanos();
-                holdsLease = true;
-                epoch = localEpoch;
-                primary = me;
-                reason = null;
-                state = PairState.PRIMARY;
+                holding(me, id, sent, PairState.PRIMARY);
                 log.info("holds the primary's lease in etcd at epoch {}", localEpoch);
                 if (retry) {
                     worker.execute(actions::serve);
@@ -260,13 +254,7 @@ public final class PairCoordinator implements AutoCloseable {
                 absentSince = 0;
                 return;
             }
-            lease = id;
-            leaseValidUntil = sent + config.lease().toNanos();
-            holdsLease = true;
-            epoch = me.epoch();
-            primary = me;
-            localEpoch = me.epoch();
-            state = PairState.PROMOTING;
+            holding(me, id, sent, PairState.PROMOTING);
             log.warn("took over the primary in etcd at epoch {}: promoting", me.epoch());
             worker.execute(() -> promote(me.epoch()));
         } catch (EtcdUnavailable e) {
@@ -308,14 +296,20 @@ public final class PairCoordinator implements AutoCloseable {
         if (!store.takeOver(view.epoch(), me, id)) {
             throw new IllegalStateException("another home took over first");
         }
+        holding(me, id, sent, PairState.PRIMARY);
+        return me.epoch();
+    }
+
+    /** This home won the primary at {@code me.epoch()} on {@code id}, granted at {@code sent}. */
+    private void holding(PrimaryClaim me, long id, long sent, PairState next) {
         lease = id;
         leaseValidUntil = sent + config.lease().toNanos();
         holdsLease = true;
         epoch = me.epoch();
         primary = me;
         localEpoch = me.epoch();
-        state = PairState.PRIMARY;
-        return me.epoch();
+        reason = null;
+        state = next;
     }
 
     /** This home rejoined the pair as the standby of the primary at {@code epoch}: it watches that primary's key. */

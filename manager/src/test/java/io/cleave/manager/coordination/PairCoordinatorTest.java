@@ -85,13 +85,7 @@ class PairCoordinatorTest {
 
     @Test
     void aFencedPrimaryThatFindsANewerEpochStaysFencedAndNamesTheNewPrimary() throws Exception {
-        PairCoordinator a = coordinator("a");
-        a.startPrimary(1);
-        store.reachable = false;
-        advance(3_000);
-        a.watchLease();
-        store.reachable = true;
-        store.lapse();
+        PairCoordinator a = fencedForWantOfEtcd();
         store.takeOver(1, B, 99);
 
         a.tick();
@@ -116,13 +110,7 @@ class PairCoordinatorTest {
 
     @Test
     void aPrimaryFencedForWantOfEtcdServesAgainWhenNobodyTookOver() throws InterruptedException {
-        PairCoordinator a = coordinator("a");
-        a.startPrimary(1);
-        store.reachable = false;
-        advance(3_000);
-        a.watchLease();
-        store.reachable = true;
-        store.lapse();
+        PairCoordinator a = fencedForWantOfEtcd();
 
         a.tick();
 
@@ -185,6 +173,19 @@ class PairCoordinatorTest {
         b.tick();
         assertThat(b.state()).isEqualTo(PairState.STANDBY);
         assertThat(done).isEmpty();
+    }
+
+    /** A primary that lost etcd long enough to fence itself; etcd answers again and its lease has lapsed there. */
+    private PairCoordinator fencedForWantOfEtcd() {
+        PairCoordinator a = coordinator("a");
+        a.startPrimary(1);
+        store.reachable = false;
+        advance(3_000);
+        a.watchLease();
+        assertThat(a.state()).isEqualTo(PairState.FENCED);
+        store.reachable = true;
+        store.lapse();
+        return a;
     }
 
     private void awaitDone(String action) throws InterruptedException {

@@ -122,14 +122,7 @@ final class DistributedCommit extends SessionLegs {
     private void rollBackEverywhere(Runnable then) {
         if (tx.applicationXid() != null) {
             // The application's XA branch, not prepared: its server rolls it back when its connection closes.
-            for (int s : shards) {
-                BackendConnection c = tx.drop(s);
-                if (c != null) {
-                    c.close();
-                    session.connections().keepOrGiveBack(s, c, false);
-                }
-            }
-            tx.end();
+            closeEverywhere();
             then.run();
             return;
         }
@@ -412,6 +405,14 @@ final class DistributedCommit extends SessionLegs {
         for (int s : prepared) {
             session.runtime().cuts().owe(s, xid);
         }
+        closeEverywhere();
+        session.runtime().inDoubt().finished(xid);
+        log.warn("transaction {}: not committed, this home is fenced; branches {} stay prepared", xid, prepared);
+        done.accept(fenced);
+    }
+
+    /** Closes the transaction's connections: what is not prepared on them rolls back, a prepared branch stays. */
+    private void closeEverywhere() {
         for (int s : shards) {
             BackendConnection c = tx.drop(s);
             if (c != null) {
@@ -420,9 +421,6 @@ final class DistributedCommit extends SessionLegs {
             }
         }
         tx.end();
-        session.runtime().inDoubt().finished(xid);
-        log.warn("transaction {}: not committed, this home is fenced; branches {} stay prepared", xid, prepared);
-        done.accept(fenced);
     }
 
     /**

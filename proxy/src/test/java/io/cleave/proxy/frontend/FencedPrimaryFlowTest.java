@@ -80,13 +80,10 @@ class FencedPrimaryFlowTest {
     }
 
     private void scriptUpdates() {
-        proxy.shard(0).answer("UPDATE t SET v = 'a' WHERE id = 5", ShardReply.ok(1, 0));
-        proxy.shard(1).answer("UPDATE t SET v = 'b' WHERE id = 150", ShardReply.ok(1, 0));
+        TransactionFlowTest.scriptUpdates(proxy);
     }
 
     private void beginOnBothShards() {
-        proxy.run(client, "BEGIN");
-        proxy.run(client, "UPDATE t SET v = 'a' WHERE id = 5");
-        proxy.run(client, "UPDATE t SET v = 'b' WHERE id = 150");
+        TransactionFlowTest.beginOnBothShards(proxy, client);
     }
 }
