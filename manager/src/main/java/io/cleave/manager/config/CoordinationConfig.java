@@ -15,7 +15,8 @@ import java.util.List;
  */
 public record CoordinationConfig(List<String> etcd, String cluster, Duration lease) {
 
-    public static final int DEFAULT_LEASE_SECONDS = 5;
+    /** Short enough for writes to be back within about 8 s of a primary's loss, long enough for etcd's own elections. */
+    public static final int DEFAULT_LEASE_SECONDS = 3;
 
     public CoordinationConfig {
         etcd = List.copyOf(etcd);

@@ -36,6 +36,7 @@ import java.util.function.LongSupplier;
 public final class PairCoordinator implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(PairCoordinator.class);
+    private static final int RETRY_SECONDS = 2;
 
     private final CoordinationConfig config;
     private final PairStore store;
@@ -271,9 +272,14 @@ public final class PairCoordinator implements AutoCloseable {
                 }
             }
         } catch (Exception e) {
-            // It holds the primary's key but could not promote: the pair has no serving primary; an operator must see.
-            reason = "promotion at epoch " + at + " failed: " + e.getMessage();
+            // It holds the primary's key but could not promote (a shard of this home down, a replica stopped on an
+            // error): the pair has no serving primary until it can. Status shows why; it tries again (a promotion
+            // goes on where it stopped).
+            reason = "promotion at epoch " + at + " failed, trying again in " + RETRY_SECONDS + " s: " + e.getMessage();
             log.error("{}", reason, e);
+            if (timer != null && !timer.isShutdown()) {
+                timer.schedule(() -> worker.execute(() -> promote(at)), RETRY_SECONDS, TimeUnit.SECONDS);
+            }
         }
     }
 
