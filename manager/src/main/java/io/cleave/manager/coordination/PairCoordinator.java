@@ -135,7 +135,7 @@ public final class PairCoordinator implements AutoCloseable {
     /** Fences this home a margin before its lease could lapse at etcd, however the renewals are failing. */
     void watchLease() {
         // Without the coordinator's lock: a renewal hung on etcd holds it, and the fence must not wait for it.
-        if (holdsLease && nanos.getAsLong() >= leaseValidUntil - marginNanos) {
+        if (holdsLease && nanos.getAsLong() - fenceDeadline() >= 0) {
             lose(PairState.FENCED, "could not renew the primary's lease in etcd (" + String.valueOf(reason)
                     + "); another home may take over once it lapses");
         }
@@ -151,6 +151,7 @@ public final class PairCoordinator implements AutoCloseable {
             }
             leaseValidUntil = sent + TimeUnit.SECONDS.toNanos(ttl.getAsLong());
             reason = null;
+            actions.leaseUntil(fenceDeadline());
         } catch (EtcdUnavailable e) {
             reason = "etcd: " + e.getMessage();
         }
@@ -316,6 +317,15 @@ public final class PairCoordinator implements AutoCloseable {
         localEpoch = me.epoch();
         reason = null;
         state = next;
+        actions.leaseUntil(fenceDeadline());
+    }
+
+    /**
+     * When this home must have stopped serving: a margin before its lease could lapse at etcd (System.nanoTime());
+     * now, without a lease.
+     */
+    public long fenceDeadline() {
+        return holdsLease ? leaseValidUntil - marginNanos : nanos.getAsLong();
     }
 
     /** This home rejoined the pair as the standby of the primary at {@code epoch}: it watches that primary's key. */

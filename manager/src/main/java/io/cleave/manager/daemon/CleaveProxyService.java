@@ -99,6 +99,11 @@ public final class CleaveProxyService implements ProxyService {
     }
 
     @Override
+    public void leaseUntil(long nanos) {
+        running().runtime().primaryFence().leaseUntil(nanos);
+    }
+
+    @Override
     public void lift() {
         running().runtime().primaryFence().lift();
     }

@@ -251,6 +251,14 @@ public final class Daemon implements AutoCloseable {
             }
 
             @Override
+            public void leaseUntil(long nanos) {
+                ProxyService p = proxy;
+                if (p != null) {
+                    p.leaseUntil(nanos);
+                }
+            }
+
+            @Override
             public void serve() {
                 shardsReadOnly.set(localShards(), false);
                 ProxyService p = proxy;
@@ -548,10 +556,13 @@ public final class Daemon implements AutoCloseable {
                 return;
             }
             proxy = service;
-            if (coordination != null && (coordination.state() == io.cleave.manager.coordination.PairState.FENCED
-                    || coordination.state() == io.cleave.manager.coordination.PairState.SUPERSEDED)) {
-                // Fenced while the proxy started.
-                service.fence(coordination.report().reason());
+            if (coordination != null) {
+                service.leaseUntil(coordination.fenceDeadline());
+                if (coordination.state() == io.cleave.manager.coordination.PairState.FENCED
+                        || coordination.state() == io.cleave.manager.coordination.PairState.SUPERSEDED) {
+                    // Fenced while the proxy started.
+                    service.fence(coordination.report().reason());
+                }
             }
             service.uniqueKeyBuildsExclude(() -> moves != null && moves.busy());
             proxyState = service.describe();

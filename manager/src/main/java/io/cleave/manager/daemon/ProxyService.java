@@ -86,6 +86,10 @@ public interface ProxyService extends AutoCloseable {
     default void fence(String reason) {
     }
 
+    /** This home holds the primary's lease until {@code nanos} (System.nanoTime()): refuse past it unless renewed. */
+    default void leaseUntil(long nanos) {
+    }
+
     /** Serves again: this home holds the primary's lease anew. */
     default void lift() {
     }

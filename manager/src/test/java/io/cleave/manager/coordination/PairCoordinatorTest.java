@@ -25,10 +25,16 @@ class PairCoordinatorTest {
     private final FakePairStore store = new FakePairStore();
     private final AtomicLong clock = new AtomicLong(1_000_000_000L);
     private final List<String> done = new CopyOnWriteArrayList<>();
+    private final AtomicLong deadline = new AtomicLong();
     private final PairActions actions = new PairActions() {
         @Override
         public void fence(String reason) {
             done.add("fence: " + reason);
+        }
+
+        @Override
+        public void leaseUntil(long nanos) {
+            deadline.set(nanos);
         }
 
         @Override
@@ -55,14 +61,17 @@ class PairCoordinatorTest {
         PairCoordinator a = coordinator("a");
         assertThat(a.startPrimary(1)).isTrue();
         assertThat(store.claim.admin()).isEqualTo("http://a:6034");
+        advance(250);
         a.tick();
         assertThat(a.report().holdsLease()).isTrue();
+        assertThat(deadline.get()).as("the proxy stops on its own a margin before the lease could lapse")
+                .isEqualTo(clock.get() + TimeUnit.SECONDS.toNanos(3));
 
         store.reachable = false;
         advance(2_999);
         a.tick();
         a.watchLease();
-        assertThat(a.state()).as("the lease surely lives until 4 s after the last renewal was sent").isEqualTo(PairState.PRIMARY);
+        assertThat(a.state()).as("the lease surely lives until 4 s after the last renewal was sent, less the margin").isEqualTo(PairState.PRIMARY);
         assertThat(done).isEmpty();
 
         advance(1);

@@ -36,6 +36,23 @@ class FencedPrimaryFlowTest {
     }
 
     @Test
+    void aProxyPastItsLeasesDeadlineRefusesOnItsOwn() {
+        proxy.shard(0).answer("SELECT v FROM t WHERE id = 5", ShardReply.ok());
+        proxy.runtime.primaryFence().leaseUntil(System.nanoTime() + 60_000_000_000L);
+        assertThat(proxy.run(client, "SELECT v FROM t WHERE id = 5").isOk()).as("within the lease").isTrue();
+
+        // The daemon's fencing never ran (a paused process): the deadline alone refuses.
+        proxy.runtime.primaryFence().leaseUntil(System.nanoTime() - 1);
+        ClientReply refused = proxy.run(client, "SELECT v FROM t WHERE id = 5");
+
+        assertThat(refused.isOk()).isFalse();
+        assertThat(refused.error().errorCode()).isEqualTo(1290);
+        assertThat(refused.error().message()).contains("fenced").contains("lease");
+        proxy.runtime.primaryFence().leaseUntil(System.nanoTime() + 60_000_000_000L);
+        assertThat(proxy.run(client, "SELECT v FROM t WHERE id = 5").isOk()).as("renewed").isTrue();
+    }
+
+    @Test
     void aFenceRaisedWhileBranchesPrepareStopsTheDecision() {
         scriptUpdates();
         proxy.shard(1).holdStartingWith("XA PREPARE");
