@@ -97,7 +97,15 @@ public final class PairCoordinator implements AutoCloseable {
     public boolean startPrimary(long epoch) {
         localEpoch = epoch;
         synchronized (this) {
-            tryClaim(false);
+            // A new client's first calls are slow (connections, classes loading) and nothing serves yet: etcd gets
+            // about a lease's time to answer before this home counts as cut off from it (and fences).
+            int quietTries = timer == null ? 0 : (int) (config.lease().toMillis() / tickMillis);
+            for (int i = 0; i < quietTries && !tryClaim(false, false); i++) {
+                sleep(tickMillis);
+            }
+            if (state == PairState.STARTING) {
+                tryClaim(false, true);
+            }
         }
         schedule();
         return state == PairState.PRIMARY;
@@ -122,7 +130,7 @@ public final class PairCoordinator implements AutoCloseable {
         try {
             switch (state) {
                 case PRIMARY, PROMOTING -> renew();
-                case FENCED -> tryClaim(true);
+                case FENCED -> tryClaim(true, true);
                 case STANDBY -> watchPrimary();
                 case STARTING, SUPERSEDED -> {
                 }
@@ -170,14 +178,18 @@ public final class PairCoordinator implements AutoCloseable {
     }
 
     /** Claims the primary at this home's epoch, unless a newer epoch exists or another home holds it. */
-    private void tryClaim(boolean retry) {
+    /**
+     * Returns whether etcd answered; unanswered and {@code fenceIfUnreachable} false, nothing changes (the daemon's
+     * start, before anything serves).
+     */
+    private boolean tryClaim(boolean retry, boolean fenceIfUnreachable) {
         try {
             PairView view = store.read();
             epoch = view.epoch();
             primary = view.primary().orElse(null);
             if (view.epoch() > localEpoch) {
                 superseded(view);
-                return;
+                return true;
             }
             long sent = nanos.getAsLong();
             long id = store.grantLease(config.lease());
@@ -188,17 +200,29 @@ public final class PairCoordinator implements AutoCloseable {
                 if (retry) {
                     worker.execute(actions::serve);
                 }
-                return;
+                return true;
             }
             PairView now = store.read();
             if (now.epoch() > localEpoch) {
                 superseded(now);
-                return;
+                return true;
             }
             fenceUntilClaimed("another home holds the primary at epoch " + now.epoch() + ": "
                     + now.primary().map(PrimaryClaim::toString).orElse("(its lease just lapsed)"));
         } catch (EtcdUnavailable e) {
-            fenceUntilClaimed("cannot reach etcd to claim the primary's lease: " + e.getMessage());
+            if (fenceIfUnreachable) {
+                fenceUntilClaimed("cannot reach etcd to claim the primary's lease: " + e.getMessage());
+            }
+            return false;
+        }
+        return true;
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
