@@ -10,10 +10,7 @@ import io.cleave.manager.config.BackupConfig;
 import io.cleave.manager.coordination.CoordinationReport;
 import io.cleave.manager.coordination.PairState;
 import io.cleave.manager.coordination.RejoinReport;
-import io.cleave.manager.daemon.CleaveProxyService;
 import io.cleave.manager.daemon.Daemon;
-import io.cleave.manager.daemon.DaemonOptions;
-import io.cleave.manager.home.CleaveHome;
 import io.cleave.manager.home.DaemonInfo;
 import io.cleave.manager.standby.HostRole;
 import io.cleave.manager.standby.ShardReplication;
@@ -36,7 +33,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
-import static io.cleave.e2e.standby.StandbyIT.await;
 import static io.cleave.e2e.standby.StandbyIT.run;
 import static io.cleave.e2e.standby.StandbyIT.shard;
 import static io.cleave.e2e.standby.StandbyIT.single;
@@ -267,18 +263,8 @@ class FailoverIT {
                 }
                 Files.writeString(seeded.config(), config);
             }
-            b = new Daemon(DaemonOptions.standard(new CleaveHome(seeded.home()), seeded.config(), System.getenv())
-                    .withProxy(CleaveProxyService.FACTORY));
-            b.start();
-            await(b, r -> r.shards().size() == 2 && r.shards().stream().allMatch(ShardReplication::replicating),
-                    "every replica runs");
+            b = SeededStandby.start(seeded, url, token);
             AdminClient primaryAdmin = AdminClient.remote(url, token);
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (!primaryAdmin.standby().semiSync()
-                    || !primaryAdmin.standby().shards().stream().allMatch(s -> s.semiSyncClients() == 1)) {
-                assertThat(System.nanoTime()).as("the primary waits for the standby within a minute").isLessThan(deadline);
-                Thread.sleep(100);
-            }
             CoordinationReport seen = awaitCoordination(r -> r.state() == PairState.STANDBY && r.primary() != null);
             assertThat(seen.epoch()).isEqualTo(1);
             assertThat(seen.primary().admin()).isEqualTo(url);

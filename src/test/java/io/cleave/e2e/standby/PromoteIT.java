@@ -5,13 +5,10 @@ import io.cleave.e2e.support.CleaveJar;
 import io.cleave.e2e.support.CleaveTestHome;
 import io.cleave.manager.admin.AdminClient;
 import io.cleave.manager.config.BackupConfig;
-import io.cleave.manager.daemon.CleaveProxyService;
 import io.cleave.manager.daemon.Daemon;
-import io.cleave.manager.daemon.DaemonOptions;
 import io.cleave.manager.home.CleaveHome;
 import io.cleave.manager.home.DaemonInfo;
 import io.cleave.manager.standby.HostRole;
-import io.cleave.manager.standby.ShardReplication;
 import io.cleave.manager.standby.StandbyConfig;
 import io.cleave.manager.standby.StandbyReport;
 import io.cleave.manager.standby.StandbySeed;
@@ -22,14 +19,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-import static io.cleave.e2e.standby.StandbyIT.await;
 import static io.cleave.e2e.standby.StandbyIT.run;
 import static io.cleave.e2e.standby.StandbyIT.shard;
 import static io.cleave.e2e.standby.StandbyIT.single;
@@ -78,18 +71,7 @@ class PromoteIT {
                         line -> System.out.println("standby: " + line))
                         .run(new StandbySeed.Request(url, token, work.resolve("standby"), work.resolve("seed").toString(),
                                 addresses));
-                standby = new Daemon(DaemonOptions.standard(new CleaveHome(seeded.home()), seeded.config(), System.getenv())
-                        .withProxy(CleaveProxyService.FACTORY));
-                standby.start();
-                await(standby, r -> r.shards().size() == 2 && r.shards().stream().allMatch(ShardReplication::replicating),
-                        "every replica runs");
-                AdminClient primaryAdmin = AdminClient.remote(url, token);
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-                while (!primaryAdmin.standby().semiSync()
-                        || !primaryAdmin.standby().shards().stream().allMatch(s -> s.semiSyncClients() == 1)) {
-                    assertThat(System.nanoTime()).as("the primary waits for the standby within a minute").isLessThan(deadline);
-                    Thread.sleep(100);
-                }
+                standby = SeededStandby.start(seeded, url, token);
                 load.awaitAcknowledged(150);
                 held = holdPrepared(a);
 
