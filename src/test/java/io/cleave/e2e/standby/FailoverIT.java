@@ -345,29 +345,39 @@ class FailoverIT {
             }
         }
 
-        /** Waits until A's shards hold the rows of B's (A replicates B). */
+        /**
+         * Waits until A's shards hold the rows of B's (A replicates B), with no branch prepared on either: B answers a
+         * cross-shard commit at its decision and commits the branches after, so a branch may still be prepared
+         * on B's shard, and then on A's, for a moment.
+         */
         void awaitSameRowsOnA() throws Exception {
             String secret = Files.readString(a.home().shardSecretFile()).trim();
             String sql = "SELECT COUNT(*), SUM(balance), BIT_XOR(CRC32(CONCAT(branch, '/', id, '/', balance)))"
                     + " FROM bank.accounts";
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             for (int s = 0; s < 2; s++) {
-                String onB;
-                try (Connection c = shard(b, s)) {
-                    onB = row(c, sql);
-                }
-                try (Connection c = DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + (a.basePort() + s)
-                        + "/?sslMode=DISABLED&allowPublicKeyRetrieval=true", io.cleave.manager.instance.ShardAccount.USER,
-                        secret)) {
-                    while (!row(c, sql).equals(onB)) {
-                        assertThat(System.nanoTime()).as("shard %d of A catches up with B's (%s)", s, onB)
-                                .isLessThan(deadline);
+                try (Connection onB = shard(b, s);
+                     Connection onA = DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + (a.basePort() + s)
+                             + "/?sslMode=DISABLED&allowPublicKeyRetrieval=true",
+                             io.cleave.manager.instance.ShardAccount.USER, secret)) {
+                    while (true) {
+                        String b = row(onB, sql);
+                        String a = row(onA, sql);
+                        boolean settled = nothingPrepared(onB) && nothingPrepared(onA);
+                        if (settled && a.equals(b) && row(onB, sql).equals(b)) {
+                            break;
+                        }
+                        assertThat(System.nanoTime()).as("shard %d of A catches up with B's (%s, A has %s; nothing"
+                                + " prepared on either: %s)", s, b, a, settled).isLessThan(deadline);
                         Thread.sleep(50);
                     }
-                    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("XA RECOVER")) {
-                        assertThat(rs.next()).as("branches left prepared on A's shard %d", s).isFalse();
-                    }
                 }
+            }
+        }
+
+        private static boolean nothingPrepared(Connection c) throws SQLException {
+            try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("XA RECOVER")) {
+                return !rs.next();
             }
         }
 

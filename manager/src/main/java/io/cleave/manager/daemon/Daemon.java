@@ -556,16 +556,17 @@ public final class Daemon implements AutoCloseable {
                 return;
             }
             proxy = service;
+            service.uniqueKeyBuildsExclude(() -> moves != null && moves.busy());
+            proxyState = service.describe();
             if (coordination != null) {
                 service.leaseUntil(coordination.fenceDeadline());
                 if (coordination.state() == io.cleave.manager.coordination.PairState.FENCED
                         || coordination.state() == io.cleave.manager.coordination.PairState.SUPERSEDED) {
                     // Fenced while the proxy started.
                     service.fence(coordination.report().reason());
+                    proxyState = "fenced: " + coordination.report().reason();
                 }
             }
-            service.uniqueKeyBuildsExclude(() -> moves != null && moves.busy());
-            proxyState = service.describe();
             log.info("proxy {}", proxyState);
         }
     }
