@@ -11,7 +11,8 @@ import org.slf4j.LoggerFactory;
  * {@code -Dcleave.test.moveHaltAt=<POINT>}: the process then dies like kill -9 when a move reaches
  * that point, so resuming can be proved from each. With {@code -Dcleave.test.moveHaltGate=<file>}
  * as well, the move waits at that point until the file exists and halts then: the test decides
- * when (after its clients wrote), instead of racing a copy that can reach the point at once.
+ * when (after its clients wrote), instead of racing a copy that can reach the point at once. With
+ * {@code -Dcleave.test.moveHaltMove=<id>} only that move halts (others before it run to their end).
  */
 @FunctionalInterface
 public interface MoveHooks {
@@ -50,11 +51,12 @@ public interface MoveHooks {
         Point target = Point.valueOf(haltAt.trim());
         String gateProperty = System.getProperty("cleave.test.moveHaltGate");
         Path gate = gateProperty == null || gateProperty.isBlank() ? null : Path.of(gateProperty);
+        long onlyMove = Long.getLong("cleave.test.moveHaltMove", 0);
         Logger log = LoggerFactory.getLogger(MoveHooks.class);
         log.warn("test hook armed: the process halts when a move reaches {}{}", target,
                 gate == null ? "" : " once " + gate + " exists");
         return (point, id) -> {
-            if (point == target) {
+            if (point == target && (onlyMove == 0 || id == onlyMove)) {
                 while (gate != null && !Files.exists(gate)) {
                     try {
                         Thread.sleep(20);

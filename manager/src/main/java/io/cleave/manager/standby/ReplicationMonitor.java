@@ -38,6 +38,7 @@ public final class ReplicationMonitor implements AutoCloseable {
     private final ScheduledExecutorService scheduler;
     private volatile java.util.concurrent.ScheduledFuture<?> task;
     private volatile boolean primarySemiSyncAsked;
+    private volatile long replicatedMapVersion;
 
     public ReplicationMonitor(CleaveHome home, ShardLinks links, Supplier<List<ShardEndpoint>> shards,
                               MeterRegistry registry, ScheduledExecutorService scheduler) {
@@ -64,8 +65,10 @@ public final class ReplicationMonitor implements AutoCloseable {
         }
         List<ShardReplication> list = new ArrayList<>(last.values());
         list.sort(java.util.Comparator.comparingInt(ShardReplication::shard));
+        long routed = java.nio.file.Files.exists(home.shardMapFile())
+                ? new io.cleave.manager.home.ShardMapStore(home.shardMapFile()).read().version() : 0;
         return new StandbyReport(state.role(), state.epoch(), state.role() == HostRole.PRIMARY ? "this host"
-                : state.primary(), state.semiSync(), list);
+                : state.primary(), state.semiSync(), list, new StandbyReport.MapVersions(routed, replicatedMapVersion));
     }
 
     /** Reads every shard now (tests and the admin API use it to see a change at once). */
@@ -74,16 +77,20 @@ public final class ReplicationMonitor implements AutoCloseable {
         if (state == null) {
             return;
         }
+        long mapVersion = 0;
         for (ShardEndpoint e : shards.get()) {
             try (Connection c = links.open(e.index())) {
                 ShardReplication r = ReplicationProbe.read(e.index(), c, state.role());
                 if (last.put(e.index(), r) == null) {
                     bind(e.index());
                 }
+                // Only the default shard holds rows: the newest of all is its.
+                mapVersion = Math.max(mapVersion, io.cleave.manager.standby.layout.MapRows.newestVersion(c));
             } catch (SQLException ex) {
                 log.debug("shard {}: replication not readable: {}", e.index(), ex.getMessage());
             }
         }
+        replicatedMapVersion = mapVersion;
         if (state.role() == HostRole.STANDBY && !primarySemiSyncAsked && !last.isEmpty()
                 && last.values().stream().allMatch(ShardReplication::replicating)) {
             askPrimaryForSemiSync(state);
