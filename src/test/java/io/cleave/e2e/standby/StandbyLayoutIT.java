@@ -50,7 +50,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * cleaned up). Through the promoted home's proxy every account read by its key holds what the acknowledged
  * transfers left, the bank's total is unchanged, every note is found, and each shard holds exactly the
  * rows the installed map gives it (plus the unfinished move's old rows, which the map names as ghosts).
- * A standby routing by the seed's map would read moved keys on the shard they left.
+ * A standby routing by the seed's map would read moved keys on the shard they left. A second case closes
+ * the window between a cutover and the standby holding its map (see its test).
  */
 class StandbyLayoutIT {
 
@@ -61,54 +62,40 @@ class StandbyLayoutIT {
     /** Branches moved to shard 1 and cleaned up; branches moved to shard 0 when the primary dies. */
     private static final String DONE_MOVE = "1-20";
     private static final String CUT_MOVE = "150-170";
+    /** Three shards: the default shard 0 (where the map versions are written) holds no branch. */
+    private static final String KEYS_OFF_THE_DEFAULT_SHARD = """
+            sharding:
+              keyspaces:
+                - name: branch
+                  function: range
+                  ranges:
+                    - { from: 1, to: 100, shard: 1 }
+                    - { from: 101, shard: 2 }
+              tables:
+                - { name: accounts, keyspace: branch, column: branch }
+            """;
 
     @Test
     void aPromotedStandbyRoutesByThePrimarysNewestMapAfterMovesAndShardTable() throws Exception {
-        assertThat(CleaveJar.JAR).as("cleave.jar is built by 'mvn package'").exists();
         Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-standby-layout-", SEARCHABLE);
         Path gate = work.resolve("halt-gate");
-        Daemon standby = null;
-        Process up = null;
+        Pair pair = null;
         try (CleaveTestHome a = CleaveTestHome.builder().shards(2).extraYaml(StandbyIT.SHARDING).create()) {
-            Path log = work.resolve("primary.log");
             // The third move (the second key range) halts the primary's daemon after its cutover, once the gate exists.
-            up = CleaveJar.up(a, log, "-Dcleave.test.moveHaltAt=CLEANING_UP", "-Dcleave.test.moveHaltGate=" + gate,
-                    "-Dcleave.test.moveHaltMove=3");
-            try (Connection c = CleaveJar.awaitProxy(a, up, log, "")) {
-                BankTransfers.create(c, SHAPE);
+            pair = Pair.start(a, work, c -> {
                 run(c, "CREATE TABLE bank.notes (branch INT NOT NULL PRIMARY KEY, note VARCHAR(64) NOT NULL)");
                 StringBuilder notes = new StringBuilder();
                 for (int b = 1; b <= SHAPE.branches(); b++) {
                     notes.append(b == 1 ? "" : ",").append('(').append(b).append(",'note ").append(b).append("')");
                 }
                 run(c, "INSERT INTO bank.notes VALUES " + notes);
-            }
-            AdminClient primary = CleaveJar.awaitAdmin(a, up, log);
-            String url = "http://127.0.0.1:" + DaemonInfo.read(a.home()).orElseThrow().adminPort();
-            String token = Files.readString(a.home().adminTokenFile()).trim();
-
+            }, "-Dcleave.test.moveHaltAt=CLEANING_UP", "-Dcleave.test.moveHaltGate=" + gate, "-Dcleave.test.moveHaltMove=3");
+            AdminClient primary = pair.primary;
             BankTransfers load = new BankTransfers(SHAPE, a.proxyPort(), 29, new int[] {150, 170});
-            StandbyConfig addresses = StandbyIT.freeAddresses();
-            long seededVersion;
             try {
                 load.start(2);
                 load.awaitAcknowledged(30);
-                StandbySeed.Result seeded = new StandbySeed(BackupConfig.NONE, System.getenv(),
-                        line -> System.out.println("standby: " + line))
-                        .run(new StandbySeed.Request(url, token, work.resolve("standby"), work.resolve("seed").toString(),
-                                addresses));
-                standby = new Daemon(DaemonOptions.standard(new CleaveHome(seeded.home()), seeded.config(), System.getenv())
-                        .withProxy(CleaveProxyService.FACTORY));
-                standby.start();
-                seededVersion = standby.shardMaps().current().version();
-                await(standby, r -> r.shards().size() == 2 && r.shards().stream().allMatch(ShardReplication::replicating),
-                        "every replica runs");
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-                while (!primary.standby().semiSync()
-                        || !primary.standby().shards().stream().allMatch(s -> s.semiSyncClients() == 1)) {
-                    assertThat(System.nanoTime()).as("the primary waits for the standby within a minute").isLessThan(deadline);
-                    Thread.sleep(100);
-                }
+                pair.seed();
 
                 // Layout changes a standby cannot follow are refused while it is attached.
                 assertThatThrownBy(() -> primary.startScale(3)).as("scale with a standby attached")
@@ -128,50 +115,37 @@ class StandbyLayoutIT {
                 awaitPhase(primary, cut.id, MovePhase.CLEANING_UP);
                 // Clients now write the moved keys on shard 0 only; the standby's status shows the version replicated.
                 load.awaitAcknowledged(100);
-                long published = new ShardMapStore(a.home().shardMapFile()).read().version();
-                StandbyReport report = await(standby, r -> r.maps().replicated() == published,
+                long published = pair.primaryMap().version();
+                StandbyReport report = await(pair.standby, r -> r.maps().replicated() == published,
                         "the standby holds the primary's version " + published);
-                assertThat(report.maps().routed()).as("the standby's own version until it is promoted").isEqualTo(seededVersion);
+                assertThat(report.maps().routed()).as("the standby's own version until it is promoted")
+                        .isEqualTo(pair.seededVersion);
 
                 // The primary host is gone: its daemon halts at the gate, every shard is killed.
-                List<Long> shards = List.copyOf(a.serverPids().values());
-                assertThat(shards).hasSize(2);
                 load.outageBegins();
                 Files.createFile(gate);
-                CleaveJar.awaitHalt(up, log, "halting move 3 at CLEANING_UP");
-                for (long pid : shards) {
-                    ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
-                }
-                for (long pid : shards) {
-                    ProcessHandle.of(pid).ifPresent(p -> p.onExit().orTimeout(30, TimeUnit.SECONDS).join());
-                }
+                CleaveJar.awaitHalt(pair.up, pair.log, "halting move 3 at CLEANING_UP");
+                pair.killPrimaryShards();
             } finally {
                 load.close();
             }
             System.out.println("StandbyLayoutIT: " + load.summary());
             assertThat(load.errors()).as("errors clients saw before the loss").isEmpty();
-            ShardMap last = new ShardMapStore(a.home().shardMapFile()).read();
+            ShardMap last = pair.primaryMap();
             assertThat(last.ghosts()).as("the primary died before the second move's cleanup").hasSize(1);
-            assertThat(last.version()).isGreaterThan(seededVersion);
+            assertThat(last.version()).isGreaterThan(pair.seededVersion);
 
-            Process promote = new ProcessBuilder(CleaveJar.javaBin(), "-jar", CleaveJar.JAR.toString(), "promote",
-                    "--home=" + standby.home().root()).redirectErrorStream(true).start();
-            String out = new String(promote.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertThat(promote.waitFor(2, TimeUnit.MINUTES)).isTrue();
-            System.out.println("cleave promote:\n" + out);
-            assertThat(promote.exitValue()).as(out).isZero();
+            String out = pair.promote();
             assertThat(out).contains("shard map: version " + last.version() + " (replicated from the primary; was "
-                    + seededVersion + ")");
-            ShardMap installed = standby.shardMaps().current();
+                    + pair.seededVersion + ")");
+            ShardMap installed = pair.standby.shardMaps().current();
             assertThat(installed).as("the map the promoted proxy routes by").isEqualTo(last);
-            assertThat(new ShardMapStore(standby.home().shardMapFile()).read()).isEqualTo(last);
+            assertThat(new ShardMapStore(pair.standby.home().shardMapFile()).read()).isEqualTo(last);
 
-            try (Connection c = DriverManager.getConnection("jdbc:mysql://" + addresses.proxyListen() + "/bank"
-                    + "?sslMode=DISABLED&allowPublicKeyRetrieval=true", "root", "")) {
-                Map<Long, Long> balances = byKey(c);
-                assertThat(load.differences(balances)).as("accounts (read by key) that differ from the acknowledged"
+            try (Connection c = pair.standbyProxy()) {
+                assertThat(load.differences(byKey(c))).as("accounts (read by key) that differ from the acknowledged"
                         + " transfers").isEmpty();
-                assertThat(balances.values().stream().mapToLong(Long::longValue).sum()).as("the bank's total")
+                assertThat(byKey(c).values().stream().mapToLong(Long::longValue).sum()).as("the bank's total")
                         .isEqualTo(SHAPE.rows() * BankTransfers.INITIAL);
                 try (PreparedStatement ps = c.prepareStatement("SELECT note FROM notes WHERE branch = ?")) {
                     for (int b = 1; b <= SHAPE.branches(); b++) {
@@ -184,38 +158,116 @@ class StandbyLayoutIT {
                 }
                 run(c, "UPDATE accounts SET balance = balance + 0 WHERE branch = 160 AND id = 1");
             }
-
-            // Each shard holds the rows the installed map gives it; besides them, only the unfinished move's ghosts.
-            Topology topology = standby.config().sharding().topology();
-            Map<Integer, Long> expected = new HashMap<>();
-            Map<Integer, Long> expectedNotes = new HashMap<>();
-            for (int b = 1; b <= SHAPE.branches(); b++) {
-                int owner = installed.shardOf("branch", ShardKey.of(b), topology.keyspaces().get("branch").function());
-                expected.merge(owner, (long) SHAPE.accounts(), Long::sum);
-                expectedNotes.merge(owner, 1L, Long::sum);
-            }
-            assertThat(expected).as("both shards own keys").hasSize(2);
-            for (int s = 0; s < 2; s++) {
-                try (Connection sc = shard(standby, s)) {
-                    String owned = ownedBy(installed, topology, s);
-                    assertThat(Long.parseLong(single(sc, "SELECT COUNT(*) FROM bank.accounts WHERE " + owned)))
-                            .as("accounts on shard %d the map gives it", s).isEqualTo(expected.get(s));
-                    assertThat(Long.parseLong(single(sc, "SELECT COUNT(*) FROM bank.accounts WHERE NOT (" + owned
-                            + ") AND NOT (" + ghostsOn(installed, s) + ")"))).as("other accounts on shard %d", s).isZero();
-                    assertThat(Long.parseLong(single(sc, "SELECT COUNT(*) FROM bank.notes WHERE " + owned)))
-                            .as("notes on shard %d", s).isEqualTo(expectedNotes.get(s));
-                    assertThat(Long.parseLong(single(sc, "SELECT COUNT(*) FROM bank.notes WHERE NOT (" + owned
-                            + ") AND NOT (" + ghostsOn(installed, s) + ")"))).as("other notes on shard %d", s).isZero();
-                }
-            }
+            checkShards(pair.standby, installed, "accounts", SHAPE.accounts());
+            checkShards(pair.standby, installed, "notes", 1);
         } finally {
-            if (up != null) {
-                up.destroyForcibly();
-            }
-            if (standby != null) {
-                standby.close();
+            if (pair != null) {
+                pair.close();
             }
             CleaveTestHome.deleteTree(work);
+        }
+    }
+
+    /**
+     * The window between a move's cutover and the standby holding its map: the standby's replica of the default
+     * shard (where the versions are written) stops receiving before a move's flip. The primary's cutover then
+     * waits, its statements on the moving keys held, the new version in its state file but not published, until
+     * the standby acknowledges it; the primary dies there. The promoted standby routes by the version before the
+     * flip, whose source shard holds every row the acknowledged transfers wrote. (Shard 0 holds no keys, so
+     * the transfers do not wait for it; without the map's replication the flip is published at once, clients
+     * write the moved keys on the target, and the promoted standby reads them on the source.)
+     */
+    @Test
+    void aCutoverPublishesItsMapOnlyOnceTheStandbyHoldsIt() throws Exception {
+        Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-standby-cutover-", SEARCHABLE);
+        Pair pair = null;
+        Path gate = work.resolve("pause-gate");
+        try (CleaveTestHome a = CleaveTestHome.builder().shards(3).extraYaml(KEYS_OFF_THE_DEFAULT_SHARD).create()) {
+            // The move waits before its cutover (its first version published) until the gate exists.
+            pair = Pair.start(a, work, c -> {
+            }, "-Dcleave.test.movePauseAt=CUTTING_OVER", "-Dcleave.test.movePauseGate=" + gate);
+            BankTransfers load = new BankTransfers(SHAPE, a.proxyPort(), 31, new int[] {1, 20});
+            long flipVersion;
+            try {
+                load.start(2);
+                load.awaitAcknowledged(30);
+                pair.seed();
+                MoveRecord move = pair.primary.startMove("branch", DONE_MOVE, 2);
+                awaitPhase(pair.primary, move.id, MovePhase.CUTTING_OVER);
+                long ghostVersion = pair.seededVersion + 1;
+                assertThat(pair.primaryMap().version()).as("the move's first version (its target's ghost)")
+                        .isEqualTo(ghostVersion);
+                await(pair.standby, r -> r.maps().replicated() == ghostVersion,
+                        "the standby holds the move's first version " + ghostVersion);
+                try (Connection s0 = shard(pair.standby, 0)) {
+                    run(s0, "STOP SLAVE IO_THREAD");
+                }
+                Files.createFile(gate);
+                flipVersion = ghostVersion + 1;
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                while (pair.primaryMap().version() < flipVersion
+                        || pair.primary.standby().shards().get(0).waitingCommits() < 1) {
+                    assertThat(System.nanoTime()).as("the flip's version waits for the standby on shard 0 within a"
+                            + " minute; move: %s", pair.primary.move(move.id).phase).isLessThan(deadline);
+                    Thread.sleep(50);
+                }
+                Thread.sleep(1_000);
+                assertThat(pair.primary.move(move.id).phase).as("the cutover waits: the version is not published")
+                        .isEqualTo(MovePhase.CUTTING_OVER);
+                load.outageBegins();
+                pair.up.destroyForcibly();
+                pair.up.waitFor(30, TimeUnit.SECONDS);
+                pair.killPrimaryShards();
+            } finally {
+                load.close();
+            }
+            System.out.println("StandbyLayoutIT (cutover): " + load.summary());
+            assertThat(load.errors()).as("errors clients saw before the loss").isEmpty();
+            assertThat(pair.primaryMap().version()).as("the primary's file held the flip").isEqualTo(flipVersion);
+
+            String out = pair.promote();
+            long ghostVersion = flipVersion - 1;
+            assertThat(out).contains("shard map: version " + ghostVersion + " (replicated from the primary; was "
+                    + pair.seededVersion + ")");
+            ShardMap installed = pair.standby.shardMaps().current();
+            Topology topology = pair.standby.config().sharding().topology();
+            assertThat(installed.shardOf("branch", ShardKey.of(1), topology.keyspaces().get("branch").function()))
+                    .as("the moving keys stay on their source").isEqualTo(1);
+            assertThat(installed.ghosts()).as("the target's copy, left out of reads").hasSize(1);
+            try (Connection c = pair.standbyProxy()) {
+                Map<Long, Long> balances = byKey(c);
+                assertThat(load.differences(balances)).as("accounts (read by key) that differ from the acknowledged"
+                        + " transfers").isEmpty();
+                assertThat(balances.values().stream().mapToLong(Long::longValue).sum()).as("the bank's total")
+                        .isEqualTo(SHAPE.rows() * BankTransfers.INITIAL);
+                assertThat(BankTransfers.balances(c, "SELECT branch, id, balance FROM accounts")).as("read across shards")
+                        .isEqualTo(balances);
+            }
+            checkShards(pair.standby, installed, "accounts", SHAPE.accounts());
+        } finally {
+            if (pair != null) {
+                pair.close();
+            }
+            CleaveTestHome.deleteTree(work);
+        }
+    }
+
+    /** Each shard holds the rows of {@code table} the map gives it, {@code perBranch} a branch; besides them only ghosts. */
+    private static void checkShards(Daemon daemon, ShardMap map, String table, long perBranch) throws Exception {
+        Topology topology = daemon.config().sharding().topology();
+        Map<Integer, Long> expected = new HashMap<>();
+        for (int b = 1; b <= SHAPE.branches(); b++) {
+            expected.merge(map.shardOf("branch", ShardKey.of(b), topology.keyspaces().get("branch").function()), perBranch,
+                    Long::sum);
+        }
+        for (int s = 0; s < map.shardCount(); s++) {
+            try (Connection sc = shard(daemon, s)) {
+                String owned = ownedBy(map, topology, s);
+                assertThat(Long.parseLong(single(sc, "SELECT COUNT(*) FROM bank." + table + " WHERE " + owned)))
+                        .as("%s on shard %d the map gives it", table, s).isEqualTo(expected.getOrDefault(s, 0L));
+                assertThat(Long.parseLong(single(sc, "SELECT COUNT(*) FROM bank." + table + " WHERE NOT (" + owned
+                        + ") AND NOT (" + ghostsOn(map, s) + ")"))).as("other %s on shard %d", table, s).isZero();
+            }
         }
     }
 
@@ -269,6 +321,119 @@ class StandbyLayoutIT {
                     .isLessThan(deadline);
             Thread.sleep(50);
             r = admin.move(id);
+        }
+    }
+
+    /** A primary run from the shipped jar in its own process, with the bank, and its standby in this JVM. */
+    private static final class Pair implements AutoCloseable {
+        final CleaveTestHome a;
+        final Path work;
+        final Process up;
+        final Path log;
+        final AdminClient primary;
+        final String url;
+        final String token;
+        final StandbyConfig addresses;
+        Daemon standby;
+        long seededVersion;
+
+        private Pair(CleaveTestHome a, Path work, Process up, Path log, AdminClient primary) throws Exception {
+            this.a = a;
+            this.work = work;
+            this.up = up;
+            this.log = log;
+            this.primary = primary;
+            this.url = "http://127.0.0.1:" + DaemonInfo.read(a.home()).orElseThrow().adminPort();
+            this.token = Files.readString(a.home().adminTokenFile()).trim();
+            this.addresses = freeAddresses(a.shards());
+        }
+
+        interface Setup {
+            void run(Connection proxy) throws Exception;
+        }
+
+        static Pair start(CleaveTestHome a, Path work, Setup setup, String... jvmOptions) throws Exception {
+            assertThat(CleaveJar.JAR).as("cleave.jar is built by 'mvn package'").exists();
+            Path log = work.resolve("primary.log");
+            Process up = CleaveJar.up(a, log, jvmOptions);
+            try (Connection c = CleaveJar.awaitProxy(a, up, log, "")) {
+                BankTransfers.create(c, SHAPE);
+                setup.run(c);
+            }
+            return new Pair(a, work, up, log, CleaveJar.awaitAdmin(a, up, log));
+        }
+
+        /** Seeds the standby (clients may write meanwhile) and waits until the primary waits for it. */
+        void seed() throws Exception {
+            StandbySeed.Result seeded = new StandbySeed(BackupConfig.NONE, System.getenv(),
+                    line -> System.out.println("standby: " + line))
+                    .run(new StandbySeed.Request(url, token, work.resolve("standby"), work.resolve("seed").toString(),
+                            addresses));
+            standby = new Daemon(DaemonOptions.standard(new CleaveHome(seeded.home()), seeded.config(), System.getenv())
+                    .withProxy(CleaveProxyService.FACTORY));
+            standby.start();
+            seededVersion = standby.shardMaps().current().version();
+            int shards = a.shards();
+            await(standby, r -> r.shards().size() == shards && r.shards().stream().allMatch(ShardReplication::replicating),
+                    "every replica runs");
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (!primary.standby().semiSync()
+                    || !primary.standby().shards().stream().allMatch(s -> s.semiSyncClients() == 1)) {
+                assertThat(System.nanoTime()).as("the primary waits for the standby within a minute").isLessThan(deadline);
+                Thread.sleep(100);
+            }
+        }
+
+        ShardMap primaryMap() {
+            return new ShardMapStore(a.home().shardMapFile()).read();
+        }
+
+        void killPrimaryShards() {
+            List<Long> shards = List.copyOf(a.serverPids().values());
+            assertThat(shards).hasSize(a.shards());
+            for (long pid : shards) {
+                ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+            }
+            for (long pid : shards) {
+                ProcessHandle.of(pid).ifPresent(p -> p.onExit().orTimeout(30, TimeUnit.SECONDS).join());
+            }
+        }
+
+        /** {@code cleave promote --home B}, as an operator runs it; its output. */
+        String promote() throws Exception {
+            Process promote = new ProcessBuilder(CleaveJar.javaBin(), "-jar", CleaveJar.JAR.toString(), "promote",
+                    "--home=" + standby.home().root()).redirectErrorStream(true).start();
+            String out = new String(promote.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(promote.waitFor(2, TimeUnit.MINUTES)).isTrue();
+            System.out.println("cleave promote:\n" + out);
+            assertThat(promote.exitValue()).as(out).isZero();
+            return out;
+        }
+
+        Connection standbyProxy() throws Exception {
+            return DriverManager.getConnection("jdbc:mysql://" + addresses.proxyListen() + "/bank"
+                    + "?sslMode=DISABLED&allowPublicKeyRetrieval=true", "root", "");
+        }
+
+        @Override
+        public void close() {
+            up.destroyForcibly();
+            if (standby != null) {
+                standby.close();
+            }
+        }
+
+        /** Ports of a standby of {@code shards} shards on loopback: its shards', its admin API's and its proxy's. */
+        private static StandbyConfig freeAddresses(int shards) {
+            int admin = CleaveTestHome.freePort();
+            int proxy = CleaveTestHome.freePort();
+            while (true) {
+                int base = CleaveTestHome.freePortRange(shards);
+                if (admin != proxy && (admin < base || admin >= base + shards) && (proxy < base || proxy >= base + shards)) {
+                    return new StandbyConfig(base, admin, "127.0.0.1:" + proxy, 0);
+                }
+                proxy = CleaveTestHome.freePort();
+            }
         }
     }
 }

@@ -13,6 +13,7 @@ import org.slf4j.LoggerFactory;
  * as well, the move waits at that point until the file exists and halts then: the test decides
  * when (after its clients wrote), instead of racing a copy that can reach the point at once. With
  * {@code -Dcleave.test.moveHaltMove=<id>} only that move halts (others before it run to their end).
+ * {@code -Dcleave.test.movePauseAt} makes a move wait instead, and go on (see {@link #pauseFromSystemProperties}).
  */
 @FunctionalInterface
 public interface MoveHooks {
@@ -46,7 +47,7 @@ public interface MoveHooks {
     static MoveHooks fromSystemProperties() {
         String haltAt = System.getProperty("cleave.test.moveHaltAt");
         if (haltAt == null || haltAt.isBlank()) {
-            return NONE;
+            return pauseFromSystemProperties();
         }
         Point target = Point.valueOf(haltAt.trim());
         String gateProperty = System.getProperty("cleave.test.moveHaltGate");
@@ -57,17 +58,41 @@ public interface MoveHooks {
                 gate == null ? "" : " once " + gate + " exists");
         return (point, id) -> {
             if (point == target && (onlyMove == 0 || id == onlyMove)) {
-                while (gate != null && !Files.exists(gate)) {
-                    try {
-                        Thread.sleep(20);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        return;
-                    }
-                }
+                awaitGate(gate);
                 log.warn("test hook: halting move {} at {}", id, point);
                 Runtime.getRuntime().halt(137);
             }
         };
+    }
+
+    /**
+     * {@code -Dcleave.test.movePauseAt=<POINT> -Dcleave.test.movePauseGate=<file>}: a move waits at that point
+     * until the file exists, then goes on (a test changes something around the process at a known step).
+     */
+    private static MoveHooks pauseFromSystemProperties() {
+        String pauseAt = System.getProperty("cleave.test.movePauseAt");
+        String gateProperty = System.getProperty("cleave.test.movePauseGate");
+        if (pauseAt == null || pauseAt.isBlank() || gateProperty == null || gateProperty.isBlank()) {
+            return NONE;
+        }
+        Point target = Point.valueOf(pauseAt.trim());
+        Path gate = Path.of(gateProperty);
+        LoggerFactory.getLogger(MoveHooks.class).warn("test hook armed: a move waits at {} until {} exists", target, gate);
+        return (point, id) -> {
+            if (point == target) {
+                awaitGate(gate);
+            }
+        };
+    }
+
+    private static void awaitGate(Path gate) {
+        while (gate != null && !Files.exists(gate)) {
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
     }
 }

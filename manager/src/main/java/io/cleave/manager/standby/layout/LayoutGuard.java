@@ -12,8 +12,8 @@ import java.util.function.Supplier;
  * Layout changes a standby cannot follow yet. Moves, rebalancing and shard-table change only the map
  * (replicated, see {@link MapReplication}) and rows (replicated); but a scale starts or stops shards the
  * standby has no replica of, and an import routes to a server the standby does not replicate. Both are
- * refused while a standby is attached, and a standby cannot attach while either is under way. (A scale
- * started while a standby is being seeded, before semi-sync is on, is not caught.)
+ * refused while a standby is attached, and a standby cannot attach while either, or a move, is under way.
+ * (One started while a standby is being seeded, before semi-sync is on, is not caught.)
  */
 public final class LayoutGuard {
 
@@ -50,11 +50,23 @@ public final class LayoutGuard {
             return "a scale is under way: a standby follows moves but not shards that come and go; attach it once the"
                     + " scale is done ('cleave scale --status')";
         }
+        if (!m.ghosts().isEmpty() || !m.movingTables().isEmpty()) {
+            // The seed restores the rows the map places; a move's copies and old rows are left out, and its
+            // later writes to them would stop the standby's replicas.
+            return "a move is under way (the shard map has rows of moves " + moveIds(m) + " on two shards): attach the"
+                    + " standby once it is done ('cleave moves')";
+        }
         if (!m.attached().isEmpty()) {
             return "an import is under way (the shard map routes to " + m.attached() + ", a server a standby does not"
                     + " replicate): attach the standby once the import is done ('cleave import --status')";
         }
         return null;
+    }
+
+    private static java.util.Set<Long> moveIds(ShardMap m) {
+        java.util.Set<Long> ids = new java.util.TreeSet<>(m.movingTables().values());
+        m.ghosts().forEach(g -> ids.add(g.moveId()));
+        return ids;
     }
 
     /**

@@ -40,7 +40,7 @@ class LayoutGuardTest {
     }
 
     @Test
-    void aStandbyCannotAttachWhileAScaleOrAnImportIsUnderWay() {
+    void aStandbyCannotAttachWhileAScaleAMoveOrAnImportIsUnderWay() {
         CleaveHome home = new CleaveHome(tmp);
         AtomicBoolean scaling = new AtomicBoolean();
         ShardMap plain = new ShardMap(1, 2, Map.of("k", new int[] {0, 1}));
@@ -52,6 +52,11 @@ class LayoutGuardTest {
         scaling.set(false);
         map.set(plain.withMovingTables(List.of(ShardMap.EVERY_TABLE), 4));
         assertThat(guard.attachRefusal()).startsWith("a scale is under way");
+        map.set(plain.withGhost(new io.cleave.router.shardmap.Ghost("k", new io.cleave.router.shardmap.KeySet.Keys(1, 5),
+                1, 7)));
+        assertThat(guard.attachRefusal()).startsWith("a move is under way (the shard map has rows of moves [7]");
+        map.set(plain.withMovingTables(List.of("t"), 8));
+        assertThat(guard.attachRefusal()).startsWith("a move is under way (the shard map has rows of moves [8]");
         map.set(plain.withAttached("mysql://10.0.0.9:3306/shop"));
         assertThat(guard.attachRefusal()).startsWith("an import is under way");
     }
