@@ -263,11 +263,16 @@ class StandbyIT {
 
     /** Ports of a standby on loopback: two for its shards, its admin API's and its proxy's, all different. */
     static StandbyConfig freeAddresses() {
+        return freeAddresses(2);
+    }
+
+    /** Ports of a standby of {@code shards} shards on loopback: its shards', its admin API's and its proxy's. */
+    static StandbyConfig freeAddresses(int shards) {
         int admin = CleaveTestHome.freePort();
         int proxy = CleaveTestHome.freePort();
         while (true) {
-            int base = CleaveTestHome.freePortRange(2);
-            if (admin != proxy && (admin < base || admin > base + 1) && (proxy < base || proxy > base + 1)) {
+            int base = CleaveTestHome.freePortRange(shards);
+            if (admin != proxy && (admin < base || admin >= base + shards) && (proxy < base || proxy >= base + shards)) {
                 return new StandbyConfig(base, admin, "127.0.0.1:" + proxy, 0);
             }
             proxy = CleaveTestHome.freePort();

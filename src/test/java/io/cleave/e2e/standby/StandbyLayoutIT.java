@@ -345,7 +345,7 @@ class StandbyLayoutIT {
             this.primary = primary;
             this.url = "http://127.0.0.1:" + DaemonInfo.read(a.home()).orElseThrow().adminPort();
             this.token = Files.readString(a.home().adminTokenFile()).trim();
-            this.addresses = freeAddresses(a.shards());
+            this.addresses = StandbyIT.freeAddresses(a.shards());
         }
 
         interface Setup {
@@ -420,19 +420,6 @@ class StandbyLayoutIT {
             up.destroyForcibly();
             if (standby != null) {
                 standby.close();
-            }
-        }
-
-        /** Ports of a standby of {@code shards} shards on loopback: its shards', its admin API's and its proxy's. */
-        private static StandbyConfig freeAddresses(int shards) {
-            int admin = CleaveTestHome.freePort();
-            int proxy = CleaveTestHome.freePort();
-            while (true) {
-                int base = CleaveTestHome.freePortRange(shards);
-                if (admin != proxy && (admin < base || admin >= base + shards) && (proxy < base || proxy >= base + shards)) {
-                    return new StandbyConfig(base, admin, "127.0.0.1:" + proxy, 0);
-                }
-                proxy = CleaveTestHome.freePort();
             }
         }
     }
