@@ -83,6 +83,7 @@ public final class StandbySeed {
                         .adjustingConfig(config::apply)
                         .finishingWith((shards, manifest) -> {
                             backedUpMap.set(manifest.shardMap());
+                            io.cleave.manager.standby.layout.SeedVersion.refuseMoveAtCut(manifest.shardMap());
                             replicate(primary, shards, manifest, attachment);
                         })
                         .run(new RestoreRequest(request.location(), backup, OptionalLong.empty(), OptionalLong.empty(),

@@ -50,10 +50,10 @@ public final class LayoutGuard {
             return "a scale is under way: a standby follows moves but not shards that come and go; attach it once the"
                     + " scale is done ('cleave scale --status')";
         }
-        if (!m.ghosts().isEmpty() || !m.movingTables().isEmpty()) {
+        if (!movesUnderWay(m).isEmpty()) {
             // The seed restores the rows the map places; a move's copies and old rows are left out, and its
             // later writes to them would stop the standby's replicas.
-            return "a move is under way (the shard map has rows of moves " + moveIds(m) + " on two shards): attach the"
+            return "a move is under way (the shard map has rows of moves " + movesUnderWay(m) + " on two shards): attach the"
                     + " standby once it is done ('cleave moves')";
         }
         if (!m.attached().isEmpty()) {
@@ -63,7 +63,8 @@ public final class LayoutGuard {
         return null;
     }
 
-    private static java.util.Set<Long> moveIds(ShardMap m) {
+    /** The moves whose rows {@code m} places on two shards (ghosts) or whose tables it freezes; empty when none. */
+    static java.util.Set<Long> movesUnderWay(ShardMap m) {
         java.util.Set<Long> ids = new java.util.TreeSet<>(m.movingTables().values());
         m.ghosts().forEach(g -> ids.add(g.moveId()));
         return ids;

@@ -21,6 +21,20 @@ public final class SeedVersion {
     private SeedVersion() {
     }
 
+    /**
+     * Fails the seed when its cut caught a move under way (one started after the attach, which refuses
+     * them): the restore leaves the move's copies and old rows out, and the move's later writes to them
+     * would stop the replicas.
+     */
+    public static void refuseMoveAtCut(String backedUpJson) throws IOException {
+        ShardMap atCut = ShardMapStore.parse(backedUpJson.getBytes(StandardCharsets.UTF_8));
+        java.util.Set<Long> moves = LayoutGuard.movesUnderWay(atCut);
+        if (!moves.isEmpty()) {
+            throw new IllegalStateException("the seed's cut caught moves " + moves + " under way on the primary: run"
+                    + " 'cleave standby' again once they are done ('cleave moves' on the primary)");
+        }
+    }
+
     /** Numbers the map of the seeded {@code home} (config {@code config}) as the backup's, {@code backedUpJson}. */
     public static void keepPrimarys(CleaveHome home, Path config, String backedUpJson) throws IOException {
         long primarys = ShardMapStore.parse(backedUpJson.getBytes(StandardCharsets.UTF_8)).version();
