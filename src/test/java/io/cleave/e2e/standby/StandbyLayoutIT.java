@@ -120,6 +120,9 @@ class StandbyLayoutIT {
                         "the standby holds the primary's version " + published);
                 assertThat(report.maps().routed()).as("the standby's own version until it is promoted")
                         .isEqualTo(pair.seededVersion);
+                assertThat(pair.standby.meterRegistry().scrape()).contains(
+                        "cleave_standby_shard_map_version{kind=\"replicated\"} " + published + ".0",
+                        "cleave_standby_shard_map_version{kind=\"routed\"} " + pair.seededVersion + ".0");
 
                 // The primary host is gone: its daemon halts at the gate, every shard is killed.
                 load.outageBegins();

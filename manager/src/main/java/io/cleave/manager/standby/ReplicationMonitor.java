@@ -54,6 +54,11 @@ public final class ReplicationMonitor implements AutoCloseable {
                 .description("the standby pair's epoch; 0 without a standby").register(registry);
         Gauge.builder("cleave_standby_primary", home, h -> StandbyState.of(h).map(st -> st.role() == HostRole.PRIMARY ? 1 : 0)
                 .orElse(0)).description("1 when this home is the pair's primary").register(registry);
+        Gauge.builder("cleave_standby_shard_map_version", this, m -> m.replicatedMapVersion).tag("kind", "replicated")
+                .description("the newest shard map version written for the standby on the default shard (as last read)")
+                .register(registry);
+        Gauge.builder("cleave_standby_shard_map_version", this, m -> m.routedMapVersion()).tag("kind", "routed")
+                .description("the shard map version this home routes by").register(registry);
         task = scheduler.scheduleWithFixedDelay(this::poll, 0, 2, TimeUnit.SECONDS);
     }
 
@@ -65,10 +70,14 @@ public final class ReplicationMonitor implements AutoCloseable {
         }
         List<ShardReplication> list = new ArrayList<>(last.values());
         list.sort(java.util.Comparator.comparingInt(ShardReplication::shard));
-        long routed = java.nio.file.Files.exists(home.shardMapFile())
-                ? new io.cleave.manager.home.ShardMapStore(home.shardMapFile()).read().version() : 0;
         return new StandbyReport(state.role(), state.epoch(), state.role() == HostRole.PRIMARY ? "this host"
-                : state.primary(), state.semiSync(), list, new StandbyReport.MapVersions(routed, replicatedMapVersion));
+                : state.primary(), state.semiSync(), list, new StandbyReport.MapVersions(routedMapVersion(),
+                replicatedMapVersion));
+    }
+
+    private long routedMapVersion() {
+        return java.nio.file.Files.exists(home.shardMapFile())
+                ? new io.cleave.manager.home.ShardMapStore(home.shardMapFile()).read().version() : 0;
     }
 
     /** Reads every shard now (tests and the admin API use it to see a change at once). */
