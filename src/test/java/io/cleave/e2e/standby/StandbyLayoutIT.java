@@ -163,6 +163,11 @@ class StandbyLayoutIT {
             }
             checkShards(pair.standby, installed, "accounts", SHAPE.accounts());
             checkShards(pair.standby, installed, "notes", 1);
+            // The interrupted move's rows stay where its ghost hides them: no move may reuse its id or its keys.
+            AdminClient promoted = AdminClient.connect(pair.standby.home()).orElseThrow();
+            assertThatThrownBy(() -> promoted.startMove("branch", "30-40", 1)).as("a move on the promoted home")
+                    .isInstanceOfSatisfying(AdminClient.DaemonAnswer.class, e -> assertThat(e.status()).isEqualTo(409))
+                    .hasMessageContaining("the shard map holds rows of moves [3] this home has no record of");
         } finally {
             if (pair != null) {
                 pair.close();
