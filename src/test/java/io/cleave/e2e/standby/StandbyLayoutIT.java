@@ -109,6 +109,8 @@ class StandbyLayoutIT {
                 awaitPhase(primary, first.id, MovePhase.DONE);
                 MoveRecord table = primary.shardTable("bank.notes", Map.of("keyspace", "branch", "column", "branch"));
                 awaitPhase(primary, table.id, MovePhase.DONE);
+                System.out.printf("StandbyLayoutIT: cutover pauses with the map written for the standby: move %.1f ms,"
+                        + " shard-table %.1f ms%n", primary.move(first.id).pauseMillis, primary.move(table.id).pauseMillis);
                 load.awaitAcknowledged(50);
                 MoveRecord cut = primary.startMove("branch", CUT_MOVE, 0);
                 assertThat(cut.id).as("the move the primary halts at").isEqualTo(3);
