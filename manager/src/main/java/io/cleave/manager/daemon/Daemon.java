@@ -291,6 +291,8 @@ public final class Daemon implements AutoCloseable {
             ProxyService p = proxy;
             int stillPrepared = p == null ? -1 : p.inDoubt().size();
             startArchiving();
+            // The old primary's moves under way left rows the map's ghosts hide: their clean-up runs here.
+            moves.resume();
             replication.poll();
             long epoch = io.cleave.manager.standby.StandbyState.of(home).orElseThrow().epoch();
             return new io.cleave.manager.standby.PromotionReport(epoch, shards, map.toString(), stillPrepared,

@@ -49,6 +49,7 @@ public final class MoveService implements AutoCloseable {
 
     /** Picks up the moves a previous daemon left unfinished, where the journal and the shard map say they are. */
     public synchronized void resume() {
+        adoptLeftovers();
         for (MoveRecord r : env.journal().loadAll()) {
             if (r.phase.terminal()) {
                 continue;
@@ -175,6 +176,21 @@ public final class MoveService implements AutoCloseable {
 
     private final java.util.Set<Long> reservedIds = new java.util.HashSet<>();
 
+    /** Journals the clean-up of key moves the map names and no journal records ({@link LeftoverMoves}). */
+    private void adoptLeftovers() {
+        java.util.Set<Long> known = new java.util.HashSet<>(live.keySet());
+        env.journal().loadAll().forEach(r -> known.add(r.id));
+        known.addAll(reservedIds);
+        try {
+            for (MoveRecord r : LeftoverMoves.adopt(env, known)) {
+                log.info("move {}: {} ({})", r.id, r.message, r.what());
+                env.journal().save(r);
+            }
+        } catch (java.sql.SQLException | RuntimeException e) {
+            log.warn("moves this home has no record of are not cleaned up: {}", e.getMessage());
+        }
+    }
+
     /**
      * Refuses every move while the map holds rows of moves this home has no record of: a promoted standby's
      * map carries the ghosts (and frozen tables) of the moves its old primary was running, whose journals
@@ -189,8 +205,9 @@ public final class MoveService implements AutoCloseable {
         if (!unknown.isEmpty()) {
             throw new MoveRefused(MoveRefused.Kind.CONFLICT, "the shard map holds rows of moves " + unknown + " this home"
                     + " has no record of (moves the old primary was running when this home was promoted): their rows"
-                    + " stay on two shards, left out of reads; moves are refused until they are settled, which Cleave"
-                    + " cannot do yet");
+                    + " stay on two shards, left out of reads, and moves are refused until they are settled. A move of"
+                    + " keys is cleaned up on its own ('cleave moves'); a move of tables (shard-table, import, scale)"
+                    + " cannot be settled yet");
         }
     }
 
