@@ -4,19 +4,13 @@ import io.cleave.e2e.moves.BankTransfers;
 import io.cleave.e2e.support.CleaveJar;
 import io.cleave.e2e.support.CleaveTestHome;
 import io.cleave.manager.admin.AdminClient;
-import io.cleave.manager.config.BackupConfig;
-import io.cleave.manager.daemon.CleaveProxyService;
 import io.cleave.manager.daemon.Daemon;
-import io.cleave.manager.daemon.DaemonOptions;
-import io.cleave.manager.home.CleaveHome;
 import io.cleave.manager.home.DaemonInfo;
 import io.cleave.manager.home.ShardMapStore;
 import io.cleave.manager.move.MovePhase;
 import io.cleave.manager.move.MoveRecord;
-import io.cleave.manager.standby.ShardReplication;
 import io.cleave.manager.standby.StandbyConfig;
 import io.cleave.manager.standby.StandbyReport;
-import io.cleave.manager.standby.StandbySeed;
 import io.cleave.router.keyspace.ShardKey;
 import io.cleave.router.shardmap.ShardMap;
 import io.cleave.router.topology.Topology;
@@ -390,23 +384,8 @@ class StandbyLayoutIT {
 
         /** Seeds the standby (clients may write meanwhile) and waits until the primary waits for it. */
         void seed() throws Exception {
-            StandbySeed.Result seeded = new StandbySeed(BackupConfig.NONE, System.getenv(),
-                    line -> System.out.println("standby: " + line))
-                    .run(new StandbySeed.Request(url, token, work.resolve("standby"), work.resolve("seed").toString(),
-                            addresses));
-            standby = new Daemon(DaemonOptions.standard(new CleaveHome(seeded.home()), seeded.config(), System.getenv())
-                    .withProxy(CleaveProxyService.FACTORY));
-            standby.start();
+            standby = StandbyIT.seedAndAwaitSemiSync(url, token, work, addresses, a.shards());
             seededVersion = standby.shardMaps().current().version();
-            int shards = a.shards();
-            await(standby, r -> r.shards().size() == shards && r.shards().stream().allMatch(ShardReplication::replicating),
-                    "every replica runs");
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (!primary.standby().semiSync()
-                    || !primary.standby().shards().stream().allMatch(s -> s.semiSyncClients() == 1)) {
-                assertThat(System.nanoTime()).as("the primary waits for the standby within a minute").isLessThan(deadline);
-                Thread.sleep(100);
-            }
         }
 
         ShardMap primaryMap() {
