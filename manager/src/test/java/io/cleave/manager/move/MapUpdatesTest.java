@@ -19,14 +19,21 @@ class MapUpdatesTest {
 
     @TempDir
     Path tmp;
+    private ShardMapStore store;
+    private ShardMapHolder holder;
+    private MapUpdates maps;
+
+    /** TPC-C's config: version 1 in the file, routers on it. */
+    @org.junit.jupiter.api.BeforeEach
+    void tpccMap() throws Exception {
+        CleaveConfig tpcc = ConfigLoader.load(Path.of("..", "config", "tpcc.yaml"));
+        store = new ShardMapStore(tmp.resolve("shard-map.json"));
+        holder = new ShardMapHolder(store.loadOrCreate(tpcc.sharding(), tpcc.source()));
+        maps = new MapUpdates(holder, store, tpcc.sharding().topology());
+    }
 
     @Test
-    void theHookSeesEachVersionWrittenBeforeRoutersDoAndItsFailurePublishesNothing() throws Exception {
-        CleaveConfig tpcc = ConfigLoader.load(Path.of("..", "config", "tpcc.yaml"));
-        ShardMapStore store = new ShardMapStore(tmp.resolve("shard-map.json"));
-        ShardMap first = store.loadOrCreate(tpcc.sharding(), tpcc.source());
-        ShardMapHolder holder = new ShardMapHolder(first);
-        MapUpdates maps = new MapUpdates(holder, store, tpcc.sharding().topology());
+    void theHookSeesEachVersionWrittenBeforeRoutersDoAndItsFailurePublishesNothing() {
         List<String> seen = new ArrayList<>();
         maps.beforePublish((current, next) -> {
             // The file holds the next version already; routers still follow the current one.
@@ -47,14 +54,10 @@ class MapUpdatesTest {
     }
 
     @Test
-    void aNewerVersionFromElsewhereIsAdoptedWhole() throws Exception {
-        CleaveConfig tpcc = ConfigLoader.load(Path.of("..", "config", "tpcc.yaml"));
-        ShardMapStore store = new ShardMapStore(tmp.resolve("shard-map.json"));
-        ShardMap first = store.loadOrCreate(tpcc.sharding(), tpcc.source());
-        ShardMapHolder holder = new ShardMapHolder(first);
+    void aNewerVersionFromElsewhereIsAdoptedWhole() {
+        ShardMap first = holder.current();
         List<Long> published = new ArrayList<>();
         holder.onPublish(m -> published.add(m.version()));
-        MapUpdates maps = new MapUpdates(holder, store, tpcc.sharding().topology());
         ShardMap primarys = first.withBucketsMoved("warehouse", List.of(3), 0).asVersion(7);
         maps.adopt(primarys);
         assertThat(holder.current()).isEqualTo(primarys);
