@@ -6,7 +6,6 @@ import io.cleave.e2e.support.CleaveTestHome;
 import io.cleave.e2e.support.EtcdCluster;
 import io.cleave.e2e.support.TcpRelay;
 import io.cleave.manager.admin.AdminClient;
-import io.cleave.manager.config.BackupConfig;
 import io.cleave.manager.coordination.CoordinationReport;
 import io.cleave.manager.coordination.PairState;
 import io.cleave.manager.coordination.RejoinReport;
@@ -251,10 +250,7 @@ class FailoverIT {
             addresses = StandbyIT.freeAddresses();
             load.start(2);
             load.awaitAcknowledged(30);
-            StandbySeed.Result seeded = new StandbySeed(BackupConfig.NONE, System.getenv(),
-                    line -> System.out.println("standby: " + line))
-                    .run(new StandbySeed.Request(url, token, work.resolve("standby"), work.resolve("seed").toString(),
-                            addresses));
+            StandbySeed.Result seeded = StandbyIT.seed(url, token, work, addresses);
             if (relayed) {
                 // B reaches etcd directly; only A's way goes through the relays.
                 String config = Files.readString(seeded.config());
@@ -263,7 +259,7 @@ class FailoverIT {
                 }
                 Files.writeString(seeded.config(), config);
             }
-            b = SeededStandby.start(seeded, url, token);
+            b = StandbyIT.startAndAwaitSemiSync(seeded, url, token, 2);
             AdminClient primaryAdmin = AdminClient.remote(url, token);
             CoordinationReport seen = awaitCoordination(r -> r.state() == PairState.STANDBY && r.primary() != null);
             assertThat(seen.epoch()).isEqualTo(1);

@@ -4,14 +4,12 @@ import io.cleave.e2e.moves.BankTransfers;
 import io.cleave.e2e.support.CleaveJar;
 import io.cleave.e2e.support.CleaveTestHome;
 import io.cleave.manager.admin.AdminClient;
-import io.cleave.manager.config.BackupConfig;
 import io.cleave.manager.daemon.Daemon;
 import io.cleave.manager.home.CleaveHome;
 import io.cleave.manager.home.DaemonInfo;
 import io.cleave.manager.standby.HostRole;
 import io.cleave.manager.standby.StandbyConfig;
 import io.cleave.manager.standby.StandbyReport;
-import io.cleave.manager.standby.StandbySeed;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -67,11 +65,7 @@ class PromoteIT {
             try {
                 load.start(2);
                 load.awaitAcknowledged(30);
-                StandbySeed.Result seeded = new StandbySeed(BackupConfig.NONE, System.getenv(),
-                        line -> System.out.println("standby: " + line))
-                        .run(new StandbySeed.Request(url, token, work.resolve("standby"), work.resolve("seed").toString(),
-                                addresses));
-                standby = SeededStandby.start(seeded, url, token);
+                standby = StandbyIT.seedAndAwaitSemiSync(url, token, work, addresses, 2);
                 load.awaitAcknowledged(150);
                 held = holdPrepared(a);
 

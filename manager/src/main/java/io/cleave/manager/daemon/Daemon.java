@@ -94,6 +94,7 @@ public final class Daemon implements AutoCloseable {
     private io.cleave.manager.schema.DriftJournal driftJournal;
     private io.cleave.manager.standby.PrimarySide primarySide;
     private io.cleave.manager.standby.ReplicationMonitor replication;
+    private io.cleave.manager.standby.layout.PairLayout pairLayout;
     /** Who is the pair's primary, through etcd; null without a coordination section. */
     private io.cleave.manager.coordination.PairCoordinator coordination;
     private io.cleave.manager.coordination.ShardsReadOnly shardsReadOnly;
@@ -174,6 +175,10 @@ public final class Daemon implements AutoCloseable {
                                     accounts.ensure(shards);
                                 }), registry);
                 moves.refuseWhileScaling(() -> scale != null && scale.running());
+                pairLayout = new io.cleave.manager.standby.layout.PairLayout(home, links, maps,
+                        () -> scale != null && scale.running());
+                scale.refuseWhen(pairLayout.guard()::scaleRefusal);
+                imports.refuseWhen(pairLayout.guard()::importRefusal);
                 String note = scaleNote(config.shards(), provisioned.shardMaps().current().shardCount());
                 if (note != null) {
                     log.info("{}", note);
@@ -226,7 +231,13 @@ public final class Daemon implements AutoCloseable {
     /** The primary's part: the proxy, archiving, and the moves, imports and scales left unfinished. */
     private void serveAsPrimary(boolean settled) {
         if (settled) {
-            startProxy();
+            String unroutable = pairLayout.primaryStarting(localShards().size());
+            if (unroutable == null) {
+                startProxy();
+            } else {
+                log.error("the proxy does not start: {}", unroutable);
+                proxyState = "down: " + unroutable;
+            }
         } else {
             proxyState = options.proxy().isPresent() ? "down: no instance is ready" : "not part of this build";
         }
@@ -332,7 +343,13 @@ public final class Daemon implements AutoCloseable {
         primarySide = new io.cleave.manager.standby.PrimarySide(home, links, this::shardEndpoints,
                 config.server().serverIdBase(), this::writePairCnfs);
         replication = new io.cleave.manager.standby.ReplicationMonitor(home, links, this::shardEndpoints, registry, scheduler);
-        admin.standby(replication::report, primarySide::attach, on -> {
+        admin.standby(replication::report, () -> {
+            String refused = pairLayout.guard().attachRefusal();
+            if (refused != null) {
+                throw new IllegalStateException(refused);
+            }
+            return primarySide.attach();
+        }, on -> {
             try {
                 primarySide.semiSync(on);
             } catch (java.sql.SQLException e) {
@@ -381,15 +398,18 @@ public final class Daemon implements AutoCloseable {
                 io.cleave.manager.standby.StandbyState.file(home).save(new io.cleave.manager.standby.StandbyState(
                         io.cleave.manager.standby.HostRole.PRIMARY, epoch, null, false));
             }
+            io.cleave.manager.standby.layout.MapInstall.Installed map = pairLayout.promoted(localShards().size());
             writePairCnfs();
             checkSchemas();
             startProxy();
             ProxyService p = proxy;
             int stillPrepared = p == null ? -1 : p.inDoubt().size();
             startArchiving();
+            // The old primary's moves under way left rows the map's ghosts hide: their clean-up runs here.
+            moves.resume();
             replication.poll();
             return new io.cleave.manager.standby.PromotionReport(
-                    io.cleave.manager.standby.StandbyState.of(home).orElseThrow().epoch(), shards, stillPrepared,
+                    io.cleave.manager.standby.StandbyState.of(home).orElseThrow().epoch(), shards, map.toString(), stillPrepared,
                     (System.nanoTime() - started) / 1_000_000, proxyState);
         }
     }
