@@ -210,6 +210,19 @@ public final class AdminClient {
                 io.cleave.manager.standby.PromotionReport.class);
     }
 
+    /** Swaps the roles of this daemon's home (the primary) and its standby ({@code cleave switchover}). */
+    public io.cleave.manager.standby.SwitchoverReport switchover(io.cleave.manager.standby.SwitchoverRequest request)
+            throws IOException {
+        return post("/v1/standby/switchover", request, Duration.ofMillis(request.drainMillis()
+                + 2 * request.catchUpMillis() + 120_000), io.cleave.manager.standby.SwitchoverReport.class);
+    }
+
+    /** Asks this daemon's home (a standby) to apply up to the primary's positions and take over. */
+    public io.cleave.manager.standby.TakeOverAnswer takeOver(io.cleave.manager.standby.TakeOverRequest request,
+                                                             Duration timeout) throws IOException {
+        return post("/v1/standby/take-over", request, timeout, io.cleave.manager.standby.TakeOverAnswer.class);
+    }
+
     public io.cleave.manager.standby.StandbyReport standby() throws IOException {
         return AdminServer.JSON.readValue(send("GET", "/v1/standby"), io.cleave.manager.standby.StandbyReport.class);
     }

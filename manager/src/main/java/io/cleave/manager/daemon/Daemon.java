@@ -246,6 +246,67 @@ public final class Daemon implements AutoCloseable {
             String of = standbyOf();
             return of == null ? null : "this home is a standby of " + of + ": its shards are replicas; run this on the primary";
         });
+        admin.switchover(this::switchover, this::takeOver);
+    }
+
+    /**
+     * {@code cleave switchover} on the primary: the proxy holds statements, the standby takes over at this
+     * home's GTID positions, the proxy routes every shard to it and this home becomes its standby.
+     */
+    private io.cleave.manager.standby.SwitchoverReport switchover(io.cleave.manager.standby.SwitchoverRequest request)
+            throws Exception {
+        synchronized (promoting) {
+            ProxyService p = proxy;
+            if (p == null) {
+                throw new IllegalStateException("this home's proxy does not run (" + proxyState + "): a switchover"
+                        + " holds its clients' statements while the shards switch");
+            }
+            return new io.cleave.manager.standby.Switchover(home, links, shardEndpoints(), p.switching(),
+                    this::switchoverRefusal, this::writePairCnfs).run(request);
+        }
+    }
+
+    /** Why the home cannot switch over now (a move, scale, import or backup under way), or null. */
+    private String switchoverRefusal() {
+        if (!moves.active().isEmpty()) {
+            return "move " + moves.active().get(0).id + " is under way";
+        }
+        if (scale.running()) {
+            return "a scale is under way";
+        }
+        var running = imports.last().filter(i -> !i.state().equals("done") && !i.state().equals("failed"));
+        if (running.isPresent()) {
+            return "an import is under way (" + running.get().state() + ")";
+        }
+        String backup = backups.underWay();
+        return backup == null ? null : "backup " + backup + " is under way";
+    }
+
+    /**
+     * The standby's part of a switchover: every replica applies up to the primary's positions, then the
+     * shards are promoted. The proxy starts after the answer: until the old primary's clients move, its
+     * proxy serves them on these shards.
+     */
+    private io.cleave.manager.standby.TakeOverAnswer takeOver(io.cleave.manager.standby.TakeOverRequest request)
+            throws Exception {
+        synchronized (promoting) {
+            if (supervisors.all().stream().anyMatch(s -> s.state() != InstanceState.RUNNING)) {
+                throw new IllegalStateException("not every shard of this standby runs ('cleave status' shows which):"
+                        + " nothing was changed");
+            }
+            io.cleave.manager.standby.TakeOverAnswer answer = new io.cleave.manager.standby.TakeOver(home, links,
+                    shardEndpoints().stream().filter(e -> !e.attached()).toList(), primarySide).run(request);
+            writePairCnfs();
+            Thread serve = new Thread(() -> {
+                checkSchemas();
+                startProxy();
+                startArchiving();
+                replication.poll();
+            }, "proxy-after-take-over");
+            serve.setDaemon(true);
+            serve.start();
+            return answer;
+        }
     }
 
     /**

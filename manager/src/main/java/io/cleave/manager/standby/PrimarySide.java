@@ -45,18 +45,30 @@ public final class PrimarySide {
     /**
      * {@code config} with the pair's options in the shards' my.cnf on a primary (semi-sync when on, strict
      * GTIDs): written at every start of the daemon and again when semi-sync is switched, so a shard that
-     * restarts waits for the standby from its first commit. Unchanged on a home without a standby.
+     * restarts waits for the standby from its first commit; on a standby the replica options (an old primary's
+     * config has none of them). Unchanged on a home without a standby.
      */
     public static CleaveConfig withPairOptions(CleaveConfig config, CleaveHome home) {
         StandbyState state = StandbyState.of(home).orElse(null);
-        if (state == null || state.role() != HostRole.PRIMARY) {
+        if (state == null) {
             return config;
         }
         Map<String, String> options = new LinkedHashMap<>(config.server().options());
-        options.putAll(SemiSync.cnfOptions(state.semiSync()));
-        // A promoted standby's config still holds the replica options it was seeded with.
-        options.put("read_only", "OFF");
-        options.put("rpl_semi_sync_slave_enabled", "OFF");
+        // Replicated transactions go into the shard's own binlog on either side: a switchover makes the
+        // standby replicate from the old primary's binlog and back, from the same GTID positions.
+        options.put("log_slave_updates", "ON");
+        if (state.role() == HostRole.PRIMARY) {
+            options.putAll(SemiSync.cnfOptions(state.semiSync()));
+            // A promoted standby's config still holds the replica options it was seeded with.
+            options.put("read_only", "OFF");
+            options.put("rpl_semi_sync_slave_enabled", "OFF");
+        } else {
+            // An old primary made a standby by a switchover: its config holds none of the replica options.
+            options.put("read_only", "ON");
+            options.put("gtid_strict_mode", "ON");
+            options.put("rpl_semi_sync_slave_enabled", "ON");
+            options.put("rpl_semi_sync_master_enabled", "OFF");
+        }
         ServerConfig s = config.server();
         return config.withServer(new ServerConfig(s.binary(), s.basePort(), options, s.osUser(), s.serverIdBase()));
     }
