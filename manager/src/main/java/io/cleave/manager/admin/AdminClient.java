@@ -223,6 +223,20 @@ public final class AdminClient {
         return post("/v1/standby/take-over", request, timeout, io.cleave.manager.standby.TakeOverAnswer.class);
     }
 
+    /**
+     * Holds the statements of this daemon's proxy when it forwards to the primary's shards (a switchover of
+     * the primary begins); true when it held them, false when there was nothing to hold.
+     */
+    public boolean holdForwarding(long drainMillis, long holdMillis) throws IOException {
+        return post("/v1/standby/hold", java.util.Map.of("drainMillis", drainMillis, "holdMillis", holdMillis),
+                Duration.ofMillis(drainMillis + 30_000), com.fasterxml.jackson.databind.JsonNode.class).path("held").asBoolean();
+    }
+
+    /** Lets this daemon's held forwarding proxy go on as before (the switchover was abandoned). */
+    public void releaseForwarding() throws IOException {
+        post("/v1/standby/release", java.util.Map.of(), Duration.ofSeconds(10), com.fasterxml.jackson.databind.JsonNode.class);
+    }
+
     public io.cleave.manager.standby.StandbyReport standby() throws IOException {
         return AdminServer.JSON.readValue(send("GET", "/v1/standby"), io.cleave.manager.standby.StandbyReport.class);
     }

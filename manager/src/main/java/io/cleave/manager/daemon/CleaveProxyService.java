@@ -116,15 +116,29 @@ public final class CleaveProxyService implements ProxyService {
             }
 
             @Override
-            public void forwardTo(List<io.cleave.manager.standby.Attachment.ShardAddress> shards, String user,
-                                  String password) {
+            public void forwardTo(List<io.cleave.manager.standby.Attachment.ShardAddress> shards,
+                                  java.util.Map<Integer, String> sockets, String user, String password) {
                 forwarding = true;
                 List<ShardEndpoint> endpoints = new ArrayList<>();
                 for (io.cleave.manager.standby.Attachment.ShardAddress a : shards) {
-                    endpoints.add(new ShardEndpoint(a.shard(), null, new InetSocketAddress(a.host(), a.port()), user,
+                    String socket = sockets.get(a.shard());
+                    Path local = socket != null && java.nio.file.Files.exists(Path.of(socket)) ? Path.of(socket) : null;
+                    endpoints.add(new ShardEndpoint(a.shard(), local, new InetSocketAddress(a.host(), a.port()), user,
                             password.getBytes(StandardCharsets.UTF_8)));
                 }
                 running.forwardTo(endpoints);
+            }
+
+            @Override
+            public boolean forwarding() {
+                return forwarding;
+            }
+
+            @Override
+            public void serveOwnShards(String otherRun) {
+                running.runtime().inDoubt().otherProxy(otherRun);
+                running.serveFrom(endpoints(), false);
+                forwarding = false;
             }
 
             @Override

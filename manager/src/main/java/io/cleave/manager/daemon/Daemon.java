@@ -100,6 +100,8 @@ public final class Daemon implements AutoCloseable {
     private volatile String proxyState = "not started";
     /** Held while a promotion runs: two at once would bump the epoch twice. */
     private final Object promoting = new Object();
+    /** This home's forwarding proxy held for the primary's switchover (made at the first hold). */
+    private volatile io.cleave.manager.standby.ForwardingHold forwardingHold;
     private Instant startedAt;
     private boolean closed;
 
@@ -246,7 +248,12 @@ public final class Daemon implements AutoCloseable {
             String of = standbyOf();
             return of == null ? null : "this home is a standby of " + of + ": its shards are replicas; run this on the primary";
         });
-        admin.switchover(this::switchover, this::takeOver);
+        admin.switchover(this::switchover, this::takeOver, this::holdForwarding, () -> {
+            io.cleave.manager.standby.ForwardingHold h = forwardingHold;
+            if (h != null) {
+                h.release(() -> { });
+            }
+        });
     }
 
     /**
@@ -262,8 +269,26 @@ public final class Daemon implements AutoCloseable {
                         + " holds its clients' statements while the shards switch");
             }
             return new io.cleave.manager.standby.Switchover(home, links, shardEndpoints(), p.switching(),
-                    this::switchoverRefusal, this::writePairCnfs).run(request);
+                    this::switchoverRefusal, this::writePairCnfs, accounts).run(request);
         }
+    }
+
+    /**
+     * Holds this standby's proxy when it forwards to the primary's shards (the primary's switchover begins);
+     * false when it does not forward (nothing to hold).
+     */
+    private boolean holdForwarding(long drainMillis, long holdMillis) throws Exception {
+        ProxyService p = proxy;
+        if (p == null || !p.switching().forwarding()) {
+            return false;
+        }
+        io.cleave.manager.standby.ForwardingHold h = forwardingHold;
+        if (h == null) {
+            h = new io.cleave.manager.standby.ForwardingHold(p.switching());
+            forwardingHold = h;
+        }
+        h.hold(drainMillis, holdMillis);
+        return true;
     }
 
     /** Why the home cannot switch over now (a move, scale, import or backup under way), or null. */
@@ -294,9 +319,32 @@ public final class Daemon implements AutoCloseable {
                 throw new IllegalStateException("not every shard of this standby runs ('cleave status' shows which):"
                         + " nothing was changed");
             }
-            io.cleave.manager.standby.TakeOverAnswer answer = new io.cleave.manager.standby.TakeOver(home, links,
-                    shardEndpoints().stream().filter(e -> !e.attached()).toList(), primarySide).run(request);
+            ProxyService p = proxy;
+            io.cleave.manager.standby.ForwardingHold hold = forwardingHold;
+            boolean forwarding = p != null && p.switching().forwarding();
+            if (forwarding && (hold == null || !hold.claim())) {
+                throw new IllegalStateException("this home's proxy forwards its clients to the primary and does not hold"
+                        + " them now (its hold ended): nothing was changed");
+            }
+            io.cleave.manager.standby.TakeOverAnswer answer;
+            try {
+                accounts.adoptReplicated(runningDatadirs(), request.accounts());
+                answer = new io.cleave.manager.standby.TakeOver(home, links,
+                        shardEndpoints().stream().filter(e -> !e.attached()).toList(), primarySide).run(request);
+            } catch (Exception e) {
+                if (forwarding) {
+                    hold.release(() -> { });
+                }
+                throw e;
+            }
             writePairCnfs();
+            if (forwarding) {
+                // The proxy's held statements run on this home's shards: the other home's proxy forwards here now.
+                hold.release(() -> p.switching().serveOwnShards(request.forwardingRun()));
+                startArchiving();
+                replication.poll();
+                return answer;
+            }
             Thread serve = new Thread(() -> {
                 checkSchemas();
                 startProxy();

@@ -17,8 +17,21 @@ public interface SwitchingProxy {
     /** Runs {@code work} while the proxy's XA recovery does not (it would write to the shards). */
     <T> T withoutRecovery(Callable<T> work) throws Exception;
 
-    /** Serves every shard from the new primary's shard from now on, logging in as {@code user}. */
-    void forwardTo(List<Attachment.ShardAddress> shards, String user, String password);
+    /**
+     * Serves every shard from the new primary's shard from now on, logging in as {@code user}: over its Unix
+     * socket when {@code sockets} names one this host has, else over TCP.
+     */
+    void forwardTo(List<Attachment.ShardAddress> shards, java.util.Map<Integer, String> sockets, String user,
+                   String password);
+
+    /** Whether the proxy serves another home's shards (it forwards its clients to the primary). */
+    boolean forwarding();
+
+    /**
+     * Serves this home's own shards again (this home took over), leaving the prepared branches of
+     * {@code otherRun} (the other home's proxy, forwarding here from now on) to that proxy.
+     */
+    void serveOwnShards(String otherRun);
 
     /** Serves no shard at all: every statement fails naming its shard (a switchover that may have split the pair). */
     void serveNoShard();

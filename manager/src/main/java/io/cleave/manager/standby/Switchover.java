@@ -1,5 +1,6 @@
 package io.cleave.manager.standby;
 
+import io.cleave.manager.accounts.AccountSync;
 import io.cleave.manager.admin.AdminClient;
 import io.cleave.manager.daemon.ShardEndpoint;
 import io.cleave.manager.home.CleaveHome;
@@ -33,6 +34,8 @@ public final class Switchover {
 
     private static final Logger log = LoggerFactory.getLogger(Switchover.class);
     private static final String PREFIX = "cleave:";
+    /** How long a replica of the new primary may take to log in and run. */
+    private static final long REPLICA_START_NANOS = 10_000_000_000L;
 
     private final CleaveHome home;
     private final ShardLinks links;
@@ -40,13 +43,16 @@ public final class Switchover {
     private final SwitchingProxy proxy;
     private final Supplier<String> busy;
     private final Runnable rewriteCnfs;
+    private final AccountSync accounts;
 
     /**
      * @param busy        why the home cannot switch now (a move, import, scale or backup under way), or null
      * @param rewriteCnfs writes the shards' my.cnf again for the home's pair role
+     * @param accounts    the clients' accounts, which the standby's shards are given exactly
      */
     public Switchover(CleaveHome home, ShardLinks links, List<ShardEndpoint> shards, SwitchingProxy proxy,
-                      Supplier<String> busy, Runnable rewriteCnfs) {
+                      Supplier<String> busy, Runnable rewriteCnfs, AccountSync accounts) {
+        this.accounts = accounts;
         this.home = home;
         this.links = links;
         this.shards = shards.stream().filter(e -> !e.attached()).map(ShardEndpoint::index).toList();
@@ -75,7 +81,18 @@ public final class Switchover {
                 + " admin address yet: give it (--standby URL --standby-token-file FILE)"));
         AdminClient standby = AdminClient.remote(peer.url(), peer.token());
         check(state, standby, request);
-        Positions positions = new Positions();
+        Positions positions = new Positions(standby);
+        try (Connection c = links.open(shards.get(0))) {
+            positions.accounts.addAll(accounts.userCopies(c));
+        }
+        try {
+            // After a first switchover the standby's proxy forwards its clients here: they are held too.
+            positions.standbyHeld = standby.holdForwarding(request.drainMillis(),
+                    request.drainMillis() + 2 * request.catchUpMillis() + 30_000);
+        } catch (IOException e) {
+            throw new IllegalStateException("the standby's proxy, which forwards its clients to this home, could not"
+                    + " hold them: " + e.getMessage() + "; nothing was changed", e);
+        }
         Cutover cutover = Cutover.allShards(-state.epoch(), Duration.ofMillis(request.drainMillis()));
         log.info("switchover to {}: holding statements (at most {} ms for open transactions to end)", peer.url(),
                 request.drainMillis());
@@ -85,6 +102,7 @@ public final class Switchover {
             if (positions.failure != null) {
                 throw positions.failure;
             }
+            positions.releaseStandby();
             throw new IllegalStateException("switchover abandoned while " + SwitchoverStep.HOLD.what() + ": "
                     + outcome.reason() + "; the held statements ran on this home, nothing was changed");
         }
@@ -100,11 +118,30 @@ public final class Switchover {
 
     /** What the fence found and did, for the steps after it and for a failure's message. */
     private static final class Positions {
+        final AdminClient standby;
         final Map<Integer, String> gtids = new LinkedHashMap<>();
+        final List<AccountSync.AccountCopy> accounts = new ArrayList<>();
+        volatile boolean standbyHeld;
         final List<Integer> readOnly = new ArrayList<>();
         volatile SwitchoverStep step = SwitchoverStep.HOLD;
         volatile TakeOverAnswer answer;
         volatile RuntimeException failure;
+
+        Positions(AdminClient standby) {
+            this.standby = standby;
+        }
+
+        /** The standby's forwarding proxy goes on as before (the switchover was abandoned). */
+        void releaseStandby() {
+            if (standbyHeld) {
+                try {
+                    standby.releaseForwarding();
+                } catch (IOException e) {
+                    log.warn("could not release the standby's forwarding proxy (it lets go at its bound): {}",
+                            e.getMessage());
+                }
+            }
+        }
     }
 
     /** Refuses before anything is held: no standby, a busy home, a replica stopped or far behind. */
@@ -179,7 +216,8 @@ public final class Switchover {
         }
         p.step = SwitchoverStep.PROMOTE_STANDBY;
         try {
-            p.answer = standby.takeOver(new TakeOverRequest(p.gtids, request.catchUpMillis(), proxy.runId()),
+            p.answer = standby.takeOver(new TakeOverRequest(p.gtids, request.catchUpMillis(), proxy.runId(), p.accounts,
+                            ReplicationAccount.of(home).password()),
                     Duration.ofMillis(request.catchUpMillis() * 2 + 30_000));
         } catch (AdminClient.DaemonAnswer e) {
             if (e.status() == 409) {
@@ -190,7 +228,7 @@ public final class Switchover {
             throw unknownStandby(standby, p, e);
         }
         p.step = SwitchoverStep.FORWARD;
-        proxy.forwardTo(p.answer.shards(), p.answer.user(), p.answer.password());
+        proxy.forwardTo(p.answer.shards(), p.answer.sockets(), p.answer.user(), p.answer.password());
     }
 
     /**
@@ -220,6 +258,7 @@ public final class Switchover {
     /** Before the standby changed: this home's shards become writable again and the held statements run here. */
     private RuntimeException abandoned(Positions p, String why, Exception cause) {
         undoReadOnly(p);
+        p.releaseStandby();
         p.failure = new IllegalStateException("switchover abandoned at step " + p.step + " (" + p.step.what() + "): "
                 + why + "; the held statements ran on this home, nothing was changed", cause);
         return p.failure;
@@ -256,6 +295,11 @@ public final class Switchover {
                     ReplicaSetup.follow(c, address, account, at);
                 }
             }
+            for (Attachment.ShardAddress address : p.answer.shards()) {
+                try (Connection c = links.open(address.shard())) {
+                    awaitReplicating(address.shard(), c);
+                }
+            }
             StandbyState.file(home).save(new StandbyState(HostRole.STANDBY, p.answer.epoch(), peer.url(), false));
             PairPeer.saveAsPrimary(home, peer.token());
             PairPeer.forget(home);
@@ -274,6 +318,32 @@ public final class Switchover {
                     + e.getMessage() + ". " + peer.url() + " is the primary at epoch " + p.answer.epoch()
                     + " and this home's proxy routes to it; " + semiSync + ". This home's shards are read-only and do"
                     + " not all replicate it: seed a new standby from the primary ('cleave standby')", e);
+        }
+    }
+
+    /**
+     * Until the shard's replica runs both threads: the new primary's commits wait for its acknowledgement,
+     * so one that cannot log in or apply would hold them up unseen.
+     */
+    private static void awaitReplicating(int shard, Connection c) throws SQLException, InterruptedException {
+        long deadline = System.nanoTime() + REPLICA_START_NANOS;
+        while (true) {
+            String state = "no replica configured";
+            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SHOW SLAVE STATUS")) {
+                if (rs.next()) {
+                    if ("Yes".equals(rs.getString("Slave_IO_Running")) && "Yes".equals(rs.getString("Slave_SQL_Running"))) {
+                        return;
+                    }
+                    String error = rs.getString("Last_IO_Error") + rs.getString("Last_SQL_Error");
+                    state = "IO " + rs.getString("Slave_IO_Running") + ", SQL " + rs.getString("Slave_SQL_Running")
+                            + (error.isBlank() ? "" : ": " + error);
+                }
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("shard " + shard + "'s replica does not run after "
+                        + REPLICA_START_NANOS / 1_000_000_000 + " s (" + state + ")");
+            }
+            Thread.sleep(20);
         }
     }
 

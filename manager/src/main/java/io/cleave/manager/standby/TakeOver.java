@@ -54,17 +54,27 @@ public final class TakeOver {
         }
         // Known before the promotion, so a proxy started from here on leaves the forwarding proxy's branches alone.
         ForwardingProxies.add(home, request.forwardingRun());
+        ReplicationAccount account = ReplicationAccount.adopt(home, request.replicationPassword());
+        for (ShardEndpoint e : shards) {
+            try (Connection c = links.open(e.index())) {
+                account.ensure(c);
+            }
+        }
         new Promotion(home, links, 0).promoteCaughtUp(shards.stream().map(ShardEndpoint::index).toList());
         new PairPeer(state.primary(), PairPeer.primaryToken(home)).save(home);
         primarySide.semiSync(true);
         long epoch = StandbyState.of(home).orElseThrow().epoch();
         List<Attachment.ShardAddress> addresses = new ArrayList<>();
+        java.util.Map<Integer, String> sockets = new java.util.HashMap<>();
         for (ShardEndpoint e : shards) {
             addresses.add(new Attachment.ShardAddress(e.index(), e.host(), e.port()));
+            if (e.socket() != null) {
+                sockets.put(e.index(), e.socket().toAbsolutePath().toString());
+            }
         }
         log.info("took over from {} at {}: primary at epoch {}", state.primary(), request.gtids(), epoch);
         ShardEndpoint any = shards.get(0);
-        return new TakeOverAnswer(epoch, any.user(), any.secret(), addresses);
+        return new TakeOverAnswer(epoch, any.user(), any.secret(), addresses, sockets);
     }
 
     /** Waits until the shard's replica applied {@code gtid}; refuses when it does not in time. */

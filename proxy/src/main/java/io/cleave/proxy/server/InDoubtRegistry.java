@@ -48,7 +48,7 @@ public final class InDoubtRegistry {
         otherRuns.add(runId);
     }
 
-    /** From now on only branches of {@code runId} (this proxy's run) are this proxy's to settle. */
+    /** From now on only branches of {@code runId} (this proxy's run) are this proxy's to settle; null: all but other proxies'. */
     public void onlyRun(String runId) {
         onlyRun = runId;
     }

@@ -304,7 +304,16 @@ public final class ProxyServer implements AutoCloseable {
      * those shards too. Run while no statement reaches a shard (a cutover holds them).
      */
     public void forwardTo(List<ShardEndpoint> endpoints) {
-        runtime.inDoubt().onlyRun(runtime.runId());
+        serveFrom(endpoints, true);
+    }
+
+    /**
+     * Serves every shard from {@code endpoints}: another home's servers when {@code forwarding} (see {@link
+     * #forwardTo}), else this home's own again (the pair switched back), where this proxy's recovery settles
+     * every branch but those of other proxies it was told of.
+     */
+    public void serveFrom(List<ShardEndpoint> endpoints, boolean forwarding) {
+        runtime.inDoubt().onlyRun(forwarding ? runtime.runId() : null);
         for (ShardEndpoint endpoint : endpoints) {
             runtime.slots().set(endpoint.shard(), new BackendConnector(endpoint, transport,
                     statementCache(runtime.config()), 5_000));
