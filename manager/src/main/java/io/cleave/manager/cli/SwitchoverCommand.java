@@ -64,6 +64,10 @@ public final class SwitchoverCommand implements Callable<Integer> {
         }
         out.printf("%s is the primary at epoch %d; this home is its standby. Statements held %.1f ms (%d held);"
                 + " %.2f s in all%n", r.primary(), r.epoch(), r.pauseMillis(), r.held(), r.millis() / 1000.0);
+        if (r.standbyProxyPauseMillis() >= 0) {
+            out.printf("the standby's proxy, which forwarded its clients here, held them %.1f ms at most and now serves"
+                    + " them on its own shards%n", r.standbyProxyPauseMillis());
+        }
         out.flush();
         return ExitCodes.OK;
     }

@@ -85,6 +85,7 @@ public final class Switchover {
         try (Connection c = links.open(shards.get(0))) {
             positions.accounts.addAll(accounts.userCopies(c));
         }
+        long holdAsked = System.nanoTime();
         try {
             // After a first switchover the standby's proxy forwards its clients here: they are held too.
             positions.standbyHeld = standby.holdForwarding(request.drainMillis(),
@@ -113,7 +114,8 @@ public final class Switchover {
         log.info("switchover done: {} is the primary at epoch {}; statements held {} ms ({} of them); positions {}",
                 peer.url(), positions.answer.epoch(), String.format("%.1f", pause), outcome.held(), positions.gtids);
         return new SwitchoverReport(positions.answer.epoch(), peer.url(), out, pause, outcome.held(),
-                (System.nanoTime() - started) / 1_000_000);
+                (System.nanoTime() - started) / 1_000_000,
+                positions.standbyHeld ? (positions.tookOver - holdAsked) / 1e6 : -1);
     }
 
     /** What the fence found and did, for the steps after it and for a failure's message. */
@@ -122,6 +124,7 @@ public final class Switchover {
         final Map<Integer, String> gtids = new LinkedHashMap<>();
         final List<AccountSync.AccountCopy> accounts = new ArrayList<>();
         volatile boolean standbyHeld;
+        volatile long tookOver;
         final List<Integer> readOnly = new ArrayList<>();
         volatile SwitchoverStep step = SwitchoverStep.HOLD;
         volatile TakeOverAnswer answer;
@@ -227,6 +230,7 @@ public final class Switchover {
         } catch (IOException e) {
             throw unknownStandby(standby, p, e);
         }
+        p.tookOver = System.nanoTime();
         p.step = SwitchoverStep.FORWARD;
         proxy.forwardTo(p.answer.shards(), p.answer.sockets(), p.answer.user(), p.answer.password());
     }
