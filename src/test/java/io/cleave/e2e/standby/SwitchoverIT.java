@@ -45,15 +45,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class SwitchoverIT {
 
-    private static final java.nio.file.attribute.FileAttribute<?> SEARCHABLE =
-            java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
-                    java.nio.file.attribute.PosixFilePermissions.fromString("rwx--x--x"));
     private static final BankTransfers.Shape SHAPE = new BankTransfers.Shape(200, 10, 100);
 
     @Test
     void thePairSwapsRolesAndBackUnderCrossShardTransfersWithNoClientErrorAndNoAcknowledgedTransferLost()
             throws Exception {
-        Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-switchover-", SEARCHABLE);
+        Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-switchover-", StandbyIT.SEARCHABLE);
         Daemon b = null;
         try (CleaveTestHome home = CleaveTestHome.builder().shards(2).extraYaml(StandbyIT.SHARDING)
                 // A replica keeps what it replicates in its own binlog: the switch back starts from there.

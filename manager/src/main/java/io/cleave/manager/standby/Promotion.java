@@ -56,17 +56,7 @@ public final class Promotion {
      * replica configuration left).
      */
     public List<ShardPromotion> promote(List<Integer> shards) throws SQLException, InterruptedException {
-        String refused = refusal();
-        if (refused != null) {
-            throw new IllegalStateException(refused);
-        }
-        List<ShardPromotion> out = new ArrayList<>();
-        for (int shard : shards) {
-            try (Connection c = links.open(shard)) {
-                out.add(promoteShard(shard, c, true));
-            }
-        }
-        return becomePrimary(out);
+        return promote(shards, true);
     }
 
     /**
@@ -75,6 +65,11 @@ public final class Promotion {
      * log is drained, the replica only stops.
      */
     public List<ShardPromotion> promoteCaughtUp(List<Integer> shards) throws SQLException, InterruptedException {
+        return promote(shards, false);
+    }
+
+    private List<ShardPromotion> promote(List<Integer> shards, boolean drainRelayLog)
+            throws SQLException, InterruptedException {
         String refused = refusal();
         if (refused != null) {
             throw new IllegalStateException(refused);
@@ -82,7 +77,7 @@ public final class Promotion {
         List<ShardPromotion> out = new ArrayList<>();
         for (int shard : shards) {
             try (Connection c = links.open(shard)) {
-                out.add(promoteShard(shard, c, false));
+                out.add(promoteShard(shard, c, drainRelayLog));
             }
         }
         return becomePrimary(out);
@@ -159,7 +154,8 @@ public final class Promotion {
         }
     }
 
-    private static int prepared(Statement s) throws SQLException {
+    /** Cleave's XA branches prepared on the shard. */
+    static int prepared(Statement s) throws SQLException {
         int n = 0;
         try (ResultSet rs = s.executeQuery("XA RECOVER")) {
             while (rs.next()) {

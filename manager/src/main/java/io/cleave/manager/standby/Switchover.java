@@ -33,7 +33,6 @@ import java.util.function.Supplier;
 public final class Switchover {
 
     private static final Logger log = LoggerFactory.getLogger(Switchover.class);
-    private static final String PREFIX = "cleave:";
     /** How long a replica of the new primary may take to log in and run. */
     private static final long REPLICA_START_NANOS = 10_000_000_000L;
 
@@ -97,6 +96,7 @@ public final class Switchover {
         Cutover cutover = Cutover.allShards(-state.epoch(), Duration.ofMillis(request.drainMillis()));
         log.info("switchover to {}: holding statements (at most {} ms for open transactions to end)", peer.url(),
                 request.drainMillis());
+        long holdStarted = System.nanoTime();
         Cutover.Outcome outcome = proxy.withoutRecovery(() -> proxy.gate().run(cutover,
                 () -> switchShards(standby, request, positions)));
         if (!outcome.switched()) {
@@ -111,6 +111,11 @@ public final class Switchover {
         positions.gtids.forEach((shard, gtid) -> out.add(new SwitchoverReport.ShardSwitch(shard, gtid)));
         replicate(standby, peer, positions);
         double pause = outcome.pauseNanos() / 1e6;
+        // Where the pause goes: the drain runs from the hold to the fence, then the fence's steps.
+        log.info("switchover: drained in {} ms, read-only and positions {} ms, take-over {} ms, forward and release {} ms",
+                (positions.drained - holdStarted) / 1_000_000, (positions.positionsRead - positions.drained) / 1_000_000,
+                (positions.tookOver - positions.positionsRead) / 1_000_000,
+                (holdStarted + outcome.pauseNanos() - positions.tookOver) / 1_000_000);
         log.info("switchover done: {} is the primary at epoch {}; statements held {} ms ({} of them); positions {}",
                 peer.url(), positions.answer.epoch(), String.format("%.1f", pause), outcome.held(), positions.gtids);
         return new SwitchoverReport(positions.answer.epoch(), peer.url(), out, pause, outcome.held(),
@@ -124,6 +129,8 @@ public final class Switchover {
         final Map<Integer, String> gtids = new LinkedHashMap<>();
         final List<AccountSync.AccountCopy> accounts = new ArrayList<>();
         volatile boolean standbyHeld;
+        volatile long drained;
+        volatile long positionsRead;
         volatile long tookOver;
         final List<Integer> readOnly = new ArrayList<>();
         volatile SwitchoverStep step = SwitchoverStep.HOLD;
@@ -195,6 +202,7 @@ public final class Switchover {
      * than write where the standby no longer reads.
      */
     private void switchShards(AdminClient standby, SwitchoverRequest request, Positions p) throws Exception {
+        p.drained = System.nanoTime();
         try {
             p.step = SwitchoverStep.READ_ONLY;
             for (int shard : shards) {
@@ -205,8 +213,8 @@ public final class Switchover {
             }
             p.step = SwitchoverStep.POSITIONS;
             for (int shard : shards) {
-                try (Connection c = links.open(shard)) {
-                    int prepared = preparedBranches(c);
+                try (Connection c = links.open(shard); Statement st = c.createStatement()) {
+                    int prepared = Promotion.prepared(st);
                     if (prepared > 0) {
                         throw new IllegalStateException("shard " + shard + " has " + prepared + " XA branch(es) prepared"
                                 + " ('cleave xa list')");
@@ -218,6 +226,7 @@ public final class Switchover {
             throw abandoned(p, e.getMessage(), e);
         }
         p.step = SwitchoverStep.PROMOTE_STANDBY;
+        p.positionsRead = System.nanoTime();
         try {
             p.answer = standby.takeOver(new TakeOverRequest(p.gtids, request.catchUpMillis(), proxy.runId(), p.accounts,
                             ReplicationAccount.of(home).password()),
@@ -349,19 +358,6 @@ public final class Switchover {
             }
             Thread.sleep(20);
         }
-    }
-
-    private static int preparedBranches(Connection c) throws SQLException {
-        int n = 0;
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("XA RECOVER")) {
-            while (rs.next()) {
-                String data = rs.getString(4);
-                if (data != null && data.startsWith(PREFIX)) {
-                    n++;
-                }
-            }
-        }
-        return n;
     }
 
     private static String single(Connection c, String sql) throws SQLException {
