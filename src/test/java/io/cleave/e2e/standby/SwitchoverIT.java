@@ -34,6 +34,7 @@ import static io.cleave.e2e.standby.StandbyIT.run;
 import static io.cleave.e2e.standby.StandbyIT.shard;
 import static io.cleave.e2e.standby.StandbyIT.single;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * A planned switchover of a standby pair and back, both homes up, while cross-shard bank transfers run
@@ -89,6 +90,25 @@ class SwitchoverIT {
             try {
                 load.start(4);
                 load.awaitAcknowledged(100);
+
+                // A session keeping a temporary table on A's shard cannot follow to B: the switchover waits for it
+                // and is abandoned at its deadline, nothing changed, the transfers going on on A.
+                try (Connection pinned = proxy(a.proxyPort())) {
+                    run(pinned, "CREATE TEMPORARY TABLE bank.scratch (id INT)");
+                    assertThatThrownBy(() -> AdminClient.remote(aUrl, a.adminToken())
+                            .switchover(new SwitchoverRequest(bUrl, bToken, 300, 0, 0)))
+                            .isInstanceOfSatisfying(AdminClient.DaemonAnswer.class, e -> assertThat(e.status()).isEqualTo(409))
+                            .hasMessageContaining("abandoned").hasMessageContaining("connection-bound")
+                            .hasMessageContaining("nothing was changed");
+                    run(pinned, "INSERT INTO bank.scratch VALUES (1)");
+                }
+                assertThat(a.daemon().replication().report().role()).isEqualTo(HostRole.PRIMARY);
+                for (int s = 0; s < 2; s++) {
+                    try (Connection c = a.connect(s)) {
+                        assertThat(single(c, "SELECT @@read_only")).as("A's shard %d still writable", s).isEqualTo("0");
+                    }
+                }
+                load.awaitAcknowledged(20);
 
                 // A -> B, transfers running through A's proxy.
                 SwitchoverReport there = AdminClient.remote(aUrl, a.adminToken())

@@ -337,7 +337,7 @@ public final class Daemon implements AutoCloseable {
                 }
                 throw e;
             }
-            writePairCnfs();
+            // The shards' my.cnf were written for the primary's role as its semi-sync came on.
             if (forwarding) {
                 // The proxy's held statements run on this home's shards: the other home's proxy forwards here now.
                 hold.release(() -> p.switching().serveOwnShards(request.forwardingRun()));
