@@ -304,7 +304,12 @@ public final class Daemon implements AutoCloseable {
             return "an import is under way (" + running.get().state() + ")";
         }
         String backup = backups.underWay();
-        return backup == null ? null : "backup " + backup + " is under way";
+        if (backup != null) {
+            return "backup " + backup + " is under way";
+        }
+        ProxyService p = proxy;
+        // A lookup build writes the lookup tables from the proxy's own connections, outside any client statement.
+        return p != null && p.buildingUniqueKeys() ? "a global unique key's lookup is being built" : null;
     }
 
     /**
