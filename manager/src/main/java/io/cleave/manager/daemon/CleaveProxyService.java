@@ -254,7 +254,8 @@ public final class CleaveProxyService implements ProxyService {
         }
         Path socket = server.runtime().config().socket();
         return "listening on " + server.address().getHostString() + ":" + server.port()
-                + (socket != null ? " and " + socket : "");
+                + (socket != null ? " and " + socket : "")
+                + (forwarding ? "; forwarding its clients to the primary's shards (move them to the primary's proxy)" : "");
     }
 
     @Override

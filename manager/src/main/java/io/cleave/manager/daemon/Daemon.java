@@ -641,8 +641,11 @@ public final class Daemon implements AutoCloseable {
         List<InstanceStatus> instances = supervisors.all().stream().map(InstanceSupervisor::status).toList();
         boolean ready = !instances.isEmpty() && instances.stream().allMatch(i -> i.state() == InstanceState.RUNNING);
         String note = provisioned == null ? null : scaleNote(config.shards(), provisioned.shardMaps().current().shardCount());
+        ProxyService running = proxy;
+        // Read afresh: after a switchover the proxy says it forwards its clients to the other home.
+        String proxyNow = running != null ? running.describe() : proxyState;
         return new StatusReport(ProcessHandle.current().pid(), home.toString(), String.valueOf(startedAt),
-                provisioned == null ? null : provisioned.binary().describe(), ready, proxyState, instances,
+                provisioned == null ? null : provisioned.binary().describe(), ready, proxyNow, instances,
                 inDoubtOrNull(), proxy == null ? null : proxy.latestDeadlock(), note,
                 withSchemas && ready ? schemaDrift() : null, replication == null ? null : replication.report());
     }
