@@ -91,6 +91,18 @@ class SwitchoverIT {
                 load.start(4);
                 load.awaitAcknowledged(100);
 
+                // A replica that does not run refuses the switchover before anything is held.
+                try (Connection c = shard(b, 1)) {
+                    run(c, "STOP SLAVE SQL_THREAD");
+                    b.replication().poll();
+                    assertThatThrownBy(() -> AdminClient.remote(aUrl, a.adminToken())
+                            .switchover(new SwitchoverRequest(bUrl, bToken, 0, 0, 0)))
+                            .isInstanceOfSatisfying(AdminClient.DaemonAnswer.class, e -> assertThat(e.status()).isEqualTo(409))
+                            .hasMessageContaining("shard 1's replica is not running");
+                    run(c, "START SLAVE SQL_THREAD");
+                }
+                await(b, r -> r.shards().stream().allMatch(ShardReplication::replicating), "the replica runs again");
+
                 // A session keeping a temporary table on A's shard cannot follow to B: the switchover waits for it
                 // and is abandoned at its deadline, nothing changed, the transfers going on on A.
                 try (Connection pinned = proxy(a.proxyPort())) {
