@@ -342,15 +342,19 @@ public final class Daemon implements AutoCloseable {
                 }
                 throw e;
             }
-            // The shards' my.cnf were written for the primary's role as its semi-sync came on.
             if (forwarding) {
                 // The proxy's held statements run on this home's shards: the other home's proxy forwards here now.
                 hold.release(() -> p.switching().serveOwnShards(request.forwardingRun()));
-                startArchiving();
-                replication.poll();
-                return answer;
             }
+            // After the answer, while the old primary's clients run again: the shards' my.cnf for the primary's
+            // role, and the proxy when this home had none (the old primary's proxy serves its clients meanwhile).
             Thread serve = new Thread(() -> {
+                writePairCnfs();
+                if (forwarding) {
+                    startArchiving();
+                    replication.poll();
+                    return;
+                }
                 checkSchemas();
                 startProxy();
                 startArchiving();

@@ -95,7 +95,17 @@ public final class PrimarySide {
     }
 
     /** Turns semi-sync on or off on every shard, and keeps the choice for shards that restart. */
-    public synchronized StandbyState semiSync(boolean on) throws SQLException {
+    public StandbyState semiSync(boolean on) throws SQLException {
+        StandbyState next = semiSyncNow(on);
+        rewriteCnfs.run();
+        return next;
+    }
+
+    /**
+     * As {@link #semiSync}, without writing the shards' my.cnf (a switchover's take-over writes them once the
+     * held statements run: its pause is no place for file writes).
+     */
+    synchronized StandbyState semiSyncNow(boolean on) throws SQLException {
         StandbyState state = StandbyState.of(home).orElseThrow(() -> new IllegalStateException(
                 "no standby is attached to this home: run 'cleave standby' on the standby's host first"));
         if (state.role() != HostRole.PRIMARY) {
@@ -112,7 +122,6 @@ public final class PrimarySide {
         }
         StandbyState next = state.withSemiSync(on);
         StandbyState.file(home).save(next);
-        rewriteCnfs.run();
         log.info("semi-sync {} on {} shards", on ? "on (AFTER_SYNC, no fallback to async)" : "off", shards.get().size());
         return next;
     }

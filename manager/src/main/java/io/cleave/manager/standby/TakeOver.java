@@ -20,7 +20,8 @@ import java.util.List;
  * when all have does anything change: the replicas are promoted (the promotion's own steps, without a
  * relay log to drain), the epoch is bumped, the shards wait for the old primary's acknowledgement from
  * their first commit on (semi-sync, no fallback), and the old primary becomes this home's known standby.
- * A replica that does not get there refuses the switchover with nothing changed here.
+ * A replica that does not get there refuses the switchover with nothing changed here. The shards' my.cnf
+ * are the caller's to write afterwards, for the primary's role.
  */
 public final class TakeOver {
 
@@ -62,7 +63,7 @@ public final class TakeOver {
         }
         new Promotion(home, links, 0).promoteCaughtUp(shards.stream().map(ShardEndpoint::index).toList());
         new PairPeer(state.primary(), PairPeer.primaryToken(home)).save(home);
-        primarySide.semiSync(true);
+        primarySide.semiSyncNow(true);
         long epoch = StandbyState.of(home).orElseThrow().epoch();
         List<Attachment.ShardAddress> addresses = new ArrayList<>();
         java.util.Map<Integer, String> sockets = new java.util.HashMap<>();
