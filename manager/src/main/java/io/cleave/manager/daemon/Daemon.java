@@ -344,7 +344,15 @@ public final class Daemon implements AutoCloseable {
             }
             if (forwarding) {
                 // The proxy's held statements run on this home's shards: the other home's proxy forwards here now.
-                hold.release(() -> p.switching().serveOwnShards(request.forwardingRun()));
+                hold.release(() -> {
+                    try {
+                        p.switching().serveOwnShards(request.forwardingRun());
+                    } catch (RuntimeException e) {
+                        // Its held statements must not reach the old primary's shards, which replicate this home's now.
+                        log.error("the proxy could not serve this home's shards again: it serves none", e);
+                        p.switching().serveNoShard();
+                    }
+                });
             }
             // After the answer, while the old primary's clients run again: the shards' my.cnf for the primary's
             // role, and the proxy when this home had none (the old primary's proxy serves its clients meanwhile).

@@ -241,7 +241,17 @@ public final class Switchover {
         }
         p.tookOver = System.nanoTime();
         p.step = SwitchoverStep.FORWARD;
-        proxy.forwardTo(p.answer.shards(), p.answer.sockets(), p.answer.user(), p.answer.password());
+        try {
+            proxy.forwardTo(p.answer.shards(), p.answer.sockets(), p.answer.user(), p.answer.password());
+        } catch (RuntimeException e) {
+            // The standby is the primary now: the held statements must not run on this home's shards.
+            proxy.serveNoShard();
+            p.failure = new SwitchoverFailed("switchover failed at step " + p.step + " (" + p.step.what() + "): "
+                    + e.getMessage() + "; the standby is the primary at epoch " + p.answer.epoch() + ", this home's"
+                    + " shards are read-only and its proxy serves no shard: move the clients to the new primary's"
+                    + " proxy", e);
+            throw p.failure;
+        }
     }
 
     /**
