@@ -236,7 +236,7 @@ public final class Switchover {
                 throw abandoned(p, "the standby refused to take over: " + e.getMessage(), e);
             }
             throw unknownStandby(standby, p, e);
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
             throw unknownStandby(standby, p, e);
         }
         p.tookOver = System.nanoTime();
