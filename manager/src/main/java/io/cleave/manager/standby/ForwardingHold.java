@@ -64,11 +64,13 @@ public final class ForwardingHold {
                     then.run();
                 });
                 if (!o.switched()) {
+                    decided.complete(() -> { });
                     ready.completeExceptionally(new IllegalStateException("this home's forwarding proxy could not hold"
                             + " its statements: " + o.reason()));
                 }
                 log.info("forwarding proxy held {} ms ({} statements)", o.pauseNanos() / 1_000_000, o.held());
             } catch (Exception e) {
+                decided.complete(() -> { });
                 ready.completeExceptionally(e);
             }
         }, "forwarding-hold");
@@ -78,6 +80,11 @@ public final class ForwardingHold {
             ready.get(drainMillis + 10_000, TimeUnit.MILLISECONDS);
         } catch (java.util.concurrent.ExecutionException e) {
             throw e.getCause() instanceof Exception c ? c : e;
+        } catch (TimeoutException e) {
+            // Whatever the gate does later, it lets go at once: the switchover goes on without this hold.
+            decided.complete(() -> { });
+            throw new IllegalStateException("this home's forwarding proxy did not hold its statements within "
+                    + (drainMillis + 10_000) + " ms", e);
         }
     }
 
