@@ -93,7 +93,7 @@ public final class Switchover {
             throw new IllegalStateException("the standby's proxy, which forwards its clients to this home, could not"
                     + " hold them: " + e.getMessage() + "; nothing was changed", e);
         }
-        Cutover cutover = Cutover.allShards(-state.epoch(), Duration.ofMillis(request.drainMillis()));
+        Cutover cutover = Cutover.allShards(state.epoch(), Duration.ofMillis(request.drainMillis()));
         log.info("switchover to {}: holding statements (at most {} ms for open transactions to end)", peer.url(),
                 request.drainMillis());
         long holdStarted = System.nanoTime();

@@ -20,8 +20,9 @@ public record Cutover(long moveId, Scope scope, int source, Duration drainDeadli
     }
 
     /**
-     * A switch of every shard at once (a standby pair's switchover): every statement that reaches a
-     * shard waits, and every session's transaction and connection-bound state must end first.
+     * A switch of every shard at once (a standby pair's switchover, {@code id} naming it in logs): every
+     * statement that reaches a shard waits, and every session's transaction and connection-bound state
+     * must end first.
      */
     public static Cutover allShards(long id, Duration drainDeadline) {
         return new Cutover(id, new Scope.AllShards(), -1, drainDeadline);

@@ -114,7 +114,8 @@ public final class CutoverGate {
             throw e;
         } catch (Exception e) {
             reason = "the final catch-up failed: " + e.getMessage();
-            log.warn("move {}: cutover attempt given up: {}", cutover.moveId(), e.toString());
+            log.warn("{}: cutover attempt given up: {}", allShards(cutover) ? "switchover" : "move " + cutover.moveId(),
+                    e.toString());
         } finally {
             armed = null;
             a.release();
