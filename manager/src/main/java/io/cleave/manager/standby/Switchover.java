@@ -98,7 +98,7 @@ public final class Switchover {
                 request.drainMillis());
         long holdStarted = System.nanoTime();
         Cutover.Outcome outcome = proxy.withoutRecovery(() -> proxy.gate().run(cutover,
-                () -> switchShards(standby, request, positions)));
+                () -> switchShards(standby, peer, request, positions)));
         if (!outcome.switched()) {
             if (positions.failure != null) {
                 throw positions.failure;
@@ -201,7 +201,8 @@ public final class Switchover {
      * promoted everything it did is undone on failure; after, this home's proxy serves nothing rather
      * than write where the standby no longer reads.
      */
-    private void switchShards(AdminClient standby, SwitchoverRequest request, Positions p) throws Exception {
+    private void switchShards(AdminClient standby, PairPeer peer, SwitchoverRequest request, Positions p)
+            throws Exception {
         p.drained = System.nanoTime();
         try {
             p.step = SwitchoverStep.READ_ONLY;
@@ -242,8 +243,12 @@ public final class Switchover {
         p.tookOver = System.nanoTime();
         p.step = SwitchoverStep.FORWARD;
         try {
+            // From here on this home is the standby, whatever happens next: a restart must not bring it up as a primary.
+            StandbyState.file(home).save(new StandbyState(HostRole.STANDBY, p.answer.epoch(), peer.url(), false));
+            PairPeer.saveAsPrimary(home, peer.token());
+            PairPeer.forget(home);
             proxy.forwardTo(p.answer.shards(), p.answer.sockets(), p.answer.user(), p.answer.password());
-        } catch (RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             // The standby is the primary now: the held statements must not run on this home's shards.
             proxy.serveNoShard();
             p.failure = new SwitchoverFailed("switchover failed at step " + p.step + " (" + p.step.what() + "): "
@@ -299,8 +304,8 @@ public final class Switchover {
     }
 
     /**
-     * This home's shards replicate the new primary's from where it took over; this home becomes its
-     * standby. A shard whose binlog moved since the positions were read holds a transaction the new
+     * This home's shards (this home is the new primary's standby since the take-over) replicate the new
+     * primary's from where it took over, and their my.cnf get the replica options. A shard whose binlog moved since the positions were read holds a transaction the new
      * primary lacks: it is left alone (it must be seeded again), and the new primary stops waiting for
      * acknowledgements, which it would otherwise wait for forever.
      */
@@ -323,9 +328,6 @@ public final class Switchover {
                     awaitReplicating(address.shard(), c);
                 }
             }
-            StandbyState.file(home).save(new StandbyState(HostRole.STANDBY, p.answer.epoch(), peer.url(), false));
-            PairPeer.saveAsPrimary(home, peer.token());
-            PairPeer.forget(home);
             rewriteCnfs.run();
         } catch (Exception e) {
             p.step = SwitchoverStep.REPLICATE;
