@@ -94,6 +94,7 @@ public final class Daemon implements AutoCloseable {
     private io.cleave.manager.schema.DriftJournal driftJournal;
     private io.cleave.manager.standby.PrimarySide primarySide;
     private io.cleave.manager.standby.ReplicationMonitor replication;
+    private io.cleave.manager.standby.layout.PairLayout pairLayout;
     /** Read by admin API threads. */
     private volatile ProxyService proxy;
     /** Read by admin API threads. */
@@ -173,6 +174,10 @@ public final class Daemon implements AutoCloseable {
                                     accounts.ensure(shards);
                                 }), registry);
                 moves.refuseWhileScaling(() -> scale != null && scale.running());
+                pairLayout = new io.cleave.manager.standby.layout.PairLayout(home, links, maps,
+                        () -> scale != null && scale.running());
+                scale.refuseWhen(pairLayout.guard()::scaleRefusal);
+                imports.refuseWhen(pairLayout.guard()::importRefusal);
                 String note = scaleNote(config.shards(), provisioned.shardMaps().current().shardCount());
                 if (note != null) {
                     log.info("{}", note);
@@ -206,7 +211,13 @@ public final class Daemon implements AutoCloseable {
         if (awaitSettled()) {
             new AppliedSettings(new ReadinessProbe(ShardAccount.USER, provisioned.account().secret())).check(supervisors.all());
             checkSchemas();
-            startProxy();
+            String unroutable = pairLayout.primaryStarting(localShards().size());
+            if (unroutable == null) {
+                startProxy();
+            } else {
+                log.error("the proxy does not start: {}", unroutable);
+                proxyState = "down: " + unroutable;
+            }
         } else {
             proxyState = options.proxy().isPresent() ? "down: no instance is ready" : "not part of this build";
         }
@@ -236,7 +247,13 @@ public final class Daemon implements AutoCloseable {
         primarySide = new io.cleave.manager.standby.PrimarySide(home, links, this::shardEndpoints,
                 config.server().serverIdBase(), this::writePairCnfs);
         replication = new io.cleave.manager.standby.ReplicationMonitor(home, links, this::shardEndpoints, registry, scheduler);
-        admin.standby(replication::report, primarySide::attach, on -> {
+        admin.standby(replication::report, () -> {
+            String refused = pairLayout.guard().attachRefusal();
+            if (refused != null) {
+                throw new IllegalStateException(refused);
+            }
+            return primarySide.attach();
+        }, on -> {
             try {
                 primarySide.semiSync(on);
             } catch (java.sql.SQLException e) {
@@ -336,6 +353,9 @@ public final class Daemon implements AutoCloseable {
                 accounts.adoptReplicated(runningDatadirs(), request.accounts());
                 answer = new io.cleave.manager.standby.TakeOver(home, links,
                         shardEndpoints().stream().filter(e -> !e.attached()).toList(), primarySide).run(request);
+                // The newest shard map version the old primary published (replicated here) is routed by from now on,
+                // by this home's proxy as by a forwarding one serving this home's shards again.
+                pairLayout.promoted(localShards().size());
             } catch (Exception e) {
                 if (forwarding) {
                     hold.release(() -> { });
@@ -392,19 +412,25 @@ public final class Daemon implements AutoCloseable {
                 throw new IllegalStateException("not every shard of this standby runs: a shard that is down cannot be"
                         + " promoted, and the new primary would lack it ('cleave status' shows which)");
             }
-            List<io.cleave.manager.standby.ShardPromotion> shards = promotion.promote(
-                    shardEndpoints().stream().filter(e -> !e.attached()).map(ShardEndpoint::index).toList());
+            List<io.cleave.manager.standby.ShardPromotion> shards = promotion.promote(localShards());
+            io.cleave.manager.standby.layout.MapInstall.Installed map = pairLayout.promoted(localShards().size());
             writePairCnfs();
             checkSchemas();
             startProxy();
             ProxyService p = proxy;
             int stillPrepared = p == null ? -1 : p.inDoubt().size();
             startArchiving();
+            // The old primary's moves under way left rows the map's ghosts hide: their clean-up runs here.
+            moves.resume();
             replication.poll();
             long epoch = io.cleave.manager.standby.StandbyState.of(home).orElseThrow().epoch();
-            return new io.cleave.manager.standby.PromotionReport(epoch, shards, stillPrepared,
+            return new io.cleave.manager.standby.PromotionReport(epoch, shards, map.toString(), stillPrepared,
                     (System.nanoTime() - started) / 1_000_000, proxyState);
         }
+    }
+
+    private List<Integer> localShards() {
+        return shardEndpoints().stream().filter(e -> !e.attached()).map(ShardEndpoint::index).toList();
     }
 
     /** The running shards' my.cnf written again with the standby pair's options (read at each shard's next start). */
