@@ -4,16 +4,12 @@ import io.cleave.e2e.moves.BankTransfers;
 import io.cleave.e2e.support.CleaveTestHome;
 import io.cleave.e2e.support.RunningDaemon;
 import io.cleave.manager.admin.AdminClient;
-import io.cleave.manager.config.BackupConfig;
-import io.cleave.manager.daemon.CleaveProxyService;
 import io.cleave.manager.daemon.Daemon;
-import io.cleave.manager.daemon.DaemonOptions;
 import io.cleave.manager.home.CleaveHome;
 import io.cleave.manager.standby.HostRole;
 import io.cleave.manager.standby.ShardReplication;
 import io.cleave.manager.standby.StandbyConfig;
 import io.cleave.manager.standby.StandbyReport;
-import io.cleave.manager.standby.StandbySeed;
 import io.cleave.manager.standby.SwitchoverReport;
 import io.cleave.manager.standby.SwitchoverRequest;
 import org.junit.jupiter.api.Test;
@@ -63,18 +59,8 @@ class SwitchoverIT {
             }
             String aUrl = "http://127.0.0.1:" + a.adminPort();
             StandbyConfig addresses = StandbyIT.freeAddresses();
-            StandbySeed.Result seeded = new StandbySeed(BackupConfig.NONE, System.getenv(),
-                    line -> System.out.println("standby: " + line))
-                    .run(new StandbySeed.Request(aUrl, a.adminToken(), work.resolve("standby"),
-                            work.resolve("seed").toString(), addresses));
-            CleaveHome bHome = new CleaveHome(seeded.home());
-            b = new Daemon(DaemonOptions.standard(bHome, seeded.config(), System.getenv())
-                    .withProxy(CleaveProxyService.FACTORY));
-            b.start();
-            await(b, r -> r.shards().size() == 2 && r.shards().stream().allMatch(ShardReplication::replicating),
-                    "every replica runs");
-            await(a.daemon(), r -> r.semiSync() && r.shards().stream().allMatch(s -> s.semiSyncClients() == 1),
-                    "the primary's shards wait for the standby");
+            b = StandbyIT.seedAndAwaitSemiSync(aUrl, a.adminToken(), work, addresses, 2);
+            CleaveHome bHome = b.home();
             String bUrl = "http://127.0.0.1:" + addresses.adminPort();
             String bToken = Files.readString(bHome.adminTokenFile()).trim();
 
