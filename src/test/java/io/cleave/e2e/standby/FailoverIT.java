@@ -16,6 +16,8 @@ import io.cleave.manager.standby.ShardReplication;
 import io.cleave.manager.standby.StandbyConfig;
 import io.cleave.manager.standby.StandbyReport;
 import io.cleave.manager.standby.StandbySeed;
+import io.cleave.manager.standby.SwitchoverRequest;
+import io.cleave.manager.standby.SwitchoverReport;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
@@ -47,6 +49,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  *     A fences itself, B takes over, A takes no write after B's promotion, and once A reaches etcd again it
  *     stays fenced and names the new primary. This models a partition between A and etcd only, on one host:
  *     no network namespaces. Then {@code cleave rejoin} makes A B's standby: it replicates what B writes.</li>
+ * <li>A switchover A -> B and back under transfers moves the claim in etcd with it (one holder at any time, the old
+ *     primary the standby of the new epoch, its forwarding proxy serving); then A's host dies and B, whose proxy
+ *     forwarded to A, takes over by itself.</li>
  * </ul>
  * After each: every acknowledged transfer is on B, the total is unchanged, nothing is left prepared, one primary.
  * The failover time (the loss to the first write B's proxy served) is printed.
@@ -108,6 +113,71 @@ class FailoverIT {
                 assertThat(rejoin.shards()).isNotEmpty().allSatisfy(line -> assertThat(line)
                         .matches("shard [01]: 0-100[01]-[0-9]+ \\(the new primary has up to 0-100[01]-[0-9]+\\)"));
                 assertThat(aAdmin.status().coordination().state()).as("nothing changed").isEqualTo(PairState.SUPERSEDED);
+            }
+        }
+    }
+
+    @Test
+    void aSwitchoverMovesTheClaimAndAFailoverStillWorksAfterIt() throws Exception {
+        try (Pair pair = Pair.start("switch", false)) {
+            BankTransfers load = pair.load;
+            String bUrl = "http://127.0.0.1:" + pair.b.adminPort();
+            AdminClient aAdmin = AdminClient.remote(pair.aUrl, pair.aToken);
+            List<Long> shards = List.copyOf(pair.a.serverPids().values());
+            List<Connection> held = List.of();
+            long lost;
+            try {
+                SwitchoverReport there = aAdmin.switchover(new SwitchoverRequest(bUrl, pair.b.adminToken(), 0, 0, 0));
+                System.out.println("FailoverIT (switch): A -> B " + there);
+                assertThat(there.epoch()).isEqualTo(2);
+                pair.checkOneHolder(pair.b.statusReport().coordination(), aAdmin.status().coordination(), 2, bUrl);
+                assertThat(aAdmin.status().proxy()).as("A's proxy forwards, unfenced").doesNotStartWith("fenced");
+                load.awaitAcknowledged(100);
+                assertThat(load.errors()).as("client errors across the switchover").isEmpty();
+                // The switch back needs A's replicas seen running (the switchover checks the standby's report) and
+                // B's proxy, which starts after B's take-over answered, listening (it holds B's side's statements).
+                SwitchoverIT.awaitProxy(Integer.parseInt(pair.addresses.proxyListen().split(":")[1]));
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (!aAdmin.standby().shards().stream().allMatch(ShardReplication::replicating)) {
+                    assertThat(System.nanoTime()).as("A's replicas reported running within 30 s").isLessThan(deadline);
+                    Thread.sleep(50);
+                }
+
+                SwitchoverReport back = AdminClient.remote(bUrl, pair.b.adminToken()).switchover(SwitchoverRequest.known());
+                System.out.println("FailoverIT (switch): B -> A " + back);
+                assertThat(back.epoch()).isEqualTo(3);
+                pair.checkOneHolder(aAdmin.status().coordination(), pair.b.statusReport().coordination(), 3, pair.aUrl);
+                load.awaitAcknowledged(100);
+                assertThat(load.errors()).as("client errors across the switch back").isEmpty();
+
+                // A's host dies: B, the standby of epoch 3 whose proxy forwarded to A, takes over by itself. A's
+                // proxy leaves a cross-shard commit prepared on both shards with its decision recorded; B knows that
+                // proxy's run from the first switchover and must settle its branches all the same.
+                String aRun = Files.readAllLines(pair.b.home().state().resolve("forwarding-proxies")).get(0).trim();
+                held = pair.holdPreparedOnA("cleave:0:" + aRun + ":999:1");
+                load.outageBegins();
+                lost = System.nanoTime();
+                pair.up.destroyForcibly();
+                for (long pid : shards) {
+                    ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+                }
+            } finally {
+                load.close();
+            }
+            System.out.println("FailoverIT (switch): " + load.summary());
+            assertThat(load.errors()).as("errors clients saw other than the lost connections").isEmpty();
+            long firstWrite = pair.awaitFirstWriteOnB(lost);
+            System.out.println("FailoverIT (switch): from SIGKILL of the primary host to the first write served through"
+                    + " the standby's proxy: " + firstWrite + " ms (lease " + LEASE_SECONDS + " s)");
+            pair.checkB(load, 4);
+            for (Connection c : held) {
+                c.close();
+            }
+            for (int s = 0; s < 2; s++) {
+                try (Connection c = shard(pair.b, s)) {
+                    assertThat(single(c, "SELECT COUNT(*) FROM probe.t")).as("A's proxy's branch committed on shard %d", s)
+                            .isEqualTo("1");
+                }
             }
         }
     }
@@ -203,6 +273,8 @@ class FailoverIT {
         Daemon b;
         StandbyConfig addresses;
         BankTransfers load;
+        String aUrl;
+        String aToken;
 
         private Pair(Path work, EtcdCluster etcd) {
             this.work = work;
@@ -237,7 +309,8 @@ class FailoverIT {
                 aUrls = through;
             }
             a = CleaveTestHome.builder().shards(2)
-                    .extraYaml(StandbyIT.SHARDING + EtcdCluster.yaml(aUrls, cluster, LEASE_SECONDS)).create();
+                    .extraYaml(StandbyIT.SHARDING + EtcdCluster.yaml(aUrls, cluster, LEASE_SECONDS))
+                    .serverOption("log_slave_updates", "ON").create();
             Path log = work.resolve("primary.log");
             up = CleaveJar.up(a, log);
             try (Connection c = CleaveJar.awaitProxy(a, up, log, "")) {
@@ -246,6 +319,8 @@ class FailoverIT {
             CleaveJar.awaitAdmin(a, up, log);
             String url = "http://127.0.0.1:" + DaemonInfo.read(a.home()).orElseThrow().adminPort();
             String token = Files.readString(a.home().adminTokenFile()).trim();
+            aUrl = url;
+            aToken = token;
             load = new BankTransfers(SHAPE, a.proxyPort(), 29, new int[] {1, 150});
             addresses = StandbyIT.freeAddresses();
             load.start(2);
@@ -266,6 +341,52 @@ class FailoverIT {
             assertThat(seen.primary().admin()).isEqualTo(url);
             assertThat(primaryAdmin.status().coordination().holdsLease()).as("A holds the primary's lease").isTrue();
             load.awaitAcknowledged(150);
+        }
+
+        /**
+         * After a switchover to {@code primaryUrl} at {@code epoch}: it alone holds the lease, the other home is
+         * the standby of that epoch, neither fenced nor superseded, and etcd names the new primary to both.
+         */
+        void checkOneHolder(CoordinationReport primary, CoordinationReport standby, long epoch, String primaryUrl) {
+            assertThat(primary.state()).isEqualTo(PairState.PRIMARY);
+            assertThat(primary.holdsLease()).isTrue();
+            assertThat(primary.epoch()).isEqualTo(epoch);
+            assertThat(primary.primary().admin()).isEqualTo(primaryUrl);
+            assertThat(standby.state()).isEqualTo(PairState.STANDBY);
+            assertThat(standby.holdsLease()).as("one lease holder").isFalse();
+            assertThat(standby.epoch()).isEqualTo(epoch);
+        }
+
+        /**
+         * A cross-shard commit of A's proxy as its death leaves it: {@code xid}'s branch prepared on both of A's
+         * shards and its decision row on shard 0 (semi-sync: B has them). The connections stay open until the kill.
+         */
+        List<Connection> holdPreparedOnA(String xid) throws Exception {
+            String secret = Files.readString(a.home().shardSecretFile()).trim();
+            List<Connection> held = new ArrayList<>();
+            for (int s = 0; s < 2; s++) {
+                try (Connection c = shardOfA(secret, s)) {
+                    run(c, "CREATE DATABASE IF NOT EXISTS probe");
+                    run(c, "CREATE TABLE IF NOT EXISTS probe.t (id INT PRIMARY KEY)");
+                }
+            }
+            for (int s = 0; s < 2; s++) {
+                Connection c = shardOfA(secret, s);
+                held.add(c);
+                run(c, "XA START '" + xid + "'");
+                run(c, "INSERT INTO probe.t VALUES (" + (s + 1) + ")");
+                run(c, "XA END '" + xid + "'");
+                run(c, "XA PREPARE '" + xid + "'");
+            }
+            try (Connection c = shardOfA(secret, 0)) {
+                run(c, "INSERT INTO cleave.decisions (xid, shards) VALUES ('" + xid + "', '0,1')");
+            }
+            return held;
+        }
+
+        private Connection shardOfA(String secret, int shard) throws SQLException {
+            return DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + (a.basePort() + shard) + "/?sslMode=DISABLED"
+                    + "&allowPublicKeyRetrieval=true", io.cleave.manager.instance.ShardAccount.USER, secret);
         }
 
         CoordinationReport awaitCoordination(Predicate<CoordinationReport> condition) throws InterruptedException {

@@ -115,6 +115,20 @@ public final class EtcdPairStore implements PairStore {
     }
 
     @Override
+    public boolean handOver(PrimaryClaim from, PrimaryClaim to, long lease) throws EtcdUnavailable {
+        if (to.epoch() != from.epoch() + 1) {
+            throw new IllegalArgumentException("a hand-over goes from epoch " + from.epoch() + " to " + (from.epoch() + 1)
+                    + ", not " + to.epoch());
+        }
+        return await(client.getKVClient().txn()
+                .If(new Cmp(epochKey, Cmp.Op.EQUAL, CmpTarget.value(bytes(Long.toString(from.epoch())))),
+                        new Cmp(primaryKey, Cmp.Op.EQUAL, CmpTarget.value(bytes(json(from)))))
+                .Then(Op.put(epochKey, bytes(Long.toString(to.epoch())), PutOption.DEFAULT),
+                        Op.put(primaryKey, bytes(json(to)), PutOption.builder().withLeaseId(lease).build()))
+                .commit()).isSucceeded();
+    }
+
+    @Override
     public void close() {
         client.close();
     }

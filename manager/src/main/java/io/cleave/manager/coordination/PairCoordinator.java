@@ -291,20 +291,12 @@ public final class PairCoordinator implements AutoCloseable {
     private void promote(long at) {
         try {
             actions.promote(at);
-            synchronized (this) {
-                if (state == PairState.PROMOTING) {
-                    state = PairState.PRIMARY;
-                }
-            }
+            promoted();
         } catch (Exception e) {
             // It holds the primary's key but could not promote (a shard of this home down, a replica stopped on an
             // error): the pair has no serving primary until it can. Status shows why; it tries again (a promotion
             // goes on where it stopped).
-            reason = "promotion at epoch " + at + " failed, trying again in " + RETRY_SECONDS + " s: " + e.getMessage();
-            log.error("{}", reason, e);
-            if (timer != null && !timer.isShutdown()) {
-                timer.schedule(() -> worker.execute(() -> promote(at)), RETRY_SECONDS, TimeUnit.SECONDS);
-            }
+            promotionFailed(at, e);
         }
     }
 
@@ -329,6 +321,72 @@ public final class PairCoordinator implements AutoCloseable {
         }
         holding(me, id, sent, PairState.PRIMARY);
         return me.epoch();
+    }
+
+    /**
+     * The standby's part of a switchover, once its replicas applied everything the primary wrote at {@code from}
+     * (the primary is read-only and holds its statements): the primary's live claim moves to this home at
+     * {@code from + 1} in one compare-and-set, so exactly one home holds the primary at any moment. Returns the
+     * new epoch; this home is {@link PairState#PROMOTING} until {@link #promoted} or {@link #promotionFailed}.
+     * Refused, with nothing changed, unless this home is the standby at {@code from} and the primary's claim at
+     * {@code from} lives.
+     */
+    public synchronized long takeOverLive(long from) throws EtcdUnavailable {
+        if (state != PairState.STANDBY || localEpoch != from) {
+            throw new IllegalStateException("this home is " + state + " at epoch " + localEpoch + " in etcd's view of the"
+                    + " pair, not the standby at epoch " + from + ": nothing was changed");
+        }
+        PairView view = store.read();
+        PrimaryClaim live = view.primary().orElseThrow(() -> new IllegalStateException("no primary holds the lease in"
+                + " etcd (epoch " + view.epoch() + "): a switchover moves a live primary's claim; nothing was changed"));
+        if (view.epoch() != from || live.epoch() != from) {
+            throw new IllegalStateException("the pair is at epoch " + view.epoch() + " in etcd (primary " + live
+                    + "), not " + from + ": nothing was changed");
+        }
+        PrimaryClaim me = new PrimaryClaim(host, admin, from + 1);
+        long sent = nanos.getAsLong();
+        long id = store.grantLease(config.lease());
+        if (!store.handOver(live, me, id)) {
+            throw new IllegalStateException("the primary's claim in etcd changed while it was being moved here: nothing"
+                    + " was changed");
+        }
+        holding(me, id, sent, PairState.PROMOTING);
+        log.info("took the primary's claim over from {} in etcd at epoch {} (switchover)", live, me.epoch());
+        return me.epoch();
+    }
+
+    /** The promotion at the epoch this home took over is done: it is the primary. */
+    public synchronized void promoted() {
+        if (state == PairState.PROMOTING) {
+            state = PairState.PRIMARY;
+        }
+    }
+
+    /**
+     * The promotion at {@code at} failed after this home took the claim (a takeover's or a switchover's): it holds
+     * the primary and tries again in a while.
+     */
+    public void promotionFailed(long at, Exception e) {
+        reason = "promotion at epoch " + at + " failed, trying again in " + RETRY_SECONDS + " s: " + e.getMessage();
+        log.error("{}", reason, e);
+        if (timer != null && !timer.isShutdown()) {
+            timer.schedule(() -> worker.execute(() -> promote(at)), RETRY_SECONDS, TimeUnit.SECONDS);
+        }
+    }
+
+    /**
+     * This primary's switchover handed its claim to the standby, now the primary at {@code epoch}: this home
+     * watches that primary's key as its standby, neither fenced nor superseded. Its own lease, no key on it any
+     * more, is left to lapse.
+     */
+    public synchronized void handedOver(long epoch) {
+        holdsLease = false;
+        localEpoch = epoch;
+        this.epoch = epoch;
+        reason = null;
+        absentSince = 0;
+        state = PairState.STANDBY;
+        log.info("handed the primary's claim over in etcd (switchover): the standby of epoch {}", epoch);
     }
 
     /** This home won the primary at {@code me.epoch()} on {@code id}, granted at {@code sent}. */

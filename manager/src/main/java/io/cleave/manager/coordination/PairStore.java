@@ -31,6 +31,13 @@ public interface PairStore extends AutoCloseable {
      */
     boolean takeOver(long from, PrimaryClaim me, long lease) throws EtcdUnavailable;
 
+    /**
+     * Moves the primary from the live claim {@code from} to {@code to} at {@code from.epoch() + 1} in one step (a
+     * switchover): only while the pair is at {@code from}'s epoch and {@code from} is the claim that lives, so at
+     * every moment exactly one home holds the primary. {@code from}'s lease stays, with no key on it.
+     */
+    boolean handOver(PrimaryClaim from, PrimaryClaim to, long lease) throws EtcdUnavailable;
+
     @Override
     void close();
 }

@@ -107,6 +107,11 @@ public final class CleaveProxyService implements ProxyService {
     }
 
     @Override
+    public void leaseGivenUp() {
+        running().runtime().primaryFence().withoutLease();
+    }
+
+    @Override
     public void lift() {
         running().runtime().primaryFence().lift();
     }
@@ -151,7 +156,11 @@ public final class CleaveProxyService implements ProxyService {
 
             @Override
             public void serveOwnShards(String otherRun) {
-                running.runtime().inDoubt().otherProxy(otherRun);
+                if (otherRun != null) {
+                    running.runtime().inDoubt().otherProxy(otherRun);
+                } else {
+                    running.runtime().inDoubt().forgetOtherProxies();
+                }
                 running.serveFrom(endpoints(), false);
                 forwarding = false;
             }

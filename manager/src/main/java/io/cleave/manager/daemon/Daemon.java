@@ -378,13 +378,22 @@ public final class Daemon implements AutoCloseable {
     private io.cleave.manager.standby.SwitchoverReport switchover(io.cleave.manager.standby.SwitchoverRequest request)
             throws Exception {
         synchronized (promoting) {
+            if (coordination != null && (coordination.state() != io.cleave.manager.coordination.PairState.PRIMARY
+                    || !coordination.report().holdsLease())) {
+                throw new IllegalStateException("this home does not hold the primary's lease in etcd ("
+                        + coordination.state() + "): only the pair's primary switches over; nothing was changed");
+            }
             ProxyService p = proxy;
             if (p == null) {
                 throw new IllegalStateException("this home's proxy does not run (" + proxyState + "): a switchover"
                         + " holds its clients' statements while the shards switch");
             }
-            return new io.cleave.manager.standby.Switchover(home, links, shardEndpoints(), p.switching(),
-                    this::switchoverRefusal, this::writePairCnfs, accounts).run(request);
+            try {
+                return new io.cleave.manager.standby.Switchover(home, links, shardEndpoints(), p.switching(),
+                        this::switchoverRefusal, this::writePairCnfs, accounts).run(request);
+            } finally {
+                handedOver(p);
+            }
         }
     }
 
@@ -404,6 +413,22 @@ public final class Daemon implements AutoCloseable {
         }
         h.hold(drainMillis, holdMillis);
         return true;
+    }
+
+    /**
+     * Once the standby took over in a switchover (standby.json says this home is its standby now, whether or not a
+     * later step failed), the standby holds the primary's claim in etcd: this home's coordinator watches it as the
+     * standby of the new epoch, and the proxy, which forwards its clients to the new primary's shards, no longer
+     * serves under this home's lease (it lapses, with no key on it).
+     */
+    private void handedOver(ProxyService p) {
+        io.cleave.manager.standby.StandbyState now = io.cleave.manager.standby.StandbyState.of(home).orElse(null);
+        if (coordination == null || now == null || now.role() != io.cleave.manager.standby.HostRole.STANDBY
+                || coordination.state() != io.cleave.manager.coordination.PairState.PRIMARY) {
+            return;
+        }
+        coordination.handedOver(now.epoch());
+        p.leaseGivenUp();
     }
 
     /** Why the home cannot switch over now (a move, scale, import or backup under way), or null. */
@@ -450,13 +475,22 @@ public final class Daemon implements AutoCloseable {
             try {
                 accounts.adoptReplicated(runningDatadirs(), request.accounts());
                 answer = new io.cleave.manager.standby.TakeOver(home, links,
-                        shardEndpoints().stream().filter(e -> !e.attached()).toList(), primarySide).run(request);
+                        shardEndpoints().stream().filter(e -> !e.attached()).toList(), primarySide,
+                        coordination == null ? io.cleave.manager.standby.TakeOver.ClaimMove.NONE
+                                : coordination::takeOverLive).run(request);
+                if (coordination != null) {
+                    coordination.promoted();
+                }
                 // The newest shard map version the old primary published (replicated here) is routed by from now on,
                 // by this home's proxy as by a forwarding one serving this home's shards again.
                 pairLayout.promoted(localShards().size());
             } catch (Exception e) {
                 if (forwarding) {
                     hold.release(() -> { });
+                }
+                if (coordination != null && coordination.state() == io.cleave.manager.coordination.PairState.PROMOTING) {
+                    // The claim moved here before the promotion failed: this home is the pair's primary and retries.
+                    coordination.promotionFailed(coordination.report().epoch(), e);
                 }
                 throw e;
             }
@@ -529,8 +563,20 @@ public final class Daemon implements AutoCloseable {
             }
             io.cleave.manager.standby.layout.MapInstall.Installed map = pairLayout.promoted(localShards().size());
             writePairCnfs();
-            checkSchemas();
-            startProxy();
+            // The other home is lost, its proxy with it (one that forwarded here after a switchover included): the
+            // branches it left prepared are settled here by the replicated decisions, not left to it.
+            io.cleave.manager.standby.ForwardingProxies.clear(home);
+            ProxyService forwarding = proxy;
+            if (forwarding != null && forwarding.switching().forwarding()) {
+                // An old primary of a switchover: its proxy forwards its clients to the lost primary's shards. It
+                // serves this home's again and settles every branch left prepared, the lost proxy's too.
+                forwarding.switching().serveOwnShards(null);
+                forwarding.recoverNow();
+                proxyState = forwarding.describe();
+            } else {
+                checkSchemas();
+                startProxy();
+            }
             ProxyService p = proxy;
             int stillPrepared = p == null ? -1 : p.inDoubt().size();
             startArchiving();

@@ -90,6 +90,10 @@ public interface ProxyService extends AutoCloseable {
     default void leaseUntil(long nanos) {
     }
 
+    /** This home handed the primary's lease over (a switchover): the proxy forwards to the new primary, no deadline. */
+    default void leaseGivenUp() {
+    }
+
     /** Serves again: this home holds the primary's lease anew. */
     default void lift() {
     }

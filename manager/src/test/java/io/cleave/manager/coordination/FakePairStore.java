@@ -66,6 +66,18 @@ final class FakePairStore implements PairStore {
     }
 
     @Override
+    public boolean handOver(PrimaryClaim from, PrimaryClaim to, long lease) throws EtcdUnavailable {
+        check();
+        if (epoch != from.epoch() || !from.equals(claim)) {
+            return false;
+        }
+        epoch = to.epoch();
+        claim = to;
+        claimLease = lease;
+        return true;
+    }
+
+    @Override
     public void close() {
     }
 

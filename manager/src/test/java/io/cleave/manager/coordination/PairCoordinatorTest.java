@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The pair's rules on a clock the test moves: a primary fences itself before its lease can lapse, a home that
@@ -182,6 +183,67 @@ class PairCoordinatorTest {
         b.tick();
         assertThat(b.state()).isEqualTo(PairState.STANDBY);
         assertThat(done).isEmpty();
+    }
+
+    @Test
+    void aSwitchoverMovesTheLiveClaimInOneStepAndTheOldPrimaryWatchesAsTheStandby() throws Exception {
+        PairCoordinator a = coordinator("a");
+        a.startPrimary(1);
+        PairCoordinator b = coordinator("b");
+        b.startStandby(1);
+
+        assertThat(b.takeOverLive(1)).isEqualTo(2);
+        assertThat(store.epoch).isEqualTo(2);
+        assertThat(store.claim).as("one compare-and-set: the claim is b's, never nobody's").isEqualTo(
+                new PrimaryClaim("b", "http://b:6034", 2));
+        assertThat(b.state()).isEqualTo(PairState.PROMOTING);
+        assertThat(b.report().holdsLease()).isTrue();
+        b.promoted();
+        assertThat(b.state()).isEqualTo(PairState.PRIMARY);
+
+        a.handedOver(2);
+        advance(60_000);
+        a.watchLease();
+        a.tick();
+        b.tick();
+        assertThat(a.state()).as("neither fenced nor superseded").isEqualTo(PairState.STANDBY);
+        assertThat(a.report().holdsLease()).isFalse();
+        assertThat(a.report().primary().host()).isEqualTo("b");
+        assertThat(b.state()).isEqualTo(PairState.PRIMARY);
+        assertThat(done).as("nobody fenced or promoted").isEmpty();
+
+        // And back, the same way; then the old primary's loss is a failover like any.
+        assertThat(a.takeOverLive(2)).isEqualTo(3);
+        a.promoted();
+        b.handedOver(3);
+        assertThat(store.claim.host()).isEqualTo("a");
+        store.lapse();
+        b.tick();
+        advance(1_000);
+        b.tick();
+        assertThat(store.epoch).isEqualTo(4);
+        assertThat(store.claim.host()).isEqualTo("b");
+        awaitDone("promote 4");
+        assertThat(done).noneMatch(d -> d.startsWith("fence"));
+        b.close();
+    }
+
+    @Test
+    void aSwitchoverTakeOverIsRefusedUnlessThePrimaryAtThatEpochHoldsItsClaim() {
+        PairCoordinator a = coordinator("a");
+        a.startPrimary(1);
+        PairCoordinator b = coordinator("b");
+        b.startStandby(1);
+
+        assertThatThrownBy(() -> b.takeOverLive(2)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("not the standby at epoch 2").hasMessageContaining("nothing was changed");
+        store.lapse();
+        assertThatThrownBy(() -> b.takeOverLive(1)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("no primary holds the lease");
+        assertThat(store.epoch).isEqualTo(1);
+        assertThat(store.claim).isNull();
+        assertThat(b.state()).isEqualTo(PairState.STANDBY);
+        assertThat(b.report().holdsLease()).isFalse();
     }
 
     /** A primary that lost etcd long enough to fence itself; etcd answers again and its lease has lapsed there. */

@@ -47,6 +47,11 @@ public final class PrimaryFence {
         leased = true;
     }
 
+    /** This home handed the primary's lease to the other home and forwards to it: no deadline of its own. */
+    public void withoutLease() {
+        leased = false;
+    }
+
     public boolean fenced() {
         return refusal() != null;
     }
