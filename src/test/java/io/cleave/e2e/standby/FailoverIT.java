@@ -67,26 +67,7 @@ class FailoverIT {
     @Test
     void theStandbyTakesOverByItselfWhenThePrimaryHostIsKilled() throws Exception {
         try (Pair pair = Pair.start("kill", false)) {
-            BankTransfers load = pair.load;
-            List<Long> shards = List.copyOf(pair.a.serverPids().values());
-            long lost;
-            try {
-                load.outageBegins();
-                lost = System.nanoTime();
-                pair.up.destroyForcibly();
-                for (long pid : shards) {
-                    ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
-                }
-            } finally {
-                load.close();
-            }
-            System.out.println("FailoverIT (kill): " + load.summary());
-            assertThat(load.errors()).as("errors clients saw other than the lost connections").isEmpty();
-
-            long firstWrite = pair.awaitFirstWriteOnB(lost);
-            System.out.println("FailoverIT (kill): from SIGKILL of the primary host to the first write served through"
-                    + " the standby's proxy: " + firstWrite + " ms (lease " + LEASE_SECONDS + " s)");
-            pair.checkB(load, 2);
+            pair.killAAndCheckB("kill", 2);
 
             // A's host comes back: its daemon finds the newer epoch in etcd and stays fenced, with no proxy.
             Path log = pair.work.resolve("primary-again.log");
@@ -123,53 +104,35 @@ class FailoverIT {
             BankTransfers load = pair.load;
             String bUrl = "http://127.0.0.1:" + pair.b.adminPort();
             AdminClient aAdmin = AdminClient.remote(pair.aUrl, pair.aToken);
-            List<Long> shards = List.copyOf(pair.a.serverPids().values());
-            List<Connection> held = List.of();
-            long lost;
-            try {
-                SwitchoverReport there = aAdmin.switchover(new SwitchoverRequest(bUrl, pair.b.adminToken(), 0, 0, 0));
-                System.out.println("FailoverIT (switch): A -> B " + there);
-                assertThat(there.epoch()).isEqualTo(2);
-                pair.checkOneHolder(pair.b.statusReport().coordination(), aAdmin.status().coordination(), 2, bUrl);
-                assertThat(aAdmin.status().proxy()).as("A's proxy forwards, unfenced").doesNotStartWith("fenced");
-                load.awaitAcknowledged(100);
-                assertThat(load.errors()).as("client errors across the switchover").isEmpty();
-                // The switch back needs A's replicas seen running (the switchover checks the standby's report) and
-                // B's proxy, which starts after B's take-over answered, listening (it holds B's side's statements).
-                SwitchoverIT.awaitProxy(Integer.parseInt(pair.addresses.proxyListen().split(":")[1]));
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-                while (!aAdmin.standby().shards().stream().allMatch(ShardReplication::replicating)) {
-                    assertThat(System.nanoTime()).as("A's replicas reported running within 30 s").isLessThan(deadline);
-                    Thread.sleep(50);
-                }
-
-                SwitchoverReport back = AdminClient.remote(bUrl, pair.b.adminToken()).switchover(SwitchoverRequest.known());
-                System.out.println("FailoverIT (switch): B -> A " + back);
-                assertThat(back.epoch()).isEqualTo(3);
-                pair.checkOneHolder(aAdmin.status().coordination(), pair.b.statusReport().coordination(), 3, pair.aUrl);
-                load.awaitAcknowledged(100);
-                assertThat(load.errors()).as("client errors across the switch back").isEmpty();
-
-                // A's host dies: B, the standby of epoch 3 whose proxy forwarded to A, takes over by itself. A's
-                // proxy leaves a cross-shard commit prepared on both shards with its decision recorded; B knows that
-                // proxy's run from the first switchover and must settle its branches all the same.
-                String aRun = Files.readAllLines(pair.b.home().state().resolve("forwarding-proxies")).get(0).trim();
-                held = pair.holdPreparedOnA("cleave:0:" + aRun + ":999:1");
-                load.outageBegins();
-                lost = System.nanoTime();
-                pair.up.destroyForcibly();
-                for (long pid : shards) {
-                    ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
-                }
-            } finally {
-                load.close();
+            SwitchoverReport there = aAdmin.switchover(new SwitchoverRequest(bUrl, pair.b.adminToken(), 0, 0, 0));
+            System.out.println("FailoverIT (switch): A -> B " + there);
+            assertThat(there.epoch()).isEqualTo(2);
+            pair.checkOneHolder(pair.b.statusReport().coordination(), aAdmin.status().coordination(), 2, bUrl);
+            assertThat(aAdmin.status().proxy()).as("A's proxy forwards, unfenced").doesNotStartWith("fenced");
+            load.awaitAcknowledged(100);
+            assertThat(load.errors()).as("client errors across the switchover").isEmpty();
+            // The switch back needs A's replicas seen running (the switchover checks the standby's report) and
+            // B's proxy, which starts after B's take-over answered, listening (it holds B's side's statements).
+            SwitchoverIT.awaitProxy(Integer.parseInt(pair.addresses.proxyListen().split(":")[1]));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (!aAdmin.standby().shards().stream().allMatch(ShardReplication::replicating)) {
+                assertThat(System.nanoTime()).as("A's replicas reported running within 30 s").isLessThan(deadline);
+                Thread.sleep(50);
             }
-            System.out.println("FailoverIT (switch): " + load.summary());
-            assertThat(load.errors()).as("errors clients saw other than the lost connections").isEmpty();
-            long firstWrite = pair.awaitFirstWriteOnB(lost);
-            System.out.println("FailoverIT (switch): from SIGKILL of the primary host to the first write served through"
-                    + " the standby's proxy: " + firstWrite + " ms (lease " + LEASE_SECONDS + " s)");
-            pair.checkB(load, 4);
+
+            SwitchoverReport back = AdminClient.remote(bUrl, pair.b.adminToken()).switchover(SwitchoverRequest.known());
+            System.out.println("FailoverIT (switch): B -> A " + back);
+            assertThat(back.epoch()).isEqualTo(3);
+            pair.checkOneHolder(aAdmin.status().coordination(), pair.b.statusReport().coordination(), 3, pair.aUrl);
+            load.awaitAcknowledged(100);
+            assertThat(load.errors()).as("client errors across the switch back").isEmpty();
+
+            // A's host dies: B, the standby of epoch 3 whose proxy forwarded to A, takes over by itself. A's
+            // proxy leaves a cross-shard commit prepared on both shards with its decision recorded; B knows that
+            // proxy's run from the first switchover and must settle its branches all the same.
+            String aRun = Files.readAllLines(pair.b.home().state().resolve("forwarding-proxies")).get(0).trim();
+            List<Connection> held = pair.holdPreparedOnA("cleave:0:" + aRun + ":999:1");
+            pair.killAAndCheckB("switch", 4);
             for (Connection c : held) {
                 c.close();
             }
@@ -418,6 +381,31 @@ class FailoverIT {
             }
             throw new AssertionError("the standby served no write within 90 s: " + b.statusReport().coordination()
                     + "; " + b.statusReport().proxy(), last);
+        }
+
+        /**
+         * SIGKILL of A's daemon and every shard under the transfers; B then serves (the time to its first write
+         * printed) as the one primary at {@code epoch}, with every acknowledged transfer.
+         */
+        void killAAndCheckB(String test, long epoch) throws Exception {
+            List<Long> shards = List.copyOf(a.serverPids().values());
+            long lost;
+            try {
+                load.outageBegins();
+                lost = System.nanoTime();
+                up.destroyForcibly();
+                for (long pid : shards) {
+                    ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+                }
+            } finally {
+                load.close();
+            }
+            System.out.println("FailoverIT (" + test + "): " + load.summary());
+            assertThat(load.errors()).as("errors clients saw other than the lost connections").isEmpty();
+            long firstWrite = awaitFirstWriteOnB(lost);
+            System.out.println("FailoverIT (" + test + "): from SIGKILL of the primary host to the first write served"
+                    + " through the standby's proxy: " + firstWrite + " ms (lease " + LEASE_SECONDS + " s)");
+            checkB(load, epoch);
         }
 
         /** B is the one primary, holding the lease at {@code epoch}, with every acknowledged transfer. */
