@@ -101,6 +101,16 @@ class CleaveMainTest {
     }
 
     @Test
+    void upRefusesAHomeWhoseRestoreDidNotFinishAndSaysWhatToDo() throws Exception {
+        Files.createDirectories(tmp.resolve("state"));
+        Files.writeString(tmp.resolve("state").resolve("restore-unfinished"), "a restore is building this home\n");
+        assertThat(run(CleaveMain.commandLine(), "up", "--home", tmp.toString())).isEqualTo(ExitCodes.FAILED);
+        assertThat(err.toString()).contains(tmp + " is a restore that did not finish",
+                "Run the same command (cleave restore ... --home " + tmp + ") again");
+        assertThat(tmp.resolve("etc")).as("no shard was set up").doesNotExist();
+    }
+
+    @Test
     void xaListsItsSubcommands() {
         assertThat(run(CleaveMain.commandLine(), "xa")).isZero();
         assertThat(out.toString()).contains("list", "commit", "rollback", "recover");

@@ -90,7 +90,19 @@ public final class Restore {
         return this;
     }
 
+    /**
+     * Restores; when it fails once the new home exists (a shard of it died, the location went away), the
+     * home stays marked unfinished and the exception says so and what to do.
+     */
     public Result run(RestoreRequest request) throws Exception {
+        try {
+            return restore(request);
+        } catch (Exception e) {
+            throw UnfinishedRestore.marked(request.home()) ? UnfinishedRestore.failed(request.home(), e) : e;
+        }
+    }
+
+    private Result restore(RestoreRequest request) throws Exception {
         long started = System.nanoTime();
         try (BackupStore store = BackupStores.of(request.location(), config)) {
             BackupCatalog catalog = new BackupCatalog(store);
@@ -358,12 +370,11 @@ public final class Restore {
             List<Future<?>> steps = new ArrayList<>();
             for (int s = 0; s < shards; s++) {
                 int shard = s;
-                steps.add(pool.submit(() -> {
+                steps.add(pool.submit(() -> onShard(shard, "making the schema", () -> {
                     try (var c = home.links().open(shard)) {
                         SchemaRestore.apply(c, manifest);
                     }
-                    return null;
-                }));
+                })));
             }
             await(steps);
             say.accept("schema and " + manifest.accounts().size() + " account statements made on " + shards + " shards");
@@ -384,18 +395,32 @@ public final class Restore {
             steps.clear();
             for (int s = 0; s < shards; s++) {
                 int shard = s;
-                steps.add(pool.submit(() -> {
+                steps.add(pool.submit(() -> onShard(shard, "building the secondary indexes", () -> {
                     try (var c = home.links().open(shard)) {
                         SchemaRestore.addIndexes(c, manifest.tables());
                     }
-                    return null;
-                }));
+                })));
             }
             await(steps);
             say.accept("secondary indexes built");
             return loader.rowsLoaded.get();
         } finally {
             pool.shutdownNow();
+        }
+    }
+
+    private interface ShardStep {
+        void run() throws Exception;
+    }
+
+    /** Runs {@code step}; its failure names the shard (a shard killed mid-restore is told apart from a bad backup). */
+    private static Void onShard(int shard, String what, ShardStep step) throws Exception {
+        try {
+            step.run();
+            return null;
+        } catch (java.sql.SQLException e) {
+            throw new java.sql.SQLException(what + " on shard " + shard + ": " + e.getMessage(), e.getSQLState(),
+                    e.getErrorCode(), e);
         }
     }
 
