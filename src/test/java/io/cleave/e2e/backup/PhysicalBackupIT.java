@@ -2,6 +2,7 @@ package io.cleave.e2e.backup;
 
 import io.cleave.e2e.support.CleaveTestHome;
 import io.cleave.e2e.support.RunningDaemon;
+import io.cleave.e2e.support.S3Server;
 import io.cleave.e2e.support.ServerMatrix;
 import io.cleave.e2e.support.TestServer;
 import io.cleave.manager.admin.AdminError;
@@ -174,6 +175,66 @@ class PhysicalBackupIT {
                         + later.id() + " from physical backup " + id);
             }
         } finally {
+            BackupRestoreIT.deleteTree(work);
+        }
+    }
+
+    @Test
+    void aPhysicalBackupToS3RestoresExactlyItsCut() throws Exception {
+        assumeFalse(TestServer.binary().equals("embedded"), "the embedded MariaDB 11.4 ships no mariadb-backup; run with"
+                + " the second server (-Dcleave.it.server=$(scripts/debian-mariadb))");
+        Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-physical-s3-", BackupRestoreIT.SEARCHABLE);
+        S3Server s3 = S3Server.startOrNull(work.resolve("moto.log"));
+        assumeTrue(s3 != null, "moto's S3 server cannot run here (scripts/test installs moto[server])");
+        String location = "s3://backups/physical";
+        try (s3) {
+            s3.createBucket("backups");
+            System.setProperty("aws.accessKeyId", S3Server.ACCESS_KEY);
+            System.setProperty("aws.secretAccessKey", S3Server.SECRET_KEY);
+            try (CleaveTestHome home = CleaveTestHome.builder().shards(3).extraYaml(BackupAtOneCutIT.SHARDING
+                    + "backup:\n  s3: { endpoint: \"" + s3.endpoint() + "\" }\n").create();
+                 RunningDaemon daemon = home.start()) {
+                try (Connection c = daemon.connectProxy("", "")) {
+                    LedgeredTransfers.create(c, BackupAtOneCutIT.SHAPE);
+                }
+                long asked;
+                long seenCut;
+                String id;
+                Map<Long, LedgeredTransfers.Outcome> outcomes;
+                try (LedgeredTransfers load = new LedgeredTransfers(BackupAtOneCutIT.SHAPE, 3, home.proxyPort(), 29)) {
+                    load.start(WRITERS);
+                    load.awaitAcknowledged(LOAD);
+                    asked = System.nanoTime();
+                    BackupStatus started = daemon.daemon().backups().start(location, BackupEngine.PHYSICAL);
+                    assertThat(started.engine()).isEqualTo(BackupManifest.PHYSICAL);
+                    id = started.id();
+                    seenCut = awaitCutTaken(daemon, id);
+                    BackupStatus done = BackupRestoreIT.awaitEnd(daemon, id);
+                    assertThat(done.phase()).as(done.message()).isEqualTo(BackupPhase.DONE);
+                    System.out.printf("PhysicalBackupIT: backup %s to %s: %,d bytes copied, %,d stored, %d ms%n", id,
+                            location, done.bytesRead(), done.storedBytes(), done.durationMillis());
+                    load.close();
+                    outcomes = load.outcomes();
+                    assertThat(load.errors()).as("errors clients saw").isEmpty();
+                }
+                var settings = daemon.daemon().config().backup();
+                assertThat(daemon.daemon().backups().list(location).backups()).as("the backups in " + location)
+                        .singleElement().satisfies(e -> assertThat(e.complete()).isTrue());
+                Restore.Result r = new Restore(settings, System.getenv(), line -> System.out.println("restore: " + line))
+                        .run(new RestoreRequest(location, id, OptionalLong.empty(), OptionalLong.empty(),
+                                work.resolve("home3"), OptionalInt.empty()));
+                assertThat(r.problems()).as("tables whose rows differ from the checksums taken at the cut").isEmpty();
+                try (RestoredHome h = RestoredHome.start(r.home(), r.config(), BackupRestoreIT.freeBase(3),
+                        BackupRestoreIT.freePort())) {
+                    BackupAtOneCutIT.assertHoldsOneCut(h, outcomes, asked, seenCut, "PhysicalBackupIT: physical backup "
+                            + id + " from S3");
+                }
+                Verify.Report verified = new Verify(settings, System.getenv(), line -> { }).run(location, id);
+                assertThat(verified.problems()).as(verified.summary()).isEmpty();
+            }
+        } finally {
+            System.clearProperty("aws.accessKeyId");
+            System.clearProperty("aws.secretAccessKey");
             BackupRestoreIT.deleteTree(work);
         }
     }
