@@ -4,6 +4,8 @@ import io.cleave.manager.admin.AdminError;
 import io.cleave.manager.backup.physical.BackupTool;
 import io.cleave.manager.backup.store.BackupStore;
 import io.cleave.manager.backup.store.BackupStores;
+import io.cleave.manager.backup.throttle.ByteRate;
+import io.cleave.manager.backup.throttle.ThrottledStore;
 import io.cleave.manager.config.BackupConfig;
 import io.cleave.manager.config.BackupEngine;
 import org.slf4j.Logger;
@@ -51,11 +53,21 @@ public final class BackupService implements AutoCloseable {
         return start(location, null);
     }
 
+    /** {@link #start(String, BackupEngine, Integer)} at the configured rate. */
+    public BackupStatus start(String location, BackupEngine engine) {
+        return start(location, engine, null);
+    }
+
     /**
      * Starts a backup to {@code location} (null: the configured one) with {@code engine} (null: the
-     * configured one); a physical backup that cannot run here is refused at once, saying why.
+     * configured one), writing at most {@code maxRateMbS} MB/s (null: backup.max_rate_mb_s; 0: no
+     * bound); a physical backup that cannot run here is refused at once, saying why.
      */
-    public synchronized BackupStatus start(String location, BackupEngine engine) {
+    public synchronized BackupStatus start(String location, BackupEngine engine, Integer maxRateMbS) {
+        int rate = maxRateMbS != null ? maxRateMbS : config.maxRateMbS();
+        if (rate < 0) {
+            throw new AdminError(AdminError.BAD_REQUEST, "a rate of " + rate + " MB/s: give 0 (no bound) or more");
+        }
         BackupEngine asked = engine != null ? engine : config.engine();
         BackupTool.Lookup tool = asked == BackupEngine.LOGICAL ? null
                 : BackupTool.forServer(sources.server(), System.getenv("PATH"));
@@ -71,12 +83,13 @@ public final class BackupService implements AutoCloseable {
             throw new AdminError(AdminError.CONFLICT, "backup " + current.id + " is under way: wait for it"
                     + " ('cleave backup --status " + current.id + "')");
         }
-        BackupStore store;
+        BackupStore opened;
         try {
-            store = BackupStores.of(where, config);
+            opened = BackupStores.of(where, config);
         } catch (IllegalArgumentException e) {
             throw new AdminError(AdminError.BAD_REQUEST, e.getMessage());
         }
+        BackupStore store = rate > 0 ? new ThrottledStore(opened, ByteRate.ofMegabytesPerSecond(rate)) : opened;
         BackupProgress progress = new BackupProgress(BackupKeys.newId(Instant.now()), store.describe());
         running = progress;
         synchronized (recent) {
