@@ -34,6 +34,7 @@ public final class BackupService implements AutoCloseable {
     private final Map<String, BackupProgress> recent = new LinkedHashMap<>();
     private final BackupMetrics metrics;
     private volatile BackupProgress running;
+    private volatile BackupHooks hooks = BackupHooks.NONE;
 
     public BackupService(BackupSources sources, BackupConfig config, io.micrometer.core.instrument.MeterRegistry registry) {
         this.sources = sources;
@@ -46,6 +47,11 @@ public final class BackupService implements AutoCloseable {
 
     public BackupConfig config() {
         return config;
+    }
+
+    /** Replaces the hooks of the backups started from now on (in-process tests hold a read in the snapshots). */
+    public void testHooks(BackupHooks hooks) {
+        this.hooks = hooks;
     }
 
     /** Starts a backup to {@code location} (null: the configured one) with the configured engine. */
@@ -107,9 +113,10 @@ public final class BackupService implements AutoCloseable {
     private void run(BackupProgress progress, BackupStore store, BackupTool tool) {
         try (store) {
             if (tool != null) {
-                new PhysicalBackup(sources, store, progress, tool, config.maxSnapshot()).run();
+                new PhysicalBackup(sources, store, progress, tool, config.maxSnapshot(), hooks).run();
             } else {
-                new LogicalBackup(sources, store, progress, ChunkLimits.fromSystemProperties(), config.maxSnapshot()).run();
+                new LogicalBackup(sources, store, progress, ChunkLimits.fromSystemProperties(), config.maxSnapshot(),
+                        hooks).run();
             }
         } catch (Exception e) {
             String why = e.getMessage() == null ? e.toString() : e.getMessage();

@@ -51,14 +51,16 @@ final class PhysicalBackup {
     private final BackupProgress progress;
     private final BackupTool tool;
     private final Duration maxSnapshot;
+    private final BackupHooks hooks;
 
     PhysicalBackup(BackupSources sources, BackupStore store, BackupProgress progress, BackupTool tool,
-                   Duration maxSnapshot) {
+                   Duration maxSnapshot, BackupHooks hooks) {
         this.sources = sources;
         this.store = store;
         this.progress = progress;
         this.tool = tool;
         this.maxSnapshot = maxSnapshot;
+        this.hooks = hooks;
     }
 
     /** What a shard's copy left: the binlog file in use before it began, and its stream's parts. */
@@ -200,6 +202,7 @@ final class PhysicalBackup {
                     if (!LogicalBackup.contains(p.sourceShards(), shard)) {
                         continue;
                     }
+                    hooks.inSnapshot(shard);
                     String sql = "SELECT " + Sql.checksum(p.columns().stream().map(BackupManifest.Column::name).toList())
                             + " FROM " + Sql.quote(p.schema()) + "." + Sql.quote(p.table()) + notGhosts(p, shard);
                     try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {

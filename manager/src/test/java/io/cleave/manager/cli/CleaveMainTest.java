@@ -60,6 +60,14 @@ class CleaveMainTest {
     }
 
     @Test
+    void backupTakesAMaxRateAndRefusesANegativeOneBeforeAskingTheDaemon() {
+        assertThat(run(CleaveMain.commandLine(), "backup", "--help")).isZero();
+        assertThat(out.toString()).contains("--max-rate=MB/S");
+        assertThat(run(CleaveMain.commandLine(), "backup", "--home", tmp.toString(), "--max-rate", "-1")).isEqualTo(2);
+        assertThat(err.toString()).contains("--max-rate -1: give 0 (no bound) or more MB/s");
+    }
+
+    @Test
     void standbyNamesWhatItNeedsAndTakesOnlyOnOrOffForSemiSync() {
         assertThat(run(CleaveMain.commandLine(), "standby", "--help")).isZero();
         assertThat(out.toString()).startsWith("Usage: cleave standby").contains("--primary=URL", "--via=LOCATION",
