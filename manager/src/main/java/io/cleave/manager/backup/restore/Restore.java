@@ -307,7 +307,7 @@ public final class Restore {
             }
         }
         candidates.sort(Comparator.comparingLong(PointInTimeBase.Candidate::cutMillis));
-        return catalog.manifest(PointInTimeBase.choose(candidates, cuts, target, routable));
+        return catalog.manifest(PointInTimeBase.choose(candidates, cuts, target, routable, catalog.unroutableMaps()));
     }
 
     private void replay(BackupStore store, BackupManifest base, CutRecord target, NewHome home) throws Exception {
