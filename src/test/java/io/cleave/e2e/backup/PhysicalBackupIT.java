@@ -239,6 +239,62 @@ class PhysicalBackupIT {
         }
     }
 
+    /**
+     * A shard killed with SIGKILL while mariadb-backup copies it (the copies held to 1 MB/s by the
+     * throttle, so that they are still running): the backup fails naming the shard, or, when the
+     * copy got through, completes and restores whole; nothing incomplete is listed as complete, and once
+     * the supervisor has restarted the shard the next physical backup completes and restores.
+     */
+    @Test
+    void aShardKilledMidPhysicalBackupFailsItNamingTheShardAndTheNextOneCompletes() throws Exception {
+        assumeFalse(TestServer.binary().equals("embedded"), "the embedded MariaDB 11.4 ships no mariadb-backup; run with"
+                + " the second server (-Dcleave.it.server=$(scripts/debian-mariadb))");
+        Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-physical-kill-", BackupRestoreIT.SEARCHABLE);
+        String location = work.resolve("backups").toString();
+        try (CleaveTestHome home = CleaveTestHome.builder().shards(2).extraYaml(MoveChecks.TWO_RANGES).create();
+             RunningDaemon daemon = home.start()) {
+            try (Connection c = daemon.connectProxy("", ""); java.sql.Statement s = c.createStatement()) {
+                s.execute("CREATE DATABASE k");
+                s.execute("CREATE TABLE k.t (w INT NOT NULL, i INT NOT NULL, PRIMARY KEY (w, i))");
+                s.execute("INSERT INTO k.t VALUES (1, 1), (1500, 2)");
+            }
+            long pid = daemon.status(1).pid();
+            String killed = daemon.daemon().backups().start(location, BackupEngine.PHYSICAL, 1).id();
+            long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+            BackupStatus s = daemon.daemon().backups().status(killed);
+            while (s.phase() != BackupPhase.COPYING || s.storedBytes() == 0) {
+                assertThat(s.phase().terminal()).as("the backup ended before the shard was killed: %s", s).isFalse();
+                assertThat(System.nanoTime()).as("backup %s never copied", killed).isLessThan(deadline);
+                Thread.sleep(20);
+                s = daemon.daemon().backups().status(killed);
+            }
+            ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+            BackupStatus ended = BackupRestoreIT.awaitEnd(daemon, killed);
+            System.out.println("PhysicalBackupIT: a shard killed mid physical backup: " + ended.phase() + " "
+                    + ended.message());
+            var settings = daemon.daemon().config().backup();
+            if (ended.phase() == BackupPhase.FAILED) {
+                assertThat(ended.message()).as("why it failed").startsWith("mariadb-backup of shard 1 failed: ");
+                assertThat(ended.message().lines().findFirst().orElseThrow()).as("its error first, not its progress")
+                        .containsIgnoringCase("error");
+                assertThat(daemon.daemon().backups().list(location).backups())
+                        .noneSatisfy(e -> assertThat(e.complete()).isTrue());
+            } else {
+                Verify.Report verified = new Verify(settings, System.getenv(), line -> { }).run(location, killed);
+                assertThat(verified.problems()).as("the backup that got through: " + verified.summary()).isEmpty();
+            }
+            daemon.awaitStatus(1, st -> st.state() == io.cleave.manager.supervisor.InstanceState.RUNNING
+                    && st.pid() != pid, Duration.ofSeconds(60));
+            BackupStatus next = BackupRestoreIT.awaitEnd(daemon,
+                    daemon.daemon().backups().start(location, BackupEngine.PHYSICAL).id());
+            assertThat(next.phase()).as(next.message()).isEqualTo(BackupPhase.DONE);
+            Verify.Report verified = new Verify(settings, System.getenv(), line -> { }).run(location, next.id());
+            assertThat(verified.problems()).as(verified.summary()).isEmpty();
+        } finally {
+            BackupRestoreIT.deleteTree(work);
+        }
+    }
+
     @Test
     void thePhysicalEngineIsRefusedWhereNoMariadbBackupFitsTheServer() throws Exception {
         assumeTrue(TestServer.binary().equals("embedded"), "the second server has its mariadb-backup: the physical"

@@ -280,10 +280,17 @@ final class PhysicalBackup {
         return rows.get(0)[0];
     }
 
+    /** mariadb-backup's errors first (its log is mostly progress), then the log's last lines. */
     private static String tail(Path log) {
         try {
             List<String> lines = Files.readAllLines(log);
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - 15), lines.size()));
+            List<String> errors = lines.stream().filter(l -> l.contains("ERROR") || l.contains("Error:"))
+                    // "[00] " is its thread, then a time: the same error repeated once a second is said once
+                    .map(l -> l.replaceFirst("^\\[\\d+\\]\\s*", "").replaceFirst("\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\s*", "")
+                            .strip())
+                    .distinct().toList();
+            String last = String.join("\n", lines.subList(Math.max(0, lines.size() - 15), lines.size()));
+            return errors.isEmpty() ? last : String.join("; ", errors) + "\n(the end of its log:\n" + last + ")";
         } catch (IOException e) {
             return "(no log: " + e.getMessage() + ")";
         }
