@@ -10,6 +10,7 @@ import io.cleave.e2e.moves.BankTransfers;
 import io.cleave.e2e.moves.MoveChecks;
 import io.cleave.e2e.support.CleaveTestHome;
 import io.cleave.e2e.support.RunningDaemon;
+import io.cleave.e2e.support.TpccSharding;
 import io.cleave.manager.backup.BackupStatus;
 import io.cleave.manager.backup.CutRecord;
 import io.cleave.manager.backup.restore.Restore;
@@ -65,29 +66,13 @@ class BackupUnderTpccIT {
     private static final BankTransfers.Shape SHAPE = new BankTransfers.Shape(300, 20, 150);
     private static final int WRITERS = 3;
     private static final int LOAD = 100;
-    private static final String SHARDING = """
-            sharding:
-              keyspaces:
-                - name: warehouse
-                  function: range
-                  ranges:
-                    - { from: 1, to: 1, shard: 0 }
-                    - { from: 2, shard: 1 }
+    private static final String SHARDING = "sharding:\n  keyspaces:\n" + TpccSharding.keyspace(2) + """
                 - name: branch
                   function: range
                   ranges:
                     - { from: 1, to: 150, shard: 0 }
                     - { from: 151, shard: 1 }
-              tables:
-                - { name: warehouse, keyspace: warehouse, column: w_id }
-                - { name: district, keyspace: warehouse, column: d_w_id }
-                - { name: customer, keyspace: warehouse, column: c_w_id }
-                - { name: history, keyspace: warehouse, column: h_w_id }
-                - { name: new_orders, keyspace: warehouse, column: no_w_id }
-                - { name: orders, keyspace: warehouse, column: o_w_id }
-                - { name: order_line, keyspace: warehouse, column: ol_w_id }
-                - { name: stock, keyspace: warehouse, column: s_w_id }
-                - { name: item, type: reference }
+            """ + "  tables:\n" + TpccSharding.tables() + """
                 - { name: accounts, keyspace: branch, column: branch }
                 - { name: branch_names, type: reference }
                 - { name: entries, keyspace: branch, column: branch }

@@ -122,15 +122,7 @@ class DaemonKilledMidBackupIT {
         try (CleaveTestHome home = CleaveTestHome.builder().shards(2).extraYaml(MoveChecks.TWO_RANGES).create();
              RunningDaemon daemon = home.start()) {
             fill(daemon);
-            String id;
-            System.setProperty("cleave.backup.chunk_rows", "2"); // many chunks: the restore loads for a while
-            try {
-                id = daemon.daemon().backups().start(location.toString(), BackupEngine.LOGICAL).id();
-                BackupStatus ended = BackupRestoreIT.awaitEnd(daemon, id);
-                assertThat(ended.phase()).as(ended.message()).isEqualTo(BackupPhase.DONE);
-            } finally {
-                System.clearProperty("cleave.backup.chunk_rows");
-            }
+            String id = backedUpInManyChunks(daemon, location);
 
             Path log = work.resolve("restore.log");
             Process restore = new ProcessBuilder(CleaveJar.javaBin(), "-jar", CleaveJar.JAR.toString(), "restore",
@@ -174,14 +166,7 @@ class DaemonKilledMidBackupIT {
             System.setProperty("cleave.backup.chunk_rows", "2");
             try {
                 failed = daemon.daemon().backups().start(location.toString(), BackupEngine.LOGICAL).id();
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-                BackupStatus s = daemon.daemon().backups().status(failed);
-                while (s.phase() != BackupPhase.COPYING || s.chunks() < 20) {
-                    assertThat(s.phase().terminal()).as("the backup ended before the shard was killed: %s", s).isFalse();
-                    assertThat(System.nanoTime()).as("backup %s never copied 20 chunks", failed).isLessThan(deadline);
-                    Thread.sleep(20);
-                    s = daemon.daemon().backups().status(failed);
-                }
+                BackupRestoreIT.awaitCopying(daemon, failed, st -> st.chunks() >= 20);
                 ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
                 BackupStatus ended = BackupRestoreIT.awaitEnd(daemon, failed);
                 assertThat(ended.phase()).isEqualTo(BackupPhase.FAILED);
@@ -212,15 +197,7 @@ class DaemonKilledMidBackupIT {
              RunningDaemon daemon = home.start()) {
             fill(daemon);
             List<Long> sourcePids = List.of(daemon.status(0).pid(), daemon.status(1).pid());
-            String id;
-            System.setProperty("cleave.backup.chunk_rows", "2"); // many chunks: the restore loads for a while
-            try {
-                id = daemon.daemon().backups().start(location.toString(), BackupEngine.LOGICAL).id();
-                BackupStatus ended = BackupRestoreIT.awaitEnd(daemon, id);
-                assertThat(ended.phase()).as(ended.message()).isEqualTo(BackupPhase.DONE);
-            } finally {
-                System.clearProperty("cleave.backup.chunk_rows");
-            }
+            String id = backedUpInManyChunks(daemon, location);
             RestoreRequest request = new RestoreRequest(location.toString(), id, OptionalLong.empty(), OptionalLong.empty(),
                     restored, OptionalInt.empty());
 
@@ -281,6 +258,19 @@ class DaemonKilledMidBackupIT {
             for (Path cnf : cnfs.toList()) {
                 assertThat(ProcessInspector.findServerFor(cnf)).as("a server left running for %s", cnf).isEmpty();
             }
+        }
+    }
+
+    /** A complete backup in chunks of 2 rows: a restore of it loads for a while. */
+    private static String backedUpInManyChunks(RunningDaemon daemon, Path location) throws Exception {
+        System.setProperty("cleave.backup.chunk_rows", "2");
+        try {
+            String id = daemon.daemon().backups().start(location.toString(), BackupEngine.LOGICAL).id();
+            BackupStatus ended = BackupRestoreIT.awaitEnd(daemon, id);
+            assertThat(ended.phase()).as(ended.message()).isEqualTo(BackupPhase.DONE);
+            return id;
+        } finally {
+            System.clearProperty("cleave.backup.chunk_rows");
         }
     }
 

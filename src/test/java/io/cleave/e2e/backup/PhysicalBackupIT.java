@@ -260,14 +260,7 @@ class PhysicalBackupIT {
             }
             long pid = daemon.status(1).pid();
             String killed = daemon.daemon().backups().start(location, BackupEngine.PHYSICAL, 1).id();
-            long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
-            BackupStatus s = daemon.daemon().backups().status(killed);
-            while (s.phase() != BackupPhase.COPYING || s.storedBytes() == 0) {
-                assertThat(s.phase().terminal()).as("the backup ended before the shard was killed: %s", s).isFalse();
-                assertThat(System.nanoTime()).as("backup %s never copied", killed).isLessThan(deadline);
-                Thread.sleep(20);
-                s = daemon.daemon().backups().status(killed);
-            }
+            BackupRestoreIT.awaitCopying(daemon, killed, st -> st.storedBytes() > 0);
             ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
             BackupStatus ended = BackupRestoreIT.awaitEnd(daemon, killed);
             System.out.println("PhysicalBackupIT: a shard killed mid physical backup: " + ended.phase() + " "
