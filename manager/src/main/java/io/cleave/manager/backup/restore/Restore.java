@@ -123,7 +123,7 @@ public final class Restore {
                 if (checks.stream().allMatch(TableChecksums.Check::ok)) {
                     finishing.run(home.links(), manifest);
                 }
-                home.finished();
+                settle(home, checks);
                 return new Result(home.home().root(), home.configFile(), manifest.id(), "the backup's cut at "
                         + Instant.ofEpochMilli(manifest.cutMillis()), shards, rowsLoaded,
                         (System.nanoTime() - started) / 1_000_000, checks);
@@ -213,7 +213,7 @@ public final class Restore {
                         + baseMap.version() + ")");
             }
             if (wanted == n) {
-                home.finished();
+                settle(home, checks);
                 return new Result(home.home().root(), home.configFile(), base.id(), point, n, rowsLoaded,
                         (System.nanoTime() - started) / 1_000_000, checks);
             }
@@ -244,7 +244,7 @@ public final class Restore {
              NewHome restored = fromBackup(copies, copy, into, wanted)) {
             List<TableChecksums.Check> checks = new ArrayList<>(earlier);
             checks.addAll(TableChecksums.verify(restored.links(), wanted, copy.tables(), false));
-            restored.finished();
+            settle(restored, checks);
             return new Result(restored.home().root(), restored.configFile(), backupId, point, wanted, rowsLoaded,
                     (System.nanoTime() - started) / 1_000_000, checks);
         }
@@ -288,6 +288,20 @@ public final class Restore {
             for (String line : CutMapRouting.dropGhostRows(home, map, topology)) {
                 say.accept(line);
             }
+        }
+    }
+
+    /**
+     * Marks {@code home} complete when every table holds what the backup read; otherwise it stays marked
+     * unfinished with the tables that differ, so that {@code cleave up} does not serve rows that are not
+     * the backup's.
+     */
+    private static void settle(NewHome home, List<TableChecksums.Check> checks) throws IOException {
+        List<String> differing = checks.stream().filter(c -> !c.ok()).map(c -> c.table() + ": " + c.problem()).toList();
+        if (differing.isEmpty()) {
+            home.finished();
+        } else {
+            UnfinishedRestore.markDiffering(home.home(), differing);
         }
     }
 
