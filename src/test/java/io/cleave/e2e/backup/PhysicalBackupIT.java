@@ -288,6 +288,68 @@ class PhysicalBackupIT {
         }
     }
 
+    /**
+     * A shard of the new home killed with SIGKILL while a physical restore rolls the copies forward
+     * (after shard 0's, before shard 1's): the restore fails saying the home is unfinished and what to
+     * do, or completes with every table equal to the backup; the rerun into the same home completes.
+     */
+    @Test
+    void aShardKilledMidPhysicalRestoreLeavesTheHomeUnfinishedAndTheRerunCompletes() throws Exception {
+        assumeFalse(TestServer.binary().equals("embedded"), "the embedded MariaDB 11.4 ships no mariadb-backup; run with"
+                + " the second server (-Dcleave.it.server=$(scripts/debian-mariadb))");
+        Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-physical-rs-kill-", BackupRestoreIT.SEARCHABLE);
+        String location = work.resolve("backups").toString();
+        Path restored = work.resolve("restored");
+        try (CleaveTestHome home = CleaveTestHome.builder().shards(2).extraYaml(MoveChecks.TWO_RANGES).create();
+             RunningDaemon daemon = home.start()) {
+            try (Connection c = daemon.connectProxy("", ""); java.sql.Statement s = c.createStatement()) {
+                s.execute("CREATE DATABASE k");
+                s.execute("CREATE TABLE k.t (w INT NOT NULL, i INT NOT NULL, PRIMARY KEY (w, i))");
+                s.execute("INSERT INTO k.t VALUES (1, 1), (1500, 2)");
+            }
+            BackupStatus done = BackupRestoreIT.awaitEnd(daemon,
+                    daemon.daemon().backups().start(location, BackupEngine.PHYSICAL).id());
+            assertThat(done.phase()).as(done.message()).isEqualTo(BackupPhase.DONE);
+            try (Connection c = daemon.connectProxy("", ""); java.sql.Statement s = c.createStatement()) {
+                s.execute("INSERT INTO k.t VALUES (2, 3), (1501, 4)"); // after the backup: not in the restore
+            }
+            RestoreRequest request = new RestoreRequest(location, done.id(), OptionalLong.empty(), OptionalLong.empty(),
+                    restored, OptionalInt.empty());
+            var settings = daemon.daemon().config().backup();
+            java.util.concurrent.atomic.AtomicLong killed = new java.util.concurrent.atomic.AtomicLong();
+            Restore cutShort = new Restore(settings, System.getenv(), line -> {
+                if (line.startsWith("shard 0: ") && killed.get() == 0) {
+                    ProcessHandle shard = io.cleave.manager.supervisor.ProcessInspector.findServerFor(
+                            restored.resolve("etc").resolve("shard-1.cnf"))
+                            .orElseThrow(() -> new AssertionError("the new home's shard 1 does not run"));
+                    killed.set(shard.pid());
+                    shard.destroyForcibly();
+                }
+            });
+            Restore.Result first = null;
+            try {
+                first = cutShort.run(request);
+            } catch (IllegalStateException e) {
+                System.out.println("PhysicalBackupIT: a shard killed mid physical restore: " + e.getMessage());
+                assertThat(e.getMessage()).contains("the restore into " + restored + " failed", "shard 1",
+                        "The home is left unfinished",
+                        "Run the same command (cleave restore ... --home " + restored + ") again");
+                assertThat(restored.resolve("state").resolve("restore-unfinished")).exists();
+            }
+            assertThat(killed.get()).as("shard 1 of the new home was killed").isPositive();
+            if (first != null) {
+                System.out.println("PhysicalBackupIT: a shard killed mid physical restore: the restore completed");
+                assertThat(first.problems()).as("tables that differ from the backup").isEmpty();
+                BackupRestoreIT.deleteTree(restored);
+            }
+            Restore.Result r = new Restore(settings, System.getenv(), line -> { }).run(request);
+            assertThat(r.problems()).as("tables that differ from the backup").isEmpty();
+            assertThat(restored.resolve("state").resolve("restore-unfinished")).doesNotExist();
+        } finally {
+            BackupRestoreIT.deleteTree(work);
+        }
+    }
+
     @Test
     void thePhysicalEngineIsRefusedWhereNoMariadbBackupFitsTheServer() throws Exception {
         assumeTrue(TestServer.binary().equals("embedded"), "the second server has its mariadb-backup: the physical"
