@@ -29,10 +29,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -345,6 +347,82 @@ class PhysicalBackupIT {
             Restore.Result r = new Restore(settings, System.getenv(), line -> { }).run(request);
             assertThat(r.problems()).as("tables that differ from the backup").isEmpty();
             assertThat(restored.resolve("state").resolve("restore-unfinished")).doesNotExist();
+        } finally {
+            BackupRestoreIT.deleteTree(work);
+        }
+    }
+
+    /**
+     * The daemon, run from the shipped jar in its own process, killed with SIGKILL while mariadb-backup
+     * copies (held to 1 MB/s): no mariadb-backup it started is left running, what it staged (the shard
+     * account's options file among it) is in its home and removed by the next daemon, the backup is listed
+     * as incomplete and nothing as complete, and the next daemon's physical backup completes and verifies.
+     */
+    @Test
+    void aDaemonKilledMidPhysicalBackupLeavesItIncompleteAndNoCopyRunning() throws Exception {
+        assumeFalse(TestServer.binary().equals("embedded"), "the embedded MariaDB 11.4 ships no mariadb-backup; run with"
+                + " the second server (-Dcleave.it.server=$(scripts/debian-mariadb))");
+        assertThat(io.cleave.e2e.support.CleaveJar.JAR).as("cleave.jar is built by 'mvn package'").exists();
+        Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-physical-daemon-kill-", BackupRestoreIT.SEARCHABLE);
+        String location = work.resolve("backups").toString();
+        try (CleaveTestHome home = CleaveTestHome.builder().shards(2).extraYaml(MoveChecks.TWO_RANGES).create()) {
+            RunningDaemon first = home.start();
+            try (Connection c = first.connectProxy("", ""); java.sql.Statement s = c.createStatement()) {
+                s.execute("CREATE DATABASE k");
+                s.execute("CREATE TABLE k.t (w INT NOT NULL, i INT NOT NULL, PRIMARY KEY (w, i))");
+                s.execute("INSERT INTO k.t VALUES (1, 1), (1500, 2)");
+            } finally {
+                first.closeLeavingInstancesRunning();
+            }
+            Path log = work.resolve("daemon.log");
+            Process up = io.cleave.e2e.support.CleaveJar.up(home, log);
+            String killed;
+            List<ProcessHandle> copies;
+            try {
+                var admin = io.cleave.e2e.support.CleaveJar.awaitAdmin(home, up, log);
+                killed = admin.startBackup(location, BackupEngine.PHYSICAL, 1).id();
+                long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+                BackupStatus s = admin.backup(killed);
+                while (s.phase() != BackupPhase.COPYING || s.storedBytes() == 0) {
+                    assertThat(s.phase().terminal()).as("the backup ended before the daemon was killed: %s", s).isFalse();
+                    assertThat(System.nanoTime()).as("backup %s never copied", killed).isLessThan(deadline);
+                    Thread.sleep(20);
+                    s = admin.backup(killed);
+                }
+                copies = up.toHandle().descendants().filter(p -> p.info().command().orElse("").contains("mariadb-backup")
+                        || p.info().command().orElse("").contains("mariabackup")).toList();
+                up.destroyForcibly(); // SIGKILL
+                assertThat(up.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            } finally {
+                up.destroyForcibly();
+            }
+            assertThat(copies).as("the daemon's mariadb-backup copies when it was killed").isNotEmpty();
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (copies.stream().anyMatch(ProcessHandle::isAlive) && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
+            List<ProcessHandle> left = copies.stream().filter(ProcessHandle::isAlive).toList();
+            left.forEach(ProcessHandle::destroyForcibly);
+            assertThat(left).as("mariadb-backup copies left running 30 s after their daemon was killed").isEmpty();
+            Path scratch = home.home().state().resolve("backup-scratch");
+            try (var staged = Files.walk(scratch)) {
+                assertThat(staged.filter(p -> p.getFileName().toString().equals("client.cnf")))
+                        .as("the killed daemon's staged copies, with the shard account's options, in its home").isNotEmpty();
+            }
+
+            try (RunningDaemon next = home.start()) {
+                assertThat(scratch).as("what the killed daemon staged, removed by the next").doesNotExist();
+                assertThat(next.daemon().backups().list(location).backups()).singleElement().satisfies(e -> {
+                    assertThat(e.id()).isEqualTo(killed);
+                    assertThat(e.complete()).as("a backup its daemon died in").isFalse();
+                });
+                BackupStatus done = BackupRestoreIT.awaitEnd(next,
+                        next.daemon().backups().start(location, BackupEngine.PHYSICAL).id());
+                assertThat(done.phase()).as(done.message()).isEqualTo(BackupPhase.DONE);
+                Verify.Report verified = new Verify(next.daemon().config().backup(), System.getenv(), line -> { })
+                        .run(location, done.id());
+                assertThat(verified.problems()).as(verified.summary()).isEmpty();
+            }
         } finally {
             BackupRestoreIT.deleteTree(work);
         }

@@ -30,15 +30,27 @@ public final class BackupService implements AutoCloseable {
 
     private final BackupSources sources;
     private final BackupConfig config;
+    private final java.nio.file.Path scratch;
     private final ExecutorService runner = Executors.newSingleThreadExecutor(LogicalBackup.named("backup"));
     private final Map<String, BackupProgress> recent = new LinkedHashMap<>();
     private final BackupMetrics metrics;
     private volatile BackupProgress running;
     private volatile BackupHooks hooks = BackupHooks.NONE;
 
-    public BackupService(BackupSources sources, BackupConfig config, io.micrometer.core.instrument.MeterRegistry registry) {
+    /**
+     * {@code scratch}: a directory of the home's own where physical copies are staged (with the shard
+     * account's options file); what a killed daemon left there is removed now, as no backup runs yet.
+     */
+    public BackupService(BackupSources sources, BackupConfig config, io.micrometer.core.instrument.MeterRegistry registry,
+                         java.nio.file.Path scratch) {
         this.sources = sources;
         this.config = config;
+        this.scratch = scratch;
+        try {
+            PhysicalBackup.deleteTree(scratch);
+        } catch (IOException e) {
+            log.warn("could not remove what an earlier backup left in {}: {}", scratch, e.getMessage());
+        }
         this.metrics = new BackupMetrics(registry, () -> {
             BackupProgress p = running;
             return p == null ? null : p.status();
@@ -113,7 +125,7 @@ public final class BackupService implements AutoCloseable {
     private void run(BackupProgress progress, BackupStore store, BackupTool tool) {
         try (store) {
             if (tool != null) {
-                new PhysicalBackup(sources, store, progress, tool, config.maxSnapshot(), hooks).run();
+                new PhysicalBackup(sources, store, progress, tool, config.maxSnapshot(), hooks, scratch).run();
             } else {
                 new LogicalBackup(sources, store, progress, ChunkLimits.fromSystemProperties(), config.maxSnapshot(),
                         hooks).run();

@@ -52,15 +52,18 @@ final class PhysicalBackup {
     private final BackupTool tool;
     private final Duration maxSnapshot;
     private final BackupHooks hooks;
+    private final Path scratchRoot;
 
+    /** {@code scratchRoot}: where each copy is staged (in the home: a killed daemon's leftovers are found again). */
     PhysicalBackup(BackupSources sources, BackupStore store, BackupProgress progress, BackupTool tool,
-                   Duration maxSnapshot, BackupHooks hooks) {
+                   Duration maxSnapshot, BackupHooks hooks, Path scratchRoot) {
         this.sources = sources;
         this.store = store;
         this.progress = progress;
         this.tool = tool;
         this.maxSnapshot = maxSnapshot;
         this.hooks = hooks;
+        this.scratchRoot = scratchRoot;
     }
 
     /** What a shard's copy left: the binlog file in use before it began, and its stream's parts. */
@@ -77,8 +80,8 @@ final class PhysicalBackup {
         Map<Integer, Connection> connections = new LinkedHashMap<>();
         Map<Integer, Connection> monitors = new LinkedHashMap<>();
         ExecutorService pool = Executors.newFixedThreadPool(shards, LogicalBackup.named("backup-copy"));
-        Path scratch = Files.createTempDirectory("cleave-backup-", PosixFilePermissions.asFileAttribute(
-                PosixFilePermissions.fromString("rwx------")));
+        Path scratch = Files.createTempDirectory(Files.createDirectories(scratchRoot), progress.id + "-",
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         try {
             BackupCut.connect(sources, shards, connections, monitors);
             SchemaReader.Home described = SchemaReader.home(monitors.get(0));
@@ -304,7 +307,10 @@ final class PhysicalBackup {
         }
     }
 
-    private static void deleteTree(Path dir) throws IOException {
+    static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
         try (Stream<Path> paths = Files.walk(dir)) {
             for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
                 Files.deleteIfExists(p);
