@@ -428,6 +428,65 @@ class PhysicalBackupIT {
         }
     }
 
+    /**
+     * A {@code cleave restore} process killed with SIGKILL during a physical restore, once the copies are
+     * in place: the new home is left marked unfinished (its shards may still run), and the next restore
+     * into the same directory stops them, starts over and completes, leaving no server running.
+     */
+    @Test
+    void aRestoreProcessKilledMidPhysicalRestoreIsStartedOverByTheNext() throws Exception {
+        assumeFalse(TestServer.binary().equals("embedded"), "the embedded MariaDB 11.4 ships no mariadb-backup; run with"
+                + " the second server (-Dcleave.it.server=$(scripts/debian-mariadb))");
+        assertThat(io.cleave.e2e.support.CleaveJar.JAR).as("cleave.jar is built by 'mvn package'").exists();
+        Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-physical-rs-proc-", BackupRestoreIT.SEARCHABLE);
+        String location = work.resolve("backups").toString();
+        Path restored = work.resolve("restored");
+        try (CleaveTestHome home = CleaveTestHome.builder().shards(2).extraYaml(MoveChecks.TWO_RANGES).create();
+             RunningDaemon daemon = home.start()) {
+            try (Connection c = daemon.connectProxy("", ""); java.sql.Statement s = c.createStatement()) {
+                s.execute("CREATE DATABASE k");
+                s.execute("CREATE TABLE k.t (w INT NOT NULL, i INT NOT NULL, PRIMARY KEY (w, i))");
+                s.execute("INSERT INTO k.t VALUES (1, 1), (1500, 2)");
+            }
+            BackupStatus done = BackupRestoreIT.awaitEnd(daemon,
+                    daemon.daemon().backups().start(location, BackupEngine.PHYSICAL).id());
+            assertThat(done.phase()).as(done.message()).isEqualTo(BackupPhase.DONE);
+
+            Path log = work.resolve("restore.log");
+            Process restore = new ProcessBuilder(io.cleave.e2e.support.CleaveJar.javaBin(), "-jar",
+                    io.cleave.e2e.support.CleaveJar.JAR.toString(), "restore", "--from", location, "--backup", done.id(),
+                    "--home", restored.toString()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            try {
+                long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+                while (!Files.readString(log).contains("unpacked and prepared")) {
+                    assertThat(restore.isAlive()).as("the restore runs:\n%s", Files.readString(log)).isTrue();
+                    assertThat(System.nanoTime()).as("the restore never prepared its copies").isLessThan(deadline);
+                    Thread.sleep(20);
+                }
+                restore.destroyForcibly(); // SIGKILL once the copies are prepared
+                assertThat(restore.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            } finally {
+                restore.destroyForcibly();
+            }
+            assertThat(Files.readString(log)).as("killed before it finished").doesNotContain("start it with");
+            assertThat(restored.resolve("state").resolve("restore-unfinished")).exists();
+
+            Restore.Result r = new Restore(daemon.daemon().config().backup(), System.getenv(), line -> { })
+                    .run(new RestoreRequest(location, done.id(), OptionalLong.empty(), OptionalLong.empty(), restored,
+                            OptionalInt.empty()));
+            assertThat(r.problems()).as("tables that differ from the backup").isEmpty();
+            assertThat(restored.resolve("state").resolve("restore-unfinished")).doesNotExist();
+            try (var cnfs = Files.list(restored.resolve("etc"))) {
+                for (Path cnf : cnfs.toList()) {
+                    assertThat(io.cleave.manager.supervisor.ProcessInspector.findServerFor(cnf))
+                            .as("a server of the killed restore or of this one left running for %s", cnf).isEmpty();
+                }
+            }
+        } finally {
+            BackupRestoreIT.deleteTree(work);
+        }
+    }
+
     @Test
     void thePhysicalEngineIsRefusedWhereNoMariadbBackupFitsTheServer() throws Exception {
         assumeTrue(TestServer.binary().equals("embedded"), "the second server has its mariadb-backup: the physical"
