@@ -253,7 +253,7 @@ class DaemonKilledMidBackupIT {
 
     private static final String NEW_HOME_CONFIG = "cleave.yaml";
 
-    private static void assertNoServerRunsFor(Path restored) throws Exception {
+    static void assertNoServerRunsFor(Path restored) throws Exception {
         try (var cnfs = Files.list(restored.resolve("etc"))) {
             for (Path cnf : cnfs.toList()) {
                 assertThat(ProcessInspector.findServerFor(cnf)).as("a server left running for %s", cnf).isEmpty();

@@ -183,8 +183,7 @@ class PhysicalBackupIT {
 
     @Test
     void aPhysicalBackupToS3RestoresExactlyItsCut() throws Exception {
-        assumeFalse(TestServer.binary().equals("embedded"), "the embedded MariaDB 11.4 ships no mariadb-backup; run with"
-                + " the second server (-Dcleave.it.server=$(scripts/debian-mariadb))");
+        assumeMariadbBackup();
         Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-physical-s3-", BackupRestoreIT.SEARCHABLE);
         S3Server s3 = S3Server.startOrNull(work.resolve("moto.log"));
         assumeTrue(s3 != null, "moto's S3 server cannot run here (scripts/test installs moto[server])");
@@ -249,17 +248,12 @@ class PhysicalBackupIT {
      */
     @Test
     void aShardKilledMidPhysicalBackupFailsItNamingTheShardAndTheNextOneCompletes() throws Exception {
-        assumeFalse(TestServer.binary().equals("embedded"), "the embedded MariaDB 11.4 ships no mariadb-backup; run with"
-                + " the second server (-Dcleave.it.server=$(scripts/debian-mariadb))");
+        assumeMariadbBackup();
         Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-physical-kill-", BackupRestoreIT.SEARCHABLE);
         String location = work.resolve("backups").toString();
         try (CleaveTestHome home = CleaveTestHome.builder().shards(2).extraYaml(MoveChecks.TWO_RANGES).create();
              RunningDaemon daemon = home.start()) {
-            try (Connection c = daemon.connectProxy("", ""); java.sql.Statement s = c.createStatement()) {
-                s.execute("CREATE DATABASE k");
-                s.execute("CREATE TABLE k.t (w INT NOT NULL, i INT NOT NULL, PRIMARY KEY (w, i))");
-                s.execute("INSERT INTO k.t VALUES (1, 1), (1500, 2)");
-            }
+            twoRows(daemon);
             long pid = daemon.status(1).pid();
             String killed = daemon.daemon().backups().start(location, BackupEngine.PHYSICAL, 1).id();
             BackupRestoreIT.awaitCopying(daemon, killed, st -> st.storedBytes() > 0);
@@ -297,18 +291,13 @@ class PhysicalBackupIT {
      */
     @Test
     void aShardKilledMidPhysicalRestoreLeavesTheHomeUnfinishedAndTheRerunCompletes() throws Exception {
-        assumeFalse(TestServer.binary().equals("embedded"), "the embedded MariaDB 11.4 ships no mariadb-backup; run with"
-                + " the second server (-Dcleave.it.server=$(scripts/debian-mariadb))");
+        assumeMariadbBackup();
         Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-physical-rs-kill-", BackupRestoreIT.SEARCHABLE);
         String location = work.resolve("backups").toString();
         Path restored = work.resolve("restored");
         try (CleaveTestHome home = CleaveTestHome.builder().shards(2).extraYaml(MoveChecks.TWO_RANGES).create();
              RunningDaemon daemon = home.start()) {
-            try (Connection c = daemon.connectProxy("", ""); java.sql.Statement s = c.createStatement()) {
-                s.execute("CREATE DATABASE k");
-                s.execute("CREATE TABLE k.t (w INT NOT NULL, i INT NOT NULL, PRIMARY KEY (w, i))");
-                s.execute("INSERT INTO k.t VALUES (1, 1), (1500, 2)");
-            }
+            twoRows(daemon);
             BackupStatus done = BackupRestoreIT.awaitEnd(daemon,
                     daemon.daemon().backups().start(location, BackupEngine.PHYSICAL).id());
             assertThat(done.phase()).as(done.message()).isEqualTo(BackupPhase.DONE);
@@ -360,17 +349,14 @@ class PhysicalBackupIT {
      */
     @Test
     void aDaemonKilledMidPhysicalBackupLeavesItIncompleteAndNoCopyRunning() throws Exception {
-        assumeFalse(TestServer.binary().equals("embedded"), "the embedded MariaDB 11.4 ships no mariadb-backup; run with"
-                + " the second server (-Dcleave.it.server=$(scripts/debian-mariadb))");
+        assumeMariadbBackup();
         assertThat(io.cleave.e2e.support.CleaveJar.JAR).as("cleave.jar is built by 'mvn package'").exists();
         Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-physical-daemon-kill-", BackupRestoreIT.SEARCHABLE);
         String location = work.resolve("backups").toString();
         try (CleaveTestHome home = CleaveTestHome.builder().shards(2).extraYaml(MoveChecks.TWO_RANGES).create()) {
             RunningDaemon first = home.start();
-            try (Connection c = first.connectProxy("", ""); java.sql.Statement s = c.createStatement()) {
-                s.execute("CREATE DATABASE k");
-                s.execute("CREATE TABLE k.t (w INT NOT NULL, i INT NOT NULL, PRIMARY KEY (w, i))");
-                s.execute("INSERT INTO k.t VALUES (1, 1), (1500, 2)");
+            try {
+                twoRows(first);
             } finally {
                 first.closeLeavingInstancesRunning();
             }
@@ -435,19 +421,14 @@ class PhysicalBackupIT {
      */
     @Test
     void aRestoreProcessKilledMidPhysicalRestoreIsStartedOverByTheNext() throws Exception {
-        assumeFalse(TestServer.binary().equals("embedded"), "the embedded MariaDB 11.4 ships no mariadb-backup; run with"
-                + " the second server (-Dcleave.it.server=$(scripts/debian-mariadb))");
+        assumeMariadbBackup();
         assertThat(io.cleave.e2e.support.CleaveJar.JAR).as("cleave.jar is built by 'mvn package'").exists();
         Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-physical-rs-proc-", BackupRestoreIT.SEARCHABLE);
         String location = work.resolve("backups").toString();
         Path restored = work.resolve("restored");
         try (CleaveTestHome home = CleaveTestHome.builder().shards(2).extraYaml(MoveChecks.TWO_RANGES).create();
              RunningDaemon daemon = home.start()) {
-            try (Connection c = daemon.connectProxy("", ""); java.sql.Statement s = c.createStatement()) {
-                s.execute("CREATE DATABASE k");
-                s.execute("CREATE TABLE k.t (w INT NOT NULL, i INT NOT NULL, PRIMARY KEY (w, i))");
-                s.execute("INSERT INTO k.t VALUES (1, 1), (1500, 2)");
-            }
+            twoRows(daemon);
             BackupStatus done = BackupRestoreIT.awaitEnd(daemon,
                     daemon.daemon().backups().start(location, BackupEngine.PHYSICAL).id());
             assertThat(done.phase()).as(done.message()).isEqualTo(BackupPhase.DONE);
@@ -476,12 +457,7 @@ class PhysicalBackupIT {
                             OptionalInt.empty()));
             assertThat(r.problems()).as("tables that differ from the backup").isEmpty();
             assertThat(restored.resolve("state").resolve("restore-unfinished")).doesNotExist();
-            try (var cnfs = Files.list(restored.resolve("etc"))) {
-                for (Path cnf : cnfs.toList()) {
-                    assertThat(io.cleave.manager.supervisor.ProcessInspector.findServerFor(cnf))
-                            .as("a server of the killed restore or of this one left running for %s", cnf).isEmpty();
-                }
-            }
+            DaemonKilledMidBackupIT.assertNoServerRunsFor(restored); // of the killed restore or of this one
         } finally {
             BackupRestoreIT.deleteTree(work);
         }
@@ -506,6 +482,21 @@ class PhysicalBackupIT {
             assertThat(done.phase()).as(done.message()).isEqualTo(BackupPhase.DONE);
         } finally {
             BackupRestoreIT.deleteTree(work);
+        }
+    }
+
+    /** Skips the test where the physical engine cannot run (the embedded server ships no mariadb-backup). */
+    private static void assumeMariadbBackup() {
+        assumeFalse(TestServer.binary().equals("embedded"), "the embedded MariaDB 11.4 ships no mariadb-backup; run with"
+                + " the second server (-Dcleave.it.server=$(scripts/debian-mariadb))");
+    }
+
+    /** Table k.t with a row on each shard of {@link MoveChecks#TWO_RANGES}. */
+    static void twoRows(RunningDaemon daemon) throws java.sql.SQLException {
+        try (Connection c = daemon.connectProxy("", ""); java.sql.Statement s = c.createStatement()) {
+            s.execute("CREATE DATABASE k");
+            s.execute("CREATE TABLE k.t (w INT NOT NULL, i INT NOT NULL, PRIMARY KEY (w, i))");
+            s.execute("INSERT INTO k.t VALUES (1, 1), (1500, 2)");
         }
     }
 

@@ -14,8 +14,6 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -56,11 +54,7 @@ class SnapshotBoundIT {
         try (CleaveTestHome home = CleaveTestHome.builder().shards(2)
                 .extraYaml(MoveChecks.TWO_RANGES + "backup:\n  max_snapshot_s: " + BOUND_S + "\n").create();
              RunningDaemon daemon = home.start()) {
-            try (Connection c = daemon.connectProxy("", ""); Statement s = c.createStatement()) {
-                s.execute("CREATE DATABASE k");
-                s.execute("CREATE TABLE k.t (w INT NOT NULL, i INT NOT NULL, PRIMARY KEY (w, i))");
-                s.execute("INSERT INTO k.t VALUES (1, 1), (1500, 2)");
-            }
+            PhysicalBackupIT.twoRows(daemon);
             daemon.daemon().backups().testHooks(shard -> {
                 if (shard == 1) {
                     held.incrementAndGet();
