@@ -4,17 +4,12 @@ import io.cleave.e2e.moves.BankTransfers;
 import io.cleave.e2e.support.CleaveJar;
 import io.cleave.e2e.support.CleaveTestHome;
 import io.cleave.manager.admin.AdminClient;
-import io.cleave.manager.config.BackupConfig;
-import io.cleave.manager.daemon.CleaveProxyService;
 import io.cleave.manager.daemon.Daemon;
-import io.cleave.manager.daemon.DaemonOptions;
 import io.cleave.manager.home.CleaveHome;
 import io.cleave.manager.home.DaemonInfo;
 import io.cleave.manager.standby.HostRole;
-import io.cleave.manager.standby.ShardReplication;
 import io.cleave.manager.standby.StandbyConfig;
 import io.cleave.manager.standby.StandbyReport;
-import io.cleave.manager.standby.StandbySeed;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -74,22 +69,7 @@ class PromoteIT {
             try {
                 load.start(2);
                 load.awaitAcknowledged(30);
-                StandbySeed.Result seeded = new StandbySeed(BackupConfig.NONE, System.getenv(),
-                        line -> System.out.println("standby: " + line))
-                        .run(new StandbySeed.Request(url, token, work.resolve("standby"), work.resolve("seed").toString(),
-                                addresses));
-                standby = new Daemon(DaemonOptions.standard(new CleaveHome(seeded.home()), seeded.config(), System.getenv())
-                        .withProxy(CleaveProxyService.FACTORY));
-                standby.start();
-                await(standby, r -> r.shards().size() == 2 && r.shards().stream().allMatch(ShardReplication::replicating),
-                        "every replica runs");
-                AdminClient primaryAdmin = AdminClient.remote(url, token);
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-                while (!primaryAdmin.standby().semiSync()
-                        || !primaryAdmin.standby().shards().stream().allMatch(s -> s.semiSyncClients() == 1)) {
-                    assertThat(System.nanoTime()).as("the primary waits for the standby within a minute").isLessThan(deadline);
-                    Thread.sleep(100);
-                }
+                standby = StandbyIT.seedAndAwaitSemiSync(url, token, work, addresses, 2);
                 load.awaitAcknowledged(150);
                 held = holdPrepared(a);
 

@@ -153,7 +153,7 @@ class SemiSyncCostIT {
     }
 
     /** The host's busy CPU ticks and our processes' (this JVM and the homes' servers), from /proc. */
-    private static final class CpuUse {
+    static final class CpuUse {
         static long[] read(List<Long> pids) throws java.io.IOException {
             String[] cpu = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
             long busy = 0;

@@ -46,7 +46,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class StandbyIT {
 
-    private static final java.nio.file.attribute.FileAttribute<?> SEARCHABLE =
+    static final java.nio.file.attribute.FileAttribute<?> SEARCHABLE =
             java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
                     java.nio.file.attribute.PosixFilePermissions.fromString("rwx--x--x"));
     private static final BankTransfers.Shape SHAPE = new BankTransfers.Shape(200, 10, 100);
@@ -241,6 +241,37 @@ class StandbyIT {
         throw new AssertionError("not within a minute: " + what + "; last: " + last);
     }
 
+    /**
+     * Seeds a standby of the primary at {@code url} into {@code work}/standby (clients may write meanwhile), starts
+     * its daemon (with a proxy, for a promotion) and waits until every replica runs and the primary waits for
+     * them. The daemon is closed if that fails.
+     */
+    static Daemon seedAndAwaitSemiSync(String url, String token, Path work, StandbyConfig addresses, int shards)
+            throws Exception {
+        StandbySeed.Result seeded = new StandbySeed(BackupConfig.NONE, System.getenv(),
+                line -> System.out.println("standby: " + line))
+                .run(new StandbySeed.Request(url, token, work.resolve("standby"), work.resolve("seed").toString(),
+                        addresses));
+        Daemon standby = new Daemon(DaemonOptions.standard(new CleaveHome(seeded.home()), seeded.config(), System.getenv())
+                .withProxy(io.cleave.manager.daemon.CleaveProxyService.FACTORY));
+        try {
+            standby.start();
+            await(standby, r -> r.shards().size() == shards && r.shards().stream().allMatch(ShardReplication::replicating),
+                    "every replica runs");
+            AdminClient primary = AdminClient.remote(url, token);
+            long deadline = System.nanoTime() + 60_000_000_000L;
+            while (!primary.standby().semiSync()
+                    || !primary.standby().shards().stream().allMatch(s -> s.semiSyncClients() == 1)) {
+                assertThat(System.nanoTime()).as("the primary waits for the standby within a minute").isLessThan(deadline);
+                Thread.sleep(100);
+            }
+            return standby;
+        } catch (Exception | AssertionError e) {
+            standby.close();
+            throw e;
+        }
+    }
+
     /** Until every standby shard has applied every GTID its primary shard wrote. */
     private static void awaitCaughtUp(RunningDaemon primary, Daemon standby) throws Exception {
         for (int s = 0; s < 2; s++) {
@@ -263,11 +294,16 @@ class StandbyIT {
 
     /** Ports of a standby on loopback: two for its shards, its admin API's and its proxy's, all different. */
     static StandbyConfig freeAddresses() {
+        return freeAddresses(2);
+    }
+
+    /** Ports of a standby of {@code shards} shards on loopback: its shards', its admin API's and its proxy's. */
+    static StandbyConfig freeAddresses(int shards) {
         int admin = CleaveTestHome.freePort();
         int proxy = CleaveTestHome.freePort();
         while (true) {
-            int base = CleaveTestHome.freePortRange(2);
-            if (admin != proxy && (admin < base || admin > base + 1) && (proxy < base || proxy > base + 1)) {
+            int base = CleaveTestHome.freePortRange(shards);
+            if (admin != proxy && (admin < base || admin >= base + shards) && (proxy < base || proxy >= base + shards)) {
                 return new StandbyConfig(base, admin, "127.0.0.1:" + proxy, 0);
             }
             proxy = CleaveTestHome.freePort();

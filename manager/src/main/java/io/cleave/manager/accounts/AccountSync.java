@@ -85,6 +85,76 @@ public final class AccountSync {
         }
     }
 
+    /**
+     * One user account as a primary's shard has it, and the statements that make it again elsewhere
+     * (SHOW CREATE USER with its password hash, then its grants).
+     */
+    public record AccountCopy(String user, String host, List<String> statements) {
+    }
+
+    /** The clients' user accounts of a shard (Cleave's and the server's own left out) as copies. */
+    public List<AccountCopy> userCopies(Connection c) throws SQLException {
+        List<AccountCopy> out = new ArrayList<>();
+        for (AccountScript.Snapshot s : snapshots(c)) {
+            if (!s.role()) {
+                out.add(new AccountCopy(s.name().user(), s.name().host(), AccountScript.create(List.of(s))));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Makes a standby's shards hold exactly the primary's user accounts before they become primaries, all
+     * outside the binlog. They hold the primary's that a backup carries and that were made since
+     * (replicated), but also their own template's, which the primary dropped before the standby was seeded,
+     * and not the config's users, which a backup leaves out: the primary's shards, replicating these once
+     * the roles swap, would stop at a DROP USER of an account they lack, and the primary's clients could
+     * not log in here. The shards then count as holding the accounts (no bootstrap of the config's).
+     */
+    public synchronized void adoptReplicated(Map<Integer, Path> datadirs, List<AccountCopy> primary) {
+        java.util.Set<String> wanted = new java.util.HashSet<>();
+        for (AccountCopy a : primary) {
+            wanted.add(a.user() + "@" + a.host());
+        }
+        for (Map.Entry<Integer, Path> e : datadirs.entrySet()) {
+            if (holds(e.getValue())) {
+                continue;
+            }
+            try (Connection c = links.open(e.getKey())) {
+                run(c, List.of("SET SESSION sql_log_bin = 0"));
+                java.util.Set<String> present = new java.util.HashSet<>();
+                for (AccountName name : userAccounts(c)) {
+                    present.add(name.user() + "@" + name.host());
+                    if (!wanted.contains(name.user() + "@" + name.host())
+                            && !AccountScript.isInternal(name, shardAccountUser)) {
+                        run(c, List.of("DROP USER " + name.sql()));
+                        log.info("shard {}: dropped {}, an account of its template the primary does not have",
+                                e.getKey(), name);
+                    }
+                }
+                for (AccountCopy a : primary) {
+                    if (!present.contains(a.user() + "@" + a.host())) {
+                        run(c, a.statements());
+                        log.info("shard {}: made the primary's account '{}'@'{}'", e.getKey(), a.user(), a.host());
+                    }
+                }
+                mark(e.getValue());
+            } catch (SQLException ex) {
+                throw new IllegalStateException("cannot give shard " + e.getKey() + " the primary's accounts: "
+                        + ex.getMessage(), ex);
+            }
+        }
+    }
+
+    /** A MariaDB shard's user accounts (roles left out). */
+    static List<AccountName> userAccounts(Connection c) throws SQLException {
+        List<AccountName> out = new ArrayList<>();
+        for (String[] row : rows(c, "SELECT user, host FROM mysql.user WHERE is_role = 'N'")) {
+            out.add(new AccountName(row[0], row[1]));
+        }
+        return out;
+    }
+
     /** Whether a shard's datadir records that it holds the accounts. */
     public static boolean holds(Path datadir) {
         return Files.isRegularFile(datadir.resolve(MARKER));

@@ -219,6 +219,33 @@ public final class AdminClient {
                 io.cleave.manager.standby.PromotionReport.class);
     }
 
+    /** Swaps the roles of this daemon's home (the primary) and its standby ({@code cleave switchover}). */
+    public io.cleave.manager.standby.SwitchoverReport switchover(io.cleave.manager.standby.SwitchoverRequest request)
+            throws IOException {
+        return post("/v1/standby/switchover", request, Duration.ofMillis(request.drainMillis()
+                + 2 * request.catchUpMillis() + 120_000), io.cleave.manager.standby.SwitchoverReport.class);
+    }
+
+    /** Asks this daemon's home (a standby) to apply up to the primary's positions and take over. */
+    public io.cleave.manager.standby.TakeOverAnswer takeOver(io.cleave.manager.standby.TakeOverRequest request,
+                                                             Duration timeout) throws IOException {
+        return post("/v1/standby/take-over", request, timeout, io.cleave.manager.standby.TakeOverAnswer.class);
+    }
+
+    /**
+     * Holds the statements of this daemon's proxy when it forwards to the primary's shards (a switchover of
+     * the primary begins); true when it held them, false when there was nothing to hold.
+     */
+    public boolean holdForwarding(long drainMillis, long holdMillis) throws IOException {
+        return post("/v1/standby/hold", java.util.Map.of("drainMillis", drainMillis, "holdMillis", holdMillis),
+                Duration.ofMillis(drainMillis + 30_000), com.fasterxml.jackson.databind.JsonNode.class).path("held").asBoolean();
+    }
+
+    /** Lets this daemon's held forwarding proxy go on as before (the switchover was abandoned). */
+    public void releaseForwarding() throws IOException {
+        post("/v1/standby/release", java.util.Map.of(), Duration.ofSeconds(10), com.fasterxml.jackson.databind.JsonNode.class);
+    }
+
     public io.cleave.manager.standby.StandbyReport standby() throws IOException {
         return AdminServer.JSON.readValue(send("GET", "/v1/standby"), io.cleave.manager.standby.StandbyReport.class);
     }

@@ -407,6 +407,66 @@ public final class AdminServer implements AutoCloseable {
         }));
     }
 
+    /**
+     * A standby pair's switchover: {@code POST /v1/standby/switchover} on the primary (a {@link
+     * io.cleave.manager.standby.SwitchoverRequest}; 409 when refused or abandoned with nothing changed, 500 with
+     * what was changed when a later step failed) and {@code POST /v1/standby/take-over} on the standby (what the
+     * primary asks once it is read-only; 409 when a replica does not reach its position, nothing changed); and on
+     * a standby whose proxy forwards to the primary, {@code POST /v1/standby/hold} and {@code /v1/standby/release}
+     * around the primary's switchover.
+     */
+    public void switchover(SwitchoverCall switchover, TakeOverCall takeOver, HoldCall hold, Runnable release) {
+        server.createContext("/v1/standby/hold", ex -> handle(ex, "POST", true, () -> {
+            JsonNode body = body(ex);
+            long drain = body.path("drainMillis").asLong(0);
+            long bound = body.path("holdMillis").asLong(0);
+            if (drain <= 0 || bound <= 0) {
+                throw new AdminError(AdminError.BAD_REQUEST, "send {\"drainMillis\": N, \"holdMillis\": N}");
+            }
+            respondWith(ex, () -> Map.of("held", hold.hold(drain, bound)), "could not hold the proxy: ");
+        }));
+        server.createContext("/v1/standby/release", ex -> handle(ex, "POST", true, () -> {
+            release.run();
+            respond(ex, 200, "application/json", "{}");
+        }));
+        server.createContext("/v1/standby/switchover", ex -> handle(ex, "POST", true, () -> {
+            io.cleave.manager.standby.SwitchoverRequest request = read(ex, io.cleave.manager.standby.SwitchoverRequest.class,
+                    "send {\"standby\": URL, \"standbyToken\": TOKEN, \"drainMillis\": N} (all optional once the pair knows its standby)");
+            respondWith(ex, () -> switchover.run(request), "the switchover could not reach the shards: ");
+        }));
+        server.createContext("/v1/standby/take-over", ex -> handle(ex, "POST", true, () -> {
+            io.cleave.manager.standby.TakeOverRequest request = read(ex, io.cleave.manager.standby.TakeOverRequest.class,
+                    "send the primary's {\"gtids\": {...}, \"waitMillis\": N, \"forwardingRun\": ID}");
+            respondWith(ex, () -> takeOver.run(request), "the standby could not reach its shards: ");
+        }));
+    }
+
+    private static <T> T read(HttpExchange ex, Class<T> type, String expected) {
+        try {
+            return JSON.readValue(ex.getRequestBody(), type);
+        } catch (IOException | IllegalArgumentException e) {
+            throw new AdminError(AdminError.BAD_REQUEST, expected + " (" + e.getMessage() + ")");
+        }
+    }
+
+    /** {@code cleave switchover}, run by the daemon. */
+    @FunctionalInterface
+    public interface SwitchoverCall {
+        io.cleave.manager.standby.SwitchoverReport run(io.cleave.manager.standby.SwitchoverRequest request) throws Exception;
+    }
+
+    /** Holds a forwarding proxy's statements for the primary's switchover: whether there was one to hold. */
+    @FunctionalInterface
+    public interface HoldCall {
+        boolean hold(long drainMillis, long holdMillis) throws Exception;
+    }
+
+    /** The standby's part of a switchover, run by the daemon. */
+    @FunctionalInterface
+    public interface TakeOverCall {
+        io.cleave.manager.standby.TakeOverAnswer run(io.cleave.manager.standby.TakeOverRequest request) throws Exception;
+    }
+
     /** Answers with what {@code call} returns as JSON: its refusal (IllegalStateException) as 409, a failure to reach the shards as 503. */
     private static void respondWith(HttpExchange ex, java.util.concurrent.Callable<Object> call, String unavailable)
             throws IOException {

@@ -57,6 +57,12 @@ public final class BackupService implements AutoCloseable {
         });
     }
 
+    /** The id of the backup under way, or null when none is. */
+    public String underWay() {
+        BackupProgress p = running;
+        return p != null && !p.phase().terminal() ? p.id : null;
+    }
+
     public BackupConfig config() {
         return config;
     }

@@ -32,6 +32,7 @@ public final class PromoteCommand implements Callable<Integer> {
             out.printf("shard %d: applied up to GTID %s; %d XA branch(es) prepared%n", s.shard(),
                     s.gtid().isEmpty() ? "(none)" : s.gtid(), s.prepared());
         }
+        out.printf("shard map: %s%n", r.shardMap());
         out.printf("promoted to primary at epoch %d in %.2f s; proxy: %s%n", r.epoch(), r.millis() / 1000.0, r.proxy());
         if (r.stillPrepared() < 0) {
             out.println("the proxy does not run, so the prepared XA branches are not settled yet: see the daemon log");

@@ -83,6 +83,11 @@ public final class StatusCommand implements Callable<Integer> {
         out.printf("%nstandby pair: this home is the %s; primary: %s; epoch %d; semi-sync %s%n",
                 standby.role().name().toLowerCase(java.util.Locale.ROOT), standby.primary(), standby.epoch(),
                 standby.semiSync() ? "on (AFTER_SYNC, no fallback to async)" : "off");
+        if (standby.maps() != null) {
+            out.printf("shard map: this home routes by version %d; the newest written for the standby: %s%n",
+                    standby.maps().routed(), standby.maps().replicated() == 0 ? "none since the seed"
+                            : "version " + standby.maps().replicated());
+        }
         String format = "%-6s %-10s %-4s %-4s %-8s %-9s %-8s %-8s %-24s %s%n";
         out.printf(format, "SHARD", "SEMI-SYNC", "IO", "SQL", "LAG", "READ-ONLY", "WAITING", "ASYNC", "GTID", "ERROR");
         for (io.cleave.manager.standby.ShardReplication r : standby.shards()) {

@@ -30,6 +30,8 @@ public final class CleaveProxyService implements ProxyService {
 
     private final ProxyContext context;
     private volatile ProxyServer server;
+    /** Every shard is served by another home's server (after a switchover): this home's shards' events do not apply. */
+    private volatile boolean forwarding;
 
     public CleaveProxyService(ProxyContext context) {
         this.context = context;
@@ -52,14 +54,15 @@ public final class CleaveProxyService implements ProxyService {
                 config.xaRecoveryInterval(), config.deadlockCheckAfter(), loginLimits(config.login()),
                 config.transport(), config.pipelineDepth());
         MicrometerProxyMetrics metrics = new MicrometerProxyMetrics(context.meterRegistry(), context.shards().size());
-        server = ProxyServer.start(proxyConfig, context.topology(), context.shardMaps(), endpoints(), metrics);
+        server = ProxyServer.start(proxyConfig, context.topology(), context.shardMaps(), endpoints(), metrics,
+                io.cleave.manager.standby.ForwardingProxies.of(context.stateDir()));
         server.evaluationLimits(config.evaluate());
         server.runtime().schemaDriftLog(context.schemaDrift());
         server.consistentCuts(config.consistentCuts());
         // Idle connections to a shard that restarted are dead: drop them instead of failing a statement on each.
         // While a shard is down, statements any shard can answer go to the others.
         context.instanceEvents().subscribe((status, previous) -> {
-            if (server == null) {
+            if (server == null || forwarding) {
                 return;
             }
             if (status.state() == InstanceState.RUNNING && previous != InstanceState.RUNNING) {
@@ -91,6 +94,61 @@ public final class CleaveProxyService implements ProxyService {
     private static ShardEndpoint endpoint(io.cleave.manager.daemon.ShardEndpoint s) {
         return new ShardEndpoint(s.index(), s.socket(), new InetSocketAddress(s.host(), s.port()), s.user(),
                 s.secret().getBytes(StandardCharsets.UTF_8), s.attached());
+    }
+
+    @Override
+    public io.cleave.manager.standby.SwitchingProxy switching() {
+        ProxyServer running = running();
+        return new io.cleave.manager.standby.SwitchingProxy() {
+            @Override
+            public io.cleave.proxy.cutover.CutoverGate gate() {
+                return running.runtime().cutover();
+            }
+
+            @Override
+            public String runId() {
+                return running.runtime().runId();
+            }
+
+            @Override
+            public <T> T withoutRecovery(java.util.concurrent.Callable<T> work) throws Exception {
+                return running.withoutRecovery(work);
+            }
+
+            @Override
+            public void forwardTo(List<io.cleave.manager.standby.Attachment.ShardAddress> shards,
+                                  java.util.Map<Integer, String> sockets, String user, String password) {
+                forwarding = true;
+                List<ShardEndpoint> endpoints = new ArrayList<>();
+                for (io.cleave.manager.standby.Attachment.ShardAddress a : shards) {
+                    String socket = sockets.get(a.shard());
+                    Path local = socket != null && java.nio.file.Files.exists(Path.of(socket)) ? Path.of(socket) : null;
+                    endpoints.add(new ShardEndpoint(a.shard(), local, new InetSocketAddress(a.host(), a.port()), user,
+                            password.getBytes(StandardCharsets.UTF_8)));
+                }
+                running.forwardTo(endpoints);
+            }
+
+            @Override
+            public boolean forwarding() {
+                return forwarding;
+            }
+
+            @Override
+            public void serveOwnShards(String otherRun) {
+                running.runtime().inDoubt().otherProxy(otherRun);
+                running.serveFrom(endpoints(), false);
+                forwarding = false;
+            }
+
+            @Override
+            public void serveNoShard() {
+                forwarding = true;
+                for (io.cleave.manager.daemon.ShardEndpoint s : context.shards()) {
+                    running.removeShard(s.index());
+                }
+            }
+        };
     }
 
     @Override
@@ -196,7 +254,8 @@ public final class CleaveProxyService implements ProxyService {
         }
         Path socket = server.runtime().config().socket();
         return "listening on " + server.address().getHostString() + ":" + server.port()
-                + (socket != null ? " and " + socket : "");
+                + (socket != null ? " and " + socket : "")
+                + (forwarding ? "; forwarding its clients to the primary's shards (move them to the primary's proxy)" : "");
     }
 
     @Override

@@ -94,12 +94,15 @@ public final class Daemon implements AutoCloseable {
     private io.cleave.manager.schema.DriftJournal driftJournal;
     private io.cleave.manager.standby.PrimarySide primarySide;
     private io.cleave.manager.standby.ReplicationMonitor replication;
+    private io.cleave.manager.standby.layout.PairLayout pairLayout;
     /** Read by admin API threads. */
     private volatile ProxyService proxy;
     /** Read by admin API threads. */
     private volatile String proxyState = "not started";
     /** Held while a promotion runs: two at once would bump the epoch twice. */
     private final Object promoting = new Object();
+    /** This home's forwarding proxy held for the primary's switchover (made at the first hold). */
+    private volatile io.cleave.manager.standby.ForwardingHold forwardingHold;
     private Instant startedAt;
     private boolean closed;
 
@@ -171,6 +174,10 @@ public final class Daemon implements AutoCloseable {
                                     accounts.ensure(shards);
                                 }), registry);
                 moves.refuseWhileScaling(() -> scale != null && scale.running());
+                pairLayout = new io.cleave.manager.standby.layout.PairLayout(home, links, maps,
+                        () -> scale != null && scale.running());
+                scale.refuseWhen(pairLayout.guard()::scaleRefusal);
+                imports.refuseWhen(pairLayout.guard()::importRefusal);
                 String note = scaleNote(config.shards(), provisioned.shardMaps().current().shardCount());
                 if (note != null) {
                     log.info("{}", note);
@@ -204,7 +211,13 @@ public final class Daemon implements AutoCloseable {
         if (awaitSettled()) {
             new AppliedSettings(new ReadinessProbe(ShardAccount.USER, provisioned.account().secret())).check(supervisors.all());
             checkSchemas();
-            startProxy();
+            String unroutable = pairLayout.primaryStarting(localShards().size());
+            if (unroutable == null) {
+                startProxy();
+            } else {
+                log.error("the proxy does not start: {}", unroutable);
+                proxyState = "down: " + unroutable;
+            }
         } else {
             proxyState = options.proxy().isPresent() ? "down: no instance is ready" : "not part of this build";
         }
@@ -234,7 +247,13 @@ public final class Daemon implements AutoCloseable {
         primarySide = new io.cleave.manager.standby.PrimarySide(home, links, this::shardEndpoints,
                 config.server().serverIdBase(), this::writePairCnfs);
         replication = new io.cleave.manager.standby.ReplicationMonitor(home, links, this::shardEndpoints, registry, scheduler);
-        admin.standby(replication::report, primarySide::attach, on -> {
+        admin.standby(replication::report, () -> {
+            String refused = pairLayout.guard().attachRefusal();
+            if (refused != null) {
+                throw new IllegalStateException(refused);
+            }
+            return primarySide.attach();
+        }, on -> {
             try {
                 primarySide.semiSync(on);
             } catch (java.sql.SQLException e) {
@@ -246,6 +265,133 @@ public final class Daemon implements AutoCloseable {
             String of = standbyOf();
             return of == null ? null : "this home is a standby of " + of + ": its shards are replicas; run this on the primary";
         });
+        admin.switchover(this::switchover, this::takeOver, this::holdForwarding, () -> {
+            io.cleave.manager.standby.ForwardingHold h = forwardingHold;
+            if (h != null) {
+                h.release(() -> { });
+            }
+        });
+    }
+
+    /**
+     * {@code cleave switchover} on the primary: the proxy holds statements, the standby takes over at this
+     * home's GTID positions, the proxy routes every shard to it and this home becomes its standby.
+     */
+    private io.cleave.manager.standby.SwitchoverReport switchover(io.cleave.manager.standby.SwitchoverRequest request)
+            throws Exception {
+        synchronized (promoting) {
+            ProxyService p = proxy;
+            if (p == null) {
+                throw new IllegalStateException("this home's proxy does not run (" + proxyState + "): a switchover"
+                        + " holds its clients' statements while the shards switch");
+            }
+            return new io.cleave.manager.standby.Switchover(home, links, shardEndpoints(), p.switching(),
+                    this::switchoverRefusal, this::writePairCnfs, accounts).run(request);
+        }
+    }
+
+    /**
+     * Holds this standby's proxy when it forwards to the primary's shards (the primary's switchover begins);
+     * false when it does not forward (nothing to hold).
+     */
+    private boolean holdForwarding(long drainMillis, long holdMillis) throws Exception {
+        ProxyService p = proxy;
+        if (p == null || !p.switching().forwarding()) {
+            return false;
+        }
+        io.cleave.manager.standby.ForwardingHold h = forwardingHold;
+        if (h == null) {
+            h = new io.cleave.manager.standby.ForwardingHold(p.switching());
+            forwardingHold = h;
+        }
+        h.hold(drainMillis, holdMillis);
+        return true;
+    }
+
+    /** Why the home cannot switch over now (a move, scale, import or backup under way), or null. */
+    private String switchoverRefusal() {
+        if (!moves.active().isEmpty()) {
+            return "move " + moves.active().get(0).id + " is under way";
+        }
+        if (scale.running()) {
+            return "a scale is under way";
+        }
+        var running = imports.last().filter(i -> !i.state().equals("done") && !i.state().equals("failed"));
+        if (running.isPresent()) {
+            return "an import is under way (" + running.get().state() + ")";
+        }
+        String backup = backups.underWay();
+        if (backup != null) {
+            return "backup " + backup + " is under way";
+        }
+        ProxyService p = proxy;
+        // A lookup build writes the lookup tables from the proxy's own connections, outside any client statement.
+        return p != null && p.buildingUniqueKeys() ? "a global unique key's lookup is being built" : null;
+    }
+
+    /**
+     * The standby's part of a switchover: every replica applies up to the primary's positions, then the
+     * shards are promoted. The proxy starts after the answer: until the old primary's clients move, its
+     * proxy serves them on these shards.
+     */
+    private io.cleave.manager.standby.TakeOverAnswer takeOver(io.cleave.manager.standby.TakeOverRequest request)
+            throws Exception {
+        synchronized (promoting) {
+            if (supervisors.all().stream().anyMatch(s -> s.state() != InstanceState.RUNNING)) {
+                throw new IllegalStateException("not every shard of this standby runs ('cleave status' shows which):"
+                        + " nothing was changed");
+            }
+            ProxyService p = proxy;
+            io.cleave.manager.standby.ForwardingHold hold = forwardingHold;
+            boolean forwarding = p != null && p.switching().forwarding();
+            if (forwarding && (hold == null || !hold.claim())) {
+                throw new IllegalStateException("this home's proxy forwards its clients to the primary and does not hold"
+                        + " them now (its hold ended): nothing was changed");
+            }
+            io.cleave.manager.standby.TakeOverAnswer answer;
+            try {
+                accounts.adoptReplicated(runningDatadirs(), request.accounts());
+                answer = new io.cleave.manager.standby.TakeOver(home, links,
+                        shardEndpoints().stream().filter(e -> !e.attached()).toList(), primarySide).run(request);
+                // The newest shard map version the old primary published (replicated here) is routed by from now on,
+                // by this home's proxy as by a forwarding one serving this home's shards again.
+                pairLayout.promoted(localShards().size());
+            } catch (Exception e) {
+                if (forwarding) {
+                    hold.release(() -> { });
+                }
+                throw e;
+            }
+            if (forwarding) {
+                // The proxy's held statements run on this home's shards: the other home's proxy forwards here now.
+                hold.release(() -> {
+                    try {
+                        p.switching().serveOwnShards(request.forwardingRun());
+                    } catch (RuntimeException e) {
+                        // Its held statements must not reach the old primary's shards, which replicate this home's now.
+                        log.error("the proxy could not serve this home's shards again: it serves none", e);
+                        p.switching().serveNoShard();
+                    }
+                });
+            }
+            // After the answer, while the old primary's clients run again: the shards' my.cnf for the primary's
+            // role, and the proxy when this home had none (the old primary's proxy serves its clients meanwhile).
+            Thread serve = new Thread(() -> {
+                writePairCnfs();
+                if (forwarding) {
+                    startArchiving();
+                    replication.poll();
+                    return;
+                }
+                checkSchemas();
+                startProxy();
+                startArchiving();
+                replication.poll();
+            }, "proxy-after-take-over");
+            serve.setDaemon(true);
+            serve.start();
+            return answer;
+        }
     }
 
     /**
@@ -266,19 +412,25 @@ public final class Daemon implements AutoCloseable {
                 throw new IllegalStateException("not every shard of this standby runs: a shard that is down cannot be"
                         + " promoted, and the new primary would lack it ('cleave status' shows which)");
             }
-            List<io.cleave.manager.standby.ShardPromotion> shards = promotion.promote(
-                    shardEndpoints().stream().filter(e -> !e.attached()).map(ShardEndpoint::index).toList());
+            List<io.cleave.manager.standby.ShardPromotion> shards = promotion.promote(localShards());
+            io.cleave.manager.standby.layout.MapInstall.Installed map = pairLayout.promoted(localShards().size());
             writePairCnfs();
             checkSchemas();
             startProxy();
             ProxyService p = proxy;
             int stillPrepared = p == null ? -1 : p.inDoubt().size();
             startArchiving();
+            // The old primary's moves under way left rows the map's ghosts hide: their clean-up runs here.
+            moves.resume();
             replication.poll();
             long epoch = io.cleave.manager.standby.StandbyState.of(home).orElseThrow().epoch();
-            return new io.cleave.manager.standby.PromotionReport(epoch, shards, stillPrepared,
+            return new io.cleave.manager.standby.PromotionReport(epoch, shards, map.toString(), stillPrepared,
                     (System.nanoTime() - started) / 1_000_000, proxyState);
         }
+    }
+
+    private List<Integer> localShards() {
+        return shardEndpoints().stream().filter(e -> !e.attached()).map(ShardEndpoint::index).toList();
     }
 
     /** The running shards' my.cnf written again with the standby pair's options (read at each shard's next start). */
@@ -527,8 +679,11 @@ public final class Daemon implements AutoCloseable {
         List<InstanceStatus> instances = supervisors.all().stream().map(InstanceSupervisor::status).toList();
         boolean ready = !instances.isEmpty() && instances.stream().allMatch(i -> i.state() == InstanceState.RUNNING);
         String note = provisioned == null ? null : scaleNote(config.shards(), provisioned.shardMaps().current().shardCount());
+        ProxyService running = proxy;
+        // Read afresh: after a switchover the proxy says it forwards its clients to the other home.
+        String proxyNow = running != null ? running.describe() : proxyState;
         return new StatusReport(ProcessHandle.current().pid(), home.toString(), String.valueOf(startedAt),
-                provisioned == null ? null : provisioned.binary().describe(), ready, proxyState, instances,
+                provisioned == null ? null : provisioned.binary().describe(), ready, proxyNow, instances,
                 inDoubtOrNull(), proxy == null ? null : proxy.latestDeadlock(), note,
                 withSchemas && ready ? schemaDrift() : null, replication == null ? null : replication.report());
     }

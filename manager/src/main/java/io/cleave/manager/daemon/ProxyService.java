@@ -78,6 +78,11 @@ public interface ProxyService extends AutoCloseable {
         return null;
     }
 
+    /** What a standby pair's switchover does with the proxy (hold, re-route every shard); refused when it cannot. */
+    default io.cleave.manager.standby.SwitchingProxy switching() {
+        throw new IllegalStateException("this proxy cannot serve a switchover");
+    }
+
     /** Stops accepting clients and closes their sessions and backend connections. */
     @Override
     void close();

@@ -11,7 +11,9 @@ import org.slf4j.LoggerFactory;
  * {@code -Dcleave.test.moveHaltAt=<POINT>}: the process then dies like kill -9 when a move reaches
  * that point, so resuming can be proved from each. With {@code -Dcleave.test.moveHaltGate=<file>}
  * as well, the move waits at that point until the file exists and halts then: the test decides
- * when (after its clients wrote), instead of racing a copy that can reach the point at once.
+ * when (after its clients wrote), instead of racing a copy that can reach the point at once. With
+ * {@code -Dcleave.test.moveHaltMove=<id>} only that move halts (others before it run to their end).
+ * {@code -Dcleave.test.movePauseAt} makes a move wait instead, and go on (see {@link #pauseFromSystemProperties}).
  */
 @FunctionalInterface
 public interface MoveHooks {
@@ -45,27 +47,52 @@ public interface MoveHooks {
     static MoveHooks fromSystemProperties() {
         String haltAt = System.getProperty("cleave.test.moveHaltAt");
         if (haltAt == null || haltAt.isBlank()) {
-            return NONE;
+            return pauseFromSystemProperties();
         }
         Point target = Point.valueOf(haltAt.trim());
         String gateProperty = System.getProperty("cleave.test.moveHaltGate");
         Path gate = gateProperty == null || gateProperty.isBlank() ? null : Path.of(gateProperty);
+        long onlyMove = Long.getLong("cleave.test.moveHaltMove", 0);
         Logger log = LoggerFactory.getLogger(MoveHooks.class);
         log.warn("test hook armed: the process halts when a move reaches {}{}", target,
                 gate == null ? "" : " once " + gate + " exists");
         return (point, id) -> {
-            if (point == target) {
-                while (gate != null && !Files.exists(gate)) {
-                    try {
-                        Thread.sleep(20);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        return;
-                    }
-                }
+            if (point == target && (onlyMove == 0 || id == onlyMove)) {
+                awaitGate(gate);
                 log.warn("test hook: halting move {} at {}", id, point);
                 Runtime.getRuntime().halt(137);
             }
         };
+    }
+
+    /**
+     * {@code -Dcleave.test.movePauseAt=<POINT> -Dcleave.test.movePauseGate=<file>}: a move waits at that point
+     * until the file exists, then goes on (a test changes something around the process at a known step).
+     */
+    private static MoveHooks pauseFromSystemProperties() {
+        String pauseAt = System.getProperty("cleave.test.movePauseAt");
+        String gateProperty = System.getProperty("cleave.test.movePauseGate");
+        if (pauseAt == null || pauseAt.isBlank() || gateProperty == null || gateProperty.isBlank()) {
+            return NONE;
+        }
+        Point target = Point.valueOf(pauseAt.trim());
+        Path gate = Path.of(gateProperty);
+        LoggerFactory.getLogger(MoveHooks.class).warn("test hook armed: a move waits at {} until {} exists", target, gate);
+        return (point, id) -> {
+            if (point == target) {
+                awaitGate(gate);
+            }
+        };
+    }
+
+    private static void awaitGate(Path gate) {
+        while (gate != null && !Files.exists(gate)) {
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
     }
 }

@@ -49,6 +49,7 @@ public final class MoveService implements AutoCloseable {
 
     /** Picks up the moves a previous daemon left unfinished, where the journal and the shard map say they are. */
     public synchronized void resume() {
+        adoptLeftovers();
         for (MoveRecord r : env.journal().loadAll()) {
             if (r.phase.terminal()) {
                 continue;
@@ -102,6 +103,7 @@ public final class MoveService implements AutoCloseable {
      */
     public synchronized MoveRecord start(String keyspace, String keys, int target, String origin) {
         refuseDuringUniqueKeyBuild();
+        refuseOverUnknownMoves();
         if (origin.equals("cli")) {
             refuseIfScaling("move keys");
         }
@@ -137,6 +139,7 @@ public final class MoveService implements AutoCloseable {
             throw new IllegalArgumentException("not a move of tables");
         }
         refuseDuringUniqueKeyBuild();
+        refuseOverUnknownMoves();
         for (MoveRecord m : unended()) {
             if (m.kind == MoveKind.TABLES) {
                 for (TableProgress t : m.tables) {
@@ -173,8 +176,54 @@ public final class MoveService implements AutoCloseable {
 
     private final java.util.Set<Long> reservedIds = new java.util.HashSet<>();
 
+    /** Journals the clean-up of key moves the map names and no journal records ({@link LeftoverMoves}). */
+    private void adoptLeftovers() {
+        java.util.Set<Long> known = new java.util.HashSet<>(live.keySet());
+        env.journal().loadAll().forEach(r -> known.add(r.id));
+        known.addAll(reservedIds);
+        try {
+            for (MoveRecord r : LeftoverMoves.adopt(env, known)) {
+                log.info("move {}: {} ({})", r.id, r.message, r.what());
+                env.journal().save(r);
+            }
+        } catch (java.sql.SQLException | RuntimeException e) {
+            log.warn("moves this home has no record of are not cleaned up: {}", e.getMessage());
+        }
+    }
+
+    /**
+     * Refuses every move while the map holds rows of moves this home has no record of: a promoted standby's
+     * map carries the ghosts (and frozen tables) of the moves its old primary was running, whose journals
+     * stayed there. Another move could reuse such a move's id or copy onto its left-over rows, and its
+     * ghosts would then hide or show the wrong rows.
+     */
+    private void refuseOverUnknownMoves() {
+        java.util.Set<Long> unknown = mapMoveIds();
+        env.journal().loadAll().forEach(r -> unknown.remove(r.id));
+        unknown.removeAll(live.keySet());
+        unknown.removeAll(reservedIds);
+        if (!unknown.isEmpty()) {
+            throw new MoveRefused(MoveRefused.Kind.CONFLICT, "the shard map holds rows of moves " + unknown + " this home"
+                    + " has no record of (moves the old primary was running when this home was promoted): their rows"
+                    + " stay on two shards, left out of reads, and moves are refused until they are settled. A move of"
+                    + " keys is cleaned up on its own ('cleave moves'); a move of tables (shard-table, import, scale)"
+                    + " cannot be settled yet");
+        }
+    }
+
+    /** The ids of moves the map names (ghosts, tables being copied). */
+    private java.util.Set<Long> mapMoveIds() {
+        io.cleave.router.shardmap.ShardMap map = env.maps().current();
+        java.util.Set<Long> ids = new java.util.TreeSet<>(map.movingTables().values());
+        map.ghosts().forEach(g -> ids.add(g.moveId()));
+        return ids;
+    }
+
     private long nextId() {
         long id = env.journal().nextId();
+        for (long m : mapMoveIds()) {
+            id = Math.max(id, m + 1);
+        }
         for (long r : reservedIds) {
             id = Math.max(id, r + 1);
         }

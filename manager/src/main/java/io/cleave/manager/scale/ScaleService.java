@@ -46,6 +46,7 @@ public final class ScaleService implements AutoCloseable {
     private final Instances instances;
     private final Steps steps;
     private volatile ScaleRecord current;
+    private volatile java.util.function.Supplier<String> refusal = () -> null;
 
     /** {@code meters}: where the scale's state and moves are published (/metrics). */
     public ScaleService(Path stateDir, MoveService moves, ShardRegistry registry, Instances instances,
@@ -102,8 +103,17 @@ public final class ScaleService implements AutoCloseable {
         }
     }
 
+    /** Refuses every scale (409) while {@code reason} names why (a standby attached). */
+    public void refuseWhen(java.util.function.Supplier<String> reason) {
+        this.refusal = reason;
+    }
+
     /** Plans the change (refused as a whole when it cannot work) and starts it. */
     public synchronized ScaleStatus start(int to) {
+        String refused = refusal.get();
+        if (refused != null) {
+            throw conflict(refused);
+        }
         ScaleRecord r = current;
         ShardMap map = maps.current();
         if (running()) {

@@ -45,18 +45,30 @@ public final class PrimarySide {
     /**
      * {@code config} with the pair's options in the shards' my.cnf on a primary (semi-sync when on, strict
      * GTIDs): written at every start of the daemon and again when semi-sync is switched, so a shard that
-     * restarts waits for the standby from its first commit. Unchanged on a home without a standby.
+     * restarts waits for the standby from its first commit; on a standby the replica options (an old primary's
+     * config has none of them). Unchanged on a home without a standby.
      */
     public static CleaveConfig withPairOptions(CleaveConfig config, CleaveHome home) {
         StandbyState state = StandbyState.of(home).orElse(null);
-        if (state == null || state.role() != HostRole.PRIMARY) {
+        if (state == null) {
             return config;
         }
         Map<String, String> options = new LinkedHashMap<>(config.server().options());
-        options.putAll(SemiSync.cnfOptions(state.semiSync()));
-        // A promoted standby's config still holds the replica options it was seeded with.
-        options.put("read_only", "OFF");
-        options.put("rpl_semi_sync_slave_enabled", "OFF");
+        // Replicated transactions go into the shard's own binlog on either side: a switchover makes the
+        // standby replicate from the old primary's binlog and back, from the same GTID positions.
+        options.put("log_slave_updates", "ON");
+        if (state.role() == HostRole.PRIMARY) {
+            options.putAll(SemiSync.cnfOptions(state.semiSync()));
+            // A promoted standby's config still holds the replica options it was seeded with.
+            options.put("read_only", "OFF");
+            options.put("rpl_semi_sync_slave_enabled", "OFF");
+        } else {
+            // An old primary made a standby by a switchover: its config holds none of the replica options.
+            options.put("read_only", "ON");
+            options.put("gtid_strict_mode", "ON");
+            options.put("rpl_semi_sync_slave_enabled", "ON");
+            options.put("rpl_semi_sync_master_enabled", "OFF");
+        }
         ServerConfig s = config.server();
         return config.withServer(new ServerConfig(s.binary(), s.basePort(), options, s.osUser(), s.serverIdBase()));
     }
@@ -83,7 +95,17 @@ public final class PrimarySide {
     }
 
     /** Turns semi-sync on or off on every shard, and keeps the choice for shards that restart. */
-    public synchronized StandbyState semiSync(boolean on) throws SQLException {
+    public StandbyState semiSync(boolean on) throws SQLException {
+        StandbyState next = semiSyncNow(on);
+        rewriteCnfs.run();
+        return next;
+    }
+
+    /**
+     * As {@link #semiSync}, without writing the shards' my.cnf (a switchover's take-over writes them once the
+     * held statements run: its pause is no place for file writes).
+     */
+    synchronized StandbyState semiSyncNow(boolean on) throws SQLException {
         StandbyState state = StandbyState.of(home).orElseThrow(() -> new IllegalStateException(
                 "no standby is attached to this home: run 'cleave standby' on the standby's host first"));
         if (state.role() != HostRole.PRIMARY) {
@@ -100,7 +122,6 @@ public final class PrimarySide {
         }
         StandbyState next = state.withSemiSync(on);
         StandbyState.file(home).save(next);
-        rewriteCnfs.run();
         log.info("semi-sync {} on {} shards", on ? "on (AFTER_SYNC, no fallback to async)" : "off", shards.get().size());
         return next;
     }

@@ -56,6 +56,20 @@ public final class Promotion {
      * replica configuration left).
      */
     public List<ShardPromotion> promote(List<Integer> shards) throws SQLException, InterruptedException {
+        return promote(shards, true);
+    }
+
+    /**
+     * Promotes every shard in {@code shards} whose replica has already applied everything its primary
+     * wrote (a switchover waited for each one's GTID position while the primary was read-only): no relay
+     * log is drained, the replica only stops.
+     */
+    public List<ShardPromotion> promoteCaughtUp(List<Integer> shards) throws SQLException, InterruptedException {
+        return promote(shards, false);
+    }
+
+    private List<ShardPromotion> promote(List<Integer> shards, boolean drainRelayLog)
+            throws SQLException, InterruptedException {
         String refused = refusal();
         if (refused != null) {
             throw new IllegalStateException(refused);
@@ -63,21 +77,28 @@ public final class Promotion {
         List<ShardPromotion> out = new ArrayList<>();
         for (int shard : shards) {
             try (Connection c = links.open(shard)) {
-                out.add(promoteShard(shard, c));
+                out.add(promoteShard(shard, c, drainRelayLog));
             }
         }
+        return becomePrimary(out);
+    }
+
+    private List<ShardPromotion> becomePrimary(List<ShardPromotion> out) {
         StandbyState state = StandbyState.of(home).orElseThrow();
         StandbyState.file(home).save(new StandbyState(HostRole.PRIMARY, state.epoch() + 1, null, false));
         log.info("promoted to primary at epoch {}: {}", state.epoch() + 1, out);
         return out;
     }
 
-    private ShardPromotion promoteShard(int shard, Connection c) throws SQLException, InterruptedException {
+    private ShardPromotion promoteShard(int shard, Connection c, boolean drainRelayLog)
+            throws SQLException, InterruptedException {
         try (Statement s = c.createStatement()) {
             long started = System.nanoTime();
             s.execute("STOP SLAVE IO_THREAD");
             long ioStopped = System.nanoTime();
-            drain(shard, s);
+            if (drainRelayLog) {
+                drain(shard, s);
+            }
             long drained = System.nanoTime();
             s.execute("STOP SLAVE");
             // Where a promotion's time goes: a stop waits when a thread is blocked (the network, an unfinished group).
@@ -133,7 +154,8 @@ public final class Promotion {
         }
     }
 
-    private static int prepared(Statement s) throws SQLException {
+    /** Cleave's XA branches prepared on the shard. */
+    static int prepared(Statement s) throws SQLException {
         int n = 0;
         try (ResultSet rs = s.executeQuery("XA RECOVER")) {
             while (rs.next()) {

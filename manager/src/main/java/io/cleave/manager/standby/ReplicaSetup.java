@@ -40,12 +40,34 @@ final class ReplicaSetup {
             for (PendingPrepare p : prepared) {
                 applyPrepareGroup(s, primary, account, p);
             }
-            s.execute("RESET SLAVE ALL");
-            s.execute("SET GLOBAL gtid_slave_pos = '" + gtid(cutGtid) + "'");
-            s.execute("SET GLOBAL rpl_semi_sync_slave_enabled = ON");
-            s.execute("CHANGE MASTER TO " + source(primary, account) + ", MASTER_USE_GTID = slave_pos");
-            s.execute("START SLAVE");
+            replicateFrom(s, primary, account, cutGtid);
         }
+    }
+
+    /**
+     * Makes a shard that was a primary a replica of the other home's shard, which took over at
+     * {@code gtid}: the shard's own binlog ends there too (it was read-only since, and the other
+     * shard applied exactly that), so it replicates from there on, acknowledging in semi-sync. It
+     * keeps its binlog: the other home may switch back to it later, from the same positions.
+     */
+    static void follow(Connection shard, Attachment.ShardAddress primary, ReplicationAccount account, String gtid)
+            throws SQLException {
+        try (Statement s = shard.createStatement()) {
+            s.execute("SET GLOBAL read_only = ON");
+            s.execute("SET GLOBAL gtid_strict_mode = ON");
+            s.execute("SET GLOBAL rpl_semi_sync_master_enabled = OFF");
+            s.execute("STOP SLAVE");
+            replicateFrom(s, primary, account, gtid);
+        }
+    }
+
+    private static void replicateFrom(Statement s, Attachment.ShardAddress primary, ReplicationAccount account,
+                                      String gtid) throws SQLException {
+        s.execute("RESET SLAVE ALL");
+        s.execute("SET GLOBAL gtid_slave_pos = '" + gtid(gtid) + "'");
+        s.execute("SET GLOBAL rpl_semi_sync_slave_enabled = ON");
+        s.execute("CHANGE MASTER TO " + source(primary, account) + ", MASTER_USE_GTID = slave_pos");
+        s.execute("START SLAVE");
     }
 
     /**

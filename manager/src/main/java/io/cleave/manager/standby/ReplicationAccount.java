@@ -27,6 +27,16 @@ public record ReplicationAccount(String user, String password) {
         return new ReplicationAccount(USER, Secrets.readOrCreate(home.state().resolve("replication-secret")));
     }
 
+    /**
+     * Keeps the primary's password as this home's own (a standby taking over): the old primary's shards,
+     * which have the account with it, then replicate this home's with it, and a later switch back too.
+     */
+    static ReplicationAccount adopt(CleaveHome home, String password) throws java.io.IOException {
+        ReplicationAccount account = new ReplicationAccount(USER, password);
+        Secrets.replacePrivate(home.state().resolve("replication-secret"), password);
+        return account;
+    }
+
     /** Makes the account right on one shard, outside the binlog (each home makes its own). */
     void ensure(Connection shard) throws SQLException {
         String account = "'" + user + "'@'%'";

@@ -38,6 +38,7 @@ public final class ReplicationMonitor implements AutoCloseable {
     private final ScheduledExecutorService scheduler;
     private volatile java.util.concurrent.ScheduledFuture<?> task;
     private volatile boolean primarySemiSyncAsked;
+    private volatile long replicatedMapVersion;
 
     public ReplicationMonitor(CleaveHome home, ShardLinks links, Supplier<List<ShardEndpoint>> shards,
                               MeterRegistry registry, ScheduledExecutorService scheduler) {
@@ -53,6 +54,11 @@ public final class ReplicationMonitor implements AutoCloseable {
                 .description("the standby pair's epoch; 0 without a standby").register(registry);
         Gauge.builder("cleave_standby_primary", home, h -> StandbyState.of(h).map(st -> st.role() == HostRole.PRIMARY ? 1 : 0)
                 .orElse(0)).description("1 when this home is the pair's primary").register(registry);
+        Gauge.builder("cleave_standby_shard_map_version", this, m -> m.replicatedMapVersion).tag("kind", "replicated")
+                .description("the newest shard map version written for the standby on the default shard (as last read)")
+                .register(registry);
+        Gauge.builder("cleave_standby_shard_map_version", this, m -> m.routedMapVersion()).tag("kind", "routed")
+                .description("the shard map version this home routes by").register(registry);
         task = scheduler.scheduleWithFixedDelay(this::poll, 0, 2, TimeUnit.SECONDS);
     }
 
@@ -65,7 +71,13 @@ public final class ReplicationMonitor implements AutoCloseable {
         List<ShardReplication> list = new ArrayList<>(last.values());
         list.sort(java.util.Comparator.comparingInt(ShardReplication::shard));
         return new StandbyReport(state.role(), state.epoch(), state.role() == HostRole.PRIMARY ? "this host"
-                : state.primary(), state.semiSync(), list);
+                : state.primary(), state.semiSync(), list, new StandbyReport.MapVersions(routedMapVersion(),
+                replicatedMapVersion));
+    }
+
+    private long routedMapVersion() {
+        return java.nio.file.Files.exists(home.shardMapFile())
+                ? new io.cleave.manager.home.ShardMapStore(home.shardMapFile()).read().version() : 0;
     }
 
     /** Reads every shard now (tests and the admin API use it to see a change at once). */
@@ -74,16 +86,20 @@ public final class ReplicationMonitor implements AutoCloseable {
         if (state == null) {
             return;
         }
+        long mapVersion = 0;
         for (ShardEndpoint e : shards.get()) {
             try (Connection c = links.open(e.index())) {
                 ShardReplication r = ReplicationProbe.read(e.index(), c, state.role());
                 if (last.put(e.index(), r) == null) {
                     bind(e.index());
                 }
+                // Only the default shard holds rows: the newest of all is its.
+                mapVersion = Math.max(mapVersion, io.cleave.manager.standby.layout.MapRows.newestVersion(c));
             } catch (SQLException ex) {
                 log.debug("shard {}: replication not readable: {}", e.index(), ex.getMessage());
             }
         }
+        replicatedMapVersion = mapVersion;
         if (state.role() == HostRole.STANDBY && !primarySemiSyncAsked && !last.isEmpty()
                 && last.values().stream().allMatch(ShardReplication::replicating)) {
             askPrimaryForSemiSync(state);

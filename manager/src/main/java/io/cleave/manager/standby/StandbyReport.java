@@ -7,6 +7,16 @@ import java.util.List;
  *
  * @param primary the primary's admin URL; {@code this host} on the primary
  * @param shards  each shard's replication as last read (every 2 s); empty before the first read
+ * @param maps    the shard map version this home routes by and the newest its shards hold for the standby
  */
-public record StandbyReport(HostRole role, long epoch, String primary, boolean semiSync, List<ShardReplication> shards) {
+public record StandbyReport(HostRole role, long epoch, String primary, boolean semiSync, List<ShardReplication> shards,
+                            MapVersions maps) {
+
+    /**
+     * @param routed     the version in this home's state (a standby's: the seed's, until a promotion installs a newer one)
+     * @param replicated the newest version written for the standby ({@code cleave.shard_maps}); 0 when none was since
+     *                   the seed (as last read)
+     */
+    public record MapVersions(long routed, long replicated) {
+    }
 }

@@ -73,6 +73,7 @@ public final class StandbySeed {
                 + " shards, epoch " + attachment.epoch());
         String backup = null;
         Restore.Result restored = null;
+        java.util.concurrent.atomic.AtomicReference<String> backedUpMap = new java.util.concurrent.atomic.AtomicReference<>();
         int attempt = 0;
         while (restored == null) {
             attempt++;
@@ -80,7 +81,11 @@ public final class StandbySeed {
             try {
                 restored = new Restore(backupSettings, env, say)
                         .adjustingConfig(config::apply)
-                        .finishingWith((shards, manifest) -> replicate(primary, shards, manifest, attachment))
+                        .finishingWith((shards, manifest) -> {
+                            backedUpMap.set(manifest.shardMap());
+                            io.cleave.manager.standby.layout.SeedVersion.refuseMoveAtCut(manifest.shardMap());
+                            replicate(primary, shards, manifest, attachment);
+                        })
                         .run(new RestoreRequest(request.location(), backup, OptionalLong.empty(), OptionalLong.empty(),
                                 request.home(), OptionalInt.empty()));
             } catch (SeedCheck.TornAtCut e) {
@@ -98,6 +103,7 @@ public final class StandbySeed {
             throw new IllegalStateException("the standby's restore differs from the backup: " + restored.problems());
         }
         CleaveHome home = new CleaveHome(restored.home());
+        io.cleave.manager.standby.layout.SeedVersion.keepPrimarys(home, restored.config(), backedUpMap.get());
         Secrets.writePrivate(home.state().resolve(ReplicationMonitor.PRIMARY_TOKEN), request.token() + "\n");
         StandbyState.file(home).save(new StandbyState(HostRole.STANDBY, attachment.epoch(), request.primary(), false));
         return new Result(restored.home(), restored.config(), backup, restored.shards(), restored.rows(),

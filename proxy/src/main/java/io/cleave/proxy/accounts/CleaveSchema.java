@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * Cleave's own schema on every shard, which no client account holds a privilege on: commit
- * decisions, sequences, the proxy's runs, and procedures that run as the shard account
+ * decisions, sequences, the proxy's runs, the shard maps a standby replicates, and procedures that run as the shard account
  * (SQL SECURITY DEFINER) for what the proxy must do on a client's own connection:
  * <ul>
  * <li>{@link #DECIDE}: the decision row of a cross-shard commit goes in inside the coordinator's
@@ -28,6 +28,13 @@ public final class CleaveSchema {
     public static final String NAME = "cleave";
     public static final String DECIDE = "cleave.decide";
     public static final String TEMPORARY_TABLE = "cleave.temporary_table";
+    /**
+     * Every shard map version a primary of a standby pair published, written on the default shard in
+     * the step that publishes it, so replication carries it to the standby with the rows it routes.
+     */
+    public static final String SHARD_MAPS_DDL = "CREATE TABLE IF NOT EXISTS cleave.shard_maps (version BIGINT NOT NULL"
+            + " PRIMARY KEY, map LONGTEXT CHARACTER SET utf8mb4 NOT NULL, written TIMESTAMP(6) NOT NULL DEFAULT"
+            + " CURRENT_TIMESTAMP(6)) ENGINE=InnoDB";
     /** An empty table every account may read (see above). */
     public static final String READ_VIEW = "cleave.read_view";
 
@@ -74,6 +81,7 @@ public final class CleaveSchema {
                 + " next_value BIGINT NOT NULL) ENGINE=InnoDB", false));
         out.add(new Step("CREATE TABLE IF NOT EXISTS cleave.runs (run VARCHAR(64) NOT NULL PRIMARY KEY,"
                 + " started TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6)) ENGINE=InnoDB", false));
+        out.add(new Step(SHARD_MAPS_DDL, false));
         out.add(new Step("CREATE TABLE IF NOT EXISTS " + READ_VIEW + " (id TINYINT NOT NULL PRIMARY KEY) ENGINE=InnoDB",
                 false));
         out.add(new Step(io.cleave.proxy.unique.UniqueIndexes.CATALOG_DDL, false));

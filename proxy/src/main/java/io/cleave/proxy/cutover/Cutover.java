@@ -19,8 +19,17 @@ public record Cutover(long moveId, Scope scope, int source, Duration drainDeadli
         this(moveId, new Scope.Keys(keyspace, keys, function), source, drainDeadline);
     }
 
+    /**
+     * A switch of every shard at once (a standby pair's switchover, {@code id} naming it in logs): every
+     * statement that reaches a shard waits, and every session's transaction and connection-bound state
+     * must end first.
+     */
+    public static Cutover allShards(long id, Duration drainDeadline) {
+        return new Cutover(id, new Scope.AllShards(), -1, drainDeadline);
+    }
+
     /** Which statements a cutover holds. */
-    public sealed interface Scope permits Scope.Keys, Scope.Source {
+    public sealed interface Scope permits Scope.Keys, Scope.Source, Scope.AllShards {
 
         /**
          * Statements that may reach {@code keys} of {@code keyspace}.
@@ -35,6 +44,13 @@ public record Cutover(long moveId, Scope scope, int source, Duration drainDeadli
          * shards they live on), so any statement planned by the old rules could touch them.
          */
         record Source() implements Scope {
+        }
+
+        /**
+         * Every statement that reaches any shard: the shards themselves change (another host's
+         * take over), so nothing may run on the old ones once the switch begins.
+         */
+        record AllShards() implements Scope {
         }
     }
 

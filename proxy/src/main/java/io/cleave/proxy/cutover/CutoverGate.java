@@ -99,10 +99,12 @@ public final class CutoverGate {
         try {
             long deadline = start + cutover.drainDeadline().toNanos();
             if (!a.drain(deadline)) {
-                reason = "transactions or statements on the moving keys were still running after "
-                        + cutover.drainDeadline().toMillis() + " ms";
+                reason = (allShards(cutover) ? "transactions, statements or connection-bound session state (temporary"
+                        + " tables, locks, prepared SQL statements) were still open" : "transactions or statements on"
+                        + " the moving keys were still running") + " after " + cutover.drainDeadline().toMillis() + " ms";
             } else if (!a.awaitCommits(deadline)) {
-                reason = "branch commits of answered transactions were still running on shard " + cutover.source()
+                reason = "branch commits of answered transactions were still running on "
+                        + (allShards(cutover) ? "a shard" : "shard " + cutover.source())
                         + " after " + cutover.drainDeadline().toMillis() + " ms";
             } else {
                 fence.apply();
@@ -112,13 +114,18 @@ public final class CutoverGate {
             throw e;
         } catch (Exception e) {
             reason = "the final catch-up failed: " + e.getMessage();
-            log.warn("move {}: cutover attempt given up: {}", cutover.moveId(), e.toString());
+            log.warn("{}: cutover attempt given up: {}", allShards(cutover) ? "switchover" : "move " + cutover.moveId(),
+                    e.toString());
         } finally {
             armed = null;
             a.release();
         }
         long pause = System.nanoTime() - start;
         return new Cutover.Outcome(switched, pause, a.maxHeldNanos(), a.heldCount(), reason);
+    }
+
+    private static boolean allShards(Cutover cutover) {
+        return cutover.scope() instanceof Cutover.Scope.AllShards;
     }
 
     /** An armed cutover: who must finish first, and what waits. */
@@ -142,8 +149,13 @@ public final class CutoverGate {
         private record Held(Participant participant, Runnable retry, long since) {
         }
 
+        /** Whether the participant works where the cutover switches: on the source, or on any shard for all of them. */
+        private boolean holds(Participant p) {
+            return allShards(cutover) ? p.holdsAnyShard() : p.holdsTransactionOn(cutover.source());
+        }
+
         private Enrollment enroll(Participant p, boolean countCommand) {
-            boolean tx = p.holdsTransactionOn(cutover.source());
+            boolean tx = holds(p);
             boolean cmd = countCommand && p.busy() && !holding.contains(p);
             return new Enrollment(tx, p.transactionSerial(), cmd, p.commandSerial());
         }
@@ -154,8 +166,7 @@ public final class CutoverGate {
             if (!touches(plan, values)) {
                 return true;
             }
-            if ((e.transaction() || e.command()) && p.transactionSerial() == e.transactionSerial()
-                    && p.holdsTransactionOn(cutover.source())) {
+            if ((e.transaction() || e.command()) && p.transactionSerial() == e.transactionSerial() && holds(p)) {
                 // A transaction already on the source (or opened there by a command running when the
                 // cutover armed) finishes there; the drain waits for it.
                 return true;
@@ -222,9 +233,19 @@ public final class CutoverGate {
          * transactions it waited for are among them (they ended for their clients at the answer).
          */
         boolean awaitCommits(long deadline) throws InterruptedException {
-            CompletableFuture<Void> ended = new CompletableFuture<>();
-            commits.whenEnded(cutover.source(), () -> ended.complete(null));
-            return await(List.of(ended), deadline);
+            List<CompletableFuture<Void>> ended = new ArrayList<>();
+            if (allShards(cutover)) {
+                for (int s = 0; s < maps.get().shardCount(); s++) {
+                    CompletableFuture<Void> f = new CompletableFuture<>();
+                    commits.whenEnded(s, () -> f.complete(null));
+                    ended.add(f);
+                }
+            } else {
+                CompletableFuture<Void> f = new CompletableFuture<>();
+                commits.whenEnded(cutover.source(), () -> f.complete(null));
+                ended.add(f);
+            }
+            return await(ended, deadline);
         }
 
         private boolean finished(Participant p, Enrollment en) {
@@ -233,8 +254,8 @@ public final class CutoverGate {
             }
             // A command running at arming may have opened (or joined) a transaction on the source
             // before it ended: that transaction finishes too before the map changes.
-            boolean txDone = !en.transaction() && !en.command() || p.transactionSerial() != en.transactionSerial()
-                    || !p.holdsTransactionOn(cutover.source());
+            boolean txDone = !en.transaction() && !en.command() || !holds(p)
+                    || !allShards(cutover) && p.transactionSerial() != en.transactionSerial();
             boolean cmdDone = !en.command() || !p.busy() || p.commandSerial() != en.commandSerial() || holding.contains(p);
             return txDone && cmdDone;
         }
@@ -283,6 +304,9 @@ public final class CutoverGate {
             }
             if (cutover.scope() instanceof Cutover.Scope.Keys k) {
                 return touchesKeys(plan, values, k);
+            }
+            if (allShards(cutover)) {
+                return plan instanceof Plan.Route || plan instanceof Plan.InsertSplit;
             }
             return reachesSource(plan, values);
         }

@@ -14,6 +14,13 @@ public interface Participant {
     /** The session's transaction holds (or is joining) {@code shard}. */
     boolean holdsTransactionOn(int shard);
 
+    /**
+     * The session keeps a backend connection beyond one statement on some shard: its transaction's
+     * (or one it is joining), or one pinned by connection-bound state (temporary tables, locks,
+     * prepared SQL statements, cursors), which cannot follow the session to another server.
+     */
+    boolean holdsAnyShard();
+
     /** Changes whenever the session's transaction ends. */
     long transactionSerial();
 

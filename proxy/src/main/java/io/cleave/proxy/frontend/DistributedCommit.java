@@ -363,8 +363,10 @@ final class DistributedCommit extends SessionLegs {
         }
         if (failed.isEmpty()) {
             String cleanup = "DELETE FROM cleave.decisions WHERE xid = " + q();
-            new MultiExchange(new SystemContext(session.loop()), false, results -> {
-            }).leg(coordinator, sql(cleanup)).start();
+            CommitFence cleanups = session.runtime().decisionCleanups();
+            long ticket = cleanups.pending(coordinator);
+            new MultiExchange(new SystemContext(session.loop()), false, results -> cleanups.done(coordinator, ticket))
+                    .leg(coordinator, sql(cleanup)).start();
         } else {
             log.warn("transaction {}: committed; a branch did not commit ({}), recovery will commit it", xid,
                     String.join("; ", failed));

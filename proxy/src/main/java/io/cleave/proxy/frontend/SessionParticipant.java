@@ -31,6 +31,12 @@ final class SessionParticipant implements Participant {
     }
 
     @Override
+    public boolean holdsAnyShard() {
+        TransactionState tx = session.transaction();
+        return tx.heldCount() > 0 || tx.joiningAny() || session.connections().pins().anyShard() >= 0;
+    }
+
+    @Override
     public long transactionSerial() {
         return session.transaction().serial();
     }

@@ -46,6 +46,8 @@ public final class ProxyRuntime {
     private final io.cleave.proxy.frontend.ClientProcesses processes = new io.cleave.proxy.frontend.ClientProcesses();
     private final InDoubtRegistry inDoubt = new InDoubtRegistry();
     private final CommitFence commitFence;
+    /** Decision rows being deleted after their transaction's branches committed (a switch of every shard waits for them). */
+    private final CommitFence decisionCleanups;
     private final io.cleave.proxy.cut.CutWindows cuts;
     private final FailedLogins failedLogins;
     private final io.cleave.proxy.cutover.CutoverGate cutover;
@@ -80,6 +82,7 @@ public final class ProxyRuntime {
         this.slots = slots;
         this.availability = new ShardAvailability(ShardSlots.CAPACITY);
         this.commitFence = new CommitFence(ShardSlots.CAPACITY);
+        this.decisionCleanups = new CommitFence(ShardSlots.CAPACITY);
         this.cuts = new io.cleave.proxy.cut.CutWindows(System::nanoTime, metrics.cuts(), commitFence);
         this.failedLogins = new FailedLogins(config.login().failedLogins());
         this.metrics = metrics;
@@ -96,7 +99,10 @@ public final class ProxyRuntime {
         this.deadlocks = new io.cleave.proxy.deadlock.DeadlockDetector(config.deadlockCheckAfter(), 1, metrics);
         this.tableColumns = new io.cleave.proxy.frontend.TableColumns(topology.defaultShard());
         this.routines = new io.cleave.proxy.frontend.StoredRoutines(topology.defaultShard());
-        this.cutover = new io.cleave.proxy.cutover.CutoverGate(resolver, shardMaps::current, commitFence);
+        // A cutover waits for the branch commits of answered transactions and for the decision rows' deletion
+        // after them: neither may reach a shard once the cutover has switched it.
+        this.cutover = new io.cleave.proxy.cutover.CutoverGate(resolver, shardMaps::current,
+                (shard, then) -> commitFence.whenEnded(shard, () -> decisionCleanups.whenEnded(shard, then)));
     }
 
     /** Tracks client transactions and breaks deadlocks that span shards (inert until the server starts it). */
@@ -127,6 +133,11 @@ public final class ProxyRuntime {
     /** Where statements wait for branch commits of acknowledged cross-shard transactions. */
     public CommitFence commitFence() {
         return commitFence;
+    }
+
+    /** Decision-row deletions under way, by coordinator shard (not a fence statements wait at: only cutovers wait for them). */
+    public CommitFence decisionCleanups() {
+        return decisionCleanups;
     }
 
     /** Where cuts wait for cross-shard commits' decisions and branch commits, and those for cuts (see {@link io.cleave.proxy.cut.CutWindows}). */

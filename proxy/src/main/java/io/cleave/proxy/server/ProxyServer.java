@@ -129,6 +129,16 @@ public final class ProxyServer implements AutoCloseable {
 
     public static ProxyServer start(ProxyConfig config, Topology topology, ShardMapHolder shardMaps,
                                     List<ShardEndpoint> shards, ProxyMetrics metrics) throws InterruptedException {
+        return start(config, topology, shardMaps, shards, metrics, java.util.Set.of());
+    }
+
+    /**
+     * As above; {@code otherRuns}: runs of other live proxies serving these shards (an old primary's
+     * proxy forwarding to them after a switchover), whose prepared branches recovery leaves alone.
+     */
+    public static ProxyServer start(ProxyConfig config, Topology topology, ShardMapHolder shardMaps,
+                                    List<ShardEndpoint> shards, ProxyMetrics metrics, java.util.Set<String> otherRuns)
+            throws InterruptedException {
         int expected = shardMaps.current().shardCount() + shardMaps.current().attached().size();
         if (shards.size() != expected) {
             throw new IllegalArgumentException("the shard map has " + expected + " shards (attached servers counted) but "
@@ -156,6 +166,7 @@ public final class ProxyServer implements AutoCloseable {
         SslContext ssl = sslContext(config);
         Accounts accounts = new Accounts(shards.get(0).user(), AccountDirectory.EMPTY);
         ProxyRuntime runtime = new ProxyRuntime(config, accounts, topology, shardMaps, slots, metrics, ssl, threads);
+        otherRuns.forEach(runtime.inDoubt()::otherProxy);
         if (metrics instanceof MicrometerProxyMetrics micrometer) {
             for (ShardEndpoint endpoint : shards) {
                 micrometer.backendGauges(endpoint.shard(), new PoolStats(runtime));
@@ -283,6 +294,37 @@ public final class ProxyServer implements AutoCloseable {
         sizeStatementCache(admin, connector, runtime.backendConnectionsPerShard());
         runtime.availability().markUp(endpoint.shard());
         log.info("serving {}", endpoint.describe());
+    }
+
+    /**
+     * Serves every shard from another server from now on (a standby pair's switchover: the other
+     * home's shards took over): each slot gets a connector to its new endpoint, and each loop's
+     * pool starts afresh at its next use (connections to the old servers close as they come back).
+     * This proxy's recovery then settles only its own run's branches: the other home's proxy serves
+     * those shards too. Run while no statement reaches a shard (a cutover holds them).
+     */
+    public void forwardTo(List<ShardEndpoint> endpoints) {
+        serveFrom(endpoints, true);
+    }
+
+    /**
+     * Serves every shard from {@code endpoints}: another home's servers when {@code forwarding} (see {@link
+     * #forwardTo}), else this home's own again (the pair switched back), where this proxy's recovery settles
+     * every branch but those of other proxies it was told of.
+     */
+    public void serveFrom(List<ShardEndpoint> endpoints, boolean forwarding) {
+        runtime.inDoubt().onlyRun(forwarding ? runtime.runId() : null);
+        for (ShardEndpoint endpoint : endpoints) {
+            runtime.slots().set(endpoint.shard(), new BackendConnector(endpoint, transport,
+                    statementCache(runtime.config()), 5_000));
+            runtime.availability().markUp(endpoint.shard());
+            log.info("serving shard {} from {}", endpoint.shard(), endpoint.describe());
+        }
+    }
+
+    /** Runs {@code work} while no recovery pass or operator's resolution runs (they would write to the shards). */
+    public <T> T withoutRecovery(java.util.concurrent.Callable<T> work) throws Exception {
+        return recovery.exclusive(work);
     }
 
     /**

@@ -220,6 +220,11 @@ public final class XaRecovery {
         }
     }
 
+    /** Runs {@code work} between recovery passes and resolutions: none runs meanwhile. */
+    public synchronized <T> T exclusive(java.util.concurrent.Callable<T> work) throws Exception {
+        return work.call();
+    }
+
     /** {@code cleave:<coordinator>:...} */
     static int coordinatorOf(String xid) {
         try {

@@ -51,6 +51,8 @@ class CutoverGateTest {
     /** A session as the gate sees it; its fields change only on the loop. */
     private final class FakeSession implements Participant {
         boolean transactionOnSource;
+        /** A connection kept for session state (a temporary table): it cannot follow the session elsewhere. */
+        boolean pinned;
         long transactionSerial;
         boolean busy;
         long commandSerial;
@@ -63,6 +65,11 @@ class CutoverGateTest {
         @Override
         public boolean holdsTransactionOn(int shard) {
             return transactionOnSource && shard == 0;
+        }
+
+        @Override
+        public boolean holdsAnyShard() {
+            return transactionOnSource || pinned;
         }
 
         @Override
@@ -82,6 +89,10 @@ class CutoverGateTest {
 
         /** Admits a statement on the loop; returns whether it ran at once. */
         boolean statement(String sql, Runnable retry) throws Exception {
+            return statement(gate, sql, retry);
+        }
+
+        boolean statement(CutoverGate gate, String sql, Runnable retry) throws Exception {
             CompletableFuture<Boolean> f = new CompletableFuture<>();
             loop.execute(() -> {
                 Analysis a = router.analyze(sql.getBytes(StandardCharsets.UTF_8), SqlMode.DEFAULT, new Analysis());
@@ -217,6 +228,59 @@ class CutoverGateTest {
         assertThat(outcome.get(5, TimeUnit.SECONDS).switched()).isTrue();
         assertThat(commits.pendingOn(1)).as("a branch commit on another shard did not matter").isEqualTo(1);
         commits.done(1, elsewhere);
+    }
+
+    @Test
+    void aSwitchOfEveryShardHoldsWhateverReachesAShardAndWaitsForTransactionsAndBranchCommitsOnAnyShard() throws Exception {
+        CommitFence commits = new CommitFence(2);
+        CutoverGate gate = new CutoverGate(new TargetResolver(topology), () -> map, commits);
+        FakeSession inFlight = new FakeSession();
+        inFlight.transactionOnSource = true;
+        FakeSession newcomer = new FakeSession();
+        gate.register(inFlight);
+        gate.register(newcomer);
+        long branch = commits.pending(1);
+        CountDownLatch fenced = new CountDownLatch(1);
+        CompletableFuture<Cutover.Outcome> outcome = armed(gate, Cutover.allShards(7, Duration.ofSeconds(10)),
+                fenced::countDown);
+        AtomicInteger retried = new AtomicInteger();
+        assertThat(newcomer.statement(gate, "SELECT * FROM orders WHERE o_w_id = 150", retried::incrementAndGet))
+                .as("a key on shard 1").isFalse();
+        assertThat(newcomer.statement(gate, "SELECT * FROM item", retried::incrementAndGet))
+                .as("a read of a reference table").isFalse();
+        assertThat(newcomer.statement(gate, "SELECT 1", retried::incrementAndGet)).as("a statement with no table").isFalse();
+        assertThat(newcomer.statement(gate, "SET @a = 1", () -> { })).as("a session statement reaches no shard").isTrue();
+        assertThat(inFlight.statement(gate, "UPDATE orders SET x = 1 WHERE o_w_id = 150", () -> { }))
+                .as("an open transaction goes on, on any shard").isTrue();
+        inFlight.endTransaction();
+        Thread.sleep(30);
+        assertThat(fenced.getCount()).as("the fence waits for a branch commit on any shard").isEqualTo(1);
+        commits.done(1, branch);
+        Cutover.Outcome o = outcome.get(5, TimeUnit.SECONDS);
+        assertThat(o.switched()).isTrue();
+        assertThat(o.held()).isEqualTo(3);
+        loop.submit(() -> { }).get();
+        assertThat(retried).hasValue(3);
+    }
+
+    @Test
+    void aSessionKeepingConnectionStateMakesASwitchOfEveryShardGiveUpAtItsDeadline() throws Exception {
+        FakeSession temporaryTable = new FakeSession();
+        temporaryTable.pinned = true;
+        FakeSession waiting = new FakeSession();
+        gate.register(temporaryTable);
+        gate.register(waiting);
+        AtomicInteger fenced = new AtomicInteger();
+        AtomicInteger retried = new AtomicInteger();
+        CompletableFuture<Cutover.Outcome> outcome = armed(Cutover.allShards(8, Duration.ofMillis(300)),
+                fenced::incrementAndGet);
+        assertThat(waiting.statement("UPDATE orders SET x = 1 WHERE o_w_id = 7", retried::incrementAndGet)).isFalse();
+        Cutover.Outcome o = outcome.get(5, TimeUnit.SECONDS);
+        assertThat(o.switched()).isFalse();
+        assertThat(o.reason()).contains("connection-bound session state").contains("300 ms");
+        assertThat(fenced).hasValue(0);
+        loop.submit(() -> { }).get();
+        assertThat(retried).as("the held statement ran as before").hasValue(1);
     }
 
     /** Runs a cutover attempt on another thread; returns once the gate is armed. */

@@ -39,6 +39,24 @@ public final class ShardMapHolder {
     }
 
     /**
+     * Replaces the current map by {@code newer}, a version that did not follow from it here: the primary's
+     * newest, which a promoted standby read from its replicas. Versions stay the primary's, so a later
+     * version written here is newer than any the primary wrote.
+     *
+     * @throws IllegalStateException when {@code newer} is not newer than the current version
+     */
+    public synchronized void adopt(ShardMap newer) {
+        ShardMap expected = current.get();
+        if (newer.version() <= expected.version() || !current.compareAndSet(expected, newer)) {
+            throw new IllegalStateException("shard map version " + newer.version() + " is not newer than the current"
+                    + " version " + current.get().version());
+        }
+        for (Consumer<ShardMap> l : listeners) {
+            l.accept(newer);
+        }
+    }
+
+    /**
      * Calls {@code listener} with every version published from now on, on the publishing thread,
      * before {@link #publish} returns (so a mover knows the routers follow the map it published).
      */

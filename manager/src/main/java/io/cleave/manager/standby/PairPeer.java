@@ -1,0 +1,63 @@
+package io.cleave.manager.standby;
+
+import io.cleave.manager.home.CleaveHome;
+import io.cleave.manager.home.JsonFile;
+import io.cleave.manager.home.Secrets;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * The standby as its primary knows it after a switchover (the old primary, now the standby): its admin
+ * URL in {@code state/standby-peer.json}, its admin token in {@code state/standby-admin-token}. A primary
+ * that was seeded as such does not know its standby: its first switchover is told the standby's URL and token.
+ */
+public record PairPeer(String url, String token) {
+
+    private static final String FILE = "standby-peer.json";
+    private static final String TOKEN = "standby-admin-token";
+
+    /** The stored part (the token lives in its own owner-only file). */
+    record Stored(String url) {
+    }
+
+    static Optional<PairPeer> of(CleaveHome home) {
+        Optional<Stored> stored = new JsonFile<>(home.state().resolve(FILE), Stored.class).load();
+        Path token = home.state().resolve(TOKEN);
+        if (stored.isEmpty() || !Files.exists(token)) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(new PairPeer(stored.get().url(), Files.readString(token).trim()));
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read " + token + ": " + e.getMessage(), e);
+        }
+    }
+
+    void save(CleaveHome home) throws IOException {
+        Secrets.replacePrivate(home.state().resolve(TOKEN), token + "\n");
+        new JsonFile<>(home.state().resolve(FILE), Stored.class).save(new Stored(url));
+    }
+
+    static void forget(CleaveHome home) throws IOException {
+        new JsonFile<>(home.state().resolve(FILE), Stored.class).delete();
+        Files.deleteIfExists(home.state().resolve(TOKEN));
+    }
+
+    /** The primary as its standby knows it ({@code state/primary-admin-token}; its URL is in the standby state). */
+    static void saveAsPrimary(CleaveHome home, String token) throws IOException {
+        Secrets.replacePrivate(home.state().resolve(ReplicationMonitor.PRIMARY_TOKEN), token + "\n");
+    }
+
+    /** The primary's admin token as a standby keeps it. */
+    static String primaryToken(CleaveHome home) throws IOException {
+        return Files.readString(home.state().resolve(ReplicationMonitor.PRIMARY_TOKEN)).trim();
+    }
+
+    @Override
+    public String toString() {
+        return "PairPeer[" + url + "]";
+    }
+}

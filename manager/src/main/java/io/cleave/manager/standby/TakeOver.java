@@ -1,0 +1,105 @@
+package io.cleave.manager.standby;
+
+import io.cleave.manager.daemon.ShardEndpoint;
+import io.cleave.manager.home.CleaveHome;
+import io.cleave.manager.move.ShardLinks;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The standby's part of a switchover: its primary is read-only and has read each shard's GTID position;
+ * every replica waits until it has applied exactly that ({@code MASTER_GTID_WAIT}, bounded), and only
+ * when all have does anything change: the replicas are promoted (the promotion's own steps, without a
+ * relay log to drain), the epoch is bumped, the shards wait for the old primary's acknowledgement from
+ * their first commit on (semi-sync, no fallback), and the old primary becomes this home's known standby.
+ * A replica that does not get there refuses the switchover with nothing changed here. The shards' my.cnf
+ * are the caller's to write afterwards, for the primary's role.
+ */
+public final class TakeOver {
+
+    private static final Logger log = LoggerFactory.getLogger(TakeOver.class);
+
+    private final CleaveHome home;
+    private final ShardLinks links;
+    private final List<ShardEndpoint> shards;
+    private final PrimarySide primarySide;
+
+    public TakeOver(CleaveHome home, ShardLinks links, List<ShardEndpoint> shards, PrimarySide primarySide) {
+        this.home = home;
+        this.links = links;
+        this.shards = List.copyOf(shards);
+        this.primarySide = primarySide;
+    }
+
+    public TakeOverAnswer run(TakeOverRequest request) throws Exception {
+        StandbyState state = StandbyState.of(home).orElseThrow(() -> new IllegalStateException(
+                "this home is no standby: there is nothing to switch over to"));
+        if (state.role() != HostRole.STANDBY) {
+            throw new IllegalStateException("this home is already the primary (epoch " + state.epoch() + ")");
+        }
+        if (!request.gtids().keySet().equals(shards.stream().map(ShardEndpoint::index).collect(
+                java.util.stream.Collectors.toSet()))) {
+            throw new IllegalStateException("the primary's shards " + request.gtids().keySet() + " are not this"
+                    + " standby's " + shards.stream().map(ShardEndpoint::index).toList());
+        }
+        for (ShardEndpoint e : shards) {
+            reach(e.index(), request.gtids().get(e.index()), request.waitMillis());
+        }
+        // Known before the promotion, so a proxy started from here on leaves the forwarding proxy's branches alone.
+        ForwardingProxies.add(home, request.forwardingRun());
+        ReplicationAccount account = ReplicationAccount.adopt(home, request.replicationPassword());
+        for (ShardEndpoint e : shards) {
+            try (Connection c = links.open(e.index())) {
+                account.ensure(c);
+            }
+        }
+        new Promotion(home, links, 0).promoteCaughtUp(shards.stream().map(ShardEndpoint::index).toList());
+        new PairPeer(state.primary(), PairPeer.primaryToken(home)).save(home);
+        primarySide.semiSyncNow(true);
+        long epoch = StandbyState.of(home).orElseThrow().epoch();
+        List<Attachment.ShardAddress> addresses = new ArrayList<>();
+        java.util.Map<Integer, String> sockets = new java.util.HashMap<>();
+        for (ShardEndpoint e : shards) {
+            addresses.add(new Attachment.ShardAddress(e.index(), e.host(), e.port()));
+            if (e.socket() != null) {
+                sockets.put(e.index(), e.socket().toAbsolutePath().toString());
+            }
+        }
+        log.info("took over from {} at {}: primary at epoch {}", state.primary(), request.gtids(), epoch);
+        ShardEndpoint any = shards.get(0);
+        return new TakeOverAnswer(epoch, any.user(), any.secret(), addresses, sockets);
+    }
+
+    /** Waits until the shard's replica applied {@code gtid}; refuses when it does not in time. */
+    private void reach(int shard, String gtid, long waitMillis) throws SQLException {
+        try (Connection c = links.open(shard);
+             PreparedStatement wait = c.prepareStatement("SELECT MASTER_GTID_WAIT(?, ?)")) {
+            wait.setString(1, ReplicaSetup.gtid(gtid));
+            wait.setDouble(2, waitMillis / 1000.0);
+            int result;
+            try (ResultSet rs = wait.executeQuery()) {
+                rs.next();
+                result = rs.getInt(1);
+            }
+            if (result != 0) {
+                throw new IllegalStateException("shard " + shard + "'s replica did not apply the primary's GTID " + gtid
+                        + " within " + waitMillis + " ms (it is at " + applied(c) + "): nothing was changed on the standby");
+            }
+        }
+    }
+
+    private static String applied(Connection c) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT @@gtid_slave_pos")) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+}

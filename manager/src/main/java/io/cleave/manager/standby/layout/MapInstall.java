@@ -1,0 +1,91 @@
+package io.cleave.manager.standby.layout;
+
+import io.cleave.manager.home.ShardMapStore;
+import io.cleave.manager.move.MapUpdates;
+import io.cleave.router.shardmap.ShardMap;
+import io.cleave.router.topology.Topology;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Optional;
+import java.util.TreeSet;
+
+/**
+ * A promotion's routing state: the newest shard map version the promoted default shard replicated from
+ * the primary, written to {@code state/shard-map.json} and made current before the proxy starts. The
+ * seed's version (the map at the seed's cut) stays when the primary wrote none since.
+ */
+public final class MapInstall {
+
+    private static final Logger log = LoggerFactory.getLogger(MapInstall.class);
+
+    /**
+     * What the promotion routes by.
+     *
+     * @param before  the version this home held (the seed's)
+     * @param now     the version it routes by now
+     * @param source  where {@code now} came from
+     */
+    public record Installed(long before, long now, String source) {
+        @Override
+        public String toString() {
+            return before == now ? "version " + now + " (" + source + ")" : "version " + now + " (" + source + "; was "
+                    + before + ")";
+        }
+    }
+
+    private MapInstall() {
+    }
+
+    /**
+     * Installs the newest version the default shard (reached by {@code c}: a promoted replica) holds when it is
+     * newer than the current one.
+     *
+     * @param localShards the shards this home runs
+     * @throws IllegalStateException when that version names shards or servers this home lacks (nothing installed)
+     */
+    public static Installed install(Connection c, MapUpdates maps, int localShards) throws SQLException {
+        ShardMap mine = maps.current();
+        Topology topology = maps.topology();
+        Optional<MapRows.Row> row = MapRows.newest(c);
+        if (row.isEmpty() || row.get().version() <= mine.version()) {
+            return new Installed(mine.version(), mine.version(), row.isEmpty() ? "the seed's; the primary wrote none since"
+                    : "already the newest the primary wrote");
+        }
+        ShardMap replicated;
+        try {
+            replicated = ShardMapStore.parse(row.get().json()).asVersion(row.get().version());
+        } catch (IOException | RuntimeException e) {
+            throw new IllegalStateException("the shard map version " + row.get().version() + " replicated from the"
+                    + " primary cannot be read: " + e.getMessage(), e);
+        }
+        String unfit = unfit(replicated, topology, localShards);
+        if (unfit != null) {
+            throw new IllegalStateException("the primary's newest shard map (version " + replicated.version() + ") "
+                    + unfit + ": this home cannot route by it, and routing by its own older version would give wrong"
+                    + " answers; the proxy is not started");
+        }
+        maps.adopt(replicated);
+        Installed installed = new Installed(mine.version(), replicated.version(), "replicated from the primary");
+        log.info("shard map {}", installed);
+        return installed;
+    }
+
+    /** Why {@code map} cannot be routed by here, or null. */
+    static String unfit(ShardMap map, Topology topology, int localShards) {
+        if (map.shardCount() != localShards) {
+            return "names " + map.shardCount() + " shards, this home has " + localShards;
+        }
+        if (!map.attached().isEmpty()) {
+            return "routes to attached servers (" + map.attached() + ") this home does not reach";
+        }
+        if (!new TreeSet<>(map.keyspaces()).equals(new TreeSet<>(topology.keyspaces().keySet()))) {
+            return "holds keyspaces " + new TreeSet<>(map.keyspaces()) + ", this home's config defines "
+                    + new TreeSet<>(topology.keyspaces().keySet());
+        }
+        return null;
+    }
+}

@@ -1,0 +1,63 @@
+package io.cleave.manager.standby.layout;
+
+import io.cleave.manager.home.CleaveHome;
+import io.cleave.manager.standby.HostRole;
+import io.cleave.manager.standby.StandbyState;
+import io.cleave.router.shardmap.ShardMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class LayoutGuardTest {
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void scaleAndImportAreRefusedWhileAStandbyIsCountedOn() {
+        CleaveHome home = new CleaveHome(tmp);
+        home.createDirectories();
+        LayoutGuard guard = new LayoutGuard(home, () -> new ShardMap(1, 2, Map.of("k", new int[] {0, 1})), () -> false);
+        assertThat(guard.scaleRefusal()).as("no standby").isNull();
+        assertThat(guard.importRefusal()).isNull();
+
+        StandbyState.file(home).save(new StandbyState(HostRole.PRIMARY, 1, null, true));
+        assertThat(guard.scaleRefusal()).startsWith("a standby is attached (semi-sync on)")
+                .contains("'cleave standby --semi-sync off'");
+        assertThat(guard.importRefusal()).startsWith("a standby is attached (semi-sync on)");
+
+        // The operator let the primary go on without it, or this is a promoted home without a standby yet.
+        StandbyState.file(home).save(new StandbyState(HostRole.PRIMARY, 2, null, false));
+        assertThat(guard.scaleRefusal()).isNull();
+        assertThat(guard.importRefusal()).isNull();
+    }
+
+    @Test
+    void aStandbyCannotAttachWhileAScaleAMoveOrAnImportIsUnderWay() {
+        CleaveHome home = new CleaveHome(tmp);
+        AtomicBoolean scaling = new AtomicBoolean();
+        ShardMap plain = new ShardMap(1, 2, Map.of("k", new int[] {0, 1}));
+        AtomicReference<ShardMap> map = new AtomicReference<>(plain);
+        LayoutGuard guard = new LayoutGuard(home, map::get, scaling::get);
+        assertThat(guard.attachRefusal()).isNull();
+        scaling.set(true);
+        assertThat(guard.attachRefusal()).startsWith("a scale is under way");
+        scaling.set(false);
+        map.set(plain.withMovingTables(List.of(ShardMap.EVERY_TABLE), 4));
+        assertThat(guard.attachRefusal()).startsWith("a scale is under way");
+        map.set(plain.withGhost(new io.cleave.router.shardmap.Ghost("k", new io.cleave.router.shardmap.KeySet.Keys(1, 5),
+                1, 7)));
+        assertThat(guard.attachRefusal()).startsWith("a move is under way (the shard map has rows of moves [7]");
+        map.set(plain.withMovingTables(List.of("t"), 8));
+        assertThat(guard.attachRefusal()).startsWith("a move is under way (the shard map has rows of moves [8]");
+        map.set(plain.withAttached("mysql://10.0.0.9:3306/shop"));
+        assertThat(guard.attachRefusal()).startsWith("an import is under way");
+    }
+}
