@@ -225,7 +225,7 @@ class BackupAtOneCutIT {
                 + " for among them%n", what, transfers.size(), mustBeThere);
     }
 
-    private static String awaitDone(RunningDaemon daemon, BackupStatus started) throws InterruptedException {
+    static String awaitDone(RunningDaemon daemon, BackupStatus started) throws InterruptedException {
         BackupStatus s = BackupRestoreIT.awaitEnd(daemon, started.id());
         assertThat(s.phase()).as(s.message()).isEqualTo(BackupPhase.DONE);
         System.out.printf("BackupAtOneCutIT: backup %s: %,d rows, snapshots open %d ms, %d ms%n", s.id(), s.rowsRead(),
@@ -234,7 +234,7 @@ class BackupAtOneCutIT {
     }
 
     /** When the test first saw the backup past its cut (its snapshots open): a transfer begun later is not in it. */
-    private static long awaitSnapshotsOpen(RunningDaemon daemon, String id) throws InterruptedException {
+    static long awaitSnapshotsOpen(RunningDaemon daemon, String id) throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
         while (daemon.daemon().backups().status(id).phase().ordinal() <= BackupPhase.CUTTING.ordinal()) {
             assertThat(System.nanoTime()).as("backup %s never got past its cut", id).isLessThan(deadline);

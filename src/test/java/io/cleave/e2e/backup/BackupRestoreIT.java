@@ -213,6 +213,20 @@ class BackupRestoreIT {
         return s.id();
     }
 
+    /** Waits until backup {@code id} copies and {@code far} holds of it (within a minute, not ended): a test kills something then. */
+    static BackupStatus awaitCopying(RunningDaemon daemon, String id, java.util.function.Predicate<BackupStatus> far)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+        BackupStatus s = daemon.daemon().backups().status(id);
+        while (s.phase() != BackupPhase.COPYING || !far.test(s)) {
+            assertThat(s.phase().terminal()).as("the backup ended before it was cut short: %s", s).isFalse();
+            assertThat(System.nanoTime()).as("backup %s never got that far: %s", id, s).isLessThan(deadline);
+            Thread.sleep(20);
+            s = daemon.daemon().backups().status(id);
+        }
+        return s;
+    }
+
     static BackupStatus awaitEnd(RunningDaemon daemon, String id) throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
         BackupStatus s = daemon.daemon().backups().status(id);

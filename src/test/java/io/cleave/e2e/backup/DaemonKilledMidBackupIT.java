@@ -11,17 +11,25 @@ import io.cleave.manager.backup.BackupsReport;
 import io.cleave.manager.backup.restore.Restore;
 import io.cleave.manager.backup.restore.RestoreRequest;
 import io.cleave.manager.config.BackupEngine;
+import io.cleave.manager.cli.CleaveMain;
+import io.cleave.manager.supervisor.ProcessInspector;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
+import java.util.List;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Backups and restores cut short by SIGKILL (tiny chunks keep them busy long enough). A daemon, run
@@ -31,7 +39,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * killed while it loads leaves its new home marked unfinished with its shards running; the next
  * restore into the same directory stops them, starts over and completes, leaving no server running.
  * A shard killed while a backup reads it fails the backup with a message and nothing listed as
- * complete; once the shard is back the next backup completes.
+ * complete; once the shard is back the next backup completes. A shard of the new home killed while a
+ * restore loads fails the restore with a message saying the home is unfinished and what to do;
+ * {@code cleave up} refuses that home, the rerun completes, and a restore into the finished home is
+ * refused; the running home is never touched.
  */
 class DaemonKilledMidBackupIT {
 
@@ -111,15 +122,7 @@ class DaemonKilledMidBackupIT {
         try (CleaveTestHome home = CleaveTestHome.builder().shards(2).extraYaml(MoveChecks.TWO_RANGES).create();
              RunningDaemon daemon = home.start()) {
             fill(daemon);
-            String id;
-            System.setProperty("cleave.backup.chunk_rows", "2"); // many chunks: the restore loads for a while
-            try {
-                id = daemon.daemon().backups().start(location.toString(), BackupEngine.LOGICAL).id();
-                BackupStatus ended = BackupRestoreIT.awaitEnd(daemon, id);
-                assertThat(ended.phase()).as(ended.message()).isEqualTo(BackupPhase.DONE);
-            } finally {
-                System.clearProperty("cleave.backup.chunk_rows");
-            }
+            String id = backedUpInManyChunks(daemon, location);
 
             Path log = work.resolve("restore.log");
             Process restore = new ProcessBuilder(CleaveJar.javaBin(), "-jar", CleaveJar.JAR.toString(), "restore",
@@ -145,12 +148,7 @@ class DaemonKilledMidBackupIT {
                             OptionalInt.empty()));
             assertThat(r.problems()).as("tables that differ from the backup").isEmpty();
             assertThat(restored.resolve("state").resolve("restore-unfinished")).doesNotExist();
-            try (var cnfs = Files.list(restored.resolve("etc"))) {
-                for (Path cnf : cnfs.toList()) {
-                    assertThat(io.cleave.manager.supervisor.ProcessInspector.findServerFor(cnf))
-                            .as("a server of the killed restore or of this one left running for %s", cnf).isEmpty();
-                }
-            }
+            assertNoServerRunsFor(restored); // of the killed restore or of this one
         } finally {
             BackupRestoreIT.deleteTree(work);
         }
@@ -168,14 +166,7 @@ class DaemonKilledMidBackupIT {
             System.setProperty("cleave.backup.chunk_rows", "2");
             try {
                 failed = daemon.daemon().backups().start(location.toString(), BackupEngine.LOGICAL).id();
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-                BackupStatus s = daemon.daemon().backups().status(failed);
-                while (s.phase() != BackupPhase.COPYING || s.chunks() < 20) {
-                    assertThat(s.phase().terminal()).as("the backup ended before the shard was killed: %s", s).isFalse();
-                    assertThat(System.nanoTime()).as("backup %s never copied 20 chunks", failed).isLessThan(deadline);
-                    Thread.sleep(20);
-                    s = daemon.daemon().backups().status(failed);
-                }
+                BackupRestoreIT.awaitCopying(daemon, failed, st -> st.chunks() >= 20);
                 ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
                 BackupStatus ended = BackupRestoreIT.awaitEnd(daemon, failed);
                 assertThat(ended.phase()).isEqualTo(BackupPhase.FAILED);
@@ -194,6 +185,92 @@ class DaemonKilledMidBackupIT {
             assertThat(done.rowsRead()).as("rows of k.t (and Cleave's own)").isGreaterThanOrEqualTo(ROWS);
         } finally {
             BackupRestoreIT.deleteTree(work);
+        }
+    }
+
+    @Test
+    void aShardKilledMidRestoreLeavesTheHomeUnfinishedAndSaidSoAndTheRerunCompletes() throws Exception {
+        Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-rs-shard-", SEARCHABLE);
+        Path location = work.resolve("backups");
+        Path restored = work.resolve("restored");
+        try (CleaveTestHome home = CleaveTestHome.builder().shards(2).extraYaml(MoveChecks.TWO_RANGES).create();
+             RunningDaemon daemon = home.start()) {
+            fill(daemon);
+            List<Long> sourcePids = List.of(daemon.status(0).pid(), daemon.status(1).pid());
+            String id = backedUpInManyChunks(daemon, location);
+            RestoreRequest request = new RestoreRequest(location.toString(), id, OptionalLong.empty(), OptionalLong.empty(),
+                    restored, OptionalInt.empty());
+
+            AtomicLong killed = new AtomicLong();
+            Restore cutShort = new Restore(daemon.daemon().config().backup(), System.getenv(), line -> {
+                if (line.contains("account statements made") && killed.get() == 0) {
+                    ProcessHandle shard = ProcessInspector.findServerFor(restored.resolve("etc").resolve("shard-1.cnf"))
+                            .orElseThrow(() -> new AssertionError("the new home's shard 1 does not run"));
+                    killed.set(shard.pid());
+                    shard.destroyForcibly(); // SIGKILL before its chunks load
+                }
+            });
+            assertThatThrownBy(() -> cutShort.run(request))
+                    .satisfies(e -> System.out.println("DaemonKilledMidBackupIT: a shard killed mid-restore: " + e.getMessage()))
+                    .hasMessageContaining("the restore into " + restored + " failed")
+                    .hasMessageContaining("shard 1")
+                    .hasMessageContaining("The home is left unfinished")
+                    .hasMessageContaining("Run the same command (cleave restore ... --home " + restored + ") again");
+            assertThat(killed.get()).as("shard 1 of the new home was killed").isPositive();
+            assertThat(restored.resolve("state").resolve("restore-unfinished")).exists();
+            assertNoServerRunsFor(restored);
+
+            StringWriter err = new StringWriter();
+            CommandLine up = CleaveMain.commandLine();
+            up.setErr(new PrintWriter(err, true));
+            assertThat(up.execute("up", "--home", restored.toString())).as("cleave up on the cut-short home").isEqualTo(1);
+            assertThat(err.toString()).contains(restored + " is a restore that did not finish");
+
+            Restore.Result r = new Restore(daemon.daemon().config().backup(), System.getenv(), line -> { }).run(request);
+            assertThat(r.problems()).as("tables that differ from the backup").isEmpty();
+            assertThat(r.rows()).as("rows loaded (k.t's and Cleave's own)").isGreaterThanOrEqualTo(ROWS);
+            assertThat(restored.resolve("state").resolve("restore-unfinished")).doesNotExist();
+            assertNoServerRunsFor(restored);
+
+            assertThatThrownBy(() -> new Restore(daemon.daemon().config().backup(), System.getenv(), line -> { }).run(request))
+                    .as("a restore into the finished home")
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining(restored + " already holds a home")
+                    .hasMessageContaining("name a new directory, or delete " + restored);
+            assertThat(restored.resolve(NEW_HOME_CONFIG)).as("the finished home is left as it was").exists();
+
+            assertThat(List.of(daemon.status(0).pid(), daemon.status(1).pid())).as("the running home's shards")
+                    .isEqualTo(sourcePids);
+            try (Connection c = daemon.connectProxy("", ""); Statement s = c.createStatement();
+                 var rs = s.executeQuery("SELECT COUNT(*) FROM k.t")) {
+                rs.next();
+                assertThat(rs.getLong(1)).as("the running home's rows").isEqualTo(ROWS);
+            }
+        } finally {
+            BackupRestoreIT.deleteTree(work);
+        }
+    }
+
+    private static final String NEW_HOME_CONFIG = "cleave.yaml";
+
+    static void assertNoServerRunsFor(Path restored) throws Exception {
+        try (var cnfs = Files.list(restored.resolve("etc"))) {
+            for (Path cnf : cnfs.toList()) {
+                assertThat(ProcessInspector.findServerFor(cnf)).as("a server left running for %s", cnf).isEmpty();
+            }
+        }
+    }
+
+    /** A complete backup in chunks of 2 rows: a restore of it loads for a while. */
+    private static String backedUpInManyChunks(RunningDaemon daemon, Path location) throws Exception {
+        System.setProperty("cleave.backup.chunk_rows", "2");
+        try {
+            String id = daemon.daemon().backups().start(location.toString(), BackupEngine.LOGICAL).id();
+            BackupStatus ended = BackupRestoreIT.awaitEnd(daemon, id);
+            assertThat(ended.phase()).as(ended.message()).isEqualTo(BackupPhase.DONE);
+            return id;
+        } finally {
+            System.clearProperty("cleave.backup.chunk_rows");
         }
     }
 

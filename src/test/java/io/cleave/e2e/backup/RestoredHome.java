@@ -1,5 +1,7 @@
 package io.cleave.e2e.backup;
 
+import io.cleave.bench.jdbc.JdbcTarget;
+import io.cleave.bench.tpcc.check.ConsistencyCheck;
 import io.cleave.e2e.moves.BankTransfers;
 import io.cleave.manager.daemon.CleaveProxyService;
 import io.cleave.manager.daemon.Daemon;
@@ -10,6 +12,8 @@ import io.cleave.router.keyspace.ShardFunction;
 import io.cleave.router.keyspace.ShardKey;
 import io.cleave.router.shardmap.ShardMap;
 import org.yaml.snakeyaml.Yaml;
+
+import javax.sql.DataSource;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -115,6 +119,17 @@ final class RestoredHome implements AutoCloseable {
             }
         }
         return seen;
+    }
+
+    /**
+     * TPC-C's consistency conditions 1-4 for warehouses 1..{@code warehouses}, read through the restored
+     * proxy (each query names one warehouse), and every order where the restored map routes it.
+     */
+    void assertTpccHolds(int warehouses, String what) throws Exception {
+        DataSource proxy = new JdbcTarget("jdbc:mysql://127.0.0.1:" + proxyPort + "/tpcc?sslMode=DISABLED"
+                + "&allowPublicKeyRetrieval=true", "root", "");
+        assertThat(ConsistencyCheck.check(List.of(proxy), warehouses)).as("%s: TPC-C conditions 1-4", what).isEmpty();
+        assertThat(assertRowsWhereRouted("tpcc.orders", "warehouse", "o_w_id", what)).as("%s: orders", what).isPositive();
     }
 
     static long single(Connection c, String sql) throws SQLException {

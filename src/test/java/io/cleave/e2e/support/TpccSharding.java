@@ -7,9 +7,12 @@ public final class TpccSharding {
     }
 
     public static String yaml(int shards) {
+        return "sharding:\n  keyspaces:\n" + keyspace(shards) + "  tables:\n" + tables();
+    }
+
+    /** The keyspace {@code warehouse} as an entry of sharding.keyspaces: warehouse w on shard w - 1. */
+    public static String keyspace(int shards) {
         StringBuilder b = new StringBuilder("""
-                sharding:
-                  keyspaces:
                     - name: warehouse
                       function: range
                       ranges:
@@ -18,8 +21,12 @@ public final class TpccSharding {
             b.append("        - { from: ").append(s + 1).append(s == shards - 1 ? "" : ", to: " + (s + 1))
                     .append(", shard: ").append(s).append(" }\n");
         }
-        return b.append("""
-                  tables:
+        return b.toString();
+    }
+
+    /** TPC-C's tables as entries of sharding.tables. */
+    public static String tables() {
+        return """
                     - { name: warehouse, keyspace: warehouse, column: w_id }
                     - { name: district, keyspace: warehouse, column: d_w_id }
                     - { name: customer, keyspace: warehouse, column: c_w_id }
@@ -29,6 +36,6 @@ public final class TpccSharding {
                     - { name: order_line, keyspace: warehouse, column: ol_w_id }
                     - { name: stock, keyspace: warehouse, column: s_w_id }
                     - { name: item, type: reference }
-                """).toString();
+                """;
     }
 }

@@ -61,11 +61,16 @@ final class BackupBenchCommand implements Callable<Integer> {
         description = "TPC-C time between backups (default: ${DEFAULT-VALUE}).")
     Duration gap;
 
+    @Option(names = "--max-rate", split = ",", defaultValue = "0", paramLabel = "MB/S[,MB/S...]",
+        description = "Each backup's bound on MB written per second (0: none), taken in turn from this list: 0,8 with"
+            + " --backups 4 runs them unbounded, at 8, unbounded, at 8 (default: ${DEFAULT-VALUE}).")
+    List<Integer> maxRates;
+
     @Option(names = "--loader-threads", defaultValue = "2", description = "Threads loading TPC-C (default: ${DEFAULT-VALUE}).")
     int loaderThreads;
 
     /** One backup as measured: its final status, when it ran (s since the start), the cut meters over it. */
-    private record Measured(JsonNode status, double from, double to, CutMetricsDelta cut) {
+    private record Measured(JsonNode status, int maxRate, double from, double to, CutMetricsDelta cut) {
     }
 
     @Override
@@ -86,7 +91,9 @@ final class BackupBenchCommand implements Callable<Integer> {
             for (int i = 0; i < backups; i++) {
                 String metricsBefore = h.metrics();
                 double from = tpcc.now();
-                JsonNode r = JSON.readTree(h.admin("POST", "/v1/backups", "{\"to\": \"" + location + "\"}"));
+                int rate = maxRates.get(i % maxRates.size());
+                JsonNode r = JSON.readTree(h.admin("POST", "/v1/backups", "{\"to\": \"" + location + "\", \"maxRateMbS\": "
+                    + rate + "}"));
                 String id = r.get("id").asText();
                 while (!r.get("phase").asText().equals("DONE")) {
                     if (r.get("phase").asText().equals("FAILED")) {
@@ -96,7 +103,7 @@ final class BackupBenchCommand implements Callable<Integer> {
                     r = JSON.readTree(h.admin("GET", "/v1/backups/" + id, null));
                 }
                 double to = tpcc.now();
-                measured.add(new Measured(r, from, to, CutMetricsDelta.between(metricsBefore, h.metrics())));
+                measured.add(new Measured(r, rate, from, to, CutMetricsDelta.between(metricsBefore, h.metrics())));
                 out.printf("backup %s done: %s rows in %.1f s%n", id, r.get("rowsRead"), to - from);
                 Thread.sleep(gap.toMillis());
             }
@@ -113,9 +120,10 @@ final class BackupBenchCommand implements Callable<Integer> {
     private void report(PrintWriter out, List<Measured> measured, BackgroundTpcc tpcc, long errors, int violations,
                         HostCpu cpu, long oursMicros) {
         out.println();
-        out.println("| backup | rows | MB read | MB stored | s | MB/s | snapshots open ms | history list | cuts taken"
-            + " | commits held at the cut | longest hold ms (at most) | cut window ms | TPC-C tpmC during (min 1 s) |");
-        out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
+        out.println("| backup | max MB/s | rows | MB read | MB stored | s | MB/s read | MB/s stored | snapshots open ms"
+            + " | history list | cuts taken | commits held at the cut | longest hold ms (at most) | cut window ms"
+            + " | TPC-C tpmC during (min 1 s) |");
+        out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
         double baseline = tpcc.mean(0, measured.get(0).from());
         double[] holds = new double[measured.size()];
         for (int i = 0; i < measured.size(); i++) {
@@ -124,8 +132,11 @@ final class BackupBenchCommand implements Callable<Integer> {
             double seconds = m.to() - m.from();
             double mb = s.get("bytesRead").asDouble() / 1e6;
             holds[i] = m.cut().longestCommitWaitMillis();
-            out.printf(Locale.ROOT, "| %d | %,d | %.1f | %.1f | %.1f | %.2f | %,d | %,d | %d | %d | %.1f | %.1f | %,.0f (%,.0f) |%n",
-                i + 1, s.get("rowsRead").asLong(), mb, s.get("storedBytes").asDouble() / 1e6, seconds, mb / seconds,
+            double stored = s.get("storedBytes").asDouble() / 1e6;
+            out.printf(Locale.ROOT, "| %d | %s | %,d | %.1f | %.1f | %.1f | %.2f | %.2f | %,d | %,d | %d | %d | %.1f | %.1f"
+                    + " | %,.0f (%,.0f) |%n",
+                i + 1, m.maxRate() == 0 ? "-" : Integer.toString(m.maxRate()), s.get("rowsRead").asLong(), mb, stored,
+                seconds, mb / seconds, stored / seconds,
                 s.get("snapshotMillis").asLong(), s.get("historyLength").asLong(), m.cut().cuts(), m.cut().commitWaits(),
                 holds[i], m.cut().windowMeanMillis(), tpcc.mean(m.from(), m.to()), tpcc.min(m.from(), m.to()));
         }

@@ -163,7 +163,16 @@ public final class AdminClient {
     /** Starts a backup to {@code to} (null: the configured location) with {@code engine} (null: the configured one). */
     public io.cleave.manager.backup.BackupStatus startBackup(String to, io.cleave.manager.config.BackupEngine engine)
             throws IOException {
+        return startBackup(to, engine, null);
+    }
+
+    /** Starts a backup as {@link #startBackup(String, io.cleave.manager.config.BackupEngine)} does, writing at most {@code maxRateMbS} MB/s (null: backup.max_rate_mb_s; 0: no bound). */
+    public io.cleave.manager.backup.BackupStatus startBackup(String to, io.cleave.manager.config.BackupEngine engine,
+                                                             Integer maxRateMbS) throws IOException {
         java.util.Map<String, Object> body = new java.util.LinkedHashMap<>();
+        if (maxRateMbS != null) {
+            body.put("maxRateMbS", maxRateMbS);
+        }
         if (to != null) {
             body.put("to", to);
         }

@@ -47,7 +47,7 @@ import java.util.function.Supplier;
  *       datadirs of shards a scale stopped; {@code GET /v1/scale}: its status</li>
  *   <li>{@code POST /v1/shard-table} with {@code {"table": "db.t", "keyspace": "k", "column": "c"}} (or
  *       {@code "reference": true}, or {@code "unsharded": SHARD}): the move that gives the table that rule</li>
- *   <li>{@code POST /v1/backups} with {@code {"to": "DIR or s3://BUCKET/PREFIX", "engine": "auto|physical|logical"}} (or
+ *   <li>{@code POST /v1/backups} with {@code {"to": "DIR or s3://BUCKET/PREFIX", "engine": "auto|physical|logical", "maxRateMbS": N}} (or
  *       {@code {}}: the configured location and engine) starts a backup (409 while one runs); {@code GET /v1/backups/ID}: its progress;
  *       {@code GET /v1/backups[?from=LOCATION]}: the backups and restorable range of a location</li>
  *   <li>{@code GET /metrics}: Prometheus text format</li>
@@ -220,8 +220,12 @@ public final class AdminServer implements AutoCloseable {
                     throw new AdminError(AdminError.BAD_REQUEST, "'" + engineText + "' is not a backup engine: expected"
                             + " auto, physical or logical");
                 }
+                JsonNode rate = body.path("maxRateMbS");
+                if (!rate.isMissingNode() && !rate.isNull() && !(rate.canConvertToInt() && rate.isIntegralNumber())) {
+                    throw new AdminError(AdminError.BAD_REQUEST, "maxRateMbS " + rate + " is not a whole number of MB/s");
+                }
                 respond(ex, 202, "application/json", JSON.writeValueAsString(backups.start(body.path("to").asText(null),
-                        engine)));
+                        engine, rate.isIntegralNumber() ? rate.intValue() : null)));
             });
         } else if (parts.length == 3) {
             handle(ex, "GET", true, () -> respond(ex, 200, "application/json",

@@ -95,6 +95,23 @@ public final class BackupCatalog {
         return out;
     }
 
+    /** The stored map versions a restore cannot route a home by, each with what was under way in it. */
+    public java.util.Map<Long, String> unroutableMaps() throws IOException {
+        java.util.Map<Long, String> out = new java.util.TreeMap<>();
+        for (long v : mapVersions()) {
+            ShardMap m = ShardMapStore.parse(map(v));
+            if (!m.attached().isEmpty()) {
+                out.put(v, "an import was under way (" + m.attached().get(0).label() + " attached)");
+            } else if (m.movingTables().containsKey(ShardMap.EVERY_TABLE)) {
+                out.put(v, "move " + m.movingTables().get(ShardMap.EVERY_TABLE) + " was adding shards");
+            } else if (!m.movingTables().isEmpty()) {
+                out.put(v, "move " + m.movingTables().values().iterator().next() + " was moving table "
+                        + String.join(", ", new java.util.TreeSet<>(m.movingTables().keySet())));
+            }
+        }
+        return out;
+    }
+
     public static String mapKey(long version) {
         return MAPS + String.format("%016d", version) + ".json";
     }

@@ -4,6 +4,8 @@ import io.cleave.manager.admin.AdminError;
 import io.cleave.manager.backup.physical.BackupTool;
 import io.cleave.manager.backup.store.BackupStore;
 import io.cleave.manager.backup.store.BackupStores;
+import io.cleave.manager.backup.throttle.ByteRate;
+import io.cleave.manager.backup.throttle.ThrottledStore;
 import io.cleave.manager.config.BackupConfig;
 import io.cleave.manager.config.BackupEngine;
 import org.slf4j.Logger;
@@ -28,14 +30,27 @@ public final class BackupService implements AutoCloseable {
 
     private final BackupSources sources;
     private final BackupConfig config;
+    private final java.nio.file.Path scratch;
     private final ExecutorService runner = Executors.newSingleThreadExecutor(LogicalBackup.named("backup"));
     private final Map<String, BackupProgress> recent = new LinkedHashMap<>();
     private final BackupMetrics metrics;
     private volatile BackupProgress running;
+    private volatile BackupHooks hooks = BackupHooks.NONE;
 
-    public BackupService(BackupSources sources, BackupConfig config, io.micrometer.core.instrument.MeterRegistry registry) {
+    /**
+     * {@code scratch}: a directory of the home's own where physical copies are staged (with the shard
+     * account's options file); what a killed daemon left there is removed now, as no backup runs yet.
+     */
+    public BackupService(BackupSources sources, BackupConfig config, io.micrometer.core.instrument.MeterRegistry registry,
+                         java.nio.file.Path scratch) {
         this.sources = sources;
         this.config = config;
+        this.scratch = scratch;
+        try {
+            PhysicalBackup.deleteTree(scratch);
+        } catch (IOException e) {
+            log.warn("could not remove what an earlier backup left in {}: {}", scratch, e.getMessage());
+        }
         this.metrics = new BackupMetrics(registry, () -> {
             BackupProgress p = running;
             return p == null ? null : p.status();
@@ -52,16 +67,31 @@ public final class BackupService implements AutoCloseable {
         return config;
     }
 
+    /** Replaces the hooks of the backups started from now on (in-process tests hold a read in the snapshots). */
+    public void testHooks(BackupHooks hooks) {
+        this.hooks = hooks;
+    }
+
     /** Starts a backup to {@code location} (null: the configured one) with the configured engine. */
     public BackupStatus start(String location) {
         return start(location, null);
     }
 
+    /** {@link #start(String, BackupEngine, Integer)} at the configured rate. */
+    public BackupStatus start(String location, BackupEngine engine) {
+        return start(location, engine, null);
+    }
+
     /**
      * Starts a backup to {@code location} (null: the configured one) with {@code engine} (null: the
-     * configured one); a physical backup that cannot run here is refused at once, saying why.
+     * configured one), writing at most {@code maxRateMbS} MB/s (null: backup.max_rate_mb_s; 0: no
+     * bound); a physical backup that cannot run here is refused at once, saying why.
      */
-    public synchronized BackupStatus start(String location, BackupEngine engine) {
+    public synchronized BackupStatus start(String location, BackupEngine engine, Integer maxRateMbS) {
+        int rate = maxRateMbS != null ? maxRateMbS : config.maxRateMbS();
+        if (rate < 0) {
+            throw new AdminError(AdminError.BAD_REQUEST, "a rate of " + rate + " MB/s: give 0 (no bound) or more");
+        }
         BackupEngine asked = engine != null ? engine : config.engine();
         BackupTool.Lookup tool = asked == BackupEngine.LOGICAL ? null
                 : BackupTool.forServer(sources.server(), System.getenv("PATH"));
@@ -77,12 +107,13 @@ public final class BackupService implements AutoCloseable {
             throw new AdminError(AdminError.CONFLICT, "backup " + current.id + " is under way: wait for it"
                     + " ('cleave backup --status " + current.id + "')");
         }
-        BackupStore store;
+        BackupStore opened;
         try {
-            store = BackupStores.of(where, config);
+            opened = BackupStores.of(where, config);
         } catch (IllegalArgumentException e) {
             throw new AdminError(AdminError.BAD_REQUEST, e.getMessage());
         }
+        BackupStore store = rate > 0 ? new ThrottledStore(opened, ByteRate.ofMegabytesPerSecond(rate)) : opened;
         BackupProgress progress = new BackupProgress(BackupKeys.newId(Instant.now()), store.describe());
         running = progress;
         synchronized (recent) {
@@ -100,9 +131,10 @@ public final class BackupService implements AutoCloseable {
     private void run(BackupProgress progress, BackupStore store, BackupTool tool) {
         try (store) {
             if (tool != null) {
-                new PhysicalBackup(sources, store, progress, tool, config.maxSnapshot()).run();
+                new PhysicalBackup(sources, store, progress, tool, config.maxSnapshot(), hooks, scratch).run();
             } else {
-                new LogicalBackup(sources, store, progress, ChunkLimits.fromSystemProperties(), config.maxSnapshot()).run();
+                new LogicalBackup(sources, store, progress, ChunkLimits.fromSystemProperties(), config.maxSnapshot(),
+                        hooks).run();
             }
         } catch (Exception e) {
             String why = e.getMessage() == null ? e.toString() : e.getMessage();

@@ -43,14 +43,16 @@ public final class LogicalBackup {
     private final BackupProgress progress;
     private final ChunkLimits limits;
     private final Duration maxSnapshot;
+    private final BackupHooks hooks;
 
     LogicalBackup(BackupSources sources, BackupStore store, BackupProgress progress, ChunkLimits limits,
-                  Duration maxSnapshot) {
+                  Duration maxSnapshot, BackupHooks hooks) {
         this.sources = sources;
         this.store = store;
         this.progress = progress;
         this.limits = limits;
         this.maxSnapshot = maxSnapshot;
+        this.hooks = hooks;
     }
 
     /**
@@ -59,7 +61,7 @@ public final class LogicalBackup {
      */
     public static BackupManifest ofQuietHome(BackupSources sources, BackupStore store, String id) throws Exception {
         return new LogicalBackup(sources, store, new BackupProgress(id, store.describe()), ChunkLimits.DEFAULT,
-                Duration.ofDays(7)).run();
+                Duration.ofDays(7), BackupHooks.NONE).run();
     }
 
     BackupManifest run() throws Exception {
@@ -130,6 +132,7 @@ public final class LogicalBackup {
                 Connection c = cut.on(shard).connection();
                 reads.add(readers.submit(() -> {
                     for (TablePlan p : mine) {
+                        hooks.inSnapshot(shard);
                         TableReader.Totals t;
                         try {
                             t = reader.read(c, p, shard, sink);
@@ -218,8 +221,7 @@ public final class LogicalBackup {
                         for (Future<?> r : reads) {
                             r.cancel(true);
                         }
-                        throw new IllegalStateException("the snapshots were open " + progress.snapshotMillis() / 1000
-                                + " s, past backup.max_snapshot_s (" + maxSnapshot.toSeconds() + " s): they hold back"
+                        throw new IllegalStateException("the snapshots were open " + progress.snapshotMillis() + " ms, past backup.max_snapshot_s (" + maxSnapshot.toSeconds() + " s): they hold back"
                                 + " InnoDB's purge on every shard (history list " + progress.status().historyLength()
                                 + "); " + advice);
                     }

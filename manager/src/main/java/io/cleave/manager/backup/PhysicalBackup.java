@@ -51,14 +51,19 @@ final class PhysicalBackup {
     private final BackupProgress progress;
     private final BackupTool tool;
     private final Duration maxSnapshot;
+    private final BackupHooks hooks;
+    private final Path scratchRoot;
 
+    /** {@code scratchRoot}: where each copy is staged (in the home: a killed daemon's leftovers are found again). */
     PhysicalBackup(BackupSources sources, BackupStore store, BackupProgress progress, BackupTool tool,
-                   Duration maxSnapshot) {
+                   Duration maxSnapshot, BackupHooks hooks, Path scratchRoot) {
         this.sources = sources;
         this.store = store;
         this.progress = progress;
         this.tool = tool;
         this.maxSnapshot = maxSnapshot;
+        this.hooks = hooks;
+        this.scratchRoot = scratchRoot;
     }
 
     /** What a shard's copy left: the binlog file in use before it began, and its stream's parts. */
@@ -75,8 +80,8 @@ final class PhysicalBackup {
         Map<Integer, Connection> connections = new LinkedHashMap<>();
         Map<Integer, Connection> monitors = new LinkedHashMap<>();
         ExecutorService pool = Executors.newFixedThreadPool(shards, LogicalBackup.named("backup-copy"));
-        Path scratch = Files.createTempDirectory("cleave-backup-", PosixFilePermissions.asFileAttribute(
-                PosixFilePermissions.fromString("rwx------")));
+        Path scratch = Files.createTempDirectory(Files.createDirectories(scratchRoot), progress.id + "-",
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         try {
             BackupCut.connect(sources, shards, connections, monitors);
             SchemaReader.Home described = SchemaReader.home(monitors.get(0));
@@ -200,6 +205,7 @@ final class PhysicalBackup {
                     if (!LogicalBackup.contains(p.sourceShards(), shard)) {
                         continue;
                     }
+                    hooks.inSnapshot(shard);
                     String sql = "SELECT " + Sql.checksum(p.columns().stream().map(BackupManifest.Column::name).toList())
                             + " FROM " + Sql.quote(p.schema()) + "." + Sql.quote(p.table()) + notGhosts(p, shard);
                     try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
@@ -277,10 +283,17 @@ final class PhysicalBackup {
         return rows.get(0)[0];
     }
 
+    /** mariadb-backup's errors first (its log is mostly progress), then the log's last lines. */
     private static String tail(Path log) {
         try {
             List<String> lines = Files.readAllLines(log);
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - 15), lines.size()));
+            List<String> errors = lines.stream().filter(l -> l.contains("ERROR") || l.contains("Error:"))
+                    // "[00] " is its thread, then a time: the same error repeated once a second is said once
+                    .map(l -> l.replaceFirst("^\\[\\d+\\]\\s*", "").replaceFirst("\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\s*", "")
+                            .strip())
+                    .distinct().toList();
+            String last = String.join("\n", lines.subList(Math.max(0, lines.size() - 15), lines.size()));
+            return errors.isEmpty() ? last : String.join("; ", errors) + "\n(the end of its log:\n" + last + ")";
         } catch (IOException e) {
             return "(no log: " + e.getMessage() + ")";
         }
@@ -294,7 +307,10 @@ final class PhysicalBackup {
         }
     }
 
-    private static void deleteTree(Path dir) throws IOException {
+    static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
         try (Stream<Path> paths = Files.walk(dir)) {
             for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
                 Files.deleteIfExists(p);

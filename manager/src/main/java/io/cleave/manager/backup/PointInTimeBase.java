@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -74,6 +75,16 @@ public final class PointInTimeBase {
      * when none. {@code routable}: the map versions stored in the location that a restore can route by.
      */
     public static String choose(List<Candidate> backups, List<CutRecord> cuts, CutRecord target, Set<Long> routable) {
+        return choose(backups, cuts, target, routable, Map.of());
+    }
+
+    /**
+     * As {@link #choose(List, List, CutRecord, Set)}; {@code unroutable}: why each map version stored in
+     * the location cannot route a restored home (a table move or an import under way in it), said when
+     * the target's map is one of them.
+     */
+    public static String choose(List<Candidate> backups, List<CutRecord> cuts, CutRecord target, Set<Long> routable,
+                                Map<Long, String> unroutable) {
         Candidate best = null;
         for (Candidate b : backups) {
             if (b.baseFor(target, routable) && (best == null || b.cutMillis() >= best.cutMillis())) {
@@ -85,7 +96,7 @@ public final class PointInTimeBase {
         }
         List<Window> windows = windows(backups, cuts, routable);
         throw new IllegalArgumentException("cut " + target.id() + " (at " + Instant.ofEpochMilli(target.millis())
-                + ", shard map version " + target.mapVersion() + ") cannot be restored: " + why(backups, target)
+                + ", shard map version " + target.mapVersion() + ") cannot be restored: " + why(backups, target, unroutable)
                 + ". " + (windows.isEmpty() ? "No recorded cut can be reached from the backups there"
                 : "Restorable: " + String.join(", ", windows.stream().map(Window::toString).toList()))
                 + "; each backup's own cut can be restored too");
@@ -114,8 +125,15 @@ public final class PointInTimeBase {
     }
 
     /** Why no backup is a base for {@code target}, from the one that came closest. */
-    private static String why(List<Candidate> backups, CutRecord target) {
+    private static String why(List<Candidate> backups, CutRecord target, Map<Long, String> unroutable) {
         List<Candidate> before = backups.stream().filter(b -> b.before(target)).toList();
+        String underWay = unroutable.get(target.mapVersion());
+        if (underWay != null && !before.isEmpty()) {
+            return underWay + " at that cut: the rows it had copied so far cannot be told from the rows already"
+                    + " there on the shards it copied them to, so a restored home could not route them (a move of"
+                    + " keys can be restored: its copied keys are known). Restore a cut recorded before it began"
+                    + " or after it ended";
+        }
         if (before.isEmpty()) {
             return "no complete backup with its " + target.shards().size() + " shards was taken before it (a point"
                     + " in time is reached from a backup before it, by replaying the archived binlogs)";

@@ -47,6 +47,11 @@ public final class BackupCommand implements Callable<Integer> {
             + " config, else auto.")
     String engine;
 
+    @Option(names = "--max-rate", paramLabel = "MB/S", description = "Write at most this many MB per second to the"
+            + " location, all the backup's writers together (0: no bound). Default: backup.max_rate_mb_s of the config,"
+            + " else no bound.")
+    Integer maxRate;
+
     @Option(names = "--status", paramLabel = "ID", description = "Show a backup's progress.")
     String status;
 
@@ -71,8 +76,12 @@ public final class BackupCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--engine " + engine
                     + ": expected physical, logical or auto");
         }
+        if (maxRate != null && maxRate < 0) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--max-rate " + maxRate
+                    + ": give 0 (no bound) or more MB/s");
+        }
         AdminClient daemon = options.daemon();
-        BackupStatus s = status != null ? daemon.backup(status) : daemon.startBackup(to, chosen);
+        BackupStatus s = status != null ? daemon.backup(status) : daemon.startBackup(to, chosen, maxRate);
         if (!follow.await) {
             if (follow.json) {
                 out.println(MoveFollower.JSON.writeValueAsString(s));

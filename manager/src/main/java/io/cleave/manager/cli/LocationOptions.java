@@ -25,6 +25,7 @@ public final class LocationOptions {
     BackupConfig settings(Path config) {
         BackupConfig base = config != null && Files.isRegularFile(config) ? ConfigLoader.load(config).backup() : BackupConfig.NONE;
         return new BackupConfig(base.location(), base.archiveBinlogs(), base.cutInterval(), base.maxSnapshot(),
-                endpoint != null ? Optional.of(endpoint) : base.s3Endpoint(), region != null ? region : base.s3Region(), base.engine());
+                endpoint != null ? Optional.of(endpoint) : base.s3Endpoint(), region != null ? region : base.s3Region(), base.engine(),
+                base.maxRateMbS());
     }
 }

@@ -74,6 +74,8 @@ public final class RestoreCommand implements Callable<Integer> {
         if (!r.verified()) {
             out.println("restore into " + r.home() + " FAILED its checks against the backup:");
             r.problems().forEach(p -> out.println("  " + p));
+            out.println("the home is left marked unfinished (state/restore-unfinished): 'cleave up' refuses it; run the"
+                    + " restore again (from another backup if it fails the same way), or delete " + r.home());
             out.flush();
             return ExitCodes.FAILED;
         }

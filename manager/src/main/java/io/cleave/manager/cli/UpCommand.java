@@ -2,6 +2,7 @@ package io.cleave.manager.cli;
 
 import io.cleave.manager.admin.AdminClient;
 import io.cleave.manager.admin.StatusReport;
+import io.cleave.manager.backup.restore.UnfinishedRestore;
 import io.cleave.manager.daemon.Daemon;
 import io.cleave.manager.daemon.CleaveProxyService;
 import io.cleave.manager.daemon.DaemonOptions;
@@ -48,6 +49,10 @@ public final class UpCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         CleaveHome home = options.home();
+        Optional<String> unfinished = UnfinishedRestore.refusal(home);
+        if (unfinished.isPresent()) {
+            throw new IllegalStateException(unfinished.get());
+        }
         Path config = options.config();
         if (detach) {
             return detach(home, config);

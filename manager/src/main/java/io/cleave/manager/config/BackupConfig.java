@@ -18,11 +18,13 @@ import java.util.Optional;
  * @param s3Region       the region signed into requests
  * @param engine         how {@code cleave backup} copies the shards unless told ({@code auto}: physical where
  *                       a mariadb-backup of the shards' server version is found, else logical)
+ * @param maxRateMbS     megabytes per second a backup may write to its location, all its writers together
+ *                       (0: no bound); {@code cleave backup --max-rate} sets it for one backup
  */
 public record BackupConfig(Optional<String> location, boolean archiveBinlogs, Duration cutInterval,
                            Duration maxSnapshot, Optional<String> s3Endpoint, String s3Region,
-                           BackupEngine engine) {
+                           BackupEngine engine, int maxRateMbS) {
 
     public static final BackupConfig NONE = new BackupConfig(Optional.empty(), false, Duration.ofSeconds(5),
-            Duration.ofHours(6), Optional.empty(), "us-east-1", BackupEngine.AUTO);
+            Duration.ofHours(6), Optional.empty(), "us-east-1", BackupEngine.AUTO, 0);
 }

@@ -182,9 +182,10 @@ public final class ConfigLoader {
                     + "' is not an engine: expected auto, physical or logical");
             engine = BackupEngine.AUTO;
         }
+        int maxRate = backup.integer("max_rate_mb_s", 0, 0, 1_000_000);
         backup.rejectUnknownKeys();
         return new BackupConfig(location, archive, Duration.ofSeconds(cutSeconds), Duration.ofSeconds(maxSnapshotSeconds),
-                endpoint, region, engine);
+                endpoint, region, engine, maxRate);
     }
 
     /** {@code auto} (the default: from each device's class) or a whole number of I/O operations per second per device. */

@@ -188,7 +188,7 @@ public final class Daemon implements AutoCloseable {
                 backups = new io.cleave.manager.backup.BackupService(new io.cleave.manager.backup.BackupSources(links,
                         provisioned.shardMaps(), config.sharding().topology(), this::cutWindows, config.source(),
                         provisioned.binary()),
-                        config.backup(), registry);
+                        config.backup(), registry, home.state().resolve("backup-scratch"));
                 admin = new AdminServer(config.adminPort(), provisioned.adminToken(), registry, () -> statusReport(true),
                         this::requestShutdown, this::explain, inDoubtTransactions(), moves, imports, scale, backups);
                 admin.repair(this::repairSchemas);

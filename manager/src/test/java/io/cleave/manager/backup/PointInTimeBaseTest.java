@@ -70,6 +70,21 @@ class PointInTimeBaseTest {
                 .hasMessageContaining("Restorable: cuts 1-3 (from backup a), cuts 7-9 (from backup a)");
     }
 
+    /** Map 6 is stored, but a table move was under way in it: its cuts are refused saying so and what to restore. */
+    @Test
+    void aCutTakenWhileATableMoveWasUnderWayIsRefusedSayingSo() {
+        List<PointInTimeBase.Candidate> backups = List.of(backup("a", 5, 5, null));
+        assertThatThrownBy(() -> PointInTimeBase.choose(backups, CUTS, CUTS.get(4), Set.of(5L, 8L),
+                java.util.Map.of(6L, "move 3 was moving table t")))
+                .hasMessageContaining("cut 5 ")
+                .hasMessageContaining("move 3 was moving table t at that cut: the rows it had copied so far cannot be"
+                        + " told from the rows already there")
+                .hasMessageContaining("Restore a cut recorded before it began or after it ended")
+                .hasMessageContaining("Restorable: cuts 1-3 (from backup a), cuts 7-9 (from backup a)");
+        assertThat(PointInTimeBase.choose(backups, CUTS, CUTS.get(7), Set.of(5L, 8L),
+                java.util.Map.of(6L, "move 3 was moving table t"))).as("a cut after the move").isEqualTo("a");
+    }
+
     @Test
     void aCutBeforeEveryBackupOrOfAnotherShardCountIsRefused() {
         assertThatThrownBy(() -> PointInTimeBase.choose(List.of(backup("b", 25, 5, null)), CUTS, CUTS.get(0), NONE))

@@ -60,6 +60,14 @@ class CleaveMainTest {
     }
 
     @Test
+    void backupTakesAMaxRateAndRefusesANegativeOneBeforeAskingTheDaemon() {
+        assertThat(run(CleaveMain.commandLine(), "backup", "--help")).isZero();
+        assertThat(out.toString()).contains("--max-rate=MB/S");
+        assertThat(run(CleaveMain.commandLine(), "backup", "--home", tmp.toString(), "--max-rate", "-1")).isEqualTo(2);
+        assertThat(err.toString()).contains("--max-rate -1: give 0 (no bound) or more MB/s");
+    }
+
+    @Test
     void standbyNamesWhatItNeedsAndTakesOnlyOnOrOffForSemiSync() {
         assertThat(run(CleaveMain.commandLine(), "standby", "--help")).isZero();
         assertThat(out.toString()).startsWith("Usage: cleave standby").contains("--primary=URL", "--via=LOCATION",
@@ -107,6 +115,16 @@ class CleaveMainTest {
         assertThat(err.toString()).as("every option came from the config: the primary was asked")
                 .contains("the daemon at http://127.0.0.1:1 does not answer");
         assertThat(tmp.resolve("b")).doesNotExist();
+    }
+
+    @Test
+    void upRefusesAHomeWhoseRestoreDidNotFinishAndSaysWhatToDo() throws Exception {
+        Files.createDirectories(tmp.resolve("state"));
+        Files.writeString(tmp.resolve("state").resolve("restore-unfinished"), "a restore is building this home\n");
+        assertThat(run(CleaveMain.commandLine(), "up", "--home", tmp.toString())).isEqualTo(ExitCodes.FAILED);
+        assertThat(err.toString()).contains(tmp + " is a restore that did not finish",
+                "Run the same command (cleave restore ... --home " + tmp + ") again");
+        assertThat(tmp.resolve("etc")).as("no shard was set up").doesNotExist();
     }
 
     @Test

@@ -235,6 +235,17 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void backupMaxRateDefaultsToNoBoundAndTakesWholeMegabytesPerSecond() {
+        String base = "shards: 2\nproxy:\n  users: [{name: root, password: \"\"}]\n";
+        assertThat(ConfigLoader.parse(FILE, base).backup().maxRateMbS()).isZero();
+        assertThat(ConfigLoader.parse(FILE, base + "backup:\n  max_rate_mb_s: 40\n").backup().maxRateMbS()).isEqualTo(40);
+        assertThat(catchConfig(base + "backup:\n  max_rate_mb_s: -1\n").getMessage()).contains("backup.max_rate_mb_s")
+                .contains("out of range");
+        assertThat(catchConfig(base + "backup:\n  max_rate_mb_s: fast\n").getMessage()).contains("not a whole number");
+
+    }
+
+    @Test
     void unknownKeyNamesFileLineFieldAndTheValidKeys() {
         assertError("""
                 shards: 2

@@ -35,9 +35,6 @@ final class NewHome implements AutoCloseable {
 
     static final String CONFIG = "cleave.yaml";
     private static final String LOADING_CONFIG = "restore-loading.yaml";
-    /** In state/ while a restore builds the home: one that holds it was interrupted and is started over. */
-    static final String UNFINISHED = "restore-unfinished";
-
     private final CleaveHome home;
     private final Path loadingConfig;
     private final Map<String, String> env;
@@ -53,20 +50,22 @@ final class NewHome implements AutoCloseable {
     }
 
     static NewHome create(Path root, String config, ShardMap map, Map<String, String> env) throws IOException {
-        if (Files.exists(root.resolve("state").resolve(UNFINISHED))) {
+        if (UnfinishedRestore.marked(root)) {
             discardUnfinished(new CleaveHome(root));
         }
         if (Files.exists(root)) {
             try (Stream<Path> entries = Files.list(root)) {
                 if (entries.findAny().isPresent()) {
-                    throw new IllegalArgumentException(root + " is not empty: a restore builds a new home and never writes"
-                            + " into one that holds anything; name a new directory");
+                    throw new IllegalArgumentException(root + (Files.exists(root.resolve(CONFIG))
+                            ? " already holds a home (a finished restore, or a home of its own)" : " is not empty")
+                            + ": a restore builds a new home and never writes into one that holds anything; name a new"
+                            + " directory, or delete " + root + " to restore into it again");
                 }
             }
         }
         CleaveHome home = new CleaveHome(root);
         home.createDirectories();
-        Files.writeString(home.state().resolve(UNFINISHED), "a restore is building this home\n");
+        UnfinishedRestore.mark(home);
         Path configFile = home.root().resolve(CONFIG);
         Files.writeString(configFile, config);
         new ShardMapStore(home.shardMapFile()).save(map, ConfigLoader.parse(configFile, config).sharding().topology());
@@ -162,7 +161,7 @@ final class NewHome implements AutoCloseable {
 
     /** Marks the home complete: {@code cleave up} may run it, and another restore leaves it alone. */
     void finished() throws IOException {
-        Files.deleteIfExists(home.state().resolve(UNFINISHED));
+        UnfinishedRestore.clear(home);
     }
 
     /**

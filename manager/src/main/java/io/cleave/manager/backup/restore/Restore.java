@@ -100,7 +100,19 @@ public final class Restore {
         return this;
     }
 
+    /**
+     * Restores; when it fails once the new home exists (a shard of it died, the location went away), the
+     * home stays marked unfinished and the exception says so and what to do.
+     */
     public Result run(RestoreRequest request) throws Exception {
+        try {
+            return restore(request);
+        } catch (Exception e) {
+            throw UnfinishedRestore.marked(request.home()) ? UnfinishedRestore.failed(request.home(), e) : e;
+        }
+    }
+
+    private Result restore(RestoreRequest request) throws Exception {
         long started = System.nanoTime();
         try (BackupStore store = BackupStores.of(request.location(), config)) {
             BackupCatalog catalog = new BackupCatalog(store);
@@ -121,7 +133,7 @@ public final class Restore {
                 if (checks.stream().allMatch(TableChecksums.Check::ok)) {
                     finishing.run(home.links(), manifest);
                 }
-                home.finished();
+                settle(home, checks);
                 return new Result(home.home().root(), home.configFile(), manifest.id(), "the backup's cut at "
                         + Instant.ofEpochMilli(manifest.cutMillis()), shards, rowsLoaded,
                         (System.nanoTime() - started) / 1_000_000, checks);
@@ -211,7 +223,7 @@ public final class Restore {
                         + baseMap.version() + ")");
             }
             if (wanted == n) {
-                home.finished();
+                settle(home, checks);
                 return new Result(home.home().root(), home.configFile(), base.id(), point, n, rowsLoaded,
                         (System.nanoTime() - started) / 1_000_000, checks);
             }
@@ -242,7 +254,7 @@ public final class Restore {
              NewHome restored = fromBackup(copies, copy, into, wanted)) {
             List<TableChecksums.Check> checks = new ArrayList<>(earlier);
             checks.addAll(TableChecksums.verify(restored.links(), wanted, copy.tables(), false));
-            restored.finished();
+            settle(restored, checks);
             return new Result(restored.home().root(), restored.configFile(), backupId, point, wanted, rowsLoaded,
                     (System.nanoTime() - started) / 1_000_000, checks);
         }
@@ -289,6 +301,20 @@ public final class Restore {
         }
     }
 
+    /**
+     * Marks {@code home} complete when every table holds what the backup read; otherwise it stays marked
+     * unfinished with the tables that differ, so that {@code cleave up} does not serve rows that are not
+     * the backup's.
+     */
+    private static void settle(NewHome home, List<TableChecksums.Check> checks) throws IOException {
+        List<String> differing = checks.stream().filter(c -> !c.ok()).map(c -> c.table() + ": " + c.problem()).toList();
+        if (differing.isEmpty()) {
+            home.finished();
+        } else {
+            UnfinishedRestore.markDiffering(home.home(), differing);
+        }
+    }
+
     /** A scratch directory beside {@code home}, open for search: when the daemon is root, its shards run as server.os_user. */
     private static Path scratchBeside(Path home) throws IOException {
         return Files.createTempDirectory(home.toAbsolutePath().getParent(), ".cleave-restore-",
@@ -305,7 +331,7 @@ public final class Restore {
             }
         }
         candidates.sort(Comparator.comparingLong(PointInTimeBase.Candidate::cutMillis));
-        return catalog.manifest(PointInTimeBase.choose(candidates, cuts, target, routable));
+        return catalog.manifest(PointInTimeBase.choose(candidates, cuts, target, routable, catalog.unroutableMaps()));
     }
 
     private void replay(BackupStore store, BackupManifest base, CutRecord target, NewHome home) throws Exception {
@@ -368,12 +394,11 @@ public final class Restore {
             List<Future<?>> steps = new ArrayList<>();
             for (int s = 0; s < shards; s++) {
                 int shard = s;
-                steps.add(pool.submit(() -> {
+                steps.add(pool.submit(() -> onShard(shard, "making the schema", () -> {
                     try (var c = home.links().open(shard)) {
                         SchemaRestore.apply(c, manifest);
                     }
-                    return null;
-                }));
+                })));
             }
             await(steps);
             say.accept("schema and " + manifest.accounts().size() + " account statements made on " + shards + " shards");
@@ -394,18 +419,32 @@ public final class Restore {
             steps.clear();
             for (int s = 0; s < shards; s++) {
                 int shard = s;
-                steps.add(pool.submit(() -> {
+                steps.add(pool.submit(() -> onShard(shard, "building the secondary indexes", () -> {
                     try (var c = home.links().open(shard)) {
                         SchemaRestore.addIndexes(c, manifest.tables());
                     }
-                    return null;
-                }));
+                })));
             }
             await(steps);
             say.accept("secondary indexes built");
             return loader.rowsLoaded.get();
         } finally {
             pool.shutdownNow();
+        }
+    }
+
+    private interface ShardStep {
+        void run() throws Exception;
+    }
+
+    /** Runs {@code step}; its failure names the shard (a shard killed mid-restore is told apart from a bad backup). */
+    private static Void onShard(int shard, String what, ShardStep step) throws Exception {
+        try {
+            step.run();
+            return null;
+        } catch (java.sql.SQLException e) {
+            throw new java.sql.SQLException(what + " on shard " + shard + ": " + e.getMessage(), e.getSQLState(),
+                    e.getErrorCode(), e);
         }
     }
 

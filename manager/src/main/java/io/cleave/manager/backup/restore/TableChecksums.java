@@ -35,11 +35,16 @@ final class TableChecksums {
         List<Connection> connections = new ArrayList<>();
         try {
             for (int s = 0; s < shards; s++) {
-                Connection c = links.open(s);
-                connections.add(c);
-                try (Statement st = c.createStatement()) {
-                    st.execute("SET time_zone = '+00:00'");
-                    st.execute("SET NAMES utf8mb4");
+                try {
+                    Connection c = links.open(s);
+                    connections.add(c);
+                    try (Statement st = c.createStatement()) {
+                        st.execute("SET time_zone = '+00:00'");
+                        st.execute("SET NAMES utf8mb4");
+                    }
+                } catch (SQLException e) { // the driver's text names no shard
+                    throw new SQLException("checking the tables on shard " + s + ": " + e.getMessage(), e.getSQLState(),
+                            e.getErrorCode(), e);
                 }
             }
             List<Check> out = new ArrayList<>();

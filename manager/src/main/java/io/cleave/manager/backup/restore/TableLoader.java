@@ -63,19 +63,24 @@ final class TableLoader implements AutoCloseable {
         }
         String insert = insert(table);
         for (Map.Entry<Integer, List<byte[][]>> e : byShard.entrySet()) {
-            Connection c = connection(e.getKey());
-            try (PreparedStatement ps = c.prepareStatement(insert)) {
-                List<byte[][]> shardRows = e.getValue();
-                for (int from = 0; from < shardRows.size(); from += BATCH) {
-                    insertBatch(c, ps, table, shardRows.subList(from, Math.min(from + BATCH, shardRows.size())));
-                }
-            } catch (SQLException ex) {
+            try {
+                insert(connection(e.getKey()), insert, table, e.getValue());
+            } catch (SQLException ex) { // the shard's name with what failed: opening its connection too (a shard killed)
                 throw new SQLException("loading " + table.name() + " into shard " + e.getKey() + ": " + ex.getMessage(),
                         ex.getSQLState(), ex.getErrorCode(), ex);
             }
         }
         rowsLoaded.addAndGet(rows.size());
         chunksLoaded.incrementAndGet();
+    }
+
+    private static void insert(Connection c, String insert, BackupManifest.TableBackup table, List<byte[][]> rows)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(insert)) {
+            for (int from = 0; from < rows.size(); from += BATCH) {
+                insertBatch(c, ps, table, rows.subList(from, Math.min(from + BATCH, rows.size())));
+            }
+        }
     }
 
     /**

@@ -29,31 +29,40 @@ final class XaSettlement {
     static List<String> settle(ShardLinks links, int shards) throws SQLException {
         List<String> done = new ArrayList<>();
         for (int s = 0; s < shards; s++) {
-            try (Connection c = links.open(s)) {
-                List<String> prepared = new ArrayList<>();
-                try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("XA RECOVER")) {
-                    while (rs.next()) {
-                        String data = rs.getString(4);
-                        int gtrid = rs.getInt(2);
-                        prepared.add(data.substring(0, Math.min(gtrid, data.length())));
-                    }
-                }
-                for (String xid : prepared) {
-                    if (!xid.startsWith(PREFIX)) {
-                        done.add("left prepared " + xid + " on shard " + s + " (the application's: XA COMMIT or"
-                                + " XA ROLLBACK it)");
-                        continue;
-                    }
-                    boolean commit = decided(links, shards, xid);
-                    try (Statement st = c.createStatement()) {
-                        st.execute("SET sql_log_bin = 0");
-                        st.execute((commit ? "XA COMMIT '" : "XA ROLLBACK '") + xid.replace("'", "''") + "'");
-                    }
-                    done.add((commit ? "committed " : "rolled back ") + xid + " on shard " + s);
-                }
+            try {
+                settle(links, shards, s, done);
+            } catch (SQLException e) { // the driver's text ("Communications link failure") names no shard
+                throw new SQLException("settling the XA branches on shard " + s + ": " + e.getMessage(), e.getSQLState(),
+                        e.getErrorCode(), e);
             }
         }
         return done;
+    }
+
+    private static void settle(ShardLinks links, int shards, int s, List<String> done) throws SQLException {
+        try (Connection c = links.open(s)) {
+            List<String> prepared = new ArrayList<>();
+            try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("XA RECOVER")) {
+                while (rs.next()) {
+                    String data = rs.getString(4);
+                    int gtrid = rs.getInt(2);
+                    prepared.add(data.substring(0, Math.min(gtrid, data.length())));
+                }
+            }
+            for (String xid : prepared) {
+                if (!xid.startsWith(PREFIX)) {
+                    done.add("left prepared " + xid + " on shard " + s + " (the application's: XA COMMIT or"
+                            + " XA ROLLBACK it)");
+                    continue;
+                }
+                boolean commit = decided(links, shards, xid);
+                try (Statement st = c.createStatement()) {
+                    st.execute("SET sql_log_bin = 0");
+                    st.execute((commit ? "XA COMMIT '" : "XA ROLLBACK '") + xid.replace("'", "''") + "'");
+                }
+                done.add((commit ? "committed " : "rolled back ") + xid + " on shard " + s);
+            }
+        }
     }
 
     private static boolean decided(ShardLinks links, int shards, String xid) throws SQLException {
