@@ -10,7 +10,6 @@ import io.cleave.manager.coordination.CoordinationReport;
 import io.cleave.manager.coordination.PairState;
 import io.cleave.manager.coordination.RejoinReport;
 import io.cleave.manager.daemon.Daemon;
-import io.cleave.manager.home.DaemonInfo;
 import io.cleave.manager.standby.HostRole;
 import io.cleave.manager.standby.ShardReplication;
 import io.cleave.manager.standby.StandbyConfig;
@@ -274,14 +273,10 @@ class FailoverIT {
             a = CleaveTestHome.builder().shards(2)
                     .extraYaml(StandbyIT.SHARDING + EtcdCluster.yaml(aUrls, cluster, LEASE_SECONDS))
                     .serverOption("log_slave_updates", "ON").create();
-            Path log = work.resolve("primary.log");
-            up = CleaveJar.up(a, log);
-            try (Connection c = CleaveJar.awaitProxy(a, up, log, "")) {
-                BankTransfers.create(c, SHAPE);
-            }
-            CleaveJar.awaitAdmin(a, up, log);
-            String url = "http://127.0.0.1:" + DaemonInfo.read(a.home()).orElseThrow().adminPort();
-            String token = Files.readString(a.home().adminTokenFile()).trim();
+            JarPrimary primary = JarPrimary.startWithBank(a, work.resolve("primary.log"), SHAPE);
+            up = primary.up();
+            String url = primary.url();
+            String token = primary.token();
             aUrl = url;
             aToken = token;
             load = new BankTransfers(SHAPE, a.proxyPort(), 29, new int[] {1, 150});
@@ -325,31 +320,20 @@ class FailoverIT {
          * shards and its decision row on shard 0 (semi-sync: B has them). The connections stay open until the kill.
          */
         List<Connection> holdPreparedOnA(String xid) throws Exception {
-            String secret = Files.readString(a.home().shardSecretFile()).trim();
             List<Connection> held = new ArrayList<>();
             for (int s = 0; s < 2; s++) {
-                try (Connection c = shardOfA(secret, s)) {
+                try (Connection c = JarPrimary.shard(a, s)) {
                     run(c, "CREATE DATABASE IF NOT EXISTS probe");
                     run(c, "CREATE TABLE IF NOT EXISTS probe.t (id INT PRIMARY KEY)");
                 }
             }
             for (int s = 0; s < 2; s++) {
-                Connection c = shardOfA(secret, s);
-                held.add(c);
-                run(c, "XA START '" + xid + "'");
-                run(c, "INSERT INTO probe.t VALUES (" + (s + 1) + ")");
-                run(c, "XA END '" + xid + "'");
-                run(c, "XA PREPARE '" + xid + "'");
+                held.add(JarPrimary.prepare(JarPrimary.shard(a, s), xid, s + 1));
             }
-            try (Connection c = shardOfA(secret, 0)) {
+            try (Connection c = JarPrimary.shard(a, 0)) {
                 run(c, "INSERT INTO cleave.decisions (xid, shards) VALUES ('" + xid + "', '0,1')");
             }
             return held;
-        }
-
-        private Connection shardOfA(String secret, int shard) throws SQLException {
-            return DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + (a.basePort() + shard) + "/?sslMode=DISABLED"
-                    + "&allowPublicKeyRetrieval=true", io.cleave.manager.instance.ShardAccount.USER, secret);
         }
 
         CoordinationReport awaitCoordination(Predicate<CoordinationReport> condition) throws InterruptedException {

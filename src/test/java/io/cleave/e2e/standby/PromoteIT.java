@@ -6,7 +6,6 @@ import io.cleave.e2e.support.CleaveTestHome;
 import io.cleave.manager.admin.AdminClient;
 import io.cleave.manager.daemon.Daemon;
 import io.cleave.manager.home.CleaveHome;
-import io.cleave.manager.home.DaemonInfo;
 import io.cleave.manager.standby.HostRole;
 import io.cleave.manager.standby.StandbyConfig;
 import io.cleave.manager.standby.StandbyReport;
@@ -51,14 +50,10 @@ class PromoteIT {
         try (CleaveTestHome a = CleaveTestHome.builder().shards(2).extraYaml(StandbyIT.SHARDING)
                 // The primary's proxy leaves the branches this test holds prepared to the promotion.
                 .proxyOption("xa_recovery_interval_s", 0).create()) {
-            Path log = work.resolve("primary.log");
-            up = CleaveJar.up(a, log);
-            try (Connection c = CleaveJar.awaitProxy(a, up, log, "")) {
-                BankTransfers.create(c, SHAPE);
-            }
-            CleaveJar.awaitAdmin(a, up, log);
-            String url = "http://127.0.0.1:" + DaemonInfo.read(a.home()).orElseThrow().adminPort();
-            String token = Files.readString(a.home().adminTokenFile()).trim();
+            JarPrimary primary = JarPrimary.startWithBank(a, work.resolve("primary.log"), SHAPE);
+            up = primary.up();
+            String url = primary.url();
+            String token = primary.token();
 
             BankTransfers load = new BankTransfers(SHAPE, a.proxyPort(), 23, new int[] {1, 150});
             StandbyConfig addresses = StandbyIT.freeAddresses();
@@ -147,34 +142,20 @@ class PromoteIT {
      * {@code cleave:0:promote-rollback} on shard 1 without one. Their connections stay open until the host dies.
      */
     private static List<Connection> holdPrepared(CleaveTestHome a) throws Exception {
-        String secret = Files.readString(a.home().shardSecretFile()).trim();
         java.util.ArrayList<Connection> held = new java.util.ArrayList<>();
         for (int s = 0; s < 2; s++) {
-            try (Connection c = primaryShard(a, secret, s)) {
+            try (Connection c = JarPrimary.shard(a, s)) {
                 run(c, "CREATE DATABASE probe");
                 run(c, "CREATE TABLE probe.t (id INT PRIMARY KEY)");
             }
         }
-        held.add(prepare(primaryShard(a, secret, 0), "cleave:0:promote-commit", 10));
-        held.add(prepare(primaryShard(a, secret, 1), "cleave:0:promote-commit", 1));
-        held.add(prepare(primaryShard(a, secret, 1), "cleave:0:promote-rollback", 2));
-        try (Connection c = primaryShard(a, secret, 0)) {
+        held.add(JarPrimary.prepare(JarPrimary.shard(a, 0), "cleave:0:promote-commit", 10));
+        held.add(JarPrimary.prepare(JarPrimary.shard(a, 1), "cleave:0:promote-commit", 1));
+        held.add(JarPrimary.prepare(JarPrimary.shard(a, 1), "cleave:0:promote-rollback", 2));
+        try (Connection c = JarPrimary.shard(a, 0)) {
             run(c, "INSERT INTO cleave.decisions (xid, shards) VALUES ('cleave:0:promote-commit', '0,1')");
         }
         return held;
-    }
-
-    private static Connection prepare(Connection c, String xid, int id) throws SQLException {
-        run(c, "XA START '" + xid + "'");
-        run(c, "INSERT INTO probe.t VALUES (" + id + ")");
-        run(c, "XA END '" + xid + "'");
-        run(c, "XA PREPARE '" + xid + "'");
-        return c;
-    }
-
-    private static Connection primaryShard(CleaveTestHome a, String secret, int shard) throws SQLException {
-        return DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + (a.basePort() + shard) + "/?sslMode=DISABLED"
-                + "&allowPublicKeyRetrieval=true", io.cleave.manager.instance.ShardAccount.USER, secret);
     }
 
     private static String seeded(Daemon daemon) {
