@@ -6,7 +6,6 @@ import io.cleave.e2e.support.CleaveTestHome;
 import io.cleave.manager.admin.AdminClient;
 import io.cleave.manager.daemon.Daemon;
 import io.cleave.manager.home.CleaveHome;
-import io.cleave.manager.home.DaemonInfo;
 import io.cleave.manager.standby.HostRole;
 import io.cleave.manager.standby.StandbyConfig;
 import io.cleave.manager.standby.StandbyReport;
@@ -17,14 +16,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-import static io.cleave.e2e.standby.StandbyIT.await;
 import static io.cleave.e2e.standby.StandbyIT.run;
 import static io.cleave.e2e.standby.StandbyIT.shard;
 import static io.cleave.e2e.standby.StandbyIT.single;
@@ -55,14 +50,10 @@ class PromoteIT {
         try (CleaveTestHome a = CleaveTestHome.builder().shards(2).extraYaml(StandbyIT.SHARDING)
                 // The primary's proxy leaves the branches this test holds prepared to the promotion.
                 .proxyOption("xa_recovery_interval_s", 0).create()) {
-            Path log = work.resolve("primary.log");
-            up = CleaveJar.up(a, log);
-            try (Connection c = CleaveJar.awaitProxy(a, up, log, "")) {
-                BankTransfers.create(c, SHAPE);
-            }
-            CleaveJar.awaitAdmin(a, up, log);
-            String url = "http://127.0.0.1:" + DaemonInfo.read(a.home()).orElseThrow().adminPort();
-            String token = Files.readString(a.home().adminTokenFile()).trim();
+            JarPrimary primary = JarPrimary.startWithBank(a, work.resolve("primary.log"), SHAPE);
+            up = primary.up();
+            String url = primary.url();
+            String token = primary.token();
 
             BankTransfers load = new BankTransfers(SHAPE, a.proxyPort(), 23, new int[] {1, 150});
             StandbyConfig addresses = StandbyIT.freeAddresses();
@@ -110,29 +101,8 @@ class PromoteIT {
                 firstWrite = (System.nanoTime() - started) / 1_000_000;
                 System.out.println("PromoteIT: from 'cleave promote' (a JVM start included) to the first write served: "
                         + firstWrite + " ms");
-
-                Map<Long, Long> balances = BankTransfers.balances(c, "SELECT branch, id, balance FROM accounts");
-                assertThat(load.differences(balances)).as("accounts that differ from the acknowledged transfers").isEmpty();
-                assertThat(balances.values().stream().mapToLong(Long::longValue).sum()).as("the bank's total")
-                        .isEqualTo(SHAPE.rows() * BankTransfers.INITIAL);
-
-                // Writes across shards work on the new primary.
-                c.setAutoCommit(false);
-                run(c, "UPDATE accounts SET balance = balance - 5 WHERE branch = 1 AND id = 1");
-                run(c, "UPDATE accounts SET balance = balance + 5 WHERE branch = 150 AND id = 1");
-                c.commit();
             }
-            for (int s = 0; s < 2; s++) {
-                try (Connection sc = shard(standby, s); Statement st = sc.createStatement();
-                     ResultSet rs = st.executeQuery("XA RECOVER")) {
-                    assertThat(rs.next()).as("branches left prepared on shard %d", s).isFalse();
-                }
-                try (Connection sc = shard(standby, s); Statement st = sc.createStatement();
-                     ResultSet rs = st.executeQuery("SHOW SLAVE STATUS")) {
-                    assertThat(rs.next()).as("shard %d replicates nothing", s).isFalse();
-                    assertThat(single(sc, "SELECT @@read_only")).as("shard %d read-only", s).isEqualTo("0");
-                }
-            }
+            PromotedHome.servesEveryAcknowledgedTransfer(standby, proxy, load, SHAPE);
             // The held branches settled by the replicated decision rows: committed on both shards, the other rolled back.
             try (Connection s0 = shard(standby, 0); Connection s1 = shard(standby, 1)) {
                 assertThat(single(s0, "SELECT GROUP_CONCAT(id ORDER BY id) FROM probe.t")).isEqualTo("10");
@@ -172,34 +142,20 @@ class PromoteIT {
      * {@code cleave:0:promote-rollback} on shard 1 without one. Their connections stay open until the host dies.
      */
     private static List<Connection> holdPrepared(CleaveTestHome a) throws Exception {
-        String secret = Files.readString(a.home().shardSecretFile()).trim();
         java.util.ArrayList<Connection> held = new java.util.ArrayList<>();
         for (int s = 0; s < 2; s++) {
-            try (Connection c = primaryShard(a, secret, s)) {
+            try (Connection c = JarPrimary.shard(a, s)) {
                 run(c, "CREATE DATABASE probe");
                 run(c, "CREATE TABLE probe.t (id INT PRIMARY KEY)");
             }
         }
-        held.add(prepare(primaryShard(a, secret, 0), "cleave:0:promote-commit", 10));
-        held.add(prepare(primaryShard(a, secret, 1), "cleave:0:promote-commit", 1));
-        held.add(prepare(primaryShard(a, secret, 1), "cleave:0:promote-rollback", 2));
-        try (Connection c = primaryShard(a, secret, 0)) {
+        held.add(JarPrimary.prepare(JarPrimary.shard(a, 0), "cleave:0:promote-commit", 10));
+        held.add(JarPrimary.prepare(JarPrimary.shard(a, 1), "cleave:0:promote-commit", 1));
+        held.add(JarPrimary.prepare(JarPrimary.shard(a, 1), "cleave:0:promote-rollback", 2));
+        try (Connection c = JarPrimary.shard(a, 0)) {
             run(c, "INSERT INTO cleave.decisions (xid, shards) VALUES ('cleave:0:promote-commit', '0,1')");
         }
         return held;
-    }
-
-    private static Connection prepare(Connection c, String xid, int id) throws SQLException {
-        run(c, "XA START '" + xid + "'");
-        run(c, "INSERT INTO probe.t VALUES (" + id + ")");
-        run(c, "XA END '" + xid + "'");
-        run(c, "XA PREPARE '" + xid + "'");
-        return c;
-    }
-
-    private static Connection primaryShard(CleaveTestHome a, String secret, int shard) throws SQLException {
-        return DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + (a.basePort() + shard) + "/?sslMode=DISABLED"
-                + "&allowPublicKeyRetrieval=true", io.cleave.manager.instance.ShardAccount.USER, secret);
     }
 
     private static String seeded(Daemon daemon) {

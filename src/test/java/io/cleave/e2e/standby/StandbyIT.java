@@ -248,10 +248,22 @@ class StandbyIT {
      */
     static Daemon seedAndAwaitSemiSync(String url, String token, Path work, StandbyConfig addresses, int shards)
             throws Exception {
-        StandbySeed.Result seeded = new StandbySeed(BackupConfig.NONE, System.getenv(),
-                line -> System.out.println("standby: " + line))
+        return startAndAwaitSemiSync(seed(url, token, work, addresses), url, token, shards);
+    }
+
+    /** Seeds a standby of the primary at {@code url} into {@code work}/standby (its backup in {@code work}/seed). */
+    static StandbySeed.Result seed(String url, String token, Path work, StandbyConfig addresses) throws Exception {
+        return new StandbySeed(BackupConfig.NONE, System.getenv(), line -> System.out.println("standby: " + line))
                 .run(new StandbySeed.Request(url, token, work.resolve("standby"), work.resolve("seed").toString(),
                         addresses));
+    }
+
+    /**
+     * Starts a seeded standby's daemon in this JVM and waits until every replica runs and the primary at {@code url}
+     * waits for its acknowledgements on every shard.
+     */
+    static Daemon startAndAwaitSemiSync(StandbySeed.Result seeded, String url, String token, int shards)
+            throws Exception {
         Daemon standby = new Daemon(DaemonOptions.standard(new CleaveHome(seeded.home()), seeded.config(), System.getenv())
                 .withProxy(io.cleave.manager.daemon.CleaveProxyService.FACTORY));
         try {

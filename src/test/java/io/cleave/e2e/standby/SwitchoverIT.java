@@ -232,7 +232,7 @@ class SwitchoverIT {
     }
 
     /** The new primary starts its proxy once it took over (the old primary's proxy serves meanwhile). */
-    private static void awaitProxy(int port) throws InterruptedException {
+    static void awaitProxy(int port) throws InterruptedException {
         long deadline = System.nanoTime() + 60_000_000_000L;
         while (true) {
             try (Connection c = proxy(port)) {

@@ -190,16 +190,27 @@ public final class AccountSync {
     /**
      * The accounts a datadir template comes with (root in several forms, anonymous ones): nobody's,
      * once Cleave runs it. Other accounts stay: a restore puts a backup's accounts on shards that
-     * have not held the bootstrap yet.
+     * have not held the bootstrap yet. Dropped outside the binlog: they are this server's own (its host
+     * name in them), and a replica of it (a promoted standby's old primary, rejoined) never had them.
      */
     private void dropTemplateAccounts(Connection c) throws SQLException {
+        List<String> drops = new ArrayList<>();
         for (String[] row : rows(c, AccountScript.accountsQuery(serverVersion))) {
             boolean role = row[2].equalsIgnoreCase("true") || row[2].equals("1");
             AccountName name = role ? AccountName.role(row[0]) : new AccountName(row[0], row[1]);
             boolean template = !role && (name.user().equals("root") || name.user().isEmpty());
             if (template && !AccountScript.isInternal(name, shardAccountUser)) {
-                run(c, List.of((role ? "DROP ROLE " : "DROP USER ") + name.sql()));
+                drops.add("DROP USER IF EXISTS " + name.sql());
             }
+        }
+        if (drops.isEmpty()) {
+            return;
+        }
+        run(c, List.of("SET SESSION sql_log_bin = 0"));
+        try {
+            run(c, drops);
+        } finally {
+            run(c, List.of("SET SESSION sql_log_bin = 1"));
         }
     }
 

@@ -219,6 +219,12 @@ public final class AdminClient {
                 io.cleave.manager.standby.PromotionReport.class);
     }
 
+    /** Rejoins this daemon's home (an old primary) as the standby of the primary at {@code primary}. */
+    public io.cleave.manager.coordination.RejoinReport rejoin(String primary, String token) throws IOException {
+        return post("/v1/coordination/rejoin", java.util.Map.of("primary", primary, "token", token), Duration.ofMinutes(2),
+                io.cleave.manager.coordination.RejoinReport.class);
+    }
+
     /** Swaps the roles of this daemon's home (the primary) and its standby ({@code cleave switchover}). */
     public io.cleave.manager.standby.SwitchoverReport switchover(io.cleave.manager.standby.SwitchoverRequest request)
             throws IOException {

@@ -407,6 +407,35 @@ public final class AdminServer implements AutoCloseable {
         }));
     }
 
+    /** An old primary's rejoining as the standby of the primary at {@code primary} (its admin token {@code token}). */
+    public interface Rejoining {
+        Object rejoin(String primary, String token) throws Exception;
+    }
+
+    /**
+     * The pair's coordination through etcd: {@code GET /v1/coordination} (a
+     * {@link io.cleave.manager.coordination.CoordinationReport}, 404 without a coordination section) and {@code POST
+     * /v1/coordination/rejoin} with {@code {"primary": URL, "token": T}} (on an old primary: a
+     * {@link io.cleave.manager.coordination.RejoinReport}; 409 when it cannot rejoin).
+     */
+    public void coordination(Supplier<Object> report, Rejoining rejoining) {
+        server.createContext("/v1/coordination", ex -> handle(ex, "GET", true, () -> {
+            Object r = report.get();
+            if (r == null) {
+                throw new AdminError(AdminError.NOT_FOUND, "this home's config has no coordination section");
+            }
+            respond(ex, 200, "application/json", JSON.writeValueAsString(r));
+        }));
+        server.createContext("/v1/coordination/rejoin", ex -> handle(ex, "POST", true, () -> {
+            JsonNode body = body(ex);
+            if (!body.path("primary").isTextual() || !body.path("token").isTextual()) {
+                throw new AdminError(AdminError.BAD_REQUEST, "send {\"primary\": \"http://HOST:PORT\", \"token\": \"...\"}");
+            }
+            respondWith(ex, () -> rejoining.rejoin(body.get("primary").asText(), body.get("token").asText()),
+                    "could not rejoin: ");
+        }));
+    }
+
     /**
      * A standby pair's switchover: {@code POST /v1/standby/switchover} on the primary (a {@link
      * io.cleave.manager.standby.SwitchoverRequest}; 409 when refused or abandoned with nothing changed, 500 with
@@ -466,6 +495,7 @@ public final class AdminServer implements AutoCloseable {
     public interface TakeOverCall {
         io.cleave.manager.standby.TakeOverAnswer run(io.cleave.manager.standby.TakeOverRequest request) throws Exception;
     }
+
 
     /** Answers with what {@code call} returns as JSON: its refusal (IllegalStateException) as 409, a failure to reach the shards as 503. */
     private static void respondWith(HttpExchange ex, java.util.concurrent.Callable<Object> call, String unavailable)

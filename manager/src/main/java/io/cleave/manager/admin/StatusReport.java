@@ -16,9 +16,11 @@ import java.util.List;
  * @param schemaDrift where the shards' schemas differ (objects, and structure changes not applied everywhere),
  *                    empty when they are alike; null when they could not be compared (a shard is down)
  * @param standby the standby pair this home is part of, its replication per shard; null without one
+ * @param coordination who is the pair's primary in etcd, the epoch, this daemon's lease; null without etcd
  */
 public record StatusReport(long daemonPid, String home, String startedAt, String serverBinary, boolean ready,
                            String proxy, List<InstanceStatus> instances, List<XaRecovery.InDoubtBranch> inDoubt,
                            DeadlockReport latestDeadlock, String shardsNote, List<String> schemaDrift,
-                           io.cleave.manager.standby.StandbyReport standby) {
+                           io.cleave.manager.standby.StandbyReport standby,
+                           io.cleave.manager.coordination.CoordinationReport coordination) {
 }

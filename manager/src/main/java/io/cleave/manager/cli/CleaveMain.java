@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
         subcommands = {InitCommand.class, UpCommand.class, DownCommand.class, StatusCommand.class,
                 ExplainCommand.class, XaCommand.class, ShardsCommand.class, MoveCommand.class,
                 MovesCommand.class, RebalanceCommand.class, ShardTableCommand.class, ImportCommand.class, ScaleCommand.class,
-                RepairCommand.class, BackupCommand.class, BackupsCommand.class, RestoreCommand.class, StandbyCommand.class, PromoteCommand.class, SwitchoverCommand.class,
+                RepairCommand.class, BackupCommand.class, BackupsCommand.class, RestoreCommand.class, StandbyCommand.class, PromoteCommand.class, SwitchoverCommand.class, RejoinCommand.class,
                 HashPasswordCommand.class, CommandLine.HelpCommand.class,
                 PlanCommand.class})
 public final class CleaveMain implements Runnable {

@@ -15,7 +15,9 @@ import java.util.concurrent.Callable;
         description = {"Makes a standby the primary when its primary host is gone (or fenced by you): every replica"
                 + " applies what it received and becomes writable, the XA transactions left prepared are settled by"
                 + " the replicated decisions, the epoch is bumped, and this home's proxy serves clients.",
-                "It does not fence the old primary: make sure it is down and stays down."})
+                "It does not fence the old primary: make sure it is down and stays down. On a pair coordinated"
+                        + " through etcd (a coordination section) the standby takes over by itself, the old primary"
+                        + " fences itself, and this is refused while the primary's lease lives."})
 public final class PromoteCommand implements Callable<Integer> {
 
     @Mixin

@@ -73,6 +73,21 @@ public final class StatusCommand implements Callable<Integer> {
         printLatestDeadlock(report.latestDeadlock(), out);
         printSchemaDrift(report.schemaDrift(), out);
         printStandby(report.standby(), out);
+        printCoordination(report.coordination(), out);
+    }
+
+    /** Who is the pair's primary in etcd, the epoch, and whether this daemon holds the lease (or why it is fenced). */
+    static void printCoordination(io.cleave.manager.coordination.CoordinationReport c, PrintWriter out) {
+        if (c == null) {
+            return;
+        }
+        out.printf("%ncoordination: etcd %s, cluster %s: this home is %s; epoch %d; primary: %s; %s%n",
+                String.join(",", c.etcd()), c.cluster(), c.state(), c.epoch(),
+                c.primary() == null ? "none (no live lease)" : c.primary(),
+                c.holdsLease() ? "holds the lease (" + c.leaseLeftMillis() + " ms left before it fences)" : "holds no lease");
+        if (c.reason() != null) {
+            out.printf("  %s%n", c.reason());
+        }
     }
 
     /** The standby pair: this home's role, the primary, the epoch, and each shard's replication. */

@@ -20,12 +20,13 @@ import java.util.OptionalInt;
  * @param cpuSets       how shards are placed on CPUs
  * @param backup        where backups go and whether binlogs are archived for point-in-time recovery
  * @param standby       on a standby's config, the primary it is seeded from ({@code cleave standby})
+ * @param coordination  the etcd cluster that holds a standby pair's primary and epoch (automatic failover)
  */
 public record CleaveConfig(Path source, int shards, ServerConfig server, long bufferPoolBytes,
                            List<Path> datadirRoots, Optional<Path> logDir, OptionalInt ioCapacity,
                            Optional<Long> redoWriteRate, CpuSets cpuSets,
                            ProxyConfig proxy, int adminPort, ShardingConfig sharding, BackupConfig backup,
-                           Optional<StandbySource> standby) {
+                           Optional<StandbySource> standby, Optional<CoordinationConfig> coordination) {
 
     public static final int DEFAULT_ADMIN_PORT = 6034;
 
@@ -40,7 +41,7 @@ public record CleaveConfig(Path source, int shards, ServerConfig server, long bu
     /** This config with the shards' server settings {@code server} (a standby pair adds its options to them). */
     public CleaveConfig withServer(ServerConfig server) {
         return new CleaveConfig(source, shards, server, bufferPoolBytes, datadirRoots, logDir, ioCapacity,
-                redoWriteRate, cpuSets, proxy, adminPort, sharding, backup, standby);
+                redoWriteRate, cpuSets, proxy, adminPort, sharding, backup, standby, coordination);
     }
 
     /**
@@ -49,6 +50,6 @@ public record CleaveConfig(Path source, int shards, ServerConfig server, long bu
      */
     public CleaveConfig withShards(int n) {
         return n == shards ? this : new CleaveConfig(source, n, server, bufferPoolBytes, datadirRoots, logDir, ioCapacity,
-                redoWriteRate, cpuSets, proxy, adminPort, sharding, backup, standby);
+                redoWriteRate, cpuSets, proxy, adminPort, sharding, backup, standby, coordination);
     }
 }

@@ -89,6 +89,7 @@ public final class ConfigLoader {
         ShardingConfig sharding = new ShardingLoader(top.mapping("sharding"), shards).load();
         BackupConfig backup = backup(top.mapping("backup"), dir);
         Optional<StandbySource> standby = standby(top.mapping("standby"), dir);
+        Optional<CoordinationConfig> coordination = coordination(top.mapping("coordination"));
         top.rejectUnknownKeys();
 
         int maxPort = server.basePort() + shards - 1;
@@ -98,7 +99,34 @@ public final class ConfigLoader {
         }
         problems.throwIfAny();
         return new CleaveConfig(file, shards, server, bufferPool, roots, logDir, ioCapacity, redoWriteRate, cpuSets, proxy,
-                adminPort, sharding, backup, standby);
+                adminPort, sharding, backup, standby, coordination);
+    }
+
+    /** The coordination section: etcd's client URLs (http://HOST:PORT) and the pair's name; none without URLs. */
+    private static Optional<CoordinationConfig> coordination(YamlMapping section) {
+        List<String> etcd = section.stringList("etcd");
+        Optional<String> cluster = section.string("cluster");
+        int leaseSeconds = section.integer("lease_s", CoordinationConfig.DEFAULT_LEASE_SECONDS, 2, 60);
+        section.rejectUnknownKeys();
+        if (etcd.isEmpty() && cluster.isEmpty()) {
+            return Optional.empty();
+        }
+        if (etcd.isEmpty()) {
+            section.problems().add(section.line(), section.field("etcd"), "coordination needs the etcd members' client"
+                    + " URLs, e.g. etcd: [http://10.0.0.1:2379, http://10.0.0.2:2379, http://10.0.0.3:2379]");
+        }
+        for (String url : etcd) {
+            if (!url.matches("https?://[^/\\s]+/?")) {
+                section.problems().add(section.lineOf("etcd"), section.field("etcd"), "'" + url
+                        + "' is not an etcd client URL: expected http://HOST:PORT");
+            }
+        }
+        String name = cluster.orElse("cleave");
+        if (!name.matches("[A-Za-z0-9._-]{1,64}")) {
+            section.problems().add(section.lineOf("cluster"), section.field("cluster"), "'" + name
+                    + "' is not a cluster name: expected letters, digits, '.', '_' or '-' (at most 64)");
+        }
+        return Optional.of(new CoordinationConfig(etcd, name, java.time.Duration.ofSeconds(leaseSeconds)));
     }
 
     /** The standby section: all three keys or none; a relative token file resolves against the config's directory. */

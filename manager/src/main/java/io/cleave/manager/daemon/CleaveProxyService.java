@@ -97,6 +97,26 @@ public final class CleaveProxyService implements ProxyService {
     }
 
     @Override
+    public void fence(String reason) {
+        running().runtime().primaryFence().fence(reason);
+    }
+
+    @Override
+    public void leaseUntil(long nanos) {
+        running().runtime().primaryFence().leaseUntil(nanos);
+    }
+
+    @Override
+    public void leaseGivenUp() {
+        running().runtime().primaryFence().withoutLease();
+    }
+
+    @Override
+    public void lift() {
+        running().runtime().primaryFence().lift();
+    }
+
+    @Override
     public io.cleave.manager.standby.SwitchingProxy switching() {
         ProxyServer running = running();
         return new io.cleave.manager.standby.SwitchingProxy() {
@@ -136,7 +156,11 @@ public final class CleaveProxyService implements ProxyService {
 
             @Override
             public void serveOwnShards(String otherRun) {
-                running.runtime().inDoubt().otherProxy(otherRun);
+                if (otherRun != null) {
+                    running.runtime().inDoubt().otherProxy(otherRun);
+                } else {
+                    running.runtime().inDoubt().forgetOtherProxies();
+                }
                 running.serveFrom(endpoints(), false);
                 forwarding = false;
             }

@@ -95,6 +95,9 @@ public final class Daemon implements AutoCloseable {
     private io.cleave.manager.standby.PrimarySide primarySide;
     private io.cleave.manager.standby.ReplicationMonitor replication;
     private io.cleave.manager.standby.layout.PairLayout pairLayout;
+    /** Who is the pair's primary, through etcd; null without a coordination section. */
+    private io.cleave.manager.coordination.PairCoordinator coordination;
+    private io.cleave.manager.coordination.ShardsReadOnly shardsReadOnly;
     /** Read by admin API threads. */
     private volatile ProxyService proxy;
     /** Read by admin API threads. */
@@ -190,6 +193,9 @@ public final class Daemon implements AutoCloseable {
                         this::requestShutdown, this::explain, inDoubtTransactions(), moves, imports, scale, backups);
                 admin.repair(this::repairSchemas);
                 wireStandby();
+                shardsReadOnly = new io.cleave.manager.coordination.ShardsReadOnly(links);
+                coordination = PairCoordination.create(config, home, admin.port(), pairActions(), registry);
+                admin.coordination(() -> coordination == null ? null : coordination.report(), this::rejoin);
                 admin.start();
                 new DaemonInfo(ProcessHandle.current().pid(), admin.port(), startedAt.toString(), version()).write(home);
                 supervisors.all().forEach(InstanceSupervisor::start);
@@ -206,11 +212,27 @@ public final class Daemon implements AutoCloseable {
             awaitSettled();
             proxyState = "standby of " + standbyOf + ": the primary serves clients";
             startReplicationMonitor();
+            if (coordination != null) {
+                coordination.startStandby(PairCoordination.localEpoch(home));
+            }
             return;
         }
-        if (awaitSettled()) {
+        boolean settled = awaitSettled();
+        if (settled) {
             new AppliedSettings(new ReadinessProbe(ShardAccount.USER, provisioned.account().secret())).check(supervisors.all());
             checkSchemas();
+        }
+        startReplicationMonitor();
+        if (coordination != null && !coordination.startPrimary(PairCoordination.localEpoch(home))) {
+            // Fenced from the start (a newer epoch, another holder, or no etcd): nothing that writes runs.
+            return;
+        }
+        serveAsPrimary(settled);
+    }
+
+    /** The primary's part: the proxy, archiving, and the moves, imports and scales left unfinished. */
+    private void serveAsPrimary(boolean settled) {
+        if (settled) {
             String unroutable = pairLayout.primaryStarting(localShards().size());
             if (unroutable == null) {
                 startProxy();
@@ -222,11 +244,87 @@ public final class Daemon implements AutoCloseable {
             proxyState = options.proxy().isPresent() ? "down: no instance is ready" : "not part of this build";
         }
         startArchiving();
-        startReplicationMonitor();
         // Unfinished moves go on once the proxy (whose gate holds clients at a cutover) runs.
         moves.resume();
         imports.resume();
         scale.resume();
+    }
+
+    /** What the pair's coordinator does to this daemon: fence it, let it serve, promote it. */
+    private io.cleave.manager.coordination.PairActions pairActions() {
+        return new io.cleave.manager.coordination.PairActions() {
+            @Override
+            public void fence(String reason) {
+                ProxyService p = proxy;
+                if (p != null) {
+                    p.fence(reason);
+                }
+                proxyState = "fenced: " + reason;
+                shardsReadOnly.set(localShards(), true);
+            }
+
+            @Override
+            public void leaseUntil(long nanos) {
+                ProxyService p = proxy;
+                if (p != null) {
+                    p.leaseUntil(nanos);
+                }
+            }
+
+            @Override
+            public void serve() {
+                shardsReadOnly.set(localShards(), false);
+                ProxyService p = proxy;
+                if (p != null) {
+                    p.lift();
+                    proxyState = p.describe();
+                } else {
+                    serveAsPrimary(true);
+                }
+            }
+
+            @Override
+            public void promote(long epoch) throws Exception {
+                promoteAt(epoch);
+            }
+        };
+    }
+
+    /**
+     * {@code cleave rejoin}: this old primary, fenced once its standby took over, becomes that home's standby when
+     * its shards hold nothing the new primary lacks. Its proxy stops first (a standby serves no clients).
+     */
+    private io.cleave.manager.coordination.RejoinReport rejoin(String primary, String token) throws Exception {
+        synchronized (promoting) {
+            if (coordination != null && coordination.state() == io.cleave.manager.coordination.PairState.PRIMARY) {
+                throw new IllegalStateException("this home holds the primary's lease in etcd: it is the primary");
+            }
+            ProxyService p = proxy;
+            if (p != null) {
+                p.fence("this home is rejoining its pair as the standby of " + primary);
+                proxy = null;
+                p.close();
+            }
+            io.cleave.manager.coordination.RejoinReport report = new io.cleave.manager.coordination.Rejoin(home, links,
+                    localShards()).run(primary, token);
+            if (report.joined()) {
+                if (archiver != null) {
+                    archiver.close();
+                    archiver = null;
+                }
+                writePairCnfs();
+                proxyState = "standby of " + primary + ": the primary serves clients";
+                if (coordination != null) {
+                    coordination.rejoined(report.epoch());
+                }
+                replication.poll();
+            }
+            return report;
+        }
+    }
+
+    private List<Integer> localShards() {
+        return shardEndpoints().stream().filter(e -> !e.attached()).map(ShardEndpoint::index).toList();
     }
 
     public io.cleave.manager.scale.ScaleService scale() {
@@ -280,13 +378,22 @@ public final class Daemon implements AutoCloseable {
     private io.cleave.manager.standby.SwitchoverReport switchover(io.cleave.manager.standby.SwitchoverRequest request)
             throws Exception {
         synchronized (promoting) {
+            if (coordination != null && (coordination.state() != io.cleave.manager.coordination.PairState.PRIMARY
+                    || !coordination.report().holdsLease())) {
+                throw new IllegalStateException("this home does not hold the primary's lease in etcd ("
+                        + coordination.state() + "): only the pair's primary switches over; nothing was changed");
+            }
             ProxyService p = proxy;
             if (p == null) {
                 throw new IllegalStateException("this home's proxy does not run (" + proxyState + "): a switchover"
                         + " holds its clients' statements while the shards switch");
             }
-            return new io.cleave.manager.standby.Switchover(home, links, shardEndpoints(), p.switching(),
-                    this::switchoverRefusal, this::writePairCnfs, accounts).run(request);
+            try {
+                return new io.cleave.manager.standby.Switchover(home, links, shardEndpoints(), p.switching(),
+                        this::switchoverRefusal, this::writePairCnfs, accounts).run(request);
+            } finally {
+                handedOver(p);
+            }
         }
     }
 
@@ -306,6 +413,22 @@ public final class Daemon implements AutoCloseable {
         }
         h.hold(drainMillis, holdMillis);
         return true;
+    }
+
+    /**
+     * Once the standby took over in a switchover (standby.json says this home is its standby now, whether or not a
+     * later step failed), the standby holds the primary's claim in etcd: this home's coordinator watches it as the
+     * standby of the new epoch, and the proxy, which forwards its clients to the new primary's shards, no longer
+     * serves under this home's lease (it lapses, with no key on it).
+     */
+    private void handedOver(ProxyService p) {
+        io.cleave.manager.standby.StandbyState now = io.cleave.manager.standby.StandbyState.of(home).orElse(null);
+        if (coordination == null || now == null || now.role() != io.cleave.manager.standby.HostRole.STANDBY
+                || coordination.state() != io.cleave.manager.coordination.PairState.PRIMARY) {
+            return;
+        }
+        coordination.handedOver(now.epoch());
+        p.leaseGivenUp();
     }
 
     /** Why the home cannot switch over now (a move, scale, import or backup under way), or null. */
@@ -352,13 +475,22 @@ public final class Daemon implements AutoCloseable {
             try {
                 accounts.adoptReplicated(runningDatadirs(), request.accounts());
                 answer = new io.cleave.manager.standby.TakeOver(home, links,
-                        shardEndpoints().stream().filter(e -> !e.attached()).toList(), primarySide).run(request);
+                        shardEndpoints().stream().filter(e -> !e.attached()).toList(), primarySide,
+                        coordination == null ? io.cleave.manager.standby.TakeOver.ClaimMove.NONE
+                                : coordination::takeOverLive).run(request);
+                if (coordination != null) {
+                    coordination.promoted();
+                }
                 // The newest shard map version the old primary published (replicated here) is routed by from now on,
                 // by this home's proxy as by a forwarding one serving this home's shards again.
                 pairLayout.promoted(localShards().size());
             } catch (Exception e) {
                 if (forwarding) {
                     hold.release(() -> { });
+                }
+                if (coordination != null && coordination.state() == io.cleave.manager.coordination.PairState.PROMOTING) {
+                    // The claim moved here before the promotion failed: this home is the pair's primary and retries.
+                    coordination.promotionFailed(coordination.report().epoch(), e);
                 }
                 throw e;
             }
@@ -400,6 +532,14 @@ public final class Daemon implements AutoCloseable {
      * XA branches by the replicated decision rows before it takes a client.
      */
     private io.cleave.manager.standby.PromotionReport promote() throws Exception {
+        return promoteAt(0);
+    }
+
+    /**
+     * Promotes at {@code epoch}, the one the coordinator took over in etcd; 0: an operator's {@code cleave promote},
+     * which on a pair coordinated through etcd takes over there first (refused while the primary's lease lives).
+     */
+    private io.cleave.manager.standby.PromotionReport promoteAt(long epoch) throws Exception {
         synchronized (promoting) {
             long started = System.nanoTime();
             io.cleave.manager.standby.Promotion promotion = new io.cleave.manager.standby.Promotion(home, links,
@@ -412,25 +552,41 @@ public final class Daemon implements AutoCloseable {
                 throw new IllegalStateException("not every shard of this standby runs: a shard that is down cannot be"
                         + " promoted, and the new primary would lack it ('cleave status' shows which)");
             }
+            if (epoch == 0 && coordination != null) {
+                epoch = coordination.takeOverNow();
+            }
             List<io.cleave.manager.standby.ShardPromotion> shards = promotion.promote(localShards());
+            if (epoch > 0) {
+                // The epoch is etcd's; standby.json mirrors it.
+                io.cleave.manager.standby.StandbyState.file(home).save(new io.cleave.manager.standby.StandbyState(
+                        io.cleave.manager.standby.HostRole.PRIMARY, epoch, null, false));
+            }
             io.cleave.manager.standby.layout.MapInstall.Installed map = pairLayout.promoted(localShards().size());
             writePairCnfs();
-            checkSchemas();
-            startProxy();
+            // The other home is lost, its proxy with it (one that forwarded here after a switchover included): the
+            // branches it left prepared are settled here by the replicated decisions, not left to it.
+            io.cleave.manager.standby.ForwardingProxies.clear(home);
+            ProxyService forwarding = proxy;
+            if (forwarding != null && forwarding.switching().forwarding()) {
+                // An old primary of a switchover: its proxy forwards its clients to the lost primary's shards. It
+                // serves this home's again and settles every branch left prepared, the lost proxy's too.
+                forwarding.switching().serveOwnShards(null);
+                forwarding.recoverNow();
+                proxyState = forwarding.describe();
+            } else {
+                checkSchemas();
+                startProxy();
+            }
             ProxyService p = proxy;
             int stillPrepared = p == null ? -1 : p.inDoubt().size();
             startArchiving();
             // The old primary's moves under way left rows the map's ghosts hide: their clean-up runs here.
             moves.resume();
             replication.poll();
-            long epoch = io.cleave.manager.standby.StandbyState.of(home).orElseThrow().epoch();
-            return new io.cleave.manager.standby.PromotionReport(epoch, shards, map.toString(), stillPrepared,
+            return new io.cleave.manager.standby.PromotionReport(
+                    io.cleave.manager.standby.StandbyState.of(home).orElseThrow().epoch(), shards, map.toString(), stillPrepared,
                     (System.nanoTime() - started) / 1_000_000, proxyState);
         }
-    }
-
-    private List<Integer> localShards() {
-        return shardEndpoints().stream().filter(e -> !e.attached()).map(ShardEndpoint::index).toList();
     }
 
     /** The running shards' my.cnf written again with the standby pair's options (read at each shard's next start). */
@@ -597,6 +753,15 @@ public final class Daemon implements AutoCloseable {
             proxy = service;
             service.uniqueKeyBuildsExclude(() -> moves != null && moves.busy());
             proxyState = service.describe();
+            if (coordination != null) {
+                service.leaseUntil(coordination.fenceDeadline());
+                if (coordination.state() == io.cleave.manager.coordination.PairState.FENCED
+                        || coordination.state() == io.cleave.manager.coordination.PairState.SUPERSEDED) {
+                    // Fenced while the proxy started.
+                    service.fence(coordination.report().reason());
+                    proxyState = "fenced: " + coordination.report().reason();
+                }
+            }
             log.info("proxy {}", proxyState);
         }
     }
@@ -685,7 +850,8 @@ public final class Daemon implements AutoCloseable {
         return new StatusReport(ProcessHandle.current().pid(), home.toString(), String.valueOf(startedAt),
                 provisioned == null ? null : provisioned.binary().describe(), ready, proxyNow, instances,
                 inDoubtOrNull(), proxy == null ? null : proxy.latestDeadlock(), note,
-                withSchemas && ready ? schemaDrift() : null, replication == null ? null : replication.report());
+                withSchemas && ready ? schemaDrift() : null, replication == null ? null : replication.report(),
+                coordination == null ? null : coordination.report());
     }
 
     /**
@@ -880,6 +1046,12 @@ public final class Daemon implements AutoCloseable {
                 return;
             }
             closed = true;
+            if (coordination != null) {
+                coordination.close();
+            }
+            if (shardsReadOnly != null) {
+                shardsReadOnly.close();
+            }
             if (replication != null) {
                 replication.close();
             }

@@ -78,6 +78,26 @@ public interface ProxyService extends AutoCloseable {
         return null;
     }
 
+    /**
+     * Stops writing as the standby pair's primary: every statement is refused with {@code reason}, no cross-shard
+     * commit sends its decision or a branch's XA COMMIT, and XA recovery settles nothing (see
+     * {@link io.cleave.proxy.server.PrimaryFence}).
+     */
+    default void fence(String reason) {
+    }
+
+    /** This home holds the primary's lease until {@code nanos} (System.nanoTime()): refuse past it unless renewed. */
+    default void leaseUntil(long nanos) {
+    }
+
+    /** This home handed the primary's lease over (a switchover): the proxy forwards to the new primary, no deadline. */
+    default void leaseGivenUp() {
+    }
+
+    /** Serves again: this home holds the primary's lease anew. */
+    default void lift() {
+    }
+
     /** What a standby pair's switchover does with the proxy (hold, re-route every shard); refused when it cannot. */
     default io.cleave.manager.standby.SwitchingProxy switching() {
         throw new IllegalStateException("this proxy cannot serve a switchover");

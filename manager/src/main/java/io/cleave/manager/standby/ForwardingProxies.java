@@ -42,6 +42,14 @@ public final class ForwardingProxies {
         }
     }
 
+    /**
+     * Forgets every other home's proxy run: after a failover that home and its proxy are gone, and the branches
+     * they left prepared here are this home's to settle by the replicated decisions.
+     */
+    public static void clear(CleaveHome home) throws IOException {
+        Files.deleteIfExists(home.state().resolve(FILE));
+    }
+
     static void add(CleaveHome home, String runId) throws IOException {
         if (runId == null || !runId.matches("[0-9a-f-]+")) {
             throw new IllegalArgumentException("'" + runId + "' is not a proxy run id");

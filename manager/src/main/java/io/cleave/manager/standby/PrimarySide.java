@@ -63,10 +63,8 @@ public final class PrimarySide {
             options.put("read_only", "OFF");
             options.put("rpl_semi_sync_slave_enabled", "OFF");
         } else {
-            // An old primary made a standby by a switchover: its config holds none of the replica options.
-            options.put("read_only", "ON");
-            options.put("gtid_strict_mode", "ON");
-            options.put("rpl_semi_sync_slave_enabled", "ON");
+            // An old primary made a standby by a switchover or a rejoin: its config holds none of the replica options.
+            options.putAll(StandbyConfig.REPLICA_OPTIONS);
             options.put("rpl_semi_sync_master_enabled", "OFF");
         }
         ServerConfig s = config.server();

@@ -28,7 +28,7 @@ import java.util.function.Supplier;
 public final class ReplicationMonitor implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ReplicationMonitor.class);
-    static final String PRIMARY_TOKEN = "primary-admin-token";
+    public static final String PRIMARY_TOKEN = "primary-admin-token";
 
     private final CleaveHome home;
     private final ShardLinks links;

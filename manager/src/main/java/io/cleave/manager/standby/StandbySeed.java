@@ -81,6 +81,7 @@ public final class StandbySeed {
             try {
                 restored = new Restore(backupSettings, env, say)
                         .adjustingConfig(config::apply)
+                        .joiningThePair()
                         .finishingWith((shards, manifest) -> {
                             backedUpMap.set(manifest.shardMap());
                             io.cleave.manager.standby.layout.SeedVersion.refuseMoveAtCut(manifest.shardMap());

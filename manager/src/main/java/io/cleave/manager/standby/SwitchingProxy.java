@@ -29,7 +29,8 @@ public interface SwitchingProxy {
 
     /**
      * Serves this home's own shards again (this home took over), leaving the prepared branches of
-     * {@code otherRun} (the other home's proxy, forwarding here from now on) to that proxy.
+     * {@code otherRun} (the other home's proxy, forwarding here from now on) to that proxy; null after a
+     * failover (the other home is lost: every branch is this proxy's to settle).
      */
     void serveOwnShards(String otherRun);
 

@@ -31,12 +31,28 @@ public final class TakeOver {
     private final ShardLinks links;
     private final List<ShardEndpoint> shards;
     private final PrimarySide primarySide;
+    private final ClaimMove claim;
 
-    public TakeOver(CleaveHome home, ShardLinks links, List<ShardEndpoint> shards, PrimarySide primarySide) {
+    /**
+     * Moves the pair's primary to this home where the pair keeps it outside the homes (etcd), between the catch-up
+     * and the promotion: refused (an IllegalStateException, nothing changed) when it cannot.
+     */
+    @FunctionalInterface
+    public interface ClaimMove {
+        /** Nothing to move: a pair whose epoch lives in the homes' standby.json only. */
+        ClaimMove NONE = from -> { };
+
+        /** The primary at {@code from} hands its claim to this home at {@code from + 1}. */
+        void take(long from) throws Exception;
+    }
+
+    public TakeOver(CleaveHome home, ShardLinks links, List<ShardEndpoint> shards, PrimarySide primarySide,
+                    ClaimMove claim) {
         this.home = home;
         this.links = links;
         this.shards = List.copyOf(shards);
         this.primarySide = primarySide;
+        this.claim = claim;
     }
 
     public TakeOverAnswer run(TakeOverRequest request) throws Exception {
@@ -53,6 +69,9 @@ public final class TakeOver {
         for (ShardEndpoint e : shards) {
             reach(e.index(), request.gtids().get(e.index()), request.waitMillis());
         }
+        // Every replica holds all the read-only primary wrote: the claim moves now, before anything here changes,
+        // and the promotion below bumps standby.json to the same epoch.
+        claim.take(state.epoch());
         // Known before the promotion, so a proxy started from here on leaves the forwarding proxy's branches alone.
         ForwardingProxies.add(home, request.forwardingRun());
         ReplicationAccount account = ReplicationAccount.adopt(home, request.replicationPassword());

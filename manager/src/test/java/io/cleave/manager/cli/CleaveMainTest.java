@@ -89,6 +89,15 @@ class CleaveMainTest {
     }
 
     @Test
+    void rejoinNeedsTheNewPrimaryAndItsToken() {
+        assertThat(run(CleaveMain.commandLine(), "rejoin", "--help")).isZero();
+        assertThat(out.toString()).startsWith("Usage: cleave rejoin").contains("--home=DIR", "--primary=URL",
+                "--primary-token-file=FILE", "rebuild this home with 'cleave standby'");
+        assertThat(run(CleaveMain.commandLine(), "rejoin", "--home", tmp.toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("--primary");
+    }
+
+    @Test
     void standbyTakesItsPrimaryAndAddressesFromAConfigsStandbySection() throws Exception {
         Files.writeString(tmp.resolve("token"), "t0ken\n");
         Path config = tmp.resolve("standby.yaml");

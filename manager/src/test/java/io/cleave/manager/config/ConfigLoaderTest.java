@@ -212,6 +212,29 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void coordinationNamesEtcdsMembersTheClusterAndTheLease() {
+        String base = "shards: 2\nproxy:\n  users: [{name: root, password: \"\"}]\n";
+        assertThat(ConfigLoader.parse(FILE, base).coordination()).isEmpty();
+        CoordinationConfig c = ConfigLoader.parse(FILE, base + "coordination:\n  etcd: [http://10.0.0.1:2379,"
+                + " http://10.0.0.2:2379, http://10.0.0.3:2379]\n  cluster: orders\n  lease_s: 3\n").coordination()
+                .orElseThrow();
+        assertThat(c.etcd()).containsExactly("http://10.0.0.1:2379", "http://10.0.0.2:2379", "http://10.0.0.3:2379");
+        assertThat(c.cluster()).isEqualTo("orders");
+        assertThat(c.lease()).isEqualTo(java.time.Duration.ofSeconds(3));
+        CoordinationConfig defaults = ConfigLoader.parse(FILE, base + "coordination:\n  etcd: [http://e:2379]\n")
+                .coordination().orElseThrow();
+        assertThat(defaults.cluster()).isEqualTo("cleave");
+        assertThat(defaults.lease()).isEqualTo(java.time.Duration.ofSeconds(CoordinationConfig.DEFAULT_LEASE_SECONDS));
+        assertThat(catchConfig(base + "coordination:\n  cluster: orders\n").getMessage()).contains("coordination.etcd");
+        assertThat(catchConfig(base + "coordination:\n  etcd: [10.0.0.1:2379]\n").getMessage())
+                .contains("coordination.etcd", "not an etcd client URL");
+        assertThat(catchConfig(base + "coordination:\n  etcd: [http://e:2379]\n  lease_s: 1\n").getMessage())
+                .contains("coordination.lease_s");
+        assertThat(catchConfig(base + "coordination:\n  etcd: [http://e:2379]\n  cluster: a/b\n").getMessage())
+                .contains("coordination.cluster");
+    }
+
+    @Test
     void backupMaxRateDefaultsToNoBoundAndTakesWholeMegabytesPerSecond() {
         String base = "shards: 2\nproxy:\n  users: [{name: root, password: \"\"}]\n";
         assertThat(ConfigLoader.parse(FILE, base).backup().maxRateMbS()).isZero();
@@ -219,6 +242,7 @@ class ConfigLoaderTest {
         assertThat(catchConfig(base + "backup:\n  max_rate_mb_s: -1\n").getMessage()).contains("backup.max_rate_mb_s")
                 .contains("out of range");
         assertThat(catchConfig(base + "backup:\n  max_rate_mb_s: fast\n").getMessage()).contains("not a whole number");
+
     }
 
     @Test
@@ -230,7 +254,8 @@ class ConfigLoaderTest {
                 proxy:
                   users: [{name: root, password: ""}]
                 """, "/etc/cleave/test.yaml:3: bufer_pool_size: unknown key: expected one of shards, server, buffer_pool,"
-                + " datadir_roots, log_dir, io_capacity, redo_write_rate, cpu_sets, proxy, admin, sharding, backup, standby");
+                + " datadir_roots, log_dir, io_capacity, redo_write_rate, cpu_sets, proxy, admin, sharding, backup, standby,"
+                + " coordination");
     }
 
     @Test

@@ -23,6 +23,13 @@ final class CommandHandlers {
         void handle(Command command);
     }
 
+    /**
+     * What a fenced home refuses: every statement (reads too: a fenced home's data may already be behind the
+     * new primary's). Ping, quit and the like still work, so clients see the error instead of a dead server.
+     */
+    private static final java.util.Set<CommandCode> FENCED_COMMANDS = java.util.EnumSet.of(CommandCode.QUERY,
+            CommandCode.STMT_EXECUTE, CommandCode.STMT_PREPARE, CommandCode.FIELD_LIST, CommandCode.INIT_DB);
+
     private final Session session;
     private final Map<CommandCode, Handler> byCode = new EnumMap<>(CommandCode.class);
     private final ChangeUser changeUser;
@@ -69,6 +76,13 @@ final class CommandHandlers {
         if (handler == null) {
             unknown(command);
             return;
+        }
+        if (FENCED_COMMANDS.contains(command.command())) {
+            io.cleave.proxy.protocol.packet.server.ErrPacket fenced = session.runtime().primaryFence().refusal();
+            if (fenced != null) {
+                command.error(fenced);
+                return;
+            }
         }
         if (command.command() != CommandCode.QUERY) {
             // Only a statement may ask for the previous one's warnings.

@@ -122,14 +122,7 @@ final class DistributedCommit extends SessionLegs {
     private void rollBackEverywhere(Runnable then) {
         if (tx.applicationXid() != null) {
             // The application's XA branch, not prepared: its server rolls it back when its connection closes.
-            for (int s : shards) {
-                BackendConnection c = tx.drop(s);
-                if (c != null) {
-                    c.close();
-                    session.connections().keepOrGiveBack(s, c, false);
-                }
-            }
-            tx.end();
+            closeEverywhere();
             then.run();
             return;
         }
@@ -212,6 +205,12 @@ final class DistributedCommit extends SessionLegs {
     }
 
     private void sendDecision(List<Integer> prepared, Consumer<ErrPacket> done) {
+        ErrPacket fenced = session.runtime().primaryFence().refusal();
+        if (fenced != null) {
+            decision.answered();
+            leavePrepared(prepared, fenced, done);
+            return;
+        }
         BackendConnection coordinatorConnection = tx.held(coordinator);
         if (coordinatorConnection == null || !coordinatorConnection.isUsable()) {
             // The coordinator's transaction died with its connection before the decision was sent:
@@ -295,29 +294,32 @@ final class DistributedCommit extends SessionLegs {
         // The first branch commits alone, so a test can stop the coordinator between branch commits.
         int first = prepared.get(0);
         List<Integer> rest = prepared.subList(1, prepared.size());
-        Runnable commitFirst = () -> new MultiExchange(this, false, firstResult -> {
+        Consumer<List<LegResult>> firstEnded = firstResult -> {
             branchCommitEnded(fence, tickets, firstResult);
             hook(CommitStep.DURING_COMMIT);
             if (rest.isEmpty()) {
                 branchesCommitted(firstResult);
                 return;
             }
-            Runnable commitRest = () -> {
-                MultiExchange others = new MultiExchange(this, false, results -> {
-                    branchCommitEnded(fence, tickets, results);
-                    List<LegResult> all = new ArrayList<>(firstResult);
-                    all.addAll(results);
-                    branchesCommitted(all);
-                });
+            Consumer<List<LegResult>> restEnded = results -> {
+                branchCommitEnded(fence, tickets, results);
+                List<LegResult> all = new ArrayList<>(firstResult);
+                all.addAll(results);
+                branchesCommitted(all);
+            };
+            Runnable commitRest = () -> commitUnlessFenced(rest, () -> {
+                MultiExchange others = new MultiExchange(this, false, restEnded);
                 for (int s : rest) {
                     others.leg(s, sql("XA COMMIT " + q()));
                 }
                 others.start();
-            };
+            }, restEnded);
             if (decision.commitBranches(shardArray(rest), session.loop().loop(), commitRest)) {
                 commitRest.run();
             }
-        }).leg(first, sql("XA COMMIT " + q())).start();
+        };
+        Runnable commitFirst = () -> commitUnlessFenced(List.of(first),
+                () -> new MultiExchange(this, false, firstEnded).leg(first, sql("XA COMMIT " + q())).start(), firstEnded);
         if (decision.commitBranches(new int[] {first}, session.loop().loop(), commitFirst)) {
             commitFirst.run();
         }
@@ -393,6 +395,61 @@ final class DistributedCommit extends SessionLegs {
             }
         }
         multi.start();
+    }
+
+    /**
+     * This home was fenced before the decision: nothing more is sent to its shards. Closing the transaction's
+     * connections rolls back the coordinator's part (its decision row with it) and any branch not yet prepared;
+     * the prepared branches stay prepared, and the new primary's recovery rolls them back, as no decision
+     * exists for them.
+     */
+    private void leavePrepared(List<Integer> prepared, ErrPacket fenced, Consumer<ErrPacket> done) {
+        for (int s : prepared) {
+            session.runtime().cuts().owe(s, xid);
+        }
+        closeEverywhere();
+        session.runtime().inDoubt().finished(xid);
+        log.warn("transaction {}: not committed, this home is fenced; branches {} stay prepared", xid, prepared);
+        done.accept(fenced);
+    }
+
+    /** Closes the transaction's connections: what is not prepared on them rolls back, a prepared branch stays. */
+    private void closeEverywhere() {
+        for (int s : shards) {
+            BackendConnection c = tx.drop(s);
+            if (c != null) {
+                c.close();
+                session.connections().keepOrGiveBack(s, c, false);
+            }
+        }
+        tx.end();
+    }
+
+    /**
+     * Runs {@code exchange}'s XA COMMIT on {@code branches}, unless this home has been fenced since the decision:
+     * then no XA COMMIT is sent (a read-only shard would still take it), the branches stay prepared, and the new
+     * primary's recovery commits them by the decision row it replicated with them.
+     */
+    private void commitUnlessFenced(List<Integer> branches, Runnable exchange, Consumer<List<LegResult>> skipped) {
+        ErrPacket fenced = session.runtime().primaryFence().refusal();
+        if (fenced == null) {
+            exchange.run();
+            return;
+        }
+        List<LegResult> results = new ArrayList<>();
+        for (int s : branches) {
+            LegResult r = new LegResult(s);
+            r.error = fenced;
+            results.add(r);
+            BackendConnection branch = committingBranches.get(s);
+            if (branch != null) {
+                branch.close();
+                if (ownBranches.remove(branch)) {
+                    branch.release();
+                }
+            }
+        }
+        skipped.accept(results);
     }
 
     /** Hands the connections back (unless pinned state keeps them): the transaction is over on every shard. */

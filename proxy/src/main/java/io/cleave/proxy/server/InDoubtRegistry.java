@@ -48,6 +48,11 @@ public final class InDoubtRegistry {
         otherRuns.add(runId);
     }
 
+    /** The other proxies on these shards are gone (their home was lost in a failover): their branches are this proxy's. */
+    public void forgetOtherProxies() {
+        otherRuns.clear();
+    }
+
     /** From now on only branches of {@code runId} (this proxy's run) are this proxy's to settle; null: all but other proxies'. */
     public void onlyRun(String runId) {
         onlyRun = runId;

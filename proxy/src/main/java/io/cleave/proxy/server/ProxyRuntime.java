@@ -46,8 +46,10 @@ public final class ProxyRuntime {
     private final io.cleave.proxy.frontend.ClientProcesses processes = new io.cleave.proxy.frontend.ClientProcesses();
     private final InDoubtRegistry inDoubt = new InDoubtRegistry();
     private final CommitFence commitFence;
+    private final PrimaryFence primaryFence = new PrimaryFence();
     /** Decision rows being deleted after their transaction's branches committed (a switch of every shard waits for them). */
     private final CommitFence decisionCleanups;
+
     private final io.cleave.proxy.cut.CutWindows cuts;
     private final FailedLogins failedLogins;
     private final io.cleave.proxy.cutover.CutoverGate cutover;
@@ -131,6 +133,11 @@ public final class ProxyRuntime {
     }
 
     /** Where statements wait for branch commits of acknowledged cross-shard transactions. */
+    /** Whether this home may write as its standby pair's primary (set by the daemon). */
+    public PrimaryFence primaryFence() {
+        return primaryFence;
+    }
+
     public CommitFence commitFence() {
         return commitFence;
     }

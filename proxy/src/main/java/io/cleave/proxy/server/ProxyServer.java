@@ -91,11 +91,13 @@ public final class ProxyServer implements AutoCloseable {
      * decision unless {@code force}.
      */
     public InDoubtResolution resolveInDoubt(String xid, boolean commit, boolean force) {
+        refuseWhileFenced();
         return recovery.resolve(xid, commit, force);
     }
 
     /** Settles every branch whose decision is known, now; returns how many. */
     public int recoverNow() {
+        refuseWhileFenced();
         return recovery.recover();
     }
 
@@ -426,7 +428,21 @@ public final class ProxyServer implements AutoCloseable {
         runtime.availability().markDown(shard);
     }
 
+    /**
+     * A fenced home settles nothing: its shards' branches are the new primary's to settle, by the decision rows
+     * it replicated (a decision this home holds but the new primary lacks was never acknowledged).
+     */
+    private void refuseWhileFenced() {
+        PrimaryFence fence = runtime.primaryFence();
+        if (fence.fenced()) {
+            throw new IllegalStateException(fence.refusal().message());
+        }
+    }
+
     private void recoverQuietly() {
+        if (runtime.primaryFence().fenced()) {
+            return;
+        }
         try {
             recovery.recover();
         } catch (RuntimeException e) {

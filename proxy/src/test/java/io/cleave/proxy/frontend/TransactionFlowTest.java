@@ -286,12 +286,21 @@ class TransactionFlowTest {
 
     /** Both shards answer the tests' updates: one row of t each, id 5 on shard 0 and id 150 on shard 1. */
     private void scriptUpdates() {
+        scriptUpdates(proxy);
+    }
+
+    private void beginOnBothShards() {
+        beginOnBothShards(proxy, client);
+    }
+
+    /** One update scripted on each shard: 'a' on shard 0, 'b' on shard 1. */
+    static void scriptUpdates(FakeProxy proxy) {
         proxy.shard(0).answer("UPDATE t SET v = 'a' WHERE id = 5", ShardReply.ok(1, 0));
         proxy.shard(1).answer("UPDATE t SET v = 'b' WHERE id = 150", ShardReply.ok(1, 0));
     }
 
     /** BEGIN and one update on each shard, shard 0 first (it coordinates, shard 1 joins as an XA branch). */
-    private void beginOnBothShards() {
+    static void beginOnBothShards(FakeProxy proxy, EmbeddedClient client) {
         proxy.run(client, "BEGIN");
         proxy.run(client, "UPDATE t SET v = 'a' WHERE id = 5");
         proxy.run(client, "UPDATE t SET v = 'b' WHERE id = 150");

@@ -30,6 +30,14 @@ class InDoubtRegistryTest {
     }
 
     @Test
+    void theBranchesOfAProxyWhoseHomeWasLostAreRecoverysAfterAFailover() {
+        InDoubtRegistry r = new InDoubtRegistry();
+        r.otherProxy("18c2f0a9999-0000000fedcb");
+        r.forgetOtherProxies();
+        assertThat(r.isRunning(FORWARDED)).isFalse();
+    }
+
+    @Test
     void aForwardingProxySettlesOnlyItsOwnRunsBranches() {
         InDoubtRegistry r = new InDoubtRegistry();
         r.onlyRun("18c2f0a1b2c-00000000abcd");

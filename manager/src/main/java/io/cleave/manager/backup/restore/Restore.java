@@ -67,6 +67,7 @@ public final class Restore {
     private final Map<String, String> env;
     private final Consumer<String> say;
     private UnaryOperator<String> adjustConfig = UnaryOperator.identity();
+    private boolean samePair;
     private FinishingStep finishing = (shards, restored) -> { };
     /** Rows the last {@link #fromBackup} loaded from its backup (before any binlog replayed). */
     private long rowsLoaded;
@@ -81,6 +82,15 @@ public final class Restore {
     /** The restored home's config is {@code adjust} of the backed-up one's (a standby's own ports and server ids). */
     public Restore adjustingConfig(UnaryOperator<String> adjust) {
         this.adjustConfig = adjust;
+        return this;
+    }
+
+    /**
+     * The restored home joins the standby pair of the home it came from (a standby), so it keeps the config's
+     * coordination section; any other restore drops it, as it is another database.
+     */
+    public Restore joiningThePair() {
+        this.samePair = true;
         return this;
     }
 
@@ -143,7 +153,7 @@ public final class Restore {
         GlobalKeyLookups.checkFit(manifest, shards);
         ShardMap restoredMap = RestoredMap.of(ShardMapStore.parse(manifest.shardMap().getBytes(StandardCharsets.UTF_8)),
                 shards);
-        String restoredConfig = adjustConfig.apply(RestoredConfig.of(manifest.config(), shards));
+        String restoredConfig = adjustConfig.apply(RestoredConfig.of(manifest.config(), shards, samePair));
         say.accept("restoring backup " + manifest.id() + " (cut at " + Instant.ofEpochMilli(manifest.cutMillis())
                 + ", " + manifest.shardCount() + " shards, " + manifest.rows() + " rows) into " + root + " with "
                 + shards + " shards");

@@ -21,8 +21,13 @@ final class RestoredConfig {
     }
 
     /** The restored home's config, {@code shards} shards; refused when a table rule or range names a shard past them. */
-    static String of(String backedUp, int shards) {
+    static String of(String backedUp, int shards, boolean samePair) {
         Map<String, Object> root = load(backedUp);
+        if (!samePair) {
+            // Another database: taking part in the pair of the home it came from would let it claim that
+            // pair's primary in etcd.
+            root.remove("coordination");
+        }
         root.put("shards", shards);
         root.put("datadir_roots", new ArrayList<>());
         root.put("log_dir", null);
@@ -68,6 +73,8 @@ final class RestoredConfig {
     /** {@code restored} with shards on {@code basePort}.., the admin API on any free port and the proxy's own addresses unused. */
     static String forLoading(String restored, int basePort) {
         Map<String, Object> root = load(restored);
+        // The loading daemon serves nothing and claims nothing: no part in any pair.
+        root.remove("coordination");
         mapping(root, "server").put("base_port", basePort);
         mapping(root, "admin").put("port", 0);
         return dump(root);

@@ -1,0 +1,24 @@
+package io.cleave.manager.config;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Where a standby pair learns who is its primary: an etcd cluster (three members for a majority that survives
+ * one's loss). The primary's daemon holds a key there on a lease of {@code lease} and renews it; the standby's
+ * promotes itself once that key is gone. Both homes of a pair name the same cluster (the standby's config is
+ * the primary's, restored).
+ *
+ * @param etcd    the members' client URLs, e.g. http://10.0.0.1:2379
+ * @param cluster names the pair's keys in etcd ({@code /cleave/CLUSTER/...}): several pairs can share one etcd
+ * @param lease   how long the primary's key outlives its last renewal at etcd
+ */
+public record CoordinationConfig(List<String> etcd, String cluster, Duration lease) {
+
+    /** Short enough for writes to be back within about 8 s of a primary's loss, long enough for etcd's own elections. */
+    public static final int DEFAULT_LEASE_SECONDS = 3;
+
+    public CoordinationConfig {
+        etcd = List.copyOf(etcd);
+    }
+}

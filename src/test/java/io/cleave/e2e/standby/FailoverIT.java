@@ -1,0 +1,521 @@
+package io.cleave.e2e.standby;
+
+import io.cleave.e2e.moves.BankTransfers;
+import io.cleave.e2e.support.CleaveJar;
+import io.cleave.e2e.support.CleaveTestHome;
+import io.cleave.e2e.support.EtcdCluster;
+import io.cleave.e2e.support.TcpRelay;
+import io.cleave.manager.admin.AdminClient;
+import io.cleave.manager.coordination.CoordinationReport;
+import io.cleave.manager.coordination.PairState;
+import io.cleave.manager.coordination.RejoinReport;
+import io.cleave.manager.daemon.Daemon;
+import io.cleave.manager.standby.HostRole;
+import io.cleave.manager.standby.ShardReplication;
+import io.cleave.manager.standby.StandbyConfig;
+import io.cleave.manager.standby.StandbyReport;
+import io.cleave.manager.standby.StandbySeed;
+import io.cleave.manager.standby.SwitchoverRequest;
+import io.cleave.manager.standby.SwitchoverReport;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+import static io.cleave.e2e.standby.StandbyIT.run;
+import static io.cleave.e2e.standby.StandbyIT.shard;
+import static io.cleave.e2e.standby.StandbyIT.single;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Automatic failover through etcd (three members, child processes of the test on loopback). The primary A runs
+ * from the shipped jar in its own process, the standby B in this JVM; bank transfers run through A's proxy,
+ * every client recording the transfers it saw acknowledged.
+ * <ul>
+ * <li>A's host dies (its daemon and every shard SIGKILLed): B takes over by itself.</li>
+ * <li>A's way to etcd is cut (its etcd URLs lead through relays this test resets; clients and B still reach A):
+ *     A fences itself, B takes over, A takes no write after B's promotion, and once A reaches etcd again it
+ *     stays fenced and names the new primary. This models a partition between A and etcd only, on one host:
+ *     no network namespaces. Then {@code cleave rejoin} makes A B's standby: it replicates what B writes.</li>
+ * <li>A switchover A -> B and back under transfers moves the claim in etcd with it (one holder at any time, the old
+ *     primary the standby of the new epoch, its forwarding proxy serving); then A's host dies and B, whose proxy
+ *     forwarded to A, takes over by itself.</li>
+ * </ul>
+ * After each: every acknowledged transfer is on B, the total is unchanged, nothing is left prepared, one primary.
+ * The failover time (the loss to the first write B's proxy served) is printed.
+ */
+class FailoverIT {
+
+    private static final java.nio.file.attribute.FileAttribute<?> SEARCHABLE =
+            java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                    java.nio.file.attribute.PosixFilePermissions.fromString("rwx--x--x"));
+    private static final BankTransfers.Shape SHAPE = new BankTransfers.Shape(200, 10, 100);
+    private static final int LEASE_SECONDS = 3;
+
+    @Test
+    void theStandbyTakesOverByItselfWhenThePrimaryHostIsKilled() throws Exception {
+        try (Pair pair = Pair.start("kill", false)) {
+            pair.killAAndCheckB("kill", 2);
+
+            // A's host comes back: its daemon finds the newer epoch in etcd and stays fenced, with no proxy.
+            Path log = pair.work.resolve("primary-again.log");
+            pair.up = CleaveJar.up(pair.a, log);
+            AdminClient aAdmin = CleaveJar.awaitAdmin(pair.a, pair.up, log);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (aAdmin.status().coordination().state() == PairState.STARTING) {
+                // Its shards run; the daemon asks etcd next.
+                assertThat(System.nanoTime()).as("A's daemon asked etcd within 30 s").isLessThan(deadline);
+                Thread.sleep(50);
+            }
+            assertThat(aAdmin.status().coordination().state()).isEqualTo(PairState.SUPERSEDED);
+            assertThat(aAdmin.status().proxy()).startsWith("fenced:").contains("the primary is now");
+            assertThat(pair.writeThroughA()).as("nothing listens for clients on A").doesNotStartWith("accepted")
+                    .doesNotStartWith("1290");
+            // A commit its shards wrote to their binlog but B never acknowledged (in flight at the kill) is an errant
+            // transaction: then rejoining is refused, naming it; else A becomes B's standby. Either must hold.
+            RejoinReport rejoin = aAdmin.rejoin("http://127.0.0.1:" + pair.b.adminPort(), pair.b.adminToken());
+            System.out.println("FailoverIT (kill): rejoin after the kill: " + rejoin);
+            if (rejoin.joined()) {
+                awaitStandby(aAdmin);
+                pair.awaitSameRowsOnA();
+            } else {
+                assertThat(rejoin.shards()).isNotEmpty().allSatisfy(line -> assertThat(line)
+                        .matches("shard [01]: 0-100[01]-[0-9]+ \\(the new primary has up to 0-100[01]-[0-9]+\\)"));
+                assertThat(aAdmin.status().coordination().state()).as("nothing changed").isEqualTo(PairState.SUPERSEDED);
+            }
+        }
+    }
+
+    @Test
+    void aSwitchoverMovesTheClaimAndAFailoverStillWorksAfterIt() throws Exception {
+        try (Pair pair = Pair.start("switch", false)) {
+            BankTransfers load = pair.load;
+            String bUrl = "http://127.0.0.1:" + pair.b.adminPort();
+            AdminClient aAdmin = AdminClient.remote(pair.aUrl, pair.aToken);
+            SwitchoverReport there = aAdmin.switchover(new SwitchoverRequest(bUrl, pair.b.adminToken(), 0, 0, 0));
+            System.out.println("FailoverIT (switch): A -> B " + there);
+            assertThat(there.epoch()).isEqualTo(2);
+            pair.checkOneHolder(pair.b.statusReport().coordination(), aAdmin.status().coordination(), 2, bUrl);
+            assertThat(aAdmin.status().proxy()).as("A's proxy forwards, unfenced").doesNotStartWith("fenced");
+            load.awaitAcknowledged(100);
+            assertThat(load.errors()).as("client errors across the switchover").isEmpty();
+            // The switch back needs A's replicas seen running (the switchover checks the standby's report) and
+            // B's proxy, which starts after B's take-over answered, listening (it holds B's side's statements).
+            SwitchoverIT.awaitProxy(Integer.parseInt(pair.addresses.proxyListen().split(":")[1]));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (!aAdmin.standby().shards().stream().allMatch(ShardReplication::replicating)) {
+                assertThat(System.nanoTime()).as("A's replicas reported running within 30 s").isLessThan(deadline);
+                Thread.sleep(50);
+            }
+
+            SwitchoverReport back = AdminClient.remote(bUrl, pair.b.adminToken()).switchover(SwitchoverRequest.known());
+            System.out.println("FailoverIT (switch): B -> A " + back);
+            assertThat(back.epoch()).isEqualTo(3);
+            pair.checkOneHolder(aAdmin.status().coordination(), pair.b.statusReport().coordination(), 3, pair.aUrl);
+            load.awaitAcknowledged(100);
+            assertThat(load.errors()).as("client errors across the switch back").isEmpty();
+
+            // A's host dies: B, the standby of epoch 3 whose proxy forwarded to A, takes over by itself. A's
+            // proxy leaves a cross-shard commit prepared on both shards with its decision recorded; B knows that
+            // proxy's run from the first switchover and must settle its branches all the same.
+            String aRun = Files.readAllLines(pair.b.home().state().resolve("forwarding-proxies")).get(0).trim();
+            List<Connection> held = pair.holdPreparedOnA("cleave:0:" + aRun + ":999:1");
+            pair.killAAndCheckB("switch", 4);
+            for (Connection c : held) {
+                c.close();
+            }
+            for (int s = 0; s < 2; s++) {
+                try (Connection c = shard(pair.b, s)) {
+                    assertThat(single(c, "SELECT COUNT(*) FROM probe.t")).as("A's proxy's branch committed on shard %d", s)
+                            .isEqualTo("1");
+                }
+            }
+        }
+    }
+
+    @Test
+    void aPrimaryCutOffFromEtcdFencesItselfAndTheStandbyTakesOver() throws Exception {
+        try (Pair pair = Pair.start("cut", true)) {
+            BankTransfers load = pair.load;
+            long lost;
+            try {
+                lost = System.nanoTime();
+                for (TcpRelay r : pair.relays) {
+                    r.cut();
+                }
+                // A fences itself before its lease can lapse: its proxy refuses with the fence's error.
+                String refusal = pair.awaitRefusalOnA(null);
+                System.out.println("FailoverIT (cut): A refused after " + (System.nanoTime() - lost) / 1_000_000
+                        + " ms: " + refusal);
+                assertThat(refusal).contains("fenced").contains("lease");
+                load.outageBegins();
+            } finally {
+                load.close();
+            }
+            System.out.println("FailoverIT (cut): " + load.summary());
+            assertThat(load.errors()).as("errors other than the fence's refusal")
+                    .allSatisfy(e -> assertThat(e).contains("1290").contains("fenced"));
+
+            long firstWrite = pair.awaitFirstWriteOnB(lost);
+            System.out.println("FailoverIT (cut): from cutting the primary's way to etcd to the first write served"
+                    + " through the standby's proxy: " + firstWrite + " ms (lease " + LEASE_SECONDS + " s)");
+            // A takes no write after B's promotion: its shards' binlogs stand still, its proxy refuses.
+            Map<Integer, String> gtids = pair.gtidsOnA();
+            assertThat(pair.writeThroughA()).startsWith("1290");
+            assertThat(pair.gtidsOnA()).as("A's shards wrote nothing after B's promotion").isEqualTo(gtids);
+
+            // A reaches etcd again: it learns of the newer epoch and stays fenced, naming the new primary.
+            for (TcpRelay r : pair.relays) {
+                r.heal();
+            }
+            String named = pair.awaitRefusalOnA(m -> m.contains("the primary is now"));
+            System.out.println("FailoverIT (cut): A after etcd came back: " + named);
+            assertThat(named).contains("epoch 2").contains(String.valueOf(pair.b.adminPort()));
+            assertThat(pair.gtidsOnA()).isEqualTo(gtids);
+            pair.checkB(load, 2);
+
+            // cleave rejoin: A holds nothing B lacks, so it becomes B's standby and replicates what B writes.
+            AdminClient aAdmin = AdminClient.connect(pair.a.home()).orElseThrow();
+            RejoinReport rejoined = aAdmin.rejoin("http://127.0.0.1:" + pair.b.adminPort(), pair.b.adminToken());
+            System.out.println("FailoverIT (cut): rejoin: " + rejoined);
+            assertThat(rejoined.joined()).as(rejoined.toString()).isTrue();
+            assertThat(rejoined.epoch()).isEqualTo(2);
+            StandbyReport asStandby = awaitStandby(aAdmin);
+            assertThat(asStandby.epoch()).isEqualTo(2);
+            try (Connection c = DriverManager.getConnection("jdbc:mysql://" + pair.addresses.proxyListen()
+                    + "/bank?sslMode=DISABLED&allowPublicKeyRetrieval=true", "root", "")) {
+                c.setAutoCommit(false);
+                run(c, "UPDATE accounts SET balance = balance - 7 WHERE branch = 1 AND id = 2");
+                run(c, "UPDATE accounts SET balance = balance + 7 WHERE branch = 150 AND id = 2");
+                c.commit();
+            }
+            pair.awaitSameRowsOnA();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (!pair.b.replication().report().semiSync()) {
+                assertThat(System.nanoTime()).as("B waits for A's acknowledgements within a minute").isLessThan(deadline);
+                Thread.sleep(100);
+            }
+            assertThat(aAdmin.status().coordination().state()).isEqualTo(PairState.STANDBY);
+        }
+    }
+
+    private static StandbyReport awaitStandby(AdminClient admin) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        StandbyReport last = null;
+        while (System.nanoTime() < deadline) {
+            last = admin.standby();
+            if (last.role() == HostRole.STANDBY && last.shards().size() == 2
+                    && last.shards().stream().allMatch(ShardReplication::replicating)) {
+                return last;
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("the old primary's replicas do not run: " + last);
+    }
+
+
+    /** A primary from the jar with its standby seeded and in sync, under bank transfers; etcd behind them. */
+    private static final class Pair implements AutoCloseable {
+        final Path work;
+        final EtcdCluster etcd;
+        final List<TcpRelay> relays = new ArrayList<>();
+        CleaveTestHome a;
+        Process up;
+        Daemon b;
+        StandbyConfig addresses;
+        BankTransfers load;
+        String aUrl;
+        String aToken;
+
+        private Pair(Path work, EtcdCluster etcd) {
+            this.work = work;
+            this.etcd = etcd;
+        }
+
+        static Pair start(String name, boolean relayed) throws Exception {
+            Assumptions.assumeTrue(EtcdCluster.installed(), "etcd is not installed: scripts/test installs Debian's"
+                    + " etcd-server; without it no automatic failover can be tested");
+            assertThat(CleaveJar.JAR).as("cleave.jar is built by 'mvn package'").exists();
+            Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-failover-", SEARCHABLE);
+            Pair pair = new Pair(work, EtcdCluster.start(Files.createDirectory(work.resolve("etcd"))));
+            try {
+                pair.begin(name, relayed);
+                return pair;
+            } catch (Exception | AssertionError e) {
+                pair.close();
+                throw e;
+            }
+        }
+
+        private void begin(String name, boolean relayed) throws Exception {
+            String cluster = "failover-" + name + "-" + ProcessHandle.current().pid();
+            List<String> aUrls = etcd.urls();
+            if (relayed) {
+                List<String> through = new ArrayList<>();
+                for (int port : etcd.clientPorts()) {
+                    TcpRelay r = new TcpRelay(port);
+                    relays.add(r);
+                    through.add("http://127.0.0.1:" + r.port());
+                }
+                aUrls = through;
+            }
+            a = CleaveTestHome.builder().shards(2)
+                    .extraYaml(StandbyIT.SHARDING + EtcdCluster.yaml(aUrls, cluster, LEASE_SECONDS))
+                    .serverOption("log_slave_updates", "ON").create();
+            JarPrimary primary = JarPrimary.startWithBank(a, work.resolve("primary.log"), SHAPE);
+            up = primary.up();
+            String url = primary.url();
+            String token = primary.token();
+            aUrl = url;
+            aToken = token;
+            load = new BankTransfers(SHAPE, a.proxyPort(), 29, new int[] {1, 150});
+            addresses = StandbyIT.freeAddresses();
+            load.start(2);
+            load.awaitAcknowledged(30);
+            StandbySeed.Result seeded = StandbyIT.seed(url, token, work, addresses);
+            if (relayed) {
+                // B reaches etcd directly; only A's way goes through the relays.
+                String config = Files.readString(seeded.config());
+                for (int i = 0; i < relays.size(); i++) {
+                    config = config.replace(":" + relays.get(i).port(), ":" + etcd.clientPorts().get(i));
+                }
+                Files.writeString(seeded.config(), config);
+            }
+            b = StandbyIT.startAndAwaitSemiSync(seeded, url, token, 2);
+            AdminClient primaryAdmin = AdminClient.remote(url, token);
+            CoordinationReport seen = awaitCoordination(r -> r.state() == PairState.STANDBY && r.primary() != null);
+            assertThat(seen.epoch()).isEqualTo(1);
+            assertThat(seen.primary().admin()).isEqualTo(url);
+            assertThat(primaryAdmin.status().coordination().holdsLease()).as("A holds the primary's lease").isTrue();
+            load.awaitAcknowledged(150);
+        }
+
+        /**
+         * After a switchover to {@code primaryUrl} at {@code epoch}: it alone holds the lease, the other home is
+         * the standby of that epoch, neither fenced nor superseded, and etcd names the new primary to both.
+         */
+        void checkOneHolder(CoordinationReport primary, CoordinationReport standby, long epoch, String primaryUrl) {
+            assertThat(primary.state()).isEqualTo(PairState.PRIMARY);
+            assertThat(primary.holdsLease()).isTrue();
+            assertThat(primary.epoch()).isEqualTo(epoch);
+            assertThat(primary.primary().admin()).isEqualTo(primaryUrl);
+            assertThat(standby.state()).isEqualTo(PairState.STANDBY);
+            assertThat(standby.holdsLease()).as("one lease holder").isFalse();
+            assertThat(standby.epoch()).isEqualTo(epoch);
+        }
+
+        /**
+         * A cross-shard commit of A's proxy as its death leaves it: {@code xid}'s branch prepared on both of A's
+         * shards and its decision row on shard 0 (semi-sync: B has them). The connections stay open until the kill.
+         */
+        List<Connection> holdPreparedOnA(String xid) throws Exception {
+            List<Connection> held = new ArrayList<>();
+            for (int s = 0; s < 2; s++) {
+                try (Connection c = JarPrimary.shard(a, s)) {
+                    run(c, "CREATE DATABASE IF NOT EXISTS probe");
+                    run(c, "CREATE TABLE IF NOT EXISTS probe.t (id INT PRIMARY KEY)");
+                }
+            }
+            for (int s = 0; s < 2; s++) {
+                held.add(JarPrimary.prepare(JarPrimary.shard(a, s), xid, s + 1));
+            }
+            try (Connection c = JarPrimary.shard(a, 0)) {
+                run(c, "INSERT INTO cleave.decisions (xid, shards) VALUES ('" + xid + "', '0,1')");
+            }
+            return held;
+        }
+
+        CoordinationReport awaitCoordination(Predicate<CoordinationReport> condition) throws InterruptedException {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            CoordinationReport last = null;
+            while (System.nanoTime() < deadline) {
+                last = b.statusReport().coordination();
+                if (last != null && condition.test(last)) {
+                    return last;
+                }
+                Thread.sleep(50);
+            }
+            throw new AssertionError("the standby's coordination never got there: " + last);
+        }
+
+        /** Writes through B's proxy until one is served; the milliseconds from {@code lost} to it. */
+        long awaitFirstWriteOnB(long lost) throws Exception {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+            SQLException last = null;
+            while (System.nanoTime() < deadline) {
+                try (Connection c = DriverManager.getConnection("jdbc:mysql://" + addresses.proxyListen()
+                        + "/bank?sslMode=DISABLED&allowPublicKeyRetrieval=true&connectTimeout=1000", "root", "")) {
+                    run(c, "UPDATE accounts SET balance = balance + 0 WHERE branch = 1 AND id = 1");
+                    return (System.nanoTime() - lost) / 1_000_000;
+                } catch (SQLException e) {
+                    last = e;
+                    Thread.sleep(20);
+                }
+            }
+            throw new AssertionError("the standby served no write within 90 s: " + b.statusReport().coordination()
+                    + "; " + b.statusReport().proxy(), last);
+        }
+
+        /**
+         * SIGKILL of A's daemon and every shard under the transfers; B then serves (the time to its first write
+         * printed) as the one primary at {@code epoch}, with every acknowledged transfer.
+         */
+        void killAAndCheckB(String test, long epoch) throws Exception {
+            List<Long> shards = List.copyOf(a.serverPids().values());
+            long lost;
+            try {
+                load.outageBegins();
+                lost = System.nanoTime();
+                up.destroyForcibly();
+                for (long pid : shards) {
+                    ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+                }
+            } finally {
+                load.close();
+            }
+            System.out.println("FailoverIT (" + test + "): " + load.summary());
+            assertThat(load.errors()).as("errors clients saw other than the lost connections").isEmpty();
+            long firstWrite = awaitFirstWriteOnB(lost);
+            System.out.println("FailoverIT (" + test + "): from SIGKILL of the primary host to the first write served"
+                    + " through the standby's proxy: " + firstWrite + " ms (lease " + LEASE_SECONDS + " s)");
+            checkB(load, epoch);
+        }
+
+        /** B is the one primary, holding the lease at {@code epoch}, with every acknowledged transfer. */
+        void checkB(BankTransfers load, long epoch) throws Exception {
+            // B serves as soon as its proxy listens; its promotion ends a little later (in-doubt scan, replication poll).
+            CoordinationReport r = awaitCoordination(c -> c.state() != PairState.PROMOTING);
+            assertThat(r.state()).isEqualTo(PairState.PRIMARY);
+            assertThat(r.epoch()).isEqualTo(epoch);
+            assertThat(r.holdsLease()).isTrue();
+            assertThat(r.primary().admin()).endsWith(":" + b.adminPort());
+            assertThat(b.replication().report().role()).isEqualTo(HostRole.PRIMARY);
+            assertThat(b.replication().report().epoch()).as("standby.json mirrors etcd's epoch").isEqualTo(epoch);
+            PromotedHome.servesEveryAcknowledgedTransfer(b, addresses.proxyListen(), load, SHAPE);
+        }
+
+        /** Logs in to A's proxy and writes until it refuses with the fence's error; that error's text. */
+        String awaitRefusalOnA(Predicate<String> matching) throws Exception {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            String last = null;
+            while (System.nanoTime() < deadline) {
+                last = writeThroughA();
+                if (last.startsWith("1290") && (matching == null || matching.test(last))) {
+                    return last;
+                }
+                Thread.sleep(20);
+            }
+            throw new AssertionError("A's proxy did not refuse as fenced within 30 s; last: " + last);
+        }
+
+        /**
+         * Logs in to A's proxy and writes: "accepted", or the error (code first). A fenced proxy refuses the
+         * driver's own first statements at login already, with the same error.
+         */
+        String writeThroughA() {
+            try (Connection c = DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + a.proxyPort() + "/bank?sslMode"
+                    + "=DISABLED&allowPublicKeyRetrieval=true&connectTimeout=1000&socketTimeout=5000", "root", "");
+                 Statement s = c.createStatement()) {
+                s.execute("UPDATE accounts SET balance = balance + 0 WHERE branch = 1 AND id = 1");
+                return "accepted";
+            } catch (SQLException e) {
+                return e.getErrorCode() + " (" + e.getSQLState() + ") " + e.getMessage();
+            }
+        }
+
+        /**
+         * Waits until A's shards hold the rows of B's (A replicates B), with no branch prepared on either: B answers a
+         * cross-shard commit at its decision and commits the branches after, so a branch may still be prepared
+         * on B's shard, and then on A's, for a moment.
+         */
+        void awaitSameRowsOnA() throws Exception {
+            String secret = Files.readString(a.home().shardSecretFile()).trim();
+            String sql = "SELECT COUNT(*), SUM(balance), BIT_XOR(CRC32(CONCAT(branch, '/', id, '/', balance)))"
+                    + " FROM bank.accounts";
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            for (int s = 0; s < 2; s++) {
+                try (Connection onB = shard(b, s);
+                     Connection onA = DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + (a.basePort() + s)
+                             + "/?sslMode=DISABLED&allowPublicKeyRetrieval=true",
+                             io.cleave.manager.instance.ShardAccount.USER, secret)) {
+                    while (true) {
+                        String b = row(onB, sql);
+                        String a = row(onA, sql);
+                        boolean settled = nothingPrepared(onB) && nothingPrepared(onA);
+                        if (settled && a.equals(b) && row(onB, sql).equals(b)) {
+                            break;
+                        }
+                        assertThat(System.nanoTime()).as("shard %d of A catches up with B's (%s, A has %s; nothing"
+                                + " prepared on either: %s)", s, b, a, settled).isLessThan(deadline);
+                        Thread.sleep(50);
+                    }
+                }
+            }
+        }
+
+        private static boolean nothingPrepared(Connection c) throws SQLException {
+            try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("XA RECOVER")) {
+                return !rs.next();
+            }
+        }
+
+        private static String row(Connection c, String sql) throws SQLException {
+            try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+                rs.next();
+                return rs.getString(1) + "/" + rs.getString(2) + "/" + rs.getString(3);
+            }
+        }
+
+        /** Each of A's shards' gtid_binlog_pos, read as the shard account. */
+        Map<Integer, String> gtidsOnA() throws Exception {
+            String secret = Files.readString(a.home().shardSecretFile()).trim();
+            Map<Integer, String> out = new java.util.TreeMap<>();
+            for (int s = 0; s < 2; s++) {
+                try (Connection c = DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + (a.basePort() + s)
+                        + "/?sslMode=DISABLED&allowPublicKeyRetrieval=true", io.cleave.manager.instance.ShardAccount.USER,
+                        secret)) {
+                    out.put(s, single(c, "SELECT @@gtid_binlog_pos"));
+                }
+            }
+            return out;
+        }
+
+        @Override
+        public void close() throws Exception {
+            if (load != null) {
+                load.close();
+            }
+            if (up != null) {
+                up.destroyForcibly();
+                up.waitFor(30, TimeUnit.SECONDS);
+            }
+            if (a != null) {
+                for (long pid : a.serverPids().values()) {
+                    ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+                }
+            }
+            if (b != null) {
+                b.close();
+            }
+            for (TcpRelay r : relays) {
+                r.close();
+            }
+            etcd.close();
+            if (a != null) {
+                a.close();
+            }
+            CleaveTestHome.deleteTree(work);
+        }
+    }
+}
