@@ -12,6 +12,7 @@ import io.cleave.manager.backup.archive.BinlogArchiver;
 import io.cleave.manager.backup.restore.Restore;
 import io.cleave.manager.backup.restore.RestoreRequest;
 import io.cleave.manager.backup.store.DirectoryStore;
+import io.cleave.manager.config.BackupConfig;
 import io.cleave.manager.config.BackupEngine;
 import io.cleave.manager.home.ShardMapStore;
 import io.cleave.manager.move.MoveHooks;
@@ -127,13 +128,7 @@ class BackupAtOneCutIT {
 
             var settings = daemon.daemon().config().backup();
             for (int shards : new int[] {3, 2}) {
-                Restore.Result r = new Restore(settings, System.getenv(), line -> System.out.println("restore: " + line))
-                        .run(new RestoreRequest(archive.toString(), during, OptionalLong.empty(), OptionalLong.empty(),
-                                work.resolve("home" + shards), OptionalInt.of(shards)));
-                assertThat(r.problems()).as("tables whose rows differ from what the backup read at its cut").isEmpty();
-                try (RestoredHome h = RestoredHome.start(r.home(), r.config(), BackupRestoreIT.freeBase(shards),
-                        BackupRestoreIT.freePort())) {
-                    assertThat(h.shards()).isEqualTo(shards);
+                try (RestoredHome h = restoreBackup(settings, archive, during, work.resolve("home" + shards), shards)) {
                     assertHoldsOneCut(h, outcomes, asked, seenOpen, "the backup during the move, into " + shards + " shards");
                 }
             }
@@ -223,6 +218,27 @@ class BackupAtOneCutIT {
         assertThat(mustBeThere).as("transfers acknowledged before the backup was asked for").isPositive();
         System.out.printf("%s: %d transfers whole, all %d acknowledged before the point was asked"
                 + " for among them%n", what, transfers.size(), mustBeThere);
+    }
+
+    /**
+     * Restores backup {@code id} of {@code archive} into {@code home} with {@code shards} shards, checks every
+     * table against what the backup read at its cut, and starts the restored home.
+     */
+    static RestoredHome restoreBackup(BackupConfig settings, Path archive, String id, Path home, int shards)
+            throws Exception {
+        Restore.Result r = new Restore(settings, System.getenv(), line -> System.out.println("restore: " + line))
+                .run(new RestoreRequest(archive.toString(), id, OptionalLong.empty(), OptionalLong.empty(), home,
+                        OptionalInt.of(shards)));
+        assertThat(r.problems()).as("tables whose rows differ from what the backup read at its cut").isEmpty();
+        RestoredHome h = RestoredHome.start(r.home(), r.config(), BackupRestoreIT.freeBase(shards),
+                BackupRestoreIT.freePort());
+        try {
+            assertThat(h.shards()).isEqualTo(shards);
+        } catch (AssertionError e) {
+            h.close();
+            throw e;
+        }
+        return h;
     }
 
     static String awaitDone(RunningDaemon daemon, BackupStatus started) throws InterruptedException {

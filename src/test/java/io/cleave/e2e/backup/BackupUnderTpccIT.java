@@ -155,13 +155,8 @@ class BackupUnderTpccIT {
 
             var settings = daemon.daemon().config().backup();
             for (int shards : new int[] {2, 3}) {
-                Restore.Result r = new Restore(settings, System.getenv(), line -> System.out.println("restore: " + line))
-                        .run(new RestoreRequest(archive.toString(), during, OptionalLong.empty(), OptionalLong.empty(),
-                                work.resolve("home" + shards), OptionalInt.of(shards)));
-                assertThat(r.problems()).as("tables whose rows differ from what the backup read at its cut").isEmpty();
-                try (RestoredHome h = RestoredHome.start(r.home(), r.config(), BackupRestoreIT.freeBase(shards),
-                        BackupRestoreIT.freePort())) {
-                    assertThat(h.shards()).isEqualTo(shards);
+                try (RestoredHome h = BackupAtOneCutIT.restoreBackup(settings, archive, during, work.resolve("home" + shards),
+                        shards)) {
                     String what = "the backup during the move under TPC-C, into " + shards + " shards";
                     BackupAtOneCutIT.assertHoldsOneCut(h, outcomes, asked, seenOpen, what);
                     h.assertTpccHolds(WAREHOUSES, what);

@@ -5,9 +5,12 @@ import io.cleave.proxy.cutover.Participant;
 import io.cleave.proxy.metrics.RouteKind;
 import io.cleave.proxy.protocol.MalformedPacketException;
 import io.cleave.proxy.protocol.packet.client.CommandCode;
+import io.cleave.proxy.protocol.packet.server.ErrPacket;
 
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The handlers of one session, wired once, and which one runs each client command. A handler
@@ -27,7 +30,7 @@ final class CommandHandlers {
      * What a fenced home refuses: every statement (reads too: a fenced home's data may already be behind the
      * new primary's). Ping, quit and the like still work, so clients see the error instead of a dead server.
      */
-    private static final java.util.Set<CommandCode> FENCED_COMMANDS = java.util.EnumSet.of(CommandCode.QUERY,
+    private static final Set<CommandCode> FENCED_COMMANDS = EnumSet.of(CommandCode.QUERY,
             CommandCode.STMT_EXECUTE, CommandCode.STMT_PREPARE, CommandCode.FIELD_LIST, CommandCode.INIT_DB);
 
     private final Session session;
@@ -78,7 +81,7 @@ final class CommandHandlers {
             return;
         }
         if (FENCED_COMMANDS.contains(command.command())) {
-            io.cleave.proxy.protocol.packet.server.ErrPacket fenced = session.runtime().primaryFence().refusal();
+            ErrPacket fenced = session.runtime().primaryFence().refusal();
             if (fenced != null) {
                 command.error(fenced);
                 return;
