@@ -37,7 +37,7 @@ final class PromotedHome {
             run(c, "UPDATE accounts SET balance = balance + 5 WHERE branch = 150 AND id = 1");
             c.commit();
         }
-        for (int s = 0; s < 2; s++) {
+        for (int s = 0; s < promoted.shardEndpoints().size(); s++) {
             // The proxy answers a cross-shard commit at its decision and commits the branches after: the transfer
             // just made may still have one prepared for a moment, never for seconds.
             long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
