@@ -66,6 +66,11 @@ final class BackupBenchCommand implements Callable<Integer> {
             + " --backups 4 runs them unbounded, at 8, unbounded, at 8 (default: ${DEFAULT-VALUE}).")
     List<Integer> maxRates;
 
+    @Option(names = "--engine", defaultValue = "auto", paramLabel = "auto|logical|physical",
+        description = "The backups' engine (physical needs the server's own mariadb-backup, e.g. --server-binary"
+            + " $(scripts/debian-mariadb)) (default: ${DEFAULT-VALUE}).")
+    String engine;
+
     @Option(names = "--loader-threads", defaultValue = "2", description = "Threads loading TPC-C (default: ${DEFAULT-VALUE}).")
     int loaderThreads;
 
@@ -92,8 +97,8 @@ final class BackupBenchCommand implements Callable<Integer> {
                 String metricsBefore = h.metrics();
                 double from = tpcc.now();
                 int rate = maxRates.get(i % maxRates.size());
-                JsonNode r = JSON.readTree(h.admin("POST", "/v1/backups", "{\"to\": \"" + location + "\", \"maxRateMbS\": "
-                    + rate + "}"));
+                JsonNode r = JSON.readTree(h.admin("POST", "/v1/backups", "{\"to\": \"" + location + "\", \"engine\": \""
+                    + engine + "\", \"maxRateMbS\": " + rate + "}"));
                 String id = r.get("id").asText();
                 while (!r.get("phase").asText().equals("DONE")) {
                     if (r.get("phase").asText().equals("FAILED")) {
@@ -104,7 +109,8 @@ final class BackupBenchCommand implements Callable<Integer> {
                 }
                 double to = tpcc.now();
                 measured.add(new Measured(r, rate, from, to, CutMetricsDelta.between(metricsBefore, h.metrics())));
-                out.printf("backup %s done: %s rows in %.1f s%n", id, r.get("rowsRead"), to - from);
+                out.printf("backup %s (%s) done: %s rows in %.1f s%n", id, r.path("engine").asText(engine), r.get("rowsRead"),
+                    to - from);
                 Thread.sleep(gap.toMillis());
             }
             List<RunResult> results = tpcc.stop();
