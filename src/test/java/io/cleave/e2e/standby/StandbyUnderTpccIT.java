@@ -2,8 +2,6 @@ package io.cleave.e2e.standby;
 
 import io.cleave.bench.jdbc.JdbcTarget;
 import io.cleave.bench.tpcc.check.ConsistencyCheck;
-import io.cleave.bench.tpcc.load.LoadOptions;
-import io.cleave.bench.tpcc.load.TpccLoader;
 import io.cleave.bench.tpcc.run.RunOptions;
 import io.cleave.bench.tpcc.run.RunResult;
 import io.cleave.bench.tpcc.run.TpccDriver;
@@ -35,9 +33,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -161,22 +156,7 @@ class StandbyUnderTpccIT {
         try (Connection c = a.connectProxy("", ""); Statement s = c.createStatement()) {
             s.execute("CREATE DATABASE tpcc");
         }
-        ExecutorService loaders = Executors.newFixedThreadPool(SHARDS);
-        try {
-            List<Future<?>> loads = new ArrayList<>();
-            List<DataSource> shards = shards(a.daemon());
-            for (int shard = 0; shard < SHARDS; shard++) {
-                DataSource target = shards.get(shard);
-                int warehouse = shard + 1;
-                loads.add(loaders.submit(() -> TpccLoader.load(target,
-                        new LoadOptions(1, warehouse, 1, false, LoadOptions.DEFAULT_SEED))));
-            }
-            for (Future<?> load : loads) {
-                load.get(10, TimeUnit.MINUTES);
-            }
-        } finally {
-            loaders.shutdownNow();
-        }
+        TpccSharding.loadOneWarehousePerShard(shards(a.daemon()));
     }
 
     private static List<DataSource> shards(Daemon d) {
