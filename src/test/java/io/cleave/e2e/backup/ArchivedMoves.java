@@ -12,6 +12,25 @@ final class ArchivedMoves implements AutoCloseable {
     private ArchivedMoves() {
     }
 
+    /**
+     * Two shards holding the bank of {@link BackupAtOneCutIT#SHAPE} by branch (1-150 on shard 0, the rest
+     * on shard 1, as {@link LedgeredTransfers} with two shards takes them to lie), its ledger too, and a
+     * reference table.
+     */
+    static final String TWO_SHARD_BANK = """
+            sharding:
+              keyspaces:
+                - name: branch
+                  function: range
+                  ranges:
+                    - { from: 1, to: 150, shard: 0 }
+                    - { from: 151, shard: 1 }
+              tables:
+                - { name: accounts, keyspace: branch, column: branch }
+                - { name: entries, keyspace: branch, column: branch }
+                - { name: branch_names, type: reference }
+            """;
+
     /** The backup section of a home archiving its binlogs to {@code archive} with a cut every second. */
     static String archiving(Path archive) {
         return "backup:\n  location: \"" + archive + "\"\n  archive_binlogs: true\n  cut_interval_s: 1\n";
