@@ -4,8 +4,6 @@ import io.cleave.e2e.support.CleaveTestHome;
 import io.cleave.e2e.support.RunningDaemon;
 import io.cleave.manager.backup.CutRecord;
 import io.cleave.manager.backup.archive.BinlogArchiver;
-import io.cleave.manager.backup.restore.Restore;
-import io.cleave.manager.backup.restore.RestoreRequest;
 import io.cleave.manager.config.BackupEngine;
 import io.cleave.manager.move.MoveHooks;
 import io.cleave.router.shardmap.ShardMap;
@@ -17,8 +15,6 @@ import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.Map;
-import java.util.OptionalInt;
-import java.util.OptionalLong;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -107,15 +103,8 @@ class PointInTimeDuringScaleIT {
                 daemon.daemon().moves().testHooks(MoveHooks.NONE);
             }
 
-            Restore.Result r = new Restore(daemon.daemon().config().backup(), System.getenv(),
-                    line -> System.out.println("restore: " + line))
-                    .run(new RestoreRequest(archive.toString(), null, OptionalLong.empty(), OptionalLong.of(adding.id()),
-                            work.resolve("adding"), OptionalInt.of(3)));
-            assertThat(r.backup()).as("the base of cut %d", adding.id()).isEqualTo(before);
-            assertThat(r.problems()).as("tables whose rows differ from what was read at the cut").isEmpty();
-            try (RestoredHome h = RestoredHome.start(r.home(), r.config(), BackupRestoreIT.freeBase(3),
-                    BackupRestoreIT.freePort())) {
-                assertThat(h.shards()).isEqualTo(3);
+            try (RestoredHome h = ArchivedMoves.restoreCut(daemon.daemon().config().backup(), archive, adding, before,
+                    work.resolve("adding"), 3)) {
                 String what = "cut " + adding.id() + " (a shard being added) into 3 shards";
                 BackupAtOneCutIT.assertHoldsOneCut(h, outcomes, duringScale[0], duringScale[1], what);
                 assertThat(h.assertRowsWhereRouted("bank.entries", "branch", "branch", what)).isPositive();

@@ -5,8 +5,6 @@ import io.cleave.e2e.support.CleaveTestHome;
 import io.cleave.e2e.support.RunningDaemon;
 import io.cleave.manager.backup.CutRecord;
 import io.cleave.manager.backup.archive.BinlogArchiver;
-import io.cleave.manager.backup.restore.Restore;
-import io.cleave.manager.backup.restore.RestoreRequest;
 import io.cleave.manager.config.BackupEngine;
 import io.cleave.manager.move.MoveHooks;
 import io.cleave.manager.move.MovePhase;
@@ -22,8 +20,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.Map;
-import java.util.OptionalInt;
-import java.util.OptionalLong;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -145,7 +141,7 @@ class PointInTimeDuringTableMoveIT {
             assertThat(atCleaning).isNotEqualTo(atCopying);
 
             var settings = daemon.daemon().config().backup();
-            try (RestoredHome h = restore(settings, archive, copying, before, work.resolve("copying"), 2)) {
+            try (RestoredHome h = ArchivedMoves.restoreCut(settings, archive, copying, before, work.resolve("copying"), 2)) {
                 String what = "cut " + copying.id() + " (k.u copied, not cut over)";
                 BackupAtOneCutIT.assertHoldsOneCut(h, outcomes, duringCopy[0], duringCopy[1], what);
                 assertThat(h.assertRowsWhereRouted("bank.entries", "branch", "branch", what)).isPositive();
@@ -162,7 +158,7 @@ class PointInTimeDuringTableMoveIT {
                             .isEqualTo(atCopying);
                 }
             }
-            try (RestoredHome h = restore(settings, archive, cleaning, before, work.resolve("cleaning"), 2)) {
+            try (RestoredHome h = ArchivedMoves.restoreCut(settings, archive, cleaning, before, work.resolve("cleaning"), 2)) {
                 String what = "cut " + cleaning.id() + " (k.u cut over, not cleaned up)";
                 BackupAtOneCutIT.assertHoldsOneCut(h, outcomes, duringCleanup[0], duringCleanup[1], what);
                 assertThat(h.assertRowsWhereRouted("bank.entries", "branch", "branch", what)).isPositive();
@@ -181,18 +177,6 @@ class PointInTimeDuringTableMoveIT {
         } finally {
             BackupRestoreIT.deleteTree(work);
         }
-    }
-
-    private static RestoredHome restore(io.cleave.manager.config.BackupConfig settings, Path archive, CutRecord cut,
-                                        String base, Path into, int shards) throws Exception {
-        Restore.Result r = new Restore(settings, System.getenv(), line -> System.out.println("restore: " + line))
-                .run(new RestoreRequest(archive.toString(), null, OptionalLong.empty(), OptionalLong.of(cut.id()), into,
-                        OptionalInt.of(shards)));
-        assertThat(r.backup()).as("the base of cut %d", cut.id()).isEqualTo(base);
-        assertThat(r.problems()).as("tables whose rows differ from what was read at the cut").isEmpty();
-        RestoredHome h = RestoredHome.start(r.home(), r.config(), BackupRestoreIT.freeBase(shards), BackupRestoreIT.freePort());
-        assertThat(h.shards()).isEqualTo(shards);
-        return h;
     }
 
     private static Map<Long, Long> rows(RunningDaemon daemon) throws SQLException {
