@@ -139,6 +139,15 @@ class PointInTimeDuringTableMoveIT {
                 daemon.daemon().moves().testHooks(MoveHooks.NONE);
             }
             assertThat(atCleaning).isNotEqualTo(atCopying);
+            // cleave backups lists the cuts during the move as reachable from the backup before it.
+            assertThat(daemon.daemon().backups().list(archive.toString()).reachableCuts()).as("cuts cleave backups lists")
+                    .anySatisfy(w -> {
+                        java.util.regex.Matcher m = java.util.regex.Pattern.compile("cuts (\\d+)-(\\d+) \\(from backup "
+                                + java.util.regex.Pattern.quote(before) + "\\)").matcher(w);
+                        assertThat(m.matches()).as(w).isTrue();
+                        assertThat(Long.parseLong(m.group(1))).isLessThanOrEqualTo(copying.id());
+                        assertThat(Long.parseLong(m.group(2))).isGreaterThanOrEqualTo(cleaning.id());
+                    });
 
             var settings = daemon.daemon().config().backup();
             try (RestoredHome h = ArchivedMoves.restoreCut(settings, archive, copying, before, work.resolve("copying"), 2)) {
