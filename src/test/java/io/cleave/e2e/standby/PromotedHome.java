@@ -58,9 +58,12 @@ final class PromotedHome {
             assertThat(balances.values().stream().mapToLong(Long::longValue).sum()).as("the bank's total")
                     .isEqualTo(shape.rows() * BankTransfers.INITIAL);
             c.setAutoCommit(false);
-            run(c, "UPDATE accounts SET balance = balance - 5 WHERE branch = 1 AND id = 1");
-            run(c, "UPDATE accounts SET balance = balance + 5 WHERE branch = 150 AND id = 1");
-            c.commit();
+            // There and back, so the clients' ledger still holds for a later failover of the same run.
+            for (int amount : new int[] {5, -5}) {
+                run(c, "UPDATE accounts SET balance = balance - " + amount + " WHERE branch = 1 AND id = 1");
+                run(c, "UPDATE accounts SET balance = balance + " + amount + " WHERE branch = 150 AND id = 1");
+                c.commit();
+            }
         }
         for (int s = 0; s < 2; s++) {
             // The proxy answers a cross-shard commit at its decision and commits the branches after: the transfer
