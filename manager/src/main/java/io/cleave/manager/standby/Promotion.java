@@ -80,7 +80,7 @@ public final class Promotion {
         if (refused != null) {
             throw new IllegalStateException(refused);
         }
-        Map<Integer, Long> ioStopMillis = stopReceiving(shards);
+        Map<Integer, Long> ioStopMillis = stopReceiving(shards, drainRelayLog);
         List<ShardPromotion> out = new ArrayList<>();
         for (int shard : shards) {
             try (Connection c = links.open(shard)) {
@@ -91,11 +91,14 @@ public final class Promotion {
     }
 
     /**
-     * Stops every shard's IO thread at once; how long each took. An IO thread blocked reading from a primary whose
-     * host is cut off (no reset comes back) takes seconds to stop: 5 s per shard measured with the primary's link
-     * down, which one shard after another added up to the failover's time.
+     * Stops every shard's IO thread at once; how long each took. A semi-sync replica's IO thread, as it stops, opens
+     * a connection to its primary to kill its dump thread there, waiting up to rpl_semi_sync_slave_kill_conn_timeout
+     * (5 s by default): with the primary's host cut off that was 5 s per shard, one shard after another. In a
+     * failover ({@code primaryGone}) that wait is cut to 1 s (the primary is lost or fenced: its dump thread does
+     * not matter), and put back after; a switchover's primary answers at once.
      */
-    private Map<Integer, Long> stopReceiving(List<Integer> shards) throws SQLException, InterruptedException {
+    private Map<Integer, Long> stopReceiving(List<Integer> shards, boolean primaryGone)
+            throws SQLException, InterruptedException {
         ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, shards.size()), r -> {
             Thread t = new Thread(r, "promotion-stop-io");
             t.setDaemon(true);
@@ -107,7 +110,17 @@ public final class Promotion {
                 stops.put(shard, pool.submit(() -> {
                     try (Connection c = links.open(shard); Statement s = c.createStatement()) {
                         long started = System.nanoTime();
-                        s.execute("STOP SLAVE IO_THREAD");
+                        if (!primaryGone) {
+                            s.execute("STOP SLAVE IO_THREAD");
+                            return (System.nanoTime() - started) / 1_000_000;
+                        }
+                        String timeout = single(s, "SELECT @@GLOBAL.rpl_semi_sync_slave_kill_conn_timeout");
+                        s.execute("SET GLOBAL rpl_semi_sync_slave_kill_conn_timeout = 1");
+                        try {
+                            s.execute("STOP SLAVE IO_THREAD");
+                        } finally {
+                            s.execute("SET GLOBAL rpl_semi_sync_slave_kill_conn_timeout = " + Integer.parseInt(timeout));
+                        }
                         return (System.nanoTime() - started) / 1_000_000;
                     }
                 }));
