@@ -351,20 +351,8 @@ class FailoverIT {
 
         /** Writes through B's proxy until one is served; the milliseconds from {@code lost} to it. */
         long awaitFirstWriteOnB(long lost) throws Exception {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-            SQLException last = null;
-            while (System.nanoTime() < deadline) {
-                try (Connection c = DriverManager.getConnection("jdbc:mysql://" + addresses.proxyListen()
-                        + "/bank?sslMode=DISABLED&allowPublicKeyRetrieval=true&connectTimeout=1000", "root", "")) {
-                    run(c, "UPDATE accounts SET balance = balance + 0 WHERE branch = 1 AND id = 1");
-                    return (System.nanoTime() - lost) / 1_000_000;
-                } catch (SQLException e) {
-                    last = e;
-                    Thread.sleep(20);
-                }
-            }
-            throw new AssertionError("the standby served no write within 90 s: " + b.statusReport().coordination()
-                    + "; " + b.statusReport().proxy(), last);
+            return ProxyWrites.awaitFirstWrite(addresses.proxyListen(), "", lost,
+                    () -> b.statusReport().coordination() + "; " + b.statusReport().proxy());
         }
 
         /**
@@ -407,31 +395,12 @@ class FailoverIT {
 
         /** Logs in to A's proxy and writes until it refuses with the fence's error; that error's text. */
         String awaitRefusalOnA(Predicate<String> matching) throws Exception {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            String last = null;
-            while (System.nanoTime() < deadline) {
-                last = writeThroughA();
-                if (last.startsWith("1290") && (matching == null || matching.test(last))) {
-                    return last;
-                }
-                Thread.sleep(20);
-            }
-            throw new AssertionError("A's proxy did not refuse as fenced within 30 s; last: " + last);
+            return ProxyWrites.awaitRefusal("127.0.0.1:" + a.proxyPort(), "", matching);
         }
 
-        /**
-         * Logs in to A's proxy and writes: "accepted", or the error (code first). A fenced proxy refuses the
-         * driver's own first statements at login already, with the same error.
-         */
+        /** Logs in to A's proxy and writes: "accepted", or the error (code first). */
         String writeThroughA() {
-            try (Connection c = DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + a.proxyPort() + "/bank?sslMode"
-                    + "=DISABLED&allowPublicKeyRetrieval=true&connectTimeout=1000&socketTimeout=5000", "root", "");
-                 Statement s = c.createStatement()) {
-                s.execute("UPDATE accounts SET balance = balance + 0 WHERE branch = 1 AND id = 1");
-                return "accepted";
-            } catch (SQLException e) {
-                return e.getErrorCode() + " (" + e.getSQLState() + ") " + e.getMessage();
-            }
+            return ProxyWrites.writeThrough("127.0.0.1:" + a.proxyPort(), "");
         }
 
         /**
