@@ -33,9 +33,9 @@ class ChaosSoakIT {
     @Test
     void aShortSoakWithFaultsOfEveryKindLosesNothingAndLeavesNothingOpen() throws Exception {
         Path out = dir.resolve("chaos");
-        String duration = System.getProperty("chaos.duration", "75s");
-        String rate = System.getProperty("chaos.faults-per-minute", "16");
-        String seed = System.getProperty("chaos.seed", "19686");
+        String duration = System.getProperty("chaos.duration", "60s");
+        String rate = System.getProperty("chaos.faults-per-minute", "13");
+        String seed = System.getProperty("chaos.seed", "199737");
         StringWriter err = new StringWriter();
         CommandLine cmd = BenchCommand.commandLine();
         cmd.setErr(new PrintWriter(err, true));
