@@ -53,7 +53,7 @@ class StandbyLayoutIT {
     private static final java.nio.file.attribute.FileAttribute<?> SEARCHABLE =
             java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
                     java.nio.file.attribute.PosixFilePermissions.fromString("rwx--x--x"));
-    private static final BankTransfers.Shape SHAPE = new BankTransfers.Shape(200, 10, 100);
+    static final BankTransfers.Shape SHAPE = new BankTransfers.Shape(200, 10, 100);
     /** Branches moved to shard 1 and cleaned up; branches moved to shard 0 when the primary dies. */
     private static final String DONE_MOVE = "1-20";
     private static final String CUT_MOVE = "150-170";
@@ -92,10 +92,11 @@ class StandbyLayoutIT {
                 load.awaitAcknowledged(30);
                 pair.seed();
 
-                // Layout changes a standby cannot follow are refused while it is attached.
-                assertThatThrownBy(() -> primary.startScale(3)).as("scale with a standby attached")
+                // Layout changes a standby cannot follow are refused while it is attached (a scale up it follows:
+                // StandbyScaleIT).
+                assertThatThrownBy(() -> primary.startScale(1)).as("scale down with a standby attached")
                         .isInstanceOfSatisfying(AdminClient.DaemonAnswer.class, e -> assertThat(e.status()).isEqualTo(409))
-                        .hasMessageContaining("a standby is attached");
+                        .hasMessageContaining("removing shards with a standby is not supported yet");
                 assertThatThrownBy(() -> primary.startImport("mysql://root:x@127.0.0.1:1/db")).as("import with a standby")
                         .isInstanceOfSatisfying(AdminClient.DaemonAnswer.class, e -> assertThat(e.status()).isEqualTo(409))
                         .hasMessageContaining("a standby is attached");
@@ -272,7 +273,7 @@ class StandbyLayoutIT {
     }
 
     /** Each shard holds the rows of {@code table} the map gives it, {@code perBranch} a branch; besides them only ghosts. */
-    private static void checkShards(Daemon daemon, ShardMap map, String table, long perBranch) throws Exception {
+    static void checkShards(Daemon daemon, ShardMap map, String table, long perBranch) throws Exception {
         Topology topology = daemon.config().sharding().topology();
         Map<Integer, Long> expected = new HashMap<>();
         for (int b = 1; b <= SHAPE.branches(); b++) {
@@ -291,7 +292,7 @@ class StandbyLayoutIT {
     }
 
     /** Every account's balance, each read by its own key (routed by the map, not gathered from every shard). */
-    private static Map<Long, Long> byKey(Connection c) throws Exception {
+    static Map<Long, Long> byKey(Connection c) throws Exception {
         Map<Long, Long> out = new HashMap<>();
         try (PreparedStatement ps = c.prepareStatement("SELECT balance FROM accounts WHERE branch = ? AND id = ?")) {
             for (int b = 1; b <= SHAPE.branches(); b++) {
@@ -331,7 +332,7 @@ class StandbyLayoutIT {
         return or.toString();
     }
 
-    private static void awaitPhase(AdminClient admin, long id, MovePhase phase) throws Exception {
+    static void awaitPhase(AdminClient admin, long id, MovePhase phase) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         MoveRecord r = admin.move(id);
         while (r.phase != phase) {
@@ -344,7 +345,7 @@ class StandbyLayoutIT {
     }
 
     /** A primary run from the shipped jar in its own process, with the bank, and its standby in this JVM. */
-    private static final class Pair implements AutoCloseable {
+    static final class Pair implements AutoCloseable {
         final CleaveTestHome a;
         final Path work;
         final Process up;
@@ -354,6 +355,8 @@ class StandbyLayoutIT {
         final String token;
         final StandbyConfig addresses;
         Daemon standby;
+        /** What the seed made: the standby's home and config, to start its daemon again. */
+        io.cleave.manager.standby.StandbySeed.Result seeded;
         long seededVersion;
 
         private Pair(CleaveTestHome a, Path work, Process up, Path log, AdminClient primary) throws Exception {
@@ -364,7 +367,8 @@ class StandbyLayoutIT {
             this.primary = primary;
             this.url = "http://127.0.0.1:" + DaemonInfo.read(a.home()).orElseThrow().adminPort();
             this.token = Files.readString(a.home().adminTokenFile()).trim();
-            this.addresses = StandbyIT.freeAddresses(a.shards());
+            // Room for one shard more: a scale's new shard has its replica on the standby.
+            this.addresses = StandbyIT.freeAddresses(a.shards() + 1);
         }
 
         interface Setup {
@@ -384,7 +388,8 @@ class StandbyLayoutIT {
 
         /** Seeds the standby (clients may write meanwhile) and waits until the primary waits for it. */
         void seed() throws Exception {
-            standby = StandbyIT.seedAndAwaitSemiSync(url, token, work, addresses, a.shards());
+            seeded = StandbyIT.seed(url, token, work, addresses);
+            standby = StandbyIT.startAndAwaitSemiSync(seeded, url, token, a.shards());
             seededVersion = standby.shardMaps().current().version();
         }
 
@@ -393,8 +398,13 @@ class StandbyLayoutIT {
         }
 
         void killPrimaryShards() {
+            killPrimaryShards(a.shards());
+        }
+
+        /** SIGKILL of every shard of the primary, {@code count} of them. */
+        void killPrimaryShards(int count) {
             List<Long> shards = List.copyOf(a.serverPids().values());
-            assertThat(shards).hasSize(a.shards());
+            assertThat(shards).hasSize(count);
             for (long pid : shards) {
                 ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
             }

@@ -45,6 +45,32 @@ final class ReplicaSetup {
     }
 
     /**
+     * Makes a new, empty shard (initialized from the template, nothing written to it) the replica of a primary
+     * shard a scale added, from that shard's first transaction: the primary writes nothing to it before this
+     * replica is connected (see {@link PrimarySide#awaitStandbyReplica}), so everything it ever logged is
+     * replicated, Cleave's own schema included. Done once: a shard that already has a replica configured
+     * (a restarted standby daemon starting it again) is left replicating from where it is.
+     *
+     * @return whether it was set up now
+     */
+    static boolean startFromScratch(Connection shard, Attachment.ShardAddress primary, ReplicationAccount account)
+            throws SQLException {
+        try (Statement s = shard.createStatement()) {
+            try (ResultSet rs = s.executeQuery("SHOW SLAVE STATUS")) {
+                if (rs.next()) {
+                    return false;
+                }
+            }
+            account.ensure(shard);
+            s.execute("RESET MASTER");
+            s.execute("SET GLOBAL gtid_strict_mode = ON");
+            s.execute("SET GLOBAL read_only = ON");
+            replicateFrom(s, primary, account, "");
+        }
+        return true;
+    }
+
+    /**
      * Makes a shard that was a primary a replica of the other home's shard, which took over at
      * {@code gtid}: the shard's own binlog ends there too (it was read-only since, and the other
      * shard applied exactly that), so it replicates from there on, acknowledging in semi-sync. It

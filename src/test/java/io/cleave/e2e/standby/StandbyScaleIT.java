@@ -1,0 +1,185 @@
+package io.cleave.e2e.standby;
+
+import io.cleave.e2e.moves.BankTransfers;
+import io.cleave.e2e.support.CleaveTestHome;
+import io.cleave.manager.admin.AdminClient;
+import io.cleave.manager.scale.ScaleStatus;
+import io.cleave.manager.standby.StandbyReport;
+import io.cleave.router.shardmap.ShardMap;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static io.cleave.e2e.standby.StandbyIT.await;
+import static io.cleave.e2e.standby.StandbyIT.shard;
+import static io.cleave.e2e.standby.StandbyIT.single;
+import static io.cleave.e2e.standby.StandbyLayoutIT.SHAPE;
+import static io.cleave.e2e.standby.StandbyLayoutIT.byKey;
+import static io.cleave.e2e.standby.StandbyLayoutIT.checkShards;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * A scale with a standby attached, one pair for both cases, bank transfers running through the primary's
+ * proxy with every acknowledged transfer recorded. First the standby's daemon is down (its replicas still
+ * run): the scale is refused and nothing changes. Then, the daemon back, the primary scales from 2 to 3
+ * shards: the standby makes a replica of the new shard before anything is written there, the new shard waits
+ * for it like the others, and the scale's moves spread the branches. The standby's daemon restarts (it starts
+ * its replica of the new shard again), the primary host is lost (its daemon and every shard killed), and the
+ * standby is promoted: it serves all three shards, every account read by its key matches the acknowledged
+ * transfers, the total is unchanged, each shard holds exactly what the map gives it, and nothing is prepared.
+ * Before this, a scale was refused while a standby was attached.
+ */
+class StandbyScaleIT {
+
+    private static final java.nio.file.attribute.FileAttribute<?> SEARCHABLE =
+            java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                    java.nio.file.attribute.PosixFilePermissions.fromString("rwx--x--x"));
+
+    @Test
+    void aScaleWaitsForTheStandbysDaemonAndAPromotedStandbyServesEveryShardItAdded() throws Exception {
+        Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-standby-scale-", SEARCHABLE);
+        StandbyLayoutIT.Pair pair = null;
+        try (CleaveTestHome a = CleaveTestHome.builder().shards(2).portRange(3).extraYaml(StandbyIT.SHARDING).create()) {
+            pair = StandbyLayoutIT.Pair.start(a, work, c -> {
+            });
+            AdminClient primary = pair.primary;
+            BankTransfers load = new BankTransfers(SHAPE, a.proxyPort(), 37, new int[] {150, 170});
+            ShardMap last;
+            try {
+                load.start(2);
+                load.awaitAcknowledged(30);
+                pair.seed();
+
+                // The standby's daemon is down (its replicas keep acknowledging): nobody would make the new
+                // shard's replica, so the scale is refused once the primary has not heard from it for 10 s.
+                pair.standby.closeLeavingInstancesRunning();
+                Thread.sleep(11_000);
+                assertThatThrownBy(() -> primary.startScale(3)).as("scale while the standby's daemon is down")
+                        .isInstanceOfSatisfying(AdminClient.DaemonAnswer.class, e -> assertThat(e.status()).isEqualTo(409))
+                        .hasMessageContaining("its daemon has not asked for this home's shards for");
+                assertThat(pair.primaryMap().shardCount()).as("nothing changed").isEqualTo(2);
+                assertThat(a.home().etc().resolve("shard-2.cnf")).as("no shard started").doesNotExist();
+                assertThatThrownBy(primary::scaleStatus).as("no scale ran")
+                        .isInstanceOfSatisfying(AdminClient.DaemonAnswer.class, e -> assertThat(e.status()).isEqualTo(404));
+                load.awaitAcknowledged(60);
+
+                pair.standby = StandbyIT.startAndAwaitSemiSync(pair.seeded, pair.url, pair.token, 2);
+                awaitScaleAccepted(primary);
+                ScaleStatus done = awaitScaleDone(primary);
+                System.out.println("StandbyScaleIT: scale 2 -> 3 with a standby: " + done.moves().size() + " moves, "
+                        + done.started() + " .. " + done.ended());
+                load.awaitAcknowledged(50);
+
+                // The new shard waits for the standby like the others; the standby replicates it.
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                while (!everyShardWaitsForTheStandby(primary.standby(), 3)) {
+                    assertThat(System.nanoTime()).as("the primary's 3 shards wait for the standby: %s", primary.standby())
+                            .isLessThan(deadline);
+                    Thread.sleep(100);
+                }
+                assertThat(primary.standby().shards()).allSatisfy(s -> assertThat(s.asyncCommits())
+                        .as("commits on shard %d answered without the standby", s.shard()).isZero());
+
+                // The standby's daemon starts again: it starts its replica of the new shard again too.
+                pair.standby.closeLeavingInstancesRunning();
+                pair.standby = StandbyIT.startAndAwaitSemiSync(pair.seeded, pair.url, pair.token, 3);
+                last = pair.primaryMap();
+                long published = last.version();
+                await(pair.standby, r -> r.maps().replicated() == published, "the standby holds the version " + published);
+
+                load.outageBegins();
+                pair.up.destroyForcibly();
+                pair.up.waitFor(30, TimeUnit.SECONDS);
+                pair.killPrimaryShards(3);
+            } finally {
+                load.close();
+            }
+            System.out.println("StandbyScaleIT: " + load.summary());
+            assertThat(load.errors()).as("errors clients saw before the loss").isEmpty();
+            assertThat(last.shardCount()).isEqualTo(3);
+            assertThat(last.ghosts()).as("the scale's moves were cleaned up").isEmpty();
+
+            String out = pair.promote();
+            assertThat(out).contains("shard map: version " + pair.primaryMap().version());
+            ShardMap installed = pair.standby.shardMaps().current();
+            assertThat(installed.shardCount()).as("the promoted standby serves every shard").isEqualTo(3);
+            try (Connection c = pair.standbyProxy()) {
+                Map<Long, Long> balances = byKey(c);
+                assertThat(balances).as("every account found by its key").hasSize((int) SHAPE.rows());
+                assertThat(load.differences(balances)).as("accounts (read by key) that differ from the acknowledged"
+                        + " transfers").isEmpty();
+                assertThat(balances.values().stream().mapToLong(Long::longValue).sum()).as("the bank's total")
+                        .isEqualTo(SHAPE.rows() * BankTransfers.INITIAL);
+                assertThat(BankTransfers.balances(c, "SELECT branch, id, balance FROM accounts")).as("read across shards")
+                        .isEqualTo(balances);
+                // A cross-shard write on the promoted home, one side on the shard the scale added.
+                int onNew = -1;
+                for (int b = 1; b <= SHAPE.branches() && onNew < 0; b++) {
+                    if (installed.shardOf("branch", io.cleave.router.keyspace.ShardKey.of(b),
+                            pair.standby.config().sharding().topology().keyspaces().get("branch").function()) == 2) {
+                        onNew = b;
+                    }
+                }
+                assertThat(onNew).as("a branch the scale moved to shard 2").isPositive();
+                c.setAutoCommit(false);
+                StandbyIT.run(c, "UPDATE accounts SET balance = balance - 1 WHERE branch = 1 AND id = 1");
+                StandbyIT.run(c, "UPDATE accounts SET balance = balance + 1 WHERE branch = " + onNew + " AND id = 1");
+                c.commit();
+            }
+            checkShards(pair.standby, installed, "accounts", SHAPE.accounts());
+            for (int s = 0; s < 3; s++) {
+                try (Connection sc = shard(pair.standby, s); Statement st = sc.createStatement();
+                     ResultSet rs = st.executeQuery("XA RECOVER")) {
+                    assertThat(rs.next()).as("an XA branch prepared on shard %d of the promoted home", s).isFalse();
+                }
+                try (Connection sc = shard(pair.standby, s)) {
+                    assertThat(single(sc, "SELECT @@GLOBAL.read_only")).as("shard %d writable", s).isEqualTo("0");
+                }
+            }
+        } finally {
+            if (pair != null) {
+                pair.close();
+            }
+            CleaveTestHome.deleteTree(work);
+        }
+    }
+
+    private static boolean everyShardWaitsForTheStandby(StandbyReport report, int shards) {
+        return report.shards().size() == shards && report.shards().stream()
+                .allMatch(s -> "ON".equals(s.semiSync()) && s.semiSyncClients() == 1);
+    }
+
+    /** Starts the scale to 3 shards, which the primary takes once the restarted standby's daemon asked for its shards. */
+    private static void awaitScaleAccepted(AdminClient primary) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            try {
+                primary.startScale(3);
+                return;
+            } catch (AdminClient.DaemonAnswer e) {
+                assertThat(e.getMessage()).contains("its daemon has not asked for this home's shards");
+                assertThat(System.nanoTime()).as("the scale is taken once the standby's daemon runs").isLessThan(deadline);
+                Thread.sleep(200);
+            }
+        }
+    }
+
+    private static ScaleStatus awaitScaleDone(AdminClient primary) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(4);
+        ScaleStatus s = primary.scaleStatus();
+        while (!s.state().equals("done")) {
+            assertThat(s.state()).as("the scale: %s", s.message()).isNotEqualTo("failed");
+            assertThat(System.nanoTime()).as("the scale ends within 4 minutes: %s", s).isLessThan(deadline);
+            Thread.sleep(200);
+            s = primary.scaleStatus();
+        }
+        return s;
+    }
+}
