@@ -2,7 +2,10 @@ package io.cleave.e2e.standby;
 
 import io.cleave.e2e.moves.BankTransfers;
 import io.cleave.e2e.support.CleaveTestHome;
+import io.cleave.e2e.support.CleaveJar;
 import io.cleave.manager.admin.AdminClient;
+import io.cleave.manager.move.MovePhase;
+import io.cleave.manager.move.MoveRecord;
 import io.cleave.manager.scale.ScaleStatus;
 import io.cleave.manager.standby.StandbyReport;
 import io.cleave.router.shardmap.ShardMap;
@@ -47,8 +50,16 @@ class StandbyScaleIT {
         Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-standby-scale-", SEARCHABLE);
         StandbyLayoutIT.Pair pair = null;
         try (CleaveTestHome a = CleaveTestHome.builder().shards(2).portRange(3).extraYaml(StandbyIT.SHARDING).create()) {
+            // The shard-table after the scale (move 3) halts the primary's daemon after its flip, once the gate exists.
+            Path gate = work.resolve("halt-gate");
             pair = StandbyLayoutIT.Pair.start(a, work, c -> {
-            });
+                StandbyIT.run(c, "CREATE TABLE bank.notes (branch INT NOT NULL PRIMARY KEY, note VARCHAR(64) NOT NULL)");
+                StringBuilder notes = new StringBuilder();
+                for (int b = 1; b <= SHAPE.branches(); b++) {
+                    notes.append(b == 1 ? "" : ",").append('(').append(b).append(",'note ").append(b).append("')");
+                }
+                StandbyIT.run(c, "INSERT INTO bank.notes VALUES " + notes);
+            }, "-Dcleave.test.moveHaltAt=CLEANING_UP", "-Dcleave.test.moveHaltGate=" + gate, "-Dcleave.test.moveHaltMove=3");
             AdminClient primary = pair.primary;
             BankTransfers load = new BankTransfers(SHAPE, a.proxyPort(), 37, new int[] {150, 170});
             ShardMap last;
@@ -90,13 +101,19 @@ class StandbyScaleIT {
                 // The standby's daemon starts again: it starts its replica of the new shard again too.
                 pair.standby.closeLeavingInstancesRunning();
                 pair.standby = StandbyIT.startAndAwaitSemiSync(pair.seeded, pair.url, pair.token, 3);
+                // A table is sharded over the three shards; the primary host is lost after its flip, before its
+                // old home's rows that left are deleted (its journal stays there).
+                MoveRecord table = primary.shardTable("bank.notes", Map.of("keyspace", "branch", "column", "branch"));
+                assertThat(table.id).as("the move the primary halts at (the scale's were 1 and 2)").isEqualTo(3);
+                StandbyLayoutIT.awaitPhase(primary, table.id, MovePhase.CLEANING_UP);
                 last = pair.primaryMap();
                 long published = last.version();
                 await(pair.standby, r -> r.maps().replicated() == published, "the standby holds the version " + published);
+                load.awaitAcknowledged(50);
 
                 load.outageBegins();
-                pair.up.destroyForcibly();
-                pair.up.waitFor(30, TimeUnit.SECONDS);
+                Files.createFile(gate);
+                CleaveJar.awaitHalt(pair.up, pair.log, "halting move 3 at CLEANING_UP");
                 pair.killPrimaryShards(3);
             } finally {
                 load.close();
@@ -104,11 +121,17 @@ class StandbyScaleIT {
             System.out.println("StandbyScaleIT: " + load.summary());
             assertThat(load.errors()).as("errors clients saw before the loss").isEmpty();
             assertThat(last.shardCount()).isEqualTo(3);
-            assertThat(last.ghosts()).as("the scale's moves were cleaned up").isEmpty();
+            assertThat(last.ghosts()).as("only the shard-table's: the scale's moves were cleaned up")
+                    .allSatisfy(g -> assertThat(g.moveId()).isEqualTo(3)).isNotEmpty();
+            assertThat(last.movingTables()).as("the shard-table not ended").containsValue(3L);
 
             String out = pair.promote();
             assertThat(out).contains("shard map: version " + pair.primaryMap().version());
+            // The cut-short shard-table is settled by its rules: its old home's rows that left deleted, the move
+            // dropped from the map (its table no longer frozen, its ghosts gone).
             ShardMap installed = pair.standby.shardMaps().current();
+            assertThat(installed).as("the primary's newest map, the shard-table settled")
+                    .isEqualTo(last.withoutGhosts(3).withoutMovingTables(3).asVersion(last.version() + 1));
             assertThat(installed.shardCount()).as("the promoted standby serves every shard").isEqualTo(3);
             try (Connection c = pair.standbyProxy()) {
                 Map<Long, Long> balances = byKey(c);
@@ -119,10 +142,36 @@ class StandbyScaleIT {
                         .isEqualTo(SHAPE.rows() * BankTransfers.INITIAL);
                 assertThat(BankTransfers.balances(c, "SELECT branch, id, balance FROM accounts")).as("read across shards")
                         .isEqualTo(balances);
+            }
+            checkShards(pair.standby, installed, "accounts", SHAPE.accounts());
+            checkShards(pair.standby, installed, "notes", 1);
+            try (Connection c = pair.standbyProxy();
+                 java.sql.PreparedStatement ps = c.prepareStatement("SELECT note FROM notes WHERE branch = ?")) {
+                for (int b = 1; b <= SHAPE.branches(); b++) {
+                    ps.setInt(1, b);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        assertThat(rs.next()).as("note %d found by its key", b).isTrue();
+                        assertThat(rs.getString(1)).isEqualTo("note " + b);
+                    }
+                }
+                StandbyIT.run(c, "ALTER TABLE notes ADD COLUMN seen INT NULL");
+            }
+            // New moves are taken (before the settlement every move was refused, naming move 3).
+            AdminClient promoted = AdminClient.connect(pair.standby.home()).orElseThrow();
+            MoveRecord settled = promoted.move(3);
+            assertThat(settled.origin).isEqualTo("leftover");
+            assertThat(settled.phase).isEqualTo(MovePhase.DONE);
+            assertThat(settled.rowsCleaned).as("notes of the branches that left shard 0, deleted there").isPositive();
+            MoveRecord next = promoted.startMove("branch", "30-40", 1);
+            assertThat(next.id).isGreaterThan(3);
+            StandbyLayoutIT.awaitPhase(promoted, next.id, MovePhase.DONE);
+            try (Connection c = pair.standbyProxy()) {
+                assertThat(load.differences(byKey(c))).as("accounts read by key after a move on the promoted home")
+                        .isEmpty();
                 // A cross-shard write on the promoted home, one side on the shard the scale added.
                 int onNew = -1;
                 for (int b = 1; b <= SHAPE.branches() && onNew < 0; b++) {
-                    if (installed.shardOf("branch", io.cleave.router.keyspace.ShardKey.of(b),
+                    if (pair.standby.shardMaps().current().shardOf("branch", io.cleave.router.keyspace.ShardKey.of(b),
                             pair.standby.config().sharding().topology().keyspaces().get("branch").function()) == 2) {
                         onNew = b;
                     }
@@ -132,8 +181,10 @@ class StandbyScaleIT {
                 StandbyIT.run(c, "UPDATE accounts SET balance = balance - 1 WHERE branch = 1 AND id = 1");
                 StandbyIT.run(c, "UPDATE accounts SET balance = balance + 1 WHERE branch = " + onNew + " AND id = 1");
                 c.commit();
+                c.setAutoCommit(true);
+                assertThat(byKey(c).values().stream().mapToLong(Long::longValue).sum()).as("the total after it")
+                        .isEqualTo(SHAPE.rows() * BankTransfers.INITIAL);
             }
-            checkShards(pair.standby, installed, "accounts", SHAPE.accounts());
             for (int s = 0; s < 3; s++) {
                 try (Connection sc = shard(pair.standby, s); Statement st = sc.createStatement();
                      ResultSet rs = st.executeQuery("XA RECOVER")) {
