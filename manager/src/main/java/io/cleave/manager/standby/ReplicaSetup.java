@@ -34,9 +34,7 @@ final class ReplicaSetup {
         try (Statement s = shard.createStatement()) {
             s.execute("STOP SLAVE");
             s.execute("RESET SLAVE ALL");
-            s.execute("RESET MASTER");
-            s.execute("SET GLOBAL gtid_strict_mode = ON");
-            s.execute("SET GLOBAL read_only = ON");
+            holdNothingOfItsOwn(s);
             for (PendingPrepare p : prepared) {
                 applyPrepareGroup(s, primary, account, p);
             }
@@ -62,12 +60,17 @@ final class ReplicaSetup {
                 }
             }
             account.ensure(shard);
-            s.execute("RESET MASTER");
-            s.execute("SET GLOBAL gtid_strict_mode = ON");
-            s.execute("SET GLOBAL read_only = ON");
+            holdNothingOfItsOwn(s);
             replicateFrom(s, primary, account, "");
         }
         return true;
+    }
+
+    /** No transaction of its own in its binlog (strict GTIDs would refuse the primary's after it), no client writes. */
+    private static void holdNothingOfItsOwn(Statement s) throws SQLException {
+        s.execute("RESET MASTER");
+        s.execute("SET GLOBAL gtid_strict_mode = ON");
+        s.execute("SET GLOBAL read_only = ON");
     }
 
     /**
