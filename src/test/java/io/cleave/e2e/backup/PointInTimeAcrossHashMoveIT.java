@@ -18,17 +18,13 @@ import org.junit.jupiter.api.Test;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
-import java.util.Random;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -77,7 +73,7 @@ class PointInTimeAcrossHashMoveIT {
             CutRecord after;
             Map<Long, Long> atAfter;
             daemon.daemon().moves().testHooks(ArchivedMoves.holdBeforeVerifying(release));
-            try (Writer writer = new Writer(daemon)) {
+            try (RowUpdates writer = new RowUpdates(daemon, "m", "kv", ROWS)) {
                 MoveRecord move = daemon.daemon().moves().start("ids", "bucket:0-3", 1, "test");
                 long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
                 while (daemon.daemon().moves().get(move.id).rowsCopied == 0) {
@@ -140,66 +136,6 @@ class PointInTimeAcrossHashMoveIT {
     }
 
     private static Map<Long, Long> read(Connection c) throws SQLException {
-        Map<Long, Long> out = new HashMap<>();
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT id, v FROM kv")) {
-            while (rs.next()) {
-                assertThat(out.put(rs.getLong(1), rs.getLong(2))).as("id %d read twice", rs.getLong(1)).isNull();
-            }
-        }
-        return out;
-    }
-
-    /** Updates random rows through the proxy, one autocommit statement at a time, until paused or closed. */
-    private static final class Writer implements AutoCloseable {
-        private final AtomicBoolean stop = new AtomicBoolean();
-        private final AtomicBoolean paused = new AtomicBoolean();
-        private final AtomicBoolean idle = new AtomicBoolean();
-        private final Thread thread;
-        volatile long updates;
-        volatile long errors;
-
-        Writer(RunningDaemon daemon) {
-            thread = new Thread(() -> {
-                Random random = new Random(3);
-                try (Connection c = daemon.connectProxy("m", ""); Statement s = c.createStatement()) {
-                    while (!stop.get()) {
-                        if (paused.get()) {
-                            idle.set(true);
-                            Thread.sleep(2);
-                            continue;
-                        }
-                        idle.set(false);
-                        try {
-                            s.executeUpdate("UPDATE kv SET v = v + 1 WHERE id = " + (1 + random.nextInt(ROWS)));
-                            updates++;
-                        } catch (SQLException e) {
-                            errors++;
-                        }
-                    }
-                } catch (SQLException | InterruptedException e) {
-                    errors++;
-                }
-            }, "kv-writer");
-            thread.start();
-        }
-
-        /** Returns once no update is under way. */
-        void pause() throws InterruptedException {
-            idle.set(false);
-            paused.set(true);
-            while (!idle.get() && thread.isAlive()) {
-                Thread.sleep(2);
-            }
-        }
-
-        void resume() {
-            paused.set(false);
-        }
-
-        @Override
-        public void close() throws InterruptedException {
-            stop.set(true);
-            thread.join();
-        }
+        return RowUpdates.read(c, "kv");
     }
 }

@@ -5,105 +5,192 @@ import io.cleave.e2e.support.CleaveTestHome;
 import io.cleave.e2e.support.RunningDaemon;
 import io.cleave.manager.backup.CutRecord;
 import io.cleave.manager.backup.archive.BinlogArchiver;
-import io.cleave.manager.backup.restore.Restore;
-import io.cleave.manager.backup.restore.RestoreRequest;
 import io.cleave.manager.config.BackupEngine;
 import io.cleave.manager.move.MoveHooks;
 import io.cleave.manager.move.MovePhase;
 import io.cleave.manager.move.MoveRecord;
+import io.cleave.router.shardmap.ShardMap;
 import io.cleave.router.topology.TableRule;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.OptionalInt;
-import java.util.OptionalLong;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * A cut recorded while a table move ({@code cleave shard-table}) has copied an unsharded table's rows
- * to the shards of its keyspace but not cut over cannot be restored (the copies on the shard that
- * keeps its own rows cannot be told from them): the restore is refused, naming the move and the
- * cuts that can be reached, and a cut recorded after the move ended, from the same backup before it,
- * restores the table sharded, every row once and where the restored map routes it.
+ * Point-in-time restores to cuts recorded while {@code cleave shard-table} moved a table: two shards,
+ * ledgered cross-shard bank transfers running all along, a backup before the move, and table k.u (on
+ * shard 0, a unique key without the new sharding column, its rows updated through the proxy) sharded
+ * on the bank's keyspace. One cut is recorded while the move is held before it verifies (its copy on
+ * shard 1, the map routing k.u to shard 0), one while it is held at the start of its cleanup (the map
+ * routing k.u by key, shard 0 still holding every row, the global unique key still marked
+ * unfinished). Restored from the backup before the move, each home holds exactly one cut of the clients' history (the bank's
+ * total, every transfer acknowledged before the cut, none begun after it, none by half, nothing
+ * prepared), k.u's rows as read through the proxy at its cut, each once and on the shard the restored
+ * map routes it to; k.u takes writes and its global unique key refuses a duplicate after the cut
+ * during the cleanup. (Restores to such cuts into another shard count: {@link PointInTimeDuringScaleIT}.)
  */
 class PointInTimeDuringTableMoveIT {
 
     private static final int ROWS = 300;
 
     @Test
-    void aCutDuringATableMoveIsRefusedSayingSoAndOneAfterItRestores() throws Exception {
+    void cutsDuringATableMoveRestoreAsClientsSawThem() throws Exception {
         Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-pit-table-", BackupRestoreIT.SEARCHABLE);
         Path archive = work.resolve("archive");
-        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch releaseVerify = new CountDownLatch(1);
+        CountDownLatch atCleanup = new CountDownLatch(1);
+        CountDownLatch releaseCleanup = new CountDownLatch(1);
         try (CleaveTestHome home = CleaveTestHome.builder().shards(2)
-                .extraYaml(MoveChecks.TWO_RANGES + ArchivedMoves.archiving(archive)).create();
+                .extraYaml(ArchivedMoves.TWO_SHARD_BANK + ArchivedMoves.archiving(archive)).create();
              RunningDaemon daemon = home.start()) {
             BinlogArchiver archiver = daemon.daemon().archiver();
             try (Connection c = daemon.connectProxy("", ""); Statement s = c.createStatement()) {
+                LedgeredTransfers.create(c, BackupAtOneCutIT.SHAPE);
                 s.execute("CREATE DATABASE IF NOT EXISTS k");
-                s.execute("CREATE TABLE k.u (id INT PRIMARY KEY, v INT NOT NULL)");
+                s.execute("CREATE TABLE k.u (id INT PRIMARY KEY, code INT NOT NULL UNIQUE, v INT NOT NULL)");
                 StringBuilder insert = new StringBuilder("INSERT INTO k.u VALUES ");
                 for (int id = 1; id <= ROWS; id++) {
-                    insert.append(id == 1 ? "" : ",").append('(').append(id * 10).append(',').append(id).append(')');
+                    insert.append(id == 1 ? "" : ",").append('(').append(id).append(',').append(100_000 + id).append(",0)");
                 }
                 s.execute(insert.toString());
             }
             String before = BackupAtOneCutIT.awaitDone(daemon, daemon.daemon().backups().start(archive.toString(),
                     BackupEngine.LOGICAL));
-            CutRecord during;
-            try {
-                daemon.daemon().moves().testHooks(ArchivedMoves.holdBeforeVerifying(release));
-                MoveRecord move = daemon.daemon().moves().shardTable("k.u", new TableRule.Sharded("u", "w", "id"));
+
+            long[] duringCopy = new long[2];
+            long[] duringCleanup = new long[2];
+            CutRecord copying;
+            CutRecord cleaning;
+            Map<Long, Long> atCopying;
+            Map<Long, Long> atCleaning;
+            Map<Long, LedgeredTransfers.Outcome> outcomes;
+            daemon.daemon().moves().testHooks((point, id) -> {
+                if (point == MoveHooks.Point.VERIFYING) {
+                    await(releaseVerify);
+                } else if (point == MoveHooks.Point.CLEANING_UP && atCleanup.getCount() > 0) {
+                    atCleanup.countDown();
+                    await(releaseCleanup);
+                }
+            });
+            try (LedgeredTransfers load = new LedgeredTransfers(BackupAtOneCutIT.SHAPE, 2, home.proxyPort(), 23);
+                 RowUpdates updates = new RowUpdates(daemon, "k", "u", ROWS)) {
+                load.start(4);
+                load.awaitAcknowledged(100);
+                MoveRecord move = daemon.daemon().moves().shardTable("k.u", new TableRule.Sharded("u", "branch", "id"));
                 awaitVerifying(daemon, move.id);
-                assertThat(daemon.daemon().shardMaps().current().movingTables()).as("the table move in the map")
-                        .containsKey("u");
-                during = archiver.round();
-                assertThat(during).as("a cut recorded: %s", archiver.lastProblem()).isNotNull();
-                release.countDown();
+                load.awaitAcknowledged(100);
+                ShardMap held = daemon.daemon().shardMaps().current();
+                assertThat(held.movingTables()).as("the table move in the map").containsKey("u");
+                assertThat(held.routing(daemon.daemon().config().sharding().topology()).ruleFor("u"))
+                        .as("k.u before the cutover").isInstanceOf(TableRule.Unsharded.class);
+                assertThat(MoveChecks.count(daemon, 1, "SELECT COUNT(*) FROM k.u")).as("the copy on shard 1").isPositive();
+                updates.pause();
+                duringCopy[0] = System.nanoTime();
+                copying = archiver.round();
+                duringCopy[1] = System.nanoTime();
+                atCopying = rows(daemon);
+                updates.resume();
+                assertThat(copying).as("a cut recorded: %s", archiver.lastProblem()).isNotNull();
+                assertThat(copying.mapVersion()).isEqualTo(held.version());
+
+                releaseVerify.countDown();
+                assertThat(atCleanup.await(2, TimeUnit.MINUTES)).as("the move reached its cleanup").isTrue();
+                load.awaitAcknowledged(100);
+                ShardMap flipped = daemon.daemon().shardMaps().current();
+                assertThat(flipped.movingTables()).as("the table move in the map until its cleanup ends").containsKey("u");
+                assertThat(flipped.routing(daemon.daemon().config().sharding().topology()).ruleFor("u"))
+                        .as("k.u after the cutover").isInstanceOf(TableRule.Sharded.class);
+                assertThat(MoveChecks.count(daemon, 0, "SELECT COUNT(*) FROM k.u")).as("shard 0 before the cleanup")
+                        .isEqualTo(ROWS);
+                assertThat(MoveChecks.count(daemon, 0, "SELECT COUNT(*) FROM cleave.unique_key_builds WHERE table_name = 'u'"))
+                        .as("k.u's global unique key, marked unfinished until the cleanup").isEqualTo(1);
+                updates.pause();
+                duringCleanup[0] = System.nanoTime();
+                cleaning = archiver.round();
+                duringCleanup[1] = System.nanoTime();
+                atCleaning = rows(daemon);
+                updates.resume();
+                assertThat(cleaning).as("a cut recorded: %s", archiver.lastProblem()).isNotNull();
+                assertThat(cleaning.mapVersion()).isEqualTo(flipped.version());
+
+                releaseCleanup.countDown();
                 MoveRecord moved = MoveChecks.awaitEnd(daemon.daemon().moves(), move.id, Duration.ofMinutes(2));
                 assertThat(moved.phase).as(moved.message).isEqualTo(MovePhase.DONE);
+                load.awaitAcknowledged(50);
+                load.close();
+                outcomes = load.outcomes();
+                System.out.println("PointInTimeDuringTableMoveIT: " + load.summary() + ", " + updates.updates
+                        + " updates of k.u");
+                assertThat(load.errors()).as("errors clients saw").isEmpty();
+                assertThat(updates.errors).as("errors the updates of k.u saw").isZero();
             } finally {
-                release.countDown();
+                releaseVerify.countDown();
+                releaseCleanup.countDown();
                 daemon.daemon().moves().testHooks(MoveHooks.NONE);
             }
-            CutRecord after = archiver.round();
-            assertThat(after).as("a cut recorded: %s", archiver.lastProblem()).isNotNull();
+            assertThat(atCleaning).isNotEqualTo(atCopying);
+            // cleave backups lists the cuts during the move as reachable from the backup before it.
+            assertThat(daemon.daemon().backups().list(archive.toString()).reachableCuts()).as("cuts cleave backups lists")
+                    .anySatisfy(w -> {
+                        java.util.regex.Matcher m = java.util.regex.Pattern.compile("cuts (\\d+)-(\\d+) \\(from backup "
+                                + java.util.regex.Pattern.quote(before) + "\\)").matcher(w);
+                        assertThat(m.matches()).as(w).isTrue();
+                        assertThat(Long.parseLong(m.group(1))).isLessThanOrEqualTo(copying.id());
+                        assertThat(Long.parseLong(m.group(2))).isGreaterThanOrEqualTo(cleaning.id());
+                    });
 
             var settings = daemon.daemon().config().backup();
-            assertThatThrownBy(() -> new Restore(settings, System.getenv(), line -> { })
-                    .run(new RestoreRequest(archive.toString(), null, OptionalLong.empty(), OptionalLong.of(during.id()),
-                            work.resolve("during"), OptionalInt.empty())))
-                    .satisfies(e -> System.out.println("PointInTimeDuringTableMoveIT: " + e.getMessage()))
-                    .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("cut " + during.id() + " ")
-                    .hasMessageContaining("was moving table u at that cut")
-                    .hasMessageContaining("Restore a cut recorded before it began or after it ended")
-                    .hasMessageContaining("(from backup " + before + ")");
-            assertThat(work.resolve("during")).as("nothing made for a refused restore").doesNotExist();
-
-            Restore.Result r = new Restore(settings, System.getenv(), line -> System.out.println("restore: " + line))
-                    .run(new RestoreRequest(archive.toString(), null, OptionalLong.empty(), OptionalLong.of(after.id()),
-                            work.resolve("after"), OptionalInt.empty()));
-            assertThat(r.backup()).as("the base of the cut after the move").isEqualTo(before);
-            assertThat(r.problems()).isEmpty();
-            try (RestoredHome h = RestoredHome.start(r.home(), r.config(), BackupRestoreIT.freeBase(2),
-                    BackupRestoreIT.freePort())) {
-                assertThat(h.assertRowsWhereRouted("k.u", "w", "id", "cut " + after.id())).as("rows of k.u on the shards")
-                        .isEqualTo(ROWS);
+            try (RestoredHome h = ArchivedMoves.restoreCut(settings, archive, copying, before, work.resolve("copying"), 2)) {
+                String what = "cut " + copying.id() + " (k.u copied, not cut over)";
+                BackupAtOneCutIT.assertHoldsOneCut(h, outcomes, duringCopy[0], duringCopy[1], what);
+                assertThat(h.assertRowsWhereRouted("bank.entries", "branch", "branch", what)).isPositive();
+                try (Connection c = h.shard(0)) {
+                    assertThat(RestoredHome.single(c, "SELECT COUNT(*) FROM k.u")).as("%s: k.u on its home, shard 0", what)
+                            .isEqualTo(ROWS);
+                }
+                try (Connection c = h.shard(1)) {
+                    assertThat(RestoredHome.single(c, "SELECT COUNT(*) FROM k.u")).as("%s: the move's copy on shard 1",
+                            what).isZero();
+                }
                 try (Connection c = h.proxy("k")) {
-                    assertThat(RestoredHome.single(c, "SELECT COUNT(*) FROM u")).isEqualTo(ROWS);
-                    assertThat(RestoredHome.single(c, "SELECT SUM(v) FROM u")).isEqualTo((long) ROWS * (ROWS + 1) / 2);
+                    assertThat(RowUpdates.read(c, "u")).as("%s: k.u as read through the proxy at the cut", what)
+                            .isEqualTo(atCopying);
+                }
+            }
+            try (RestoredHome h = ArchivedMoves.restoreCut(settings, archive, cleaning, before, work.resolve("cleaning"), 2)) {
+                String what = "cut " + cleaning.id() + " (k.u cut over, not cleaned up)";
+                BackupAtOneCutIT.assertHoldsOneCut(h, outcomes, duringCleanup[0], duringCleanup[1], what);
+                assertThat(h.assertRowsWhereRouted("bank.entries", "branch", "branch", what)).isPositive();
+                assertThat(h.assertRowsWhereRouted("k.u", "branch", "id", what)).as("%s: rows of k.u on the shards", what)
+                        .isEqualTo(ROWS);
+                try (Connection c = h.proxy("k"); Statement s = c.createStatement()) {
+                    assertThat(RowUpdates.read(c, "u")).as("%s: k.u as read through the proxy at the cut", what)
+                            .isEqualTo(atCleaning);
+                    s.executeUpdate("INSERT INTO u VALUES (" + (ROWS + 1) + ", 1, 0)");
+                    // id 2 lives on shard 0, ROWS + 2 on another: only the global key's lookup sees the duplicate.
+                    assertThatThrownBy(() -> s.executeUpdate("INSERT INTO u VALUES (" + (ROWS + 2) + ", 100002, 0)"))
+                            .as("%s: a duplicate of the global unique key", what)
+                            .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(1062));
                 }
             }
         } finally {
             BackupRestoreIT.deleteTree(work);
+        }
+    }
+
+    private static Map<Long, Long> rows(RunningDaemon daemon) throws SQLException {
+        try (Connection c = daemon.connectProxy("k", "")) {
+            return RowUpdates.read(c, "u");
         }
     }
 
@@ -114,6 +201,14 @@ class PointInTimeDuringTableMoveIT {
             assertThat(phase.terminal()).as("move %d ended before it was held: %s", move, phase).isFalse();
             assertThat(System.nanoTime()).as("move %d never reached VERIFYING", move).isLessThan(deadline);
             Thread.sleep(20);
+        }
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            latch.await(2, TimeUnit.MINUTES);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 }

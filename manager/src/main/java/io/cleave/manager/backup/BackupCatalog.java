@@ -81,32 +81,26 @@ public final class BackupCatalog {
     }
 
     /**
-     * The stored map versions a restore can route a home by: those with no table move and no import
-     * under way (a move of keys under way is fine: its ghost rows are known and removed).
+     * The stored map versions a restore can route a home by: those with no import under way (a move
+     * under way is fine: the rows it copied but did not route are known and removed, see
+     * {@code restore.UnfinishedTableMoves}).
      */
     public java.util.Set<Long> routableMaps() throws IOException {
-        java.util.Set<Long> out = new java.util.TreeSet<>();
-        for (long v : mapVersions()) {
-            ShardMap m = ShardMapStore.parse(map(v));
-            if (m.movingTables().isEmpty() && m.attached().isEmpty()) {
-                out.add(v);
-            }
-        }
+        java.util.Set<Long> out = new java.util.TreeSet<>(mapVersions());
+        out.removeAll(unroutableMaps().keySet());
         return out;
     }
 
-    /** The stored map versions a restore cannot route a home by, each with what was under way in it. */
+    /**
+     * The stored map versions a restore cannot route a home by, each with what was under way in it: an
+     * import, whose tables clients read on its source (which no backup or archive here holds).
+     */
     public java.util.Map<Long, String> unroutableMaps() throws IOException {
         java.util.Map<Long, String> out = new java.util.TreeMap<>();
         for (long v : mapVersions()) {
             ShardMap m = ShardMapStore.parse(map(v));
             if (!m.attached().isEmpty()) {
                 out.put(v, "an import was under way (" + m.attached().get(0).label() + " attached)");
-            } else if (m.movingTables().containsKey(ShardMap.EVERY_TABLE)) {
-                out.put(v, "move " + m.movingTables().get(ShardMap.EVERY_TABLE) + " was adding shards");
-            } else if (!m.movingTables().isEmpty()) {
-                out.put(v, "move " + m.movingTables().values().iterator().next() + " was moving table "
-                        + String.join(", ", new java.util.TreeSet<>(m.movingTables().keySet())));
             }
         }
         return out;

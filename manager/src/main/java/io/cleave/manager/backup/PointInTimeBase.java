@@ -20,8 +20,8 @@ import java.util.Set;
  * left out of the backup, which the replay would then update or delete), and either under the same
  * shard map version or with the cut's map stored in the location ({@code routable}: the archiver
  * stores each map it records cuts under; moves that cut over in between are then replayed as they
- * ran, and the rows a move under way at the cut has copied but not yet routed are removed by the
- * restore). Anything else is refused, naming the cuts that can be reached; a wrong restore is the
+ * ran, and the rows a move under way at the cut has copied but not yet routed, keys or whole tables,
+ * are removed by the restore). Anything else is refused, naming the cuts that can be reached; a wrong restore is the
  * worst outcome. {@code cleave backups} lists the same reach.
  */
 public final class PointInTimeBase {
@@ -80,7 +80,7 @@ public final class PointInTimeBase {
 
     /**
      * As {@link #choose(List, List, CutRecord, Set)}; {@code unroutable}: why each map version stored in
-     * the location cannot route a restored home (a table move or an import under way in it), said when
+     * the location cannot route a restored home (an import under way in it), said when
      * the target's map is one of them.
      */
     public static String choose(List<Candidate> backups, List<CutRecord> cuts, CutRecord target, Set<Long> routable,
@@ -129,10 +129,9 @@ public final class PointInTimeBase {
         List<Candidate> before = backups.stream().filter(b -> b.before(target)).toList();
         String underWay = unroutable.get(target.mapVersion());
         if (underWay != null && !before.isEmpty()) {
-            return underWay + " at that cut: the rows it had copied so far cannot be told from the rows already"
-                    + " there on the shards it copied them to, so a restored home could not route them (a move of"
-                    + " keys can be restored: its copied keys are known). Restore a cut recorded before it began"
-                    + " or after it ended";
+            return underWay + " at that cut: clients read the imported tables on its source, whose rows no backup"
+                    + " or archived binlog here holds (the shards had a partial copy only), so a restored home could not"
+                    + " hold what they saw. Restore a cut recorded before it began or after it ended";
         }
         if (before.isEmpty()) {
             return "no complete backup with its " + target.shards().size() + " shards was taken before it (a point"
@@ -144,7 +143,7 @@ public final class PointInTimeBase {
             return "every backup before it was taken under another shard map (the newest, " + last.id() + ", under"
                     + " version " + last.mapVersion() + "), and the location holds no shard map of version "
                     + target.mapVersion() + " to route the replayed rows by (it was recorded by a daemon that did not"
-                    + " store maps, or a table move or import was under way in it); take a backup after such a change"
+                    + " store maps, or an import was under way in it); take a backup after such a change"
                     + " to reach later points";
         }
         Candidate last = sameMap.get(sameMap.size() - 1);

@@ -346,13 +346,14 @@ final class MoveRunner {
 
     private void cleanUp() throws Exception {
         closeTail();
+        // Before the keys' builds rows go: a test holding the move here sees the map flipped and them left.
+        hook(MoveHooks.Point.CLEANING_UP);
         if (!movedKeys().isEmpty()) {
             // Also after a restart that found the map flipped but the keys' builds rows left.
             try (Connection home = env.shards().open(env.maps().topology().defaultShard())) {
                 LookupFill.complete(home, movedKeys(), env.keys());
             }
         }
-        hook(MoveHooks.Point.CLEANING_UP);
         try (Connection c = env.shards().openForWrites(r.source)) {
             shapes(c);
             scope.cleanUp(c, shapes, deleter, n -> {

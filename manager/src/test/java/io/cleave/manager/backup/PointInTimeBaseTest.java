@@ -70,19 +70,20 @@ class PointInTimeBaseTest {
                 .hasMessageContaining("Restorable: cuts 1-3 (from backup a), cuts 7-9 (from backup a)");
     }
 
-    /** Map 6 is stored, but a table move was under way in it: its cuts are refused saying so and what to restore. */
+    /** Map 6 is stored, but an import was under way in it: its cuts are refused saying so and what to restore. */
     @Test
-    void aCutTakenWhileATableMoveWasUnderWayIsRefusedSayingSo() {
+    void aCutTakenWhileAnImportWasUnderWayIsRefusedSayingSo() {
         List<PointInTimeBase.Candidate> backups = List.of(backup("a", 5, 5, null));
-        assertThatThrownBy(() -> PointInTimeBase.choose(backups, CUTS, CUTS.get(4), Set.of(5L, 8L),
-                java.util.Map.of(6L, "move 3 was moving table t")))
+        java.util.Map<Long, String> importing = java.util.Map.of(6L, "an import was under way (mysql://app@db1:3306/shop"
+                + " attached)");
+        assertThatThrownBy(() -> PointInTimeBase.choose(backups, CUTS, CUTS.get(4), Set.of(5L, 8L), importing))
                 .hasMessageContaining("cut 5 ")
-                .hasMessageContaining("move 3 was moving table t at that cut: the rows it had copied so far cannot be"
-                        + " told from the rows already there")
+                .hasMessageContaining("an import was under way (mysql://app@db1:3306/shop attached) at that cut: clients"
+                        + " read the imported tables on its source, whose rows no backup or archived binlog here holds")
                 .hasMessageContaining("Restore a cut recorded before it began or after it ended")
                 .hasMessageContaining("Restorable: cuts 1-3 (from backup a), cuts 7-9 (from backup a)");
-        assertThat(PointInTimeBase.choose(backups, CUTS, CUTS.get(7), Set.of(5L, 8L),
-                java.util.Map.of(6L, "move 3 was moving table t"))).as("a cut after the move").isEqualTo("a");
+        assertThat(PointInTimeBase.choose(backups, CUTS, CUTS.get(7), Set.of(5L, 8L), importing))
+                .as("a cut after the import").isEqualTo("a");
     }
 
     @Test

@@ -21,11 +21,22 @@ import java.util.List;
  * binlogs left every row where the shards had it at the cut, moves that cut over in between included,
  * so the home routes by the cut's map; the rows a move under way at the cut had copied to its target
  * but not routed there yet (or not yet deleted from its source after the flip: the map's ghosts,
- * which no client read saw) are deleted, as the backup leaves them out.
+ * which no client read saw) are deleted, as the backup leaves them out, and so are the copies of a
+ * table move under way ({@link UnfinishedTableMoves}).
  */
 final class CutMapRouting {
 
     private CutMapRouting() {
+    }
+
+    /**
+     * Makes the replayed home what clients saw at the cut: the rows of every move under way in
+     * {@code cutMap} that it did not route removed; the lines say what went.
+     */
+    static List<String> dropUnroutedRows(NewHome home, ShardMap cutMap, Topology topology) throws SQLException {
+        List<String> said = new ArrayList<>(dropGhostRows(home, cutMap, topology));
+        said.addAll(UnfinishedTableMoves.remove(home, cutMap, topology));
+        return said;
     }
 
     /** Deletes the cut map's ghost rows on the home's shards; the lines say what went. */
@@ -62,7 +73,7 @@ final class CutMapRouting {
     }
 
     /** Every base table outside the server's and Cleave's own schemas: {schema, table}. */
-    private static List<String[]> tables(Statement s) throws SQLException {
+    static List<String[]> tables(Statement s) throws SQLException {
         List<String[]> out = new ArrayList<>();
         try (ResultSet rs = s.executeQuery("SELECT TABLE_SCHEMA, TABLE_NAME FROM information_schema.TABLES"
                 + " WHERE TABLE_TYPE = 'BASE TABLE'")) {

@@ -215,7 +215,7 @@ public final class Restore {
             }
             if (cutMap != null) {
                 Topology topology = ConfigLoader.load(home.configFile()).sharding().topology();
-                for (String line : CutMapRouting.dropGhostRows(home, cutMap, topology)) {
+                for (String line : CutMapRouting.dropUnroutedRows(home, cutMap, topology)) {
                     say.accept(line);
                 }
                 CutMapRouting.route(home, cutMap, topology);
