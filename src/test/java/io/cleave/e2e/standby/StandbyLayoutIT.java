@@ -152,15 +152,7 @@ class StandbyLayoutIT {
                         + " transfers").isEmpty();
                 assertThat(byKey(c).values().stream().mapToLong(Long::longValue).sum()).as("the bank's total")
                         .isEqualTo(SHAPE.rows() * BankTransfers.INITIAL);
-                try (PreparedStatement ps = c.prepareStatement("SELECT note FROM notes WHERE branch = ?")) {
-                    for (int b = 1; b <= SHAPE.branches(); b++) {
-                        ps.setInt(1, b);
-                        try (ResultSet rs = ps.executeQuery()) {
-                            assertThat(rs.next()).as("note %d found by its key", b).isTrue();
-                            assertThat(rs.getString(1)).isEqualTo("note " + b);
-                        }
-                    }
-                }
+                checkNotes(c);
                 run(c, "UPDATE accounts SET balance = balance + 0 WHERE branch = 160 AND id = 1");
             }
             checkShards(pair.standby, installed, "accounts", SHAPE.accounts());
@@ -254,21 +246,43 @@ class StandbyLayoutIT {
             assertThat(installed.shardOf("branch", ShardKey.of(1), topology.keyspaces().get("branch").function()))
                     .as("the moving keys stay on their source").isEqualTo(1);
             assertThat(installed.ghosts()).as("the target's copy deleted").isEmpty();
-            try (Connection c = pair.standbyProxy()) {
-                Map<Long, Long> balances = byKey(c);
-                assertThat(load.differences(balances)).as("accounts (read by key) that differ from the acknowledged"
-                        + " transfers").isEmpty();
-                assertThat(balances.values().stream().mapToLong(Long::longValue).sum()).as("the bank's total")
-                        .isEqualTo(SHAPE.rows() * BankTransfers.INITIAL);
-                assertThat(BankTransfers.balances(c, "SELECT branch, id, balance FROM accounts")).as("read across shards")
-                        .isEqualTo(balances);
-            }
+            checkLedger(pair, load);
             checkShards(pair.standby, installed, "accounts", SHAPE.accounts());
         } finally {
             if (pair != null) {
                 pair.close();
             }
             CleaveTestHome.deleteTree(work);
+        }
+    }
+
+    /**
+     * Through the promoted standby's proxy: every account read by its key holds what the acknowledged transfers
+     * left, the bank's total is unchanged, and a read across the shards gives the same balances.
+     */
+    static void checkLedger(Pair pair, BankTransfers load) throws Exception {
+        try (Connection c = pair.standbyProxy()) {
+            Map<Long, Long> balances = byKey(c);
+            assertThat(balances).as("every account found by its key").hasSize((int) SHAPE.rows());
+            assertThat(load.differences(balances)).as("accounts (read by key) that differ from the acknowledged"
+                    + " transfers").isEmpty();
+            assertThat(balances.values().stream().mapToLong(Long::longValue).sum()).as("the bank's total")
+                    .isEqualTo(SHAPE.rows() * BankTransfers.INITIAL);
+            assertThat(BankTransfers.balances(c, "SELECT branch, id, balance FROM accounts")).as("read across shards")
+                    .isEqualTo(balances);
+        }
+    }
+
+    /** Through {@code c}: every note of bank.notes found by its key. */
+    static void checkNotes(Connection c) throws Exception {
+        try (PreparedStatement ps = c.prepareStatement("SELECT note FROM notes WHERE branch = ?")) {
+            for (int b = 1; b <= SHAPE.branches(); b++) {
+                ps.setInt(1, b);
+                try (ResultSet rs = ps.executeQuery()) {
+                    assertThat(rs.next()).as("note %d found by its key", b).isTrue();
+                    assertThat(rs.getString(1)).isEqualTo("note " + b);
+                }
+            }
         }
     }
 

@@ -22,9 +22,9 @@ import java.util.TreeSet;
  * read), after it the new placement (the old home's rows that left are ghosts). So each is settled the same
  * way: on every shard, the table's rows the rule does not place there are deleted (whole copies where it is
  * unsharded elsewhere, rows of other shards' keys where it is sharded, none where it is a reference table),
- * then the move is dropped from the map (its tables unfrozen, its ghosts gone). A scale's move adding shards
- * ({@link ShardMap#EVERY_TABLE}) is not settled here: whether the new shards were published is not in the
- * map alone; it stays refused.
+ * then the move is dropped from the map (its tables unfrozen, its ghosts gone). Not settled here, left refused:
+ * a scale's move adding shards ({@link ShardMap#EVERY_TABLE}: whether the new shards were published is not in
+ * the map alone), and a move building a global unique key of its table (its lookup and catalog marks).
  */
 final class LeftoverTableMoves {
 
@@ -33,19 +33,48 @@ final class LeftoverTableMoves {
     private LeftoverTableMoves() {
     }
 
-    /** The table moves of the current map outside {@code known} that this settles (a scale's left out). */
-    static Set<Long> unknown(ShardMap map, Set<Long> known) {
+    /**
+     * The table moves of the current map outside {@code known} that this settles: not a scale's, and none that
+     * was making a global unique key of one of its tables (its lookup's rows and catalog marks are not settled
+     * here: it stays refused, naming it, rather than leave a key half built).
+     */
+    static Set<Long> unknown(MoveEnvironment env, Set<Long> known) throws SQLException {
+        ShardMap map = env.maps().current();
         Set<Long> out = new TreeSet<>();
-        Set<Long> scales = new TreeSet<>();
+        Set<Long> unsettled = new TreeSet<>();
         for (Map.Entry<String, Long> e : map.movingTables().entrySet()) {
-            if (e.getKey().equals(ShardMap.EVERY_TABLE)) {
-                scales.add(e.getValue());
-            } else if (!known.contains(e.getValue())) {
+            if (known.contains(e.getValue())) {
+                continue;
+            }
+            if (e.getKey().equals(ShardMap.EVERY_TABLE) || buildsUniqueKey(env, e.getKey())) {
+                unsettled.add(e.getValue());
+            } else {
                 out.add(e.getValue());
             }
         }
-        out.removeAll(scales);
+        if (!unsettled.isEmpty()) {
+            log.warn("moves {} of tables this home has no record of are not settled (a scale's adding shards, or one"
+                    + " building a global unique key): moves stay refused", unsettled);
+        }
+        out.removeAll(unsettled);
         return out;
+    }
+
+    /** Whether Cleave's catalog marks a global unique key of {@code table} as being built. */
+    private static boolean buildsUniqueKey(MoveEnvironment env, String table) throws SQLException {
+        try (Connection c = env.shards().open(env.maps().topology().defaultShard());
+             java.sql.PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM cleave.unique_key_builds"
+                     + " WHERE table_name = ?")) {
+            ps.setString(1, table);
+            try (java.sql.ResultSet rs = ps.executeQuery()) {
+                return rs.next() && rs.getLong(1) > 0;
+            }
+        } catch (SQLException e) {
+            if (e.getErrorCode() == 1146) {
+                return false; // a home from before global unique keys has no catalog
+            }
+            throw e;
+        }
     }
 
     /**

@@ -182,7 +182,7 @@ public final class MoveService implements AutoCloseable {
         env.journal().loadAll().forEach(r -> known.add(r.id));
         known.addAll(reservedIds);
         try {
-            for (long id : LeftoverTableMoves.unknown(env.maps().current(), known)) {
+            for (long id : LeftoverTableMoves.unknown(env, known)) {
                 env.journal().save(LeftoverTableMoves.settle(env, id));
             }
             for (MoveRecord r : LeftoverMoves.adopt(env, known)) {
@@ -212,7 +212,8 @@ public final class MoveService implements AutoCloseable {
                     + " has no record of (moves the old primary was running when this home was promoted): their rows"
                     + " stay on two shards, left out of reads, and moves are refused until they are settled. Moves of"
                     + " keys and of tables (shard-table) are settled when the home becomes the primary and at each start"
-                    + " of its daemon (see its log when one failed); a scale's move adding shards is not settled yet");
+                    + " of its daemon (see its log when one failed); a scale's move adding shards, and a shard-table that"
+                    + " was building a global unique key, are not settled yet");
         }
     }
 
