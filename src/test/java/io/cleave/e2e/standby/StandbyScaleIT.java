@@ -183,7 +183,24 @@ class StandbyScaleIT {
             if (pair != null) {
                 pair.close();
             }
+            // A failure while the standby's daemon was closed leaving its shards running leaves them to this.
+            killStandbyShards(work.resolve("standby"));
             CleaveTestHome.deleteTree(work);
+        }
+    }
+
+    private static void killStandbyShards(Path standbyHome) throws Exception {
+        Path etc = standbyHome.resolve("etc");
+        if (!Files.isDirectory(etc)) {
+            return;
+        }
+        try (java.util.stream.Stream<Path> cnfs = Files.list(etc)) {
+            for (Path cnf : cnfs.filter(f -> f.getFileName().toString().matches("shard-\\d+\\.cnf")).toList()) {
+                io.cleave.manager.supervisor.ProcessInspector.findServerFor(cnf).ifPresent(p -> {
+                    p.destroyForcibly();
+                    p.onExit().orTimeout(30, TimeUnit.SECONDS).join();
+                });
+            }
         }
     }
 
