@@ -53,7 +53,7 @@ class StandbyLayoutIT {
     private static final java.nio.file.attribute.FileAttribute<?> SEARCHABLE =
             java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
                     java.nio.file.attribute.PosixFilePermissions.fromString("rwx--x--x"));
-    private static final BankTransfers.Shape SHAPE = new BankTransfers.Shape(200, 10, 100);
+    static final BankTransfers.Shape SHAPE = new BankTransfers.Shape(200, 10, 100);
     /** Branches moved to shard 1 and cleaned up; branches moved to shard 0 when the primary dies. */
     private static final String DONE_MOVE = "1-20";
     private static final String CUT_MOVE = "150-170";
@@ -92,10 +92,11 @@ class StandbyLayoutIT {
                 load.awaitAcknowledged(30);
                 pair.seed();
 
-                // Layout changes a standby cannot follow are refused while it is attached.
-                assertThatThrownBy(() -> primary.startScale(3)).as("scale with a standby attached")
+                // Layout changes a standby cannot follow are refused while it is attached (a scale up it follows:
+                // StandbyScaleIT).
+                assertThatThrownBy(() -> primary.startScale(1)).as("scale down with a standby attached")
                         .isInstanceOfSatisfying(AdminClient.DaemonAnswer.class, e -> assertThat(e.status()).isEqualTo(409))
-                        .hasMessageContaining("a standby is attached");
+                        .hasMessageContaining("removing shards with a standby is not supported yet");
                 assertThatThrownBy(() -> primary.startImport("mysql://root:x@127.0.0.1:1/db")).as("import with a standby")
                         .isInstanceOfSatisfying(AdminClient.DaemonAnswer.class, e -> assertThat(e.status()).isEqualTo(409))
                         .hasMessageContaining("a standby is attached");
@@ -151,15 +152,7 @@ class StandbyLayoutIT {
                         + " transfers").isEmpty();
                 assertThat(byKey(c).values().stream().mapToLong(Long::longValue).sum()).as("the bank's total")
                         .isEqualTo(SHAPE.rows() * BankTransfers.INITIAL);
-                try (PreparedStatement ps = c.prepareStatement("SELECT note FROM notes WHERE branch = ?")) {
-                    for (int b = 1; b <= SHAPE.branches(); b++) {
-                        ps.setInt(1, b);
-                        try (ResultSet rs = ps.executeQuery()) {
-                            assertThat(rs.next()).as("note %d found by its key", b).isTrue();
-                            assertThat(rs.getString(1)).isEqualTo("note " + b);
-                        }
-                    }
-                }
+                checkNotes(c);
                 run(c, "UPDATE accounts SET balance = balance + 0 WHERE branch = 160 AND id = 1");
             }
             checkShards(pair.standby, installed, "accounts", SHAPE.accounts());
@@ -253,15 +246,7 @@ class StandbyLayoutIT {
             assertThat(installed.shardOf("branch", ShardKey.of(1), topology.keyspaces().get("branch").function()))
                     .as("the moving keys stay on their source").isEqualTo(1);
             assertThat(installed.ghosts()).as("the target's copy deleted").isEmpty();
-            try (Connection c = pair.standbyProxy()) {
-                Map<Long, Long> balances = byKey(c);
-                assertThat(load.differences(balances)).as("accounts (read by key) that differ from the acknowledged"
-                        + " transfers").isEmpty();
-                assertThat(balances.values().stream().mapToLong(Long::longValue).sum()).as("the bank's total")
-                        .isEqualTo(SHAPE.rows() * BankTransfers.INITIAL);
-                assertThat(BankTransfers.balances(c, "SELECT branch, id, balance FROM accounts")).as("read across shards")
-                        .isEqualTo(balances);
-            }
+            checkLedger(pair, load);
             checkShards(pair.standby, installed, "accounts", SHAPE.accounts());
         } finally {
             if (pair != null) {
@@ -271,8 +256,38 @@ class StandbyLayoutIT {
         }
     }
 
+    /**
+     * Through the promoted standby's proxy: every account read by its key holds what the acknowledged transfers
+     * left, the bank's total is unchanged, and a read across the shards gives the same balances.
+     */
+    static void checkLedger(Pair pair, BankTransfers load) throws Exception {
+        try (Connection c = pair.standbyProxy()) {
+            Map<Long, Long> balances = byKey(c);
+            assertThat(balances).as("every account found by its key").hasSize((int) SHAPE.rows());
+            assertThat(load.differences(balances)).as("accounts (read by key) that differ from the acknowledged"
+                    + " transfers").isEmpty();
+            assertThat(balances.values().stream().mapToLong(Long::longValue).sum()).as("the bank's total")
+                    .isEqualTo(SHAPE.rows() * BankTransfers.INITIAL);
+            assertThat(BankTransfers.balances(c, "SELECT branch, id, balance FROM accounts")).as("read across shards")
+                    .isEqualTo(balances);
+        }
+    }
+
+    /** Through {@code c}: every note of bank.notes found by its key. */
+    static void checkNotes(Connection c) throws Exception {
+        try (PreparedStatement ps = c.prepareStatement("SELECT note FROM notes WHERE branch = ?")) {
+            for (int b = 1; b <= SHAPE.branches(); b++) {
+                ps.setInt(1, b);
+                try (ResultSet rs = ps.executeQuery()) {
+                    assertThat(rs.next()).as("note %d found by its key", b).isTrue();
+                    assertThat(rs.getString(1)).isEqualTo("note " + b);
+                }
+            }
+        }
+    }
+
     /** Each shard holds the rows of {@code table} the map gives it, {@code perBranch} a branch; besides them only ghosts. */
-    private static void checkShards(Daemon daemon, ShardMap map, String table, long perBranch) throws Exception {
+    static void checkShards(Daemon daemon, ShardMap map, String table, long perBranch) throws Exception {
         Topology topology = daemon.config().sharding().topology();
         Map<Integer, Long> expected = new HashMap<>();
         for (int b = 1; b <= SHAPE.branches(); b++) {
@@ -291,7 +306,7 @@ class StandbyLayoutIT {
     }
 
     /** Every account's balance, each read by its own key (routed by the map, not gathered from every shard). */
-    private static Map<Long, Long> byKey(Connection c) throws Exception {
+    static Map<Long, Long> byKey(Connection c) throws Exception {
         Map<Long, Long> out = new HashMap<>();
         try (PreparedStatement ps = c.prepareStatement("SELECT balance FROM accounts WHERE branch = ? AND id = ?")) {
             for (int b = 1; b <= SHAPE.branches(); b++) {
@@ -331,7 +346,7 @@ class StandbyLayoutIT {
         return or.toString();
     }
 
-    private static void awaitPhase(AdminClient admin, long id, MovePhase phase) throws Exception {
+    static void awaitPhase(AdminClient admin, long id, MovePhase phase) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         MoveRecord r = admin.move(id);
         while (r.phase != phase) {
@@ -344,7 +359,7 @@ class StandbyLayoutIT {
     }
 
     /** A primary run from the shipped jar in its own process, with the bank, and its standby in this JVM. */
-    private static final class Pair implements AutoCloseable {
+    static final class Pair implements AutoCloseable {
         final CleaveTestHome a;
         final Path work;
         final Process up;
@@ -354,6 +369,8 @@ class StandbyLayoutIT {
         final String token;
         final StandbyConfig addresses;
         Daemon standby;
+        /** What the seed made: the standby's home and config, to start its daemon again. */
+        io.cleave.manager.standby.StandbySeed.Result seeded;
         long seededVersion;
 
         private Pair(CleaveTestHome a, Path work, Process up, Path log, AdminClient primary) throws Exception {
@@ -364,7 +381,8 @@ class StandbyLayoutIT {
             this.primary = primary;
             this.url = "http://127.0.0.1:" + DaemonInfo.read(a.home()).orElseThrow().adminPort();
             this.token = Files.readString(a.home().adminTokenFile()).trim();
-            this.addresses = StandbyIT.freeAddresses(a.shards());
+            // Room for one shard more: a scale's new shard has its replica on the standby.
+            this.addresses = StandbyIT.freeAddresses(a.shards() + 1);
         }
 
         interface Setup {
@@ -384,7 +402,8 @@ class StandbyLayoutIT {
 
         /** Seeds the standby (clients may write meanwhile) and waits until the primary waits for it. */
         void seed() throws Exception {
-            standby = StandbyIT.seedAndAwaitSemiSync(url, token, work, addresses, a.shards());
+            seeded = StandbyIT.seed(url, token, work, addresses);
+            standby = StandbyIT.startAndAwaitSemiSync(seeded, url, token, a.shards());
             seededVersion = standby.shardMaps().current().version();
         }
 
@@ -393,8 +412,13 @@ class StandbyLayoutIT {
         }
 
         void killPrimaryShards() {
+            killPrimaryShards(a.shards());
+        }
+
+        /** SIGKILL of every shard of the primary, {@code count} of them. */
+        void killPrimaryShards(int count) {
             List<Long> shards = List.copyOf(a.serverPids().values());
-            assertThat(shards).hasSize(a.shards());
+            assertThat(shards).hasSize(count);
             for (long pid : shards) {
                 ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
             }

@@ -86,6 +86,25 @@ public final class AccountSync {
     }
 
     /**
+     * A standby's new replica of a shard its primary added (a scale): the primary copies the accounts to its
+     * shard in the binlog, so they arrive replicated; here only the template's own accounts go, outside the
+     * binlog, as the primary's shard dropped them (a replicated CREATE USER of one would stop the replica).
+     * The shard then counts as holding the accounts.
+     */
+    public synchronized void expectReplicated(int shard, Path datadir) {
+        if (holds(datadir)) {
+            return;
+        }
+        try (Connection c = links.open(shard)) {
+            dropTemplateAccounts(c);
+            mark(datadir);
+        } catch (SQLException ex) {
+            throw new IllegalStateException("cannot prepare shard " + shard + " for its replicated accounts: "
+                    + ex.getMessage(), ex);
+        }
+    }
+
+    /**
      * One user account as a primary's shard has it, and the statements that make it again elsewhere
      * (SHOW CREATE USER with its password hash, then its grants).
      */

@@ -198,6 +198,11 @@ public final class AdminClient {
         return post("/v1/standby/attach", java.util.Map.of(), Duration.ofSeconds(30), io.cleave.manager.standby.Attachment.class);
     }
 
+    /** Every shard this daemon (a primary) runs, prepared for replication: what its standby asks for every few seconds. */
+    public io.cleave.manager.standby.Attachment standbyShards() throws IOException {
+        return post("/v1/standby/shards", java.util.Map.of(), Duration.ofSeconds(10), io.cleave.manager.standby.Attachment.class);
+    }
+
     /** Turns semi-sync on or off on every shard of this daemon (a primary). */
     public io.cleave.manager.standby.StandbyReport semiSync(boolean on) throws IOException {
         return post("/v1/standby/semi-sync", java.util.Map.of("enabled", on), Duration.ofSeconds(30),

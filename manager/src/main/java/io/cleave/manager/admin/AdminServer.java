@@ -407,6 +407,16 @@ public final class AdminServer implements AutoCloseable {
         }));
     }
 
+    /**
+     * {@code POST /v1/standby/shards} on a primary: every shard it runs, prepared for replication (an {@link
+     * io.cleave.manager.standby.Attachment}); its standby's daemon asks every few seconds and makes a replica of
+     * each shard it lacks (a scale added it). 409 on a home that is no primary of a pair.
+     */
+    public void standbyShards(java.util.concurrent.Callable<Object> shards) {
+        server.createContext("/v1/standby/shards", ex -> handle(ex, "POST", true,
+                () -> respondWith(ex, shards, "could not prepare the shards: ")));
+    }
+
     /** An old primary's rejoining as the standby of the primary at {@code primary} (its admin token {@code token}). */
     public interface Rejoining {
         Object rejoin(String primary, String token) throws Exception;

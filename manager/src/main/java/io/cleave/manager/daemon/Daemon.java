@@ -93,6 +93,8 @@ public final class Daemon implements AutoCloseable {
     private io.cleave.manager.accounts.AccountSync accounts;
     private io.cleave.manager.schema.DriftJournal driftJournal;
     private io.cleave.manager.standby.PrimarySide primarySide;
+    /** The instances as a scale adds them, and as a standby adds replicas of the shards its primary's scale added. */
+    private ScalableInstances scalable;
     private io.cleave.manager.standby.ReplicationMonitor replication;
     private io.cleave.manager.standby.layout.PairLayout pairLayout;
     /** Who is the pair's primary, through etcd; null without a coordination section. */
@@ -165,21 +167,32 @@ public final class Daemon implements AutoCloseable {
                 imports = new io.cleave.manager.imports.ImportService(home.state(), moves, shardRegistry(), registry,
                         () -> scale != null && scale.running());
                 imports.attachedEndpoint().ifPresent(links::put);
-                scale = new io.cleave.manager.scale.ScaleService(home.state(), moves, shardRegistry(),
-                        new ScalableInstances(new HomePlanner(home, config, options.cacheDir(), options.pathVariable()),
-                                new Provisioner(home, config, options.cacheDir(), options.pathVariable()),
-                                provisioned.binary(), supervisors, supervise, this::endpointOf, options.readyTimeout(),
-                                options.stopTimeout(), plan -> {
-                                    // Reached before the scale registers it: the new shard gets the accounts first.
-                                    links.put(endpointOf(plan));
-                                    java.util.Map<Integer, java.nio.file.Path> shards = runningDatadirs();
-                                    shards.put(plan.index(), plan.datadir());
-                                    accounts.ensure(shards);
-                                }), registry);
+                // Planned with the pair's options as they are when a shard is added (semi-sync on a primary,
+                // the replica options on a standby), like the shards the daemon started with.
+                scalable = new ScalableInstances(() -> new HomePlanner(home,
+                        io.cleave.manager.standby.PrimarySide.withPairOptions(config, home), options.cacheDir(),
+                        options.pathVariable()), new Provisioner(home, config, options.cacheDir(), options.pathVariable()),
+                        provisioned.binary(), supervisors, supervise, this::endpointOf, options.readyTimeout(),
+                        options.stopTimeout(), plan -> {
+                            // Reached before the scale registers it: the new shard gets the accounts first. With a
+                            // standby, its replica connects before anything is written to the binlog here (the copied
+                            // accounts are the first thing, and wait for its acknowledgement).
+                            links.put(endpointOf(plan));
+                            if (standbyOf() != null) {
+                                // A standby's replica of a shard its primary added: the accounts come replicated.
+                                accounts.expectReplicated(plan.index(), plan.datadir());
+                                return;
+                            }
+                            awaitStandbyReplica(plan.index());
+                            java.util.Map<Integer, java.nio.file.Path> shards = runningDatadirs();
+                            shards.put(plan.index(), plan.datadir());
+                            accounts.ensure(shards);
+                        });
+                scale = new io.cleave.manager.scale.ScaleService(home.state(), moves, shardRegistry(), scalable, registry);
                 moves.refuseWhileScaling(() -> scale != null && scale.running());
                 pairLayout = new io.cleave.manager.standby.layout.PairLayout(home, links, maps,
                         () -> scale != null && scale.running());
-                scale.refuseWhen(pairLayout.guard()::scaleRefusal);
+                scale.refuseWhen((from, to) -> pairLayout.guard().scaleRefusal(from, to, primarySide.sinceStandbyContact()));
                 imports.refuseWhen(pairLayout.guard()::importRefusal);
                 String note = scaleNote(config.shards(), provisioned.shardMaps().current().shardCount());
                 if (note != null) {
@@ -346,6 +359,11 @@ public final class Daemon implements AutoCloseable {
         primarySide = new io.cleave.manager.standby.PrimarySide(home, links, this::advertisedShardEndpoints,
                 config.server().serverIdBase(), this::writePairCnfs);
         replication = new io.cleave.manager.standby.ReplicationMonitor(home, links, this::shardEndpoints, registry, scheduler);
+        admin.standbyShards(primarySide::shardsForStandby);
+        io.cleave.manager.standby.ShardFollower follower = new io.cleave.manager.standby.ShardFollower(home, links,
+                this::shardEndpoints, index -> scalable.start(scalable.plan(index + 1).instances().get(index)));
+        // Polls on every home: it acts only while this home is a standby (a switchover can make it one).
+        scheduler.scheduleWithFixedDelay(follower::poll, 1, 2, java.util.concurrent.TimeUnit.SECONDS);
         admin.standby(replication::report, () -> {
             String refused = pairLayout.guard().attachRefusal();
             if (refused != null) {
@@ -617,6 +635,18 @@ public final class Daemon implements AutoCloseable {
     /** The standby pair's replication monitor (status and metrics). */
     public io.cleave.manager.standby.ReplicationMonitor replication() {
         return replication;
+    }
+
+    /** A shard a scale adds waits for the standby's replica of it, when a standby is counted on. */
+    private void awaitStandbyReplica(int shard) {
+        try {
+            primarySide.awaitStandbyReplica(shard, java.time.Duration.ofSeconds(30));
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException("shard " + shard + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("closing", e);
+        }
     }
 
     /** How the mover and the proxy learn of shards and attached servers that come and go. */

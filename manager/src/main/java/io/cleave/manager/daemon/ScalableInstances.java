@@ -17,7 +17,8 @@ import java.util.function.Function;
 /** The daemon's instances as a scale changes them: planned, prepared, supervised, stopped. */
 final class ScalableInstances implements Instances {
 
-    private final HomePlanner planner;
+    /** A planner with the config as it is now (the pair's options change with its role and semi-sync). */
+    private final java.util.function.Supplier<HomePlanner> planner;
     private final Provisioner provisioner;
     private final ServerBinary binary;
     private final Supervisors supervisors;
@@ -28,7 +29,7 @@ final class ScalableInstances implements Instances {
     /** Gives a started shard the accounts the others hold. */
     private final java.util.function.Consumer<InstancePlan> accounts;
 
-    ScalableInstances(HomePlanner planner, Provisioner provisioner, ServerBinary binary, Supervisors supervisors,
+    ScalableInstances(java.util.function.Supplier<HomePlanner> planner, Provisioner provisioner, ServerBinary binary, Supervisors supervisors,
                       Function<InstancePlan, InstanceSupervisor> supervise, Function<InstancePlan, ShardEndpoint> endpoint,
                       Duration startTimeout, Duration stopTimeout, java.util.function.Consumer<InstancePlan> accounts) {
         this.accounts = accounts;
@@ -44,7 +45,7 @@ final class ScalableInstances implements Instances {
 
     @Override
     public HostPlan plan(int shards) {
-        return planner.plan(shards);
+        return planner.get().plan(shards);
     }
 
     @Override
@@ -82,7 +83,7 @@ final class ScalableInstances implements Instances {
             return;
         }
         // A daemon that died while shrinking left the server running unsupervised.
-        Optional<ProcessHandle> orphan = ProcessInspector.findServerFor(planner.home().etc().resolve(InstancePlan.nameOf(index) + ".cnf"));
+        Optional<ProcessHandle> orphan = ProcessInspector.findServerFor(planner.get().home().etc().resolve(InstancePlan.nameOf(index) + ".cnf"));
         if (orphan.isPresent()) {
             ProcessHandle p = orphan.get();
             p.destroy();
@@ -105,7 +106,7 @@ final class ScalableInstances implements Instances {
     @Override
     public List<java.nio.file.Path> purge(int keep) {
         int highest = -1;
-        try (java.util.stream.Stream<java.nio.file.Path> cnfs = java.nio.file.Files.list(planner.home().etc())) {
+        try (java.util.stream.Stream<java.nio.file.Path> cnfs = java.nio.file.Files.list(planner.get().home().etc())) {
             for (java.nio.file.Path f : cnfs.toList()) {
                 java.util.regex.Matcher m = java.util.regex.Pattern.compile("shard-(\\d+)\\.cnf").matcher(f.getFileName().toString());
                 if (m.matches()) {
@@ -119,7 +120,7 @@ final class ScalableInstances implements Instances {
         if (highest < keep) {
             return deleted;
         }
-        List<InstancePlan> plans = planner.plan(highest + 1).instances();
+        List<InstancePlan> plans = planner.get().plan(highest + 1).instances();
         for (InstancePlan p : plans.subList(keep, plans.size())) {
             if (supervisors.byIndex(p.index()) != null || ProcessInspector.findServerFor(p.cnf()).isPresent()) {
                 throw new IllegalStateException(p.name() + " still runs: only shards a scale stopped are purged");

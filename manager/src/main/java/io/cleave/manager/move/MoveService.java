@@ -182,12 +182,17 @@ public final class MoveService implements AutoCloseable {
         env.journal().loadAll().forEach(r -> known.add(r.id));
         known.addAll(reservedIds);
         try {
+            for (long id : LeftoverTableMoves.unknown(env, known)) {
+                env.journal().save(LeftoverTableMoves.settle(env, id));
+            }
             for (MoveRecord r : LeftoverMoves.adopt(env, known)) {
                 log.info("move {}: {} ({})", r.id, r.message, r.what());
                 env.journal().save(r);
             }
         } catch (java.sql.SQLException | RuntimeException e) {
             log.warn("moves this home has no record of are not cleaned up: {}", e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -205,9 +210,10 @@ public final class MoveService implements AutoCloseable {
         if (!unknown.isEmpty()) {
             throw new MoveRefused(MoveRefused.Kind.CONFLICT, "the shard map holds rows of moves " + unknown + " this home"
                     + " has no record of (moves the old primary was running when this home was promoted): their rows"
-                    + " stay on two shards, left out of reads, and moves are refused until they are settled. A move of"
-                    + " keys is cleaned up on its own ('cleave moves'); a move of tables (shard-table, import, scale)"
-                    + " cannot be settled yet");
+                    + " stay on two shards, left out of reads, and moves are refused until they are settled. Moves of"
+                    + " keys and of tables (shard-table) are settled when the home becomes the primary and at each start"
+                    + " of its daemon (see its log when one failed); a scale's move adding shards, and a shard-table that"
+                    + " was building a global unique key, are not settled yet");
         }
     }
 

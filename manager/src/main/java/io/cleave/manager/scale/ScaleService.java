@@ -46,7 +46,13 @@ public final class ScaleService implements AutoCloseable {
     private final Instances instances;
     private final Steps steps;
     private volatile ScaleRecord current;
-    private volatile java.util.function.Supplier<String> refusal = () -> null;
+    private volatile Gate refusal = (from, to) -> null;
+
+    /** Why a scale from {@code from} to {@code to} shards is refused now (409), or null. */
+    @FunctionalInterface
+    public interface Gate {
+        String refusal(int from, int to);
+    }
 
     /** {@code meters}: where the scale's state and moves are published (/metrics). */
     public ScaleService(Path stateDir, MoveService moves, ShardRegistry registry, Instances instances,
@@ -103,19 +109,20 @@ public final class ScaleService implements AutoCloseable {
         }
     }
 
-    /** Refuses every scale (409) while {@code reason} names why (a standby attached). */
-    public void refuseWhen(java.util.function.Supplier<String> reason) {
-        this.refusal = reason;
+    /** Refuses a scale (409) when {@code gate} names why (a standby that cannot follow it). */
+    public void refuseWhen(Gate gate) {
+        this.refusal = gate;
     }
 
     /** Plans the change (refused as a whole when it cannot work) and starts it. */
     public synchronized ScaleStatus start(int to) {
-        String refused = refusal.get();
+        ScaleRecord r = current;
+        ShardMap map = maps.current();
+        String refused = refusal.refusal(r != null && r.phase == ScalePhase.FAILED && r.to == to ? r.from
+                : map.shardCount(), to);
         if (refused != null) {
             throw conflict(refused);
         }
-        ScaleRecord r = current;
-        ShardMap map = maps.current();
         if (running()) {
             throw conflict("a scale from " + r.from + " to " + r.to + " shards is " + state(r) + ": wait for it ('cleave"
                     + " scale --status')");

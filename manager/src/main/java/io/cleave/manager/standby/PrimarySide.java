@@ -31,6 +31,10 @@ public final class PrimarySide {
     private final Supplier<List<ShardEndpoint>> shards;
     private final int serverIdBase;
     private final Runnable rewriteCnfs;
+    /** When the standby's daemon last asked for the shards ({@link System#nanoTime()}); 0: not since the start. */
+    private volatile long lastStandbyContact;
+    /** The shards {@link #shardsForStandby} prepared since this daemon started (the account lasts; asked every 2 s). */
+    private final java.util.Set<Integer> offered = new java.util.HashSet<>();
 
     /** {@code rewriteCnfs} writes the shards' my.cnf again from {@link #withPairOptions} (read at their next start). */
     public PrimarySide(CleaveHome home, ShardLinks links, Supplier<List<ShardEndpoint>> shards, int serverIdBase,
@@ -81,8 +85,7 @@ public final class PrimarySide {
         List<Attachment.ShardAddress> addresses = new ArrayList<>();
         for (ShardEndpoint e : shards.get()) {
             try (Connection c = links.open(e.index())) {
-                account.ensure(c);
-                strictGtids(c);
+                prepare(c, account);
             }
             addresses.add(new Attachment.ShardAddress(e.index(), e.host(), e.port()));
         }
@@ -90,6 +93,76 @@ public final class PrimarySide {
         rewriteCnfs.run();
         log.info("a standby attached: {} shards prepared for replication (epoch {})", addresses.size(), state.epoch());
         return new Attachment(state.epoch(), account.user(), account.password(), serverIdBase, addresses);
+    }
+
+    /**
+     * What the attached standby's daemon asks for every few seconds: every shard that runs here, each
+     * prepared for replication (a shard a scale is adding among them, as soon as it answers), so it makes a
+     * replica of any it lacks. Its asking is also how this home knows the standby's daemon is up.
+     */
+    public synchronized Attachment shardsForStandby() {
+        StandbyState state = StandbyState.of(home).orElseThrow(() -> new IllegalStateException(
+                "no standby is attached to this home"));
+        if (state.role() != HostRole.PRIMARY) {
+            throw new IllegalStateException("this home is a standby of " + state.primary() + ": ask the primary");
+        }
+        lastStandbyContact = System.nanoTime();
+        ReplicationAccount account = ReplicationAccount.of(home);
+        List<Attachment.ShardAddress> addresses = new ArrayList<>();
+        for (ShardEndpoint e : shards.get()) {
+            if (!links.has(e.index())) {
+                continue; // a scale's new shard that does not answer yet
+            }
+            try {
+                if (!offered.contains(e.index())) {
+                    try (Connection c = links.open(e.index())) {
+                        prepare(c, account);
+                    }
+                    offered.add(e.index());
+                }
+                addresses.add(new Attachment.ShardAddress(e.index(), e.host(), e.port()));
+            } catch (SQLException ex) {
+                log.debug("shard {} not offered to the standby now: {}", e.index(), ex.getMessage());
+            }
+        }
+        return new Attachment(state.epoch(), account.user(), account.password(), serverIdBase, addresses);
+    }
+
+    /** How long ago the standby's daemon last asked for the shards; null when it has not since this daemon started. */
+    public java.time.Duration sinceStandbyContact() {
+        long last = lastStandbyContact;
+        return last == 0 ? null : java.time.Duration.ofNanos(System.nanoTime() - last);
+    }
+
+    /**
+     * A shard a scale adds, before anything is written to it: with a standby counted on, it waits for the
+     * standby's acknowledgement like the others (from its my.cnf; set again here), and this returns once the
+     * standby's replica of it is connected, so the shard's first transaction is the standby's too. No standby
+     * counted on: nothing to wait for.
+     *
+     * @throws IllegalStateException when the replica is not connected within {@code timeout} (the scale goes on trying)
+     */
+    public void awaitStandbyReplica(int shard, java.time.Duration timeout) throws SQLException, InterruptedException {
+        StandbyState state = StandbyState.of(home).orElse(null);
+        if (state == null || state.role() != HostRole.PRIMARY || !state.semiSync()) {
+            return;
+        }
+        long deadline = System.nanoTime() + timeout.toNanos();
+        try (Connection c = links.open(shard)) {
+            prepare(c, ReplicationAccount.of(home));
+            SemiSync.enable(c);
+            while (SemiSync.replicasConnected(c) < 1) {
+                if (System.nanoTime() > deadline) {
+                    java.time.Duration since = sinceStandbyContact();
+                    throw new IllegalStateException("the standby has no replica of new shard " + shard + " yet (its daemon"
+                            + " makes it; it last asked for this home's shards " + (since == null ? "never since this"
+                            + " daemon started" : since.toSeconds() + " s ago") + "): nothing is written to the shard until"
+                            + " it has one");
+                }
+                Thread.sleep(100);
+            }
+        }
+        log.info("shard {}: the standby's replica is connected; the shard waits for its acknowledgements", shard);
     }
 
     /** Turns semi-sync on or off on every shard, and keeps the choice for shards that restart. */
@@ -129,7 +202,9 @@ public final class PrimarySide {
         return PreparedAtCut.find(links, cut);
     }
 
-    private static void strictGtids(Connection c) throws SQLException {
+    /** The replication account (outside the binlog) and strict GTIDs on one shard. */
+    private static void prepare(Connection c, ReplicationAccount account) throws SQLException {
+        account.ensure(c);
         try (Statement s = c.createStatement()) {
             s.execute("SET GLOBAL gtid_strict_mode = ON");
         }

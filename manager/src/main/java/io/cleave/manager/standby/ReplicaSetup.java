@@ -34,14 +34,43 @@ final class ReplicaSetup {
         try (Statement s = shard.createStatement()) {
             s.execute("STOP SLAVE");
             s.execute("RESET SLAVE ALL");
-            s.execute("RESET MASTER");
-            s.execute("SET GLOBAL gtid_strict_mode = ON");
-            s.execute("SET GLOBAL read_only = ON");
+            holdNothingOfItsOwn(s);
             for (PendingPrepare p : prepared) {
                 applyPrepareGroup(s, primary, account, p);
             }
             replicateFrom(s, primary, account, cutGtid);
         }
+    }
+
+    /**
+     * Makes a new, empty shard (initialized from the template, nothing written to it) the replica of a primary
+     * shard a scale added, from that shard's first transaction: the primary writes nothing to it before this
+     * replica is connected (see {@link PrimarySide#awaitStandbyReplica}), so everything it ever logged is
+     * replicated, Cleave's own schema included. Done once: a shard that already has a replica configured
+     * (a restarted standby daemon starting it again) is left replicating from where it is.
+     *
+     * @return whether it was set up now
+     */
+    static boolean startFromScratch(Connection shard, Attachment.ShardAddress primary, ReplicationAccount account)
+            throws SQLException {
+        try (Statement s = shard.createStatement()) {
+            try (ResultSet rs = s.executeQuery("SHOW SLAVE STATUS")) {
+                if (rs.next()) {
+                    return false;
+                }
+            }
+            account.ensure(shard);
+            holdNothingOfItsOwn(s);
+            replicateFrom(s, primary, account, "");
+        }
+        return true;
+    }
+
+    /** No transaction of its own in its binlog (strict GTIDs would refuse the primary's after it), no client writes. */
+    private static void holdNothingOfItsOwn(Statement s) throws SQLException {
+        s.execute("RESET MASTER");
+        s.execute("SET GLOBAL gtid_strict_mode = ON");
+        s.execute("SET GLOBAL read_only = ON");
     }
 
     /**

@@ -14,7 +14,7 @@ import java.sql.Statement;
  */
 public record ReplicationAccount(String user, String password) {
 
-    public static final String USER = "cleave_repl";
+    public static final String USER = io.cleave.proxy.accounts.AccountScript.REPLICATION_USER;
 
     public ReplicationAccount {
         if (!password.matches("[0-9A-Za-z]+")) {

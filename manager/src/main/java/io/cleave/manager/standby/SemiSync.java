@@ -46,6 +46,14 @@ final class SemiSync {
         }
     }
 
+    /** How many replicas are connected to the shard as semi-sync replicas now. */
+    static int replicasConnected(Connection shard) throws SQLException {
+        try (Statement s = shard.createStatement();
+             java.sql.ResultSet rs = s.executeQuery("SHOW GLOBAL STATUS LIKE 'Rpl_semi_sync_master_clients'")) {
+            return rs.next() ? rs.getInt(2) : 0;
+        }
+    }
+
     static void disable(Connection shard) throws SQLException {
         try (Statement s = shard.createStatement()) {
             s.execute("SET GLOBAL rpl_semi_sync_master_enabled = OFF");

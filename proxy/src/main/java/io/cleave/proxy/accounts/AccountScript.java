@@ -42,13 +42,18 @@ public final class AccountScript {
                 : "SELECT User, Host, 'false' FROM mysql.user";
     }
 
+    /** The replication-only account of a standby pair: each home makes it on its own shards, outside the binlog. */
+    public static final String REPLICATION_USER = "cleave_repl";
+
     /**
-     * Accounts the server or Cleave keep for themselves, never copied or shown: the shard account,
-     * the server's own (mariadb.sys, mysql.*), and PUBLIC (whose grants are copied apart).
+     * Accounts the server or Cleave keep for themselves, never copied or shown: the shard account, the
+     * replication account (a copy in the binlog would stop a standby's replica, which has its own), the
+     * server's own (mariadb.sys, mysql.*), and PUBLIC (whose grants are copied apart).
      */
     public static boolean isInternal(AccountName name, String shardAccountUser) {
         String user = name.user();
-        return user.equals(shardAccountUser) || user.equals("mariadb.sys") || user.startsWith("mysql.")
+        return user.equals(shardAccountUser) || user.equals(REPLICATION_USER) || user.equals("mariadb.sys")
+                || user.startsWith("mysql.")
                 || name.isRole() && user.equalsIgnoreCase("PUBLIC");
     }
 

@@ -5,15 +5,17 @@ import io.cleave.manager.standby.HostRole;
 import io.cleave.manager.standby.StandbyState;
 import io.cleave.router.shardmap.ShardMap;
 
+import java.time.Duration;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
- * Layout changes a standby cannot follow yet. Moves, rebalancing and shard-table change only the map
- * (replicated, see {@link MapReplication}) and rows (replicated); but a scale starts or stops shards the
- * standby has no replica of, and an import routes to a server the standby does not replicate. Both are
- * refused while a standby is attached, and a standby cannot attach while either, or a move, is under way.
- * (One started while a standby is being seeded, before semi-sync is on, is not caught.)
+ * Layout changes a standby cannot follow. Moves, rebalancing and shard-table change only the map
+ * (replicated, see {@link MapReplication}) and rows (replicated); a scale up adds shards the standby's
+ * daemon makes replicas of ({@link io.cleave.manager.standby.ShardFollower}), so it needs that daemon up; a
+ * scale down stops shards the standby keeps replicas of, and an import routes to a server the standby does
+ * not replicate: both refused while a standby is attached. A standby cannot attach while a scale, an import
+ * or a move is under way. (One started while a standby is being seeded, before semi-sync is on, is not caught.)
  */
 public final class LayoutGuard {
 
@@ -27,20 +29,43 @@ public final class LayoutGuard {
         this.scaling = scaling;
     }
 
-    /** Why {@code cleave scale} is refused now, or null. */
-    public String scaleRefusal() {
-        return attached() ? "a standby is attached (semi-sync on): it has no replica of shards a scale adds, and keeps"
-                + " replicating shards a scale removes, so scaling with a standby is not supported yet. To scale anyway:"
-                + " 'cleave standby --semi-sync off' here (the standby is then no longer counted on), scale, and seed a"
-                + " new standby with 'cleave standby'" : null;
+    /** How long the primary waits to hear from the standby's daemon before refusing a scale up. */
+    static final Duration STANDBY_HEARD_WITHIN = Duration.ofSeconds(10);
+
+    /**
+     * Why a scale from {@code from} to {@code to} shards is refused now, or null. With a standby counted on, a
+     * scale up needs the standby's daemon (it makes a replica of each new shard, which the primary waits for
+     * before writing there): refused while it has not asked for the shards within {@link #STANDBY_HEARD_WITHIN}
+     * ({@code sinceStandbyContact}, null: not since this daemon started). A scale down is refused: the standby's
+     * replicas of the shards that go would stop with them, and nothing removes them yet.
+     */
+    public String scaleRefusal(int from, int to, Duration sinceStandbyContact) {
+        if (!attached()) {
+            return null;
+        }
+        String anyway = " To scale anyway: 'cleave standby --semi-sync off' here (the standby is then no longer counted"
+                + " on), scale, and seed a new standby with 'cleave standby'";
+        if (to < from) {
+            return "a standby is attached (semi-sync on): removing shards with a standby is not supported yet (its"
+                    + " replicas of the shards that go would stop with them)." + anyway;
+        }
+        if (sinceStandbyContact == null || sinceStandbyContact.compareTo(STANDBY_HEARD_WITHIN) > 0) {
+            return "a standby is attached (semi-sync on) and its daemon has not asked for this home's shards "
+                    + (sinceStandbyContact == null ? "since this daemon started" : "for " + sinceStandbyContact.toSeconds()
+                    + " s") + ": it makes the replica of each shard a scale adds, which the scale waits for before"
+                    + " writing there. Start the standby's daemon ('cleave up' there) and scale again." + anyway;
+        }
+        return null;
     }
 
     /** Why {@code cleave import} is refused now, or null. */
     public String importRefusal() {
-        return attached() ? "a standby is attached (semi-sync on): an import routes the database to a server the"
-                + " standby does not replicate, so importing with a standby is not supported yet. Import before"
-                + " attaching one, or: 'cleave standby --semi-sync off' here (the standby is then no longer counted on),"
-                + " import, and seed a new standby with 'cleave standby'" : null;
+        return attached() ? "a standby is attached (semi-sync on): until an import's cutover the database's clients"
+                + " write to the attached source, which the standby does not replicate, and only this home has the"
+                + " source's password (state/import-source) and the import's journal; a promotion meanwhile could not"
+                + " go on with it. Importing with a standby is not supported yet. Import before attaching one, or:"
+                + " 'cleave standby --semi-sync off' here (the standby is then no longer counted on), import, and seed a"
+                + " new standby with 'cleave standby'" : null;
     }
 
     /** Why a standby cannot attach now, or null. */

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -21,21 +22,29 @@ class LayoutGuardTest {
     Path tmp;
 
     @Test
-    void scaleAndImportAreRefusedWhileAStandbyIsCountedOn() {
+    void aScaleUpNeedsTheStandbysDaemonAScaleDownAndAnImportAreRefusedWhileAStandbyIsCountedOn() {
         CleaveHome home = new CleaveHome(tmp);
         home.createDirectories();
         LayoutGuard guard = new LayoutGuard(home, () -> new ShardMap(1, 2, Map.of("k", new int[] {0, 1})), () -> false);
-        assertThat(guard.scaleRefusal()).as("no standby").isNull();
+        assertThat(guard.scaleRefusal(2, 3, null)).as("no standby").isNull();
+        assertThat(guard.scaleRefusal(3, 2, null)).as("no standby").isNull();
         assertThat(guard.importRefusal()).isNull();
 
         StandbyState.file(home).save(new StandbyState(HostRole.PRIMARY, 1, null, true));
-        assertThat(guard.scaleRefusal()).startsWith("a standby is attached (semi-sync on)")
-                .contains("'cleave standby --semi-sync off'");
-        assertThat(guard.importRefusal()).startsWith("a standby is attached (semi-sync on)");
+        assertThat(guard.scaleRefusal(2, 3, Duration.ofSeconds(2))).as("the standby's daemon asked 2 s ago").isNull();
+        assertThat(guard.scaleRefusal(2, 3, null)).as("not heard from since the start")
+                .startsWith("a standby is attached (semi-sync on) and its daemon has not asked for this home's shards"
+                        + " since this daemon started").contains("'cleave standby --semi-sync off'");
+        assertThat(guard.scaleRefusal(2, 3, Duration.ofSeconds(11))).contains("has not asked for this home's shards for 11 s");
+        assertThat(guard.scaleRefusal(3, 2, Duration.ofSeconds(1))).as("scale down")
+                .startsWith("a standby is attached (semi-sync on): removing shards with a standby is not supported yet");
+        assertThat(guard.importRefusal()).startsWith("a standby is attached (semi-sync on): until an import's cutover")
+                .contains("the standby does not replicate");
 
         // The operator let the primary go on without it, or this is a promoted home without a standby yet.
         StandbyState.file(home).save(new StandbyState(HostRole.PRIMARY, 2, null, false));
-        assertThat(guard.scaleRefusal()).isNull();
+        assertThat(guard.scaleRefusal(2, 3, null)).isNull();
+        assertThat(guard.scaleRefusal(3, 2, null)).isNull();
         assertThat(guard.importRefusal()).isNull();
     }
 

@@ -1,0 +1,85 @@
+package io.cleave.manager.standby;
+
+import io.cleave.manager.admin.AdminClient;
+import io.cleave.manager.daemon.ShardEndpoint;
+import io.cleave.manager.home.CleaveHome;
+import io.cleave.manager.move.ShardLinks;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+
+/**
+ * On a standby: follows the primary's shards as a scale adds them. Every poll asks the primary for its
+ * shards ({@code POST /v1/standby/shards}); a shard this home has no replica of gets one: an instance of
+ * this home's own plan (its ports, server id and my.cnf, with the replica options) is started, then
+ * replicates the primary's shard from its first transaction. The primary writes nothing to a new shard
+ * until that replica is connected, and from then on waits for its acknowledgements (semi-sync), so no row
+ * lands there that the standby lacks. The primary also learns from the asking that this daemon is up: a
+ * scale is refused while it has not heard from it.
+ */
+public final class ShardFollower {
+
+    private static final Logger log = LoggerFactory.getLogger(ShardFollower.class);
+
+    /** Starts this home's instance of shard {@code index} (idempotent) and returns once it answers. */
+    public interface ShardStarter {
+        ShardEndpoint start(int index) throws InterruptedException;
+    }
+
+    private final CleaveHome home;
+    private final ShardLinks links;
+    private final Supplier<List<ShardEndpoint>> shards;
+    private final ShardStarter starter;
+    private volatile String lastProblem;
+
+    public ShardFollower(CleaveHome home, ShardLinks links, Supplier<List<ShardEndpoint>> shards, ShardStarter starter) {
+        this.home = home;
+        this.links = links;
+        this.shards = shards;
+        this.starter = starter;
+    }
+
+    /** One round: the primary's shards, and a replica of each this home lacks. Errors are logged, not thrown. */
+    public void poll() {
+        StandbyState state = StandbyState.of(home).orElse(null);
+        if (state == null || state.role() != HostRole.STANDBY) {
+            return;
+        }
+        try {
+            Attachment primary = AdminClient.remote(state.primary(), PairPeer.primaryToken(home)).standbyShards();
+            Set<Integer> have = shards.get().stream().map(ShardEndpoint::index).collect(Collectors.toSet());
+            for (Attachment.ShardAddress address : primary.shards()) {
+                if (!have.contains(address.shard())) {
+                    follow(address, primary.account());
+                }
+            }
+            lastProblem = null;
+        } catch (java.io.IOException | SQLException | RuntimeException e) {
+            String problem = e.getMessage();
+            if (!java.util.Objects.equals(problem, lastProblem)) {
+                log.warn("could not follow the primary's shards at {}: {}", state.primary(), problem);
+                lastProblem = problem;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void follow(Attachment.ShardAddress primary, ReplicationAccount account)
+            throws InterruptedException, SQLException {
+        log.info("the primary runs shard {} ({}:{}), which this home has no replica of: starting one", primary.shard(),
+                primary.host(), primary.port());
+        starter.start(primary.shard());
+        try (Connection c = links.open(primary.shard())) {
+            if (ReplicaSetup.startFromScratch(c, primary, account)) {
+                log.info("shard {}: replicating the primary's shard from its first transaction", primary.shard());
+            }
+        }
+    }
+}
