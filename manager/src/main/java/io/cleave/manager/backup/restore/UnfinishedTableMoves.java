@@ -38,8 +38,11 @@ final class UnfinishedTableMoves {
     private UnfinishedTableMoves() {
     }
 
-    /** Removes, on the home's shards, the rows and catalog rows of the table moves under way in {@code cutMap}; the lines say what went. */
-    static List<String> remove(NewHome home, ShardMap cutMap, Topology topology) throws SQLException {
+    /**
+     * Removes, on the home's shards, the rows the table moves under way in {@code cutMap} copied or left
+     * where its rules do not route them; the lines say what went. Their keys: {@link #settleKeys}.
+     */
+    static List<String> removeCopies(NewHome home, ShardMap cutMap, Topology topology) throws SQLException {
         List<String> said = new ArrayList<>();
         Topology routing = cutMap.routing(topology);
         for (Map.Entry<String, Long> moving : cutMap.movingTables().entrySet()) {
@@ -58,8 +61,23 @@ final class UnfinishedTableMoves {
                     }
                 }
             }
-            said.addAll(settleKeys(home, topology.defaultShard(), moving.getKey(), rule instanceof TableRule.Sharded,
-                    moving.getValue()));
+        }
+        return said;
+    }
+
+    /**
+     * Settles, on the home's default shard, the catalog rows of the global unique keys the table moves
+     * under way in {@code cutMap} registered; the lines say what went. Run once the home's tables are
+     * checked against the backup, which read those rows as they were.
+     */
+    static List<String> settleKeys(NewHome home, ShardMap cutMap, Topology topology) throws SQLException {
+        List<String> said = new ArrayList<>();
+        Topology routing = cutMap.routing(topology);
+        for (Map.Entry<String, Long> moving : cutMap.movingTables().entrySet()) {
+            if (!moving.getKey().equals(ShardMap.EVERY_TABLE)) {
+                said.addAll(settleKeys(home, topology.defaultShard(), moving.getKey(),
+                        routing.ruleFor(moving.getKey()) instanceof TableRule.Sharded, moving.getValue()));
+            }
         }
         return said;
     }
