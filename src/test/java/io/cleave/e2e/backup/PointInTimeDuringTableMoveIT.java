@@ -43,10 +43,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * total, every transfer acknowledged before the cut, none begun after it, none by half, nothing
  * prepared), k.u's rows as read through the proxy at its cut, each once and on the shard the restored
  * map routes it to; k.u takes writes and its global unique key refuses a duplicate after the cut
- * during the cleanup. At each hold a backup is taken too ({@code auto}: physical on a server with its
- * mariadb-backup, as Debian's 10.11, else logical) and restored at its own cut: k.u on its home only
- * (a physical copy holds the move's partial copy on shard 1, which goes), or routed by key with its
- * global unique key enforced, as read through the proxy at the backup's cut.
+ * during the cleanup. At each hold, and at a third one inside the cutover once the key is registered
+ * (its lookups filled, the map not flipped), a backup is taken too ({@code auto}: physical on a server
+ * with its mariadb-backup, as Debian's 10.11, else logical) and restored at its own cut: k.u on its
+ * home only (a physical copy holds the move's copy on shard 1, which goes; no lookup or catalog row of
+ * the key left), or routed by key with its global unique key enforced, as read through the proxy.
  * (Restores to such cuts into another shard count: {@link PointInTimeDuringScaleIT}.)
  */
 class PointInTimeDuringTableMoveIT {
@@ -58,6 +59,8 @@ class PointInTimeDuringTableMoveIT {
         Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-pit-table-", BackupRestoreIT.SEARCHABLE);
         Path archive = work.resolve("archive");
         CountDownLatch releaseVerify = new CountDownLatch(1);
+        CountDownLatch atKeys = new CountDownLatch(1);
+        CountDownLatch releaseKeys = new CountDownLatch(1);
         CountDownLatch atCleanup = new CountDownLatch(1);
         CountDownLatch releaseCleanup = new CountDownLatch(1);
         try (CleaveTestHome home = CleaveTestHome.builder().shards(2)
@@ -82,6 +85,8 @@ class PointInTimeDuringTableMoveIT {
             CutRecord copying;
             CutRecord cleaning;
             String backupCopying;
+            String backupKeys;
+            Map<Long, Long> atKeysRegistered;
             String backupCleaning;
             Map<Long, Long> atCopying;
             Map<Long, Long> atCleaning;
@@ -89,6 +94,9 @@ class PointInTimeDuringTableMoveIT {
             daemon.daemon().moves().testHooks((point, id) -> {
                 if (point == MoveHooks.Point.VERIFYING) {
                     await(releaseVerify);
+                } else if (point == MoveHooks.Point.KEYS_REGISTERED && atKeys.getCount() > 0) {
+                    atKeys.countDown();
+                    await(releaseKeys);
                 } else if (point == MoveHooks.Point.CLEANING_UP && atCleanup.getCount() > 0) {
                     atCleanup.countDown();
                     await(releaseCleanup);
@@ -117,7 +125,21 @@ class PointInTimeDuringTableMoveIT {
                 assertThat(copying).as("a cut recorded: %s", archiver.lastProblem()).isNotNull();
                 assertThat(copying.mapVersion()).isEqualTo(held.version());
 
+                // Held inside the cutover, its keys registered and their lookups filled, the map not flipped:
+                // the updates of k.u paused first (the hold would hold them), so k.u is as read here.
+                updates.pause();
+                atKeysRegistered = rows(daemon);
                 releaseVerify.countDown();
+                assertThat(atKeys.await(2, TimeUnit.MINUTES)).as("the move registered its keys").isTrue();
+                assertThat(MoveChecks.count(daemon, 0, "SELECT COUNT(*) FROM cleave.unique_keys WHERE table_name = 'u'"))
+                        .as("k.u's global unique key registered before the flip").isEqualTo(1);
+                assertThat(daemon.daemon().shardMaps().current().version()).as("the map not flipped")
+                        .isEqualTo(held.version());
+                backupKeys = BackupAtOneCutIT.awaitDone(daemon, daemon.daemon().backups().start(archive.toString(),
+                        BackupEngine.AUTO));
+                releaseKeys.countDown();
+                updates.resume();
+
                 assertThat(atCleanup.await(2, TimeUnit.MINUTES)).as("the move reached its cleanup").isTrue();
                 load.awaitAcknowledged(100);
                 ShardMap flipped = daemon.daemon().shardMaps().current();
@@ -151,6 +173,7 @@ class PointInTimeDuringTableMoveIT {
                 assertThat(updates.errors).as("errors the updates of k.u saw").isZero();
             } finally {
                 releaseVerify.countDown();
+                releaseKeys.countDown();
                 releaseCleanup.countDown();
                 daemon.daemon().moves().testHooks(MoveHooks.NONE);
             }
@@ -194,6 +217,27 @@ class PointInTimeDuringTableMoveIT {
                 try (Connection c = h.proxy("k")) {
                     assertThat(RowUpdates.read(c, "u")).as("%s: k.u as read through the proxy at the cut", what)
                             .isEqualTo(atCopying);
+                }
+            }
+            try (RestoredHome h = restoreBackup(settings, archive, backupKeys, work.resolve("keys-backup"))) {
+                String what = "backup " + backupKeys + " (" + engine(archive, backupKeys) + ", k.u's keys registered, the"
+                        + " map not flipped)";
+                assertTableOnItsHome(h, what);
+                try (Connection c = h.proxy("k")) {
+                    assertThat(RowUpdates.read(c, "u")).as("%s: k.u as read through the proxy before the hold", what)
+                            .isEqualTo(atKeysRegistered);
+                }
+                String lookup = io.cleave.router.unique.UniqueIndex.lookupName("k", "u", "code");
+                for (int shard = 0; shard < 2; shard++) {
+                    try (Connection c = h.shard(shard)) {
+                        assertThat(RestoredHome.single(c, "SELECT COUNT(*) FROM information_schema.TABLES WHERE"
+                                + " TABLE_SCHEMA = 'cleave' AND TABLE_NAME = '" + lookup + "'"))
+                                .as("%s: the lookup the move made for k.u's key, on shard %d", what, shard).isZero();
+                    }
+                }
+                try (Connection c = h.shard(0)) {
+                    assertThat(RestoredHome.single(c, "SELECT COUNT(*) FROM cleave.unique_keys WHERE table_name = 'u'"))
+                            .as("%s: k.u's global unique key (the table was not sharded)", what).isZero();
                 }
             }
             try (RestoredHome h = restoreBackup(settings, archive, backupCleaning, work.resolve("cleaning-backup"))) {
