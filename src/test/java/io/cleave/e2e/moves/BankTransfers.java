@@ -45,7 +45,8 @@ public final class BankTransfers implements AutoCloseable {
             return (branch - 1) / branchesPerShard;
         }
 
-        int shards() {
+        /** The shards the branches lie on at the start. */
+        public int shards() {
             return (branches + branchesPerShard - 1) / branchesPerShard;
         }
 
@@ -55,7 +56,9 @@ public final class BankTransfers implements AutoCloseable {
     }
 
     private final Shape shape;
-    private final String url;
+    private volatile String url;
+    private final String password;
+    private final int socketTimeoutMillis;
     private final long seed;
     private final int[] hot;
     private final AtomicBoolean stop = new AtomicBoolean();
@@ -76,11 +79,30 @@ public final class BankTransfers implements AutoCloseable {
      * moves), so that the moving keys see plenty of writes.
      */
     public BankTransfers(Shape shape, int proxyPort, long seed, int[] hot) {
+        this(shape, "127.0.0.1:" + proxyPort, "", 60_000, seed, hot);
+    }
+
+    /**
+     * Transfers through the proxy at {@code proxy} (host:port), logging in as root with {@code password}; a statement
+     * unanswered for {@code socketTimeoutMillis} counts as a lost connection (a host cut off answers nothing).
+     */
+    public BankTransfers(Shape shape, String proxy, String password, int socketTimeoutMillis, long seed, int[] hot) {
         this.shape = shape;
-        this.url = "jdbc:mysql://127.0.0.1:" + proxyPort + "/bank?sslMode=DISABLED&allowPublicKeyRetrieval=true"
-                + "&connectTimeout=2000&socketTimeout=60000";
+        this.password = password;
+        this.socketTimeoutMillis = socketTimeoutMillis;
+        this.url = urlOf(proxy);
         this.seed = seed;
         this.hot = hot;
+    }
+
+    /** From now on writers that (re)connect go to the proxy at {@code proxy}: the clients moving to a new primary. */
+    public void retarget(String proxy) {
+        url = urlOf(proxy);
+    }
+
+    private String urlOf(String proxy) {
+        return "jdbc:mysql://" + proxy + "/bank?sslMode=DISABLED&allowPublicKeyRetrieval=true"
+                + "&connectTimeout=2000&socketTimeout=" + socketTimeoutMillis;
     }
 
     /** Creates the schema and rows through {@code proxy}. */
@@ -260,6 +282,7 @@ public final class BankTransfers implements AutoCloseable {
 
     private void write(Random random) {
         Connection c = null;
+        String connectedTo = url;
         boolean wasIdle = false;
         try {
             while (!stop.get()) {
@@ -275,8 +298,13 @@ public final class BankTransfers implements AutoCloseable {
                     idle.decrementAndGet();
                     wasIdle = false;
                 }
+                if (c != null && !connectedTo.equals(url)) {
+                    close(c); // retargeted: the clients move to the new primary's proxy
+                    c = null;
+                }
                 if (c == null) {
-                    c = connect();
+                    connectedTo = url;
+                    c = connect(connectedTo);
                     if (c == null) {
                         continue;
                     }
@@ -296,9 +324,9 @@ public final class BankTransfers implements AutoCloseable {
         }
     }
 
-    private Connection connect() throws InterruptedException {
+    private Connection connect(String to) throws InterruptedException {
         try {
-            Connection c = DriverManager.getConnection(url, "root", "");
+            Connection c = DriverManager.getConnection(to, "root", password);
             c.setAutoCommit(false);
             return c;
         } catch (SQLException e) {

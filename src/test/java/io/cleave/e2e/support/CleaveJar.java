@@ -37,10 +37,27 @@ public final class CleaveJar {
      * hook's system property), its output going to {@code log}.
      */
     public static Process up(CleaveTestHome home, java.nio.file.Path log, String... jvmOptions) throws IOException {
+        return start(upCommand(home.root(), home.configFile(), jvmOptions), log);
+    }
+
+    /** The command line of {@code cleave up} for the home at {@code root} (to run as is, or inside another host). */
+    public static List<String> upCommand(Path root, Path config, String... jvmOptions) {
         List<String> cmd = new ArrayList<>(List.of(javaBin()));
         cmd.addAll(List.of(jvmOptions));
-        cmd.addAll(List.of("-jar", JAR.toString(), "up", "--home=" + home.root(), "--config=" + home.configFile()));
-        return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        cmd.addAll(List.of("-jar", JAR.toString(), "up", "--home=" + root, "--config=" + config));
+        return cmd;
+    }
+
+    /** The command line of {@code cleave ARGS}. */
+    public static List<String> command(String... args) {
+        List<String> cmd = new ArrayList<>(List.of(javaBin(), "-jar", JAR.toString()));
+        cmd.addAll(List.of(args));
+        return cmd;
+    }
+
+    /** Starts {@code command}, its output (stdout and stderr) going to {@code log}. */
+    public static Process start(List<String> command, java.nio.file.Path log) throws IOException {
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     }
 
     /** Waits up to 90 s for a daemon {@link #up started} with a halting test hook to die like kill -9, saying {@code logged}. */
@@ -53,10 +70,17 @@ public final class CleaveJar {
     /** The admin API of a daemon started by {@link #up} once it reports ready; fails if the daemon exits first. */
     public static io.cleave.manager.admin.AdminClient awaitAdmin(CleaveTestHome home, Process up, java.nio.file.Path log)
             throws Exception {
+        return awaitAdmin(() -> io.cleave.manager.admin.AdminClient.connect(home.home()), up, log);
+    }
+
+    /** The admin API {@code client} finds, once it reports ready; fails if the daemon {@code up} exits first. */
+    public static io.cleave.manager.admin.AdminClient awaitAdmin(
+            java.util.function.Supplier<java.util.Optional<io.cleave.manager.admin.AdminClient>> clients, Process up,
+            java.nio.file.Path log) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
         while (System.nanoTime() < deadline) {
             assertThat(up.isAlive()).as("daemon running:\n%s", java.nio.file.Files.readString(log)).isTrue();
-            var client = io.cleave.manager.admin.AdminClient.connect(home.home());
+            var client = clients.get();
             if (client.isPresent()) {
                 try {
                     if (client.get().status().ready()) {
@@ -74,13 +98,19 @@ public final class CleaveJar {
     /** Logs in to the proxy of a daemon started by {@link #up} once it listens; fails if the daemon exits first. */
     public static java.sql.Connection awaitProxy(CleaveTestHome home, Process up, java.nio.file.Path log, String database)
             throws Exception {
+        return awaitProxy("127.0.0.1:" + home.proxyPort(), "", up, log, database);
+    }
+
+    /** Logs in as root with {@code password} to the proxy at {@code proxy} (host:port) once it listens. */
+    public static java.sql.Connection awaitProxy(String proxy, String password, Process up, java.nio.file.Path log,
+                                                 String database) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
         java.sql.SQLException last = null;
         while (System.nanoTime() < deadline) {
             assertThat(up.isAlive()).as("daemon running:\n%s", java.nio.file.Files.readString(log)).isTrue();
             try {
-                return java.sql.DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + home.proxyPort() + "/" + database
-                        + "?sslMode=DISABLED&allowPublicKeyRetrieval=true&connectTimeout=2000", "root", "");
+                return java.sql.DriverManager.getConnection("jdbc:mysql://" + proxy + "/" + database
+                        + "?sslMode=DISABLED&allowPublicKeyRetrieval=true&connectTimeout=2000", "root", password);
             } catch (java.sql.SQLException e) {
                 last = e;
                 Thread.sleep(200);

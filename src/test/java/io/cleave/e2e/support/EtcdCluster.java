@@ -17,6 +17,7 @@ public final class EtcdCluster implements AutoCloseable {
 
     private final List<Process> members = new ArrayList<>();
     private final List<Integer> clientPorts = new ArrayList<>();
+    private final List<String> clientUrls = new ArrayList<>();
 
     /** The etcd binary, when installed. */
     public static boolean installed() {
@@ -29,30 +30,56 @@ public final class EtcdCluster implements AutoCloseable {
     }
 
     public static EtcdCluster start(Path dir) throws IOException, InterruptedException {
-        EtcdCluster cluster = new EtcdCluster();
-        List<Integer> peers = new ArrayList<>();
+        List<Member> members = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            cluster.clientPorts.add(CleaveTestHome.freePort());
-            peers.add(CleaveTestHome.freePort());
+            members.add(new Member("127.0.0.1", CleaveTestHome.freePort(), CleaveTestHome.freePort(), List.of()));
         }
+        return start(dir, members);
+    }
+
+    /** Three members, member i in host {@code hosts[i]} of {@code net}, on that host's address (ports 2379, 2380). */
+    public static EtcdCluster startIn(NetnsHosts net, List<String> hosts, Path dir) throws IOException, InterruptedException {
+        List<Member> members = new ArrayList<>();
+        for (String host : hosts) {
+            members.add(new Member(net.address(host), 2379, 2380, net.inHost(host, List.of())));
+        }
+        return start(dir, members);
+    }
+
+    /** One member: its address, ports, and the command prefix it runs under (e.g. {@code ip netns exec NS}). */
+    private record Member(String host, int clientPort, int peerPort, List<String> prefix) {
+        String client() {
+            return "http://" + host + ":" + clientPort;
+        }
+
+        String peer() {
+            return "http://" + host + ":" + peerPort;
+        }
+    }
+
+    private static EtcdCluster start(Path dir, List<Member> members) throws IOException, InterruptedException {
+        EtcdCluster cluster = new EtcdCluster();
         StringBuilder initial = new StringBuilder();
-        for (int i = 0; i < 3; i++) {
-            initial.append(i == 0 ? "" : ",").append("m").append(i).append("=http://127.0.0.1:").append(peers.get(i));
+        for (int i = 0; i < members.size(); i++) {
+            initial.append(i == 0 ? "" : ",").append("m").append(i).append("=").append(members.get(i).peer());
         }
         String token = "cleave-it-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
         try {
-            for (int i = 0; i < 3; i++) {
-                String client = "http://127.0.0.1:" + cluster.clientPorts.get(i);
-                String peer = "http://127.0.0.1:" + peers.get(i);
-                Process p = new ProcessBuilder("etcd", "--name", "m" + i, "--data-dir", dir.resolve("m" + i).toString(),
-                        "--listen-client-urls", client, "--advertise-client-urls", client,
-                        "--listen-peer-urls", peer, "--initial-advertise-peer-urls", peer,
+            for (int i = 0; i < members.size(); i++) {
+                Member m = members.get(i);
+                cluster.clientUrls.add(m.client());
+                cluster.clientPorts.add(m.clientPort());
+                List<String> command = new ArrayList<>(m.prefix());
+                command.addAll(List.of("etcd", "--name", "m" + i, "--data-dir", dir.resolve("m" + i).toString(),
+                        "--listen-client-urls", m.client(), "--advertise-client-urls", m.client(),
+                        "--listen-peer-urls", m.peer(), "--initial-advertise-peer-urls", m.peer(),
                         "--initial-cluster", initial.toString(), "--initial-cluster-state", "new",
-                        "--initial-cluster-token", token, "--heartbeat-interval", "100", "--election-timeout", "1000")
+                        "--initial-cluster-token", token, "--heartbeat-interval", "100", "--election-timeout", "1000"));
+                Process p = new ProcessBuilder(command)
                         .redirectErrorStream(true).redirectOutput(dir.resolve("m" + i + ".log").toFile()).start();
                 cluster.members.add(p);
             }
-            cluster.awaitListening();
+            cluster.awaitListening(members);
             return cluster;
         } catch (IOException | InterruptedException | RuntimeException e) {
             cluster.close();
@@ -60,12 +87,13 @@ public final class EtcdCluster implements AutoCloseable {
         }
     }
 
-    private void awaitListening() throws InterruptedException {
+    private void awaitListening(List<Member> all) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        for (int port : clientPorts) {
+        for (Member m : all) {
+            int port = m.clientPort();
             while (true) {
                 try (Socket s = new Socket()) {
-                    s.connect(new InetSocketAddress("127.0.0.1", port), 200);
+                    s.connect(new InetSocketAddress(m.host(), port), 200);
                     break;
                 } catch (IOException e) {
                     if (System.nanoTime() > deadline) {
@@ -83,7 +111,7 @@ public final class EtcdCluster implements AutoCloseable {
 
     /** The members' client URLs. */
     public List<String> urls() {
-        return clientPorts.stream().map(p -> "http://127.0.0.1:" + p).toList();
+        return List.copyOf(clientUrls);
     }
 
     /** A config's coordination section naming {@code urls}. */

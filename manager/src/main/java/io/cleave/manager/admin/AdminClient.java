@@ -40,7 +40,7 @@ public final class AdminClient {
     }
 
     private AdminClient(CleaveHome home, DaemonInfo info, String token) {
-        this("http://127.0.0.1:" + info.adminPort(), "the daemon of " + home + " (pid " + info.pid() + ") on admin port "
+        this(info.localAdminUrl(), "the daemon of " + home + " (pid " + info.pid() + ") on admin port "
                 + info.adminPort(), info, token);
     }
 

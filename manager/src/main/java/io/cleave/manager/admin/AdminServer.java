@@ -71,16 +71,16 @@ public final class AdminServer implements AutoCloseable {
      * @param explain  plans a statement for POST /v1/explain
      * @param xa       lists and settles in-doubt XA branches for /v1/xa
      */
-    public AdminServer(int port, String token, PrometheusMeterRegistry registry, Supplier<StatusReport> status,
+    public AdminServer(String host, int port, String token, PrometheusMeterRegistry registry, Supplier<StatusReport> status,
                        Runnable shutdown, Function<String, ExplainReport> explain, InDoubtTransactions xa,
                        MoveService moves, io.cleave.manager.imports.ImportService imports,
                        io.cleave.manager.scale.ScaleService scale, io.cleave.manager.backup.BackupService backups) {
         this.expectedAuth = ("Bearer " + token).getBytes(StandardCharsets.UTF_8);
         try {
-            server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 16);
+            server = HttpServer.create(new InetSocketAddress(InetAddress.getByName(host), port), 16);
         } catch (BindException e) {
-            throw new IllegalStateException("admin port " + port + " on 127.0.0.1 is in use (another daemon?): "
-                    + "stop that process or set admin.port in the config", e);
+            throw new IllegalStateException(io.cleave.manager.config.ListenCheck.bindRefusal(host, port,
+                    "the admin API (admin.listen or admin.port)", e), e);
         } catch (IOException e) {
             throw new IllegalStateException("cannot open the admin port " + port + ": " + e.getMessage(), e);
         }
@@ -301,7 +301,7 @@ public final class AdminServer implements AutoCloseable {
 
     public void start() {
         server.start();
-        log.info("admin API listening on http://127.0.0.1:{}", port());
+        log.info("admin API listening on {}:{}", server.getAddress().getAddress().getHostAddress(), port());
     }
 
     public int port() {

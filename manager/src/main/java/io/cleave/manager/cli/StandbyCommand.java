@@ -2,6 +2,8 @@ package io.cleave.manager.cli;
 
 import io.cleave.manager.config.CleaveConfig;
 import io.cleave.manager.config.ConfigLoader;
+import io.cleave.manager.config.HostPort;
+import io.cleave.manager.config.ListenAddresses;
 import io.cleave.manager.config.ServerConfig;
 import io.cleave.manager.config.StandbySource;
 import io.cleave.manager.standby.StandbyConfig;
@@ -15,6 +17,7 @@ import picocli.CommandLine.Option;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 
 /**
@@ -56,6 +59,19 @@ public final class StandbyCommand implements Callable<Integer> {
     @Option(names = "--admin-port", paramLabel = "N", description = "This standby daemon's admin API port.")
     Integer adminPort;
 
+    @Option(names = "--admin-listen", paramLabel = "HOST:PORT", description = "This standby daemon's admin API address,"
+            + " instead of --admin-port (127.0.0.1); the API has no authentication but its token: listen beyond"
+            + " loopback only on a network you trust.")
+    String adminListen;
+
+    @Option(names = "--bind-address", paramLabel = "ADDRESS", description = "The address this standby's shards listen"
+            + " on besides loopback (server.bind_address), e.g. its own address for the pair's other home.")
+    String bindAddress;
+
+    @Option(names = "--advertise-host", paramLabel = "HOST", description = "The host the pair's other home reaches"
+            + " this one at (server.advertise_host; default: --bind-address).")
+    String advertiseHost;
+
     @Option(names = "--proxy-listen", paramLabel = "HOST:PORT", description = "Where this home's proxy listens once"
             + " it is primary.")
     String proxyListen;
@@ -85,7 +101,13 @@ public final class StandbyCommand implements Callable<Integer> {
         tokenFile = tokenFile != null ? tokenFile : source.primaryTokenFile();
         via = via != null ? via : source.via();
         basePort = basePort != null ? basePort : config.server().basePort();
-        adminPort = adminPort != null ? adminPort : config.adminPort();
+        if (adminPort == null && adminListen == null) {
+            adminPort = config.adminPort();
+            adminListen = config.listen().adminHost().equals(ListenAddresses.LOOPBACK) ? null
+                    : new HostPort(config.listen().adminHost(), config.adminPort()).toString();
+        }
+        bindAddress = bindAddress != null ? bindAddress : config.listen().shardBind();
+        advertiseHost = advertiseHost != null ? advertiseHost : config.listen().advertiseHost().orElse(null);
         proxyListen = proxyListen != null ? proxyListen : config.proxy().listen().host() + ":" + config.proxy().listen().port();
         if (serverIdBase == 0 && config.server().serverIdBase() != ServerConfig.DEFAULT_SERVER_ID_BASE) {
             serverIdBase = config.server().serverIdBase();
@@ -105,6 +127,12 @@ public final class StandbyCommand implements Callable<Integer> {
             return ExitCodes.OK;
         }
         fromConfig();
+        String adminHost = ListenAddresses.LOOPBACK;
+        if (adminListen != null) {
+            HostPort admin = HostPort.parse(adminListen);
+            adminHost = admin.host();
+            adminPort = admin.port();
+        }
         if (primary == null || tokenFile == null || via == null || options.home == null || basePort == null
                 || adminPort == null || proxyListen == null) {
             throw new CommandLine.ParameterException(spec.commandLine(), "give --primary, --primary-token-file, --via,"
@@ -116,7 +144,9 @@ public final class StandbyCommand implements Callable<Integer> {
             out.println(line);
             out.flush();
         }).run(new StandbySeed.Request(primary, token, options.home().root(), via,
-                new StandbyConfig(basePort, adminPort, proxyListen, serverIdBase)));
+                new StandbyConfig(basePort, adminPort, proxyListen, serverIdBase, new ListenAddresses(
+                        bindAddress == null ? ListenAddresses.LOOPBACK : bindAddress, Optional.ofNullable(advertiseHost),
+                        adminHost))));
         out.printf("standby of %s built in %s from backup %s: %,d rows on %d shards in %.1f s, each shard replicating%n",
                 primary, r.home(), r.backup(), r.rows(), r.shards(), r.millis() / 1000.0);
         out.println("start it with: cleave up --home " + r.home() + " --config " + r.config());

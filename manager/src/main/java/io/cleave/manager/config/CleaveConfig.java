@@ -21,11 +21,13 @@ import java.util.OptionalInt;
  * @param backup        where backups go and whether binlogs are archived for point-in-time recovery
  * @param standby       on a standby's config, the primary it is seeded from ({@code cleave standby})
  * @param coordination  the etcd cluster that holds a standby pair's primary and epoch (automatic failover)
+ * @param adminPort     the admin API's port ({@code admin.listen} or {@code admin.port}; 0: any free port)
+ * @param listen        the addresses the shards and the admin API listen on, and the one other hosts use
  */
 public record CleaveConfig(Path source, int shards, ServerConfig server, long bufferPoolBytes,
                            List<Path> datadirRoots, Optional<Path> logDir, OptionalInt ioCapacity,
                            Optional<Long> redoWriteRate, CpuSets cpuSets,
-                           ProxyConfig proxy, int adminPort, ShardingConfig sharding, BackupConfig backup,
+                           ProxyConfig proxy, int adminPort, ListenAddresses listen, ShardingConfig sharding, BackupConfig backup,
                            Optional<StandbySource> standby, Optional<CoordinationConfig> coordination) {
 
     public static final int DEFAULT_ADMIN_PORT = 6034;
@@ -41,7 +43,7 @@ public record CleaveConfig(Path source, int shards, ServerConfig server, long bu
     /** This config with the shards' server settings {@code server} (a standby pair adds its options to them). */
     public CleaveConfig withServer(ServerConfig server) {
         return new CleaveConfig(source, shards, server, bufferPoolBytes, datadirRoots, logDir, ioCapacity,
-                redoWriteRate, cpuSets, proxy, adminPort, sharding, backup, standby, coordination);
+                redoWriteRate, cpuSets, proxy, adminPort, listen, sharding, backup, standby, coordination);
     }
 
     /**
@@ -50,6 +52,6 @@ public record CleaveConfig(Path source, int shards, ServerConfig server, long bu
      */
     public CleaveConfig withShards(int n) {
         return n == shards ? this : new CleaveConfig(source, n, server, bufferPoolBytes, datadirRoots, logDir, ioCapacity,
-                redoWriteRate, cpuSets, proxy, adminPort, sharding, backup, standby, coordination);
+                redoWriteRate, cpuSets, proxy, adminPort, listen, sharding, backup, standby, coordination);
     }
 }

@@ -67,7 +67,8 @@ public final class ConfigLoader {
         YamlMapping top = new YamlMapping(root, "", problems);
 
         int shards = top.integer("shards", 4, 1, MAX_SHARDS);
-        ServerConfig server = server(top.mapping("server"), dir);
+        YamlMapping serverSection = top.mapping("server");
+        ServerConfig server = server(serverSection, dir);
         long bufferPool = top.size("buffer_pool", 1L << 30);
         if (bufferPool / shards < MIN_POOL_PER_SHARD) {
             problems.add(top.lineOf("buffer_pool"), "buffer_pool", ByteSize.format(bufferPool) + " split across "
@@ -85,7 +86,25 @@ public final class ConfigLoader {
         ProxyConfig proxy = proxy(top.mapping("proxy"), dir);
         YamlMapping admin = top.mapping("admin");
         int adminPort = admin.integer("port", CleaveConfig.DEFAULT_ADMIN_PORT, 0, 65535); // 0: any free port
+        String adminHost = ListenAddresses.LOOPBACK;
+        Optional<String> adminListen = admin.string("listen");
+        if (adminListen.isPresent()) {
+            if (admin.string("port").isPresent()) {
+                problems.add(admin.lineOf("port"), admin.field("port"), "give admin.listen or admin.port, not both");
+            }
+            try {
+                HostPort hp = HostPort.parse(adminListen.get());
+                ListenAddresses.addressProblem(hp.host()).ifPresent(p -> problems.add(admin.lineOf("listen"),
+                        admin.field("listen"), p));
+                adminHost = hp.host();
+                adminPort = hp.port();
+            } catch (IllegalArgumentException e) {
+                problems.add(admin.lineOf("listen"), admin.field("listen"), e.getMessage());
+            }
+        }
         admin.rejectUnknownKeys();
+        ListenAddresses listen = listenAddresses(serverSection, adminHost, admin);
+        serverSection.rejectUnknownKeys();
         ShardingConfig sharding = new ShardingLoader(top.mapping("sharding"), shards).load();
         BackupConfig backup = backup(top.mapping("backup"), dir);
         Optional<StandbySource> standby = standby(top.mapping("standby"), dir);
@@ -99,7 +118,7 @@ public final class ConfigLoader {
         }
         problems.throwIfAny();
         return new CleaveConfig(file, shards, server, bufferPool, roots, logDir, ioCapacity, redoWriteRate, cpuSets, proxy,
-                adminPort, sharding, backup, standby, coordination);
+                adminPort, listen, sharding, backup, standby, coordination);
     }
 
     /** The coordination section: etcd's client URLs (http://HOST:PORT) and the pair's name; none without URLs. */
@@ -231,6 +250,30 @@ public final class ConfigLoader {
         return new CpuSets.Explicit(lists);
     }
 
+    /**
+     * server.bind_address and server.advertise_host (read here, not by {@link #server}, which has no admin section):
+     * a wildcard address needs the advertised host other hosts use.
+     */
+    private static ListenAddresses listenAddresses(YamlMapping server, String adminHost, YamlMapping admin) {
+        Problems problems = server.problems();
+        String bind = server.string("bind_address", ListenAddresses.LOOPBACK);
+        ListenAddresses.addressProblem(bind).ifPresent(p -> problems.add(server.lineOf("bind_address"),
+                server.field("bind_address"), p));
+        Optional<String> advertise = server.string("advertise_host");
+        advertise.filter(h -> !h.matches("[A-Za-z0-9.:_-]+") || ListenAddresses.isWildcard(h)).ifPresent(h -> problems.add(
+                server.lineOf("advertise_host"), server.field("advertise_host"), "'" + h + "' is not a host name or"
+                        + " address other hosts can connect to: expected e.g. 10.0.0.1 or db-a.example.com"));
+        if (advertise.isEmpty() && ListenAddresses.isWildcard(bind)) {
+            problems.add(server.lineOf("bind_address"), server.field("bind_address"), "'" + bind + "' listens on every"
+                    + " address: set server.advertise_host to the one a standby's replicas connect to");
+        }
+        if (advertise.isEmpty() && ListenAddresses.isWildcard(adminHost)) {
+            problems.add(admin.lineOf("listen"), admin.field("listen"), "'" + adminHost + "' listens on every address:"
+                    + " set server.advertise_host to the one the pair's other home and etcd's readers use");
+        }
+        return new ListenAddresses(bind, advertise, adminHost);
+    }
+
     private static ServerConfig server(YamlMapping server, Path dir) {
         Problems problems = server.problems();
         String binary = server.string("binary", "auto");
@@ -261,7 +304,6 @@ public final class ConfigLoader {
             }
             extra.string(key).ifPresent(v -> options.put(key, v));
         }
-        server.rejectUnknownKeys();
         return new ServerConfig(choice, basePort, options, osUser, serverIdBase);
     }
 

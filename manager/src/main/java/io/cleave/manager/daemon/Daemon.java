@@ -189,15 +189,16 @@ public final class Daemon implements AutoCloseable {
                         provisioned.shardMaps(), config.sharding().topology(), this::cutWindows, config.source(),
                         provisioned.binary()),
                         config.backup(), registry, home.state().resolve("backup-scratch"));
-                admin = new AdminServer(config.adminPort(), provisioned.adminToken(), registry, () -> statusReport(true),
+                admin = new AdminServer(config.listen().adminHost(), config.adminPort(), provisioned.adminToken(), registry, () -> statusReport(true),
                         this::requestShutdown, this::explain, inDoubtTransactions(), moves, imports, scale, backups);
                 admin.repair(this::repairSchemas);
                 wireStandby();
                 shardsReadOnly = new io.cleave.manager.coordination.ShardsReadOnly(links);
-                coordination = PairCoordination.create(config, home, admin.port(), pairActions(), registry);
+                coordination = PairCoordination.create(config, home, config.listen().adminUrl(admin.port()), pairActions(), registry);
                 admin.coordination(() -> coordination == null ? null : coordination.report(), this::rejoin);
                 admin.start();
-                new DaemonInfo(ProcessHandle.current().pid(), admin.port(), startedAt.toString(), version()).write(home);
+                new DaemonInfo(ProcessHandle.current().pid(), admin.port(), startedAt.toString(), version(),
+                        config.listen().adminHost()).write(home);
                 supervisors.all().forEach(InstanceSupervisor::start);
             } catch (RuntimeException e) {
                 log.error("daemon start failed: {}", e.getMessage());
@@ -342,7 +343,7 @@ public final class Daemon implements AutoCloseable {
      * admin request that would write to its replicas.
      */
     private void wireStandby() {
-        primarySide = new io.cleave.manager.standby.PrimarySide(home, links, this::shardEndpoints,
+        primarySide = new io.cleave.manager.standby.PrimarySide(home, links, this::advertisedShardEndpoints,
                 config.server().serverIdBase(), this::writePairCnfs);
         replication = new io.cleave.manager.standby.ReplicationMonitor(home, links, this::shardEndpoints, registry, scheduler);
         admin.standby(replication::report, () -> {
@@ -475,7 +476,7 @@ public final class Daemon implements AutoCloseable {
             try {
                 accounts.adoptReplicated(runningDatadirs(), request.accounts());
                 answer = new io.cleave.manager.standby.TakeOver(home, links,
-                        shardEndpoints().stream().filter(e -> !e.attached()).toList(), primarySide,
+                        advertisedShardEndpoints().stream().filter(e -> !e.attached()).toList(), primarySide,
                         coordination == null ? io.cleave.manager.standby.TakeOver.ClaimMove.NONE
                                 : coordination::takeOverLive).run(request);
                 if (coordination != null) {
@@ -808,6 +809,12 @@ public final class Daemon implements AutoCloseable {
         return endpoints;
     }
 
+    /** The shards as the pair's other home reaches them: at server.advertise_host (else server.bind_address). */
+    private List<ShardEndpoint> advertisedShardEndpoints() {
+        String host = config.listen().shardHost();
+        return shardEndpoints().stream().map(e -> e.attached() ? e : e.withHost(host)).toList();
+    }
+
     private ShardEndpoint endpointOf(InstancePlan plan) {
         return new ShardEndpoint(plan.index(), plan.name(), plan.socket(), "127.0.0.1", plan.port(), ShardAccount.USER,
                 provisioned.account().secret());
@@ -1106,12 +1113,16 @@ public final class Daemon implements AutoCloseable {
             if (ProcessInspector.findServerFor(plan.cnf()).isPresent()) {
                 continue; // its own server holds the port; it will be adopted
             }
-            try (ServerSocket socket = new ServerSocket()) {
-                socket.setReuseAddress(true);
-                socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), plan.port()));
-            } catch (IOException e) {
-                throw new IllegalStateException("port " + plan.port() + " for " + plan.name()
-                        + " on 127.0.0.1 is taken by another process: free it, or set server.base_port in " + config.source());
+            for (String address : config.listen().shardBindOption().split(",")) {
+                try (ServerSocket socket = new ServerSocket()) {
+                    socket.setReuseAddress(true);
+                    socket.bind(new InetSocketAddress(InetAddress.getByName(address), plan.port()));
+                } catch (java.net.BindException e) {
+                    throw new IllegalStateException(io.cleave.manager.config.ListenCheck.bindRefusal(address, plan.port(), plan.name()
+                            + " (server.base_port + " + plan.index() + ")", e) + " in " + config.source());
+                } catch (IOException e) {
+                    throw new IllegalStateException("cannot check port " + plan.port() + " on " + address + ": " + e.getMessage(), e);
+                }
             }
         }
     }

@@ -21,14 +21,14 @@ final class PairCoordination {
     }
 
     /** The coordinator of this home's pair, not started yet; null when the config has no coordination section. */
-    static PairCoordinator create(CleaveConfig config, CleaveHome home, int adminPort, PairActions actions,
+    static PairCoordinator create(CleaveConfig config, CleaveHome home, String adminUrl, PairActions actions,
                                   MeterRegistry registry) {
         if (config.coordination().isEmpty()) {
             return null;
         }
         CoordinationConfig c = config.coordination().get();
         PairCoordinator coordinator = new PairCoordinator(c, new EtcdPairStore(c, PairCoordinator.callTimeout(c)), actions,
-                hostName(), "http://127.0.0.1:" + adminPort, System::nanoTime);
+                hostName(), adminUrl, System::nanoTime);
         Gauge.builder("cleave_coordination_epoch", coordinator, k -> k.report().epoch())
                 .description("The standby pair's epoch in etcd, as last read").register(registry);
         Gauge.builder("cleave_coordination_holds_lease", coordinator, k -> k.report().holdsLease() ? 1 : 0)

@@ -17,6 +17,11 @@ public record ShardEndpoint(int index, String name, Path socket, String host, in
         this(index, name, socket, host, port, user, secret, false);
     }
 
+    /** This endpoint reached at {@code host} (the address another host uses) instead. */
+    public ShardEndpoint withHost(String host) {
+        return new ShardEndpoint(index, name, socket, host, port, user, secret, attached);
+    }
+
     @Override
     public String toString() {
         return name + " (" + (socket != null ? socket : host + ":" + port) + ", user " + user + ")";

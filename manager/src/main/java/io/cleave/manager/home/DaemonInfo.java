@@ -9,8 +9,23 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Optional;
 
-/** {@code state/daemon.json}: how the CLI finds a running daemon of a home. */
-public record DaemonInfo(long pid, int adminPort, String startedAt, String version) {
+/**
+ * {@code state/daemon.json}: how the CLI finds a running daemon of a home.
+ *
+ * @param adminHost the address the admin API listens on (admin.listen); null in files of older daemons: loopback
+ */
+@com.fasterxml.jackson.annotation.JsonIgnoreProperties(ignoreUnknown = true)
+public record DaemonInfo(long pid, int adminPort, String startedAt, String version, String adminHost) {
+
+    public DaemonInfo(long pid, int adminPort, String startedAt, String version) {
+        this(pid, adminPort, startedAt, version, null);
+    }
+
+    /** The admin API's base URL as a client on this host reaches it. */
+    public String localAdminUrl() {
+        String host = adminHost == null || adminHost.equals("0.0.0.0") ? "127.0.0.1" : adminHost.equals("::") ? "::1" : adminHost;
+        return "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + adminPort;
+    }
 
     private static final ObjectMapper JSON = new ObjectMapper();
 

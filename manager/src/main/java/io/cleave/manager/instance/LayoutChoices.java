@@ -16,7 +16,9 @@ final class LayoutChoices {
         SettingGroup g = SettingGroup.IDENTITY;
         out.add(Choice.pinned(g, "server_id", p.serverId(), "unique per shard, so binlog events name the shard that wrote them"));
         out.add(Choice.pinned(g, "port", p.port(), "server.base_port + " + p.index()));
-        out.add(Choice.pinned(g, "bind_address", "127.0.0.1", "only the proxy and local tools reach a shard"));
+        String bind = c.config().listen().shardBindOption();
+        out.add(Choice.pinned(g, "bind_address", bind, bind.equals("127.0.0.1") ? "only the proxy and local tools reach a shard"
+                : "server.bind_address: a standby's replicas on another host reach the shard there; loopback stays for the proxy"));
         out.add(Choice.pinned(g, "socket", p.socket(), "the proxy talks to local shards over their Unix socket"));
         out.add(Choice.pinned(g, "pid_file", p.pidFile(), "in the home's run directory"));
         out.add(Choice.pinned(g, "tmpdir", p.tmpdir(), "the shard's own temporary files, in the home's run directory:"

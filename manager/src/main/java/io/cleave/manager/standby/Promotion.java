@@ -11,6 +11,12 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * Makes a standby's shards primaries when the primary host is gone (or fenced by the operator): each
@@ -74,13 +80,66 @@ public final class Promotion {
         if (refused != null) {
             throw new IllegalStateException(refused);
         }
+        Map<Integer, Long> ioStopMillis = stopReceiving(shards, drainRelayLog);
         List<ShardPromotion> out = new ArrayList<>();
         for (int shard : shards) {
             try (Connection c = links.open(shard)) {
-                out.add(promoteShard(shard, c, drainRelayLog));
+                out.add(promoteShard(shard, c, drainRelayLog, ioStopMillis.get(shard)));
             }
         }
         return becomePrimary(out);
+    }
+
+    /**
+     * Stops every shard's IO thread at once; how long each took. A semi-sync replica's IO thread, as it stops, opens
+     * a connection to its primary to kill its dump thread there, waiting up to rpl_semi_sync_slave_kill_conn_timeout
+     * (5 s by default): with the primary's host cut off that was 5 s per shard, one shard after another. In a
+     * failover ({@code primaryGone}) that wait is cut to 1 s (the primary is lost or fenced: its dump thread does
+     * not matter), and put back after; a switchover's primary answers at once.
+     */
+    private Map<Integer, Long> stopReceiving(List<Integer> shards, boolean primaryGone)
+            throws SQLException, InterruptedException {
+        ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, shards.size()), r -> {
+            Thread t = new Thread(r, "promotion-stop-io");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            Map<Integer, Future<Long>> stops = new TreeMap<>();
+            for (int shard : shards) {
+                stops.put(shard, pool.submit(() -> {
+                    try (Connection c = links.open(shard); Statement s = c.createStatement()) {
+                        long started = System.nanoTime();
+                        if (!primaryGone) {
+                            s.execute("STOP SLAVE IO_THREAD");
+                            return (System.nanoTime() - started) / 1_000_000;
+                        }
+                        String timeout = single(s, "SELECT @@GLOBAL.rpl_semi_sync_slave_kill_conn_timeout");
+                        s.execute("SET GLOBAL rpl_semi_sync_slave_kill_conn_timeout = 1");
+                        try {
+                            s.execute("STOP SLAVE IO_THREAD");
+                        } finally {
+                            s.execute("SET GLOBAL rpl_semi_sync_slave_kill_conn_timeout = " + Integer.parseInt(timeout));
+                        }
+                        return (System.nanoTime() - started) / 1_000_000;
+                    }
+                }));
+            }
+            Map<Integer, Long> millis = new TreeMap<>();
+            for (Map.Entry<Integer, Future<Long>> e : stops.entrySet()) {
+                try {
+                    millis.put(e.getKey(), e.getValue().get());
+                } catch (ExecutionException failed) {
+                    if (failed.getCause() instanceof SQLException sql) {
+                        throw sql;
+                    }
+                    throw new IllegalStateException("shard " + e.getKey() + ": " + failed.getCause(), failed.getCause());
+                }
+            }
+            return millis;
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     private List<ShardPromotion> becomePrimary(List<ShardPromotion> out) {
@@ -90,11 +149,10 @@ public final class Promotion {
         return out;
     }
 
-    private ShardPromotion promoteShard(int shard, Connection c, boolean drainRelayLog)
+    /** Promotes one shard whose IO thread {@link #stopReceiving stopped} (in {@code ioStopMillis}). */
+    private ShardPromotion promoteShard(int shard, Connection c, boolean drainRelayLog, long ioStopMillis)
             throws SQLException, InterruptedException {
         try (Statement s = c.createStatement()) {
-            long started = System.nanoTime();
-            s.execute("STOP SLAVE IO_THREAD");
             long ioStopped = System.nanoTime();
             if (drainRelayLog) {
                 drain(shard, s);
@@ -103,8 +161,7 @@ public final class Promotion {
             s.execute("STOP SLAVE");
             // Where a promotion's time goes: a stop waits when a thread is blocked (the network, an unfinished group).
             log.info("shard {}: IO thread stopped in {} ms, relay log applied in {} ms, replica stopped in {} ms", shard,
-                    (ioStopped - started) / 1_000_000, (drained - ioStopped) / 1_000_000,
-                    (System.nanoTime() - drained) / 1_000_000);
+                    ioStopMillis, (drained - ioStopped) / 1_000_000, (System.nanoTime() - drained) / 1_000_000);
             String gtid = single(s, "SELECT @@gtid_slave_pos");
             s.execute("RESET SLAVE ALL");
             s.execute("SET GLOBAL rpl_semi_sync_slave_enabled = OFF");

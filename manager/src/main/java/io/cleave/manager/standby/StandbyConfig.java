@@ -1,5 +1,7 @@
 package io.cleave.manager.standby;
 
+import io.cleave.manager.config.HostPort;
+import io.cleave.manager.config.ListenAddresses;
 import org.yaml.snakeyaml.DumperOptions;
 import org.yaml.snakeyaml.Yaml;
 
@@ -16,8 +18,14 @@ import java.util.Map;
  * @param adminPort    the standby daemon's admin API
  * @param proxyListen  where the standby's proxy will listen once it is promoted
  * @param serverIdBase the standby's shards' server_id base; 0: the primary's + 1000
+ * @param listen       the standby's own listen and advertised addresses (the primary's name the primary's host)
  */
-public record StandbyConfig(int basePort, int adminPort, String proxyListen, int serverIdBase) {
+public record StandbyConfig(int basePort, int adminPort, String proxyListen, int serverIdBase, ListenAddresses listen) {
+
+    /** A standby on loopback addresses. */
+    public StandbyConfig(int basePort, int adminPort, String proxyListen, int serverIdBase) {
+        this(basePort, adminPort, proxyListen, serverIdBase, ListenAddresses.DEFAULT);
+    }
 
     static final Map<String, String> REPLICA_OPTIONS = Map.of(
             "read_only", "ON",
@@ -33,8 +41,18 @@ public record StandbyConfig(int basePort, int adminPort, String proxyListen, int
         Map<String, Object> server = mapping(root, "server");
         server.put("base_port", basePort);
         server.put("server_id_base", serverIdBase);
+        server.remove("advertise_host");
+        server.put("bind_address", listen.shardBind());
+        listen.advertiseHost().ifPresent(h -> server.put("advertise_host", h));
         mapping(server, "options").putAll(REPLICA_OPTIONS);
-        mapping(root, "admin").put("port", adminPort);
+        Map<String, Object> admin = mapping(root, "admin");
+        admin.remove("port");
+        admin.remove("listen");
+        if (listen.adminHost().equals(ListenAddresses.LOOPBACK)) {
+            admin.put("port", adminPort);
+        } else {
+            admin.put("listen", new HostPort(listen.adminHost(), adminPort).toString());
+        }
         mapping(root, "proxy").put("listen", proxyListen);
         DumperOptions options = new DumperOptions();
         options.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);

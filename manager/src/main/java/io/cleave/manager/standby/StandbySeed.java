@@ -64,7 +64,7 @@ public final class StandbySeed {
         Attachment attachment = primary.attachStandby();
         StandbyConfig config = request.config().serverIdBase() > 0 ? request.config()
                 : new StandbyConfig(request.config().basePort(), request.config().adminPort(), request.config().proxyListen(),
-                attachment.serverIdBase() + SERVER_ID_STEP);
+                attachment.serverIdBase() + SERVER_ID_STEP, request.config().listen());
         if (attachment.serverIdBase() == config.serverIdBase()) {
             throw new IllegalArgumentException("the standby's server_id_base " + config.serverIdBase()
                     + " is the primary's: give it another");

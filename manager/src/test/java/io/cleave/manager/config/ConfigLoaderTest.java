@@ -235,6 +235,47 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void shardsAndTheAdminApiListenOnLoopbackUnlessAnAddressIsGiven() {
+        String base = "shards: 2\nproxy:\n  users: [{name: root, password: \"\"}]\n";
+        CleaveConfig plain = ConfigLoader.parse(FILE, base);
+        assertThat(plain.listen()).isEqualTo(ListenAddresses.DEFAULT);
+        assertThat(plain.listen().shardBindOption()).isEqualTo("127.0.0.1");
+        assertThat(plain.listen().adminUrl(plain.adminPort())).isEqualTo("http://127.0.0.1:6034");
+        assertThat(plain.listen().reachableFromOtherHosts()).isFalse();
+
+        CleaveConfig hostA = ConfigLoader.parse(FILE, base + "server:\n  bind_address: 10.213.7.2\nadmin:\n  listen: 10.213.7.2:7034\n");
+        assertThat(hostA.listen().shardBindOption()).as("loopback stays for the proxy's TCP and local tools")
+                .isEqualTo("127.0.0.1,10.213.7.2");
+        assertThat(hostA.listen().shardHost()).isEqualTo("10.213.7.2");
+        assertThat(hostA.adminPort()).isEqualTo(7034);
+        assertThat(hostA.listen().adminUrl(hostA.adminPort())).isEqualTo("http://10.213.7.2:7034");
+
+        CleaveConfig every = ConfigLoader.parse(FILE, base + "server:\n  bind_address: 0.0.0.0\n  advertise_host: db-a.example\n"
+                + "admin:\n  listen: 0.0.0.0:6034\n");
+        assertThat(every.listen().shardBindOption()).isEqualTo("0.0.0.0");
+        assertThat(every.listen().shardHost()).isEqualTo("db-a.example");
+        assertThat(every.listen().adminUrl(6034)).isEqualTo("http://db-a.example:6034");
+    }
+
+    @Test
+    void listenAddressesThatOtherHostsCouldNotUseAreRefused() {
+        String base = "shards: 2\nproxy:\n  users: [{name: root, password: \"\"}]\n";
+        assertThat(catchConfig(base + "server:\n  bind_address: 0.0.0.0\n").getMessage())
+                .contains("server.bind_address", "set server.advertise_host");
+        assertThat(catchConfig(base + "admin:\n  listen: 0.0.0.0:6034\n").getMessage())
+                .contains("admin.listen", "set server.advertise_host");
+        assertThat(catchConfig(base + "server:\n  bind_address: db-a.example\n").getMessage())
+                .contains("server.bind_address", "not an IP address");
+        assertThat(catchConfig(base + "server:\n  bind_address: 10.0.0.300\n").getMessage())
+                .contains("server.bind_address", "not an IP address");
+        assertThat(catchConfig(base + "admin:\n  listen: 10.0.0.1\n").getMessage()).contains("admin.listen", "host:port");
+        assertThat(catchConfig(base + "admin:\n  listen: 10.0.0.1:6034\n  port: 6034\n").getMessage())
+                .contains("admin.port", "not both");
+        assertThat(catchConfig(base + "server:\n  bind_address: 10.0.0.1\n  advertise_host: \"a b\"\n").getMessage())
+                .contains("server.advertise_host");
+    }
+
+    @Test
     void backupMaxRateDefaultsToNoBoundAndTakesWholeMegabytesPerSecond() {
         String base = "shards: 2\nproxy:\n  users: [{name: root, password: \"\"}]\n";
         assertThat(ConfigLoader.parse(FILE, base).backup().maxRateMbS()).isZero();

@@ -77,6 +77,18 @@ class InstancePlannerTest extends FakeHostTest {
     }
 
     @Test
+    void shardsListenOnLoopbackAndOnTheConfiguredAddress() {
+        assertThat(setting(f.plan("shards: 2\nbuffer_pool: 1G").instances().get(0), "bind_address").value())
+                .isEqualTo("127.0.0.1");
+        Setting both = setting(f.plan("shards: 2\nbuffer_pool: 1G\nserver:\n  bind_address: 10.0.0.5").instances().get(1),
+                "bind_address");
+        assertThat(both.value()).as("the proxy's TCP and local tools keep loopback").isEqualTo("127.0.0.1,10.0.0.5");
+        assertThat(both.reason()).contains("server.bind_address");
+        assertThat(setting(f.plan("shards: 2\nbuffer_pool: 1G\nserver:\n  bind_address: 0.0.0.0\n  advertise_host: db-a")
+                .instances().get(0), "bind_address").value()).isEqualTo("0.0.0.0");
+    }
+
+    @Test
     void datadirsSpreadAcrossDevicesAndLogsGoToTheLogDevice() {
         f.tree.cpus(32, false).memory(256L * 1024 * 1024)
                 .disk("nvme1n1", "259:1", false, 1023, null, 512, 512, "Samsung PM9A3", 0);

@@ -39,6 +39,21 @@ class StandbyConfigTest {
     }
 
     @Test
+    void theStandbyListensOnItsOwnAddressesNotThePrimarys() {
+        String primaryOnA = PRIMARY.replace("  base_port: 3307\n", "  base_port: 3307\n  bind_address: 10.213.7.2\n")
+                .replace("admin:\n  port: 6034\n", "admin:\n  listen: 10.213.7.2:6034\n");
+        CleaveConfig onLoopback = ConfigLoader.parse(Path.of("standby.yaml"),
+                new StandbyConfig(3407, 6134, "127.0.0.1:6133", 2000).apply(primaryOnA));
+        assertThat(onLoopback.listen()).isEqualTo(io.cleave.manager.config.ListenAddresses.DEFAULT);
+        assertThat(onLoopback.adminPort()).isEqualTo(6134);
+        CleaveConfig onB = ConfigLoader.parse(Path.of("standby.yaml"), new StandbyConfig(3407, 6134, "127.0.0.1:6133",
+                2000, new io.cleave.manager.config.ListenAddresses("10.213.7.3", java.util.Optional.empty(), "10.213.7.3"))
+                .apply(primaryOnA));
+        assertThat(onB.listen().shardHost()).isEqualTo("10.213.7.3");
+        assertThat(onB.listen().adminUrl(onB.adminPort())).isEqualTo("http://10.213.7.3:6134");
+    }
+
+    @Test
     void gtidPositionsCompareByDomain() {
         GtidPosition primary = GtidPosition.parse("0-1000-338");
         assertThat(GtidPosition.parse("0-1000-338").reached(primary)).isTrue();

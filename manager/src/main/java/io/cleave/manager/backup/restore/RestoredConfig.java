@@ -70,13 +70,22 @@ final class RestoredConfig {
         return dump(root);
     }
 
-    /** {@code restored} with shards on {@code basePort}.., the admin API on any free port and the proxy's own addresses unused. */
+    /**
+     * {@code restored} with shards on {@code basePort}.. of loopback, the admin API on any free port of loopback and
+     * the proxy's own addresses unused.
+     */
     static String forLoading(String restored, int basePort) {
         Map<String, Object> root = load(restored);
-        // The loading daemon serves nothing and claims nothing: no part in any pair.
+        // The loading daemon serves nothing and claims nothing: no part in any pair, no address but loopback (the
+        // backup's config may name another host's).
         root.remove("coordination");
-        mapping(root, "server").put("base_port", basePort);
-        mapping(root, "admin").put("port", 0);
+        Map<String, Object> server = mapping(root, "server");
+        server.put("base_port", basePort);
+        server.remove("bind_address");
+        server.remove("advertise_host");
+        Map<String, Object> admin = mapping(root, "admin");
+        admin.remove("listen");
+        admin.put("port", 0);
         return dump(root);
     }
 

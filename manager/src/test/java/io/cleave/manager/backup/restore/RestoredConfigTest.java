@@ -30,4 +30,14 @@ class RestoredConfigTest {
     void theLoadingDaemonClaimsNothing() {
         assertThat(RestoredConfig.forLoading(RestoredConfig.of(BACKED_UP, 2, true), 4000)).doesNotContain("coordination");
     }
+
+    @Test
+    void theLoadingDaemonListensOnLoopbackWhateverHostTheBackupCameFrom() {
+        String onHostA = BACKED_UP + "server:\n  bind_address: 10.0.0.1\n  advertise_host: db-a\nadmin:\n  listen: 10.0.0.1:6034\n";
+        io.cleave.manager.config.CleaveConfig loading = io.cleave.manager.config.ConfigLoader.parse(
+                java.nio.file.Path.of("restore-loading.yaml"), RestoredConfig.forLoading(RestoredConfig.of(onHostA, 2, true), 4000));
+        assertThat(loading.listen()).isEqualTo(io.cleave.manager.config.ListenAddresses.DEFAULT);
+        assertThat(loading.adminPort()).isZero();
+        assertThat(loading.server().basePort()).isEqualTo(4000);
+    }
 }

@@ -1,0 +1,388 @@
+package io.cleave.e2e.standby;
+
+import io.cleave.e2e.moves.BankTransfers;
+import io.cleave.e2e.support.CleaveJar;
+import io.cleave.e2e.support.CleaveTestHome;
+import io.cleave.e2e.support.EtcdCluster;
+import io.cleave.e2e.support.NetnsHosts;
+import io.cleave.manager.admin.AdminClient;
+import io.cleave.manager.coordination.CoordinationReport;
+import io.cleave.manager.coordination.PairState;
+import io.cleave.manager.coordination.RejoinReport;
+import io.cleave.manager.home.CleaveHome;
+import io.cleave.manager.standby.HostRole;
+import io.cleave.manager.standby.ShardReplication;
+import io.cleave.manager.standby.StandbyReport;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The standby pair on separate hosts: network namespaces joined by veths through a bridge, each with its own address
+ * (see {@link NetnsHosts}). Host A runs the primary's daemon from the shipped jar, host B the standby's (seeded by
+ * {@code cleave standby} run in B), hosts e0..e2 one etcd member each; the test's clients run bank transfers through
+ * A's proxy from the test's own namespace, each recording what it saw acknowledged.
+ * <ul>
+ * <li>A's link taken down: A cannot reach etcd and fences itself, B takes over (the default run).</li>
+ * <li>With {@code -Dstandby.netns.all}: A partitioned from etcd by nftables drops in A (clients and B still reach A):
+ *     A refuses naming the new primary, B promotes, A writes nothing after, A rejoins once the drops are gone; then
+ *     SIGKILL of every process of host B, now the primary: A takes over again.</li>
+ * </ul>
+ * After each: no acknowledged transfer missing, the total unchanged, no branch prepared, one primary. The failover
+ * time (the loss to the first write served through the new primary's proxy) is printed.
+ */
+class NetnsFailoverIT {
+
+    private static final java.nio.file.attribute.FileAttribute<?> SEARCHABLE =
+            java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                    java.nio.file.attribute.PosixFilePermissions.fromString("rwx--x--x"));
+    private static final BankTransfers.Shape SHAPE = new BankTransfers.Shape(200, 10, 100);
+    private static final int LEASE_SECONDS = 3;
+    private static final String PASSWORD = "netns-pw";
+    private static final int BASE_PORT = 3307;
+    private static final int PROXY_PORT = 6033;
+    private static final int ADMIN_PORT = 6034;
+    private static final List<String> ETCD_HOSTS = List.of("e0", "e1", "e2");
+
+    @Test
+    void aPrimaryWhoseLinkGoesDownFencesItselfAndTheStandbyTakesOver() throws Exception {
+        try (Pair pair = Pair.start("link")) {
+            long lost = System.nanoTime();
+            pair.load.outageBegins();
+            pair.net.link("a", false);
+            pair.load.retarget(pair.proxy("b"));
+            long firstWrite = ProxyWrites.awaitFirstWrite(pair.proxy("b"), PASSWORD, lost, () -> pair.stateOf("b"));
+            System.out.println("NetnsFailoverIT (link down): from A's link going down to the first write served through"
+                    + " B's proxy: " + firstWrite + " ms (lease " + LEASE_SECONDS + " s)");
+            // Read inside A, over its loopback: what A's shards hold once B serves.
+            Map<Integer, String> gtids = pair.gtids("a");
+            pair.finishLoad("link down");
+            pair.checkPrimary("b", 2);
+
+            // A's link back: it is fenced (its lease lapsed, a newer epoch exists) and its shards wrote nothing since.
+            pair.net.link("a", true);
+            String named = ProxyWrites.awaitRefusal(pair.proxy("a"), PASSWORD, m -> m.contains("the primary is now"));
+            System.out.println("NetnsFailoverIT (link down): A once its link is back: " + named);
+            assertThat(named).contains("epoch 2").contains(pair.adminUrl("b"));
+            pair.checkFenced("a", gtids);
+        }
+    }
+
+    @Test
+    void aPrimaryPartitionedFromEtcdIsReplacedAndRejoinsThenTheNewPrimaryHostIsKilled() throws Exception {
+        Assumptions.assumeTrue(Boolean.getBoolean("standby.netns.all"), "the partition and kill cases run with"
+                + " -Dstandby.netns.all (the default run keeps the link-down case)");
+        try (Pair pair = Pair.start("partition")) {
+            long lost = System.nanoTime();
+            pair.net.partition("a", ETCD_HOSTS);
+            String refusal = ProxyWrites.awaitRefusal(pair.proxy("a"), PASSWORD, null);
+            System.out.println("NetnsFailoverIT (partition): A refused after " + (System.nanoTime() - lost) / 1_000_000
+                    + " ms: " + refusal);
+            assertThat(refusal).contains("fenced").contains("lease");
+            pair.load.outageBegins();
+            pair.load.retarget(pair.proxy("b"));
+            long firstWrite = ProxyWrites.awaitFirstWrite(pair.proxy("b"), PASSWORD, lost, () -> pair.stateOf("b"));
+            System.out.println("NetnsFailoverIT (partition): from the drop rules to the first write served through B's"
+                    + " proxy: " + firstWrite + " ms (lease " + LEASE_SECONDS + " s)");
+            Map<Integer, String> gtids = pair.gtids("a");
+            pair.load.awaitAcknowledged(50);
+            assertThat(pair.gtids("a")).as("A's shards wrote nothing after B's promotion").isEqualTo(gtids);
+            assertThat(ProxyWrites.writeThrough(pair.proxy("a"), PASSWORD)).startsWith("1290");
+
+            pair.net.heal("a");
+            String named = ProxyWrites.awaitRefusal(pair.proxy("a"), PASSWORD, m -> m.contains("the primary is now"));
+            System.out.println("NetnsFailoverIT (partition): A once it reaches etcd again: " + named);
+            assertThat(named).contains("epoch 2").contains(pair.adminUrl("b"));
+            assertThat(pair.gtids("a")).isEqualTo(gtids);
+            pair.load.pause();
+            pair.checkPrimary("b", 2);
+            pair.load.resume();
+
+            RejoinReport rejoined = pair.admin("a").rejoin(pair.adminUrl("b"), pair.token("b"));
+            System.out.println("NetnsFailoverIT (partition): rejoin: " + rejoined);
+            assertThat(rejoined.joined()).as(rejoined.toString()).isTrue();
+            pair.awaitStandby("a");
+            pair.load.awaitAcknowledged(100);
+
+            // Host B, now the primary, dies: every process in its namespace SIGKILLed. A takes over.
+            lost = System.nanoTime();
+            pair.load.outageBegins();
+            int killed = pair.net.killAll("b");
+            pair.load.retarget(pair.proxy("a"));
+            firstWrite = ProxyWrites.awaitFirstWrite(pair.proxy("a"), PASSWORD, lost, () -> pair.stateOf("a"));
+            System.out.println("NetnsFailoverIT (kill): from SIGKILL of the " + killed + " processes of host B to the"
+                    + " first write served through A's proxy: " + firstWrite + " ms (lease " + LEASE_SECONDS + " s)");
+            pair.finishLoad("partition, rejoin, kill");
+            pair.checkPrimary("a", 3);
+        }
+    }
+
+    /** Hosts A, B, e0..e2; A the primary with the bank under transfers, B its standby in sync; etcd in e0..e2. */
+    private static final class Pair implements AutoCloseable {
+        final Path work;
+        final NetnsHosts net;
+        EtcdCluster etcd;
+        CleaveTestHome a;
+        Path bRoot;
+        final Map<String, Process> daemons = new TreeMap<>();
+        BankTransfers load;
+
+        private Pair(Path work, NetnsHosts net) {
+            this.work = work;
+            this.net = net;
+        }
+
+        static Pair start(String name) throws Exception {
+            NetnsHosts.assumeUsable();
+            assertThat(CleaveJar.JAR).as("cleave.jar is built by 'mvn package'").exists();
+            Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-netns-", SEARCHABLE);
+            List<String> hosts = new ArrayList<>(List.of("a", "b"));
+            hosts.addAll(ETCD_HOSTS);
+            Pair pair = new Pair(work, NetnsHosts.create(hosts, 2));
+            try {
+                pair.begin(name);
+                return pair;
+            } catch (Exception | AssertionError e) {
+                pair.close();
+                throw e;
+            }
+        }
+
+        private void begin(String name) throws Exception {
+            etcd = EtcdCluster.startIn(net, ETCD_HOSTS, Files.createDirectory(work.resolve("etcd")));
+            String cluster = "netns-" + name + "-" + ProcessHandle.current().pid();
+            a = CleaveTestHome.builder().shards(2)
+                    .proxyUsers("  users:\n    - name: root\n      mysql_native_password: \"" + nativeHash(PASSWORD) + "\"\n")
+                    .extraYaml(StandbyIT.SHARDING + EtcdCluster.yaml(etcd.urls(), cluster, LEASE_SECONDS))
+                    .serverOption("log_slave_updates", "ON").create();
+            String host = net.address("a");
+            String config = Files.readString(a.configFile())
+                    .replaceFirst("  base_port: [0-9]+\n", "  base_port: " + BASE_PORT + "\n  bind_address: " + host + "\n")
+                    .replaceFirst("proxy:\n  listen: 127\\.0\\.0\\.1:[0-9]+\n", "proxy:\n  listen: " + host + ":" + PROXY_PORT + "\n")
+                    .replace("admin:\n  port: 0\n", "admin:\n  listen: " + host + ":" + ADMIN_PORT + "\n");
+            Files.writeString(a.configFile(), config);
+            Path aLog = work.resolve("a.log");
+            Process up = CleaveJar.start(net.inHost("a", CleaveJar.upCommand(a.root(), a.configFile())), aLog);
+            daemons.put("a", up);
+            try (var c = CleaveJar.awaitProxy(proxy("a"), PASSWORD, up, aLog, "")) {
+                BankTransfers.create(c, SHAPE);
+            }
+            CleaveJar.awaitAdmin(() -> java.util.Optional.of(admin("a")), up, aLog);
+
+            load = new BankTransfers(SHAPE, proxy("a"), PASSWORD, 10_000, 29, new int[] {1, 150});
+            load.start(2);
+            load.awaitAcknowledged(30);
+
+            // cleave standby, run in host B: seeds B from a backup at one cut, its replicas connect to A's address.
+            bRoot = work.resolve("standby");
+            String b = net.address("b");
+            NetnsHosts.Result seeded = net.run("b", CleaveJar.command("standby", "--primary", adminUrl("a"),
+                    "--primary-token-file", a.home().adminTokenFile().toString(), "--via", work.resolve("seed").toString(),
+                    "--home", bRoot.toString(), "--base-port", String.valueOf(BASE_PORT), "--bind-address", b,
+                    "--admin-listen", b + ":" + ADMIN_PORT, "--proxy-listen", b + ":" + PROXY_PORT));
+            System.out.println("NetnsFailoverIT: cleave standby in B:\n" + seeded.out());
+            assertThat(seeded.code()).as(seeded.out()).isZero();
+            Matcher m = Pattern.compile("--config (\\S+)").matcher(seeded.out());
+            assertThat(m.find()).as(seeded.out()).isTrue();
+            Path bLog = work.resolve("b.log");
+            Process bUp = CleaveJar.start(net.inHost("b", CleaveJar.upCommand(bRoot, Path.of(m.group(1)))), bLog);
+            daemons.put("b", bUp);
+            CleaveJar.awaitAdmin(() -> java.util.Optional.of(admin("b")), bUp, bLog);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+            while (!admin("a").standby().semiSync()
+                    || !admin("a").standby().shards().stream().allMatch(s -> s.semiSyncClients() == 1)) {
+                assertThat(System.nanoTime()).as("A waits for B's acknowledgements within 90 s").isLessThan(deadline);
+                Thread.sleep(100);
+            }
+            CoordinationReport seen = awaitCoordination("b", r -> r.state() == PairState.STANDBY && r.primary() != null);
+            assertThat(seen.epoch()).isEqualTo(1);
+            assertThat(seen.primary().admin()).as("etcd names A's admin URL on A's address").isEqualTo(adminUrl("a"));
+            assertThat(admin("a").status().coordination().holdsLease()).as("A holds the primary's lease").isTrue();
+            load.awaitAcknowledged(150);
+        }
+
+        String proxy(String host) {
+            return net.address(host) + ":" + PROXY_PORT;
+        }
+
+        String adminUrl(String host) {
+            return "http://" + net.address(host) + ":" + ADMIN_PORT;
+        }
+
+        CleaveHome home(String host) {
+            return host.equals("a") ? a.home() : new CleaveHome(bRoot);
+        }
+
+        String token(String host) throws Exception {
+            return Files.readString(home(host).adminTokenFile()).trim();
+        }
+
+        AdminClient admin(String host) {
+            try {
+                return AdminClient.remote(adminUrl(host), token(host));
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        String stateOf(String host) {
+            try {
+                return admin(host).status().coordination() + "; " + admin(host).status().proxy();
+            } catch (Exception e) {
+                return "no answer: " + e;
+            }
+        }
+
+        CoordinationReport awaitCoordination(String host, Predicate<CoordinationReport> condition) throws Exception {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            CoordinationReport last = null;
+            while (System.nanoTime() < deadline) {
+                try {
+                    last = admin(host).status().coordination();
+                } catch (java.io.IOException e) {
+                    last = null;
+                }
+                if (last != null && condition.test(last)) {
+                    return last;
+                }
+                Thread.sleep(50);
+            }
+            throw new AssertionError(host + "'s coordination never got there: " + last);
+        }
+
+        /**
+         * Stops the clients once they wrote through the new primary: during the outage, to its end, they may only have
+         * lost their connections or been refused by the fenced primary (1290). The outage lasts until they stop: a
+         * client left on the cut-off primary learns so only at its socket timeout (10 s), maybe after the new
+         * primary served others.
+         */
+        void finishLoad(String test) throws Exception {
+            load.awaitAcknowledged(50);
+            load.close();
+            System.out.println("NetnsFailoverIT (" + test + "): " + load.summary());
+            assertThat(load.errors()).as("errors clients saw other than lost connections and the fenced primary's refusals")
+                    .allSatisfy(e -> assertThat(e).contains("1290").contains("fenced"));
+        }
+
+        /** {@code host} alone is the primary, at {@code epoch}, holding the lease, with every acknowledged transfer. */
+        void checkPrimary(String host, long epoch) throws Exception {
+            CoordinationReport r = awaitCoordination(host, c -> c.state() != PairState.PROMOTING);
+            assertThat(r.state()).isEqualTo(PairState.PRIMARY);
+            assertThat(r.epoch()).isEqualTo(epoch);
+            assertThat(r.holdsLease()).isTrue();
+            assertThat(r.primary().admin()).isEqualTo(adminUrl(host));
+            StandbyReport standby = admin(host).standby();
+            assertThat(standby.role()).isEqualTo(HostRole.PRIMARY);
+            assertThat(standby.epoch()).as("standby.json mirrors etcd's epoch").isEqualTo(epoch);
+            PromotedHome.servesEveryAcknowledgedTransfer(shards(host), proxy(host), PASSWORD, load, SHAPE);
+        }
+
+        /**
+         * {@code host} is fenced without the lease, and its shards wrote nothing since {@code gtids}. Each is read-only,
+         * or else its commits wait for the lost standby's acknowledgement, which never comes: a commit that was waiting
+         * when the link went down keeps {@code SET GLOBAL read_only} waiting behind it (the fence's second line, tried
+         * for 10 s), and every later commit queues behind it too.
+         */
+        void checkFenced(String host, Map<Integer, String> gtids) throws Exception {
+            CoordinationReport r = awaitCoordination(host, c -> c.state() == PairState.SUPERSEDED
+                    || c.state() == PairState.FENCED);
+            assertThat(r.holdsLease()).as("one lease holder").isFalse();
+            assertThat(gtids(host)).as("%s's shards wrote nothing after the new primary served", host).isEqualTo(gtids);
+            for (int s = 0; s < 2; s++) {
+                List<String> readOnly = shards(host).rows(s, "SELECT @@read_only");
+                List<String> waiting = shards(host).rows(s, "SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS"
+                        + " WHERE VARIABLE_NAME = 'RPL_SEMI_SYNC_MASTER_WAIT_SESSIONS'");
+                System.out.println("NetnsFailoverIT: " + host + "'s shard " + s + ": read_only " + readOnly
+                        + ", commits waiting for the standby " + waiting);
+                assertThat(readOnly.equals(List.of("1")) || !waiting.equals(List.of("0")))
+                        .as("%s's shard %d read-only, or its commits waiting for an acknowledgement", host, s).isTrue();
+            }
+        }
+
+        void awaitStandby(String host) throws Exception {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            StandbyReport last = null;
+            while (System.nanoTime() < deadline) {
+                last = admin(host).standby();
+                if (last.role() == HostRole.STANDBY && last.shards().size() == 2
+                        && last.shards().stream().allMatch(ShardReplication::replicating)) {
+                    return;
+                }
+                Thread.sleep(100);
+            }
+            throw new AssertionError(host + "'s replicas do not run: " + last);
+        }
+
+        /** Each shard's gtid_binlog_pos on {@code host}. */
+        Map<Integer, String> gtids(String host) throws Exception {
+            Map<Integer, String> out = new TreeMap<>();
+            for (int s = 0; s < 2; s++) {
+                out.put(s, shards(host).rows(s, "SELECT @@gtid_binlog_pos").get(0));
+            }
+            return out;
+        }
+
+        /**
+         * The shards of {@code host} through the mariadb client run inside that host, over its loopback: the shard
+         * account is bound to loopback, and the test's namespace is another host.
+         */
+        PromotedHome.ShardSql shards(String host) throws Exception {
+            String secret = Files.readString(home(host).shardSecretFile()).trim();
+            return (shard, sql) -> {
+                NetnsHosts.Result r = net.run(host, List.of("mariadb", "-h127.0.0.1", "-P" + (BASE_PORT + shard),
+                        "-u" + io.cleave.manager.instance.ShardAccount.USER, "-p" + secret, "-N", "-B", "-e", sql));
+                assertThat(r.code()).as("%s on %s's shard %d: %s", sql, host, shard, r.out()).isZero();
+                return r.out().lines().filter(l -> !l.isEmpty()).map(l -> l.split("\t", -1)[0]).toList();
+            };
+        }
+
+        @Override
+        public void close() throws Exception {
+            if (load != null) {
+                load.close();
+            }
+            // The daemons' logs outlive the run, for a failure's reader.
+            Path logs = Files.createDirectories(Path.of("target", "netns-logs"));
+            for (String host : daemons.keySet()) {
+                Path log = work.resolve(host + ".log");
+                if (Files.exists(log)) {
+                    Files.copy(log, logs.resolve(host + ".log"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+            net.close(); // every process of every host: daemons, shards, etcd members
+            for (Process p : daemons.values()) {
+                p.destroyForcibly();
+                p.waitFor(30, TimeUnit.SECONDS);
+            }
+            if (etcd != null) {
+                etcd.close();
+            }
+            if (a != null) {
+                a.close();
+            }
+            CleaveTestHome.deleteTree(work);
+        }
+    }
+
+    /** MySQL's mysql_native_password hash of {@code password}: '*' and the hex of SHA1(SHA1(password)). */
+    static String nativeHash(String password) throws Exception {
+        MessageDigest sha1 = MessageDigest.getInstance("SHA-1");
+        byte[] once = sha1.digest(password.getBytes(StandardCharsets.UTF_8));
+        return "*" + HexFormat.of().withUpperCase().formatHex(MessageDigest.getInstance("SHA-1").digest(once));
+    }
+}
