@@ -193,40 +193,22 @@ class PointInTimeDuringTableMoveIT {
                 String what = "cut " + copying.id() + " (k.u copied, not cut over)";
                 BackupAtOneCutIT.assertHoldsOneCut(h, outcomes, duringCopy[0], duringCopy[1], what);
                 assertThat(h.assertRowsWhereRouted("bank.entries", "branch", "branch", what)).isPositive();
-                assertTableOnItsHome(h, what);
-                try (Connection c = h.proxy("k")) {
-                    assertThat(RowUpdates.read(c, "u")).as("%s: k.u as read through the proxy at the cut", what)
-                            .isEqualTo(atCopying);
-                }
+                assertOnItsHomeAsAtTheCut(h, atCopying, what);
             }
             try (RestoredHome h = ArchivedMoves.restoreCut(settings, archive, cleaning, before, work.resolve("cleaning"), 2)) {
                 String what = "cut " + cleaning.id() + " (k.u cut over, not cleaned up)";
                 BackupAtOneCutIT.assertHoldsOneCut(h, outcomes, duringCleanup[0], duringCleanup[1], what);
                 assertThat(h.assertRowsWhereRouted("bank.entries", "branch", "branch", what)).isPositive();
-                assertThat(h.assertRowsWhereRouted("k.u", "branch", "id", what)).as("%s: rows of k.u on the shards", what)
-                        .isEqualTo(ROWS);
-                try (Connection c = h.proxy("k")) {
-                    assertThat(RowUpdates.read(c, "u")).as("%s: k.u as read through the proxy at the cut", what)
-                            .isEqualTo(atCleaning);
-                }
-                assertWritesWithTheGlobalKey(h, what);
+                assertShardedAsAtTheCut(h, atCleaning, what);
             }
             try (RestoredHome h = restoreBackup(settings, archive, backupCopying, work.resolve("copying-backup"))) {
                 String what = "backup " + backupCopying + " (" + engine(archive, backupCopying) + ", k.u copied, not cut over)";
-                assertTableOnItsHome(h, what);
-                try (Connection c = h.proxy("k")) {
-                    assertThat(RowUpdates.read(c, "u")).as("%s: k.u as read through the proxy at the cut", what)
-                            .isEqualTo(atCopying);
-                }
+                assertOnItsHomeAsAtTheCut(h, atCopying, what);
             }
             try (RestoredHome h = restoreBackup(settings, archive, backupKeys, work.resolve("keys-backup"))) {
                 String what = "backup " + backupKeys + " (" + engine(archive, backupKeys) + ", k.u's keys registered, the"
                         + " map not flipped)";
-                assertTableOnItsHome(h, what);
-                try (Connection c = h.proxy("k")) {
-                    assertThat(RowUpdates.read(c, "u")).as("%s: k.u as read through the proxy before the hold", what)
-                            .isEqualTo(atKeysRegistered);
-                }
+                assertOnItsHomeAsAtTheCut(h, atKeysRegistered, what);
                 String lookup = io.cleave.router.unique.UniqueIndex.lookupName("k", "u", "code");
                 for (int shard = 0; shard < 2; shard++) {
                     try (Connection c = h.shard(shard)) {
@@ -243,13 +225,7 @@ class PointInTimeDuringTableMoveIT {
             try (RestoredHome h = restoreBackup(settings, archive, backupCleaning, work.resolve("cleaning-backup"))) {
                 String what = "backup " + backupCleaning + " (" + engine(archive, backupCleaning)
                         + ", k.u cut over, not cleaned up)";
-                assertThat(h.assertRowsWhereRouted("k.u", "branch", "id", what)).as("%s: rows of k.u on the shards", what)
-                        .isEqualTo(ROWS);
-                try (Connection c = h.proxy("k")) {
-                    assertThat(RowUpdates.read(c, "u")).as("%s: k.u as read through the proxy at the cut", what)
-                            .isEqualTo(atCleaning);
-                }
-                assertWritesWithTheGlobalKey(h, what);
+                assertShardedAsAtTheCut(h, atCleaning, what);
             }
         } finally {
             BackupRestoreIT.deleteTree(work);
@@ -272,8 +248,8 @@ class PointInTimeDuringTableMoveIT {
         }
     }
 
-    /** k.u only on its home before the cutover, shard 0: the move's copy on shard 1 went. */
-    private static void assertTableOnItsHome(RestoredHome h, String what) throws SQLException {
+    /** k.u, not sharded at the cut, only on its home, shard 0 (the move's copy on shard 1 went), as read through the proxy. */
+    private static void assertOnItsHomeAsAtTheCut(RestoredHome h, Map<Long, Long> atCut, String what) throws SQLException {
         try (Connection c = h.shard(0)) {
             assertThat(RestoredHome.single(c, "SELECT COUNT(*) FROM k.u")).as("%s: k.u on its home, shard 0", what)
                     .isEqualTo(ROWS);
@@ -282,6 +258,19 @@ class PointInTimeDuringTableMoveIT {
             assertThat(RestoredHome.single(c, "SELECT COUNT(*) FROM k.u")).as("%s: the move's copy on shard 1", what)
                     .isZero();
         }
+        try (Connection c = h.proxy("k")) {
+            assertThat(RowUpdates.read(c, "u")).as("%s: k.u as read through the proxy at the cut", what).isEqualTo(atCut);
+        }
+    }
+
+    /** k.u, sharded at the cut: each row once where the map routes it, as read through the proxy, and it takes writes. */
+    private static void assertShardedAsAtTheCut(RestoredHome h, Map<Long, Long> atCut, String what) throws SQLException {
+        assertThat(h.assertRowsWhereRouted("k.u", "branch", "id", what)).as("%s: rows of k.u on the shards", what)
+                .isEqualTo(ROWS);
+        try (Connection c = h.proxy("k")) {
+            assertThat(RowUpdates.read(c, "u")).as("%s: k.u as read through the proxy at the cut", what).isEqualTo(atCut);
+        }
+        assertWritesWithTheGlobalKey(h, what);
     }
 
     /** k.u, sharded at the cut, takes writes, and its global unique key refuses a duplicate across shards. */
