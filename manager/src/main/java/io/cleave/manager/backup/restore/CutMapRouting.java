@@ -22,7 +22,8 @@ import java.util.List;
  * so the home routes by the cut's map; the rows a move under way at the cut had copied to its target
  * but not routed there yet (or not yet deleted from its source after the flip: the map's ghosts,
  * which no client read saw) are deleted, as the backup leaves them out, and so are the copies of a
- * table move under way ({@link UnfinishedTableMoves}).
+ * table move under way ({@link UnfinishedTableMoves}), whose global unique keys are settled apart,
+ * once the home is checked.
  */
 final class CutMapRouting {
 
@@ -35,7 +36,7 @@ final class CutMapRouting {
      */
     static List<String> dropUnroutedRows(NewHome home, ShardMap cutMap, Topology topology) throws SQLException {
         List<String> said = new ArrayList<>(dropGhostRows(home, cutMap, topology));
-        said.addAll(UnfinishedTableMoves.remove(home, cutMap, topology));
+        said.addAll(UnfinishedTableMoves.removeCopies(home, cutMap, topology));
         return said;
     }
 

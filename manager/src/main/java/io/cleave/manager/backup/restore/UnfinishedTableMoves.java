@@ -1,16 +1,20 @@
 package io.cleave.manager.backup.restore;
 
+import io.cleave.manager.move.Catalog;
 import io.cleave.manager.move.Sql;
+import io.cleave.router.unique.UniqueIndex;
 import io.cleave.router.shardmap.ShardMap;
 import io.cleave.router.topology.TableRule;
 import io.cleave.router.topology.Topology;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -31,15 +35,19 @@ import java.util.Map;
  * </ul>
  * The global unique keys such a move registers are in Cleave's catalog on the default shard from
  * inside its held cutover: before the flip they are dropped with the copy (the table was not sharded
- * for clients), after it their unfinished marks go (clients had the key enforced from the flip on).
+ * for clients), and so are the lookup tables it made for them; after it their unfinished marks go
+ * (clients had the key enforced from the flip on).
  */
 final class UnfinishedTableMoves {
 
     private UnfinishedTableMoves() {
     }
 
-    /** Removes, on the home's shards, the rows and catalog rows of the table moves under way in {@code cutMap}; the lines say what went. */
-    static List<String> remove(NewHome home, ShardMap cutMap, Topology topology) throws SQLException {
+    /**
+     * Removes, on the home's shards, the rows the table moves under way in {@code cutMap} copied or left
+     * where its rules do not route them; the lines say what went. Their keys: {@link #settleKeys}.
+     */
+    static List<String> removeCopies(NewHome home, ShardMap cutMap, Topology topology) throws SQLException {
         List<String> said = new ArrayList<>();
         Topology routing = cutMap.routing(topology);
         for (Map.Entry<String, Long> moving : cutMap.movingTables().entrySet()) {
@@ -58,8 +66,26 @@ final class UnfinishedTableMoves {
                     }
                 }
             }
-            said.addAll(settleKeys(home, topology.defaultShard(), moving.getKey(), rule instanceof TableRule.Sharded,
-                    moving.getValue()));
+        }
+        return said;
+    }
+
+    /**
+     * Settles, on the home's default shard, the catalog rows of the global unique keys the table moves
+     * under way in {@code cutMap} registered; the lines say what went. Run once the home's tables are
+     * checked against the backup, which read those rows as they were.
+     */
+    static List<String> settleKeys(NewHome home, ShardMap cutMap, Topology topology) throws SQLException {
+        List<String> said = new ArrayList<>();
+        Topology routing = cutMap.routing(topology);
+        for (Map.Entry<String, Long> moving : cutMap.movingTables().entrySet()) {
+            if (!moving.getKey().equals(ShardMap.EVERY_TABLE)) {
+                boolean sharded = routing.ruleFor(moving.getKey()) instanceof TableRule.Sharded;
+                said.addAll(settleKeys(home, topology.defaultShard(), moving.getKey(), sharded, moving.getValue()));
+                if (!sharded) {
+                    said.addAll(dropLookups(home, topology.defaultShard(), moving.getKey(), moving.getValue()));
+                }
+            }
         }
         return said;
     }
@@ -108,6 +134,47 @@ final class UnfinishedTableMoves {
                     + " sharded at the cut)" : "removed the " + keys + " global unique keys move " + move + " had registered"
                     + " for " + table + " (it was not sharded yet at the cut)");
         }
+    }
+
+    /**
+     * The lookup tables a move made for {@code table}'s unique keys before each cutover attempt (empty
+     * before its hold, filled in it), dropped on every shard: the table was not sharded at the cut, so
+     * no key of it has a lookup. Found by name from the table's unique indexes, as the move names them,
+     * whether or not the cut was after their keys were registered.
+     */
+    private static List<String> dropLookups(NewHome home, int defaultShard, String table, long move) throws SQLException {
+        List<String> names = new ArrayList<>();
+        try (Connection c = home.links().open(defaultShard);
+             PreparedStatement p = c.prepareStatement("SELECT DISTINCT TABLE_SCHEMA, INDEX_NAME FROM"
+                     + " information_schema.STATISTICS WHERE TABLE_NAME = ? AND NON_UNIQUE = 0 AND INDEX_NAME <> 'PRIMARY'")) {
+            p.setString(1, table);
+            try (ResultSet rs = p.executeQuery()) {
+                while (rs.next()) {
+                    if (!Catalog.SYSTEM_SCHEMAS.contains(rs.getString(1).toLowerCase(Locale.ROOT))) {
+                        names.add(UniqueIndex.lookupName(rs.getString(1), table, rs.getString(2)));
+                    }
+                }
+            }
+        }
+        List<String> said = new ArrayList<>();
+        for (int shard = 0; shard < home.shards() && !names.isEmpty(); shard++) {
+            try (Connection c = home.links().open(shard); Statement s = c.createStatement()) {
+                s.execute("SET sql_log_bin = 0");
+                for (String name : names) {
+                    boolean there;
+                    try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM information_schema.TABLES WHERE"
+                            + " TABLE_SCHEMA = 'cleave' AND TABLE_NAME = " + Sql.string(name))) {
+                        there = rs.next() && rs.getInt(1) > 0;
+                    }
+                    if (there) {
+                        s.execute("DROP TABLE cleave." + Sql.quote(name));
+                        said.add("shard " + shard + ": dropped lookup table cleave." + name + ", which move " + move
+                                + " had made for " + table + " (it was not sharded yet at the cut)");
+                    }
+                }
+            }
+        }
+        return said;
     }
 
     private static boolean catalogHasBuilds(Statement s) throws SQLException {
