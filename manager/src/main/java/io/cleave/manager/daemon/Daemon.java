@@ -193,6 +193,7 @@ public final class Daemon implements AutoCloseable {
                         this::requestShutdown, this::explain, inDoubtTransactions(), moves, imports, scale, backups);
                 admin.repair(this::repairSchemas);
                 wireStandby();
+                makeProxyCertificate();
                 shardsReadOnly = new io.cleave.manager.coordination.ShardsReadOnly(links);
                 coordination = PairCoordination.create(config, home, config.listen().adminUrl(admin.port()), pairActions(), registry);
                 admin.coordination(() -> coordination == null ? null : coordination.report(), this::rejoin);
@@ -764,6 +765,21 @@ public final class Daemon implements AutoCloseable {
                 }
             }
             log.info("proxy {}", proxyState);
+        }
+    }
+
+    /**
+     * The proxy's self-signed certificate is made now, on a standby too, so that a take-over does not spend the
+     * seconds its RSA key takes; a failure here is left to the proxy's start to report.
+     */
+    private void makeProxyCertificate() {
+        if (options.proxy().isEmpty()) {
+            return;
+        }
+        try {
+            CleaveProxyService.makeCertificateIfMissing(config.proxy(), home.state());
+        } catch (java.io.IOException | RuntimeException e) {
+            log.warn("could not make the proxy's TLS certificate yet: {}", e.getMessage());
         }
     }
 
