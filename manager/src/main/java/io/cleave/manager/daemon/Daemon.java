@@ -196,7 +196,7 @@ public final class Daemon implements AutoCloseable {
                 makeProxyCertificate();
                 shardsReadOnly = new io.cleave.manager.coordination.ShardsReadOnly(links);
                 coordination = PairCoordination.create(config, home, config.listen().adminUrl(admin.port()), pairActions(), registry);
-                admin.coordination(() -> coordination == null ? null : coordination.report(), this::rejoin);
+                admin.coordination(this::coordinationReport, this::rejoin);
                 admin.start();
                 new DaemonInfo(ProcessHandle.current().pid(), admin.port(), startedAt.toString(), version(),
                         config.listen().adminHost()).write(home);
@@ -874,7 +874,15 @@ public final class Daemon implements AutoCloseable {
                 provisioned == null ? null : provisioned.binary().describe(), ready, proxyNow, instances,
                 inDoubtOrNull(), proxy == null ? null : proxy.latestDeadlock(), note,
                 withSchemas && ready ? schemaDrift() : null, replication == null ? null : replication.report(),
-                coordination == null ? null : coordination.report());
+                coordinationReport());
+    }
+
+    /** The pair as etcd and this daemon see it, with the shards whose read_only has not taken yet; null without etcd. */
+    private io.cleave.manager.coordination.CoordinationReport coordinationReport() {
+        if (coordination == null) {
+            return null;
+        }
+        return coordination.report().withShardsReadOnly(shardsReadOnly == null ? null : shardsReadOnly.pending());
     }
 
     /**
