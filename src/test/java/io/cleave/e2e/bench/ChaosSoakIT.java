@@ -33,12 +33,13 @@ class ChaosSoakIT {
     @Test
     void aShortSoakWithFaultsOfEveryKindLosesNothingAndLeavesNothingOpen() throws Exception {
         Path out = dir.resolve("chaos");
-        String duration = System.getProperty("chaos.duration", "150s");
-        String seed = System.getProperty("chaos.seed", "19686");
+        String duration = System.getProperty("chaos.duration", "60s");
+        String rate = System.getProperty("chaos.faults-per-minute", "13");
+        String seed = System.getProperty("chaos.seed", "199737");
         StringWriter err = new StringWriter();
         CommandLine cmd = BenchCommand.commandLine();
         cmd.setErr(new PrintWriter(err, true));
-        int exit = cmd.execute("chaos", "--duration", duration, "--seed", seed, "--faults-per-minute", "8",
+        int exit = cmd.execute("chaos", "--duration", duration, "--seed", seed, "--faults-per-minute", rate,
             "--shards", "2", "--max-shards", "3", "--warehouses", "2", "--branches-per-shard", "4",
             "--accounts-per-branch", "10", "--kv-keys", "400", "--transfer-clients", "4", "--upsert-clients", "2",
             "--tpcc-terminals", "2", "--readers", "2", "--buffer-pool", "256M", "--cleave-jar", CLEAVE_JAR.toString(),

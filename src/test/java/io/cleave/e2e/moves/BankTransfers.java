@@ -45,7 +45,8 @@ public final class BankTransfers implements AutoCloseable {
             return (branch - 1) / branchesPerShard;
         }
 
-        int shards() {
+        /** The shards the branches lie on at the start. */
+        public int shards() {
             return (branches + branchesPerShard - 1) / branchesPerShard;
         }
 

@@ -53,14 +53,16 @@ import static org.assertj.core.api.Assertions.assertThat;
  *     forwarded to A, takes over by itself.</li>
  * </ul>
  * After each: every acknowledged transfer is on B, the total is unchanged, nothing is left prepared, one primary.
- * The failover time (the loss to the first write B's proxy served) is printed.
+ * The failover time (the loss to the first write B's proxy served) is printed. Over 2 shards;
+ * {@code -Dstandby.shards=N} runs it over N (bench/RESULTS.md "Failover").
  */
 class FailoverIT {
 
     private static final java.nio.file.attribute.FileAttribute<?> SEARCHABLE =
             java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
                     java.nio.file.attribute.PosixFilePermissions.fromString("rwx--x--x"));
-    private static final BankTransfers.Shape SHAPE = new BankTransfers.Shape(200, 10, 100);
+    private static final int SHARDS = StandbyIT.PAIR_SHARDS;
+    private static final BankTransfers.Shape SHAPE = StandbyIT.shape(SHARDS);
     private static final int LEASE_SECONDS = 3;
 
     @Test
@@ -91,7 +93,8 @@ class FailoverIT {
                 pair.awaitSameRowsOnA();
             } else {
                 assertThat(rejoin.shards()).isNotEmpty().allSatisfy(line -> assertThat(line)
-                        .matches("shard [01]: 0-100[01]-[0-9]+ \\(the new primary has up to 0-100[01]-[0-9]+\\)"));
+                        .matches("shard [0-" + (SHARDS - 1) + "]: 0-100[0-" + (SHARDS - 1) + "]-[0-9]+ \\(the new primary has up to 0-100[0-"
+                                + (SHARDS - 1) + "]-[0-9]+\\)"));
                 assertThat(aAdmin.status().coordination().state()).as("nothing changed").isEqualTo(PairState.SUPERSEDED);
             }
         }
@@ -215,7 +218,7 @@ class FailoverIT {
         StandbyReport last = null;
         while (System.nanoTime() < deadline) {
             last = admin.standby();
-            if (last.role() == HostRole.STANDBY && last.shards().size() == 2
+            if (last.role() == HostRole.STANDBY && last.shards().size() == SHARDS
                     && last.shards().stream().allMatch(ShardReplication::replicating)) {
                 return last;
             }
@@ -270,8 +273,8 @@ class FailoverIT {
                 }
                 aUrls = through;
             }
-            a = CleaveTestHome.builder().shards(2)
-                    .extraYaml(StandbyIT.SHARDING + EtcdCluster.yaml(aUrls, cluster, LEASE_SECONDS))
+            a = CleaveTestHome.builder().shards(SHARDS)
+                    .extraYaml(StandbyIT.sharding(SHARDS) + EtcdCluster.yaml(aUrls, cluster, LEASE_SECONDS))
                     .serverOption("log_slave_updates", "ON").create();
             JarPrimary primary = JarPrimary.startWithBank(a, work.resolve("primary.log"), SHAPE);
             up = primary.up();
@@ -280,7 +283,7 @@ class FailoverIT {
             aUrl = url;
             aToken = token;
             load = new BankTransfers(SHAPE, a.proxyPort(), 29, new int[] {1, 150});
-            addresses = StandbyIT.freeAddresses();
+            addresses = StandbyIT.freeAddresses(SHARDS);
             load.start(2);
             load.awaitAcknowledged(30);
             StandbySeed.Result seeded = StandbyIT.seed(url, token, work, addresses);
@@ -292,7 +295,7 @@ class FailoverIT {
                 }
                 Files.writeString(seeded.config(), config);
             }
-            b = StandbyIT.startAndAwaitSemiSync(seeded, url, token, 2);
+            b = StandbyIT.startAndAwaitSemiSync(seeded, url, token, SHARDS);
             AdminClient primaryAdmin = AdminClient.remote(url, token);
             CoordinationReport seen = awaitCoordination(r -> r.state() == PairState.STANDBY && r.primary() != null);
             assertThat(seen.epoch()).isEqualTo(1);
@@ -413,7 +416,7 @@ class FailoverIT {
             String sql = "SELECT COUNT(*), SUM(balance), BIT_XOR(CRC32(CONCAT(branch, '/', id, '/', balance)))"
                     + " FROM bank.accounts";
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            for (int s = 0; s < 2; s++) {
+            for (int s = 0; s < SHARDS; s++) {
                 try (Connection onB = shard(b, s);
                      Connection onA = DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + (a.basePort() + s)
                              + "/?sslMode=DISABLED&allowPublicKeyRetrieval=true",
@@ -450,7 +453,7 @@ class FailoverIT {
         Map<Integer, String> gtidsOnA() throws Exception {
             String secret = Files.readString(a.home().shardSecretFile()).trim();
             Map<Integer, String> out = new java.util.TreeMap<>();
-            for (int s = 0; s < 2; s++) {
+            for (int s = 0; s < SHARDS; s++) {
                 try (Connection c = DriverManager.getConnection("jdbc:mysql://127.0.0.1:" + (a.basePort() + s)
                         + "/?sslMode=DISABLED&allowPublicKeyRetrieval=true", io.cleave.manager.instance.ShardAccount.USER,
                         secret)) {

@@ -65,7 +65,7 @@ final class PromotedHome {
                 c.commit();
             }
         }
-        for (int s = 0; s < 2; s++) {
+        for (int s = 0; s < shape.shards(); s++) {
             // The proxy answers a cross-shard commit at its decision and commits the branches after: the transfer
             // just made may still have one prepared for a moment, never for seconds.
             long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);

@@ -50,17 +50,30 @@ class StandbyIT {
             java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
                     java.nio.file.attribute.PosixFilePermissions.fromString("rwx--x--x"));
     private static final BankTransfers.Shape SHAPE = new BankTransfers.Shape(200, 10, 100);
-    static final String SHARDING = """
-            sharding:
-              keyspaces:
-                - name: branch
-                  function: range
-                  ranges:
-                    - { from: 1, to: 100, shard: 0 }
-                    - { from: 101, shard: 1 }
-              tables:
-                - { name: accounts, keyspace: branch, column: branch }
-            """;
+    private static final int BRANCHES = 200;
+    static final String SHARDING = sharding(2);
+    /**
+     * The shards of the pairs SwitchoverIT, FailoverIT and StandbyUnderTpccIT build: 2, or {@code -Dstandby.shards=N}
+     * to measure a switchover, a failover and replication under TPC-C over N shards (bench/RESULTS.md).
+     */
+    static final int PAIR_SHARDS = Integer.getInteger("standby.shards", 2);
+
+    /** The bank's branches 1-200 in even ranges over {@code shards} shards (2: 1-100 on shard 0, 101- on shard 1). */
+    static String sharding(int shards) {
+        StringBuilder ranges = new StringBuilder();
+        int each = BRANCHES / shards;
+        for (int s = 0; s < shards; s++) {
+            ranges.append("        - { from: ").append(s * each + 1).append(s == shards - 1 ? "" : ", to: " + (s + 1) * each)
+                    .append(", shard: ").append(s).append(" }\n");
+        }
+        return "sharding:\n  keyspaces:\n    - name: branch\n      function: range\n      ranges:\n" + ranges
+                + "  tables:\n    - { name: accounts, keyspace: branch, column: branch }\n";
+    }
+
+    /** The bank of {@link #sharding}: 200 branches of 10 accounts, in even ranges over {@code shards} shards. */
+    static BankTransfers.Shape shape(int shards) {
+        return new BankTransfers.Shape(BRANCHES, 10, BRANCHES / shards);
+    }
 
     @Test
     void aStandbySeededAtACutReplicatesEveryShardAndThePrimaryWaitsForIt() throws Exception {
@@ -323,7 +336,7 @@ class StandbyIT {
     }
 
     /** The sequence number of a shard's one-domain GTID position ({@code 0-1000-338}). */
-    private static long sequence(String gtid) {
+    static long sequence(String gtid) {
         assertThat(gtid).as("a GTID position of domain 0 only").matches("0-[0-9]+-[0-9]+");
         return Long.parseLong(gtid.substring(gtid.lastIndexOf('-') + 1));
     }

@@ -38,18 +38,20 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * transfer a client saw acknowledged is on the new primary, the bank's total is unchanged, no XA branch
  * is prepared anywhere, the new primary's shards are writable and wait for the new standby's
  * acknowledgement, the new standby's shards are read-only and replicate them, and a write through
- * either proxy lands on the new primary.
+ * either proxy lands on the new primary. Over 2 shards; {@code -Dstandby.shards=N} runs it over N (bench/RESULTS.md
+ * "Switchover").
  */
 class SwitchoverIT {
 
-    private static final BankTransfers.Shape SHAPE = new BankTransfers.Shape(200, 10, 100);
+    private static final int SHARDS = StandbyIT.PAIR_SHARDS;
+    private static final BankTransfers.Shape SHAPE = StandbyIT.shape(SHARDS);
 
     @Test
     void thePairSwapsRolesAndBackUnderCrossShardTransfersWithNoClientErrorAndNoAcknowledgedTransferLost()
             throws Exception {
         Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-switchover-", StandbyIT.SEARCHABLE);
         Daemon b = null;
-        try (CleaveTestHome home = CleaveTestHome.builder().shards(2).extraYaml(StandbyIT.SHARDING)
+        try (CleaveTestHome home = CleaveTestHome.builder().shards(SHARDS).extraYaml(StandbyIT.sharding(SHARDS))
                 // A replica keeps what it replicates in its own binlog: the switch back starts from there.
                 .serverOption("log_slave_updates", "ON").create();
              RunningDaemon a = home.start()) {
@@ -58,8 +60,8 @@ class SwitchoverIT {
                 run(c, "CREATE TABLE bank.marks (id INT PRIMARY KEY, written_through VARCHAR(8))");
             }
             String aUrl = "http://127.0.0.1:" + a.adminPort();
-            StandbyConfig addresses = StandbyIT.freeAddresses();
-            b = StandbyIT.seedAndAwaitSemiSync(aUrl, a.adminToken(), work, addresses, 2);
+            StandbyConfig addresses = StandbyIT.freeAddresses(SHARDS);
+            b = StandbyIT.seedAndAwaitSemiSync(aUrl, a.adminToken(), work, addresses, SHARDS);
             CleaveHome bHome = b.home();
             String bUrl = "http://127.0.0.1:" + addresses.adminPort();
             String bToken = Files.readString(bHome.adminTokenFile()).trim();
@@ -101,7 +103,7 @@ class SwitchoverIT {
                     run(pinned, "INSERT INTO bank.scratch VALUES (1)");
                 }
                 assertThat(a.daemon().replication().report().role()).isEqualTo(HostRole.PRIMARY);
-                for (int s = 0; s < 2; s++) {
+                for (int s = 0; s < SHARDS; s++) {
                     try (Connection c = a.connect(s)) {
                         assertThat(single(c, "SELECT @@read_only")).as("A's shard %d still writable", s).isEqualTo("0");
                     }
@@ -115,7 +117,7 @@ class SwitchoverIT {
                 pauses.add(there.pauseMillis());
                 assertThat(there.epoch()).isEqualTo(2);
                 assertThat(there.primary()).isEqualTo(bUrl);
-                assertThat(there.shards()).hasSize(2).allSatisfy(s -> assertThat(s.gtid()).matches("0-[0-9]+-[0-9]+"));
+                assertThat(there.shards()).hasSize(SHARDS).allSatisfy(s -> assertThat(s.gtid()).matches("0-[0-9]+-[0-9]+"));
                 load.awaitAcknowledged(100);
                 checkPair(b, a.daemon(), 2, bUrl);
                 checkLedger(load, a.proxyPort(), b, a.daemon());
@@ -161,15 +163,15 @@ class SwitchoverIT {
      */
     private static void checkPair(Daemon primary, Daemon standby, long epoch, String primaryUrl) throws Exception {
         StandbyReport p = await(primary, r -> r.role() == HostRole.PRIMARY && r.semiSync()
-                && r.shards().size() == 2 && r.shards().stream().allMatch(s -> "ON".equals(s.semiSync())
+                && r.shards().size() == SHARDS && r.shards().stream().allMatch(s -> "ON".equals(s.semiSync())
                 && s.semiSyncClients() == 1 && !s.readOnly()), "the new primary's shards wait for the new standby");
         assertThat(p.epoch()).isEqualTo(epoch);
-        StandbyReport s = await(standby, r -> r.role() == HostRole.STANDBY && r.shards().size() == 2
+        StandbyReport s = await(standby, r -> r.role() == HostRole.STANDBY && r.shards().size() == SHARDS
                 && r.shards().stream().allMatch(x -> x.replicating() && x.readOnly() && "ON".equals(x.semiSync())),
                 "the new standby's shards replicate the new primary's");
         assertThat(s.epoch()).isEqualTo(epoch);
         assertThat(s.primary()).as("the standby's primary").isEqualTo(primaryUrl);
-        for (int shard = 0; shard < 2; shard++) {
+        for (int shard = 0; shard < SHARDS; shard++) {
             try (Connection c = shard(primary, shard)) {
                 assertThat(single(c, "SELECT @@read_only")).as("primary shard %d writable", shard).isEqualTo("0");
             }
@@ -190,7 +192,7 @@ class SwitchoverIT {
                         .isEqualTo(SHAPE.rows() * BankTransfers.INITIAL);
             }
             for (Daemon d : List.of(primary, standby)) {
-                for (int s = 0; s < 2; s++) {
+                for (int s = 0; s < SHARDS; s++) {
                     long deadline = System.nanoTime() + 5_000_000_000L;
                     while (prepared(d, s) > 0) {
                         assertThat(System.nanoTime()).as("shard %d of %s: branches prepared after 5 s", s, d.home().root())
@@ -210,7 +212,7 @@ class SwitchoverIT {
             run(c, "INSERT INTO bank.marks VALUES (" + id + ", '" + through + "')");
         }
         int found = 0;
-        for (int s = 0; s < 2; s++) {
+        for (int s = 0; s < SHARDS; s++) {
             try (Connection c = shard(primary, s)) {
                 if (!single(c, "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = 'bank'"
                         + " AND table_name = 'marks'").equals("0")) {

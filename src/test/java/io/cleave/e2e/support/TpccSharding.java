@@ -1,5 +1,16 @@
 package io.cleave.e2e.support;
 
+import io.cleave.bench.tpcc.load.LoadOptions;
+import io.cleave.bench.tpcc.load.TpccLoader;
+
+import javax.sql.DataSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
 /** The sharding section of a TPC-C home for tests: warehouse w on shard w - 1, the last shard open-ended; item everywhere. */
 public final class TpccSharding {
 
@@ -37,5 +48,24 @@ public final class TpccSharding {
                     - { name: stock, keyspace: warehouse, column: s_w_id }
                     - { name: item, type: reference }
                 """;
+    }
+
+    /** Loads warehouse s + 1 (and its copy of item) into each {@code shards[s]} directly, all shards at once. */
+    public static void loadOneWarehousePerShard(List<DataSource> shards) throws Exception {
+        ExecutorService loaders = Executors.newFixedThreadPool(shards.size());
+        try {
+            List<Future<?>> loads = new ArrayList<>();
+            for (int shard = 0; shard < shards.size(); shard++) {
+                DataSource target = shards.get(shard);
+                int warehouse = shard + 1;
+                loads.add(loaders.submit(() -> TpccLoader.load(target,
+                        new LoadOptions(1, warehouse, 1, false, LoadOptions.DEFAULT_SEED))));
+            }
+            for (Future<?> load : loads) {
+                load.get(10, TimeUnit.MINUTES);
+            }
+        } finally {
+            loaders.shutdownNow();
+        }
     }
 }

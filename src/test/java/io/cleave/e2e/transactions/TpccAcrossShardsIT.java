@@ -2,8 +2,6 @@ package io.cleave.e2e.transactions;
 
 import io.cleave.bench.jdbc.JdbcTarget;
 import io.cleave.bench.tpcc.check.ConsistencyCheck;
-import io.cleave.bench.tpcc.load.LoadOptions;
-import io.cleave.bench.tpcc.load.TpccLoader;
 import io.cleave.bench.tpcc.run.RunOptions;
 import io.cleave.bench.tpcc.run.RunResult;
 import io.cleave.bench.tpcc.run.TpccDriver;
@@ -33,9 +31,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -70,21 +65,7 @@ class TpccAcrossShardsIT {
             s.execute("CREATE DATABASE " + DATABASE);
         }
         // Each shard loads its own warehouse (and its copy of item) directly: all loads at once.
-        ExecutorService loaders = Executors.newFixedThreadPool(SHARDS);
-        try {
-            List<Future<?>> loads = new ArrayList<>();
-            for (int shard = 0; shard < SHARDS; shard++) {
-                DataSource target = shard(shard);
-                int warehouse = shard + 1;
-                loads.add(loaders.submit(() -> TpccLoader.load(target,
-                        new LoadOptions(1, warehouse, 1, false, LoadOptions.DEFAULT_SEED))));
-            }
-            for (Future<?> load : loads) {
-                load.get(10, TimeUnit.MINUTES);
-            }
-        } finally {
-            loaders.shutdownNow();
-        }
+        TpccSharding.loadOneWarehousePerShard(shards());
         proxy = new JdbcTarget("jdbc:mysql://127.0.0.1:" + daemon.proxyPort() + "/" + DATABASE
                 + "?sslMode=DISABLED&allowPublicKeyRetrieval=true", "root", "").withServerPreparedStatements();
         assertThat(ConsistencyCheck.check(shards(), SHARDS)).as("violations right after the load").isEmpty();

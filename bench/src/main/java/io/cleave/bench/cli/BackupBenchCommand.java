@@ -66,11 +66,21 @@ final class BackupBenchCommand implements Callable<Integer> {
             + " --backups 4 runs them unbounded, at 8, unbounded, at 8 (default: ${DEFAULT-VALUE}).")
     List<Integer> maxRates;
 
+    @Option(names = "--engine", split = ",", defaultValue = "auto", paramLabel = "ENGINE[,ENGINE...]",
+        description = "Each backup's engine (auto, logical, physical), taken in turn from this list like --max-rate:"
+            + " logical,physical with --backups 4 alternates them (physical needs the server's own mariadb-backup, e.g."
+            + " --server-binary $(scripts/debian-mariadb)) (default: ${DEFAULT-VALUE}).")
+    List<String> engines;
+
     @Option(names = "--loader-threads", defaultValue = "2", description = "Threads loading TPC-C (default: ${DEFAULT-VALUE}).")
     int loaderThreads;
 
     /** One backup as measured: its final status, when it ran (s since the start), the cut meters over it. */
     private record Measured(JsonNode status, int maxRate, double from, double to, CutMetricsDelta cut) {
+        String engine() {
+            return status.path("engine").asText("?");
+        }
+
     }
 
     @Override
@@ -92,8 +102,9 @@ final class BackupBenchCommand implements Callable<Integer> {
                 String metricsBefore = h.metrics();
                 double from = tpcc.now();
                 int rate = maxRates.get(i % maxRates.size());
-                JsonNode r = JSON.readTree(h.admin("POST", "/v1/backups", "{\"to\": \"" + location + "\", \"maxRateMbS\": "
-                    + rate + "}"));
+                String engine = engines.get(i % engines.size());
+                JsonNode r = JSON.readTree(h.admin("POST", "/v1/backups", "{\"to\": \"" + location + "\", \"engine\": \""
+                    + engine + "\", \"maxRateMbS\": " + rate + "}"));
                 String id = r.get("id").asText();
                 while (!r.get("phase").asText().equals("DONE")) {
                     if (r.get("phase").asText().equals("FAILED")) {
@@ -104,7 +115,8 @@ final class BackupBenchCommand implements Callable<Integer> {
                 }
                 double to = tpcc.now();
                 measured.add(new Measured(r, rate, from, to, CutMetricsDelta.between(metricsBefore, h.metrics())));
-                out.printf("backup %s done: %s rows in %.1f s%n", id, r.get("rowsRead"), to - from);
+                out.printf("backup %s (%s) done: %s rows in %.1f s%n", id, r.path("engine").asText(engine), r.get("rowsRead"),
+                    to - from);
                 Thread.sleep(gap.toMillis());
             }
             List<RunResult> results = tpcc.stop();
@@ -120,10 +132,10 @@ final class BackupBenchCommand implements Callable<Integer> {
     private void report(PrintWriter out, List<Measured> measured, BackgroundTpcc tpcc, long errors, int violations,
                         HostCpu cpu, long oursMicros) {
         out.println();
-        out.println("| backup | max MB/s | rows | MB read | MB stored | s | MB/s read | MB/s stored | snapshots open ms"
+        out.println("| backup | engine | max MB/s | rows | MB read | MB stored | s | MB/s read | MB/s stored | snapshots open ms"
             + " | history list | cuts taken | commits held at the cut | longest hold ms (at most) | cut window ms"
             + " | TPC-C tpmC during (min 1 s) |");
-        out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
+        out.println("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
         double baseline = tpcc.mean(0, measured.get(0).from());
         double[] holds = new double[measured.size()];
         for (int i = 0; i < measured.size(); i++) {
@@ -133,9 +145,9 @@ final class BackupBenchCommand implements Callable<Integer> {
             double mb = s.get("bytesRead").asDouble() / 1e6;
             holds[i] = m.cut().longestCommitWaitMillis();
             double stored = s.get("storedBytes").asDouble() / 1e6;
-            out.printf(Locale.ROOT, "| %d | %s | %,d | %.1f | %.1f | %.1f | %.2f | %.2f | %,d | %,d | %d | %d | %.1f | %.1f"
+            out.printf(Locale.ROOT, "| %d | %s | %s | %,d | %.1f | %.1f | %.1f | %.2f | %.2f | %,d | %,d | %d | %d | %.1f | %.1f"
                     + " | %,.0f (%,.0f) |%n",
-                i + 1, m.maxRate() == 0 ? "-" : Integer.toString(m.maxRate()), s.get("rowsRead").asLong(), mb, stored,
+                i + 1, m.engine(), m.maxRate() == 0 ? "-" : Integer.toString(m.maxRate()), s.get("rowsRead").asLong(), mb, stored,
                 seconds, mb / seconds, stored / seconds,
                 s.get("snapshotMillis").asLong(), s.get("historyLength").asLong(), m.cut().cuts(), m.cut().commitWaits(),
                 holds[i], m.cut().windowMeanMillis(), tpcc.mean(m.from(), m.to()), tpcc.min(m.from(), m.to()));
