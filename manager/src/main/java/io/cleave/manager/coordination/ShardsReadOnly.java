@@ -70,7 +70,7 @@ public final class ShardsReadOnly implements AutoCloseable {
         String value = readOnly ? "ON" : "OFF";
         pending.clear();
         pendingReadOnly = readOnly;
-        shards.forEach(s -> pending.put(s, "not tried yet"));
+        shards.forEach(s -> pending.put(s, "first try under way"));
         for (int attempt = 1; !pending.isEmpty(); attempt++) {
             for (int shard : List.copyOf(pending.keySet())) {
                 if (asked.get() != call) {
