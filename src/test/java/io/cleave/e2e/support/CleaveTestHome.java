@@ -50,6 +50,7 @@ public final class CleaveTestHome implements AutoCloseable {
 
     private CleaveTestHome(Builder b) throws IOException {
         this.root = Files.createTempDirectory(Path.of("/tmp"), "cleave-it-");
+        SharedProxyCertificate.copyInto(root);
         this.shards = b.shards;
         this.basePort = freePortRange(Math.max(b.shards, b.portRange));
         this.restartPolicy = b.restartPolicy;

@@ -42,11 +42,30 @@ public final class NetnsHosts implements AutoCloseable {
             Assumptions.assumeTrue(onPath(tool), tool + " is not installed (scripts/test installs iproute2, nftables and"
                     + " etcd-server): hosts in network namespaces cannot be built");
         }
+        // Every kind of step the hosts are built with, once: a machine may allow namespaces but not veth pairs,
+        // bridges or nftables in them (a container without the kernel modules), and then the tests skip rather
+        // than fail half-built.
         String probe = PREFIX + "probe" + ProcessHandle.current().pid();
-        Result made = exec(List.of("ip", "netns", "add", probe));
+        String link = PREFIX + "pr" + ProcessHandle.current().pid();
+        List<List<String>> steps = List.of(
+                List.of("ip", "netns", "add", probe),
+                List.of("ip", "-n", probe, "link", "set", "lo", "up"),
+                List.of("ip", "-n", probe, "link", "add", "br0", "type", "bridge"),
+                List.of("ip", "link", "add", link, "type", "veth", "peer", "name", "vt", "netns", probe),
+                List.of("ip", "-n", probe, "link", "set", "vt", "master", "br0", "up"),
+                List.of("ip", "netns", "exec", probe, "nft", "add", "table", "inet", "probe"));
+        String failed = null;
+        for (List<String> step : steps) {
+            Result r = exec(step);
+            if (r.code() != 0) {
+                failed = String.join(" ", step) + ": " + r.out().trim();
+                break;
+            }
+        }
+        exec(List.of("ip", "link", "delete", link));
         exec(List.of("ip", "netns", "delete", probe));
-        Assumptions.assumeTrue(made.code() == 0, "cannot make a network namespace (root with CAP_NET_ADMIN is needed): "
-                + made.out().trim());
+        Assumptions.assumeTrue(failed == null, "cannot build hosts of network namespaces here (root with CAP_NET_ADMIN,"
+                + " veth, bridge and nftables support are needed): " + failed);
     }
 
     /**
