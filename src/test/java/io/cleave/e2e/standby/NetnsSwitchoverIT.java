@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * to B's shards over TCP in between, logging in with the account B's take-over made for A's address. After each:
  * no client error, every acknowledged transfer on the new primary, the total unchanged, nothing prepared, one
  * primary holding the lease and the other its standby. The pause A's clients saw is printed. Runs with
- * {@code -Dstandby.netns.all} (about 50 s).
+ * {@code -Dstandby.netns.all} (25 to 48 s).
  */
 class NetnsSwitchoverIT {
 
@@ -28,7 +28,7 @@ class NetnsSwitchoverIT {
     @Test
     void switchesOverToTheStandbyHostAndBackWithoutAClientError() throws Exception {
         Assumptions.assumeTrue(Boolean.getBoolean("standby.netns.all"), "the switchover between namespace hosts"
-                + " (about 50 s) runs with -Dstandby.netns.all");
+                + " (25 to 48 s) runs with -Dstandby.netns.all");
         try (NetnsFailoverIT.Pair pair = NetnsFailoverIT.Pair.start("switch")) {
             awaitCaughtUp(pair, "b");
             SwitchoverReport there = pair.admin("a").switchover(
