@@ -296,7 +296,7 @@ class NetnsFailoverIT {
          * {@code host} is fenced without the lease, and its shards wrote nothing since {@code gtids}. Each is read-only,
          * or else its commits wait for the lost standby's acknowledgement, which never comes: a commit that was waiting
          * when the link went down keeps {@code SET GLOBAL read_only} waiting behind it (the fence's second line, tried
-         * for 10 s), and every later commit queues behind it too.
+         * again until it takes), and every later commit queues behind it too; the status then names the shard.
          */
         void checkFenced(String host, Map<Integer, String> gtids) throws Exception {
             CoordinationReport r = awaitCoordination(host, c -> c.state() == PairState.SUPERSEDED
@@ -311,6 +311,12 @@ class NetnsFailoverIT {
                         + ", commits waiting for the standby " + waiting);
                 assertThat(readOnly.equals(List.of("1")) || !waiting.equals(List.of("0")))
                         .as("%s's shard %d read-only, or its commits waiting for an acknowledgement", host, s).isTrue();
+                if (!readOnly.equals(List.of("1"))) {
+                    String pending = admin(host).status().coordination().shardsReadOnly();
+                    System.out.println("NetnsFailoverIT: " + host + "'s status: " + pending);
+                    assertThat(pending).as("%s's status names shard %d, where read_only has not taken", host, s)
+                            .contains("read_only ON not set yet on").contains("shard " + s + " (");
+                }
             }
         }
 

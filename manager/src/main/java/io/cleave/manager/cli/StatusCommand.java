@@ -88,6 +88,9 @@ public final class StatusCommand implements Callable<Integer> {
         if (c.reason() != null) {
             out.printf("  %s%n", c.reason());
         }
+        if (c.shardsReadOnly() != null) {
+            out.printf("  %s%n", c.shardsReadOnly());
+        }
     }
 
     /** The standby pair: this home's role, the primary, the epoch, and each shard's replication. */

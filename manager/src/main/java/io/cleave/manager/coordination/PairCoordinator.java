@@ -425,7 +425,7 @@ public final class PairCoordinator implements AutoCloseable {
 
     public CoordinationReport report() {
         long left = holdsLease ? Math.max(0, TimeUnit.NANOSECONDS.toMillis(leaseValidUntil - nanos.getAsLong())) : 0;
-        return new CoordinationReport(state, epoch, primary, holdsLease, left, reason, config.cluster(), config.etcd());
+        return new CoordinationReport(state, epoch, primary, holdsLease, left, reason, config.cluster(), config.etcd(), null);
     }
 
     /** Stops coordinating. The lease is left to lapse, not revoked: a stopped primary's standby takes over. */

@@ -43,9 +43,7 @@ public final class CleaveProxyService implements ProxyService {
         HostPort listen = config.listen();
         Path cert = config.tlsCert().orElse(context.stateDir().resolve(TLS_DIR).resolve("proxy-cert.pem"));
         Path key = config.tlsKey().orElse(context.stateDir().resolve(TLS_DIR).resolve("proxy-key.pem"));
-        if (config.tlsCert().isEmpty()) {
-            SelfSignedCertificate.createIfMissing(cert, key, "cleave-proxy");
-        }
+        makeCertificateIfMissing(config, context.stateDir());
         Path socket = config.socket().orElse(context.runDir().resolve("proxy.sock"));
         io.cleave.proxy.server.ProxyConfig proxyConfig = new io.cleave.proxy.server.ProxyConfig(
                 new InetSocketAddress(listen.host(), listen.port()),
@@ -71,6 +69,24 @@ public final class CleaveProxyService implements ProxyService {
                 server.shardDown(status.index());
             }
         });
+    }
+
+    /**
+     * Makes the proxy's self-signed certificate when none is configured and none was made yet. The daemon calls it
+     * at the start of every home, a standby's too: an RSA key takes one to several seconds on a loaded host, which
+     * a standby would otherwise spend in its take-over, between promoting its shards and serving.
+     */
+    static void makeCertificateIfMissing(ProxyConfig config, Path stateDir) throws java.io.IOException {
+        if (config.tlsCert().isPresent()) {
+            return;
+        }
+        Path cert = stateDir.resolve(TLS_DIR).resolve("proxy-cert.pem");
+        long t0 = System.nanoTime();
+        if (SelfSignedCertificate.createIfMissing(cert, config.tlsKey().orElse(stateDir.resolve(TLS_DIR)
+                .resolve("proxy-key.pem")), "cleave-proxy")) {
+            org.slf4j.LoggerFactory.getLogger(CleaveProxyService.class).info("made the proxy's self-signed TLS"
+                    + " certificate {} in {} ms", cert, (System.nanoTime() - t0) / 1_000_000);
+        }
     }
 
     private static LoginLimits loginLimits(LoginConfig login) {

@@ -206,9 +206,10 @@ public final class Daemon implements AutoCloseable {
                         this::requestShutdown, this::explain, inDoubtTransactions(), moves, imports, scale, backups);
                 admin.repair(this::repairSchemas);
                 wireStandby();
+                makeProxyCertificate();
                 shardsReadOnly = new io.cleave.manager.coordination.ShardsReadOnly(links);
                 coordination = PairCoordination.create(config, home, config.listen().adminUrl(admin.port()), pairActions(), registry);
-                admin.coordination(() -> coordination == null ? null : coordination.report(), this::rejoin);
+                admin.coordination(this::coordinationReport, this::rejoin);
                 admin.start();
                 new DaemonInfo(ProcessHandle.current().pid(), admin.port(), startedAt.toString(), version(),
                         config.listen().adminHost()).write(home);
@@ -797,6 +798,21 @@ public final class Daemon implements AutoCloseable {
         }
     }
 
+    /**
+     * The proxy's self-signed certificate is made now, on a standby too, so that a take-over does not spend the
+     * seconds its RSA key takes; a failure here is left to the proxy's start to report.
+     */
+    private void makeProxyCertificate() {
+        if (options.proxy().isEmpty()) {
+            return;
+        }
+        try {
+            CleaveProxyService.makeCertificateIfMissing(config.proxy(), home.state());
+        } catch (java.io.IOException | RuntimeException e) {
+            log.warn("could not make the proxy's TLS certificate yet: {}", e.getMessage());
+        }
+    }
+
     /** The datadirs of the shards that run now, by index. */
     private java.util.Map<Integer, java.nio.file.Path> runningDatadirs() {
         java.util.Map<Integer, java.nio.file.Path> out = new java.util.TreeMap<>();
@@ -888,7 +904,15 @@ public final class Daemon implements AutoCloseable {
                 provisioned == null ? null : provisioned.binary().describe(), ready, proxyNow, instances,
                 inDoubtOrNull(), proxy == null ? null : proxy.latestDeadlock(), note,
                 withSchemas && ready ? schemaDrift() : null, replication == null ? null : replication.report(),
-                coordination == null ? null : coordination.report());
+                coordinationReport());
+    }
+
+    /** The pair as etcd and this daemon see it, with the shards whose read_only has not taken yet; null without etcd. */
+    private io.cleave.manager.coordination.CoordinationReport coordinationReport() {
+        if (coordination == null) {
+            return null;
+        }
+        return coordination.report().withShardsReadOnly(shardsReadOnly == null ? null : shardsReadOnly.pending());
     }
 
     /**

@@ -27,7 +27,7 @@ class CoordinationOutputTest {
     @Test
     void thePrimaryShowsItsLease() {
         assertThat(printed(new CoordinationReport(PairState.PRIMARY, 1, new PrimaryClaim("a", "http://127.0.0.1:6034", 1),
-                true, 2200, null, "orders", ETCD))).isEqualTo("""
+                true, 2200, null, "orders", ETCD, null))).isEqualTo("""
 
                 coordination: etcd http://e1:2379,http://e2:2379, cluster orders: this home is PRIMARY; epoch 1; primary:\
                  http://127.0.0.1:6034 (a, epoch 1); holds the lease (2200 ms left before it fences)
@@ -38,9 +38,16 @@ class CoordinationOutputTest {
     void aFencedHomeSaysWhy() {
         assertThat(printed(new CoordinationReport(PairState.SUPERSEDED, 2, new PrimaryClaim("b", "http://b:6134", 2),
                 false, 0, "this home was the primary at epoch 1; the primary is now http://b:6134 (b, epoch 2)",
-                "orders", ETCD)))
+                "orders", ETCD, null)))
                 .contains("this home is SUPERSEDED; epoch 2; primary: http://b:6134 (b, epoch 2); holds no lease\n"
                         + "  this home was the primary at epoch 1");
+    }
+
+    @Test
+    void aFenceWhoseReadOnlyHasNotTakenSaysSo() {
+        assertThat(printed(new CoordinationReport(PairState.FENCED, 1, null, false, 0, "could not renew the lease",
+                "orders", ETCD, "read_only ON not set yet on shard 1 (timeout): trying again")))
+                .contains("  could not renew the lease\n  read_only ON not set yet on shard 1 (timeout): trying again\n");
     }
 
     @Test

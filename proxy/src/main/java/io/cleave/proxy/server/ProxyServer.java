@@ -174,10 +174,13 @@ public final class ProxyServer implements AutoCloseable {
                 micrometer.backendGauges(endpoint.shard(), new PoolStats(runtime));
             }
         }
+        StartPhases phases = new StartPhases();
         learnServerVersion(runtime, slots, workers);
+        phases.ended("server version");
         try {
             ShardAdmin admin = new ShardAdmin(slots, workers);
             List<Integer> down = bootstrapShards(admin, runtime);
+            phases.ended("proxy's tables and procedures");
             if (down.size() == admin.localShards().size()) {
                 throw new IllegalStateException("no shard is reachable");
             }
@@ -190,7 +193,9 @@ public final class ProxyServer implements AutoCloseable {
             for (BackendConnector connector : connectors) {
                 sizeStatementCache(admin, connector, runtime.backendConnectionsPerShard());
             }
+            phases.ended("statement caches");
             loadAccounts(admin, runtime, down);
+            phases.ended("accounts");
             XaRecovery recovery = new XaRecovery(admin, runtime.inDoubt(), metrics, new XaRecovery.BranchListener() {
                 @Override
                 public void settled(int shard, String xid) {
@@ -211,7 +216,9 @@ public final class ProxyServer implements AutoCloseable {
             if (settled > 0) {
                 log.info("recovery settled {} in-doubt transaction branch(es) left by an earlier run", settled);
             }
+            phases.ended("recovery");
             loadUniqueIndexes(admin, runtime);
+            phases.ended("unique keys");
             Channel channel = new ServerBootstrap()
                     .group(boss, workers)
                     .channel(transport.serverChannel())
@@ -234,8 +241,10 @@ public final class ProxyServer implements AutoCloseable {
                         .bind(new io.netty.channel.unix.DomainSocketAddress(config.socket().toFile())).sync().channel();
             }
             runtime.startDeadlockDetector((io.netty.channel.EventLoop) workers.next());
-            log.info("proxy listening on {}{} ({} event loops, {} shards, {} transport)", channel.localAddress(),
-                    socket != null ? " and " + config.socket() : "", threads, shards.size(), transport);
+            phases.ended("listening");
+            log.info("proxy listening on {}{} ({} event loops, {} shards, {} transport; started in: {})",
+                    channel.localAddress(), socket != null ? " and " + config.socket() : "", threads, shards.size(),
+                    transport, phases);
             return new ProxyServer(boss, workers, transport, channel, socket, runtime, admin, recovery);
         } catch (java.io.IOException e) {
             boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);

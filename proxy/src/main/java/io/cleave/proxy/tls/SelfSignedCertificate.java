@@ -37,10 +37,10 @@ public final class SelfSignedCertificate {
     private SelfSignedCertificate() {
     }
 
-    /** Writes a new certificate and key unless both files already exist. */
-    public static void createIfMissing(Path certificate, Path privateKey, String commonName) throws IOException {
+    /** Writes a new certificate and key unless both files already exist; true when it wrote them. */
+    public static boolean createIfMissing(Path certificate, Path privateKey, String commonName) throws IOException {
         if (Files.exists(certificate) && Files.exists(privateKey)) {
-            return;
+            return false;
         }
         try {
             KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
@@ -61,6 +61,7 @@ public final class SelfSignedCertificate {
             Files.createDirectories(certificate.toAbsolutePath().getParent());
             writePem(certificate, "CERTIFICATE", holder.getEncoded(), false);
             writePem(privateKey, "PRIVATE KEY", keys.getPrivate().getEncoded(), true);
+            return true;
         } catch (GeneralSecurityException | OperatorCreationException e) {
             throw new IOException("cannot create a self-signed certificate: " + e.getMessage(), e);
         }
