@@ -29,8 +29,12 @@ public final class LayoutGuard {
         this.scaling = scaling;
     }
 
-    /** How long the primary waits to hear from the standby's daemon before refusing a scale up. */
-    static final Duration STANDBY_HEARD_WITHIN = Duration.ofSeconds(10);
+    /**
+     * How long the primary waits to hear from the standby's daemon (it asks every 2 s) before refusing a scale up:
+     * 10 s. The end-to-end tests shorten it ({@code -Dcleave.test.standbyHeardWithinMillis}) so that proving the
+     * refusal does not cost 10 s of silence.
+     */
+    static final Duration STANDBY_HEARD_WITHIN = Duration.ofMillis(Long.getLong("cleave.test.standbyHeardWithinMillis", 10_000));
 
     /**
      * Why a scale from {@code from} to {@code to} shards is refused now, or null. With a standby counted on, a
