@@ -133,7 +133,7 @@ class NetnsFailoverIT {
     }
 
     /** Hosts A, B, e0..e2; A the primary with the bank under transfers, B its standby in sync; etcd in e0..e2. */
-    private static final class Pair implements AutoCloseable {
+    static final class Pair implements AutoCloseable { // package-private for NetnsSwitchoverIT (branch netswitch)
         final Path work;
         final NetnsHosts net;
         EtcdCluster etcd;

@@ -48,7 +48,7 @@ public record ListenAddresses(String shardBind, Optional<String> advertiseHost, 
         return address.equals("0.0.0.0") || address.equals("::") || address.equals("*");
     }
 
-    static boolean isLoopback(String address) {
+    public static boolean isLoopback(String address) {
         try {
             return address.equalsIgnoreCase("localhost") || InetAddress.getByName(address).isLoopbackAddress();
         } catch (UnknownHostException e) {

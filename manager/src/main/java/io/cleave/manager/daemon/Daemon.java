@@ -410,7 +410,7 @@ public final class Daemon implements AutoCloseable {
             }
             try {
                 return new io.cleave.manager.standby.Switchover(home, links, shardEndpoints(), p.switching(),
-                        this::switchoverRefusal, this::writePairCnfs, accounts).run(request);
+                        this::switchoverRefusal, this::writePairCnfs, accounts, config.listen().shardHost()).run(request);
             } finally {
                 handedOver(p);
             }

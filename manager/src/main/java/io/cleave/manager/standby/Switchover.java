@@ -43,15 +43,19 @@ public final class Switchover {
     private final Supplier<String> busy;
     private final Runnable rewriteCnfs;
     private final AccountSync accounts;
+    private final String ownShardHost;
 
     /**
      * @param busy        why the home cannot switch now (a move, import, scale or backup under way), or null
      * @param rewriteCnfs writes the shards' my.cnf again for the home's pair role
      * @param accounts    the clients' accounts, which the standby's shards are given exactly
+     * @param ownShardHost this home's advertised shard address (server.advertise_host, else bind_address): this
+     *                    home's proxy connects from it when it forwards to a standby on another host
      */
     public Switchover(CleaveHome home, ShardLinks links, List<ShardEndpoint> shards, SwitchingProxy proxy,
-                      Supplier<String> busy, Runnable rewriteCnfs, AccountSync accounts) {
+                      Supplier<String> busy, Runnable rewriteCnfs, AccountSync accounts, String ownShardHost) {
         this.accounts = accounts;
+        this.ownShardHost = ownShardHost;
         this.home = home;
         this.links = links;
         this.shards = shards.stream().filter(e -> !e.attached()).map(ShardEndpoint::index).toList();
@@ -230,7 +234,7 @@ public final class Switchover {
         p.positionsRead = System.nanoTime();
         try {
             p.answer = standby.takeOver(new TakeOverRequest(p.gtids, request.catchUpMillis(), proxy.runId(), p.accounts,
-                            ReplicationAccount.of(home).password()),
+                            ReplicationAccount.of(home).password(), ownShardHost),
                     Duration.ofMillis(request.catchUpMillis() * 2 + 30_000));
         } catch (AdminClient.DaemonAnswer e) {
             if (e.status() == 409) {

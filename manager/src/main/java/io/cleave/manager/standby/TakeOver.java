@@ -75,9 +75,14 @@ public final class TakeOver {
         // Known before the promotion, so a proxy started from here on leaves the forwarding proxy's branches alone.
         ForwardingProxies.add(home, request.forwardingRun());
         ReplicationAccount account = ReplicationAccount.adopt(home, request.replicationPassword());
+        // The old primary's proxy forwards its clients here next; from another host it logs in with an account of its own.
+        java.util.Optional<PeerShardAccount> peer = PeerShardAccount.forPeer(request.peerHost(), account.password());
         for (ShardEndpoint e : shards) {
             try (Connection c = links.open(e.index())) {
                 account.ensure(c);
+                if (peer.isPresent()) {
+                    peer.get().ensure(c);
+                }
             }
         }
         new Promotion(home, links, 0).promoteCaughtUp(shards.stream().map(ShardEndpoint::index).toList());
@@ -93,8 +98,17 @@ public final class TakeOver {
             }
         }
         log.info("took over from {} at {}: primary at epoch {}", state.primary(), request.gtids(), epoch);
-        ShardEndpoint any = shards.get(0);
-        return new TakeOverAnswer(epoch, any.user(), any.secret(), addresses, sockets);
+        return answer(epoch, shards.get(0), addresses, sockets, peer);
+    }
+
+    /**
+     * How the old primary's proxy logs in here: with this home's shard account through the Unix sockets when it is on
+     * this host, else over TCP with the account made for its address (no sockets then: its password is the peer's).
+     */
+    static TakeOverAnswer answer(long epoch, ShardEndpoint any, List<Attachment.ShardAddress> addresses,
+                                 java.util.Map<Integer, String> sockets, java.util.Optional<PeerShardAccount> peer) {
+        return peer.map(p -> new TakeOverAnswer(epoch, p.user(), p.password(), addresses, java.util.Map.of()))
+                .orElseGet(() -> new TakeOverAnswer(epoch, any.user(), any.secret(), addresses, sockets));
     }
 
     /** Waits until the shard's replica applied {@code gtid}; refuses when it does not in time. */

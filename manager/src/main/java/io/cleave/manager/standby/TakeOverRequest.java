@@ -15,11 +15,13 @@ import java.util.Map;
  * @param accounts      the primary's user accounts: the standby's shards hold exactly these
  * @param replicationPassword the replication account's password (the same on both homes): the old primary's
  *                      shards log in with it to replicate the new primary's
+ * @param peerHost      the primary's advertised shard address, which its proxy connects from when it forwards to the
+ *                      standby's shards from another host (null from a primary that did not say: on loopback)
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record TakeOverRequest(Map<Integer, String> gtids, long waitMillis, String forwardingRun,
                               List<io.cleave.manager.accounts.AccountSync.AccountCopy> accounts,
-                              String replicationPassword) {
+                              String replicationPassword, String peerHost) {
 
     public TakeOverRequest {
         accounts = accounts == null ? List.of() : List.copyOf(accounts);
@@ -28,6 +30,6 @@ public record TakeOverRequest(Map<Integer, String> gtids, long waitMillis, Strin
     @Override
     public String toString() {
         return "TakeOverRequest[gtids=" + gtids + ", waitMillis=" + waitMillis + ", forwardingRun=" + forwardingRun
-                + ", " + accounts.size() + " accounts]";
+                + ", " + accounts.size() + " accounts, peerHost=" + peerHost + "]";
     }
 }

@@ -1,0 +1,115 @@
+package io.cleave.e2e.standby;
+
+import io.cleave.manager.coordination.PairState;
+import io.cleave.manager.standby.ReplicationAccount;
+import io.cleave.manager.standby.SwitchoverReport;
+import io.cleave.manager.standby.SwitchoverRequest;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A planned switchover between hosts made of network namespaces (the pair of {@link NetnsFailoverIT}: A and B on
+ * hosts of their own, etcd on three more, bank transfers from the test's namespace through A's proxy, each client
+ * recording what it saw acknowledged): {@code cleave switchover} A -> B, then B -> A. A's proxy forwards its clients
+ * to B's shards over TCP in between, logging in with the account B's take-over made for A's address. After each:
+ * no client error, every acknowledged transfer on the new primary, the total unchanged, nothing prepared, one
+ * primary holding the lease and the other its standby. The pause A's clients saw is printed. Runs with
+ * {@code -Dstandby.netns.all} (25 to 48 s).
+ */
+class NetnsSwitchoverIT {
+
+    /** NetnsFailoverIT's clients' password (its Pair makes root with it). */
+    private static final String PASSWORD = "netns-pw";
+    /** NetnsFailoverIT's shards' first port on every host. */
+    private static final int BASE_PORT = 3307;
+
+    @Test
+    void switchesOverToTheStandbyHostAndBackWithoutAClientError() throws Exception {
+        Assumptions.assumeTrue(Boolean.getBoolean("standby.netns.all"), "the switchover between namespace hosts"
+                + " (25 to 48 s) runs with -Dstandby.netns.all");
+        try (NetnsFailoverIT.Pair pair = NetnsFailoverIT.Pair.start("switch")) {
+            awaitCaughtUp(pair, "b");
+            SwitchoverReport there = pair.admin("a").switchover(
+                    new SwitchoverRequest(pair.adminUrl("b"), pair.token("b"), 0, 0, 0));
+            System.out.printf("NetnsSwitchoverIT: A -> B: %s; A's clients held %.1f ms%n", there, there.pauseMillis());
+            assertThat(there.epoch()).isEqualTo(2);
+            // A's clients go on through A's proxy, which now forwards them to B's shards from A's host.
+            pair.load.awaitAcknowledged(100);
+            awaitProxy(pair, "b");
+            checkForwardsOverTcp(pair, "a", "b");
+            checkSwitched(pair, "b", "a", 2);
+
+            awaitCaughtUp(pair, "a");
+            SwitchoverReport back = pair.admin("b").switchover(SwitchoverRequest.known());
+            System.out.printf("NetnsSwitchoverIT: B -> A: %s; A's clients held %.1f ms%n", back,
+                    back.standbyProxyPauseMillis());
+            assertThat(back.epoch()).isEqualTo(3);
+            pair.load.awaitAcknowledged(100);
+            // B's proxy forwards to A's shards now: a write through it is served there.
+            awaitProxy(pair, "b");
+            checkForwardsOverTcp(pair, "b", "a");
+            checkSwitched(pair, "a", "b", 3);
+            pair.load.awaitAcknowledged(50);
+            pair.load.close();
+            System.out.println("NetnsSwitchoverIT: " + pair.load.summary());
+            assertThat(pair.load.errors()).as("errors A's clients saw").isEmpty();
+        }
+    }
+
+    /**
+     * A freshly seeded (or switched) standby replays what its primary wrote meanwhile, seconds of it on this shared
+     * machine: the switchover refuses a replica more than 5 s behind, so the test starts it once each is within 1 s.
+     */
+    private static void awaitCaughtUp(NetnsFailoverIT.Pair pair, String standby) throws Exception {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+        var shards = pair.admin(standby).standby().shards();
+        while (!shards.stream().allMatch(r -> r.replicating() && r.lagSeconds() >= 0 && r.lagSeconds() <= 1)) {
+            assertThat(System.nanoTime()).as("%s's replicas within 1 s of the primary in 60 s: %s", standby, shards)
+                    .isLessThan(deadline);
+            Thread.sleep(100);
+            shards = pair.admin(standby).standby().shards();
+        }
+    }
+
+    /**
+     * {@code from}'s proxy reaches {@code to}'s shards over TCP from its own address (the hosts share a file system
+     * here, so {@code to}'s Unix sockets would be reachable from {@code from}: on two machines they are not), and the
+     * account made for it there logs in from {@code from} with the pair's secret and sees the proxy's XA branches.
+     */
+    private static void checkForwardsOverTcp(NetnsFailoverIT.Pair pair, String from, String to) throws Exception {
+        String address = pair.net.address(from);
+        String secret = java.nio.file.Files.readString(pair.home(from).state().resolve("replication-secret")).trim();
+        for (int s = 0; s < 2; s++) {
+            assertThat(pair.shards(to).rows(s, "SELECT COUNT(*) FROM mysql.user WHERE User = 'cleave' AND Host = '"
+                    + address + "'")).as("%s's shard %d has the account for %s's proxy", to, s, from).containsExactly("1");
+            assertThat(Long.parseLong(pair.shards(to).rows(s, "SELECT COUNT(*) FROM information_schema.PROCESSLIST"
+                    + " WHERE HOST LIKE '" + address + ":%' AND USER <> '" + ReplicationAccount.USER + "'").get(0)))
+                    .as("%s's proxy's connections to %s's shard %d over TCP", from, to, s).isPositive();
+            var login = pair.net.run(from, java.util.List.of("mariadb", "-h" + pair.net.address(to), "-P" + (BASE_PORT + s),
+                    "-ucleave", "-p" + secret, "-N", "-B", "-e", "XA RECOVER; SELECT CURRENT_USER()"));
+            assertThat(login.code()).as("the shard account from %s to %s's shard %d: %s", from, to, s, login.out()).isZero();
+            assertThat(login.out()).contains("cleave@" + address);
+        }
+    }
+
+    /** B's proxy starts once B answered the take-over: waits until it serves a write. */
+    private static void awaitProxy(NetnsFailoverIT.Pair pair, String host) throws Exception {
+        ProxyWrites.awaitFirstWrite(pair.proxy(host), PASSWORD, System.nanoTime(), () -> pair.stateOf(host));
+    }
+
+    /** {@code primary} alone is the primary at {@code epoch}, with every acknowledged transfer; {@code standby} replicates it. */
+    private static void checkSwitched(NetnsFailoverIT.Pair pair, String primary, String standby, long epoch)
+            throws Exception {
+        pair.load.pause();
+        try {
+            pair.checkPrimary(primary, epoch);
+            var other = pair.awaitCoordination(standby, c -> c.state() == PairState.STANDBY && c.epoch() == epoch);
+            assertThat(other.holdsLease()).as("one lease holder").isFalse();
+            pair.awaitStandby(standby);
+        } finally {
+            pair.load.resume();
+        }
+    }
+}
