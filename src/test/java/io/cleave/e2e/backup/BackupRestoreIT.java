@@ -257,29 +257,12 @@ class BackupRestoreIT {
         }
     }
 
+    /** See {@link CleaveTestHome#freePortRange}. */
     static int freeBase(int n) {
-        for (int attempt = 0; attempt < 100; attempt++) {
-            int base = 41000 + java.util.concurrent.ThreadLocalRandom.current().nextInt(15000);
-            boolean free = true;
-            for (int p = base; p < base + n && free; p++) {
-                try (java.net.ServerSocket s = new java.net.ServerSocket(p, 1, java.net.InetAddress.getLoopbackAddress())) {
-                    free = true;
-                } catch (java.io.IOException e) {
-                    free = false;
-                }
-            }
-            if (free) {
-                return base;
-            }
-        }
-        throw new IllegalStateException("no free ports");
+        return CleaveTestHome.freePortRange(n);
     }
 
     static int freePort() {
-        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        } catch (java.io.IOException e) {
-            throw new IllegalStateException(e);
-        }
+        return CleaveTestHome.freePort();
     }
 }

@@ -1,5 +1,6 @@
 package io.cleave.e2e.support;
 
+import io.cleave.bench.home.FreePorts;
 import io.cleave.manager.daemon.DaemonOptions;
 import io.cleave.manager.daemon.CleaveProxyService;
 import io.cleave.manager.daemon.ProxyFactory;
@@ -9,9 +10,6 @@ import io.cleave.manager.supervisor.RestartPolicy;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,7 +17,6 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Stream;
 
 /**
@@ -161,37 +158,18 @@ public final class CleaveTestHome implements AutoCloseable {
         }
     }
 
-    /** A port range of {@code n} consecutive ports nobody listens on. */
+    /**
+     * The first of n consecutive free loopback ports, below the kernel's ephemeral range and never handed out
+     * twice in this JVM ({@link FreePorts}: a port from the ephemeral range can go to a client socket before the
+     * server binds it).
+     */
     public static int freePortRange(int n) {
-        for (int attempt = 0; attempt < 200; attempt++) {
-            int base = 20000 + ThreadLocalRandom.current().nextInt(20000);
-            boolean free = true;
-            for (int p = base; p < base + n && free; p++) {
-                free = isFree(p);
-            }
-            if (free) {
-                return base;
-            }
-        }
-        throw new IllegalStateException("no " + n + " consecutive free ports found");
+        return FreePorts.range(n);
     }
 
+    /** A free loopback port, as {@link #freePortRange}. */
     public static int freePort() {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static boolean isFree(int port) {
-        try (ServerSocket s = new ServerSocket()) {
-            s.setReuseAddress(true);
-            s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
-            return true;
-        } catch (IOException e) {
-            return false;
-        }
+        return FreePorts.one();
     }
 
     /** Options of a test home; defaults: 2 shards of 64M, quick restarts (a crash loop after 3 crashes). */
