@@ -1,6 +1,6 @@
 package io.cleave.e2e.support;
 
-import io.cleave.bench.home.FreePorts;
+import io.cleave.manager.home.LoopbackPorts;
 import io.cleave.manager.daemon.DaemonOptions;
 import io.cleave.manager.daemon.CleaveProxyService;
 import io.cleave.manager.daemon.ProxyFactory;
@@ -160,16 +160,16 @@ public final class CleaveTestHome implements AutoCloseable {
 
     /**
      * The first of n consecutive free loopback ports, below the kernel's ephemeral range and never handed out
-     * twice in this JVM ({@link FreePorts}: a port from the ephemeral range can go to a client socket before the
+     * twice in this JVM ({@link LoopbackPorts}: a port from the ephemeral range can go to a client socket before the
      * server binds it).
      */
     public static int freePortRange(int n) {
-        return FreePorts.range(n);
+        return LoopbackPorts.range(n);
     }
 
     /** A free loopback port, as {@link #freePortRange}. */
     public static int freePort() {
-        return FreePorts.one();
+        return LoopbackPorts.one();
     }
 
     /** Options of a test home; defaults: 2 shards of 64M, quick restarts (a crash loop after 3 crashes). */

@@ -14,7 +14,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * by default), which outgoing connections take their local ports from: a port picked inside it can be handed to
  * a client socket between the pick and the server's bind, and the home then fails to start ("Address already in
  * use"). Each port is handed out once per process, from a random start, so two homes of one run never get the
- * same one and two processes rarely try the same ones.
+ * same one and two processes rarely try the same ones. The daemon's restore picks ports the same way
+ * (io.cleave.manager.home.LoopbackPorts; the harness does not depend on the daemon's module).
  */
 public final class FreePorts {
     private static final int[] RANGE = usableRange(ephemeralRange());

@@ -14,14 +14,10 @@ import io.cleave.manager.supervisor.InstanceStatus;
 import io.cleave.router.shardmap.ShardMap;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Stream;
 
 /**
@@ -70,7 +66,7 @@ final class NewHome implements AutoCloseable {
         Files.writeString(configFile, config);
         new ShardMapStore(home.shardMapFile()).save(map, ConfigLoader.parse(configFile, config).sharding().topology());
         Path loading = home.state().resolve(LOADING_CONFIG);
-        Files.writeString(loading, RestoredConfig.forLoading(config, freePortRange(map.shardCount())));
+        Files.writeString(loading, RestoredConfig.forLoading(config, io.cleave.manager.home.LoopbackPorts.range(map.shardCount())));
         return new NewHome(home, loading, env, started(home, loading, env));
     }
 
@@ -192,25 +188,5 @@ final class NewHome implements AutoCloseable {
         } catch (IOException ignored) {
             // a leftover file in state/ that nothing reads
         }
-    }
-
-    /** {@code n} consecutive loopback ports nobody listens on. */
-    private static int freePortRange(int n) {
-        for (int attempt = 0; attempt < 200; attempt++) {
-            int base = 20_000 + ThreadLocalRandom.current().nextInt(30_000);
-            boolean free = true;
-            for (int p = base; p < base + n && free; p++) {
-                try (ServerSocket s = new ServerSocket()) {
-                    s.setReuseAddress(true);
-                    s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), p));
-                } catch (IOException e) {
-                    free = false;
-                }
-            }
-            if (free) {
-                return base;
-            }
-        }
-        throw new IllegalStateException("found no " + n + " consecutive free ports for the restored shards");
     }
 }
