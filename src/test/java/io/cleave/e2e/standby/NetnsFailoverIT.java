@@ -69,13 +69,7 @@ class NetnsFailoverIT {
         Assumptions.assumeTrue(Boolean.getBoolean("standby.netns.all"), "the namespace failover cases run with"
                 + " -Dstandby.netns.all");
         try (Pair pair = Pair.start("link")) {
-            long lost = System.nanoTime();
-            pair.load.outageBegins();
-            pair.net.link("a", false);
-            pair.load.retarget(pair.proxy("b"));
-            long firstWrite = ProxyWrites.awaitFirstWrite(pair.proxy("b"), PASSWORD, lost, () -> pair.stateOf("b"));
-            System.out.println("NetnsFailoverIT (link down): from A's link going down to the first write served through"
-                    + " B's proxy: " + firstWrite + " ms (lease " + LEASE_SECONDS + " s)");
+            pair.takeALinkDownUntilBServes("link down");
             // Read inside A, over its loopback: what A's shards hold once B serves.
             Map<Integer, String> gtids = pair.gtids("a");
             pair.finishLoad("link down");
@@ -107,13 +101,7 @@ class NetnsFailoverIT {
                 assertThat(System.nanoTime()).as("a commit on A's shard 0 waits for B within 30 s").isLessThan(deadline);
                 Thread.sleep(50);
             }
-            long lost = System.nanoTime();
-            pair.load.outageBegins();
-            pair.net.link("a", false);
-            pair.load.retarget(pair.proxy("b"));
-            long firstWrite = ProxyWrites.awaitFirstWrite(pair.proxy("b"), PASSWORD, lost, () -> pair.stateOf("b"));
-            System.out.println("NetnsFailoverIT (commits waiting): from A's link going down to the first write served"
-                    + " through B's proxy: " + firstWrite + " ms");
+            pair.takeALinkDownUntilBServes("commits waiting");
             Map<Integer, String> gtids = pair.gtids("a");
             String visible = pair.shards("a").rows(0, ACCOUNTS_CHECKSUM).get(0);
             pair.finishLoad("commits waiting");
@@ -402,6 +390,17 @@ class NetnsFailoverIT {
                 Thread.sleep(100);
             }
             throw new AssertionError(host + "'s replicas do not run: " + last);
+        }
+
+        /** Takes A's link down under the transfers, moves the clients to B's proxy and waits until B serves a write. */
+        void takeALinkDownUntilBServes(String test) throws Exception {
+            long lost = System.nanoTime();
+            load.outageBegins();
+            net.link("a", false);
+            load.retarget(proxy("b"));
+            long firstWrite = ProxyWrites.awaitFirstWrite(proxy("b"), PASSWORD, lost, () -> stateOf("b"));
+            System.out.println("NetnsFailoverIT (" + test + "): from A's link going down to the first write served through"
+                    + " B's proxy: " + firstWrite + " ms (lease " + LEASE_SECONDS + " s)");
         }
 
         /**
