@@ -9,6 +9,7 @@ import io.cleave.manager.scale.ScaleStatus;
 import io.cleave.manager.standby.ShardReplication;
 import io.cleave.manager.supervisor.ProcessInspector;
 import io.cleave.router.shardmap.ShardMap;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
@@ -35,7 +36,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The standby's state names 2 shards and its daemon, restarted, runs 2. Then the primary host is lost and the
  * standby promoted: it runs exactly 2 shards, every account read by its key matches the acknowledged transfers,
  * the total is unchanged, each shard holds what the map gives it, and nothing is left prepared. Before, a scale
- * down was refused (409) while a standby was attached.
+ * down was refused (409) while a standby was attached. With {@code -Dstandby.scaledown.all=true} a second case:
+ * the primary is lost after publishing the map without shard 2 and before the standby's daemon let go of its
+ * replica (that daemon was down through the scale); the promotion stops the shard the map leaves out.
  */
 class StandbyScaleDownIT {
 
@@ -118,6 +121,70 @@ class StandbyScaleDownIT {
                     assertThat(rs.next()).as("an XA branch prepared on shard %d of the promoted home", s).isFalse();
                 }
             }
+        } finally {
+            if (pair != null) {
+                pair.close();
+            }
+            StandbyScaleIT.killStandbyShards(work.resolve("standby"));
+            CleaveTestHome.deleteTree(work);
+        }
+    }
+
+    /**
+     * The standby's daemon is down (its replicas up) from the scale's start: the primary's shard 2 waits 10 s for it
+     * to let go, then stops; the primary is lost; the standby's daemon starts again (with its replica of shard 2, the
+     * primary's shards gone) and is promoted: the replicated map names 2 shards, so the promotion stops shard 2 and
+     * serves the 2 the map names, every acknowledged transfer there.
+     */
+    @Test
+    void aPromotionBeforeTheStandbyLetGoStopsTheShardTheReplicatedMapLeavesOut() throws Exception {
+        Assumptions.assumeTrue(Boolean.getBoolean("standby.scaledown.all"), "runs with -Dstandby.scaledown.all=true");
+        Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-standby-scale-down-", SEARCHABLE);
+        StandbyLayoutIT.Pair pair = null;
+        try (CleaveTestHome a = CleaveTestHome.builder().shards(3).extraYaml(StandbyIT.sharding(3)).create()) {
+            pair = StandbyLayoutIT.Pair.start(a, work, c -> { });
+            AdminClient primary = pair.primary;
+            BankTransfers load = new BankTransfers(StandbyIT.shape(3), a.proxyPort(), 47, new int[] {140, 190});
+            ShardMap last;
+            Path replica2 = work.resolve("standby").resolve("etc").resolve("shard-2.cnf");
+            try {
+                load.start(2);
+                load.awaitAcknowledged(30);
+                pair.seed();
+                // The standby's daemon goes; the primary is asked as it asks, so the scale is taken.
+                pair.standby.closeLeavingInstancesRunning();
+                primary.standbyShards();
+                primary.startScale(2);
+                StandbyScaleIT.awaitScaleDone(primary);
+                assertThat(Files.readString(pair.log)).contains("shard 2: the standby has not said it let its replica go");
+                assertThat(ProcessInspector.findServerFor(replica2)).as("the standby's replica of shard 2 runs").isPresent();
+                load.awaitAcknowledged(50);
+                last = pair.primaryMap();
+                load.outageBegins();
+                pair.up.destroyForcibly().waitFor();
+                pair.killPrimaryShards(2);
+            } finally {
+                load.close();
+            }
+            assertThat(load.errors()).as("errors clients saw before the loss").isEmpty();
+            assertThat(last.shardCount()).isEqualTo(2);
+
+            pair.standby = new io.cleave.manager.daemon.Daemon(io.cleave.manager.daemon.DaemonOptions.standard(
+                    new io.cleave.manager.home.CleaveHome(pair.seeded.home()), pair.seeded.config(), System.getenv())
+                    .withProxy(io.cleave.manager.daemon.CleaveProxyService.FACTORY));
+            pair.standby.start();
+            assertThat(pair.standby.shardEndpoints()).as("the standby's daemon starts its 3 replicas").hasSize(3);
+            long published = last.version();
+            await(pair.standby, r -> r.maps().replicated() == published, "the standby holds the version " + published);
+
+            String out = pair.promote();
+            assertThat(out).contains("shard map: version " + published);
+            assertThat(pair.standby.shardMaps().current()).isEqualTo(last);
+            assertThat(pair.standby.shardEndpoints()).as("the promoted standby runs exactly 2 shards")
+                    .extracting(ShardEndpoint::index).containsExactly(0, 1);
+            assertThat(ProcessInspector.findServerFor(replica2)).as("shard 2 stopped by the promotion").isEmpty();
+            StandbyLayoutIT.checkLedger(pair, load);
+            checkShards(pair.standby, last, "accounts", SHAPE.accounts());
         } finally {
             if (pair != null) {
                 pair.close();

@@ -58,14 +58,22 @@ public final class LayoutGuard {
         return null;
     }
 
-    /** Why {@code cleave import} is refused now, or null. */
+    /**
+     * Why {@code cleave import} is refused now, or null. Not for want of replication: the import's schema, copy and
+     * catch-up are ordinary writes on the shards and its map versions replicate. But until its cutover the
+     * database's rows and its clients' writes are only on the attached source, which the standby neither
+     * replicates nor reaches, and until its detach every map version routes to the source, which {@link MapInstall}
+     * refuses: a promotion then would leave the whole home without a proxy.
+     */
     public String importRefusal() {
-        return attached() ? "a standby is attached (semi-sync on): until an import's cutover the database's clients"
-                + " write to the attached source, which the standby does not replicate, and only this home has the"
-                + " source's password (state/import-source) and the import's journal; a promotion meanwhile could not"
-                + " go on with it. Importing with a standby is not supported yet. Import before attaching one, or:"
-                + " 'cleave standby --semi-sync off' here (the standby is then no longer counted on), import, and seed a"
-                + " new standby with 'cleave standby'" : null;
+        return attached() ? "a standby is attached (semi-sync on): importing with a standby is not supported. The"
+                + " import's own writes would reach the standby, but until the import's cutover the database's rows and"
+                + " its clients' writes live only on the attached source, which the standby does not replicate and"
+                + " cannot reach (its password is in this home's state/import-source, the import's journal here), and"
+                + " until the source is detached every shard map version routes to it: a standby promoted meanwhile"
+                + " could not serve the database and would not start its proxy. Import before attaching one, or:"
+                + " 'cleave standby --semi-sync off' here (the standby is then no longer counted on), import, and seed"
+                + " a new standby with 'cleave standby'" : null;
     }
 
     /** Why a standby cannot attach now, or null. */

@@ -43,8 +43,9 @@ class LayoutGuardTest {
                 .contains("lets go of its replicas of the shards a scale down takes away");
         assertThat(guard.scaleRefusal(3, 2, Duration.ofSeconds(11))).as("scale down, silent")
                 .contains("has not asked for this home's shards for 11 s");
-        assertThat(guard.importRefusal()).startsWith("a standby is attached (semi-sync on): until an import's cutover")
-                .contains("the standby does not replicate");
+        assertThat(guard.importRefusal()).startsWith("a standby is attached (semi-sync on): importing with a standby is"
+                + " not supported").contains("the attached source, which the standby does not replicate and cannot reach")
+                .contains("would not start its proxy");
 
         // The operator let the primary go on without it, or this is a promoted home without a standby yet.
         StandbyState.file(home).save(new StandbyState(HostRole.PRIMARY, 2, null, false));
