@@ -74,9 +74,15 @@ public final class MapInstall {
         return installed;
     }
 
-    /** Why {@code map} cannot be routed by here, or null. */
+    /**
+     * Why {@code map} cannot be routed by here, or null. A home with more shards than the map names is fit only while
+     * the map names a scale's move adding shards ({@link ShardMap#EVERY_TABLE}) before its flip: this home made its
+     * replicas of the new shards when the primary started them, and the map routes nothing there until the flip
+     * (the promoted home settles that move, see the move package's LeftoverTableMoves).
+     */
     static String unfit(ShardMap map, Topology topology, int localShards) {
-        if (map.shardCount() != localShards) {
+        boolean scaleUnpublished = map.shardCount() < localShards && map.movingTables().containsKey(ShardMap.EVERY_TABLE);
+        if (map.shardCount() != localShards && !scaleUnpublished) {
             return "names " + map.shardCount() + " shards, this home has " + localShards;
         }
         if (!map.attached().isEmpty()) {
