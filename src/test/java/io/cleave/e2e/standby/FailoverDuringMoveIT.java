@@ -2,13 +2,17 @@ package io.cleave.e2e.standby;
 
 import io.cleave.e2e.moves.BankTransfers;
 import io.cleave.e2e.support.CleaveTestHome;
+import io.cleave.e2e.support.EtcdCluster;
 import io.cleave.manager.admin.AdminClient;
+import io.cleave.manager.coordination.CoordinationReport;
+import io.cleave.manager.coordination.PairState;
 import io.cleave.manager.move.MoveHooks;
 import io.cleave.manager.move.MovePhase;
 import io.cleave.manager.move.MoveRecord;
 import io.cleave.router.keyspace.ShardKey;
 import io.cleave.router.shardmap.ShardMap;
 import io.cleave.router.topology.Topology;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -42,7 +46,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * what the acknowledged transfers left, the total is unchanged, a read across the shards agrees, no XA branch is
  * prepared, each shard of the promoted home is a writable primary with no replica running, each shard holds
  * exactly the rows its installed map gives it, and a new move there runs to its end. The default run checks the
- * first point; {@code -Dstandby.moveFail.all=true} all three.
+ * first point; {@code -Dstandby.moveFail.all=true} all three, and the second again with the standby taking over by
+ * itself through etcd.
  */
 class FailoverDuringMoveIT {
 
@@ -73,11 +78,33 @@ class FailoverDuringMoveIT {
     @EnumSource(Point.class)
     void thePromotedStandbyRoutesEveryKeyWhereItsMapSaysAndLosesNothingAcknowledged(Point point) throws Exception {
         assumeTrue(ALL || point == Point.HELD_BEFORE_FLIP, "-Dstandby.moveFail.all=true runs the other points");
+        failOver(point, null);
+    }
+
+    /**
+     * The same with the pair coordinated through etcd (three members on loopback, lease 3 s): nobody runs {@code
+     * cleave promote}; the standby takes over by itself once the dead primary's lease lapses.
+     */
+    @Test
+    void theStandbyTakingOverByItselfSettlesTheMoveToo() throws Exception {
+        assumeTrue(ALL, "-Dstandby.moveFail.all=true runs the take-over through etcd");
+        assumeTrue(EtcdCluster.installed(), "etcd is not installed: scripts/test installs Debian's etcd-server");
+        Path dir = Files.createTempDirectory(Path.of("/tmp"), "cleave-failover-move-etcd-", StandbyLayoutIT.SEARCHABLE);
+        try (EtcdCluster etcd = EtcdCluster.start(dir)) {
+            failOver(Point.HELD_AFTER_FLIP, EtcdCluster.yaml(etcd.urls(), "move-" + ProcessHandle.current().pid(), 3));
+        } finally {
+            CleaveTestHome.deleteTree(dir);
+        }
+    }
+
+    /** Kills the primary host at {@code point}; {@code coordination}: the pair's etcd section (null: cleave promote). */
+    private static void failOver(Point point, String coordination) throws Exception {
         Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-failover-move-", StandbyLayoutIT.SEARCHABLE);
         // Never created: the move waits at the point, saying so in the log, until the test kills the host.
         Path gate = work.resolve("never");
         StandbyLayoutIT.Pair pair = null;
-        try (CleaveTestHome a = CleaveTestHome.builder().shards(2).extraYaml(StandbyIT.SHARDING).create()) {
+        try (CleaveTestHome a = CleaveTestHome.builder().shards(2)
+                .extraYaml(StandbyIT.SHARDING + (coordination == null ? "" : coordination)).create()) {
             pair = StandbyLayoutIT.Pair.start(a, work, c -> {
             }, "-Dcleave.test.moveHaltAt=" + point.hook, "-Dcleave.test.moveHaltGate=" + gate,
                     "-Dcleave.move.chunk_rows=" + CHUNK_ROWS);
@@ -108,7 +135,11 @@ class FailoverDuringMoveIT {
             ShardMap last = pair.primaryMap();
             assertThat(last.ghosts()).as("the primary died with the move under way").hasSize(1);
 
-            pair.promote();
+            if (coordination == null) {
+                pair.promote();
+            } else {
+                awaitTakeOver(pair);
+            }
             AdminClient promoted = AdminClient.connect(pair.standby.home()).orElseThrow();
             awaitPhase(promoted, moveId, MovePhase.DONE);
             ShardMap installed = pair.standby.shardMaps().current();
@@ -126,13 +157,34 @@ class FailoverDuringMoveIT {
             MoveRecord next = promoted.startMove("branch", "160-165", point.owner == TARGET ? SOURCE : TARGET);
             assertThat(next.id).isGreaterThan(moveId);
             awaitPhase(promoted, next.id, MovePhase.DONE);
-            StandbyLayoutIT.checkLedger(pair, load);
-            StandbyLayoutIT.checkShards(pair.standby, pair.standby.shardMaps().current(), "accounts", SHAPE.accounts());
+            checkLedgerAndPlacement(pair, load);
         } finally {
             if (pair != null) {
                 pair.close();
             }
             CleaveTestHome.deleteTree(work);
+        }
+    }
+
+    /** Waits until the standby took over by itself: the primary of epoch 2, holding the lease, its proxy serving. */
+    private static void awaitTakeOver(StandbyLayoutIT.Pair pair) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        CoordinationReport r = pair.standby.statusReport().coordination();
+        while (r.state() != PairState.PRIMARY) {
+            assertThat(System.nanoTime()).as("the standby took over within a minute: %s", r).isLessThan(deadline);
+            Thread.sleep(100);
+            r = pair.standby.statusReport().coordination();
+        }
+        assertThat(r.epoch()).isEqualTo(2);
+        assertThat(r.holdsLease()).isTrue();
+        while (true) {
+            try (Connection c = pair.standbyProxy()) {
+                return;
+            } catch (java.sql.SQLException e) {
+                assertThat(System.nanoTime()).as("the standby's proxy serves within a minute: %s", e.getMessage())
+                        .isLessThan(deadline);
+                Thread.sleep(100);
+            }
         }
     }
 
@@ -144,6 +196,12 @@ class FailoverDuringMoveIT {
         assertThat(host).as("the daemon and every shard").hasSize(1 + a.serverPids().size());
         host.forEach(ProcessHandle::destroyForcibly);
         host.forEach(p -> p.onExit().orTimeout(30, TimeUnit.SECONDS).join());
+    }
+
+    /** The promoted home's ledger ({@link StandbyLayoutIT#checkLedger}) and its accounts where its current map puts them. */
+    static void checkLedgerAndPlacement(StandbyLayoutIT.Pair pair, BankTransfers load) throws Exception {
+        StandbyLayoutIT.checkLedger(pair, load);
+        StandbyLayoutIT.checkShards(pair.standby, pair.standby.shardMaps().current(), "accounts", SHAPE.accounts());
     }
 
     /** Each shard of the promoted home: writable, no replica configured, no XA branch prepared. */

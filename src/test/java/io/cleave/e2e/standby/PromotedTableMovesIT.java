@@ -212,8 +212,7 @@ class PromotedTableMovesIT {
                             .isEqualTo(String.valueOf(CURRENCIES));
                 }
             }
-            StandbyLayoutIT.checkLedger(pair, load);
-            StandbyLayoutIT.checkShards(pair.standby, pair.standby.shardMaps().current(), "accounts", SHAPE.accounts());
+            FailoverDuringMoveIT.checkLedgerAndPlacement(pair, load);
         } finally {
             if (pair != null) {
                 pair.close();
