@@ -75,14 +75,14 @@ public final class MapInstall {
     }
 
     /**
-     * Why {@code map} cannot be routed by here, or null. A home with more shards than the map names is fit only while
-     * the map names a scale's move adding shards ({@link ShardMap#EVERY_TABLE}) before its flip: this home made its
-     * replicas of the new shards when the primary started them, and the map routes nothing there until the flip
-     * (the promoted home settles that move, see the move package's LeftoverTableMoves).
+     * Why {@code map} cannot be routed by here, or null. A home may run more shards than the map names: this home
+     * makes its replica of each shard a scale adds as soon as the primary starts it, and the map names the shard
+     * only from that scale's flip on, so a primary lost in between leaves it here unrouted (the proxy serves the
+     * shards the map names; a scale's move adding shards cut short is settled by the move package's
+     * LeftoverTableMoves).
      */
     static String unfit(ShardMap map, Topology topology, int localShards) {
-        boolean scaleUnpublished = map.shardCount() < localShards && map.movingTables().containsKey(ShardMap.EVERY_TABLE);
-        if (map.shardCount() != localShards && !scaleUnpublished) {
+        if (map.shardCount() > localShards) {
             return "names " + map.shardCount() + " shards, this home has " + localShards;
         }
         if (!map.attached().isEmpty()) {
