@@ -53,6 +53,28 @@ public final class MoveChecks {
         }
     }
 
+    /**
+     * Each shard's last deadlock as InnoDB reports it (SHOW ENGINE INNODB STATUS), for a failure's
+     * message: which statements waited for which locks names the side that took them.
+     */
+    public static String latestDeadlocks(RunningDaemon daemon) {
+        StringBuilder out = new StringBuilder();
+        for (int shard = 0; shard < daemon.shards().size(); shard++) {
+            try (Connection c = daemon.connect(shard); Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("SHOW ENGINE INNODB STATUS")) {
+                rs.next();
+                String status = rs.getString("Status");
+                int from = status.indexOf("LATEST DETECTED DEADLOCK");
+                int to = from < 0 ? -1 : status.indexOf("\nTRANSACTIONS\n", from);
+                out.append("\nshard ").append(shard).append(": ")
+                        .append(from < 0 ? "no deadlock" : status.substring(from, to < 0 ? status.length() : to));
+            } catch (SQLException e) {
+                out.append("\nshard ").append(shard).append(": ").append(e.getMessage());
+            }
+        }
+        return out.toString();
+    }
+
     static void execute(Connection c, String sql) throws SQLException {
         try (Statement s = c.createStatement()) {
             s.execute(sql);

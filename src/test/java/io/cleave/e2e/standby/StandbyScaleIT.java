@@ -198,7 +198,7 @@ class StandbyScaleIT {
         }
     }
 
-    private static void killStandbyShards(Path standbyHome) throws Exception {
+    static void killStandbyShards(Path standbyHome) throws Exception {
         Path etc = standbyHome.resolve("etc");
         if (!Files.isDirectory(etc)) {
             return;
@@ -233,7 +233,7 @@ class StandbyScaleIT {
         }
     }
 
-    private static ScaleStatus awaitScaleDone(AdminClient primary) throws Exception {
+    static ScaleStatus awaitScaleDone(AdminClient primary) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(4);
         ScaleStatus s = primary.scaleStatus();
         while (!s.state().equals("done")) {

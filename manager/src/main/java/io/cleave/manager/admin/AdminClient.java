@@ -203,6 +203,12 @@ public final class AdminClient {
         return post("/v1/standby/shards", java.util.Map.of(), Duration.ofSeconds(10), io.cleave.manager.standby.Attachment.class);
     }
 
+    /** As {@link #standbyShards()}, telling the primary which shards the asking standby has replicas of. */
+    public io.cleave.manager.standby.Attachment standbyShards(List<Integer> replicas) throws IOException {
+        return post("/v1/standby/shards", java.util.Map.of("replicas", replicas), Duration.ofSeconds(10),
+                io.cleave.manager.standby.Attachment.class);
+    }
+
     /** Turns semi-sync on or off on every shard of this daemon (a primary). */
     public io.cleave.manager.standby.StandbyReport semiSync(boolean on) throws IOException {
         return post("/v1/standby/semi-sync", java.util.Map.of("enabled", on), Duration.ofSeconds(30),

@@ -407,14 +407,32 @@ public final class AdminServer implements AutoCloseable {
         }));
     }
 
+    /** What a primary answers its standby's daemon asking for the shards; {@code replicas}: the ones it has, or null. */
+    @FunctionalInterface
+    public interface StandbyAsking {
+        Object shards(java.util.List<Integer> replicas) throws Exception;
+    }
+
     /**
-     * {@code POST /v1/standby/shards} on a primary: every shard it runs, prepared for replication (an {@link
-     * io.cleave.manager.standby.Attachment}); its standby's daemon asks every few seconds and makes a replica of
-     * each shard it lacks (a scale added it). 409 on a home that is no primary of a pair.
+     * {@code POST /v1/standby/shards} on a primary, with {@code {"replicas": [0, 1]}} (the shards the standby has
+     * replicas of; optional): every shard it runs, prepared for replication (an {@link
+     * io.cleave.manager.standby.Attachment}); its standby's daemon asks every few seconds, makes a replica of each
+     * shard it lacks (a scale added it) and lets go of those a scale down retired. 409 on a home that is no primary
+     * of a pair.
      */
-    public void standbyShards(java.util.concurrent.Callable<Object> shards) {
-        server.createContext("/v1/standby/shards", ex -> handle(ex, "POST", true,
-                () -> respondWith(ex, shards, "could not prepare the shards: ")));
+    public void standbyShards(StandbyAsking shards) {
+        server.createContext("/v1/standby/shards", ex -> handle(ex, "POST", true, () -> {
+            JsonNode replicas = body(ex).path("replicas");
+            java.util.List<Integer> have = null;
+            if (replicas.isArray()) {
+                have = new java.util.ArrayList<>();
+                for (JsonNode n : replicas) {
+                    have.add(n.asInt());
+                }
+            }
+            java.util.List<Integer> asked = have;
+            respondWith(ex, () -> shards.shards(asked), "could not prepare the shards: ");
+        }));
     }
 
     /** An old primary's rejoining as the standby of the primary at {@code primary} (its admin token {@code token}). */

@@ -97,6 +97,8 @@ public final class Daemon implements AutoCloseable {
     private ScalableInstances scalable;
     private io.cleave.manager.standby.ReplicationMonitor replication;
     private io.cleave.manager.standby.layout.PairLayout pairLayout;
+    /** On a standby: its replicas of the shards its primary's scale down took away go. */
+    private io.cleave.manager.standby.layout.ReplicaRetirement retirement;
     /** Who is the pair's primary, through etcd; null without a coordination section. */
     private io.cleave.manager.coordination.PairCoordinator coordination;
     private io.cleave.manager.coordination.ShardsReadOnly shardsReadOnly;
@@ -361,8 +363,17 @@ public final class Daemon implements AutoCloseable {
                 config.server().serverIdBase(), this::writePairCnfs);
         replication = new io.cleave.manager.standby.ReplicationMonitor(home, links, this::shardEndpoints, registry, scheduler);
         admin.standbyShards(primarySide::shardsForStandby);
+        primarySide.retiredBy(scale::retired);
+        scale.releaseWith(shard -> primarySide.awaitStandbyLetGo(shard, java.time.Duration.ofSeconds(10)));
+        retirement = new io.cleave.manager.standby.layout.ReplicaRetirement(links, moves.environment().maps(), scalable,
+                this::localShards);
         io.cleave.manager.standby.ShardFollower follower = new io.cleave.manager.standby.ShardFollower(home, links,
-                this::shardEndpoints, index -> scalable.start(scalable.plan(index + 1).instances().get(index)));
+                this::shardEndpoints, index -> scalable.start(scalable.plan(index + 1).instances().get(index)), index -> {
+                    synchronized (promoting) {
+                        // Not once a promotion or take-over made this home the primary (it retires them itself).
+                        return standbyOf() != null && retirement.retire(index);
+                    }
+                });
         // Polls on every home: it acts only while this home is a standby (a switchover can make it one).
         scheduler.scheduleWithFixedDelay(follower::poll, 1, 2, java.util.concurrent.TimeUnit.SECONDS);
         admin.standby(replication::report, () -> {
@@ -502,7 +513,9 @@ public final class Daemon implements AutoCloseable {
                     coordination.promoted();
                 }
                 // The newest shard map version the old primary published (replicated here) is routed by from now on,
-                // by this home's proxy as by a forwarding one serving this home's shards again.
+                // by this home's proxy as by a forwarding one serving this home's shards again; shards a scale down
+                // took away that this home still ran go first.
+                retirement.retireLeftOut();
                 pairLayout.promoted(localShards().size());
             } catch (Exception e) {
                 if (forwarding) {
@@ -581,6 +594,8 @@ public final class Daemon implements AutoCloseable {
                 io.cleave.manager.standby.StandbyState.file(home).save(new io.cleave.manager.standby.StandbyState(
                         io.cleave.manager.standby.HostRole.PRIMARY, epoch, null, false));
             }
+            // A scale down's map that replicated before this home let go of the shards it took away: they go now.
+            retirement.retireLeftOut();
             io.cleave.manager.standby.layout.MapInstall.Installed map = pairLayout.promoted(localShards().size());
             writePairCnfs();
             // The other home is lost, its proxy with it (one that forwarded here after a switchover included): the

@@ -60,7 +60,8 @@ final class ChunkVerifier {
     }
 
     /**
-     * Makes the given targets' rows of a chunk the source's: deletes theirs, copies the source's.
+     * Makes the given targets' rows of a chunk the source's: deletes theirs (by key: the chunk's range
+     * also holds rows of keys that stay on the target, which its clients write), copies the source's.
      * {@code all}: every shard the move writes to.
      */
     void repair(Connection source, Map<Integer, Connection> targets, Set<Integer> all, Chunk chunk) throws SQLException {
@@ -80,11 +81,19 @@ final class ChunkVerifier {
             Connection target = t.getValue();
             target.setAutoCommit(false);
             try {
-                try (PreparedStatement ps = target.prepareStatement("DELETE FROM " + shape.table.qualified()
-                        + " WHERE " + where(chunk, shape.placement.onTarget(t.getKey())))) {
+                String theirs = shape.placement.onTarget(t.getKey());
+                List<List<Object>> keys = new ArrayList<>();
+                try (PreparedStatement ps = target.prepareStatement("SELECT " + Sql.orderBy(shape.table.primaryKey)
+                        + " FROM " + shape.table.qualified() + " WHERE " + where(chunk, theirs) + " ORDER BY "
+                        + Sql.orderBy(shape.table.primaryKey))) {
                     bindRange(ps, chunk);
-                    ps.executeUpdate();
+                    try (ResultSet rs = ps.executeQuery()) {
+                        while (rs.next()) {
+                            keys.add(KeyedDelete.key(shape, rs, 1));
+                        }
+                    }
                 }
+                KeyedDelete.delete(target, shape, keys, theirs);
                 shape.replace(target, byTarget.getOrDefault(t.getKey(), List.of()));
                 target.commit();
             } finally {

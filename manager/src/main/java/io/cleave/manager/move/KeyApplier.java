@@ -147,15 +147,7 @@ final class KeyApplier {
                 Map<Integer, List<Object[]>> byTarget = shape.byTarget(rows.getOrDefault(shape, List.of()), targets.keySet());
                 List<List<Object>> all = new ArrayList<>(e.getValue());
                 for (Map.Entry<Integer, Connection> t : targets.entrySet()) {
-                    long deleted = 0;
-                    for (int i = 0; i < all.size(); i += KEYS_PER_STATEMENT) {
-                        List<List<Object>> group = all.subList(i, Math.min(all.size(), i + KEYS_PER_STATEMENT));
-                        try (PreparedStatement ps = t.getValue().prepareStatement("DELETE FROM " + shape.table.qualified()
-                                + " WHERE " + keyList(shape.table.primaryKey, group.size()))) {
-                            bindKeys(ps, group);
-                            deleted += ps.executeUpdate();
-                        }
-                    }
+                    long deleted = KeyedDelete.delete(t.getValue(), shape, all, Placement.ALL_ROWS);
                     List<Object[]> mine = byTarget.getOrDefault(t.getKey(), List.of());
                     shape.replace(t.getValue(), mine);
                     changed += Math.max(deleted, mine.size());

@@ -86,7 +86,7 @@ final class KeysScope implements MoveScope {
     public void cleanUp(Connection source, List<TableShape> shapes, RowDeleter deleter, RowDeleter.ChunkListener listener)
             throws SQLException, InterruptedException {
         for (TableShape shape : shapes) {
-            deleter.delete(source, shape.table, shape.moving, listener);
+            deleter.delete(source, shape, shape.moving, listener);
         }
     }
 

@@ -157,7 +157,7 @@ final class LeftoverTableMoves {
             return 0;
         }
         if (rule instanceof TableRule.Unsharded u) {
-            return u.homeShard() == shard ? 0 : deleter.delete(c, table, Placement.ALL_ROWS, none);
+            return u.homeShard() == shard ? 0 : deleter.deleteAll(c, table, none);
         }
         TableRule.Sharded s = (TableRule.Sharded) rule;
         var function = map.function(s.keyspace(), env.maps().topology().keyspace(s.keyspace()).function());

@@ -384,7 +384,7 @@ final class MoveRunner {
         for (int t : scope.targets()) {
             try (Connection c = env.shards().openForWrites(t)) {
                 for (TableShape shape : shapes) {
-                    deleter.delete(c, shape.table, shape.placement.onTarget(t), n -> saveSometimes());
+                    deleter.delete(c, shape, shape.placement.onTarget(t), n -> saveSometimes());
                 }
             }
         }

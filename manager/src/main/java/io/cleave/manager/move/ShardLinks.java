@@ -46,13 +46,11 @@ public final class ShardLinks {
 
     /**
      * A connection for a move's own writes on a shard whose clients write the same tables (a
-     * target before and after its cutover, a source while its moved rows are cleaned up). At READ
-     * COMMITTED a DELETE over a key range locks only the rows it deletes: at REPEATABLE READ it
-     * would lock every row it passes over (rows of keys that stay, which clients write) and the
-     * gaps between them, so a client's transaction holding one of those rows and wanting another
-     * could wait for it in a cycle and, having changed fewer rows, be chosen as the deadlock's victim.
-     * The move's writes touch only rows no client writes on that shard: they never wait for a client
-     * holding what they hold.
+     * target before and after its cutover, a source while its moved rows are cleaned up). The move
+     * writes only rows no client writes on that shard, picked by key ({@link KeyedDelete}), so it
+     * never waits for a client holding what it holds. READ COMMITTED keeps its plain reads free of
+     * locks and takes no gap locks: at REPEATABLE READ its writes would lock the gaps next to the
+     * rows they write, where clients insert.
      */
     public Connection openForWrites(int shard) throws SQLException {
         Connection c = open(shard);

@@ -185,7 +185,7 @@ final class TablesScope implements MoveScope {
             if (rule instanceof TableRule.Sharded) {
                 deleter.deleteLeaving(source, shape, listener);
             } else if (rule instanceof TableRule.Unsharded) {
-                deleter.delete(source, shape.table, Placement.ALL_ROWS, listener);
+                deleter.deleteAll(source, shape.table, listener);
             }
             // A reference table keeps its rows on its old home: that is one of its copies now.
         }

@@ -47,11 +47,21 @@ public final class ScaleService implements AutoCloseable {
     private final Steps steps;
     private volatile ScaleRecord current;
     private volatile Gate refusal = (from, to) -> null;
+    private volatile Release release = shard -> { };
 
     /** Why a scale from {@code from} to {@code to} shards is refused now (409), or null. */
     @FunctionalInterface
     public interface Gate {
         String refusal(int from, int to);
+    }
+
+    /**
+     * What a shard a scale down takes away waits for once the map no longer names it, before it stops (a standby's
+     * replica of it letting go).
+     */
+    @FunctionalInterface
+    public interface Release {
+        void await(int shard) throws InterruptedException;
     }
 
     /** {@code meters}: where the scale's state and moves are published (/metrics). */
@@ -112,6 +122,24 @@ public final class ScaleService implements AutoCloseable {
     /** Refuses a scale (409) when {@code gate} names why (a standby that cannot follow it). */
     public void refuseWhen(Gate gate) {
         this.refusal = gate;
+    }
+
+    /** Has shards that a scale down takes away wait for {@code release} before they stop. */
+    public void releaseWith(Release release) {
+        this.release = release;
+    }
+
+    /**
+     * The shards the last scale, a scale down, took away and the current map no longer names (empty during its
+     * drain, and once a later scale up runs). A standby lets its replicas of them go.
+     */
+    public List<Integer> retired() {
+        ScaleRecord r = current;
+        if (r == null || r.up()) {
+            return List.of();
+        }
+        int named = maps.current().shardCount();
+        return java.util.stream.IntStream.range(Math.max(r.to, named), r.from).boxed().toList();
     }
 
     /** Plans the change (refused as a whole when it cannot work) and starts it. */
@@ -321,6 +349,9 @@ public final class ScaleService implements AutoCloseable {
             maps.update(m -> m.withShardCount(r.to));
         }
         for (int i = r.to; i < r.from; i++) {
+            if (links.has(i)) {
+                release.await(i);
+            }
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (registry.connectionsInUse(i) > 0 && System.nanoTime() < deadline) {
                 TimeUnit.MILLISECONDS.sleep(50);

@@ -8,9 +8,12 @@ import java.util.List;
  * What a primary answers a standby that attaches: where each shard is and how to log in to replicate it.
  *
  * @param serverIdBase the primary's {@code server.server_id_base}: the standby takes another
+ * @param retired      shards a scale down took away whose index the primary's shard map no longer names: the
+ *                     standby lets its replicas of them go once it holds that map ({@link ShardFollower})
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
-public record Attachment(long epoch, String user, String password, int serverIdBase, List<ShardAddress> shards) {
+public record Attachment(long epoch, String user, String password, int serverIdBase, List<ShardAddress> shards,
+                         List<Integer> retired) {
 
     /** One primary shard's address, as its replica connects to it. */
     @JsonIgnoreProperties(ignoreUnknown = true)
@@ -19,6 +22,7 @@ public record Attachment(long epoch, String user, String password, int serverIdB
 
     public Attachment {
         shards = List.copyOf(shards);
+        retired = retired == null ? List.of() : List.copyOf(retired);
     }
 
     ReplicationAccount account() {

@@ -35,6 +35,13 @@ public final class PrimarySide {
     private volatile long lastStandbyContact;
     /** The shards {@link #shardsForStandby} prepared since this daemon started (the account lasts; asked every 2 s). */
     private final java.util.Set<Integer> offered = new java.util.HashSet<>();
+    /** The shards the standby's daemon said it has replicas of, and when ({@link System#nanoTime()}). */
+    private record StandbyReplicas(long at, java.util.Set<Integer> shards) {
+    }
+
+    private volatile StandbyReplicas standbyReplicas = new StandbyReplicas(0, java.util.Set.of());
+    /** The shards a scale down took away, as {@link Attachment#retired} tells the standby. */
+    private volatile Supplier<List<Integer>> retired = List::of;
 
     /** {@code rewriteCnfs} writes the shards' my.cnf again from {@link #withPairOptions} (read at their next start). */
     public PrimarySide(CleaveHome home, ShardLinks links, Supplier<List<ShardEndpoint>> shards, int serverIdBase,
@@ -92,7 +99,12 @@ public final class PrimarySide {
         StandbyState.file(home).save(state);
         rewriteCnfs.run();
         log.info("a standby attached: {} shards prepared for replication (epoch {})", addresses.size(), state.epoch());
-        return new Attachment(state.epoch(), account.user(), account.password(), serverIdBase, addresses);
+        return new Attachment(state.epoch(), account.user(), account.password(), serverIdBase, addresses, List.of());
+    }
+
+    /** Where {@link #shardsForStandby} learns which shards a scale down took away (the scaler's journal). */
+    public void retiredBy(Supplier<List<Integer>> retired) {
+        this.retired = retired;
     }
 
     /**
@@ -100,18 +112,22 @@ public final class PrimarySide {
      * prepared for replication (a shard a scale is adding among them, as soon as it answers), so it makes a
      * replica of any it lacks. Its asking is also how this home knows the standby's daemon is up.
      */
-    public synchronized Attachment shardsForStandby() {
+    public synchronized Attachment shardsForStandby(List<Integer> replicas) {
         StandbyState state = StandbyState.of(home).orElseThrow(() -> new IllegalStateException(
                 "no standby is attached to this home"));
         if (state.role() != HostRole.PRIMARY) {
             throw new IllegalStateException("this home is a standby of " + state.primary() + ": ask the primary");
         }
         lastStandbyContact = System.nanoTime();
+        if (replicas != null) {
+            standbyReplicas = new StandbyReplicas(lastStandbyContact, java.util.Set.copyOf(replicas));
+        }
         ReplicationAccount account = ReplicationAccount.of(home);
+        List<Integer> leaving = retired.get();
         List<Attachment.ShardAddress> addresses = new ArrayList<>();
         for (ShardEndpoint e : shards.get()) {
-            if (!links.has(e.index())) {
-                continue; // a scale's new shard that does not answer yet
+            if (!links.has(e.index()) || leaving.contains(e.index())) {
+                continue; // a scale's new shard that does not answer yet, or one a scale down is stopping
             }
             try {
                 if (!offered.contains(e.index())) {
@@ -125,7 +141,39 @@ public final class PrimarySide {
                 log.debug("shard {} not offered to the standby now: {}", e.index(), ex.getMessage());
             }
         }
-        return new Attachment(state.epoch(), account.user(), account.password(), serverIdBase, addresses);
+        return new Attachment(state.epoch(), account.user(), account.password(), serverIdBase, addresses, leaving);
+    }
+
+    /**
+     * A shard a scale down takes away, after the map without it was published (and acknowledged by the standby)
+     * and before it stops: waits until the standby's daemon says it let go of its replica (it learns the shard is
+     * retired at its next asking, every 2 s, and asks again once it let go), so the replica never sees its primary
+     * shard vanish and no status reports it broken meanwhile. (The shard's own count of semi-sync replicas does not
+     * tell: its binlog dump thread notices the replica gone only when it next sends something.) Nothing depends on
+     * it for the rows (the shard holds none the map names): after {@code timeout} (the standby's daemon is down) the
+     * shard stops anyway, and the standby lets its replica go when its daemon runs again.
+     */
+    public void awaitStandbyLetGo(int shard, java.time.Duration timeout) throws InterruptedException {
+        StandbyState state = StandbyState.of(home).orElse(null);
+        if (state == null || state.role() != HostRole.PRIMARY || !state.semiSync()) {
+            return;
+        }
+        long started = System.nanoTime();
+        long deadline = started + timeout.toNanos();
+        while (true) {
+            StandbyReplicas said = standbyReplicas;
+            if (said.at() > started && !said.shards().contains(shard)) {
+                log.info("shard {}: the standby let its replica go", shard);
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                log.warn("shard {}: the standby has not said it let its replica go {} s after the shard map stopped"
+                        + " naming the shard; it stops now (the standby lets its replica go when its daemon asks again)",
+                        shard, timeout.toSeconds());
+                return;
+            }
+            Thread.sleep(100);
+        }
     }
 
     /** How long ago the standby's daemon last asked for the shards; null when it has not since this daemon started. */

@@ -29,6 +29,10 @@ public final class ReplicationMonitor implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ReplicationMonitor.class);
     public static final String PRIMARY_TOKEN = "primary-admin-token";
+    /** The per-shard gauges, by name. */
+    private static final List<String> PER_SHARD = List.of("cleave_standby_replica_lag_seconds",
+            "cleave_standby_replica_running", "cleave_standby_semi_sync", "cleave_standby_waiting_commits",
+            "cleave_standby_async_commits");
 
     private final CleaveHome home;
     private final ShardLinks links;
@@ -68,7 +72,10 @@ public final class ReplicationMonitor implements AutoCloseable {
         if (state == null) {
             return null;
         }
-        List<ShardReplication> list = new ArrayList<>(last.values());
+        // Shards gone since the last reading (a scale down) are left out at once.
+        java.util.Set<Integer> running = new java.util.HashSet<>();
+        shards.get().forEach(e -> running.add(e.index()));
+        List<ShardReplication> list = new ArrayList<>(last.values().stream().filter(r -> running.contains(r.shard())).toList());
         list.sort(java.util.Comparator.comparingInt(ShardReplication::shard));
         return new StandbyReport(state.role(), state.epoch(), state.role() == HostRole.PRIMARY ? "this host"
                 : state.primary(), state.semiSync(), list, new StandbyReport.MapVersions(routedMapVersion(),
@@ -87,7 +94,9 @@ public final class ReplicationMonitor implements AutoCloseable {
             return;
         }
         long mapVersion = 0;
-        for (ShardEndpoint e : shards.get()) {
+        List<ShardEndpoint> now = shards.get();
+        forgetGone(now);
+        for (ShardEndpoint e : now) {
             try (Connection c = links.open(e.index())) {
                 ShardReplication r = ReplicationProbe.read(e.index(), c, state.role());
                 if (last.put(e.index(), r) == null) {
@@ -118,19 +127,37 @@ public final class ReplicationMonitor implements AutoCloseable {
         }
     }
 
+    /**
+     * Drops what was read of shards that no longer run here (a scale down took them away, or this standby let go of
+     * its replica of one): their last reading would show a replica or a primary shard that is gone as it was, or as
+     * broken.
+     */
+    private void forgetGone(List<ShardEndpoint> now) {
+        java.util.Set<Integer> running = new java.util.HashSet<>();
+        now.forEach(e -> running.add(e.index()));
+        for (Integer shard : List.copyOf(last.keySet())) {
+            if (!running.contains(shard)) {
+                last.remove(shard);
+                for (String name : PER_SHARD) {
+                    registry.find(name).tag("shard", String.valueOf(shard)).meters().forEach(registry::remove);
+                }
+            }
+        }
+    }
+
     private void bind(int shard) {
         String s = String.valueOf(shard);
-        Gauge.builder("cleave_standby_replica_lag_seconds", last, m -> value(m, shard, r -> r.lagSeconds()))
+        Gauge.builder(PER_SHARD.get(0), last, m -> value(m, shard, r -> r.lagSeconds()))
                 .tag("shard", s).description("the replica's Seconds_Behind_Master; -1 when it cannot tell")
                 .register(registry);
-        Gauge.builder("cleave_standby_replica_running", last, m -> value(m, shard, r -> r.replicating() ? 1 : 0))
+        Gauge.builder(PER_SHARD.get(1), last, m -> value(m, shard, r -> r.replicating() ? 1 : 0))
                 .tag("shard", s).description("1 while the replica's IO and SQL threads both run").register(registry);
-        Gauge.builder("cleave_standby_semi_sync", last, m -> value(m, shard, r -> "ON".equals(r.semiSync()) ? 1 : 0))
+        Gauge.builder(PER_SHARD.get(2), last, m -> value(m, shard, r -> "ON".equals(r.semiSync()) ? 1 : 0))
                 .tag("shard", s).description("1 while the shard's semi-sync is on (primary: waiting for acknowledgements;"
                         + " replica: acknowledging)").register(registry);
-        Gauge.builder("cleave_standby_waiting_commits", last, m -> value(m, shard, r -> r.waitingCommits()))
+        Gauge.builder(PER_SHARD.get(3), last, m -> value(m, shard, r -> r.waitingCommits()))
                 .tag("shard", s).description("commits waiting for the standby's acknowledgement (primary)").register(registry);
-        Gauge.builder("cleave_standby_async_commits", last, m -> value(m, shard, r -> r.asyncCommits()))
+        Gauge.builder(PER_SHARD.get(4), last, m -> value(m, shard, r -> r.asyncCommits()))
                 .tag("shard", s).description("commits answered without the standby's acknowledgement since the shard started"
                         + " (primary; stays 0: semi-sync never falls back)").register(registry);
     }

@@ -12,16 +12,17 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Supplier;
-import java.util.stream.Collectors;
 
 /**
- * On a standby: follows the primary's shards as a scale adds them. Every poll asks the primary for its
+ * On a standby: follows the primary's shards as a scale adds and removes them. Every poll asks the primary for its
  * shards ({@code POST /v1/standby/shards}); a shard this home has no replica of gets one: an instance of
  * this home's own plan (its ports, server id and my.cnf, with the replica options) is started, then
  * replicates the primary's shard from its first transaction. The primary writes nothing to a new shard
  * until that replica is connected, and from then on waits for its acknowledgements (semi-sync), so no row
  * lands there that the standby lacks. The primary also learns from the asking that this daemon is up: a
- * scale is refused while it has not heard from it.
+ * scale is refused while it has not heard from it. A shard a scale down took away (the primary names it
+ * retired) loses its replica here once the map without it has replicated ({@link Retirer}); the primary's
+ * shard waits for that before it stops.
  */
 public final class ShardFollower {
 
@@ -32,17 +33,27 @@ public final class ShardFollower {
         ShardEndpoint start(int index) throws InterruptedException;
     }
 
+    /** Lets go of this home's replica of a shard the primary retired; false while it must stay (see the implementation). */
+    public interface Retirer {
+        boolean retire(int index) throws InterruptedException, SQLException;
+    }
+
     private final CleaveHome home;
     private final ShardLinks links;
     private final Supplier<List<ShardEndpoint>> shards;
     private final ShardStarter starter;
+    private final Retirer retirer;
     private volatile String lastProblem;
+    /** The retired shards whose replica waits for the map without them (logged once). */
+    private final Set<Integer> waiting = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
-    public ShardFollower(CleaveHome home, ShardLinks links, Supplier<List<ShardEndpoint>> shards, ShardStarter starter) {
+    public ShardFollower(CleaveHome home, ShardLinks links, Supplier<List<ShardEndpoint>> shards, ShardStarter starter,
+                         Retirer retirer) {
         this.home = home;
         this.links = links;
         this.shards = shards;
         this.starter = starter;
+        this.retirer = retirer;
     }
 
     /** One round: the primary's shards, and a replica of each this home lacks. Errors are logged, not thrown. */
@@ -52,10 +63,22 @@ public final class ShardFollower {
             return;
         }
         try {
-            Attachment primary = AdminClient.remote(state.primary(), PairPeer.primaryToken(home)).standbyShards();
-            Set<Integer> have = shards.get().stream().map(ShardEndpoint::index).collect(Collectors.toSet());
+            AdminClient client = AdminClient.remote(state.primary(), PairPeer.primaryToken(home));
+            Attachment primary = client.standbyShards(replicas());
+            Set<Integer> have = Set.copyOf(replicas());
+            boolean retiredAny = false;
+            for (int retired : primary.retired()) {
+                if (have.contains(retired)) {
+                    retiredAny |= retire(retired);
+                }
+            }
+            if (retiredAny) {
+                // The primary's shard waits for this before it stops.
+                client.standbyShards(replicas());
+            }
+            have = Set.copyOf(replicas());
             for (Attachment.ShardAddress address : primary.shards()) {
-                if (!have.contains(address.shard())) {
+                if (!have.contains(address.shard()) && !primary.retired().contains(address.shard())) {
                     follow(address, primary.account());
                 }
             }
@@ -69,6 +92,22 @@ public final class ShardFollower {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    private List<Integer> replicas() {
+        return shards.get().stream().map(ShardEndpoint::index).toList();
+    }
+
+    private boolean retire(int index) throws InterruptedException, SQLException {
+        if (retirer.retire(index)) {
+            waiting.remove(index);
+            return true;
+        }
+        if (waiting.add(index)) {
+            log.info("the primary took shard {} away (a scale down): its replica here goes once the shard map without it"
+                    + " has replicated", index);
+        }
+        return false;
     }
 
     private void follow(Attachment.ShardAddress primary, ReplicationAccount account)

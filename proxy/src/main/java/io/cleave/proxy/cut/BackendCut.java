@@ -63,9 +63,12 @@ public final class BackendCut implements CutWindows.Opening {
     /**
      * The cut could not be taken: {@code error} says why; {@code connections} are those it had
      * got, in no known state (a snapshot may be open on some): close them, then give them back
-     * (none when whoever asked has gone: its connections went back with it).
+     * (none when whoever asked has gone: its connections went back with it). {@code windowExpired}:
+     * every shard answered, only later than the window allowed (a slow round trip, not a shard's
+     * error), so taking the cut again from the start may well succeed.
      */
-    public record Failed(ErrPacket error, List<BackendConnection> connections) implements Outcome {
+    public record Failed(ErrPacket error, List<BackendConnection> connections, boolean windowExpired)
+            implements Outcome {
     }
 
     private enum Step { CONNECT, WAIT, OPEN, POSITIONS, DONE }
@@ -207,14 +210,14 @@ public final class BackendCut implements CutWindows.Opening {
             }
         }
         windows.metrics().cutFailed(reason);
-        done.accept(new Failed(error, got));
+        done.accept(new Failed(error, got, reason.equals("window_expired")));
     }
 
     /** Whoever asked has gone, and its connections with it: the cut ends without touching them. */
     private void abandon() {
         step = Step.DONE;
         windows.metrics().cutFailed("abandoned");
-        done.accept(new Failed(new ErrPacket(1158, "08S01", "the client has left"), List.of()));
+        done.accept(new Failed(new ErrPacket(1158, "08S01", "the client has left"), List.of(), false));
     }
 
     private ErrPacket firstError() {

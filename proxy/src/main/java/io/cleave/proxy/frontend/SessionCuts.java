@@ -4,6 +4,7 @@ import io.cleave.proxy.backend.AcquireCallback;
 import io.cleave.proxy.backend.BackendConnection;
 import io.cleave.proxy.backend.ConnectionWaiter;
 import io.cleave.proxy.cut.BackendCut;
+import io.cleave.proxy.cut.Cut;
 import io.cleave.proxy.cut.CutWindows;
 import io.cleave.proxy.cut.ShardSnapshot;
 import io.cleave.proxy.cut.SnapshotStatements;
@@ -28,9 +29,15 @@ import java.util.function.Consumer;
  * <li>a transaction begun WITH CONSISTENT SNAPSHOT or READ ONLY at REPEATABLE READ joins every
  *     shard at one cut, at START TRANSACTION or at its first statement ({@link #snapshotTransaction}).</li>
  * </ul>
- * Nothing else takes part: a statement on one shard never waits for a cut.
+ * Nothing else takes part: a statement on one shard never waits for a cut. A cut whose shards
+ * all answered, but later than its window allows (a slow round trip on a busy host), is taken
+ * again from the start, up to {@link #ATTEMPTS} times: nothing of the client's ran yet, and its
+ * connections (with whatever snapshot they opened) are closed first.
  */
 final class SessionCuts {
+
+    /** How many times a cut is tried before its client is told it could not be taken. */
+    static final int ATTEMPTS = 3;
 
     private final Session session;
 
@@ -120,15 +127,11 @@ final class SessionCuts {
         for (int shard : shards) {
             openings.add(new BackendCut.ShardOpening(shard, statements));
         }
-        BackendCut.take(windows(), openings, false, new PoolConnections(settings), outcome -> {
-            if (outcome instanceof BackendCut.Taken taken) {
-                ReadAtCut atCut = new ReadAtCut(session, taken.cut(), settings);
-                command.whenEnded(atCut::end);
-                then.accept(atCut);
-            } else {
-                failed(command, (BackendCut.Failed) outcome);
-            }
-        });
+        take(openings, settings, ATTEMPTS, cut -> {
+            ReadAtCut atCut = new ReadAtCut(session, cut, settings);
+            command.whenEnded(atCut::end);
+            then.accept(atCut);
+        }, failed -> failed(command, failed));
     }
 
     /**
@@ -148,20 +151,36 @@ final class SessionCuts {
         for (int shard : shards) {
             openings.add(new BackendCut.ShardOpening(shard, tx.openingAtCut(shard, setTransaction, session.xids())));
         }
-        BackendCut.take(windows(), openings, false, new PoolConnections(session.settingsFor(command)), outcome -> {
-            if (outcome instanceof BackendCut.Taken taken) {
-                for (ShardSnapshot<BackendConnection> s : taken.cut().shards()) {
-                    tx.hold(s.shard(), s.connection());
-                }
-                then.run();
+        take(openings, session.settingsFor(command), ATTEMPTS, cut -> {
+            for (ShardSnapshot<BackendConnection> s : cut.shards()) {
+                tx.hold(s.shard(), s.connection());
+            }
+            then.run();
+        }, failed -> {
+            for (int shard : shards) {
+                tx.joinFailed(shard);
+            }
+            if (abandon != null) {
+                abandon.run();
+            }
+            failed(command, failed);
+        });
+    }
+
+    /** Takes a cut, again while it fails only by its window expiring and attempts are left. */
+    private void take(List<BackendCut.ShardOpening> openings, SessionSettings settings, int attempts,
+                      Consumer<Cut<BackendConnection>> taken, Consumer<BackendCut.Failed> failed) {
+        BackendCut.take(windows(), openings, false, new PoolConnections(settings), outcome -> {
+            if (outcome instanceof BackendCut.Taken t) {
+                taken.accept(t.cut());
+                return;
+            }
+            BackendCut.Failed f = (BackendCut.Failed) outcome;
+            if (f.windowExpired() && attempts > 1 && !session.connections().clientGone()) {
+                discard(f);
+                take(openings, settings, attempts - 1, taken, failed);
             } else {
-                for (int shard : shards) {
-                    tx.joinFailed(shard);
-                }
-                if (abandon != null) {
-                    abandon.run();
-                }
-                failed(command, (BackendCut.Failed) outcome);
+                failed.accept(f);
             }
         });
     }
@@ -182,10 +201,14 @@ final class SessionCuts {
 
     /** Connections that may hold part of a snapshot go: closed, so nothing of it stays open. */
     private void failed(Command command, BackendCut.Failed failed) {
+        discard(failed);
+        command.error(failed.error());
+    }
+
+    private void discard(BackendCut.Failed failed) {
         for (BackendConnection c : failed.connections()) {
             session.connections().discard(c);
         }
-        command.error(failed.error());
     }
 
     /** A cut's connections: the session's loop's pools, recorded as the session's, brought to the given settings. */

@@ -137,6 +137,50 @@ class CutFlowTest {
     }
 
     @Test
+    void aCutWhoseShardsAnsweredAfterItsWindowExpiredIsTakenAgainAndTheReadIsAnswered() {
+        proxy.shard(1).holdStartingWith(SNAPSHOT);
+        reader.query("SELECT COUNT(*) FROM t");
+        proxy.pump();
+        expireTheOpenWindow();
+        assertThat(proxy.shard(1).releaseHeld()).isEqualTo(1);
+        proxy.pump();
+        assertThat(reader.hasReply()).as("the late cut is not answered with an error: it is taken again").isFalse();
+
+        assertThat(proxy.shard(1).releaseHeld()).as("the second cut's snapshot").isEqualTo(1);
+        proxy.pump();
+        assertThat(reader.reply().rows()).containsExactly(List.of("4"));
+        assertThat(proxy.shard(0).queries().stream().filter(SNAPSHOT::equals).count()).isEqualTo(2);
+    }
+
+    @Test
+    void aCutWhoseWindowExpiresOnEveryAttemptIsRefusedWithALockWaitTimeout() {
+        proxy.shard(1).holdStartingWith(SNAPSHOT);
+        reader.query("SELECT COUNT(*) FROM t");
+        proxy.pump();
+        for (int attempt = 1; attempt <= SessionCuts.ATTEMPTS; attempt++) {
+            assertThat(reader.hasReply()).as("attempt %d", attempt).isFalse();
+            expireTheOpenWindow();
+            assertThat(proxy.shard(1).releaseHeld()).isEqualTo(1);
+            proxy.pump();
+        }
+        ClientReply refused = reader.reply();
+        assertThat(refused.isError()).as(refused.toString()).isTrue();
+        assertThat(refused.error().errorCode()).isEqualTo(1205);
+        assertThat(refused.error().message()).contains("did not open their snapshots");
+        assertThat(proxy.run(reader, "SELECT v FROM t WHERE id = 5").rows()).as("the session goes on")
+                .containsExactly(List.of("a"));
+    }
+
+    /** Gives up the open window now, as the timer does once it has been open longer than its limit. */
+    private void expireTheOpenWindow() {
+        CutWindows cuts = proxy.runtime.cuts();
+        CutLimits limits = cuts.limits();
+        cuts.limits(new CutLimits(limits.priorityAfterNanos(), limits.commitHoldNanos(), -1, limits.cutWaitNanos()));
+        cuts.tick();
+        cuts.limits(limits);
+    }
+
+    @Test
     void aCutThatWaitedPastItsPriorityGoesBeforeNewDecisionsAndTheyGoRightAfter() {
         proxy.runtime.cuts().limits(new CutLimits(0, 60_000_000_000L, 60_000_000_000L, 60_000_000_000L));
         EmbeddedClient second = proxy.connect();

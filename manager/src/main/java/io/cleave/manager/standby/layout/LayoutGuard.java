@@ -12,9 +12,9 @@ import java.util.function.Supplier;
 /**
  * Layout changes a standby cannot follow. Moves, rebalancing and shard-table change only the map
  * (replicated, see {@link MapReplication}) and rows (replicated); a scale up adds shards the standby's
- * daemon makes replicas of ({@link io.cleave.manager.standby.ShardFollower}), so it needs that daemon up; a
- * scale down stops shards the standby keeps replicas of, and an import routes to a server the standby does
- * not replicate: both refused while a standby is attached. A standby cannot attach while a scale, an import
+ * daemon makes replicas of ({@link io.cleave.manager.standby.ShardFollower}), and a scale down takes away shards
+ * it lets go of ({@link ReplicaRetirement}), so both need that daemon up; an import routes to a server the standby
+ * does not replicate: refused while a standby is attached. A standby cannot attach while a scale, an import
  * or a move is under way. (One started while a standby is being seeded, before semi-sync is on, is not caught.)
  */
 public final class LayoutGuard {
@@ -38,10 +38,10 @@ public final class LayoutGuard {
 
     /**
      * Why a scale from {@code from} to {@code to} shards is refused now, or null. With a standby counted on, a
-     * scale up needs the standby's daemon (it makes a replica of each new shard, which the primary waits for
-     * before writing there): refused while it has not asked for the shards within {@link #STANDBY_HEARD_WITHIN}
-     * ({@code sinceStandbyContact}, null: not since this daemon started). A scale down is refused: the standby's
-     * replicas of the shards that go would stop with them, and nothing removes them yet.
+     * scale needs the standby's daemon: it makes a replica of each shard a scale up adds (which the primary waits
+     * for before writing there), and lets go of its replicas of the shards a scale down takes away (which the
+     * primary waits for, up to 10 s, before they stop). Refused while it has not asked for the shards within
+     * {@link #STANDBY_HEARD_WITHIN} ({@code sinceStandbyContact}, null: not since this daemon started).
      */
     public String scaleRefusal(int from, int to, Duration sinceStandbyContact) {
         if (!attached()) {
@@ -49,27 +49,31 @@ public final class LayoutGuard {
         }
         String anyway = " To scale anyway: 'cleave standby --semi-sync off' here (the standby is then no longer counted"
                 + " on), scale, and seed a new standby with 'cleave standby'";
-        if (to < from) {
-            return "a standby is attached (semi-sync on): removing shards with a standby is not supported yet (its"
-                    + " replicas of the shards that go would stop with them)." + anyway;
-        }
         if (sinceStandbyContact == null || sinceStandbyContact.compareTo(STANDBY_HEARD_WITHIN) > 0) {
             return "a standby is attached (semi-sync on) and its daemon has not asked for this home's shards "
                     + (sinceStandbyContact == null ? "since this daemon started" : "for " + sinceStandbyContact.toSeconds()
                     + " s") + ": it makes the replica of each shard a scale adds, which the scale waits for before"
-                    + " writing there. Start the standby's daemon ('cleave up' there) and scale again." + anyway;
+                    + " writing there, and lets go of its replicas of the shards a scale down takes away. Start the standby's daemon ('cleave up' there) and scale again." + anyway;
         }
         return null;
     }
 
-    /** Why {@code cleave import} is refused now, or null. */
+    /**
+     * Why {@code cleave import} is refused now, or null. Not for want of replication: the import's schema, copy and
+     * catch-up are ordinary writes on the shards and its map versions replicate. But until its cutover the
+     * database's rows and its clients' writes are only on the attached source, which the standby neither
+     * replicates nor reaches, and until its detach every map version routes to the source, which {@link MapInstall}
+     * refuses: a promotion then would leave the whole home without a proxy.
+     */
     public String importRefusal() {
-        return attached() ? "a standby is attached (semi-sync on): until an import's cutover the database's clients"
-                + " write to the attached source, which the standby does not replicate, and only this home has the"
-                + " source's password (state/import-source) and the import's journal; a promotion meanwhile could not"
-                + " go on with it. Importing with a standby is not supported yet. Import before attaching one, or:"
-                + " 'cleave standby --semi-sync off' here (the standby is then no longer counted on), import, and seed a"
-                + " new standby with 'cleave standby'" : null;
+        return attached() ? "a standby is attached (semi-sync on): importing with a standby is not supported. The"
+                + " import's own writes would reach the standby, but until the import's cutover the database's rows and"
+                + " its clients' writes live only on the attached source, which the standby does not replicate and"
+                + " cannot reach (its password is in this home's state/import-source, the import's journal here), and"
+                + " until the source is detached every shard map version routes to it: a standby promoted meanwhile"
+                + " could not serve the database and would not start its proxy. Import before attaching one, or:"
+                + " 'cleave standby --semi-sync off' here (the standby is then no longer counted on), import, and seed"
+                + " a new standby with 'cleave standby'" : null;
     }
 
     /** Why a standby cannot attach now, or null. */

@@ -22,7 +22,7 @@ class LayoutGuardTest {
     Path tmp;
 
     @Test
-    void aScaleUpNeedsTheStandbysDaemonAScaleDownAndAnImportAreRefusedWhileAStandbyIsCountedOn() {
+    void aScaleNeedsTheStandbysDaemonAndAnImportIsRefusedWhileAStandbyIsCountedOn() {
         CleaveHome home = new CleaveHome(tmp);
         home.createDirectories();
         LayoutGuard guard = new LayoutGuard(home, () -> new ShardMap(1, 2, Map.of("k", new int[] {0, 1})), () -> false);
@@ -36,10 +36,16 @@ class LayoutGuardTest {
                 .startsWith("a standby is attached (semi-sync on) and its daemon has not asked for this home's shards"
                         + " since this daemon started").contains("'cleave standby --semi-sync off'");
         assertThat(guard.scaleRefusal(2, 3, Duration.ofSeconds(11))).contains("has not asked for this home's shards for 11 s");
-        assertThat(guard.scaleRefusal(3, 2, Duration.ofSeconds(1))).as("scale down")
-                .startsWith("a standby is attached (semi-sync on): removing shards with a standby is not supported yet");
-        assertThat(guard.importRefusal()).startsWith("a standby is attached (semi-sync on): until an import's cutover")
-                .contains("the standby does not replicate");
+        // A scale down too: the standby's daemon lets go of its replicas of the shards that go.
+        assertThat(guard.scaleRefusal(3, 2, Duration.ofSeconds(1))).as("scale down, the standby's daemon heard").isNull();
+        assertThat(guard.scaleRefusal(3, 2, null)).as("scale down, not heard from since the start")
+                .contains("its daemon has not asked for this home's shards since this daemon started")
+                .contains("lets go of its replicas of the shards a scale down takes away");
+        assertThat(guard.scaleRefusal(3, 2, Duration.ofSeconds(11))).as("scale down, silent")
+                .contains("has not asked for this home's shards for 11 s");
+        assertThat(guard.importRefusal()).startsWith("a standby is attached (semi-sync on): importing with a standby is"
+                + " not supported").contains("the attached source, which the standby does not replicate and cannot reach")
+                .contains("would not start its proxy");
 
         // The operator let the primary go on without it, or this is a promoted home without a standby yet.
         StandbyState.file(home).save(new StandbyState(HostRole.PRIMARY, 2, null, false));

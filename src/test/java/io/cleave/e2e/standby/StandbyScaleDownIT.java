@@ -1,0 +1,188 @@
+package io.cleave.e2e.standby;
+
+import io.cleave.e2e.moves.BankTransfers;
+import io.cleave.e2e.support.CleaveTestHome;
+import io.cleave.manager.admin.AdminClient;
+import io.cleave.manager.daemon.ShardEndpoint;
+import io.cleave.manager.home.ShardMapStore;
+import io.cleave.manager.scale.ScaleStatus;
+import io.cleave.manager.standby.ShardReplication;
+import io.cleave.manager.supervisor.ProcessInspector;
+import io.cleave.router.shardmap.ShardMap;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+
+import static io.cleave.e2e.standby.StandbyIT.await;
+import static io.cleave.e2e.standby.StandbyIT.shard;
+import static io.cleave.e2e.standby.StandbyLayoutIT.SHAPE;
+import static io.cleave.e2e.standby.StandbyLayoutIT.checkShards;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A scale down with a standby attached, bank transfers running through the primary's proxy with every
+ * acknowledged transfer recorded: the primary goes from 3 to 2 shards, its drain moves the branches of shard 2
+ * away, and once the map without shard 2 has replicated to the standby, the standby lets its replica of shard 2
+ * go (replication reset, its server stopped) before the primary's shard 2 stops, so no status reports it broken.
+ * The standby's state names 2 shards and its daemon, restarted, runs 2. Then the primary host is lost and the
+ * standby promoted: it runs exactly 2 shards, every account read by its key matches the acknowledged transfers,
+ * the total is unchanged, each shard holds what the map gives it, and nothing is left prepared. Before, a scale
+ * down was refused (409) while a standby was attached. With {@code -Dstandby.scaledown.all=true} a second case:
+ * the primary is lost after publishing the map without shard 2 and before the standby's daemon let go of its
+ * replica (that daemon was down through the scale); the promotion stops the shard the map leaves out.
+ */
+class StandbyScaleDownIT {
+
+    private static final java.nio.file.attribute.FileAttribute<?> SEARCHABLE =
+            java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                    java.nio.file.attribute.PosixFilePermissions.fromString("rwx--x--x"));
+
+    /** One case on a fresh pair: the primary's 3 shards, its seeded standby, transfers running through its proxy. */
+    private interface Case {
+        void run(StandbyLayoutIT.Pair pair, BankTransfers load, Path replica2) throws Exception;
+    }
+
+    private static void onAPair(long seed, Case c) throws Exception {
+        Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-standby-scale-down-", SEARCHABLE);
+        StandbyLayoutIT.Pair pair = null;
+        try (CleaveTestHome a = CleaveTestHome.builder().shards(3).extraYaml(StandbyIT.sharding(3)).create()) {
+            pair = StandbyLayoutIT.Pair.start(a, work, x -> { });
+            // Half the transfers start in branches of shard 2 (134-200), the ones the scale down moves.
+            BankTransfers load = new BankTransfers(StandbyIT.shape(3), a.proxyPort(), seed, new int[] {140, 190});
+            try {
+                load.start(2);
+                load.awaitAcknowledged(30);
+                pair.seed();
+                c.run(pair, load, work.resolve("standby").resolve("etc").resolve("shard-2.cnf"));
+            } finally {
+                load.close();
+            }
+        } finally {
+            if (pair != null) {
+                pair.close();
+            }
+            StandbyScaleIT.killStandbyShards(work.resolve("standby"));
+            CleaveTestHome.deleteTree(work);
+        }
+    }
+
+    /**
+     * The primary host lost (its daemon and 2 shards killed), once the standby's daemon, when {@code standbyUp}, reads
+     * the primary's newest map on its shards; that map.
+     */
+    private static ShardMap losePrimary(StandbyLayoutIT.Pair pair, BankTransfers load, boolean standbyUp) throws Exception {
+        load.awaitAcknowledged(50);
+        ShardMap last = pair.primaryMap();
+        if (standbyUp) {
+            long published = last.version();
+            await(pair.standby, r -> r.maps().replicated() == published, "the standby holds the version " + published);
+        }
+        load.outageBegins();
+        pair.up.destroyForcibly().waitFor();
+        pair.killPrimaryShards(2);
+        load.close();
+        System.out.println("StandbyScaleDownIT: " + load.summary());
+        assertThat(load.errors()).as("errors clients saw before the loss").isEmpty();
+        assertThat(last.shardCount()).isEqualTo(2);
+        return last;
+    }
+
+    /** After the promotion: exactly 2 shards, the map {@code last}, the ledger, each shard's rows, nothing prepared. */
+    private static void checkPromoted(StandbyLayoutIT.Pair pair, BankTransfers load, ShardMap last, Path replica2)
+            throws Exception {
+        assertThat(pair.standby.shardMaps().current()).as("the primary's newest map").isEqualTo(last);
+        assertThat(pair.standby.shardEndpoints()).as("the promoted standby runs exactly 2 shards")
+                .extracting(ShardEndpoint::index).containsExactly(0, 1);
+        assertThat(ProcessInspector.findServerFor(replica2)).as("no server of shard 2 on the promoted home").isEmpty();
+        StandbyLayoutIT.checkLedger(pair, load);
+        checkShards(pair.standby, last, "accounts", SHAPE.accounts());
+        for (int s = 0; s < 2; s++) {
+            try (Connection sc = shard(pair.standby, s); Statement st = sc.createStatement();
+                 ResultSet rs = st.executeQuery("XA RECOVER")) {
+                assertThat(rs.next()).as("an XA branch prepared on shard %d of the promoted home", s).isFalse();
+            }
+        }
+    }
+
+    @Test
+    void aScaleDownLetsTheStandbysReplicaGoAndAPromotedStandbyServesTheShardsLeft() throws Exception {
+        onAPair(43, (pair, load, replica2) -> {
+            AdminClient primary = pair.primary;
+            assertThat(ProcessInspector.findServerFor(replica2)).as("the standby's replica of shard 2 runs").isPresent();
+            primary.startScale(2);
+            ScaleStatus done = StandbyScaleIT.awaitScaleDone(primary);
+            System.out.println("StandbyScaleDownIT: scale 3 -> 2 with a standby: " + done.moves().size() + " moves, "
+                    + done.started() + " .. " + done.ended());
+            load.awaitAcknowledged(50);
+
+            // The standby let its replica of shard 2 go, before the primary's shard 2 stopped.
+            await(pair.standby, r -> r.shards().size() == 2 && r.shards().stream().allMatch(ShardReplication::replicating),
+                    "the standby reports its 2 replicas, both replicating");
+            assertThat(pair.standby.shardEndpoints()).extracting(ShardEndpoint::index).containsExactly(0, 1);
+            assertThat(ProcessInspector.findServerFor(replica2)).as("the standby's replica of shard 2 stopped").isEmpty();
+            assertThat(new ShardMapStore(pair.standby.home().shardMapFile()).read().shardCount())
+                    .as("the standby's state names the new count").isEqualTo(2);
+            assertThat(Files.readString(pair.log)).as("the primary's shard 2 waited for the standby's replica to go")
+                    .contains("shard 2: the standby let its replica go");
+            String metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                    + pair.standby.adminPort() + "/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
+            assertThat(metrics.lines().filter(l -> l.startsWith("cleave_standby_replica_running{")))
+                    .as("the standby's replicas in its metrics").hasSize(2).allMatch(l -> l.endsWith(" 1.0"));
+            assertThat(metrics.lines().filter(l -> l.startsWith("cleave_standby_") && l.contains("shard=\"2\"")))
+                    .as("the standby's metrics of shard 2").isEmpty();
+            assertThat(primary.standby().shards()).as("the primary's shards, each waiting for the standby")
+                    .extracting(ShardReplication::shard).containsExactly(0, 1);
+
+            // The standby's daemon starts again: with 2 shards, shard 2's replica left stopped.
+            pair.standby.closeLeavingInstancesRunning();
+            pair.standby = StandbyIT.startAndAwaitSemiSync(pair.seeded, pair.url, pair.token, 2);
+            assertThat(pair.standby.shardEndpoints()).extracting(ShardEndpoint::index).containsExactly(0, 1);
+            assertThat(ProcessInspector.findServerFor(replica2)).as("shard 2 not started again").isEmpty();
+
+            ShardMap last = losePrimary(pair, load, true);
+            assertThat(pair.promote()).contains("shard map: version " + last.version());
+            checkPromoted(pair, load, last, replica2);
+        });
+    }
+
+    /**
+     * The standby's daemon is down (its replicas up) from the scale's start: the primary's shard 2 waits 10 s for it
+     * to let go, then stops; the primary is lost; the standby's daemon starts again (with its replica of shard 2, the
+     * primary's shards gone) and is promoted: the replicated map names 2 shards, so the promotion stops shard 2 and
+     * serves the 2 the map names, every acknowledged transfer there.
+     */
+    @Test
+    void aPromotionBeforeTheStandbyLetGoStopsTheShardTheReplicatedMapLeavesOut() throws Exception {
+        Assumptions.assumeTrue(Boolean.getBoolean("standby.scaledown.all"), "runs with -Dstandby.scaledown.all=true");
+        onAPair(47, (pair, load, replica2) -> {
+            AdminClient primary = pair.primary;
+            // The standby's daemon goes; the primary is asked as it asks, so the scale is taken.
+            pair.standby.closeLeavingInstancesRunning();
+            primary.standbyShards();
+            primary.startScale(2);
+            StandbyScaleIT.awaitScaleDone(primary);
+            assertThat(Files.readString(pair.log)).contains("shard 2: the standby has not said it let its replica go");
+            assertThat(ProcessInspector.findServerFor(replica2)).as("the standby's replica of shard 2 runs").isPresent();
+            ShardMap last = losePrimary(pair, load, false);
+
+            pair.standby = new io.cleave.manager.daemon.Daemon(io.cleave.manager.daemon.DaemonOptions.standard(
+                    new io.cleave.manager.home.CleaveHome(pair.seeded.home()), pair.seeded.config(), System.getenv())
+                    .withProxy(io.cleave.manager.daemon.CleaveProxyService.FACTORY));
+            pair.standby.start();
+            assertThat(pair.standby.shardEndpoints()).as("the standby's daemon starts its 3 replicas").hasSize(3);
+            long published = last.version();
+            await(pair.standby, r -> r.maps().replicated() == published, "the standby holds the version " + published);
+            assertThat(pair.promote()).contains("shard map: version " + published);
+            checkPromoted(pair, load, last, replica2);
+        });
+    }
+}
