@@ -136,7 +136,7 @@ final class LeftoverTableMoves {
                     for (String[] found : Catalog.find(c, rule.table())) {
                         TableProgress table = TableProgress.of(found[0], found[1], Catalog.primaryKey(c, found[0], found[1]),
                                 rule);
-                        long deleted = deleter.delete(c, table, Placement.ALL_ROWS, n -> { });
+                        long deleted = deleter.deleteAll(c, table, n -> { });
                         r.rowsCleaned += deleted;
                         if (deleted > 0 && !r.targets.contains(shard)) {
                             r.targets.add(shard);
