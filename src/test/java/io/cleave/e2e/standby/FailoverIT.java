@@ -228,8 +228,21 @@ class FailoverIT {
     }
 
 
+    /**
+     * What the primary holds besides the bank: its sharding (the bank's branches and anything else), its buffer pool
+     * per shard, and what loads the rest once its proxy serves, before the standby is seeded.
+     */
+    record Primary(String sharding, int bufferPoolPerShardMiB, Load load) {
+        static final Primary BANK = new Primary(StandbyIT.sharding(SHARDS), 64, a -> { });
+
+        @FunctionalInterface
+        interface Load {
+            void into(CleaveTestHome a) throws Exception;
+        }
+    }
+
     /** A primary from the jar with its standby seeded and in sync, under bank transfers; etcd behind them. */
-    private static final class Pair implements AutoCloseable {
+    static final class Pair implements AutoCloseable {
         final Path work;
         final EtcdCluster etcd;
         final List<TcpRelay> relays = new ArrayList<>();
@@ -247,13 +260,17 @@ class FailoverIT {
         }
 
         static Pair start(String name, boolean relayed) throws Exception {
+            return start(name, relayed, Primary.BANK);
+        }
+
+        static Pair start(String name, boolean relayed, Primary primary) throws Exception {
             Assumptions.assumeTrue(EtcdCluster.installed(), "etcd is not installed: scripts/test installs Debian's"
                     + " etcd-server; without it no automatic failover can be tested");
             assertThat(CleaveJar.JAR).as("cleave.jar is built by 'mvn package'").exists();
             Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-failover-", SEARCHABLE);
             Pair pair = new Pair(work, EtcdCluster.start(Files.createDirectory(work.resolve("etcd"))));
             try {
-                pair.begin(name, relayed);
+                pair.begin(name, relayed, primary);
                 return pair;
             } catch (Exception | AssertionError e) {
                 pair.close();
@@ -261,7 +278,7 @@ class FailoverIT {
             }
         }
 
-        private void begin(String name, boolean relayed) throws Exception {
+        private void begin(String name, boolean relayed, Primary shape) throws Exception {
             String cluster = "failover-" + name + "-" + ProcessHandle.current().pid();
             List<String> aUrls = etcd.urls();
             if (relayed) {
@@ -273,11 +290,12 @@ class FailoverIT {
                 }
                 aUrls = through;
             }
-            a = CleaveTestHome.builder().shards(SHARDS)
-                    .extraYaml(StandbyIT.sharding(SHARDS) + EtcdCluster.yaml(aUrls, cluster, LEASE_SECONDS))
+            a = CleaveTestHome.builder().shards(SHARDS).bufferPoolPerShardMiB(shape.bufferPoolPerShardMiB())
+                    .extraYaml(shape.sharding() + EtcdCluster.yaml(aUrls, cluster, LEASE_SECONDS))
                     .serverOption("log_slave_updates", "ON").create();
             JarPrimary primary = JarPrimary.startWithBank(a, work.resolve("primary.log"), SHAPE);
             up = primary.up();
+            shape.load().into(a);
             String url = primary.url();
             String token = primary.token();
             aUrl = url;

@@ -38,13 +38,15 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code cleave standby} run in B), hosts e0..e2 one etcd member each; the test's clients run bank transfers through
  * A's proxy from the test's own namespace, each recording what it saw acknowledged.
  * <ul>
- * <li>A's link taken down: A cannot reach etcd and fences itself, B takes over (the default run).</li>
- * <li>With {@code -Dstandby.netns.all}: A partitioned from etcd by nftables drops in A (clients and B still reach A):
+ * <li>A's link taken down: A cannot reach etcd and fences itself, B takes over; the same while A's commits on one
+ *     shard wait for B's acknowledgement: once back, A refuses at once and sets read_only where no commit waits.</li>
+ * <li>A partitioned from etcd by nftables drops in A (clients and B still reach A):
  *     A refuses naming the new primary, B promotes, A writes nothing after, A rejoins once the drops are gone; then
  *     SIGKILL of every process of host B, now the primary: A takes over again.</li>
  * </ul>
- * After each: no acknowledged transfer missing, the total unchanged, no branch prepared, one primary. The failover
- * time (the loss to the first write served through the new primary's proxy) is printed.
+ * All run with {@code -Dstandby.netns.all}. After each: no acknowledged transfer missing, the total unchanged, no
+ * branch prepared, one primary. The failover time (the loss to the first write served through the new primary's
+ * proxy) is printed.
  */
 class NetnsFailoverIT {
 
@@ -58,21 +60,16 @@ class NetnsFailoverIT {
     private static final int PROXY_PORT = 6033;
     private static final int ADMIN_PORT = 6034;
     private static final List<String> ETCD_HOSTS = List.of("e0", "e1", "e2");
+    private static final String ACCOUNTS_CHECKSUM = "SELECT CONCAT(COUNT(*), '/', SUM(balance), '/',"
+            + " BIT_XOR(CRC32(CONCAT(branch, '/', id, '/', balance)))) FROM bank.accounts";
 
     @Test
     void aPrimaryWhoseLinkGoesDownFencesItselfAndTheStandbyTakesOver() throws Exception {
-        // Opt-in until an intermittent failure is understood: in 1 of about 8 runs A's proxy answered no connection
-        // (08S01) for 30 s once its link was back, while its shards' read_only retries timed out.
+        // Opt-in: the default run is at its time budget (45 to 60 s for this case).
         Assumptions.assumeTrue(Boolean.getBoolean("standby.netns.all"), "the namespace failover cases run with"
-                + " -Dstandby.netns.all (the link-down case is opt-in while an intermittent failure is open)");
+                + " -Dstandby.netns.all");
         try (Pair pair = Pair.start("link")) {
-            long lost = System.nanoTime();
-            pair.load.outageBegins();
-            pair.net.link("a", false);
-            pair.load.retarget(pair.proxy("b"));
-            long firstWrite = ProxyWrites.awaitFirstWrite(pair.proxy("b"), PASSWORD, lost, () -> pair.stateOf("b"));
-            System.out.println("NetnsFailoverIT (link down): from A's link going down to the first write served through"
-                    + " B's proxy: " + firstWrite + " ms (lease " + LEASE_SECONDS + " s)");
+            pair.takeALinkDownUntilBServes("link down");
             // Read inside A, over its loopback: what A's shards hold once B serves.
             Map<Integer, String> gtids = pair.gtids("a");
             pair.finishLoad("link down");
@@ -84,6 +81,63 @@ class NetnsFailoverIT {
             System.out.println("NetnsFailoverIT (link down): A once its link is back: " + named);
             assertThat(named).contains("epoch 2").contains(pair.adminUrl("b"));
             pair.checkFenced("a", gtids);
+        }
+    }
+
+    /**
+     * A's link goes down while its commits on shard 0 wait for B's acknowledgement (B stopped receiving shard 0's
+     * binlog first, as a link that fails under a commit leaves it). Once A's link is back, A's proxy answers every
+     * write with the fence's refusal at once, naming B soon after, and never leaves a client without an answer; the
+     * waiting commits stay unanswered and invisible on A (semi-sync is not turned off to release them).
+     */
+    @Test
+    void aFencedPrimaryWhoseCommitsWaitForTheLostStandbyRefusesAtOnce() throws Exception {
+        Assumptions.assumeTrue(Boolean.getBoolean("standby.netns.all"), "the namespace failover cases run with"
+                + " -Dstandby.netns.all");
+        try (Pair pair = Pair.start("waiting")) {
+            pair.shards("b").rows(0, "STOP SLAVE IO_THREAD");
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (pair.waitingCommits("a", 0) == 0) {
+                assertThat(System.nanoTime()).as("a commit on A's shard 0 waits for B within 30 s").isLessThan(deadline);
+                Thread.sleep(50);
+            }
+            pair.takeALinkDownUntilBServes("commits waiting");
+            Map<Integer, String> gtids = pair.gtids("a");
+            String visible = pair.shards("a").rows(0, ACCOUNTS_CHECKSUM).get(0);
+            pair.finishLoad("commits waiting");
+            pair.checkPrimary("b", 2);
+
+            pair.net.link("a", true);
+            long back = System.nanoTime();
+            List<String> answers = new ArrayList<>();
+            String last;
+            do {
+                last = ProxyWrites.writeThrough(pair.proxy("a"), PASSWORD);
+                answers.add((System.nanoTime() - back) / 1_000_000 + " ms: " + last);
+                if (!last.startsWith("1290")) {
+                    // Seen about once in six runs, cause not found yet: what the sockets and A's threads did then.
+                    System.out.println("NetnsFailoverIT (commits waiting): A's proxy did not refuse: " + last + "\n"
+                            + pair.diagnosis("a"));
+                }
+                assertThat(last).as("A's proxy's answer %d ms after its link came back (all: %s)",
+                        (System.nanoTime() - back) / 1_000_000, answers).startsWith("1290");
+                assertThat(System.nanoTime() - back).as("A names the new primary within 30 s: %s", answers)
+                        .isLessThan(TimeUnit.SECONDS.toNanos(30));
+                Thread.sleep(20);
+            } while (!last.contains("the primary is now"));
+            System.out.println("NetnsFailoverIT (commits waiting): A once its link is back, " + answers.size()
+                    + " answers, the last: " + answers.get(answers.size() - 1));
+            assertThat(last).contains("epoch 2").contains(pair.adminUrl("b"));
+            pair.checkFenced("a", gtids);
+            // Shard 1, where no commit waits, is read-only at once; shard 0 is left to the proxy's fence while its
+            // commits wait (read_only would hold the global read lock behind them), and the status says so.
+            assertThat(pair.shards("a").rows(1, "SELECT @@read_only")).as("A's shard 1 read-only").containsExactly("1");
+            assertThat(pair.admin("a").status().coordination().shardsReadOnly())
+                    .contains("shard 0 (").contains("commit(s) wait for the standby's acknowledgement")
+                    .doesNotContain("shard 1 (");
+            assertThat(pair.waitingCommits("a", 0)).as("A's commits still wait for an acknowledgement").isPositive();
+            assertThat(pair.shards("a").rows(0, ACCOUNTS_CHECKSUM).get(0)).as("what A's shard 0 shows: no waiting"
+                    + " commit made visible").isEqualTo(visible);
         }
     }
 
@@ -336,6 +390,46 @@ class NetnsFailoverIT {
                 Thread.sleep(100);
             }
             throw new AssertionError(host + "'s replicas do not run: " + last);
+        }
+
+        /** Takes A's link down under the transfers, moves the clients to B's proxy and waits until B serves a write. */
+        void takeALinkDownUntilBServes(String test) throws Exception {
+            long lost = System.nanoTime();
+            load.outageBegins();
+            net.link("a", false);
+            load.retarget(proxy("b"));
+            long firstWrite = ProxyWrites.awaitFirstWrite(proxy("b"), PASSWORD, lost, () -> stateOf("b"));
+            System.out.println("NetnsFailoverIT (" + test + "): from A's link going down to the first write served through"
+                    + " B's proxy: " + firstWrite + " ms (lease " + LEASE_SECONDS + " s)");
+        }
+
+        /**
+         * For a failure's reader: the TCP sockets of {@code host}'s proxy port, seen from the host and from the test's
+         * namespace, and the thread dump of its daemon.
+         */
+        String diagnosis(String host) {
+            StringBuilder out = new StringBuilder();
+            String filter = "( sport = :" + PROXY_PORT + " or dport = :" + PROXY_PORT + " )";
+            out.append("sockets in ").append(host).append(":\n")
+                    .append(net.run(host, List.of("ss", "-tanio", filter)).out())
+                    .append("sockets in the test's namespace:\n");
+            try {
+                Process ss = new ProcessBuilder("ss", "-tanio", filter).redirectErrorStream(true).start();
+                out.append(new String(ss.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+                Process dump = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                        String.valueOf(daemons.get(host).pid()), "Thread.print").redirectErrorStream(true).start();
+                out.append(host).append("'s daemon's threads:\n")
+                        .append(new String(dump.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+            } catch (java.io.IOException e) {
+                out.append("(could not run: ").append(e.getMessage()).append(")\n");
+            }
+            return out.toString();
+        }
+
+        /** The commits on {@code host}'s shard waiting for the standby's acknowledgement. */
+        long waitingCommits(String host, int shard) throws Exception {
+            return Long.parseLong(shards(host).rows(shard, "SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS"
+                    + " WHERE VARIABLE_NAME = 'RPL_SEMI_SYNC_MASTER_WAIT_SESSIONS'").get(0));
         }
 
         /** Each shard's gtid_binlog_pos on {@code host}. */

@@ -159,7 +159,7 @@ class StandbyUnderTpccIT {
         TpccSharding.loadOneWarehousePerShard(shards(a.daemon()));
     }
 
-    private static List<DataSource> shards(Daemon d) {
+    static List<DataSource> shards(Daemon d) {
         List<DataSource> out = new ArrayList<>();
         for (ShardEndpoint e : d.shardEndpoints()) {
             out.add(new JdbcTarget("jdbc:mysql://127.0.0.1:" + e.port() + "/tpcc?sslMode=DISABLED"

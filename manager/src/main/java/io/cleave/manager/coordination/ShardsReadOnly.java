@@ -4,9 +4,7 @@ import io.cleave.manager.move.ShardLinks;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -17,15 +15,15 @@ import java.util.concurrent.Executors;
 /**
  * Sets a fenced home's shards read-only, and writable again once it holds the lease anew, in the order asked,
  * on a thread of its own: {@code SET GLOBAL read_only} waits for commits under way, and those may wait for a
- * semi-sync acknowledgement that no longer comes, so the fence itself (the proxy's) never waits for it. A shard
- * where the setting does not take (its statement timed out behind such a commit, or the shard was down) is tried
- * again until it takes or a later call asks otherwise; {@link #pending()} names those shards for the status.
+ * semi-sync acknowledgement that no longer comes, so the fence itself (the proxy's) never waits for it. How one
+ * shard is set, and why not while such commits wait: {@link ShardReadOnlySetting}. A shard where the setting does
+ * not take (commits wait for the standby, its lock wait ran out, or the shard was down) is tried again until it
+ * takes or a later call asks otherwise; {@link #pending()} names those shards for the status.
  * A second line only: accounts with SUPER write through read_only on MariaDB 10.11, and XA COMMIT passes it.
  */
 public final class ShardsReadOnly implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ShardsReadOnly.class);
-    private static final int TIMEOUT_SECONDS = 10;
     private static final Duration RETRY_AFTER = Duration.ofSeconds(1);
 
     /** Sets one shard's read_only, failing when it did not take. */
@@ -48,12 +46,7 @@ public final class ShardsReadOnly implements AutoCloseable {
     private volatile boolean pendingReadOnly;
 
     public ShardsReadOnly(ShardLinks links) {
-        this((shard, readOnly) -> {
-            try (Connection c = links.open(shard); Statement s = c.createStatement()) {
-                s.setQueryTimeout(TIMEOUT_SECONDS);
-                s.execute("SET GLOBAL read_only = " + (readOnly ? "ON" : "OFF"));
-            }
-        }, RETRY_AFTER);
+        this(ShardReadOnlySetting.over(links), RETRY_AFTER);
     }
 
     public ShardsReadOnly(Setting setting, Duration retryAfter) {
@@ -83,9 +76,12 @@ public final class ShardsReadOnly implements AutoCloseable {
                         log.info("shard {}: read_only {} took at attempt {}", shard, value, attempt);
                     }
                 } catch (SQLException e) {
-                    pending.put(shard, e.getMessage());
-                    log.warn("shard {}: could not set read_only {} (attempt {}): {}; trying again in {} ms", shard,
-                            value, attempt, e.getMessage(), retryAfter.toMillis());
+                    String before = pending.put(shard, e.getMessage());
+                    // Once per reason: commits waiting for a lost standby keep it from taking for as long as they wait.
+                    if (!e.getMessage().equals(before)) {
+                        log.warn("shard {}: could not set read_only {} (attempt {}): {}; trying again every {} ms", shard,
+                                value, attempt, e.getMessage(), retryAfter.toMillis());
+                    }
                 }
             }
             if (!pending.isEmpty()) {

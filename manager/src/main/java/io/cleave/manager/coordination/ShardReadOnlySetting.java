@@ -1,0 +1,100 @@
+package io.cleave.manager.coordination;
+
+import io.cleave.manager.move.ShardLinks;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/**
+ * How the fence sets one shard's read_only. {@code SET GLOBAL read_only = ON} takes the global read lock, which
+ * first stops every new write on the shard and then waits for the commits in progress. A commit waiting for the
+ * standby's semi-sync acknowledgement is one of them, and after a failover that acknowledgement never comes (no
+ * fallback to async): the statement then holds the lock until its lock wait ends, and everything that writes on
+ * the shard queues behind it. So, turning it on:
+ * <ul>
+ * <li>not while commits wait for the standby: it would only block the shard behind them. It fails at once, saying
+ *     so, and is tried again; the proxy's fence refuses writes meanwhile. The waiting commits are left waiting:
+ *     releasing them (semi-sync off) would make writes no standby holds visible on a primary that lost its lease.</li>
+ * <li>else with a lock wait of {@value #LOCK_WAIT_SECONDS} s, so that a commit beginning to wait between the check
+ *     and the statement holds the shard up for that long, not for the server's lock_wait_timeout.</li>
+ * </ul>
+ * Turning it off takes no lock.
+ */
+final class ShardReadOnlySetting implements ShardsReadOnly.Setting {
+
+    static final int LOCK_WAIT_SECONDS = 1;
+    /** A backstop for the client: the server gives up after its lock wait. */
+    private static final int QUERY_TIMEOUT_SECONDS = 10;
+    static final String WAITING_COMMITS = "SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS"
+            + " WHERE VARIABLE_NAME = 'RPL_SEMI_SYNC_MASTER_WAIT_SESSIONS'";
+
+    /** The statements the setting sends one shard: over JDBC, or to a scripted shard in the tests. */
+    interface Statements extends AutoCloseable {
+        /** The first column of the first row as a number; 0 when there is no row. */
+        long number(String sql) throws SQLException;
+
+        void execute(String sql) throws SQLException;
+
+        @Override
+        void close() throws SQLException;
+    }
+
+    /** Opens a shard's statements. */
+    @FunctionalInterface
+    interface Shards {
+        Statements open(int shard) throws SQLException;
+    }
+
+    private final Shards shards;
+
+    ShardReadOnlySetting(Shards shards) {
+        this.shards = shards;
+    }
+
+    /** Over JDBC connections of {@code links}. */
+    static ShardReadOnlySetting over(ShardLinks links) {
+        return new ShardReadOnlySetting(shard -> jdbc(links.open(shard)));
+    }
+
+    @Override
+    public void apply(int shard, boolean readOnly) throws SQLException {
+        try (Statements s = shards.open(shard)) {
+            if (readOnly) {
+                long waiting = s.number(WAITING_COMMITS);
+                if (waiting > 0) {
+                    throw new SQLException(waiting + " commit(s) wait for the standby's acknowledgement; read_only would"
+                            + " wait behind them holding the global read lock, so it waits until they are gone (the"
+                            + " fenced proxy refuses meanwhile)", "HY000");
+                }
+            }
+            s.execute("SET SESSION lock_wait_timeout = " + LOCK_WAIT_SECONDS);
+            s.execute("SET GLOBAL read_only = " + (readOnly ? "ON" : "OFF"));
+        }
+    }
+
+    private static Statements jdbc(Connection c) {
+        return new Statements() {
+            @Override
+            public long number(String sql) throws SQLException {
+                try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+                    return rs.next() ? rs.getLong(1) : 0;
+                }
+            }
+
+            @Override
+            public void execute(String sql) throws SQLException {
+                try (Statement st = c.createStatement()) {
+                    st.setQueryTimeout(QUERY_TIMEOUT_SECONDS);
+                    st.execute(sql);
+                }
+            }
+
+            @Override
+            public void close() throws SQLException {
+                c.close();
+            }
+        };
+    }
+}
