@@ -35,9 +35,17 @@ final class LoginSchema extends SessionLegs {
      * Calls {@code then} with null when the session may start in {@code database} (none, or one
      * that exists and its account may use), else with the refusal the client gets: the cleave
      * schema is refused outright, any other database as the shard answers for the account.
+     * <p>
+     * A fenced home refuses every login (and COM_CHANGE_USER), naming the new primary, before it
+     * asks a shard anything: its shards' connections may all be held by commits that wait for the
+     * lost standby's acknowledgement, and a login waiting for one would get no answer at all. A
+     * load balancer's login check sees the refusal too.
      */
     static void admit(Session session, String database, Consumer<ErrPacket> then) {
-        if (database == null || database.isEmpty()) {
+        ErrPacket fenced = session.runtime().primaryFence().refusal();
+        if (fenced != null) {
+            then.accept(fenced);
+        } else if (database == null || database.isEmpty()) {
             then.accept(null);
         } else if (io.cleave.proxy.accounts.CleaveSchema.isCleave(database)) {
             then.accept(new ErrPacket(DATABASE_ACCESS_DENIED, "42000", io.cleave.proxy.accounts.CleaveSchema.refusal(

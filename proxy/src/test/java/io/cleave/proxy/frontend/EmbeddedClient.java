@@ -4,6 +4,7 @@ import io.cleave.proxy.protocol.Capabilities;
 import io.cleave.proxy.protocol.Frames;
 import io.cleave.proxy.protocol.packet.client.CommandCode;
 import io.cleave.proxy.protocol.packet.client.HandshakeResponse41;
+import io.cleave.proxy.protocol.packet.server.ErrPacket;
 import io.cleave.proxy.protocol.packet.server.HandshakeV10;
 import io.cleave.proxy.server.ProxyRuntime;
 import io.netty.buffer.ByteBuf;
@@ -36,7 +37,29 @@ final class EmbeddedClient {
                    java.util.function.Consumer<EmbeddedChannel> shardsAnswer) {
         this.channel = new EmbeddedChannel(new FrontendInitializer(runtime));
         this.capabilities = capabilities;
-        List<ByteBuf> greeting = frames();
+        ErrPacket refused = logIn(channel, capabilities, user, database, shardsAnswer);
+        if (refused != null) {
+            throw new AssertionError("login refused: " + refused);
+        }
+    }
+
+    /**
+     * Logs in on a new connection as the constructor does and returns the proxy's refusal (null
+     * when it took the login); fails when the proxy has not answered once the shards answered.
+     */
+    static ErrPacket refusal(ProxyRuntime runtime, Capabilities capabilities, String user, String database,
+                             java.util.function.Consumer<EmbeddedChannel> shardsAnswer) {
+        EmbeddedChannel channel = new EmbeddedChannel(new FrontendInitializer(runtime));
+        try {
+            return logIn(channel, capabilities, user, database, shardsAnswer);
+        } finally {
+            channel.finishAndReleaseAll();
+        }
+    }
+
+    private static ErrPacket logIn(EmbeddedChannel channel, Capabilities capabilities, String user, String database,
+                                   java.util.function.Consumer<EmbeddedChannel> shardsAnswer) {
+        List<ByteBuf> greeting = frames(channel);
         HandshakeV10.decode(Frames.payload(greeting.get(0)));
         release(greeting);
         HandshakeResponse41 login = new HandshakeResponse41(capabilities, 1 << 24, 45, user, new byte[0], database,
@@ -45,11 +68,14 @@ final class EmbeddedClient {
         login.write(frame);
         channel.writeInbound(Frames.finish(frame, 1));
         shardsAnswer.accept(channel);
-        List<ByteBuf> answer = frames();
-        int first = Frames.firstByte(answer.get(0));
-        release(answer);
-        if (first != 0x00) {
-            throw new AssertionError("login refused (0x" + Integer.toHexString(first) + ")");
+        List<ByteBuf> answer = frames(channel);
+        if (answer.isEmpty()) {
+            throw new AssertionError("the proxy did not answer the login");
+        }
+        try {
+            return Frames.firstByte(answer.get(0)) == 0x00 ? null : ErrPacket.decode(Frames.payload(answer.get(0)));
+        } finally {
+            release(answer);
         }
     }
 
@@ -116,6 +142,10 @@ final class EmbeddedClient {
 
     /** Raw frames the proxy wrote since the last read (the caller releases them). */
     List<ByteBuf> frames() {
+        return frames(channel);
+    }
+
+    private static List<ByteBuf> frames(EmbeddedChannel channel) {
         channel.runPendingTasks();
         List<ByteBuf> out = new ArrayList<>();
         ByteBuf f;

@@ -1,6 +1,7 @@
 package io.cleave.proxy.frontend;
 
 import io.cleave.proxy.backend.ShardReply;
+import io.cleave.proxy.protocol.packet.server.ErrPacket;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -33,6 +34,29 @@ class FencedPrimaryFlowTest {
 
         proxy.runtime.primaryFence().lift();
         assertThat(proxy.run(client, "SELECT v FROM t WHERE id = 5").isOk()).as("served again once lifted").isTrue();
+    }
+
+    @Test
+    void aFencedProxyRefusesALoginNamingTheNewPrimaryWithoutAskingAShard() {
+        // The default shard does not answer (its connections wait behind commits the lost standby
+        // will never acknowledge): a login that asked it whether the database exists would hang.
+        proxy.shard(0).holdStartingWith("DO 0");
+        proxy.runtime.primaryFence().fence(REASON);
+
+        ErrPacket refused = EmbeddedClient.refusal(proxy.runtime, FakeProxy.CLIENT, FakeProxy.APP.user(), "app",
+                channel -> proxy.pump());
+
+        assertThat(refused).as("the login is answered").isNotNull();
+        assertThat(refused.errorCode()).isEqualTo(1290);
+        assertThat(refused.message()).contains("fenced").contains("http://b:6134");
+        assertThat(proxy.shard(0).queries()).doesNotContain("DO 0");
+
+        proxy.runtime.primaryFence().lift();
+        assertThat(EmbeddedClient.refusal(proxy.runtime, FakeProxy.CLIENT, FakeProxy.APP.user(), "app", channel -> {
+            proxy.pump();
+            assertThat(proxy.shard(0).releaseHeld()).as("lifted, the login asks the shard").isEqualTo(1);
+            proxy.pump();
+        })).as("logins are taken again once lifted").isNull();
     }
 
     @Test
