@@ -50,7 +50,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class StandbyLayoutIT {
 
-    private static final java.nio.file.attribute.FileAttribute<?> SEARCHABLE =
+    static final java.nio.file.attribute.FileAttribute<?> SEARCHABLE =
             java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
                     java.nio.file.attribute.PosixFilePermissions.fromString("rwx--x--x"));
     static final BankTransfers.Shape SHAPE = new BankTransfers.Shape(200, 10, 100);

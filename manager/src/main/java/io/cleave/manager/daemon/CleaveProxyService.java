@@ -99,10 +99,18 @@ public final class CleaveProxyService implements ProxyService {
         return configured > 0 ? configured : Math.max(1, Runtime.getRuntime().availableProcessors() / 4);
     }
 
+    /**
+     * The shards the map names and the attached servers. A promoted standby can run a shard the map does not name
+     * yet: its replica of the shard a scale was adding when the primary was lost, before that scale's flip. Nothing
+     * routes there; a later scale adds it to the proxy as it adds any new shard.
+     */
     private List<ShardEndpoint> endpoints() {
+        int named = context.shardMaps().current().shardCount();
         List<ShardEndpoint> endpoints = new ArrayList<>();
         for (io.cleave.manager.daemon.ShardEndpoint s : context.shards()) {
-            endpoints.add(endpoint(s));
+            if (s.attached() || s.index() < named) {
+                endpoints.add(endpoint(s));
+            }
         }
         return endpoints;
     }

@@ -20,8 +20,8 @@ import java.util.Set;
  * not, its ghost says the same: the rows of its keys on the ghost's shard do not belong there (the target's
  * copy before the flip, the source's old rows after it), and no client reaches them. Each becomes a move in
  * its clean-up, from the ghost's shard to the keys' owner: the rows are deleted, then the ghost dropped.
- * Moves of whole tables (a shard-table, an import, a scale) are not taken over: they also froze tables
- * and changed rules, which only their own journal knows how to finish.
+ * Moves of whole tables (a shard-table, a scale's adding of shards) also froze tables or changed the shard count:
+ * {@link LeftoverTableMoves} settles them by the map's rules and count, not as a clean-up.
  */
 final class LeftoverMoves {
 

@@ -1,5 +1,6 @@
 package io.cleave.manager.move;
 
+import io.cleave.manager.unique.UnfinishedKeys;
 import io.cleave.router.shardmap.Ghost;
 import io.cleave.router.shardmap.ShardMap;
 import io.cleave.router.topology.TableRule;
@@ -10,21 +11,31 @@ import org.slf4j.LoggerFactory;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Moves of whole tables (a {@code cleave shard-table}) the map names and no journal here records: a promoted
- * standby's map carries the frozen tables, and after the flip the ghosts, of the table moves its old primary
- * was running, whose journals stayed there. Whether the move had flipped or not, the map's rule of each of its
- * tables says where the table's rows belong now: before the flip its old home (the targets' copies are not
- * read), after it the new placement (the old home's rows that left are ghosts). So each is settled the same
- * way: on every shard, the table's rows the rule does not place there are deleted (whole copies where it is
- * unsharded elsewhere, rows of other shards' keys where it is sharded, none where it is a reference table),
- * then the move is dropped from the map (its tables unfrozen, its ghosts gone). Not settled here, left refused:
- * a scale's move adding shards ({@link ShardMap#EVERY_TABLE}: whether the new shards were published is not in
- * the map alone), and a move building a global unique key of its table (its lookup and catalog marks).
+ * Moves of whole tables (a {@code cleave shard-table}, a scale's adding of shards) the map names and no journal here
+ * records: a promoted standby's map carries the frozen tables, and after the flip the ghosts, of the table moves its
+ * old primary was running, whose journals stayed there. Whether the move had flipped or not, the map says where
+ * the rows belong now, and each is settled by it, then dropped from the map (its tables unfrozen, its ghosts gone):
+ * <ul>
+ *   <li>a shard-table: the map's rule of each of its tables (before the flip its old home, whose rows are whole;
+ *       after it the new placement, the old home's rows that left being ghosts). On every shard, the table's rows
+ *       the rule does not place there are deleted (whole copies where it is unsharded elsewhere, rows of other
+ *       shards' keys where it is sharded, none where it is a reference table). The global unique keys it was
+ *       making for the table are settled by the same rule ({@link UnfinishedKeys}): complete where it is sharded,
+ *       gone with their lookups where it is not.</li>
+ *   <li>a scale's move adding shards ({@link ShardMap#EVERY_TABLE}): it copies the reference tables onto the new
+ *       shards, keeping the source's, and its flip publishes the new shard count. The map's count says which
+ *       happened: every shard it names holds whole copies (the flip came after the copies were verified), and
+ *       the reference tables' rows on this home's shards past it are the unpublished copies, deleted (the pre-move
+ *       map stays in force; a later scale takes those shards again). Left refused while servers are attached for
+ *       an import (their indexes follow the local shards').</li>
+ * </ul>
  */
 final class LeftoverTableMoves {
 
@@ -34,47 +45,24 @@ final class LeftoverTableMoves {
     }
 
     /**
-     * The table moves of the current map outside {@code known} that this settles: not a scale's, and none that
-     * was making a global unique key of one of its tables (its lookup's rows and catalog marks are not settled
-     * here: it stays refused, naming it, rather than leave a key half built).
+     * The table moves of the current map outside {@code known} that this settles: all but a scale's while servers
+     * are attached (it stays refused, naming it).
      */
-    static Set<Long> unknown(MoveEnvironment env, Set<Long> known) throws SQLException {
+    static Set<Long> unknown(MoveEnvironment env, Set<Long> known) {
         ShardMap map = env.maps().current();
         Set<Long> out = new TreeSet<>();
-        Set<Long> unsettled = new TreeSet<>();
         for (Map.Entry<String, Long> e : map.movingTables().entrySet()) {
             if (known.contains(e.getValue())) {
                 continue;
             }
-            if (e.getKey().equals(ShardMap.EVERY_TABLE) || buildsUniqueKey(env, e.getKey())) {
-                unsettled.add(e.getValue());
+            if (e.getKey().equals(ShardMap.EVERY_TABLE) && !map.attached().isEmpty()) {
+                log.warn("move {}, a scale's adding shards this home has no record of, is not settled while servers are"
+                        + " attached: moves stay refused", e.getValue());
             } else {
                 out.add(e.getValue());
             }
         }
-        if (!unsettled.isEmpty()) {
-            log.warn("moves {} of tables this home has no record of are not settled (a scale's adding shards, or one"
-                    + " building a global unique key): moves stay refused", unsettled);
-        }
-        out.removeAll(unsettled);
         return out;
-    }
-
-    /** Whether Cleave's catalog marks a global unique key of {@code table} as being built. */
-    private static boolean buildsUniqueKey(MoveEnvironment env, String table) throws SQLException {
-        try (Connection c = env.shards().open(env.maps().topology().defaultShard());
-             java.sql.PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM cleave.unique_key_builds"
-                     + " WHERE table_name = ?")) {
-            ps.setString(1, table);
-            try (java.sql.ResultSet rs = ps.executeQuery()) {
-                return rs.next() && rs.getLong(1) > 0;
-            }
-        } catch (SQLException e) {
-            if (e.getErrorCode() == 1146) {
-                return false; // a home from before global unique keys has no catalog
-            }
-            throw e;
-        }
     }
 
     /**
@@ -85,6 +73,7 @@ final class LeftoverTableMoves {
         ShardMap map = env.maps().current();
         Topology routing = env.maps().routing();
         RowDeleter deleter = new RowDeleter(env.settings());
+        List<String> keys = new ArrayList<>();
         MoveRecord r = new MoveRecord();
         r.id = id;
         r.kind = MoveKind.TABLES;
@@ -96,7 +85,15 @@ final class LeftoverTableMoves {
             if (e.getValue() != id) {
                 continue;
             }
+            if (e.getKey().equals(ShardMap.EVERY_TABLE)) {
+                deleteUnpublishedCopies(env, map, routing, r, deleter);
+                continue;
+            }
             TableRule rule = routing.ruleFor(e.getKey());
+            try (Connection home = env.shards().openForWrites(routing.defaultShard())) {
+                keys.addAll(UnfinishedKeys.settle(home, env.shards()::openForWrites, map.shardCount(), e.getKey(),
+                        rule instanceof TableRule.Sharded, id, "when this home was promoted", env.keys()));
+            }
             for (int shard = 0; shard < map.shardCount(); shard++) {
                 try (Connection c = env.shards().openForWrites(shard)) {
                     for (String[] found : Catalog.find(c, e.getKey())) {
@@ -119,9 +116,38 @@ final class LeftoverTableMoves {
         r.ended = Instant.now().toString();
         r.message = "a move of tables this home has no record of (the old primary's, when this home was promoted),"
                 + " settled by the tables' rules in the shard map: " + r.rowsCleaned + " rows deleted from shards "
-                + r.targets + ", where the rules do not place them";
+                + r.targets + ", where the rules do not place them" + (keys.isEmpty() ? "" : "; " + String.join("; ", keys));
         log.info("move {}: {} ({})", id, r.message, r.what());
         return r;
+    }
+
+    /**
+     * A scale's move adding shards: the reference tables' rows on this home's shards past the map's count, copies the
+     * flip never published (none once it was: the count then names every shard the move added).
+     */
+    private static void deleteUnpublishedCopies(MoveEnvironment env, ShardMap map, Topology routing, MoveRecord r,
+                                                RowDeleter deleter) throws SQLException, InterruptedException {
+        for (int shard = map.shardCount(); env.shards().has(shard); shard++) {
+            try (Connection c = env.shards().openForWrites(shard)) {
+                for (TableRule rule : routing.tables().values()) {
+                    if (!(rule instanceof TableRule.Reference)) {
+                        continue;
+                    }
+                    for (String[] found : Catalog.find(c, rule.table())) {
+                        TableProgress table = TableProgress.of(found[0], found[1], Catalog.primaryKey(c, found[0], found[1]),
+                                rule);
+                        long deleted = deleter.deleteAll(c, table, n -> { });
+                        r.rowsCleaned += deleted;
+                        if (deleted > 0 && !r.targets.contains(shard)) {
+                            r.targets.add(shard);
+                        }
+                        if (r.tables.stream().noneMatch(t -> t.toString().equals(table.toString()))) {
+                            r.tables.add(table);
+                        }
+                    }
+                }
+            }
+        }
     }
 
     private static long deleteMisplaced(MoveEnvironment env, ShardMap map, Connection c, int shard, TableProgress table,

@@ -18,8 +18,15 @@ import org.slf4j.LoggerFactory;
 @FunctionalInterface
 public interface MoveHooks {
 
-    /** Points a move passes, in order. */
-    enum Point { COPYING, CATCHING_UP, VERIFYING, CUTTING_OVER, FILLING_LOOKUPS, KEYS_REGISTERED, AFTER_FLIP, CLEANING_UP, UNDOING }
+    /**
+     * Points a move passes, in order. BEFORE_FLIP: inside the held cutover, every change applied, the map not flipped
+     * yet; AFTER_FLIP: the flip's version published, statements still held; CLEANED_CHUNK: after each chunk of the
+     * source's rows the clean-up deleted.
+     */
+    enum Point {
+        COPYING, CATCHING_UP, VERIFYING, CUTTING_OVER, FILLING_LOOKUPS, KEYS_REGISTERED, BEFORE_FLIP, AFTER_FLIP,
+        CLEANING_UP, CLEANED_CHUNK, UNDOING
+    }
 
     MoveHooks NONE = (point, id) -> {
     };
@@ -58,6 +65,10 @@ public interface MoveHooks {
                 gate == null ? "" : " once " + gate + " exists");
         return (point, id) -> {
             if (point == target && (onlyMove == 0 || id == onlyMove)) {
+                if (gate != null && !Files.exists(gate)) {
+                    // A test that kills the host itself waits for this line instead of letting the hook halt.
+                    log.warn("test hook: move {} waits at {} until {} exists", id, point, gate);
+                }
                 awaitGate(gate);
                 log.warn("test hook: halting move {} at {}", id, point);
                 Runtime.getRuntime().halt(137);

@@ -304,6 +304,7 @@ final class MoveRunner {
         long settled = System.nanoTime();
         long lookupRows = fillLookups();
         long filled = System.nanoTime();
+        hook(MoveHooks.Point.BEFORE_FLIP);
         // Before the flip, while every statement on the table is held: no statement can be routed by
         // the new map without finding the keys enforced.
         movedKeys().forEach(k -> env.keys().complete(k.index()));
@@ -360,6 +361,7 @@ final class MoveRunner {
                 r.rowsCleaned += n;
                 saveSometimes();
                 hook(MoveHooks.Point.CLEANING_UP);
+                hook(MoveHooks.Point.CLEANED_CHUNK);
             });
         }
         if (scope.leftInMap(env.maps().current())) {

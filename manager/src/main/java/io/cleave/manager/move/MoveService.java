@@ -210,10 +210,9 @@ public final class MoveService implements AutoCloseable {
         if (!unknown.isEmpty()) {
             throw new MoveRefused(MoveRefused.Kind.CONFLICT, "the shard map holds rows of moves " + unknown + " this home"
                     + " has no record of (moves the old primary was running when this home was promoted): their rows"
-                    + " stay on two shards, left out of reads, and moves are refused until they are settled. Moves of"
-                    + " keys and of tables (shard-table) are settled when the home becomes the primary and at each start"
-                    + " of its daemon (see its log when one failed); a scale's move adding shards, and a shard-table that"
-                    + " was building a global unique key, are not settled yet");
+                    + " stay on two shards, left out of reads, and moves are refused until they are settled. They are"
+                    + " settled when the home becomes the primary and at each start of its daemon (see its log when one"
+                    + " failed); a scale's move adding shards is not while servers are attached for an import");
         }
     }
 

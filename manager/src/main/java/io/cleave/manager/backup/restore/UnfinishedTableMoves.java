@@ -1,20 +1,17 @@
 package io.cleave.manager.backup.restore;
 
-import io.cleave.manager.move.Catalog;
 import io.cleave.manager.move.Sql;
-import io.cleave.router.unique.UniqueIndex;
+import io.cleave.manager.unique.KeyRegistry;
+import io.cleave.manager.unique.UnfinishedKeys;
 import io.cleave.router.shardmap.ShardMap;
 import io.cleave.router.topology.TableRule;
 import io.cleave.router.topology.Topology;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -72,8 +69,8 @@ final class UnfinishedTableMoves {
 
     /**
      * Settles, on the home's default shard, the catalog rows of the global unique keys the table moves
-     * under way in {@code cutMap} registered; the lines say what went. Run once the home's tables are
-     * checked against the backup, which read those rows as they were.
+     * under way in {@code cutMap} registered, and their lookups ({@link UnfinishedKeys}); the lines say what
+     * went. Run once the home's tables are checked against the backup, which read those rows as they were.
      */
     static List<String> settleKeys(NewHome home, ShardMap cutMap, Topology topology) throws SQLException {
         List<String> said = new ArrayList<>();
@@ -81,13 +78,25 @@ final class UnfinishedTableMoves {
         for (Map.Entry<String, Long> moving : cutMap.movingTables().entrySet()) {
             if (!moving.getKey().equals(ShardMap.EVERY_TABLE)) {
                 boolean sharded = routing.ruleFor(moving.getKey()) instanceof TableRule.Sharded;
-                said.addAll(settleKeys(home, topology.defaultShard(), moving.getKey(), sharded, moving.getValue()));
-                if (!sharded) {
-                    said.addAll(dropLookups(home, topology.defaultShard(), moving.getKey(), moving.getValue()));
+                try (Connection c = unlogged(home, topology.defaultShard())) {
+                    said.addAll(UnfinishedKeys.settle(c, shard -> unlogged(home, shard), home.shards(), moving.getKey(),
+                            sharded, moving.getValue(), "at the cut", KeyRegistry.NONE));
                 }
             }
         }
         return said;
+    }
+
+    /** A connection to {@code shard} whose changes stay out of the binlog (the restore's own repairs). */
+    private static Connection unlogged(NewHome home, int shard) throws SQLException {
+        Connection c = home.links().open(shard);
+        try (Statement s = c.createStatement()) {
+            s.execute("SET sql_log_bin = 0");
+        } catch (SQLException e) {
+            c.close();
+            throw e;
+        }
+        return c;
     }
 
     /** Deletes every row of {@code u}'s table (in whichever database holds one of that name) on {@code shard}. */
@@ -107,81 +116,5 @@ final class UnfinishedTableMoves {
             }
         }
         return said;
-    }
-
-    /**
-     * The catalog rows of the global unique keys the move registered for {@code table}: its unfinished
-     * marks go once the table was sharded at the cut, the keys with them while it was not.
-     */
-    private static List<String> settleKeys(NewHome home, int defaultShard, String table, boolean sharded, long move)
-            throws SQLException {
-        try (Connection c = home.links().open(defaultShard); Statement s = c.createStatement()) {
-            s.execute("SET sql_log_bin = 0");
-            if (!catalogHasBuilds(s)) {
-                return List.of();
-            }
-            String which = " WHERE table_name = " + Sql.string(table);
-            int keys = 0;
-            if (!sharded) {
-                keys = s.executeUpdate("DELETE FROM cleave.unique_keys WHERE (schema_name, table_name, key_name) IN"
-                        + " (SELECT schema_name, table_name, key_name FROM cleave.unique_key_builds" + which + ")");
-            }
-            int builds = s.executeUpdate("DELETE FROM cleave.unique_key_builds" + which);
-            if (builds == 0) {
-                return List.of();
-            }
-            return List.of(sharded ? "the global unique keys move " + move + " made for " + table + " are complete (it was"
-                    + " sharded at the cut)" : "removed the " + keys + " global unique keys move " + move + " had registered"
-                    + " for " + table + " (it was not sharded yet at the cut)");
-        }
-    }
-
-    /**
-     * The lookup tables a move made for {@code table}'s unique keys before each cutover attempt (empty
-     * before its hold, filled in it), dropped on every shard: the table was not sharded at the cut, so
-     * no key of it has a lookup. Found by name from the table's unique indexes, as the move names them,
-     * whether or not the cut was after their keys were registered.
-     */
-    private static List<String> dropLookups(NewHome home, int defaultShard, String table, long move) throws SQLException {
-        List<String> names = new ArrayList<>();
-        try (Connection c = home.links().open(defaultShard);
-             PreparedStatement p = c.prepareStatement("SELECT DISTINCT TABLE_SCHEMA, INDEX_NAME FROM"
-                     + " information_schema.STATISTICS WHERE TABLE_NAME = ? AND NON_UNIQUE = 0 AND INDEX_NAME <> 'PRIMARY'")) {
-            p.setString(1, table);
-            try (ResultSet rs = p.executeQuery()) {
-                while (rs.next()) {
-                    if (!Catalog.SYSTEM_SCHEMAS.contains(rs.getString(1).toLowerCase(Locale.ROOT))) {
-                        names.add(UniqueIndex.lookupName(rs.getString(1), table, rs.getString(2)));
-                    }
-                }
-            }
-        }
-        List<String> said = new ArrayList<>();
-        for (int shard = 0; shard < home.shards() && !names.isEmpty(); shard++) {
-            try (Connection c = home.links().open(shard); Statement s = c.createStatement()) {
-                s.execute("SET sql_log_bin = 0");
-                for (String name : names) {
-                    boolean there;
-                    try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM information_schema.TABLES WHERE"
-                            + " TABLE_SCHEMA = 'cleave' AND TABLE_NAME = " + Sql.string(name))) {
-                        there = rs.next() && rs.getInt(1) > 0;
-                    }
-                    if (there) {
-                        s.execute("DROP TABLE cleave." + Sql.quote(name));
-                        said.add("shard " + shard + ": dropped lookup table cleave." + name + ", which move " + move
-                                + " had made for " + table + " (it was not sharded yet at the cut)");
-                    }
-                }
-            }
-        }
-        return said;
-    }
-
-    private static boolean catalogHasBuilds(Statement s) throws SQLException {
-        try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'cleave'"
-                + " AND TABLE_NAME IN ('unique_keys', 'unique_key_builds')")) {
-            rs.next();
-            return rs.getInt(1) == 2;
-        }
     }
 }

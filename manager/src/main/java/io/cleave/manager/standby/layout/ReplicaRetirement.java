@@ -67,6 +67,11 @@ public final class ReplicaRetirement {
      * letting go of them) stop, so the map installed next names exactly the shards this home has.
      */
     public void retireLeftOut() throws SQLException, InterruptedException {
+        if (scaleUpUnpublished()) {
+            // The shards past the map's count are a scale's new ones, before its flip: the promoted home settles
+            // that move (LeftoverTableMoves deletes the copies it made there, which needs them running); unrouted.
+            return;
+        }
         for (int shard : localShards.get()) {
             if (replicatedWithout(shard)) {
                 links.remove(shard);
@@ -82,6 +87,18 @@ public final class ReplicaRetirement {
             MapInstall.install(c, maps, localShards.get().size());
         } catch (IllegalStateException e) {
             log.warn("the shard map replicated from the primary is not this home's state yet: {}", e.getMessage());
+        }
+    }
+
+    /** Whether the newest version this home's default shard replicated names a scale's move adding shards. */
+    private boolean scaleUpUnpublished() throws SQLException {
+        try (Connection c = links.open(maps.topology().defaultShard())) {
+            Optional<MapRows.Row> row = MapRows.newest(c);
+            return row.isPresent() && ShardMapStore.parse(row.get().json()).movingTables()
+                    .containsKey(io.cleave.router.shardmap.ShardMap.EVERY_TABLE);
+        } catch (IOException e) {
+            throw new SQLException("the newest shard map version on shard " + maps.topology().defaultShard()
+                    + " cannot be read: " + e.getMessage(), e);
         }
     }
 

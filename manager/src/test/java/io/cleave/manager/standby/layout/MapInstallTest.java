@@ -21,6 +21,9 @@ class MapInstallTest {
         ShardMap map = ShardMap.initial(topology, tpcc.sharding().explicitAssignments());
         assertThat(MapInstall.unfit(map.withBucketsMoved("warehouse", List.of(3), 0), topology, 4)).isNull();
         assertThat(MapInstall.unfit(map.withShardCount(5), topology, 4)).isEqualTo("names 5 shards, this home has 4");
+        // A scale adding shard 4, before its flip: this home runs its replica of the new shard already.
+        assertThat(MapInstall.unfit(map, topology, 5)).isNull();
+        assertThat(MapInstall.unfit(map.withMovingTables(List.of(ShardMap.EVERY_TABLE), 7), topology, 5)).isNull();
         assertThat(MapInstall.unfit(map.withAttached("mysql://10.0.0.9:3306/shop"), topology, 4))
                 .startsWith("routes to attached servers");
         ShardMap other = new ShardMap(2, 4, Map.of("tenant", new int[] {0, 1, 2, 3}));
