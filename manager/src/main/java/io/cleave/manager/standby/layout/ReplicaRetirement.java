@@ -92,21 +92,20 @@ public final class ReplicaRetirement {
 
     /** Whether the newest version this home's default shard replicated names a scale's move adding shards. */
     private boolean scaleUpUnpublished() throws SQLException {
-        try (Connection c = links.open(maps.topology().defaultShard())) {
-            Optional<MapRows.Row> row = MapRows.newest(c);
-            return row.isPresent() && ShardMapStore.parse(row.get().json()).movingTables()
-                    .containsKey(io.cleave.router.shardmap.ShardMap.EVERY_TABLE);
-        } catch (IOException e) {
-            throw new SQLException("the newest shard map version on shard " + maps.topology().defaultShard()
-                    + " cannot be read: " + e.getMessage(), e);
-        }
+        return newestReplicated().map(m -> m.movingTables().containsKey(io.cleave.router.shardmap.ShardMap.EVERY_TABLE))
+                .orElse(false);
     }
 
     /** Whether the newest version this home's default shard replicated names fewer shards than {@code shard + 1}. */
     boolean replicatedWithout(int shard) throws SQLException {
+        return newestReplicated().map(m -> m.shardCount() <= shard).orElse(false);
+    }
+
+    /** The newest shard map version this home's default shard replicated from the primary, if any. */
+    private Optional<io.cleave.router.shardmap.ShardMap> newestReplicated() throws SQLException {
         try (Connection c = links.open(maps.topology().defaultShard())) {
             Optional<MapRows.Row> row = MapRows.newest(c);
-            return row.isPresent() && ShardMapStore.parse(row.get().json()).shardCount() <= shard;
+            return row.isEmpty() ? Optional.empty() : Optional.of(ShardMapStore.parse(row.get().json()));
         } catch (IOException e) {
             throw new SQLException("the newest shard map version on shard " + maps.topology().defaultShard()
                     + " cannot be read: " + e.getMessage(), e);
