@@ -118,7 +118,8 @@ class StandbyScaleDownIT {
         onAPair(43, (pair, load, replica2) -> {
             AdminClient primary = pair.primary;
             assertThat(ProcessInspector.findServerFor(replica2)).as("the standby's replica of shard 2 runs").isPresent();
-            primary.startScale(2);
+            // The standby's daemon may not have asked for the primary's shards yet (its first ask, on a busy host).
+            StandbyScaleIT.awaitScaleAccepted(primary, 2);
             ScaleStatus done = StandbyScaleIT.awaitScaleDone(primary);
             System.out.println("StandbyScaleDownIT: scale 3 -> 2 with a standby: " + done.moves().size() + " moves, "
                     + done.started() + " .. " + done.ended());

@@ -92,7 +92,7 @@ class StandbyScaleIT {
                 load.awaitAcknowledged(60);
 
                 pair.standby = StandbyIT.startAndAwaitSemiSync(pair.seeded, pair.url, pair.token, 2);
-                awaitScaleAccepted(primary);
+                awaitScaleAccepted(primary, 3);
                 ScaleStatus done = awaitScaleDone(primary);
                 System.out.println("StandbyScaleIT: scale 2 -> 3 with a standby: " + done.moves().size() + " moves, "
                         + done.started() + " .. " + done.ended());
@@ -219,11 +219,12 @@ class StandbyScaleIT {
     }
 
     /** Starts the scale to 3 shards, which the primary takes once the restarted standby's daemon asked for its shards. */
-    private static void awaitScaleAccepted(AdminClient primary) throws Exception {
+    /** Starts a scale to {@code shards}, again while the standby's daemon (just started) has not asked the primary yet. */
+    static void awaitScaleAccepted(AdminClient primary, int shards) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (true) {
             try {
-                primary.startScale(3);
+                primary.startScale(shards);
                 return;
             } catch (AdminClient.DaemonAnswer e) {
                 assertThat(e.getMessage()).contains("its daemon has not asked for this home's shards");

@@ -75,8 +75,19 @@ public final class TcpRelay implements AutoCloseable {
                     in.close();
                     continue;
                 }
-                open.add(in);
-                open.add(out);
+                // A connection accepted while the relay was being cut must not outlive the cut: cut()
+                // resets only those registered, so one registered after it would relay on (a primary
+                // cut off from etcd renewing its lease through it). Registration and cut() exclude each other.
+                synchronized (this) {
+                    if (server != s) {
+                        in.setSoLinger(true, 0);
+                        in.close();
+                        out.close();
+                        continue;
+                    }
+                    open.add(in);
+                    open.add(out);
+                }
                 pump(in, out);
                 pump(out, in);
             } catch (IOException e) {
