@@ -3,6 +3,9 @@ package io.cleave.e2e.standby;
 import io.cleave.e2e.support.CleaveJar;
 import io.cleave.e2e.support.CleaveTestHome;
 import io.cleave.e2e.support.StandaloneServer;
+import io.cleave.manager.admin.AdminClient;
+import io.cleave.manager.move.MovePhase;
+import io.cleave.manager.move.MoveRecord;
 import io.cleave.manager.standby.layout.MapRows;
 import io.cleave.router.shardmap.ShardMap;
 import io.cleave.router.topology.TableRule;
@@ -72,6 +75,12 @@ class StandbyImportIT {
             String out = pair.promote();
             assertThat(out).contains("shard map: version " + flipped.version());
             assertThat(pair.standby.shardMaps().current().attached()).as("the source dropped").isEmpty();
+            // The import's move, cut short after its flip, is settled by the installed rules (nothing left frozen).
+            long moveId = flipped.movingTables().get("items");
+            MoveRecord settled = AdminClient.connect(pair.standby.home()).orElseThrow().move(moveId);
+            assertThat(settled.origin).isEqualTo("leftover");
+            assertThat(settled.phase).as(settled.message).isEqualTo(MovePhase.DONE);
+            assertThat(pair.standby.shardMaps().current().movingTables()).as("no table frozen").isEmpty();
             List<String> expected = rows(source.connect("importer", "imp", "shop"));
             assertThat(expected).hasSize(ROWS);
             try (Connection c = pair.standbyProxy()) {
