@@ -3,6 +3,7 @@ package io.cleave.manager.standby.layout;
 import io.cleave.manager.home.ShardMapStore;
 import io.cleave.manager.move.MapUpdates;
 import io.cleave.router.shardmap.ShardMap;
+import io.cleave.router.topology.TableRule;
 import io.cleave.router.topology.Topology;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -57,7 +58,7 @@ public final class MapInstall {
         }
         ShardMap replicated;
         try {
-            replicated = ShardMapStore.parse(row.get().json()).asVersion(row.get().version());
+            replicated = withoutUnrouted(ShardMapStore.parse(row.get().json())).asVersion(row.get().version());
         } catch (IOException | RuntimeException e) {
             throw new IllegalStateException("the shard map version " + row.get().version() + " replicated from the"
                     + " primary cannot be read: " + e.getMessage(), e);
@@ -75,6 +76,32 @@ public final class MapInstall {
     }
 
     /**
+     * {@code map} without the servers attached for an import that nothing routes to any more. After an import's
+     * cutover its rules place every table and view on the local shards, whose rows the standby acknowledged before
+     * the cutover's version; until the primary detaches the source its versions still name it, though no statement
+     * reaches it. This home cannot reach the source (its password stayed on the primary), nor needs to: dropping it
+     * changes no route. One a rule or a ghost still names (the import cut short before its cutover) stays, and
+     * {@link #unfit} refuses the map. The version number is the replicated one (the caller sets it).
+     */
+    static ShardMap withoutUnrouted(ShardMap map) {
+        ShardMap out = map;
+        // Last first: the others keep their indexes.
+        for (int i = map.attached().size() - 1; i >= 0; i--) {
+            int index = map.attached().get(i).index();
+            if (routesTo(map, index)) {
+                break;
+            }
+            out = out.withoutAttached(index);
+        }
+        return out;
+    }
+
+    private static boolean routesTo(ShardMap map, int index) {
+        return map.rules().values().stream().anyMatch(r -> r instanceof TableRule.Unsharded u && u.homeShard() == index)
+                || map.ghosts().stream().anyMatch(g -> g.shard() == index);
+    }
+
+    /**
      * Why {@code map} cannot be routed by here, or null. A home may run more shards than the map names: this home
      * makes its replica of each shard a scale adds as soon as the primary starts it, and the map names the shard
      * only from that scale's flip on, so a primary lost in between leaves it here unrouted (the proxy serves the
@@ -86,7 +113,8 @@ public final class MapInstall {
             return "names " + map.shardCount() + " shards, this home has " + localShards;
         }
         if (!map.attached().isEmpty()) {
-            return "routes to attached servers (" + map.attached() + ") this home does not reach";
+            return "routes to attached servers (" + map.attached() + ") this home does not reach: an import was under way on"
+                    + " the primary and had not reached its cutover (the source still holds the database)";
         }
         if (!new TreeSet<>(map.keyspaces()).equals(new TreeSet<>(topology.keyspaces().keySet()))) {
             return "holds keyspaces " + new TreeSet<>(map.keyspaces()) + ", this home's config defines "

@@ -3,6 +3,7 @@ package io.cleave.manager.standby.layout;
 import io.cleave.manager.config.CleaveConfig;
 import io.cleave.manager.config.ConfigLoader;
 import io.cleave.router.shardmap.ShardMap;
+import io.cleave.router.topology.TableRule;
 import io.cleave.router.topology.Topology;
 import org.junit.jupiter.api.Test;
 
@@ -28,6 +29,32 @@ class MapInstallTest {
                 .startsWith("routes to attached servers");
         ShardMap other = new ShardMap(2, 4, Map.of("tenant", new int[] {0, 1, 2, 3}));
         assertThat(MapInstall.unfit(other, topology, 4)).contains("holds keyspaces [tenant]");
+    }
+
+    @Test
+    void anImportsSourceIsDroppedOnceItsCutoverPlacedEveryTableOnTheShards() throws Exception {
+        CleaveConfig tpcc = ConfigLoader.load(Path.of("..", "config", "tpcc.yaml"));
+        Topology topology = tpcc.sharding().topology();
+        ShardMap map = ShardMap.initial(topology, tpcc.sharding().explicitAssignments());
+        // Attached as server 4, its tables homed there and frozen for move 7 (ImportService.attach).
+        ShardMap attached = map.withAttached("mysql://app@db1:3306/shop")
+                .withRule(new TableRule.Unsharded("orders", 4))
+                .withRule(new TableRule.Unsharded("notes", 4))
+                .withMovingTables(List.of("orders", "notes"), 7);
+        // Before the cutover the source holds the rows: kept, and the map refused.
+        assertThat(MapInstall.withoutUnrouted(attached).attached()).hasSize(1);
+        assertThat(MapInstall.unfit(MapInstall.withoutUnrouted(attached), topology, 4))
+                .contains("had not reached its cutover");
+        // The cutover's flip: every table placed on the local shards; the move not ended, the source not detached.
+        ShardMap flipped = attached.withRule(new TableRule.Sharded("orders", "warehouse", "o_w_id"))
+                .withRule(new TableRule.Unsharded("notes", 2));
+        ShardMap installed = MapInstall.withoutUnrouted(flipped);
+        assertThat(installed.attached()).isEmpty();
+        assertThat(MapInstall.unfit(installed, topology, 4)).isNull();
+        assertThat(installed.rules()).isEqualTo(flipped.rules());
+        assertThat(installed.movingTables()).isEqualTo(flipped.movingTables());
+        // One table still homed on the source: nothing dropped.
+        assertThat(MapInstall.withoutUnrouted(flipped.withRule(new TableRule.Unsharded("notes", 4))).attached()).hasSize(1);
     }
 
     @Test
