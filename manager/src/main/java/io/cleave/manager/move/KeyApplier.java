@@ -147,7 +147,19 @@ final class KeyApplier {
                 Map<Integer, List<Object[]>> byTarget = shape.byTarget(rows.getOrDefault(shape, List.of()), targets.keySet());
                 List<List<Object>> all = new ArrayList<>(e.getValue());
                 for (Map.Entry<Integer, Connection> t : targets.entrySet()) {
-                    long deleted = KeyedDelete.delete(t.getValue(), shape, all, Placement.ALL_ROWS);
+                    // One statement per 500 keys, not one per key (KeyedDelete): the catch-up must keep up with
+                    // the source's writes. Its keys are the changed ones, few per round, and no condition the index
+                    // cannot answer, so the server looks them up; a scan (a list covering much of a small table)
+                    // could still pass over rows clients hold, as KeyedDelete's comment says.
+                    long deleted = 0;
+                    for (int i = 0; i < all.size(); i += KEYS_PER_STATEMENT) {
+                        List<List<Object>> group = all.subList(i, Math.min(all.size(), i + KEYS_PER_STATEMENT));
+                        try (PreparedStatement ps = t.getValue().prepareStatement("DELETE FROM " + shape.table.qualified()
+                                + " WHERE " + keyList(shape.table.primaryKey, group.size()))) {
+                            bindKeys(ps, group);
+                            deleted += ps.executeUpdate();
+                        }
+                    }
                     List<Object[]> mine = byTarget.getOrDefault(t.getKey(), List.of());
                     shape.replace(t.getValue(), mine);
                     changed += Math.max(deleted, mine.size());
