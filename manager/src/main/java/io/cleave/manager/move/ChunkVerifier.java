@@ -96,6 +96,10 @@ final class ChunkVerifier {
                 KeyedDelete.delete(target, shape, keys, theirs);
                 shape.replace(target, byTarget.getOrDefault(t.getKey(), List.of()));
                 target.commit();
+            } catch (SQLException | RuntimeException e) {
+                // Back to autocommit below would commit the chunk's rows deleted and not copied again.
+                KeyedDelete.rollback(target, e);
+                throw e;
             } finally {
                 target.setAutoCommit(true);
             }

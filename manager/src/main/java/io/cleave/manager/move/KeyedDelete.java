@@ -25,6 +25,15 @@ final class KeyedDelete {
     private KeyedDelete() {
     }
 
+    /** Rolls back after {@code failure}; a rollback that fails too is kept with it, not thrown in its place. */
+    static void rollback(Connection shard, Exception failure) {
+        try {
+            shard.rollback();
+        } catch (SQLException e) {
+            failure.addSuppressed(e);
+        }
+    }
+
     /** The primary key of the current row, its columns starting at {@code from}: bytes for binary columns. */
     static List<Object> key(TableShape shape, ResultSet rs, int from) throws SQLException {
         List<Object> key = new ArrayList<>(shape.primaryKey.length);

@@ -125,7 +125,7 @@ final class RowDeleter {
             shard.commit();
             return deleted;
         } catch (SQLException | RuntimeException e) {
-            shard.rollback();
+            KeyedDelete.rollback(shard, e);
             throw e;
         } finally {
             shard.setAutoCommit(true);
