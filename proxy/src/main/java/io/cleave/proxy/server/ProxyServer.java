@@ -124,6 +124,11 @@ public final class ProxyServer implements AutoCloseable {
         runtime.cuts().enabled(on);
     }
 
+    /** Who may name a client's address with a PROXY protocol header (proxy.proxy_protocol_networks). */
+    public void clientProxyProtocol(io.cleave.proxy.proxyprotocol.ProxyProtocolPolicy policy) {
+        runtime.clientProxyProtocol(policy);
+    }
+
     /** How much one read evaluated on one shard may gather (proxy.evaluate_max_rows, proxy.evaluate_max_bytes). */
     public void evaluationLimits(io.cleave.proxy.evaluate.EvaluationLimits limits) {
         runtime.evaluationLimits(limits);
