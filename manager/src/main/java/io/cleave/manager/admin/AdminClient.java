@@ -209,6 +209,12 @@ public final class AdminClient {
                 io.cleave.manager.standby.Attachment.class);
     }
 
+    /** As above, saying the address this standby's relay connects to the primary's proxy from. */
+    public io.cleave.manager.standby.Attachment standbyShards(List<Integer> replicas, String relayFrom) throws IOException {
+        return post("/v1/standby/shards", java.util.Map.of("replicas", replicas, "relayFrom", relayFrom),
+                Duration.ofSeconds(10), io.cleave.manager.standby.Attachment.class);
+    }
+
     /** Turns semi-sync on or off on every shard of this daemon (a primary). */
     public io.cleave.manager.standby.StandbyReport semiSync(boolean on) throws IOException {
         return post("/v1/standby/semi-sync", java.util.Map.of("enabled", on), Duration.ofSeconds(30),

@@ -410,19 +410,20 @@ public final class AdminServer implements AutoCloseable {
     /** What a primary answers its standby's daemon asking for the shards; {@code replicas}: the ones it has, or null. */
     @FunctionalInterface
     public interface StandbyAsking {
-        Object shards(java.util.List<Integer> replicas) throws Exception;
+        Object shards(java.util.List<Integer> replicas, String relayFrom) throws Exception;
     }
 
     /**
-     * {@code POST /v1/standby/shards} on a primary, with {@code {"replicas": [0, 1]}} (the shards the standby has
-     * replicas of; optional): every shard it runs, prepared for replication (an {@link
+     * {@code POST /v1/standby/shards} on a primary, with {@code {"replicas": [0, 1], "relayFrom": "10.0.0.2"}} (the
+     * shards the standby has replicas of, and the address its proxy port's relay connects from; both optional): every shard it runs, prepared for replication (an {@link
      * io.cleave.manager.standby.Attachment}); its standby's daemon asks every few seconds, makes a replica of each
      * shard it lacks (a scale added it) and lets go of those a scale down retired. 409 on a home that is no primary
      * of a pair.
      */
     public void standbyShards(StandbyAsking shards) {
         server.createContext("/v1/standby/shards", ex -> handle(ex, "POST", true, () -> {
-            JsonNode replicas = body(ex).path("replicas");
+            JsonNode request = body(ex);
+            JsonNode replicas = request.path("replicas");
             java.util.List<Integer> have = null;
             if (replicas.isArray()) {
                 have = new java.util.ArrayList<>();
@@ -431,7 +432,9 @@ public final class AdminServer implements AutoCloseable {
                 }
             }
             java.util.List<Integer> asked = have;
-            respondWith(ex, () -> shards.shards(asked), "could not prepare the shards: ");
+            JsonNode relay = request.path("relayFrom");
+            String relayFrom = relay.isTextual() ? relay.asText() : null;
+            respondWith(ex, () -> shards.shards(asked, relayFrom), "could not prepare the shards: ");
         }));
     }
 

@@ -57,6 +57,9 @@ public final class CleaveProxyService implements ProxyService {
         server.evaluationLimits(config.evaluate());
         server.runtime().schemaDriftLog(context.schemaDrift());
         server.consistentCuts(config.consistentCuts());
+        // The standby's relay, when one said where it connects from, sends its clients with PROXY headers.
+        server.clientProxyProtocol(io.cleave.manager.standby.relay.RelaySource.of(context.stateDir())
+                .map(config.clientProxyProtocol()::trusting).orElse(config.clientProxyProtocol()));
         // Idle connections to a shard that restarted are dead: drop them instead of failing a statement on each.
         // While a shard is down, statements any shard can answer go to the others.
         context.instanceEvents().subscribe((status, previous) -> {
@@ -118,6 +121,11 @@ public final class CleaveProxyService implements ProxyService {
     private static ShardEndpoint endpoint(io.cleave.manager.daemon.ShardEndpoint s) {
         return new ShardEndpoint(s.index(), s.socket(), new InetSocketAddress(s.host(), s.port()), s.user(),
                 s.secret().getBytes(StandardCharsets.UTF_8), s.attached());
+    }
+
+    @Override
+    public void trustRelay(java.net.InetAddress address) {
+        running().clientProxyProtocol(context.proxy().clientProxyProtocol().trusting(address));
     }
 
     @Override

@@ -42,6 +42,10 @@ public final class PrimarySide {
     private volatile StandbyReplicas standbyReplicas = new StandbyReplicas(0, java.util.Set.of());
     /** The shards a scale down took away, as {@link Attachment#retired} tells the standby. */
     private volatile Supplier<List<Integer>> retired = List::of;
+    /** Where this home's proxy listens as the standby reaches it; null while it does not run. */
+    private volatile Supplier<io.cleave.manager.config.HostPort> proxyAddress = () -> null;
+    /** Told the address the standby's relay connects from, when the standby says a new one. */
+    private volatile java.util.function.Consumer<java.net.InetAddress> relayFrom = a -> { };
 
     /** {@code rewriteCnfs} writes the shards' my.cnf again from {@link #withPairOptions} (read at their next start). */
     public PrimarySide(CleaveHome home, ShardLinks links, Supplier<List<ShardEndpoint>> shards, int serverIdBase,
@@ -99,7 +103,17 @@ public final class PrimarySide {
         StandbyState.file(home).save(state);
         rewriteCnfs.run();
         log.info("a standby attached: {} shards prepared for replication (epoch {})", addresses.size(), state.epoch());
-        return new Attachment(state.epoch(), account.user(), account.password(), serverIdBase, addresses, List.of());
+        return new Attachment(state.epoch(), account.user(), account.password(), serverIdBase, addresses, List.of(),
+                proxyAddress.get());
+    }
+
+    /**
+     * The standby's relay: {@code proxy} says where this home's proxy listens as the standby reaches it (in every
+     * answer), and {@code trust} is told the address the standby's relay connects from when it says a new one.
+     */
+    public void relayTo(Supplier<io.cleave.manager.config.HostPort> proxy, java.util.function.Consumer<java.net.InetAddress> trust) {
+        this.proxyAddress = proxy;
+        this.relayFrom = trust;
     }
 
     /** Where {@link #shardsForStandby} learns which shards a scale down took away (the scaler's journal). */
@@ -113,12 +127,30 @@ public final class PrimarySide {
      * replica of any it lacks. Its asking is also how this home knows the standby's daemon is up.
      */
     public synchronized Attachment shardsForStandby(List<Integer> replicas) {
+        return shardsForStandby(replicas, null);
+    }
+
+    /**
+     * As above; {@code relayFrom}: the address the standby's relay connects to this home's proxy from (its advertised
+     * address), kept ({@link io.cleave.manager.standby.relay.RelaySource}) and trusted with PROXY protocol headers.
+     */
+    public synchronized Attachment shardsForStandby(List<Integer> replicas, String relayFrom) {
         StandbyState state = StandbyState.of(home).orElseThrow(() -> new IllegalStateException(
                 "no standby is attached to this home"));
         if (state.role() != HostRole.PRIMARY) {
             throw new IllegalStateException("this home is a standby of " + state.primary() + ": ask the primary");
         }
         lastStandbyContact = System.nanoTime();
+        if (relayFrom != null) {
+            try {
+                io.cleave.manager.standby.relay.RelaySource.save(home.state(), relayFrom).ifPresent(a -> {
+                    log.info("the standby relays its clients to this home's proxy from {}: its PROXY headers are trusted", a);
+                    this.relayFrom.accept(a);
+                });
+            } catch (java.io.IOException | RuntimeException e) {
+                log.warn("the standby's relay address {} is not trusted: {}", relayFrom, e.getMessage());
+            }
+        }
         if (replicas != null) {
             standbyReplicas = new StandbyReplicas(lastStandbyContact, java.util.Set.copyOf(replicas));
         }
@@ -141,7 +173,8 @@ public final class PrimarySide {
                 log.debug("shard {} not offered to the standby now: {}", e.index(), ex.getMessage());
             }
         }
-        return new Attachment(state.epoch(), account.user(), account.password(), serverIdBase, addresses, leaving);
+        return new Attachment(state.epoch(), account.user(), account.password(), serverIdBase, addresses, leaving,
+                proxyAddress.get());
     }
 
     /**

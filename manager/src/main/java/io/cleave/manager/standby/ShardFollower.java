@@ -43,13 +43,20 @@ public final class ShardFollower {
     private final Supplier<List<ShardEndpoint>> shards;
     private final ShardStarter starter;
     private final Retirer retirer;
+    /** The address this home's relay connects to the primary's proxy from (its advertised address). */
+    private final String relayFrom;
+    /** Told where the primary's proxy listens, at every answer that says. */
+    private final java.util.function.Consumer<io.cleave.manager.config.HostPort> primaryProxy;
     private volatile String lastProblem;
     /** The retired shards whose replica waits for the map without them (logged once). */
     private final Set<Integer> waiting = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     public ShardFollower(CleaveHome home, ShardLinks links, Supplier<List<ShardEndpoint>> shards, ShardStarter starter,
-                         Retirer retirer) {
+                         Retirer retirer, String relayFrom,
+                         java.util.function.Consumer<io.cleave.manager.config.HostPort> primaryProxy) {
         this.home = home;
+        this.relayFrom = relayFrom;
+        this.primaryProxy = primaryProxy;
         this.links = links;
         this.shards = shards;
         this.starter = starter;
@@ -64,7 +71,10 @@ public final class ShardFollower {
         }
         try {
             AdminClient client = AdminClient.remote(state.primary(), PairPeer.primaryToken(home));
-            Attachment primary = client.standbyShards(replicas());
+            Attachment primary = client.standbyShards(replicas(), relayFrom);
+            if (primary.proxy() != null) {
+                primaryProxy.accept(primary.proxy());
+            }
             Set<Integer> have = Set.copyOf(replicas());
             boolean retiredAny = false;
             for (int retired : primary.retired()) {
