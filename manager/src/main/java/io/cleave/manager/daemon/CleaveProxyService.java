@@ -52,14 +52,15 @@ public final class CleaveProxyService implements ProxyService {
                 config.xaRecoveryInterval(), config.deadlockCheckAfter(), loginLimits(config.login()),
                 config.transport(), config.pipelineDepth());
         MicrometerProxyMetrics metrics = new MicrometerProxyMetrics(context.meterRegistry(), context.shards().size());
+        // The standby's relay, when one said where it connects from, sends its clients with PROXY headers.
+        io.cleave.proxy.proxyprotocol.ProxyProtocolPolicy proxyProtocol = io.cleave.manager.standby.relay.RelaySource
+                .of(context.stateDir()).map(config.clientProxyProtocol()::trusting).orElse(config.clientProxyProtocol());
         server = ProxyServer.start(proxyConfig, context.topology(), context.shardMaps(), endpoints(), metrics,
-                io.cleave.manager.standby.ForwardingProxies.of(context.stateDir()));
+                io.cleave.manager.standby.ForwardingProxies.of(context.stateDir()),
+                runtime -> runtime.clientProxyProtocol(proxyProtocol));
         server.evaluationLimits(config.evaluate());
         server.runtime().schemaDriftLog(context.schemaDrift());
         server.consistentCuts(config.consistentCuts());
-        // The standby's relay, when one said where it connects from, sends its clients with PROXY headers.
-        server.clientProxyProtocol(io.cleave.manager.standby.relay.RelaySource.of(context.stateDir())
-                .map(config.clientProxyProtocol()::trusting).orElse(config.clientProxyProtocol()));
         // Idle connections to a shard that restarted are dead: drop them instead of failing a statement on each.
         // While a shard is down, statements any shard can answer go to the others.
         context.instanceEvents().subscribe((status, previous) -> {

@@ -962,7 +962,7 @@ public final class Daemon implements AutoCloseable {
         // Read afresh: after a switchover the proxy says it forwards its clients to the other home.
         io.cleave.manager.standby.relay.PrimaryProxyRelay r = relay;
         String proxyNow = running != null ? running.describe()
-                : r != null && r.listening() ? r.report().describe() : proxyState;
+                : r != null && r.listening() ? proxyState + "; its port " + r.report().describe() : proxyState;
         return new StatusReport(ProcessHandle.current().pid(), home.toString(), String.valueOf(startedAt),
                 provisioned == null ? null : provisioned.binary().describe(), ready, proxyNow, instances,
                 inDoubtOrNull(), proxy == null ? null : proxy.latestDeadlock(), note,
@@ -1104,6 +1104,11 @@ public final class Daemon implements AutoCloseable {
 
     public List<InstanceStatus> status() {
         return statusReport().instances();
+    }
+
+    /** Whether this home's own proxy serves its port (not a standby's relay to the primary's proxy, nor nothing). */
+    public boolean ownProxyRuns() {
+        return proxy != null;
     }
 
     public CleaveConfig config() {

@@ -15,11 +15,20 @@ import java.util.List;
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record Attachment(long epoch, String user, String password, int serverIdBase, List<ShardAddress> shards,
-                         List<Integer> retired, io.cleave.manager.config.HostPort proxy) {
+                         List<Integer> retired, ProxyAddress proxy) {
 
     /** One primary shard's address, as its replica connects to it. */
     @JsonIgnoreProperties(ignoreUnknown = true)
     public record ShardAddress(int shard, String host, int port) {
+    }
+
+    /** Where the primary's proxy listens, as the standby reaches it. */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record ProxyAddress(String host, int port) {
+
+        public io.cleave.manager.config.HostPort hostPort() {
+            return new io.cleave.manager.config.HostPort(host, port);
+        }
     }
 
     public Attachment {

@@ -86,6 +86,11 @@ public final class PrimarySide {
         return config.withServer(new ServerConfig(s.binary(), s.basePort(), options, s.osUser(), s.serverIdBase()));
     }
 
+    private Attachment.ProxyAddress proxyAddress() {
+        io.cleave.manager.config.HostPort p = proxyAddress.get();
+        return p == null ? null : new Attachment.ProxyAddress(p.host(), p.port());
+    }
+
     /** Prepares every shard to be replicated and says how; refused on a home that is itself a standby. */
     public synchronized Attachment attach() throws SQLException {
         StandbyState state = StandbyState.of(home).orElse(new StandbyState(HostRole.PRIMARY, 1, null, false));
@@ -104,7 +109,7 @@ public final class PrimarySide {
         rewriteCnfs.run();
         log.info("a standby attached: {} shards prepared for replication (epoch {})", addresses.size(), state.epoch());
         return new Attachment(state.epoch(), account.user(), account.password(), serverIdBase, addresses, List.of(),
-                proxyAddress.get());
+                proxyAddress());
     }
 
     /**
@@ -174,7 +179,7 @@ public final class PrimarySide {
             }
         }
         return new Attachment(state.epoch(), account.user(), account.password(), serverIdBase, addresses, leaving,
-                proxyAddress.get());
+                proxyAddress());
     }
 
     /**

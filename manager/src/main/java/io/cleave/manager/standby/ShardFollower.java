@@ -73,7 +73,7 @@ public final class ShardFollower {
             AdminClient client = AdminClient.remote(state.primary(), PairPeer.primaryToken(home));
             Attachment primary = client.standbyShards(replicas(), relayFrom);
             if (primary.proxy() != null) {
-                primaryProxy.accept(primary.proxy());
+                primaryProxy.accept(primary.proxy().hostPort());
             }
             Set<Integer> have = Set.copyOf(replicas());
             boolean retiredAny = false;

@@ -104,11 +104,15 @@ final class RelayedConnection extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        ByteBuf bytes = (ByteBuf) msg;
-        counters.bytesToPrimary.add(bytes.readableBytes());
-        primary.writeAndFlush(bytes).addListener((ChannelFutureListener) f -> {
+        pass((ByteBuf) msg, ctx.channel(), primary, counters.bytesToPrimary);
+    }
+
+    /** Writes what {@code from} sent to {@code to}, and reads {@code from} again once it is written. */
+    static void pass(ByteBuf bytes, Channel from, Channel to, java.util.concurrent.atomic.LongAdder counted) {
+        counted.add(bytes.readableBytes());
+        to.writeAndFlush(bytes).addListener((ChannelFutureListener) f -> {
             if (f.isSuccess()) {
-                ctx.channel().read();
+                from.read();
             } else {
                 f.channel().close();
             }
@@ -147,15 +151,7 @@ final class RelayedConnection extends ChannelInboundHandlerAdapter {
 
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            ByteBuf bytes = (ByteBuf) msg;
-            counters.bytesToClients.add(bytes.readableBytes());
-            client.writeAndFlush(bytes).addListener((ChannelFutureListener) f -> {
-                if (f.isSuccess()) {
-                    ctx.channel().read();
-                } else {
-                    f.channel().close();
-                }
-            });
+            pass((ByteBuf) msg, ctx.channel(), client, counters.bytesToClients);
         }
 
         @Override
