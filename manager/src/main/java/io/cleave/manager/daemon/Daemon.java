@@ -109,7 +109,7 @@ public final class Daemon implements AutoCloseable {
     /** Held while a promotion runs: two at once would bump the epoch twice. */
     private final Object promoting = new Object();
     /** On a standby whose own proxy does not run: its proxy port, relaying clients to the primary's proxy. */
-    private io.cleave.manager.standby.relay.PrimaryProxyRelay relay;
+    private volatile io.cleave.manager.standby.relay.PrimaryProxyRelay relay;
     /** This home's forwarding proxy held for the primary's switchover (made at the first hold). */
     private volatile io.cleave.manager.standby.ForwardingHold forwardingHold;
     private Instant startedAt;
