@@ -407,23 +407,33 @@ public final class AdminServer implements AutoCloseable {
         }));
     }
 
-    /** What a primary answers its standby's daemon asking for the shards; {@code replicas}: the ones it has, or null. */
+    /**
+     * What a primary answers its standby's daemon asking for the shards; {@code replicas}: the ones it has, or null;
+     * {@code standby}: that daemon's own admin URL and token, or null.
+     */
     @FunctionalInterface
     public interface StandbyAsking {
-        Object shards(java.util.List<Integer> replicas, String relayFrom) throws Exception;
+        Object shards(java.util.List<Integer> replicas, io.cleave.manager.standby.PairPeer standby, String relayFrom)
+                throws Exception;
     }
 
     /**
-     * {@code POST /v1/standby/shards} on a primary, with {@code {"replicas": [0, 1], "relayFrom": "10.0.0.2"}} (the
-     * shards the standby has replicas of, and the address its proxy port's relay connects from; both optional): every shard it runs, prepared for replication (an {@link
-     * io.cleave.manager.standby.Attachment}); its standby's daemon asks every few seconds, makes a replica of each
-     * shard it lacks (a scale added it) and lets go of those a scale down retired. 409 on a home that is no primary
-     * of a pair.
+     * {@code POST /v1/standby/shards} on a primary, with {@code {"replicas": [0, 1]}} (the shards the standby has
+     * replicas of; optional), {@code "standby": {"url": U, "token": T}} (its own admin API; optional) and {@code
+     * "relayFrom": "10.0.0.2"} (the address its proxy port's relay connects from; optional): every shard it runs,
+     * prepared for replication (an {@link io.cleave.manager.standby.Attachment}); its standby's daemon asks every few
+     * seconds, makes a replica of each shard it lacks (a scale added it) and lets go of those a scale down retired.
+     * 409 on a home that is no primary of a pair.
      */
     public void standbyShards(StandbyAsking shards) {
         server.createContext("/v1/standby/shards", ex -> handle(ex, "POST", true, () -> {
-            JsonNode request = body(ex);
-            JsonNode replicas = request.path("replicas");
+            JsonNode body = body(ex);
+            JsonNode replicas = body.path("replicas");
+            JsonNode self = body.path("standby");
+            // Kept only when it reads as one: a home's admin URL and a token of one line.
+            io.cleave.manager.standby.PairPeer standby = self.path("url").asText("").matches("https?://[^/\\s]+/?")
+                    && self.path("token").asText("").matches("\\S+")
+                    ? new io.cleave.manager.standby.PairPeer(self.get("url").asText(), self.get("token").asText()) : null;
             java.util.List<Integer> have = null;
             if (replicas.isArray()) {
                 have = new java.util.ArrayList<>();
@@ -432,9 +442,9 @@ public final class AdminServer implements AutoCloseable {
                 }
             }
             java.util.List<Integer> asked = have;
-            JsonNode relay = request.path("relayFrom");
+            JsonNode relay = body.path("relayFrom");
             String relayFrom = relay.isTextual() ? relay.asText() : null;
-            respondWith(ex, () -> shards.shards(asked, relayFrom), "could not prepare the shards: ");
+            respondWith(ex, () -> shards.shards(asked, standby, relayFrom), "could not prepare the shards: ");
         }));
     }
 

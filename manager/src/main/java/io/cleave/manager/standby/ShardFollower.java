@@ -43,6 +43,8 @@ public final class ShardFollower {
     private final Supplier<List<ShardEndpoint>> shards;
     private final ShardStarter starter;
     private final Retirer retirer;
+    /** This home's own admin API, told to the primary at every asking (see {@link PrimarySide#shardsForStandby}). */
+    private final PairPeer self;
     /** The address this home's relay connects to the primary's proxy from (its advertised address). */
     private final String relayFrom;
     /** Told where the primary's proxy listens, at every answer that says. */
@@ -52,9 +54,10 @@ public final class ShardFollower {
     private final Set<Integer> waiting = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     public ShardFollower(CleaveHome home, ShardLinks links, Supplier<List<ShardEndpoint>> shards, ShardStarter starter,
-                         Retirer retirer, String relayFrom,
+                         Retirer retirer, PairPeer self, String relayFrom,
                          java.util.function.Consumer<io.cleave.manager.config.HostPort> primaryProxy) {
         this.home = home;
+        this.self = self;
         this.relayFrom = relayFrom;
         this.primaryProxy = primaryProxy;
         this.links = links;
@@ -71,7 +74,7 @@ public final class ShardFollower {
         }
         try {
             AdminClient client = AdminClient.remote(state.primary(), PairPeer.primaryToken(home));
-            Attachment primary = client.standbyShards(replicas(), relayFrom);
+            Attachment primary = client.standbyShards(replicas(), self, relayFrom);
             if (primary.proxy() != null) {
                 primaryProxy.accept(primary.proxy().hostPort());
             }
@@ -84,7 +87,7 @@ public final class ShardFollower {
             }
             if (retiredAny) {
                 // The primary's shard waits for this before it stops.
-                client.standbyShards(replicas());
+                client.standbyShards(replicas(), self, relayFrom);
             }
             have = Set.copyOf(replicas());
             for (Attachment.ShardAddress address : primary.shards()) {
