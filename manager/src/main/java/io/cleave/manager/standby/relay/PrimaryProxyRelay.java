@@ -92,7 +92,10 @@ public final class PrimaryProxyRelay implements AutoCloseable {
     public void target(HostPort primaryProxy) {
         HostPort before = target;
         if (!primaryProxy.equals(before)) {
-            log.info("standby: the primary's proxy is at {}: clients of {} are relayed there", primaryProxy, listen);
+            // Said by the primary to any standby, one whose own proxy serves (a forwarding old primary) too.
+            if (listening != null) {
+                log.info("standby: the primary's proxy is at {}: clients of {} are relayed there", primaryProxy, listen);
+            }
             problem = null;
         }
         target = primaryProxy;
