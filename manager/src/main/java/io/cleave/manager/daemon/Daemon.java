@@ -394,7 +394,7 @@ public final class Daemon implements AutoCloseable {
                         return standbyOf() != null && retirement.retire(index);
                     }
                 }, new io.cleave.manager.standby.PairPeer(config.listen().adminUrl(admin.port()), provisioned.adminToken()),
-                config.listen().shardHost(), address -> relay.target(address));
+                config.listen().shardHost(), (address, notReachable) -> relay.target(address, notReachable));
         // Polls on every home: it acts only while this home is a standby (a switchover can make it one).
         scheduler.scheduleWithFixedDelay(follower::poll, 1, 2, java.util.concurrent.TimeUnit.SECONDS);
         admin.standby(replication::report, () -> {

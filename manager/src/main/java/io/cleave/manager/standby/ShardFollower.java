@@ -47,15 +47,18 @@ public final class ShardFollower {
     private final PairPeer self;
     /** The address this home's relay connects to the primary's proxy from (its advertised address). */
     private final String relayFrom;
-    /** Told where the primary's proxy listens, at every answer that says. */
-    private final java.util.function.Consumer<io.cleave.manager.config.HostPort> primaryProxy;
+    /**
+     * Told where the primary's proxy listens, at every answer that says, and why this home cannot reach it at all
+     * (null when it may).
+     */
+    private final java.util.function.BiConsumer<io.cleave.manager.config.HostPort, String> primaryProxy;
     private volatile String lastProblem;
     /** The retired shards whose replica waits for the map without them (logged once). */
     private final Set<Integer> waiting = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     public ShardFollower(CleaveHome home, ShardLinks links, Supplier<List<ShardEndpoint>> shards, ShardStarter starter,
                          Retirer retirer, PairPeer self, String relayFrom,
-                         java.util.function.Consumer<io.cleave.manager.config.HostPort> primaryProxy) {
+                         java.util.function.BiConsumer<io.cleave.manager.config.HostPort, String> primaryProxy) {
         this.home = home;
         this.self = self;
         this.relayFrom = relayFrom;
@@ -76,7 +79,7 @@ public final class ShardFollower {
             AdminClient client = AdminClient.remote(state.primary(), PairPeer.primaryToken(home));
             Attachment primary = client.standbyShards(replicas(), self, relayFrom);
             if (primary.proxy() != null) {
-                primaryProxy.accept(primary.proxy().hostPort());
+                primaryProxy.accept(primary.proxy().hostPort(), loopbackElsewhere(primary));
             }
             Set<Integer> have = Set.copyOf(replicas());
             boolean retiredAny = false;
@@ -105,6 +108,23 @@ public final class ShardFollower {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /**
+     * Why the primary's proxy cannot be reached from this host: it listens on a loopback address while the primary's
+     * shards are advertised at another address (the primary runs on another host); else null.
+     */
+    static String loopbackElsewhere(Attachment primary) {
+        String proxyHost = primary.proxy().host();
+        if (!io.cleave.manager.config.ListenAddresses.isLoopback(proxyHost)) {
+            return null;
+        }
+        return primary.shards().stream().map(Attachment.ShardAddress::host)
+                .filter(h -> !io.cleave.manager.config.ListenAddresses.isLoopback(h)).findFirst()
+                .map(h -> "the primary's proxy listens on " + primary.proxy().hostPort() + ", a loopback address of the"
+                        + " primary's host (its shards are at " + h + "): not reachable from this standby; give the"
+                        + " primary a proxy.listen address this host reaches")
+                .orElse(null);
     }
 
     private List<Integer> replicas() {

@@ -37,6 +37,8 @@ public final class PrimaryProxyRelay implements AutoCloseable {
     private final RelayCounters counters = new RelayCounters();
     private volatile HostPort target;
     private volatile String problem;
+    /** Why the primary's proxy cannot be reached from here at all, known without trying; null when it may be. */
+    private volatile String notReachable;
     /** While listening: its loops, the listening channel and the relayed connections; null while stopped. */
     private volatile Listening listening;
 
@@ -90,6 +92,18 @@ public final class PrimaryProxyRelay implements AutoCloseable {
 
     /** Where the primary's proxy listens, as the primary says (asked every 2 s); connections from now on go there. */
     public void target(HostPort primaryProxy) {
+        target(primaryProxy, null);
+    }
+
+    /**
+     * As above; {@code notReachable}: why this standby cannot reach it at all (it listens on the loopback address of
+     * another host), and then clients are refused with that reason without a try; null when it may be reached.
+     */
+    public void target(HostPort primaryProxy, String notReachable) {
+        if (notReachable != null && !notReachable.equals(this.notReachable) && listening != null) {
+            log.warn("standby: {}", notReachable);
+        }
+        this.notReachable = notReachable;
         HostPort before = target;
         if (!primaryProxy.equals(before)) {
             // Said by the primary to any standby, one whose own proxy serves (a forwarding old primary) too.
@@ -103,6 +117,10 @@ public final class PrimaryProxyRelay implements AutoCloseable {
 
     HostPort target() {
         return target;
+    }
+
+    String notReachable() {
+        return notReachable;
     }
 
     void reached() {
@@ -152,8 +170,11 @@ public final class PrimaryProxyRelay implements AutoCloseable {
 
     public RelayReport report() {
         HostPort t = target;
-        String state = listening == null ? "stopped" : t == null || problem != null ? "refusing" : "relaying";
-        String why = t == null ? "the primary's proxy address is not known yet (asked every 2 s)" : problem;
+        String never = notReachable;
+        String state = listening == null ? "stopped" : t == null || problem != null || never != null ? "refusing"
+                : "relaying";
+        String why = t == null ? "the primary's proxy address is not known yet (asked every 2 s)"
+                : never != null ? never : problem;
         return new RelayReport(listen.toString(), t == null ? null : t.toString(), state, "refusing".equals(state)
                 ? why : null, counters.active.get(), counters.relayed.sum(), counters.refused.sum(),
                 counters.bytesToPrimary.sum(), counters.bytesToClients.sum());

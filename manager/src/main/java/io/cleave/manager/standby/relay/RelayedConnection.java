@@ -51,6 +51,12 @@ final class RelayedConnection extends ChannelInboundHandlerAdapter {
                     + " yet (it asks the primary every 2 s); connect to the primary's proxy");
             return;
         }
+        String never = relay.notReachable();
+        if (never != null) {
+            counters.refused.increment();
+            RelayRefusal.send(client, "this Cleave home is a standby, and " + never);
+            return;
+        }
         counters.active.incrementAndGet();
         ChannelFuture connect = new Bootstrap().group(client.eventLoop()).channel(NioSocketChannel.class)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, CONNECT_TIMEOUT_MILLIS)

@@ -15,6 +15,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The standby's relay on loopback sockets: a stand-in for the primary's proxy instead of a real one. */
 class PrimaryProxyRelayTest {
@@ -116,6 +117,23 @@ class PrimaryProxyRelayTest {
         assertThat(r.refused()).isEqualTo(2);
         awaitNoneOpen();
         assertThat(r.describe()).startsWith("refuses clients on 127.0.0.1:" + listen.port());
+    }
+
+    @Test
+    void aPrimaryProxyKnownNotToBeReachableIsNotTriedAndTheClientToldWhy() throws Exception {
+        try (ServerSocket primary = new ServerSocket(0, 5, java.net.InetAddress.getLoopbackAddress())) {
+            HostPort listen = new HostPort("127.0.0.1", freePort());
+            relay = new PrimaryProxyRelay(listen);
+            relay.start();
+            relay.target(new HostPort("127.0.0.1", primary.getLocalPort()), "it listens on the loopback of another host");
+            assertThat(errorOnConnect(listen)).isEqualTo("this Cleave home is a standby, and it listens on the loopback"
+                    + " of another host");
+            assertThat(relay.report().problem()).isEqualTo("it listens on the loopback of another host");
+            primary.setSoTimeout(200);
+            assertThatThrownBy(primary::accept).as("no connection tried").isInstanceOf(java.net.SocketTimeoutException.class);
+            relay.target(new HostPort("127.0.0.1", primary.getLocalPort()), null);
+            assertThat(relay.report().state()).isEqualTo("relaying");
+        }
     }
 
     @Test
