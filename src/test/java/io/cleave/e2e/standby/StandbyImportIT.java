@@ -47,12 +47,7 @@ class StandbyImportIT {
 
     @Test
     void aStandbyPromotedBeforeAnImportsCutoverRefusesTheDatabaseUntilItIsImportedAgain() throws Exception {
-        Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-standby-import-", StandbyLayoutIT.SEARCHABLE);
-        StandbyLayoutIT.Pair pair = null;
-        try (StandaloneServer source = StandaloneServer.start(List.of());
-             CleaveTestHome a = CleaveTestHome.builder().shards(2).extraYaml(StandbyIT.SHARDING).create()) {
-            String from = createSource(source);
-            pair = importHalted(a, work, from, "BEFORE_FLIP");
+        withImportHaltedAt("BEFORE_FLIP", (source, a, pair, from) -> {
 
             ShardMap halted = pair.primaryMap();
             assertThat(halted.attached()).as("the source attached").hasSize(1);
@@ -95,27 +90,13 @@ class StandbyImportIT {
             assertThat(again.database()).isEqualTo("shop");
             awaitImported(b);
             assertThat(pair.standby.shardMaps().current().refusedDatabases()).as("served again").isEmpty();
-            List<String> expected = rows(source.connect("importer", "imp", "shop"));
-            assertThat(expected).hasSize(ROWS + 1);
-            try (Connection c = pair.standbyProxy()) {
-                run(c, "USE shop");
-                assertThat(rows(c)).as("every row of the source through the promoted proxy").isEqualTo(expected);
-            }
-        } finally {
-            if (pair != null) {
-                pair.close();
-            }
-            CleaveTestHome.deleteTree(work);
-        }
+            assertServesTheSource(pair, source, ROWS + 1);
+        });
     }
 
     @Test
     void aStandbyPromotedAfterAnImportsCutoverServesTheImportedDatabaseFromItsShards() throws Exception {
-        Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-standby-import-", StandbyLayoutIT.SEARCHABLE);
-        StandbyLayoutIT.Pair pair = null;
-        try (StandaloneServer source = StandaloneServer.start(List.of());
-             CleaveTestHome a = CleaveTestHome.builder().shards(2).extraYaml(StandbyIT.SHARDING).create()) {
-            pair = importHalted(a, work, createSource(source), "AFTER_FLIP");
+        withImportHaltedAt("AFTER_FLIP", (source, a, pair, from) -> {
 
             ShardMap flipped = pair.primaryMap();
             assertThat(flipped.attached()).as("the source still attached").hasSize(1);
@@ -134,12 +115,23 @@ class StandbyImportIT {
             assertThat(settled.origin).isEqualTo("leftover");
             assertThat(settled.phase).as(settled.message).isEqualTo(MovePhase.DONE);
             assertThat(pair.standby.shardMaps().current().movingTables()).as("no table frozen").isEmpty();
-            List<String> expected = rows(source.connect("importer", "imp", "shop"));
-            assertThat(expected).hasSize(ROWS);
-            try (Connection c = pair.standbyProxy()) {
-                run(c, "USE shop");
-                assertThat(rows(c)).as("every imported row through the promoted proxy").isEqualTo(expected);
-            }
+            assertServesTheSource(pair, source, ROWS);
+        });
+    }
+
+    private interface Case {
+        void run(StandaloneServer source, CleaveTestHome a, StandbyLayoutIT.Pair pair, String from) throws Exception;
+    }
+
+    /** Runs {@code test} on a pair whose primary's import of a source's database shop waits at {@code point}. */
+    private static void withImportHaltedAt(String point, Case test) throws Exception {
+        Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-standby-import-", StandbyLayoutIT.SEARCHABLE);
+        StandbyLayoutIT.Pair pair = null;
+        try (StandaloneServer source = StandaloneServer.start(List.of());
+             CleaveTestHome a = CleaveTestHome.builder().shards(2).extraYaml(StandbyIT.SHARDING).create()) {
+            String from = createSource(source);
+            pair = importHalted(a, work, from, point);
+            test.run(source, a, pair, from);
         } finally {
             if (pair != null) {
                 pair.close();
@@ -218,6 +210,17 @@ class StandbyImportIT {
             assertThat(e.getMessage()).contains("database 'shop'").contains("cut short by a failover")
                     .contains("the source still holds the database").contains("cleave import");
         });
+    }
+
+    /** The promoted proxy answers every one of the source's {@code count} items as the source holds them. */
+    private static void assertServesTheSource(StandbyLayoutIT.Pair pair, StandaloneServer source, int count)
+            throws Exception {
+        List<String> expected = rows(source.connect("importer", "imp", "shop"));
+        assertThat(expected).hasSize(count);
+        try (Connection c = pair.standbyProxy()) {
+            run(c, "USE shop");
+            assertThat(rows(c)).as("every row of the source through the promoted proxy").isEqualTo(expected);
+        }
     }
 
     private static List<String> rows(Connection c) throws SQLException {

@@ -43,14 +43,14 @@ final class LoginSchema extends SessionLegs {
      */
     static void admit(Session session, String database, Consumer<ErrPacket> then) {
         ErrPacket fenced = session.runtime().primaryFence().refusal();
-        String account = session.account().account().name().toString();
-        ErrPacket refused = RefusedDatabases.refusal(session.runtime().shardMaps().current(), database, account);
+        ErrPacket refused = RefusedDatabases.refusal(session, database);
         if (fenced != null) {
             then.accept(fenced);
         } else if (database == null || database.isEmpty()) {
             then.accept(null);
         } else if (io.cleave.proxy.accounts.CleaveSchema.isCleave(database)) {
-            then.accept(new ErrPacket(DATABASE_ACCESS_DENIED, "42000", io.cleave.proxy.accounts.CleaveSchema.refusal(account)));
+            then.accept(new ErrPacket(DATABASE_ACCESS_DENIED, "42000", io.cleave.proxy.accounts.CleaveSchema.refusal(
+                    session.account().account().name().toString())));
         } else if (refused != null) {
             // An import a promotion cut short: its rows are on the source only (RefusedDatabases).
             then.accept(refused);

@@ -65,8 +65,8 @@ final class PlanExecutor {
         Plan plan = command.plan() instanceof Plan.MultiStatement m ? m.plan() : command.plan();
         io.cleave.router.shardmap.ShardMap map = session.runtime().shardMaps().current();
         String refusal = MovingTables.ddlRefusal(plan, command.analysis(), map, session.runtime().topology());
-        io.cleave.proxy.protocol.packet.server.ErrPacket refusedDatabase = RefusedDatabases.refusal(map,
-                command.analysis().tokens(), session.settings().schema(), session.account().account().name().toString());
+        io.cleave.proxy.protocol.packet.server.ErrPacket refusedDatabase = RefusedDatabases.refusal(session, map,
+                command.analysis().tokens());
         if (refusedDatabase != null) {
             command.refuse(refusedDatabase.errorCode(), refusedDatabase.sqlState(), refusedDatabase.message());
         } else if (refusal != null) {

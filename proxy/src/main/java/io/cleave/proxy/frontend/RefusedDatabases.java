@@ -23,28 +23,29 @@ final class RefusedDatabases {
     private RefusedDatabases() {
     }
 
-    /** The error for {@code database} (a login's, USE's, the session's current one), or null when it is served. */
-    static ErrPacket refusal(ShardMap map, String database, String account) {
-        Map<String, String> refused = map.refusedDatabases();
+    /** The error for {@code session} using {@code database} (at its login, in USE), or null when it is served. */
+    static ErrPacket refusal(Session session, String database) {
+        Map<String, String> refused = session.runtime().shardMaps().current().refusedDatabases();
         if (refused.isEmpty() || database == null) {
             return null;
         }
         String reason = refused.get(database);
-        return reason == null ? null : new ErrPacket(ACCESS_DENIED, STATE, message(account, database, reason));
+        return reason == null ? null : new ErrPacket(ACCESS_DENIED, STATE, message(session, database, reason));
     }
 
-    /** The error for a statement that names a refused database or runs in one, or null. */
-    static ErrPacket refusal(ShardMap map, TokenBuffer tokens, String schema, String account) {
+    /** The error for a statement of {@code session} that names a refused database or runs in one, or null. */
+    static ErrPacket refusal(Session session, ShardMap map, TokenBuffer tokens) {
         Map<String, String> refused = map.refusedDatabases();
         if (refused.isEmpty()) {
             return null;
         }
+        String schema = session.settings().schema();
         String named = SchemaMentions.first(tokens, refused::containsKey, true);
         if (named == null && schema != null && refused.containsKey(schema) && !leaves(tokens, schema)) {
             // In the refused database (its session began before the refusal).
             named = schema;
         }
-        return named == null ? null : new ErrPacket(ACCESS_DENIED, STATE, message(account, named, refused.get(named)));
+        return named == null ? null : new ErrPacket(ACCESS_DENIED, STATE, message(session, named, refused.get(named)));
     }
 
     /**
@@ -56,7 +57,8 @@ final class RefusedDatabases {
                 || SchemaMentions.first(tokens, schema::equals, false) != null;
     }
 
-    private static String message(String account, String database, String reason) {
-        return "Access denied for user " + account + " to database '" + database + "': " + reason;
+    private static String message(Session session, String database, String reason) {
+        return "Access denied for user " + session.account().account().name() + " to database '" + database + "': "
+                + reason;
     }
 }

@@ -190,8 +190,7 @@ final class SettingStatements {
             command.refuse(1044, "42000", CleaveSchema.refusal(session.account().account().name().toString()));
             return;
         }
-        io.cleave.proxy.protocol.packet.server.ErrPacket refused = RefusedDatabases.refusal(
-                session.runtime().shardMaps().current(), schema, session.account().account().name().toString());
+        io.cleave.proxy.protocol.packet.server.ErrPacket refused = RefusedDatabases.refusal(session, schema);
         if (refused != null) {
             command.refuse(refused.errorCode(), refused.sqlState(), refused.message());
             return;

@@ -1,6 +1,7 @@
 package io.cleave.manager.standby.layout;
 
 import io.cleave.manager.imports.SourceUrl;
+import io.cleave.manager.move.SchemaCopier;
 import io.cleave.router.shardmap.AttachedShard;
 import io.cleave.router.shardmap.ShardMap;
 import io.cleave.router.topology.TableRule;
@@ -8,8 +9,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -132,19 +131,8 @@ public record UnfinishedImport(AttachedShard source, String database, List<Strin
 
     /** The import's tables (not views) that exist in the database on this shard, as the shard names them. */
     private List<String> baseTables(Connection c) throws SQLException {
-        List<String> out = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT TABLE_NAME FROM information_schema.TABLES"
-                + " WHERE TABLE_SCHEMA = ? AND TABLE_TYPE = 'BASE TABLE'")) {
-            ps.setString(1, database);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    if (names.contains(rs.getString(1).toLowerCase(java.util.Locale.ROOT))) {
-                        out.add(rs.getString(1));
-                    }
-                }
-            }
-        }
-        return out;
+        return SchemaCopier.objects(c, database).tables().stream()
+                .filter(t -> names.contains(t.toLowerCase(java.util.Locale.ROOT))).toList();
     }
 
     private static String quote(String name) {
