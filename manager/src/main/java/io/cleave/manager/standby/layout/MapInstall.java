@@ -2,6 +2,7 @@ package io.cleave.manager.standby.layout;
 
 import io.cleave.manager.home.ShardMapStore;
 import io.cleave.manager.move.MapUpdates;
+import io.cleave.manager.unique.LookupFill;
 import io.cleave.router.shardmap.ShardMap;
 import io.cleave.router.topology.TableRule;
 import io.cleave.router.topology.Topology;
@@ -57,7 +58,7 @@ public final class MapInstall {
      *                    such a version is not installed)
      * @throws IllegalStateException when that version names shards or servers this home lacks (nothing installed)
      */
-    public static Installed install(Connection c, MapUpdates maps, int localShards, UnfinishedImport.Shards settling)
+    public static Installed install(Connection c, MapUpdates maps, int localShards, LookupFill.Shards settling)
             throws SQLException {
         ShardMap mine = maps.current();
         Topology topology = maps.topology();
@@ -83,8 +84,8 @@ public final class MapInstall {
                     + " answers; the proxy is not started");
         }
         for (UnfinishedImport i : unfinished) {
-            // Before the map that refuses the database is installed: until then no proxy runs here.
-            i.clear(settling, replicated.shardCount());
+            // Before the map that refuses the database is installed: until then no proxy serves this home's shards.
+            i.clear(c, settling, replicated.shardCount());
         }
         maps.adopt(replicated);
         Installed installed = new Installed(mine.version(), replicated.version(), "replicated from the primary",

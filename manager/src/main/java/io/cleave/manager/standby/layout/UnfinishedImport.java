@@ -2,6 +2,9 @@ package io.cleave.manager.standby.layout;
 
 import io.cleave.manager.imports.SourceUrl;
 import io.cleave.manager.move.SchemaCopier;
+import io.cleave.manager.unique.KeyRegistry;
+import io.cleave.manager.unique.LookupFill;
+import io.cleave.manager.unique.UnfinishedKeys;
 import io.cleave.router.shardmap.AttachedShard;
 import io.cleave.router.shardmap.ShardMap;
 import io.cleave.router.topology.TableRule;
@@ -21,7 +24,8 @@ import java.util.TreeSet;
  * one): the map still homes the database's tables and views on the attached source, which holds every row and every
  * write its clients made since the attach, and which this home cannot reach (the source's password and the
  * import's journal stayed on the old primary). Its copy on this home's shards is partial at best. So the import is
- * dropped here: the copy's rows are deleted ({@link #clear}, before the map is installed), and the installed map
+ * dropped here: the copy's rows and the unique keys its cutover registered are deleted ({@link #clear}, before the
+ * map is installed), and the installed map
  * ({@link #settle}) has no attachment, no rules of the import and no frozen tables left, and refuses the database
  * by name until {@code cleave import} runs again from this home or the database is dropped. The tables and the
  * database themselves stay (empty): the database may have been on the shards before the import, and an import
@@ -38,12 +42,6 @@ public record UnfinishedImport(AttachedShard source, String database, List<Strin
 
     /** Rows deleted per statement: the clean-up is several short transactions, not one long one. */
     private static final int CHUNK = 5_000;
-
-    /** How this home opens a local shard for writes. */
-    @FunctionalInterface
-    public interface Shards {
-        Connection open(int shard) throws SQLException;
-    }
 
     /** The imports {@code map} still routes to their source: attached servers a rule homes a table or view on. */
     static List<UnfinishedImport> in(ShardMap map) {
@@ -104,11 +102,14 @@ public record UnfinishedImport(AttachedShard source, String database, List<Strin
     /**
      * Deletes the rows of the import's tables in its database on every local shard ({@code shards} of them), in
      * chunks: the copy the import had made (an import refuses tables that already hold rows, so every row there is
-     * its copy). Views and the tables' structure stay. Runs before the map is installed, so no client reads them.
+     * its copy). Views and the tables' structure stay. The global unique keys its cutover may have registered
+     * before the flip go with their lookups ({@link UnfinishedKeys}: the tables are sharded nowhere now). Runs before
+     * the map is installed, so no client reads them.
      *
+     * @param home the default shard (the unique keys' catalog)
      * @return the rows deleted
      */
-    long clear(Shards open, int shards) throws SQLException {
+    long clear(Connection home, LookupFill.Shards open, int shards) throws SQLException {
         long deleted = 0;
         for (int shard = 0; shard < shards; shard++) {
             try (Connection c = open.open(shard)) {
@@ -121,6 +122,14 @@ public record UnfinishedImport(AttachedShard source, String database, List<Strin
                             deleted += n;
                         } while (n > 0);
                     }
+                }
+            }
+        }
+        for (long move : moves) {
+            for (String name : names) {
+                for (String line : UnfinishedKeys.settle(home, open, shards, name, false, move, "when this home was"
+                        + " promoted", KeyRegistry.NONE)) {
+                    log.info("import of {}: {}", source.label(), line);
                 }
             }
         }
