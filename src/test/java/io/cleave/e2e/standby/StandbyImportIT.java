@@ -4,6 +4,10 @@ import io.cleave.e2e.support.CleaveJar;
 import io.cleave.e2e.support.CleaveTestHome;
 import io.cleave.e2e.support.StandaloneServer;
 import io.cleave.manager.admin.AdminClient;
+import io.cleave.manager.daemon.CleaveProxyService;
+import io.cleave.manager.daemon.Daemon;
+import io.cleave.manager.daemon.DaemonOptions;
+import io.cleave.manager.home.CleaveHome;
 import io.cleave.manager.imports.ImportStatus;
 import io.cleave.manager.move.MovePhase;
 import io.cleave.manager.move.MoveRecord;
@@ -86,6 +90,17 @@ class StandbyImportIT {
                     + "?sslMode=DISABLED&allowPublicKeyRetrieval=true";
             assertRefused(() -> DriverManager.getConnection(loginToShop, "root", "").close());
 
+            // The promoted home's daemon restarts: the refusal is in its state (the shard map), not in memory.
+            pair.standby.close();
+            pair.standby = new Daemon(DaemonOptions.standard(new CleaveHome(pair.seeded.home()), pair.seeded.config(),
+                    System.getenv()).withProxy(CleaveProxyService.FACTORY));
+            pair.standby.start();
+            assertThat(pair.standby.shardMaps().current().refusedDatabases()).as("after a restart").containsOnlyKeys("shop");
+            try (Connection c = pair.standbyProxy()) {
+                assertRefused(() -> c.createStatement().execute("USE shop"));
+            }
+
+            b = AdminClient.connect(pair.standby.home()).orElseThrow();
             ImportStatus again = b.startImport(from);
             assertThat(again.database()).isEqualTo("shop");
             awaitImported(b);
