@@ -874,13 +874,11 @@ public final class Daemon implements AutoCloseable {
      */
     private void serveAgain(String database) {
         MoveService m = moves;
-        if (m == null || !m.environment().maps().current().refusedDatabases().containsKey(database)) {
+        if (m == null) {
             return;
         }
         try {
-            m.environment().maps().update(map -> map.refusedDatabases().containsKey(database)
-                    ? map.withoutRefusedDatabase(database) : map);
-            log.info("database {} was dropped: no longer refused", database);
+            io.cleave.manager.standby.layout.UnfinishedImport.dropped(m.environment().maps(), database);
         } catch (RuntimeException e) {
             log.warn("database {} was dropped but is still refused: {}", database, e.getMessage());
         }

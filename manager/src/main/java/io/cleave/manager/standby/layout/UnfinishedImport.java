@@ -1,6 +1,7 @@
 package io.cleave.manager.standby.layout;
 
 import io.cleave.manager.imports.SourceUrl;
+import io.cleave.manager.move.MapUpdates;
 import io.cleave.manager.move.SchemaCopier;
 import io.cleave.manager.unique.KeyRegistry;
 import io.cleave.manager.unique.LookupFill;
@@ -89,6 +90,19 @@ public record UnfinishedImport(AttachedShard source, String database, List<Strin
             out = out.withoutAttached(index);
         }
         return out;
+    }
+
+    /**
+     * A client dropped {@code database} on every shard (through the proxy): when the map refuses it, the next version
+     * serves the name again (a database made under it later holds nothing of the import). Whether it did.
+     */
+    public static boolean dropped(MapUpdates maps, String database) {
+        if (!maps.current().refusedDatabases().containsKey(database)) {
+            return false;
+        }
+        maps.update(m -> m.refusedDatabases().containsKey(database) ? m.withoutRefusedDatabase(database) : m);
+        log.info("database {} was dropped: no longer refused", database);
+        return true;
     }
 
     /** What a client that names the database is told (the proxy's error message, after the access denied part). */
