@@ -31,6 +31,7 @@ import static io.cleave.e2e.standby.StandbyIT.shard;
 import static io.cleave.e2e.standby.StandbyIT.single;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * A standby (semi-sync on) promoted while its primary imports a database: {@code cleave import} runs with a standby
@@ -133,6 +134,35 @@ class StandbyImportIT {
             assertServesTheSource(pair, source, ROWS);
         });
     }
+
+    /**
+     * Opt-in ({@code -Dstandby.import.all=true}): the import cut short earlier (catching up after its copy), and the
+     * refused database dropped through the promoted proxy instead of imported again: the name is served again.
+     */
+    @Test
+    void aRefusedDatabaseDroppedThroughThePromotedProxyIsServedAgain() throws Exception {
+        assumeTrue(ALL, "-Dstandby.import.all=true runs the drop of a refused database");
+        withImportHaltedAt("CATCHING_UP", (source, a, pair, from) -> {
+            FailoverDuringMoveIT.killHost(pair, a);
+            assertThat(pair.promote()).contains("database shop refused");
+            try (Connection c = pair.standbyProxy()) {
+                assertRefused(() -> c.createStatement().execute("USE shop"));
+                run(c, "DROP DATABASE shop");
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (!pair.standby.shardMaps().current().refusedDatabases().isEmpty()) {
+                    assertThat(System.nanoTime()).as("the refusal lifted after the drop").isLessThan(deadline);
+                    Thread.sleep(50);
+                }
+                assertThatThrownBy(() -> c.createStatement().execute("USE shop")).as("gone, not refused")
+                        .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(1049));
+                run(c, "CREATE DATABASE shop");
+                run(c, "USE shop");
+            }
+            assertThat(AdminClient.connect(pair.standby.home()).orElseThrow().status().refusedDatabases()).isEmpty();
+        });
+    }
+
+    private static final boolean ALL = Boolean.getBoolean("standby.import.all");
 
     private interface Case {
         void run(StandaloneServer source, CleaveTestHome a, StandbyLayoutIT.Pair pair, String from) throws Exception;
