@@ -56,6 +56,7 @@ public final class CleaveProxyService implements ProxyService {
                 io.cleave.manager.standby.ForwardingProxies.of(context.stateDir()));
         server.evaluationLimits(config.evaluate());
         server.runtime().schemaDriftLog(context.schemaDrift());
+        server.runtime().refusedDatabaseDropped(context.refusedDatabaseDropped());
         server.consistentCuts(config.consistentCuts());
         // Idle connections to a shard that restarted are dead: drop them instead of failing a statement on each.
         // While a shard is down, statements any shard can answer go to the others.

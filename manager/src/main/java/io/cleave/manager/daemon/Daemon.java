@@ -196,7 +196,6 @@ public final class Daemon implements AutoCloseable {
                 pairLayout = new io.cleave.manager.standby.layout.PairLayout(home, links, maps,
                         () -> scale != null && scale.running());
                 scale.refuseWhen((from, to) -> pairLayout.guard().scaleRefusal(from, to, primarySide.sinceStandbyContact()));
-                imports.refuseWhen(pairLayout.guard()::importRefusal);
                 String note = scaleNote(config.shards(), provisioned.shardMaps().current().shardCount());
                 if (note != null) {
                     log.info("{}", note);
@@ -480,6 +479,13 @@ public final class Daemon implements AutoCloseable {
         var running = imports.last().filter(i -> !i.state().equals("done") && !i.state().equals("failed"));
         if (running.isPresent()) {
             return "an import is under way (" + running.get().state() + ")";
+        }
+        java.util.List<io.cleave.router.shardmap.AttachedShard> attached = moves.environment().maps().current().attached();
+        if (!attached.isEmpty()) {
+            // A failed import leaves its source attached and serving: the standby cannot reach it, and taking over
+            // would drop the import (UnfinishedImport) and refuse the database until it is imported again.
+            return "a server is attached for an import (" + attached.get(0).label() + ", its import failed: 'cleave import"
+                    + " --status'): the standby cannot reach it; import from it again to finish the import first";
         }
         String backup = backups.underWay();
         if (backup != null) {
@@ -865,7 +871,24 @@ public final class Daemon implements AutoCloseable {
         List<ShardEndpoint> shards = new ArrayList<>(shardEndpoints());
         imports.attachedEndpoint().ifPresent(shards::add);
         return new ProxyContext(config.proxy(), config.sharding().topology(), provisioned.shardMaps(), shards,
-                instanceEvents(), registry, home.state(), home.run(), driftJournal);
+                instanceEvents(), registry, home.state(), home.run(), driftJournal,
+                database -> scheduler.execute(() -> serveAgain(database)));
+    }
+
+    /**
+     * A database the shard map refused (an import a promotion cut short before its cutover) was dropped on every
+     * shard by a client: the name is served again (a new database of that name holds nothing of the import).
+     */
+    private void serveAgain(String database) {
+        MoveService m = moves;
+        if (m == null) {
+            return;
+        }
+        try {
+            io.cleave.manager.standby.layout.UnfinishedImport.dropped(m.environment().maps(), database);
+        } catch (RuntimeException e) {
+            log.warn("database {} was dropped but is still refused: {}", database, e.getMessage());
+        }
     }
 
     /** One endpoint per supervised shard, in index order. */
@@ -926,7 +949,8 @@ public final class Daemon implements AutoCloseable {
                 provisioned == null ? null : provisioned.binary().describe(), ready, proxyNow, instances,
                 inDoubtOrNull(), proxy == null ? null : proxy.latestDeadlock(), note,
                 withSchemas && ready ? schemaDrift() : null, replication == null ? null : replication.report(),
-                coordinationReport());
+                coordinationReport(), provisioned == null ? java.util.Map.of()
+                : provisioned.shardMaps().current().refusedDatabases());
     }
 
     /** The pair as etcd and this daemon see it, with the shards whose read_only has not taken yet; null without etcd. */

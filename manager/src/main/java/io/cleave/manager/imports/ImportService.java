@@ -52,7 +52,6 @@ public final class ImportService implements AutoCloseable {
     private final ImportMetrics metrics;
     private final java.util.function.BooleanSupplier scaling;
     private volatile ImportRecord current;
-    private volatile java.util.function.Supplier<String> refusal = () -> null;
 
     /** {@code meters}: where the import's progress is published (/metrics). */
     /** {@code scaling}: whether a scale is under way (an import then waits: the shard count must stay). */
@@ -95,20 +94,11 @@ public final class ImportService implements AutoCloseable {
         steps.go();
     }
 
-    /** Refuses every import (409) while {@code reason} names why (a standby attached). */
-    public void refuseWhen(java.util.function.Supplier<String> reason) {
-        this.refusal = reason;
-    }
-
     /**
      * Starts importing (or, for a source whose import failed, goes on): checks everything first
      * and refuses with every problem, nothing attached; else attaches the source and returns.
      */
     public synchronized ImportStatus start(String from) {
-        String refused = refusal.get();
-        if (refused != null) {
-            throw new MoveRefused(MoveRefused.Kind.CONFLICT, refused);
-        }
         SourceUrl url;
         try {
             url = SourceUrl.parse(from);
@@ -219,7 +209,10 @@ public final class ImportService implements AutoCloseable {
         registry.add(url.endpoint(r.shard));
         if (!maps.current().isAttached(r.shard)) {
             maps.update(m -> {
-                ShardMap next = m.withAttached(r.source);
+                // A database a promotion refused (this home's old primary's import of it, cut short) is served again:
+                // from the source now, as the import's rules say.
+                ShardMap next = m.refusedDatabases().containsKey(r.database) ? m.withoutRefusedDatabase(r.database)
+                        .withAttached(r.source) : m.withAttached(r.source);
                 for (String name : names(r)) {
                     next = next.withRule(new TableRule.Unsharded(name, r.shard));
                 }

@@ -22,13 +22,12 @@ class LayoutGuardTest {
     Path tmp;
 
     @Test
-    void aScaleNeedsTheStandbysDaemonAndAnImportIsRefusedWhileAStandbyIsCountedOn() {
+    void aScaleNeedsTheStandbysDaemonWhileAStandbyIsCountedOn() {
         CleaveHome home = new CleaveHome(tmp);
         home.createDirectories();
         LayoutGuard guard = new LayoutGuard(home, () -> new ShardMap(1, 2, Map.of("k", new int[] {0, 1})), () -> false);
         assertThat(guard.scaleRefusal(2, 3, null)).as("no standby").isNull();
         assertThat(guard.scaleRefusal(3, 2, null)).as("no standby").isNull();
-        assertThat(guard.importRefusal()).isNull();
 
         StandbyState.file(home).save(new StandbyState(HostRole.PRIMARY, 1, null, true));
         assertThat(guard.scaleRefusal(2, 3, Duration.ofSeconds(2))).as("the standby's daemon asked 2 s ago").isNull();
@@ -43,15 +42,11 @@ class LayoutGuardTest {
                 .contains("lets go of its replicas of the shards a scale down takes away");
         assertThat(guard.scaleRefusal(3, 2, Duration.ofSeconds(11))).as("scale down, silent")
                 .contains("has not asked for this home's shards for 11 s");
-        assertThat(guard.importRefusal()).startsWith("a standby is attached (semi-sync on): importing with a standby is"
-                + " not supported").contains("the attached source, which the standby does not replicate and cannot reach")
-                .contains("would not start its proxy");
 
         // The operator let the primary go on without it, or this is a promoted home without a standby yet.
         StandbyState.file(home).save(new StandbyState(HostRole.PRIMARY, 2, null, false));
         assertThat(guard.scaleRefusal(2, 3, null)).isNull();
         assertThat(guard.scaleRefusal(3, 2, null)).isNull();
-        assertThat(guard.importRefusal()).isNull();
     }
 
     @Test
