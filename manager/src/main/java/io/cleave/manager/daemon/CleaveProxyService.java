@@ -271,6 +271,11 @@ public final class CleaveProxyService implements ProxyService {
     }
 
     @Override
+    public void uniqueKeyBuildsRefusedWhile(java.util.function.Supplier<String> why) {
+        running().runtime().uniqueIndexes().refuseBuildsWhile(why);
+    }
+
+    @Override
     public boolean buildingUniqueKeys() {
         ProxyServer s = server;
         return s != null && s.runtime().uniqueIndexes().buildsUnderWay();

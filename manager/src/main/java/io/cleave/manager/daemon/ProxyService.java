@@ -60,6 +60,10 @@ public interface ProxyService extends AutoCloseable {
     default void uniqueKeyBuildsExclude(java.util.function.BooleanSupplier moves) {
     }
 
+    /** A build of a global unique key's lookup refuses to start while {@code why} says why (else null). */
+    default void uniqueKeyBuildsRefusedWhile(java.util.function.Supplier<String> why) {
+    }
+
     /** {@code index}'s lookup was filled by a move's cutover that sharded its table: enforce it fully. */
     default void uniqueKeyComplete(io.cleave.router.unique.UniqueIndex index) {
     }

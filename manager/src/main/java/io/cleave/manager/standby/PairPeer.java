@@ -23,7 +23,7 @@ public record PairPeer(String url, String token) {
     record Stored(String url) {
     }
 
-    static Optional<PairPeer> of(CleaveHome home) {
+    public static Optional<PairPeer> of(CleaveHome home) {
         Optional<Stored> stored = new JsonFile<>(home.state().resolve(FILE), Stored.class).load();
         Path token = home.state().resolve(TOKEN);
         if (stored.isEmpty() || !Files.exists(token)) {

@@ -55,6 +55,8 @@ public final class UniqueIndexes {
     /** Builds under way, counted before they look at moves ({@link #startBuild}). */
     private final AtomicInteger builds = new AtomicInteger();
     private volatile BooleanSupplier movesUnderWay = () -> false;
+    /** Why no build may start now besides a move (another home's proxy that would not learn the key), or null. */
+    private volatile java.util.function.Supplier<String> buildsRefused = () -> null;
 
     /** The catalog could not be read: writes to sharded tables wait for {@link #load}. */
     public void unknown() {
@@ -86,8 +88,16 @@ public final class UniqueIndexes {
     }
 
     /**
+     * What tells why no build may start now, or null: another home's proxy forwarding to these shards learns no key
+     * added here, and its writes would not claim the key's values.
+     */
+    public void refuseBuildsWhile(java.util.function.Supplier<String> why) {
+        this.buildsRefused = why;
+    }
+
+    /**
      * Starts the build of {@code index}'s lookup: from now on writes claim its values, reads are
-     * not routed by it. Returns why it may not start (a move is under way), or null.
+     * not routed by it. Returns why it may not start (a move is under way, or {@link #refuseBuildsWhile}), or null.
      */
     public String startBuild(UniqueIndex index) {
         builds.incrementAndGet();
@@ -95,6 +105,11 @@ public final class UniqueIndexes {
             builds.decrementAndGet();
             return "a move is under way: rows changing shards while the lookup of " + index.name()
                     + " is built could be missed; add the key once the move has ended";
+        }
+        String refused = buildsRefused.get();
+        if (refused != null) {
+            builds.decrementAndGet();
+            return refused;
         }
         building.add(index);
         add(index);
