@@ -44,8 +44,7 @@ class ForwardingProxyLayoutIT {
     void aLayoutChangeOnThePrimaryLosesNoWriteOfTheOtherHomesForwardingProxy() throws Exception {
         Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-fwdguard-", StandbyIT.SEARCHABLE);
         Daemon b = null;
-        try (CleaveTestHome home = CleaveTestHome.builder().shards(SHARDS).extraYaml(StandbyIT.sharding(SHARDS))
-                .serverOption("log_slave_updates", "ON").create();
+        try (CleaveTestHome home = SwitchoverIT.pairHome(SHARDS);
              RunningDaemon a = home.start()) {
             try (Connection c = a.connectProxy("", "")) {
                 BankTransfers.create(c, SHAPE);
@@ -104,6 +103,15 @@ class ForwardingProxyLayoutIT {
                             .isEqualTo(s == 1 ? "12" : "0");
                 }
             }
+
+            // An old primary that cannot be asked counts as forwarding, until the operator says it is gone for good.
+            String gone = "http://127.0.0.1:1";
+            io.cleave.manager.standby.forwarding.ForwardingPeer.mark(b.home().state(), gone);
+            assertThatThrownBy(() -> primary.startMove("branch", "21-30", 1)).as("a move while %s cannot be asked", gone)
+                    .isInstanceOfSatisfying(AdminClient.DaemonAnswer.class, e -> assertThat(e.status()).isEqualTo(409))
+                    .hasMessageStartingWith("cannot ask " + gone).hasMessageContaining("cleave standby --forwarding-gone");
+            assertThat(primary.forgetForwarding()).isEqualTo(gone);
+            StandbyLayoutIT.awaitPhase(primary, primary.startMove("branch", "21-30", 1).id, MovePhase.DONE);
         } finally {
             if (b != null) {
                 b.close();

@@ -275,6 +275,16 @@ public final class AdminClient {
                 io.cleave.manager.standby.forwarding.PeerProxy.class);
     }
 
+    /**
+     * Tells this daemon's home (the primary of a switchover) that the old primary is gone for good, its proxy with
+     * it: layout changes are taken again without asking it. The old primary it forgot, or null.
+     */
+    public String forgetForwarding() throws IOException {
+        JsonNode forgot = post("/v1/standby/forwarding/forget", java.util.Map.of(), Duration.ofSeconds(10), JsonNode.class)
+                .path("forgot");
+        return forgot.isTextual() ? forgot.asText() : null;
+    }
+
     public io.cleave.manager.standby.StandbyReport standby() throws IOException {
         return AdminServer.JSON.readValue(send("GET", "/v1/standby"), io.cleave.manager.standby.StandbyReport.class);
     }

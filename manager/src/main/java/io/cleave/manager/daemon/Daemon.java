@@ -400,7 +400,17 @@ public final class Daemon implements AutoCloseable {
             String of = standbyOf();
             return of == null ? null : "this home is a standby of " + of + ": its shards are replicas; run this on the primary";
         });
-        admin.forwarding(this::ownProxy, this::stopForwarding);
+        admin.forwarding(this::ownProxy, this::stopForwarding, () -> {
+            // The operator's word that the old primary is gone (its proxy with it): it cannot be asked any more.
+            String forgot = forwardingPeer.peer().orElse(null);
+            io.cleave.manager.standby.forwarding.ForwardingPeer.forget(home.state());
+            if (forgot != null) {
+                log.warn("told that {} is gone for good: layout changes are taken without asking it", forgot);
+            }
+            java.util.Map<String, Object> answer = new java.util.HashMap<>();
+            answer.put("forgot", forgot);
+            return answer;
+        });
         scheduler.scheduleWithFixedDelay(forwardingPeer::poll, 2, 2, java.util.concurrent.TimeUnit.SECONDS);
         admin.switchover(this::switchover, this::takeOver, this::holdForwarding, () -> {
             io.cleave.manager.standby.ForwardingHold h = forwardingHold;

@@ -86,7 +86,8 @@ public final class ForwardingPeer {
         } catch (IOException | RuntimeException e) {
             return "cannot ask " + peer.get() + " (the pair's other home, the primary before the switchover) whether its"
                     + " proxy still forwards its clients to this home's shards (" + e.getMessage() + "). " + why(what)
-                    + " Start its daemon (as a standby it starts no proxy) so that it answers, and try again";
+                    + " Start its daemon (as a standby it starts no proxy) so that it answers, and try again; if that"
+                    + " home is gone for good, its proxy with it: 'cleave standby --forwarding-gone' here";
         }
         if (!proxy.runs()) {
             stopped(stored.get());

@@ -62,7 +62,8 @@ class ForwardingPeerTest {
         answer.set(new IOException("the daemon at " + A + " does not answer"));
         ForwardingPeer peer = peer();
         assertThat(peer.refusal("a scale from 2 to 3 shards")).startsWith("cannot ask " + A)
-                .contains("does not answer").contains("a scale from 2 to 3 shards is refused");
+                .contains("does not answer").contains("a scale from 2 to 3 shards is refused")
+                .contains("cleave standby --forwarding-gone");
         peer.poll();
         assertThat(peer.peer()).contains(A);
     }
