@@ -76,9 +76,20 @@ class ForwardingProxyLayoutIT {
                         .as("a global unique key's build through B's proxy").hasMessageContaining(aUrl)
                         .hasMessageContaining("a global unique key's build is refused");
             }
+            // Nor a table with a global unique key, through either proxy: the other would not enforce it.
+            String members = "CREATE TABLE other.accounts (branch INT NOT NULL, id INT NOT NULL, email VARCHAR(64),"
+                    + " PRIMARY KEY (branch, id), UNIQUE KEY (email))";
+            try (Connection c = proxy(bProxy)) {
+                run(c, "CREATE DATABASE other");
+                assertThatThrownBy(() -> run(c, members)).as("a sharded table with a global unique key through B's proxy")
+                        .hasMessageContaining(aUrl).hasMessageContaining("a sharded table created with a global unique key"
+                                + " is refused while it forwards");
+            }
             try (Connection c = proxy(a.proxyPort())) {
                 assertThatThrownBy(() -> run(c, "CREATE UNIQUE INDEX pad_unique ON bank.accounts (pad)"))
                         .as("a global unique key's build through A's forwarding proxy")
+                        .hasMessageContaining("this home's proxy forwards its clients to the primary's shards");
+                assertThatThrownBy(() -> run(c, members)).as("a sharded table with a global unique key through A's proxy")
                         .hasMessageContaining("this home's proxy forwards its clients to the primary's shards");
             }
             assertThatThrownBy(() -> primary.stopForwarding()).as("stopping the primary's own proxy")
@@ -95,6 +106,9 @@ class ForwardingProxyLayoutIT {
                 run(c, "INSERT INTO bank.accounts (branch, id, balance, pad) VALUES (" + MOVED_BRANCH + ", 901, 78, 'B')");
                 assertThat(single(c, "SELECT COUNT(*) FROM bank.accounts WHERE branch = " + MOVED_BRANCH))
                         .as("branch %d's accounts through B's proxy after the move", MOVED_BRANCH).isEqualTo("12");
+            }
+            try (Connection c = proxy(bProxy)) {
+                run(c, members);
             }
             for (int s = 0; s < SHARDS; s++) {
                 try (Connection c = shard(b, s)) {

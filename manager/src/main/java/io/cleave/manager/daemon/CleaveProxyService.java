@@ -271,8 +271,8 @@ public final class CleaveProxyService implements ProxyService {
     }
 
     @Override
-    public void uniqueKeyBuildsRefusedWhile(java.util.function.Supplier<String> why) {
-        running().runtime().uniqueIndexes().refuseBuildsWhile(why);
+    public void uniqueKeyChangesRefusedWhile(java.util.function.UnaryOperator<String> why) {
+        running().runtime().uniqueIndexes().refuseChangesWhile(why);
     }
 
     @Override

@@ -527,18 +527,18 @@ public final class Daemon implements AutoCloseable {
     }
 
     /**
-     * Why a global unique key's build is refused now, or null: the other proxy of a switched-over pair (this home's
-     * forwarding to the primary, or the old primary's forwarding here) loaded its keys at its start and would not learn
-     * the new one, so its writes would not claim the key's values.
+     * Why {@code what}, a change of the global unique keys, is refused now, or null: the other proxy of a switched-over
+     * pair (this home's forwarding to the primary, or the old primary's forwarding here) loaded its keys at its start
+     * and would not learn the change, so its writes would not claim a new key's values.
      */
-    private String uniqueKeyBuildRefusal() {
+    private String uniqueKeyChangeRefusal(String what) {
         if (ownProxy().forwarding()) {
             return "this home's proxy forwards its clients to the primary's shards (this home was the primary before a"
-                    + " switchover): the primary's proxy would not learn a global unique key built here, and its writes"
-                    + " would not claim the key's values. Move the clients to the primary's proxy, stop this one ('cleave"
-                    + " standby --stop-forwarding'), and add the key through the primary's";
+                    + " switchover): the primary's proxy would not learn " + what + " here, and its writes would not"
+                    + " claim a new key's values. Move the clients to the primary's proxy, stop this one ('cleave standby"
+                    + " --stop-forwarding'), and run it through the primary's";
         }
-        return forwardingPeer.knownRefusal("a global unique key's build");
+        return forwardingPeer.knownRefusal(what);
     }
 
     private static String firstOf(String refused, java.util.function.Supplier<String> next) {
@@ -887,7 +887,7 @@ public final class Daemon implements AutoCloseable {
             }
             proxy = service;
             service.uniqueKeyBuildsExclude(() -> moves != null && moves.busy());
-            service.uniqueKeyBuildsRefusedWhile(this::uniqueKeyBuildRefusal);
+            service.uniqueKeyChangesRefusedWhile(this::uniqueKeyChangeRefusal);
             proxyState = service.describe();
             if (coordination != null) {
                 service.leaseUntil(coordination.fenceDeadline());

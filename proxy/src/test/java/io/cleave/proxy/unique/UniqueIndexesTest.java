@@ -46,9 +46,9 @@ class UniqueIndexesTest {
     void aBuildRefusedWhileAnotherHomesProxyForwardsLeavesNoKey() {
         UniqueIndexes indexes = new UniqueIndexes();
         java.util.concurrent.atomic.AtomicReference<String> refused = new java.util.concurrent.atomic.AtomicReference<>(
-                "the other home's proxy forwards here");
-        indexes.refuseBuildsWhile(refused::get);
-        assertThat(indexes.startBuild(EMAIL)).isEqualTo("the other home's proxy forwards here");
+                "the other home's proxy forwards here: ");
+        indexes.refuseChangesWhile(what -> refused.get() == null ? null : refused.get() + what);
+        assertThat(indexes.startBuild(EMAIL)).isEqualTo("the other home's proxy forwards here: a global unique key's build");
         assertThat(indexes.of("gu", "users")).isEmpty();
         assertThat(indexes.buildsUnderWay()).isFalse();
         refused.set(null);

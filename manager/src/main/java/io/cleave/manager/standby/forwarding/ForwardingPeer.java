@@ -137,7 +137,8 @@ public final class ForwardingPeer {
     }
 
     private static String why(String what) {
-        return "Its proxy routes by the shard map it had at the switchover and follows no layout change made here, so"
-                + " its clients' statements would reach the wrong shard: " + what + " is refused while it forwards.";
+        return "Its proxy routes by the shard map and enforces the global unique keys it had at the switchover, and"
+                + " follows no change of them made here, so its clients' statements would reach the wrong shard or miss"
+                + " a key: " + what + " is refused while it forwards.";
     }
 }
