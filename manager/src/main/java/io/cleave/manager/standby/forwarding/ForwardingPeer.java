@@ -79,12 +79,12 @@ public final class ForwardingPeer {
         if (stored.isEmpty()) {
             return null;
         }
-        Optional<String> peer = stored.map(Stored::url);
+        String url = stored.get().url();
         PeerProxy proxy;
         try {
-            proxy = ask.proxy(peer.get());
+            proxy = ask.proxy(url);
         } catch (IOException | RuntimeException e) {
-            return "cannot ask " + peer.get() + " (the pair's other home, the primary before the switchover) whether its"
+            return "cannot ask " + url + " (the pair's other home, the primary before the switchover) whether its"
                     + " proxy still forwards its clients to this home's shards (" + e.getMessage() + "). " + why(what)
                     + " Start its daemon (as a standby it starts no proxy) so that it answers, and try again; if that"
                     + " home is gone for good, its proxy with it: 'cleave standby --forwarding-gone' here";
@@ -93,7 +93,7 @@ public final class ForwardingPeer {
             stopped(stored.get());
             return null;
         }
-        return peer.get() + " (the pair's other home, the primary before the switchover) runs a proxy (" + proxy.state()
+        return url + " (the pair's other home, the primary before the switchover) runs a proxy (" + proxy.state()
                 + ") that forwards its clients to this home's shards. " + why(what) + " Move its clients to this home's"
                 + " proxy, stop its forwarding ('cleave standby --stop-forwarding --home ITS_HOME', or restart its daemon:"
                 + " as a standby it starts no proxy), and try again";
