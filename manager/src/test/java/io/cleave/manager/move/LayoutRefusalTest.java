@@ -1,10 +1,5 @@
 package io.cleave.manager.move;
 
-import io.cleave.manager.config.CleaveConfig;
-import io.cleave.manager.config.ConfigLoader;
-import io.cleave.manager.home.ShardMapStore;
-import io.cleave.manager.unique.KeyRegistry;
-import io.cleave.router.shardmap.ShardMapHolder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,13 +22,8 @@ class LayoutRefusalTest {
 
     @Test
     void movesOfKeysAndOfTablesAreRefusedBeforeAnythingIsPlanned() throws Exception {
-        CleaveConfig tpcc = ConfigLoader.load(Path.of("..", "config", "tpcc.yaml"));
-        ShardMapStore store = new ShardMapStore(tmp.resolve("shard-map.json"));
-        MapUpdates maps = new MapUpdates(new ShardMapHolder(store.loadOrCreate(tpcc.sharding(), tpcc.source())), store,
-                tpcc.sharding().topology());
-        MoveService moves = new MoveService(new MoveEnvironment(new ShardLinks(List.of()), maps, () -> null,
-                new MoveJournal(tmp), MoveSettings.fromSystemProperties(), MoveMetrics.none(), MoveHooks.NONE,
-                KeyRegistry.NONE));
+        MapUpdates maps = OfflineMoves.maps(tmp);
+        MoveService moves = OfflineMoves.service(tmp, maps);
         List<String> asked = new ArrayList<>();
         AtomicReference<String> refusal = new AtomicReference<>("A's proxy forwards here: ");
         moves.refuseLayoutChangesWhen(what -> {
