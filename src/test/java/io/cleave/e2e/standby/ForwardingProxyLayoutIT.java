@@ -23,6 +23,7 @@ import static io.cleave.e2e.standby.StandbyIT.shard;
 import static io.cleave.e2e.standby.StandbyIT.single;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * After {@code cleave switchover} A -> B, A's proxy forwards its clients to B's shards by the shard map it had at the
@@ -40,26 +41,44 @@ class ForwardingProxyLayoutIT {
     private static final String MOVED = "1-20";
     private static final int MOVED_BRANCH = 5;
 
+    /** The pair after A -> B: A's proxy forwards to B's shards. */
+    private record Switched(Daemon b, String aUrl, AdminClient primary, int bProxy) {
+    }
+
+    /** The bank on A, B seeded from it, and the switchover A -> B; B's daemon is the caller's to close. */
+    private static Switched switchOver(RunningDaemon a, Path work) throws Exception {
+        try (Connection c = a.connectProxy("", "")) {
+            BankTransfers.create(c, SHAPE);
+            run(c, "CREATE TABLE bank.notes (branch INT PRIMARY KEY, note VARCHAR(64) NOT NULL)");
+            run(c, "INSERT INTO bank.notes VALUES (1, 'one'), (2, 'two')");
+        }
+        String aUrl = "http://127.0.0.1:" + a.adminPort();
+        StandbyConfig addresses = StandbyIT.freeAddresses(SHARDS);
+        Daemon b = StandbyIT.seedAndAwaitSemiSync(aUrl, a.adminToken(), work, addresses, SHARDS);
+        try {
+            String bUrl = "http://127.0.0.1:" + addresses.adminPort();
+            String bToken = Files.readString(b.home().adminTokenFile()).trim();
+            AdminClient.remote(aUrl, a.adminToken()).switchover(new SwitchoverRequest(bUrl, bToken, 0, 0, 0));
+            int bProxy = Integer.parseInt(addresses.proxyListen().split(":")[1]);
+            SwitchoverIT.awaitProxy(bProxy);
+            return new Switched(b, aUrl, AdminClient.remote(bUrl, bToken), bProxy);
+        } catch (Exception | AssertionError e) {
+            b.close();
+            throw e;
+        }
+    }
+
     @Test
     void aLayoutChangeOnThePrimaryLosesNoWriteOfTheOtherHomesForwardingProxy() throws Exception {
         Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-fwdguard-", StandbyIT.SEARCHABLE);
         Daemon b = null;
         try (CleaveTestHome home = SwitchoverIT.pairHome(SHARDS);
              RunningDaemon a = home.start()) {
-            try (Connection c = a.connectProxy("", "")) {
-                BankTransfers.create(c, SHAPE);
-                run(c, "CREATE TABLE bank.notes (branch INT PRIMARY KEY, note VARCHAR(64) NOT NULL)");
-                run(c, "INSERT INTO bank.notes VALUES (1, 'one'), (2, 'two')");
-            }
-            String aUrl = "http://127.0.0.1:" + a.adminPort();
-            StandbyConfig addresses = StandbyIT.freeAddresses(SHARDS);
-            b = StandbyIT.seedAndAwaitSemiSync(aUrl, a.adminToken(), work, addresses, SHARDS);
-            String bUrl = "http://127.0.0.1:" + addresses.adminPort();
-            String bToken = Files.readString(b.home().adminTokenFile()).trim();
-            AdminClient.remote(aUrl, a.adminToken()).switchover(new SwitchoverRequest(bUrl, bToken, 0, 0, 0));
-            int bProxy = Integer.parseInt(addresses.proxyListen().split(":")[1]);
-            SwitchoverIT.awaitProxy(bProxy);
-            AdminClient primary = AdminClient.remote(bUrl, bToken);
+            Switched pair = switchOver(a, work);
+            b = pair.b();
+            String aUrl = pair.aUrl();
+            AdminClient primary = pair.primary();
+            int bProxy = pair.bProxy();
 
             // A's proxy forwards to B's shards by the map it had at the switchover: B takes no layout change meanwhile.
             try (Connection c = proxy(a.proxyPort())) {
@@ -126,6 +145,57 @@ class ForwardingProxyLayoutIT {
                     .hasMessageStartingWith("cannot ask " + gone).hasMessageContaining("cleave standby --forwarding-gone");
             assertThat(primary.forgetForwarding()).isEqualTo(gone);
             StandbyLayoutIT.awaitPhase(primary, primary.startMove("branch", "21-30", 1).id, MovePhase.DONE);
+        } finally {
+            if (b != null) {
+                b.close();
+            }
+            CleaveTestHome.deleteTree(work);
+        }
+    }
+
+    /**
+     * The other way to end A's forwarding: A's daemon restarted (as a standby it starts no proxy). B's question every
+     * 2 s finds it, and a unique key's DDL through B's proxy, which asks no one, is taken within seconds.
+     */
+    @Test
+    void restartingTheOldPrimarysDaemonEndsItsForwarding() throws Exception {
+        assumeTrue(Boolean.getBoolean("standby.forwarding.all"), "-Dstandby.forwarding.all=true runs it");
+        Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-fwdguard-", StandbyIT.SEARCHABLE);
+        Daemon b = null;
+        try (CleaveTestHome home = SwitchoverIT.pairHome(SHARDS)) {
+            RunningDaemon a = home.start();
+            Switched pair;
+            try {
+                pair = switchOver(a, work);
+                b = pair.b();
+                assertRefused(() -> pair.primary().startMove("branch", MOVED, 1), pair.aUrl()
+                        + " (the pair's other home, the primary before the switchover) runs a proxy", "a move of keys "
+                        + MOVED + " of branch");
+            } finally {
+                a.closeLeavingInstancesRunning();
+            }
+            try (RunningDaemon again = home.start(); Connection c = proxy(pair.bProxy())) {
+                assertThat(again.daemon().status()).as("A's shards, adopted").hasSize(SHARDS);
+                assertThatThrownBy(() -> proxy(again.proxyPort()).close()).as("a login to A's proxy, restarted as a standby")
+                        .isInstanceOf(SQLException.class);
+                run(c, "CREATE DATABASE other");
+                long asked = System.nanoTime();
+                long deadline = asked + 20_000_000_000L;
+                while (true) {
+                    try {
+                        run(c, "CREATE TABLE other.accounts (branch INT NOT NULL, id INT NOT NULL, email VARCHAR(64),"
+                                + " PRIMARY KEY (branch, id), UNIQUE KEY (email))");
+                        break;
+                    } catch (RuntimeException e) {
+                        assertThat(e).hasMessageContaining("may still forward");
+                        assertThat(System.nanoTime()).as("B forgets A within 20 s of its restart").isLessThan(deadline);
+                        Thread.sleep(200);
+                    }
+                }
+                System.out.printf("ForwardingProxyLayoutIT: B took unique keys' DDL %d ms after A's daemon was up again%n",
+                        (System.nanoTime() - asked) / 1_000_000);
+                StandbyLayoutIT.awaitPhase(pair.primary(), pair.primary().startMove("branch", MOVED, 1).id, MovePhase.DONE);
+            }
         } finally {
             if (b != null) {
                 b.close();

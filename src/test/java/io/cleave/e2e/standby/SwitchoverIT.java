@@ -155,9 +155,12 @@ class SwitchoverIT {
         }
     }
 
-    /** The first primary of a pair that switches over: the bank's sharding over {@code shards} shards. */
+    /**
+     * The first primary of a pair that switches over: the bank's sharding over {@code shards} shards, and an admin port
+     * of its own (the other home keeps its admin URL, also across a restart of its daemon).
+     */
     static CleaveTestHome pairHome(int shards) {
-        return CleaveTestHome.builder().shards(shards).extraYaml(StandbyIT.sharding(shards))
+        return CleaveTestHome.builder().shards(shards).extraYaml(StandbyIT.sharding(shards)).adminPort(CleaveTestHome.freePort())
                 // A replica keeps what it replicates in its own binlog: the switch back starts from there.
                 .serverOption("log_slave_updates", "ON").create();
     }
