@@ -14,6 +14,7 @@ import io.cleave.manager.standby.HostRole;
 import io.cleave.manager.standby.ShardReplication;
 import io.cleave.manager.standby.StandbyConfig;
 import io.cleave.manager.standby.StandbyReport;
+import io.cleave.manager.standby.StandbyState;
 import io.cleave.manager.standby.StandbySeed;
 import io.cleave.manager.standby.SwitchoverRequest;
 import io.cleave.manager.standby.SwitchoverReport;
@@ -43,11 +44,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * from the shipped jar in its own process, the standby B in this JVM; bank transfers run through A's proxy,
  * every client recording the transfers it saw acknowledged.
  * <ul>
- * <li>A's host dies (its daemon and every shard SIGKILLed): B takes over by itself.</li>
+ * <li>A's host dies (its daemon and every shard SIGKILLed) while a commit on its shard 0 waits for an acknowledgement
+ *     B's stopped replica never sends: B takes over by itself; A started again stays fenced, and its rejoining by
+ *     itself ({@code rejoin: auto}) and {@code cleave rejoin} are refused, naming that errant transaction.</li>
  * <li>A's way to etcd is cut (its etcd URLs lead through relays this test resets; clients and B still reach A):
  *     A fences itself, B takes over, A takes no write after B's promotion, and once A reaches etcd again it
  *     stays fenced and names the new primary. This models a partition between A and etcd only, on one host:
- *     no network namespaces. Then {@code cleave rejoin} makes A B's standby: it replicates what B writes.</li>
+ *     no network namespaces. Then A rejoins B as its standby by itself ({@code rejoin: auto}): it replicates what B
+ *     writes.</li>
  * <li>A switchover A -> B and back under transfers moves the claim in etcd with it (one holder at any time, the old
  *     primary the standby of the new epoch, its forwarding proxy serving); then A's host dies and B, whose proxy
  *     forwarded to A, takes over by itself.</li>
@@ -67,36 +71,79 @@ class FailoverIT {
 
     @Test
     void theStandbyTakesOverByItselfWhenThePrimaryHostIsKilled() throws Exception {
-        try (Pair pair = Pair.start("kill", false)) {
+        try (Pair pair = Pair.start("kill", false, Primary.BANK, "auto")) {
+            // Commits on A's shard 0 that reach its binlog and never B: B's replica of that shard stops receiving, and
+            // each commit there (the transfers', and one of the test's own) waits for the acknowledgement that cannot
+            // come (semi-sync AFTER_SYNC, no fallback) until A dies.
+            try (Connection c = shard(pair.b, 0)) {
+                run(c, "STOP SLAVE IO_THREAD");
+            }
+            Connection waiting = JarPrimary.shard(pair.a, 0);
+            Thread errant = new Thread(() -> {
+                try {
+                    run(waiting, "CREATE DATABASE errant_on_a");
+                } catch (RuntimeException expected) {
+                    // Its connection dies with A.
+                }
+            }, "errant-commit");
+            errant.start();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            // A commit waiting for the acknowledgement (AFTER_SYNC) is in the binlog, synced, by then.
+            try (Connection c = JarPrimary.shard(pair.a, 0)) {
+                while (Integer.parseInt(single(c, "SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS"
+                        + " WHERE VARIABLE_NAME = 'RPL_SEMI_SYNC_MASTER_WAIT_SESSIONS'")) == 0) {
+                    assertThat(System.nanoTime()).as("a commit on A's shard 0 waits for B's acknowledgement within 30 s")
+                            .isLessThan(deadline);
+                    Thread.sleep(20);
+                }
+            }
             pair.killAAndCheckB("kill", 2);
+            errant.join(10_000);
+            waiting.close();
 
-            // A's host comes back: its daemon finds the newer epoch in etcd and stays fenced, with no proxy.
+            // A's host comes back: its daemon finds the newer epoch in etcd and stays fenced, with no proxy. It
+            // would rejoin B by itself (coordination.rejoin: auto, and B's daemon told it B's admin token), but its
+            // shard 0 holds the commit B lacks: refused, naming it, and nothing changes.
             Path log = pair.work.resolve("primary-again.log");
             pair.up = CleaveJar.up(pair.a, log);
             AdminClient aAdmin = CleaveJar.awaitAdmin(pair.a, pair.up, log);
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (aAdmin.status().coordination().state() == PairState.STARTING) {
                 // Its shards run; the daemon asks etcd next.
                 assertThat(System.nanoTime()).as("A's daemon asked etcd within 30 s").isLessThan(deadline);
                 Thread.sleep(50);
             }
-            assertThat(aAdmin.status().coordination().state()).isEqualTo(PairState.SUPERSEDED);
             assertThat(aAdmin.status().proxy()).startsWith("fenced:").contains("the primary is now");
             assertThat(pair.writeThroughA()).as("nothing listens for clients on A").doesNotStartWith("accepted")
                     .doesNotStartWith("1290");
-            // A commit its shards wrote to their binlog but B never acknowledged (in flight at the kill) is an errant
-            // transaction: then rejoining is refused, naming it; else A becomes B's standby. Either must hold.
+            deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            CoordinationReport refused = aAdmin.status().coordination();
+            while (refused.reason() == null || !refused.reason().contains("Rejoining by itself was refused")) {
+                assertThat(refused.state()).as("A stays fenced: %s", refused.reason()).isEqualTo(PairState.SUPERSEDED);
+                assertThat(System.nanoTime()).as("A tried to rejoin by itself within 30 s: %s", refused.reason())
+                        .isLessThan(deadline);
+                Thread.sleep(100);
+                refused = aAdmin.status().coordination();
+            }
+            System.out.println("FailoverIT (kill): A after trying to rejoin by itself: " + refused.reason());
+            // The waiting commits survived A's crash on A (they were in its binlog), and B never had them: errant.
+            String errantGtid = pair.gtidsOnA().get(0);
+            try (Connection c = shard(pair.b, 0)) {
+                assertThat(List.of(single(c, "SELECT @@gtid_binlog_state").split(","))).as("B's shard 0")
+                        .doesNotContain(errantGtid);
+            }
+            assertThat(refused.reason()).contains("shard 0: " + errantGtid + " (the new primary has up to ")
+                    .contains("cleave standby");
+            assertThat(StandbyState.of(pair.a.home()).orElseThrow().role()).as("A is no standby").isEqualTo(HostRole.PRIMARY);
+            // cleave rejoin says the same, and changes nothing either.
             RejoinReport rejoin = aAdmin.rejoin("http://127.0.0.1:" + pair.b.adminPort(), pair.b.adminToken());
             System.out.println("FailoverIT (kill): rejoin after the kill: " + rejoin);
-            if (rejoin.joined()) {
-                awaitStandby(aAdmin);
-                pair.awaitSameRowsOnA();
-            } else {
-                assertThat(rejoin.shards()).isNotEmpty().allSatisfy(line -> assertThat(line)
-                        .matches("shard [0-" + (SHARDS - 1) + "]: 0-100[0-" + (SHARDS - 1) + "]-[0-9]+ \\(the new primary has up to 0-100[0-"
-                                + (SHARDS - 1) + "]-[0-9]+\\)"));
-                assertThat(aAdmin.status().coordination().state()).as("nothing changed").isEqualTo(PairState.SUPERSEDED);
-            }
+            assertThat(rejoin.joined()).isFalse();
+            assertThat(rejoin.shards()).anySatisfy(line -> assertThat(line).startsWith("shard 0: " + errantGtid + " ("))
+                    .allSatisfy(line -> assertThat(line)
+                    .matches("shard [0-" + (SHARDS - 1) + "]: 0-100[0-" + (SHARDS - 1) + "]-[0-9]+ \\(the new primary has up to 0-100[0-"
+                            + (SHARDS - 1) + "]-[0-9]+\\)"));
+            assertThat(aAdmin.status().coordination().state()).as("nothing changed").isEqualTo(PairState.SUPERSEDED);
         }
     }
 
@@ -106,7 +153,8 @@ class FailoverIT {
             BankTransfers load = pair.load;
             String bUrl = "http://127.0.0.1:" + pair.b.adminPort();
             AdminClient aAdmin = AdminClient.remote(pair.aUrl, pair.aToken);
-            SwitchoverReport there = aAdmin.switchover(new SwitchoverRequest(bUrl, pair.b.adminToken(), 0, 0, 0));
+            // A is not told B's address: B's daemon told A its admin URL and token as it asked for the shards.
+            SwitchoverReport there = aAdmin.switchover(SwitchoverRequest.known());
             System.out.println("FailoverIT (switch): A -> B " + there);
             assertThat(there.epoch()).isEqualTo(2);
             pair.checkOneHolder(pair.b.statusReport().coordination(), aAdmin.status().coordination(), 2, bUrl);
@@ -149,7 +197,7 @@ class FailoverIT {
 
     @Test
     void aPrimaryCutOffFromEtcdFencesItselfAndTheStandbyTakesOver() throws Exception {
-        try (Pair pair = Pair.start("cut", true)) {
+        try (Pair pair = Pair.start("cut", true, Primary.BANK, "auto")) {
             BankTransfers load = pair.load;
             long lost;
             try {
@@ -178,23 +226,27 @@ class FailoverIT {
             assertThat(pair.writeThroughA()).startsWith("1290");
             assertThat(pair.gtidsOnA()).as("A's shards wrote nothing after B's promotion").isEqualTo(gtids);
 
-            // A reaches etcd again: it learns of the newer epoch and stays fenced, naming the new primary.
+            pair.checkB(load, 2);
+
+            // A reaches etcd again: it learns of the newer epoch (and logs the primary it names), and as it holds
+            // nothing B lacks it rejoins B as its standby by itself (coordination.rejoin: auto), with the admin token
+            // B's daemon told it while B was its standby; it then replicates what B writes.
             for (TcpRelay r : pair.relays) {
                 r.heal();
             }
-            String named = pair.awaitRefusalOnA(m -> m.contains("the primary is now"));
-            System.out.println("FailoverIT (cut): A after etcd came back: " + named);
-            assertThat(named).contains("epoch 2").contains(String.valueOf(pair.b.adminPort()));
-            assertThat(pair.gtidsOnA()).isEqualTo(gtids);
-            pair.checkB(load, 2);
-
-            // cleave rejoin: A holds nothing B lacks, so it becomes B's standby and replicates what B writes.
             AdminClient aAdmin = AdminClient.connect(pair.a.home()).orElseThrow();
-            RejoinReport rejoined = aAdmin.rejoin("http://127.0.0.1:" + pair.b.adminPort(), pair.b.adminToken());
-            System.out.println("FailoverIT (cut): rejoin: " + rejoined);
-            assertThat(rejoined.joined()).as(rejoined.toString()).isTrue();
-            assertThat(rejoined.epoch()).isEqualTo(2);
             StandbyReport asStandby = awaitStandby(aAdmin);
+            long logDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            String aLog = Files.readString(pair.work.resolve("primary.log"));
+            while (!aLog.contains("as its standby by itself (coordination.rejoin: auto)")) {
+                assertThat(System.nanoTime()).as("A's log says it rejoined by itself").isLessThan(logDeadline);
+                Thread.sleep(100);
+                aLog = Files.readString(pair.work.resolve("primary.log"));
+            }
+            assertThat(aLog).contains("the primary is now http://127.0.0.1:" + pair.b.adminPort() + " (")
+                    .contains("epoch 2). It stays fenced");
+            System.out.println("FailoverIT (cut): A rejoined B by itself: " + asStandby.role() + " at epoch "
+                    + asStandby.epoch());
             assertThat(asStandby.epoch()).isEqualTo(2);
             try (Connection c = DriverManager.getConnection("jdbc:mysql://" + pair.addresses.proxyListen()
                     + "/bank?sslMode=DISABLED&allowPublicKeyRetrieval=true", "root", "")) {
@@ -264,13 +316,18 @@ class FailoverIT {
         }
 
         static Pair start(String name, boolean relayed, Primary primary) throws Exception {
+            return start(name, relayed, primary, "manual");
+        }
+
+        /** {@code rejoin}: the pair's coordination.rejoin (manual or auto). */
+        static Pair start(String name, boolean relayed, Primary primary, String rejoin) throws Exception {
             Assumptions.assumeTrue(EtcdCluster.installed(), "etcd is not installed: scripts/test installs Debian's"
                     + " etcd-server; without it no automatic failover can be tested");
             assertThat(CleaveJar.JAR).as("cleave.jar is built by 'mvn package'").exists();
             Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-failover-", SEARCHABLE);
             Pair pair = new Pair(work, EtcdCluster.start(Files.createDirectory(work.resolve("etcd"))));
             try {
-                pair.begin(name, relayed, primary);
+                pair.begin(name, relayed, primary, rejoin);
                 return pair;
             } catch (Exception | AssertionError e) {
                 pair.close();
@@ -278,7 +335,7 @@ class FailoverIT {
             }
         }
 
-        private void begin(String name, boolean relayed, Primary shape) throws Exception {
+        private void begin(String name, boolean relayed, Primary shape, String rejoin) throws Exception {
             String cluster = "failover-" + name + "-" + ProcessHandle.current().pid();
             List<String> aUrls = etcd.urls();
             if (relayed) {
@@ -291,7 +348,7 @@ class FailoverIT {
                 aUrls = through;
             }
             a = CleaveTestHome.builder().shards(SHARDS).bufferPoolPerShardMiB(shape.bufferPoolPerShardMiB())
-                    .extraYaml(shape.sharding() + EtcdCluster.yaml(aUrls, cluster, LEASE_SECONDS))
+                    .extraYaml(shape.sharding() + EtcdCluster.yaml(aUrls, cluster, LEASE_SECONDS) + "  rejoin: " + rejoin + "\n")
                     .serverOption("log_slave_updates", "ON").create();
             JarPrimary primary = JarPrimary.startWithBank(a, work.resolve("primary.log"), SHAPE);
             up = primary.up();

@@ -203,9 +203,15 @@ public final class AdminClient {
         return post("/v1/standby/shards", java.util.Map.of(), Duration.ofSeconds(10), io.cleave.manager.standby.Attachment.class);
     }
 
-    /** As {@link #standbyShards()}, telling the primary which shards the asking standby has replicas of. */
-    public io.cleave.manager.standby.Attachment standbyShards(List<Integer> replicas) throws IOException {
-        return post("/v1/standby/shards", java.util.Map.of("replicas", replicas), Duration.ofSeconds(10),
+    /**
+     * As {@link #standbyShards()}, telling the primary which shards the asking standby has replicas of, and how the
+     * primary reaches the standby's own admin API ({@code self}: its URL and token), which an old primary needs to
+     * rejoin it by itself after a failover and a switchover needs to be told otherwise.
+     */
+    public io.cleave.manager.standby.Attachment standbyShards(List<Integer> replicas,
+                                                              io.cleave.manager.standby.PairPeer self) throws IOException {
+        return post("/v1/standby/shards", java.util.Map.of("replicas", replicas, "standby",
+                        java.util.Map.of("url", self.url(), "token", self.token())), Duration.ofSeconds(10),
                 io.cleave.manager.standby.Attachment.class);
     }
 

@@ -407,22 +407,31 @@ public final class AdminServer implements AutoCloseable {
         }));
     }
 
-    /** What a primary answers its standby's daemon asking for the shards; {@code replicas}: the ones it has, or null. */
+    /**
+     * What a primary answers its standby's daemon asking for the shards; {@code replicas}: the ones it has, or null;
+     * {@code standby}: that daemon's own admin URL and token, or null.
+     */
     @FunctionalInterface
     public interface StandbyAsking {
-        Object shards(java.util.List<Integer> replicas) throws Exception;
+        Object shards(java.util.List<Integer> replicas, io.cleave.manager.standby.PairPeer standby) throws Exception;
     }
 
     /**
      * {@code POST /v1/standby/shards} on a primary, with {@code {"replicas": [0, 1]}} (the shards the standby has
-     * replicas of; optional): every shard it runs, prepared for replication (an {@link
-     * io.cleave.manager.standby.Attachment}); its standby's daemon asks every few seconds, makes a replica of each
-     * shard it lacks (a scale added it) and lets go of those a scale down retired. 409 on a home that is no primary
-     * of a pair.
+     * replicas of; optional) and {@code "standby": {"url": U, "token": T}} (its own admin API; optional): every
+     * shard it runs, prepared for replication (an {@link io.cleave.manager.standby.Attachment}); its standby's daemon
+     * asks every few seconds, makes a replica of each shard it lacks (a scale added it) and lets go of those a scale
+     * down retired. 409 on a home that is no primary of a pair.
      */
     public void standbyShards(StandbyAsking shards) {
         server.createContext("/v1/standby/shards", ex -> handle(ex, "POST", true, () -> {
-            JsonNode replicas = body(ex).path("replicas");
+            JsonNode body = body(ex);
+            JsonNode replicas = body.path("replicas");
+            JsonNode self = body.path("standby");
+            // Kept only when it reads as one: a home's admin URL and a token of one line.
+            io.cleave.manager.standby.PairPeer standby = self.path("url").asText("").matches("https?://[^/\\s]+/?")
+                    && self.path("token").asText("").matches("\\S+")
+                    ? new io.cleave.manager.standby.PairPeer(self.get("url").asText(), self.get("token").asText()) : null;
             java.util.List<Integer> have = null;
             if (replicas.isArray()) {
                 have = new java.util.ArrayList<>();
@@ -431,7 +440,7 @@ public final class AdminServer implements AutoCloseable {
                 }
             }
             java.util.List<Integer> asked = have;
-            respondWith(ex, () -> shards.shards(asked), "could not prepare the shards: ");
+            respondWith(ex, () -> shards.shards(asked, standby), "could not prepare the shards: ");
         }));
     }
 

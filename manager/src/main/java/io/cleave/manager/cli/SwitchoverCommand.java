@@ -20,8 +20,8 @@ import java.util.concurrent.Callable;
                 + " standby applies exactly up to their GTID positions and becomes the primary (epoch + 1), the proxy"
                 + " routes every shard to it and runs the held statements there, and this home's shards replicate it."
                 + " Clients of this home's proxy see a pause, not an error.",
-                "The first time, give the standby's admin URL and token; the pair remembers them (a later"
-                + " 'cleave switchover --home B' swaps back). Refused (exit 7) with nothing changed when the standby's"
+                "The standby's daemon tells this home its admin URL and token as it runs; until it has, give them."
+                + " The pair remembers them (a later 'cleave switchover --home B' swaps back). Refused (exit 7) with nothing changed when the standby's"
                 + " replicas are not running or lag, a move, import, scale or backup is under way, or open transactions"
                 + " do not end within --drain-ms."})
 public final class SwitchoverCommand implements Callable<Integer> {

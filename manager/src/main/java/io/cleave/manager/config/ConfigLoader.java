@@ -126,7 +126,18 @@ public final class ConfigLoader {
         List<String> etcd = section.stringList("etcd");
         Optional<String> cluster = section.string("cluster");
         int leaseSeconds = section.integer("lease_s", CoordinationConfig.DEFAULT_LEASE_SECONDS, 2, 60);
+        String rejoinText = section.string("rejoin").orElse("manual");
         section.rejectUnknownKeys();
+        CoordinationConfig.Rejoin rejoin = switch (rejoinText) {
+            case "manual" -> CoordinationConfig.Rejoin.MANUAL;
+            case "auto" -> CoordinationConfig.Rejoin.AUTO;
+            default -> {
+                section.problems().add(section.lineOf("rejoin"), section.field("rejoin"), "'" + rejoinText + "' is not a"
+                        + " way to rejoin: expected manual (an old primary waits for 'cleave rejoin') or auto (it"
+                        + " rejoins as the new primary's standby by itself when its shards hold nothing the new one lacks)");
+                yield CoordinationConfig.Rejoin.MANUAL;
+            }
+        };
         if (etcd.isEmpty() && cluster.isEmpty()) {
             return Optional.empty();
         }
@@ -145,7 +156,7 @@ public final class ConfigLoader {
             section.problems().add(section.lineOf("cluster"), section.field("cluster"), "'" + name
                     + "' is not a cluster name: expected letters, digits, '.', '_' or '-' (at most 64)");
         }
-        return Optional.of(new CoordinationConfig(etcd, name, java.time.Duration.ofSeconds(leaseSeconds)));
+        return Optional.of(new CoordinationConfig(etcd, name, java.time.Duration.ofSeconds(leaseSeconds), rejoin));
     }
 
     /** The standby section: all three keys or none; a relative token file resolves against the config's directory. */

@@ -54,6 +54,8 @@ public final class PairCoordinator implements AutoCloseable {
     private volatile long epoch;
     private volatile PrimaryClaim primary;
     private volatile String reason;
+    /** What rejoining this superseded home by itself came to ({@link AutoRejoin}); null when nothing was tried. */
+    private volatile String rejoinNote;
     /** This home's own epoch (its standby.json), the one it claims or takes over from. */
     private volatile long localEpoch;
     private volatile long lease;
@@ -412,6 +414,7 @@ public final class PairCoordinator implements AutoCloseable {
 
     /** This home rejoined the pair as the standby of the primary at {@code epoch}: it watches that primary's key. */
     public synchronized void rejoined(long epoch) {
+        rejoinNote = null;
         localEpoch = epoch;
         holdsLease = false;
         reason = null;
@@ -423,9 +426,16 @@ public final class PairCoordinator implements AutoCloseable {
         return state;
     }
 
+    /** What rejoining by itself came to, said after the reason while this home is superseded; null: nothing. */
+    public void rejoinNote(String note) {
+        rejoinNote = note;
+    }
+
     public CoordinationReport report() {
         long left = holdsLease ? Math.max(0, TimeUnit.NANOSECONDS.toMillis(leaseValidUntil - nanos.getAsLong())) : 0;
-        return new CoordinationReport(state, epoch, primary, holdsLease, left, reason, config.cluster(), config.etcd(), null);
+        String note = rejoinNote;
+        String why = state == PairState.SUPERSEDED && note != null ? reason + " " + note : reason;
+        return new CoordinationReport(state, epoch, primary, holdsLease, left, why, config.cluster(), config.etcd(), null);
     }
 
     /** Stops coordinating. The lease is left to lapse, not revoked: a stopped primary's standby takes over. */

@@ -9,6 +9,7 @@ import io.cleave.manager.admin.RecoveryReport;
 import io.cleave.manager.admin.StatusReport;
 import io.cleave.manager.config.CleaveConfig;
 import io.cleave.manager.config.ConfigLoader;
+import io.cleave.manager.config.CoordinationConfig;
 import io.cleave.manager.home.CleaveHome;
 import io.cleave.manager.home.DaemonInfo;
 import io.cleave.manager.home.DaemonLock;
@@ -218,6 +219,12 @@ public final class Daemon implements AutoCloseable {
                 shardsReadOnly = new io.cleave.manager.coordination.ShardsReadOnly(links);
                 coordination = PairCoordination.create(config, home, config.listen().adminUrl(admin.port()), pairActions(), registry);
                 admin.coordination(this::coordinationReport, this::rejoin);
+                if (coordination != null && config.coordination().orElseThrow().rejoin() == CoordinationConfig.Rejoin.AUTO) {
+                    io.cleave.manager.coordination.PairCoordinator pair = coordination;
+                    io.cleave.manager.coordination.AutoRejoin rejoining = new io.cleave.manager.coordination.AutoRejoin(
+                            pair::report, () -> io.cleave.manager.standby.PairPeer.of(home), this::rejoin, pair::rejoinNote);
+                    scheduler.scheduleWithFixedDelay(rejoining::tick, 2, 5, java.util.concurrent.TimeUnit.SECONDS);
+                }
                 admin.start();
                 new DaemonInfo(ProcessHandle.current().pid(), admin.port(), startedAt.toString(), version(),
                         config.listen().adminHost()).write(home);
@@ -379,7 +386,7 @@ public final class Daemon implements AutoCloseable {
                         // Not once a promotion or take-over made this home the primary (it retires them itself).
                         return standbyOf() != null && retirement.retire(index);
                     }
-                });
+                }, new io.cleave.manager.standby.PairPeer(config.listen().adminUrl(admin.port()), provisioned.adminToken()));
         // Polls on every home: it acts only while this home is a standby (a switchover can make it one).
         scheduler.scheduleWithFixedDelay(follower::poll, 1, 2, java.util.concurrent.TimeUnit.SECONDS);
         admin.standby(replication::report, () -> {

@@ -10,9 +10,10 @@ import java.nio.file.Path;
 import java.util.Optional;
 
 /**
- * The standby as its primary knows it after a switchover (the old primary, now the standby): its admin
- * URL in {@code state/standby-peer.json}, its admin token in {@code state/standby-admin-token}. A primary
- * that was seeded as such does not know its standby: its first switchover is told the standby's URL and token.
+ * The standby as its primary knows it: its admin URL in {@code state/standby-peer.json}, its admin token in
+ * {@code state/standby-admin-token}. The standby's daemon says both every time it asks for the shards, and a
+ * switchover's take-over keeps the old primary as such. Until the standby's daemon first asked, a primary that was
+ * seeded as such does not know it: a switchover then is told the standby's URL and token.
  */
 public record PairPeer(String url, String token) {
 

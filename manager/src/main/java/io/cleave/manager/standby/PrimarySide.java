@@ -110,15 +110,26 @@ public final class PrimarySide {
     /**
      * What the attached standby's daemon asks for every few seconds: every shard that runs here, each
      * prepared for replication (a shard a scale is adding among them, as soon as it answers), so it makes a
-     * replica of any it lacks. Its asking is also how this home knows the standby's daemon is up.
+     * replica of any it lacks. Its asking is also how this home knows the standby's daemon is up, and how it learns
+     * the standby's own admin API ({@code standby}, null when not said): kept as the {@link PairPeer}, so a
+     * switchover needs no address and, with {@code coordination.rejoin: auto}, this home rejoins that standby by
+     * itself should it take over.
      */
-    public synchronized Attachment shardsForStandby(List<Integer> replicas) {
+    public synchronized Attachment shardsForStandby(List<Integer> replicas, PairPeer standby) {
         StandbyState state = StandbyState.of(home).orElseThrow(() -> new IllegalStateException(
                 "no standby is attached to this home"));
         if (state.role() != HostRole.PRIMARY) {
             throw new IllegalStateException("this home is a standby of " + state.primary() + ": ask the primary");
         }
         lastStandbyContact = System.nanoTime();
+        if (standby != null && !PairPeer.of(home).equals(java.util.Optional.of(standby))) {
+            try {
+                standby.save(home);
+                log.info("the standby's admin API is at {}", standby.url());
+            } catch (java.io.IOException e) {
+                log.warn("could not keep the standby's admin address: {}", e.getMessage());
+            }
+        }
         if (replicas != null) {
             standbyReplicas = new StandbyReplicas(lastStandbyContact, java.util.Set.copyOf(replicas));
         }

@@ -43,13 +43,16 @@ public final class ShardFollower {
     private final Supplier<List<ShardEndpoint>> shards;
     private final ShardStarter starter;
     private final Retirer retirer;
+    /** This home's own admin API, told to the primary at every asking (see {@link PrimarySide#shardsForStandby}). */
+    private final PairPeer self;
     private volatile String lastProblem;
     /** The retired shards whose replica waits for the map without them (logged once). */
     private final Set<Integer> waiting = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     public ShardFollower(CleaveHome home, ShardLinks links, Supplier<List<ShardEndpoint>> shards, ShardStarter starter,
-                         Retirer retirer) {
+                         Retirer retirer, PairPeer self) {
         this.home = home;
+        this.self = self;
         this.links = links;
         this.shards = shards;
         this.starter = starter;
@@ -64,7 +67,7 @@ public final class ShardFollower {
         }
         try {
             AdminClient client = AdminClient.remote(state.primary(), PairPeer.primaryToken(home));
-            Attachment primary = client.standbyShards(replicas());
+            Attachment primary = client.standbyShards(replicas(), self);
             Set<Integer> have = Set.copyOf(replicas());
             boolean retiredAny = false;
             for (int retired : primary.retired()) {
@@ -74,7 +77,7 @@ public final class ShardFollower {
             }
             if (retiredAny) {
                 // The primary's shard waits for this before it stops.
-                client.standbyShards(replicas());
+                client.standbyShards(replicas(), self);
             }
             have = Set.copyOf(replicas());
             for (Attachment.ShardAddress address : primary.shards()) {

@@ -216,8 +216,9 @@ class ConfigLoaderTest {
         String base = "shards: 2\nproxy:\n  users: [{name: root, password: \"\"}]\n";
         assertThat(ConfigLoader.parse(FILE, base).coordination()).isEmpty();
         CoordinationConfig c = ConfigLoader.parse(FILE, base + "coordination:\n  etcd: [http://10.0.0.1:2379,"
-                + " http://10.0.0.2:2379, http://10.0.0.3:2379]\n  cluster: orders\n  lease_s: 3\n").coordination()
-                .orElseThrow();
+                + " http://10.0.0.2:2379, http://10.0.0.3:2379]\n  cluster: orders\n  lease_s: 3\n  rejoin: auto\n")
+                .coordination().orElseThrow();
+        assertThat(c.rejoin()).isEqualTo(CoordinationConfig.Rejoin.AUTO);
         assertThat(c.etcd()).containsExactly("http://10.0.0.1:2379", "http://10.0.0.2:2379", "http://10.0.0.3:2379");
         assertThat(c.cluster()).isEqualTo("orders");
         assertThat(c.lease()).isEqualTo(java.time.Duration.ofSeconds(3));
@@ -225,6 +226,9 @@ class ConfigLoaderTest {
                 .coordination().orElseThrow();
         assertThat(defaults.cluster()).isEqualTo("cleave");
         assertThat(defaults.lease()).isEqualTo(java.time.Duration.ofSeconds(CoordinationConfig.DEFAULT_LEASE_SECONDS));
+        assertThat(defaults.rejoin()).isEqualTo(CoordinationConfig.Rejoin.MANUAL);
+        assertThat(catchConfig(base + "coordination:\n  etcd: [http://e:2379]\n  rejoin: always\n").getMessage())
+                .contains("coordination.rejoin", "'always' is not a way to rejoin: expected manual");
         assertThat(catchConfig(base + "coordination:\n  cluster: orders\n").getMessage()).contains("coordination.etcd");
         assertThat(catchConfig(base + "coordination:\n  etcd: [10.0.0.1:2379]\n").getMessage())
                 .contains("coordination.etcd", "not an etcd client URL");
