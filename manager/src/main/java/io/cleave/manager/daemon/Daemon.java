@@ -489,9 +489,12 @@ public final class Daemon implements AutoCloseable {
 
     /** The old primary's daemon, asked whether its proxy still runs (after a switchover it forwarded here). */
     private io.cleave.manager.standby.forwarding.PeerProxy peerProxy(String url) throws java.io.IOException {
-        String token = io.cleave.manager.standby.PairPeer.of(home).filter(p -> p.url().equals(url))
-                .map(io.cleave.manager.standby.PairPeer::token).orElseThrow(() -> new java.io.IOException(
-                        "this home does not know the admin token of " + url));
+        // Asked where this home reached it as its primary. The pair's peer record is the standby's own word on its
+        // address, which may name it otherwise (or, once another standby attached, another home): its token is used
+        // only for the same address, else the old primary's token this home kept as its standby.
+        java.util.Optional<io.cleave.manager.standby.PairPeer> peer = io.cleave.manager.standby.PairPeer.of(home)
+                .filter(p -> p.url().equals(url));
+        String token = peer.isPresent() ? peer.get().token() : io.cleave.manager.standby.PairPeer.primaryToken(home);
         return io.cleave.manager.admin.AdminClient.remote(url, token).peerProxy();
     }
 
