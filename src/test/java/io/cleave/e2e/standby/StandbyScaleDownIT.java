@@ -52,10 +52,15 @@ class StandbyScaleDownIT {
     }
 
     private static void onAPair(long seed, Case c) throws Exception {
+        onAPair(seed, work -> new String[0], c);
+    }
+
+    /** {@code jvmOptions}: the primary daemon's, given the pair's work directory. */
+    private static void onAPair(long seed, java.util.function.Function<Path, String[]> jvmOptions, Case c) throws Exception {
         Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-standby-scale-down-", SEARCHABLE);
         StandbyLayoutIT.Pair pair = null;
         try (CleaveTestHome a = CleaveTestHome.builder().shards(3).extraYaml(StandbyIT.sharding(3)).create()) {
-            pair = StandbyLayoutIT.Pair.start(a, work, x -> { });
+            pair = StandbyLayoutIT.Pair.start(a, work, x -> { }, jvmOptions.apply(work));
             // Half the transfers start in branches of shard 2 (134-200), the ones the scale down moves.
             BankTransfers load = new BankTransfers(StandbyIT.shape(3), a.proxyPort(), seed, new int[] {140, 190});
             try {
@@ -152,6 +157,64 @@ class StandbyScaleDownIT {
             ShardMap last = losePrimary(pair, load, true);
             assertThat(pair.promote()).contains("shard map: version " + last.version());
             checkPromoted(pair, load, last, replica2);
+        });
+    }
+
+    /**
+     * The primary host is lost in the middle of a scale down's drain: its daemon halts inside the drain's moves, every
+     * change caught up and the moving keys' statements held, before the flip; its shards are killed. The promoted
+     * standby still runs 3 shards (the map without shard 2 was never published), serves every acknowledged transfer
+     * from shard 2, where the keys still live, holds each branch's rows on exactly the shard its map gives, and
+     * settles the interrupted moves (their copies deleted); a scale down run again there moves the keys and ends with
+     * 2 shards and the same ledger.
+     */
+    @Test
+    void aPromotionDuringTheDrainServesThreeShardsAndTheScaleDownCanBeRunAgain() throws Exception {
+        Assumptions.assumeTrue(Boolean.getBoolean("standby.scaledown.all"), "runs with -Dstandby.scaledown.all=true");
+        onAPair(53, work -> new String[] {"-Dcleave.test.moveHaltAt=BEFORE_FLIP",
+                "-Dcleave.test.moveHaltGate=" + work.resolve("halt-gate")}, (pair, load, replica2) -> {
+            StandbyScaleIT.awaitScaleAccepted(pair.primary, 2);
+            FailoverDuringMoveIT.awaitLogged(pair.log, " waits at BEFORE_FLIP");
+            ShardMap held = pair.primaryMap();
+            assertThat(held.ghosts()).as("the drain's copies").isNotEmpty();
+            long published = held.version();
+            await(pair.standby, r -> r.maps().replicated() == published, "the standby holds the version " + published);
+            load.outageBegins();
+            Files.createFile(pair.log.resolveSibling("halt-gate"));
+            io.cleave.e2e.support.CleaveJar.awaitHalt(pair.up, pair.log, "at BEFORE_FLIP");
+            pair.killPrimaryShards(3);
+            load.close();
+            System.out.println("StandbyScaleDownIT (drain): " + load.summary());
+            assertThat(load.errors()).as("errors clients saw before the loss").isEmpty();
+
+            assertThat(pair.promote()).contains("shard map: version " + published);
+            assertThat(pair.standby.shardEndpoints()).as("the promoted standby runs the 3 shards its map names")
+                    .extracting(ShardEndpoint::index).containsExactly(0, 1, 2);
+            StandbyLayoutIT.checkLedger(pair, load);
+            AdminClient promoted = AdminClient.connect(pair.standby.home()).orElseThrow();
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+            while (!pair.standby.shardMaps().current().ghosts().isEmpty()) {
+                assertThat(System.nanoTime()).as("the interrupted move settled within 60 s (its ghost dropped)")
+                        .isLessThan(deadline);
+                Thread.sleep(100);
+            }
+            ShardMap settled = pair.standby.shardMaps().current();
+            checkShards(pair.standby, settled, "accounts", SHAPE.accounts());
+
+            promoted.startScale(2);
+            ScaleStatus again = StandbyScaleIT.awaitScaleDone(promoted);
+            System.out.println("StandbyScaleDownIT (drain): the scale down again on the promoted home: "
+                    + again.moves().size() + " moves");
+            assertThat(again.moves()).as("the keys still on shard 2 move").isNotEmpty();
+            assertThat(pair.standby.shardEndpoints()).extracting(ShardEndpoint::index).containsExactly(0, 1);
+            StandbyLayoutIT.checkLedger(pair, load);
+            checkShards(pair.standby, pair.standby.shardMaps().current(), "accounts", SHAPE.accounts());
+            for (int s = 0; s < 2; s++) {
+                try (Connection sc = shard(pair.standby, s); Statement st = sc.createStatement();
+                     ResultSet rs = st.executeQuery("XA RECOVER")) {
+                    assertThat(rs.next()).as("an XA branch prepared on shard %d of the promoted home", s).isFalse();
+                }
+            }
         });
     }
 
