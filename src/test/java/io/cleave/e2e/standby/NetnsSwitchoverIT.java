@@ -22,6 +22,7 @@ class NetnsSwitchoverIT {
 
     /** NetnsFailoverIT's clients' password (its Pair makes root with it). */
     private static final String PASSWORD = "netns-pw";
+    private static final String NEAR_PASSWORD = "near-pw";
     /** NetnsFailoverIT's shards' first port on every host. */
     private static final int BASE_PORT = 3307;
 
@@ -30,6 +31,15 @@ class NetnsSwitchoverIT {
         Assumptions.assumeTrue(Boolean.getBoolean("standby.netns.all"), "the switchover between namespace hosts"
                 + " (25 to 48 s) runs with -Dstandby.netns.all");
         try (NetnsFailoverIT.Pair pair = NetnsFailoverIT.Pair.start("switch")) {
+            // An account bound to the clients' own address (the test's namespace), made through A's proxy.
+            String near = "'near'@'" + pair.net.testAddress() + "'";
+            try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:mysql://" + pair.proxy("a")
+                    + "/bank?sslMode=DISABLED&allowPublicKeyRetrieval=true", "root", PASSWORD);
+                 java.sql.Statement s = c.createStatement()) {
+                s.execute("CREATE USER " + near + " IDENTIFIED BY '" + NEAR_PASSWORD + "'");
+                s.execute("GRANT SELECT, UPDATE ON bank.* TO " + near);
+            }
+            assertThat(readAs(pair.proxy("a"), "near", NEAR_PASSWORD)).as("near through A's own proxy").isPositive();
             awaitCaughtUp(pair, "b");
             SwitchoverReport there = pair.admin("a").switchover(
                     new SwitchoverRequest(pair.adminUrl("b"), pair.token("b"), 0, 0, 0));
@@ -39,6 +49,8 @@ class NetnsSwitchoverIT {
             pair.load.awaitAcknowledged(100);
             awaitProxy(pair, "b");
             checkForwardsOverTcp(pair, "a", "b");
+            // A's proxy logs near in to B's shards with a PROXY header naming the client: B's shards take it from A.
+            assertThat(readAs(pair.proxy("a"), "near", NEAR_PASSWORD)).as("near through A's forwarding proxy").isPositive();
             checkSwitched(pair, "b", "a", 2);
 
             awaitCaughtUp(pair, "a");
@@ -50,6 +62,16 @@ class NetnsSwitchoverIT {
             // B's proxy forwards to A's shards now: a write through it is served there.
             awaitProxy(pair, "b");
             checkForwardsOverTcp(pair, "b", "a");
+            assertThat(readAs(pair.proxy("b"), "near", NEAR_PASSWORD)).as("near through B's forwarding proxy").isPositive();
+            // A serves its own shards again: B's shards no longer hold the account made for A's proxy, nor take its
+            // PROXY headers.
+            for (int s = 0; s < 2; s++) {
+                assertThat(pair.shards("b").rows(s, "SELECT COUNT(*) FROM mysql.user WHERE User = 'cleave' AND Host = '"
+                        + pair.net.address("a") + "'")).as("B's shard %d: the account made for A's proxy", s).containsExactly("0");
+                assertThat(pair.shards("b").rows(s, "SELECT @@GLOBAL.proxy_protocol_networks")).containsExactly("127.0.0.1");
+                assertThat(pair.shards("a").rows(s, "SELECT @@GLOBAL.proxy_protocol_networks"))
+                        .containsExactly("127.0.0.1," + pair.net.address("b"));
+            }
             checkSwitched(pair, "a", "b", 3);
             pair.load.awaitAcknowledged(50);
             pair.load.close();
@@ -91,6 +113,17 @@ class NetnsSwitchoverIT {
                     "-ucleave", "-p" + secret, "-N", "-B", "-e", "XA RECOVER; SELECT CURRENT_USER()"));
             assertThat(login.code()).as("the shard account from %s to %s's shard %d: %s", from, to, s, login.out()).isZero();
             assertThat(login.out()).contains("cleave@" + address);
+        }
+    }
+
+    /** Logs in to {@code proxy} as {@code user} (from the test's own address) and counts the bank's accounts. */
+    private static long readAs(String proxy, String user, String password) throws Exception {
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:mysql://" + proxy + "/bank?sslMode=DISABLED"
+                + "&allowPublicKeyRetrieval=true&connectTimeout=2000", user, password);
+             java.sql.Statement s = c.createStatement();
+             java.sql.ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM accounts")) {
+            rs.next();
+            return rs.getLong(1);
         }
     }
 

@@ -6,6 +6,7 @@ import io.cleave.manager.home.Secrets;
 import io.cleave.manager.move.ShardLinks;
 import io.cleave.manager.standby.Attachment;
 import io.cleave.manager.standby.HostRole;
+import io.cleave.manager.standby.PeerShardAccount;
 import io.cleave.manager.standby.ReplicationMonitor;
 import io.cleave.manager.standby.StandbyReport;
 import io.cleave.manager.standby.StandbyState;
@@ -98,6 +99,7 @@ public final class Rejoin {
             }
             out.add("shard " + shard + ": replicates from " + positions.get(i));
         }
+        PeerShardAccount.forget(home, links, shards);
         Secrets.writePrivate(home.state().resolve(ReplicationMonitor.PRIMARY_TOKEN), token + "\n");
         StandbyState.file(home).save(new StandbyState(HostRole.STANDBY, theirs.epoch(), url, false));
         log.info("rejoined as the standby of {} at epoch {}: {}", url, theirs.epoch(), out);

@@ -4,7 +4,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Where an instance's files and addresses are, its binlog and its AUTO_INCREMENT steps. */
-final class LayoutChoices {
+public final class LayoutChoices {
+
+    /**
+     * Where a shard takes PROXY protocol headers from: the proxy's own loopback connections (a standby pair adds the
+     * other home's address while its proxy forwards here: {@code standby.PeerShardAccount}).
+     */
+    public static final String PROXY_PROTOCOL_NETWORKS = "127.0.0.1";
 
     private static final long BINLOG_EXPIRY_SECONDS = 7 * 24 * 3600;
 
@@ -35,7 +41,7 @@ final class LayoutChoices {
             out.add(Choice.pinned(g, "mysqlx", "OFF", "X Protocol would open another port and socket; shards speak the classic protocol only"));
         }
         if (c.mariadb()) {
-            out.add(Choice.pinned(g, "proxy_protocol_networks", "127.0.0.1", "the proxy logs in to a shard as its client's"
+            out.add(Choice.pinned(g, "proxy_protocol_networks", PROXY_PROTOCOL_NETWORKS, "the proxy logs in to a shard as its client's"
                     + " account, over loopback TCP with a PROXY header naming the client's address where the account's"
                     + " host pattern depends on it"));
             out.add(Choice.of(g, "ssl", "0", "MariaDB makes a TLS certificate at every start without this (seconds of CPU);"

@@ -70,6 +70,12 @@ public final class PrimarySide {
         options.put("log_slave_updates", "ON");
         if (state.role() == HostRole.PRIMARY) {
             options.putAll(SemiSync.cnfOptions(state.semiSync()));
+            // While the other home's proxy may forward here from its own address, its PROXY headers are taken.
+            java.util.Optional<String> peer = PeerShardAccount.remembered(home);
+            if (peer.isPresent()) {
+                options.put("proxy_protocol_networks", PeerShardAccount.networks(options.getOrDefault(
+                        "proxy_protocol_networks", io.cleave.manager.instance.LayoutChoices.PROXY_PROTOCOL_NETWORKS), peer));
+            }
             // A promoted standby's config still holds the replica options it was seeded with.
             options.put("read_only", "OFF");
             options.put("rpl_semi_sync_slave_enabled", "OFF");

@@ -334,6 +334,7 @@ public final class Switchover {
                     awaitReplicating(address.shard(), c);
                 }
             }
+            PeerShardAccount.forget(home, links, p.answer.shards().stream().map(Attachment.ShardAddress::shard).toList());
             rewriteCnfs.run();
         } catch (Exception e) {
             p.step = SwitchoverStep.REPLICATE;

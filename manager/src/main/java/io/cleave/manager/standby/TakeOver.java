@@ -87,6 +87,9 @@ public final class TakeOver {
                 }
             }
         }
+        if (peer.isPresent()) {
+            peer.get().remember(home);
+        }
         new Promotion(home, links, 0).promoteCaughtUp(shards.stream().map(ShardEndpoint::index).toList());
         new PairPeer(state.primary(), PairPeer.primaryToken(home)).save(home);
         primarySide.semiSyncNow(true);

@@ -57,4 +57,27 @@ class PeerShardAccountTest {
         assertThat(answer.sockets()).isEmpty();
         assertThat(answer.shards()).isEqualTo(ADDRESSES);
     }
+
+    @Test
+    void theShardsTakeThePeersProxyHeadersWhileItMayForwardAndNotAfter() {
+        assertThat(PeerShardAccount.networks("127.0.0.1", Optional.of("10.77.0.2"))).isEqualTo("127.0.0.1,10.77.0.2");
+        assertThat(PeerShardAccount.networks("127.0.0.1", Optional.empty())).isEqualTo("127.0.0.1");
+        assertThat(PeerShardAccount.networks("127.0.0.1, 10.77.0.2", "10.77.0.2", true)).as("listed once")
+                .isEqualTo("127.0.0.1,10.77.0.2");
+        assertThat(PeerShardAccount.networks("127.0.0.1,10.77.0.2,192.168.0.0/16", "10.77.0.2", false))
+                .as("the operator's own entries stay").isEqualTo("127.0.0.1,192.168.0.0/16");
+    }
+
+    @Test
+    void aTakeOverRemembersThePeerForTheShardsMyCnfAndAHomeThatForgetsItWritesLoopbackOnly(@org.junit.jupiter.api.io.TempDir
+                                                                                            Path dir) throws Exception {
+        io.cleave.manager.home.CleaveHome home = new io.cleave.manager.home.CleaveHome(dir);
+        java.nio.file.Files.createDirectories(home.state());
+        assertThat(PeerShardAccount.remembered(home)).isEmpty();
+        PeerShardAccount.forPeer("10.77.0.2", "pairsecret").orElseThrow().remember(home);
+        assertThat(PeerShardAccount.remembered(home)).contains("10.77.0.2");
+        // Nothing to open when no shard is named: the address is forgotten all the same.
+        PeerShardAccount.forget(home, null, List.of());
+        assertThat(PeerShardAccount.remembered(home)).isEmpty();
+    }
 }
