@@ -272,6 +272,11 @@ public final class CleaveProxyService implements ProxyService {
     }
 
     @Override
+    public void uniqueKeyChangesRefusedWhile(java.util.function.UnaryOperator<String> why) {
+        running().runtime().uniqueIndexes().refuseChangesWhile(why);
+    }
+
+    @Override
     public boolean buildingUniqueKeys() {
         ProxyServer s = server;
         return s != null && s.runtime().uniqueIndexes().buildsUnderWay();

@@ -52,6 +52,7 @@ public final class ImportService implements AutoCloseable {
     private final ImportMetrics metrics;
     private final java.util.function.BooleanSupplier scaling;
     private volatile ImportRecord current;
+    private volatile java.util.function.Supplier<String> refusal = () -> null;
 
     /** {@code meters}: where the import's progress is published (/metrics). */
     /** {@code scaling}: whether a scale is under way (an import then waits: the shard count must stay). */
@@ -95,10 +96,22 @@ public final class ImportService implements AutoCloseable {
     }
 
     /**
+     * Refuses every import (409) while {@code reason} names why (the old primary's proxy, after a switchover, still
+     * forwards here by its own map, which would not route to the source).
+     */
+    public void refuseWhen(java.util.function.Supplier<String> reason) {
+        this.refusal = reason;
+    }
+
+    /**
      * Starts importing (or, for a source whose import failed, goes on): checks everything first
      * and refuses with every problem, nothing attached; else attaches the source and returns.
      */
     public synchronized ImportStatus start(String from) {
+        String refused = refusal.get();
+        if (refused != null) {
+            throw new MoveRefused(MoveRefused.Kind.CONFLICT, refused);
+        }
         SourceUrl url;
         try {
             url = SourceUrl.parse(from);

@@ -79,6 +79,17 @@ public final class LayoutGuard {
         return null;
     }
 
+    /**
+     * Why the map is not settled, or null: it holds rows of moves on two shards or tables frozen by a move (one
+     * under way, or one a promotion's clean-up has not settled yet). A switchover waits for that: the old primary's
+     * proxy goes on forwarding by the map it had, and must not keep ghosts the new primary later clears.
+     */
+    public String movesInMap() {
+        java.util.Set<Long> ids = movesUnderWay(map.get());
+        return ids.isEmpty() ? null : "the shard map holds rows or tables of moves " + ids + " not settled yet ('cleave"
+                + " moves')";
+    }
+
     /** The moves whose rows {@code m} places on two shards (ghosts) or whose tables it freezes; empty when none. */
     static java.util.Set<Long> movesUnderWay(ShardMap m) {
         java.util.Set<Long> ids = new java.util.TreeSet<>(m.movingTables().values());

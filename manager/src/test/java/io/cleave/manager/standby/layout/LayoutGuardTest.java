@@ -70,4 +70,18 @@ class LayoutGuardTest {
         map.set(plain.withAttached("mysql://10.0.0.9:3306/shop"));
         assertThat(guard.attachRefusal()).startsWith("an import is under way");
     }
+
+    @Test
+    void aSwitchoverWaitsWhileTheMapHoldsMovesNotSettled() {
+        ShardMap plain = new ShardMap(1, 2, Map.of("k", new int[] {0, 1}));
+        AtomicReference<ShardMap> map = new AtomicReference<>(plain);
+        LayoutGuard guard = new LayoutGuard(new CleaveHome(tmp), map::get, () -> false);
+        assertThat(guard.movesInMap()).isNull();
+        // A promoted home's leftover ghost whose clean-up has not run: the new primary would clear it under the old
+        // primary's forwarding proxy.
+        map.set(plain.withGhost(new io.cleave.router.shardmap.Ghost("k", new io.cleave.router.shardmap.KeySet.Keys(1, 5),
+                1, 7)).withMovingTables(List.of("t"), 8));
+        assertThat(guard.movesInMap()).isEqualTo("the shard map holds rows or tables of moves [7, 8] not settled yet"
+                + " ('cleave moves')");
+    }
 }
