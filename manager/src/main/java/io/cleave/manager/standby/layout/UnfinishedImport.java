@@ -41,7 +41,7 @@ public record UnfinishedImport(AttachedShard source, String database, List<Strin
 
     private static final Logger log = LoggerFactory.getLogger(UnfinishedImport.class);
 
-    /** Rows deleted per statement: the clean-up is several short transactions, not one long one. */
+    /** Rows deleted per statement where a table cannot be truncated: several short transactions, not one long one. */
     private static final int CHUNK = 5_000;
 
     /** The imports {@code map} still routes to their source: attached servers a rule homes a table or view on. */
@@ -120,22 +120,26 @@ public record UnfinishedImport(AttachedShard source, String database, List<Strin
      * before the flip go with their lookups ({@link UnfinishedKeys}: the tables are sharded nowhere now). Runs before
      * the map is installed, so no client reads them.
      *
+     * <p>Each table is truncated, which takes about as long whatever the copy's size: the promotion waits for this, so
+     * deleting a large copy row by row would keep the whole home from serving. Foreign keys between the import's tables
+     * are not checked meanwhile (every one of them is emptied); a table the server will not truncate is emptied by
+     * chunked deletes instead.
+     *
      * @param home the default shard (the unique keys' catalog)
-     * @return the rows deleted
+     * @return the tables emptied, summed over the shards
      */
     long clear(Connection home, LookupFill.Shards open, int shards) throws SQLException {
-        long deleted = 0;
+        long emptied = 0;
         for (int shard = 0; shard < shards; shard++) {
-            try (Connection c = open.open(shard)) {
-                for (String table : baseTables(c)) {
-                    String qualified = quote(database) + "." + quote(table);
-                    try (Statement s = c.createStatement()) {
-                        int n;
-                        do {
-                            n = s.executeUpdate("DELETE FROM " + qualified + " LIMIT " + CHUNK);
-                            deleted += n;
-                        } while (n > 0);
+            try (Connection c = open.open(shard); Statement s = c.createStatement()) {
+                s.execute("SET SESSION foreign_key_checks = 0");
+                try {
+                    for (String table : baseTables(c)) {
+                        empty(s, quote(database) + "." + quote(table));
+                        emptied++;
                     }
+                } finally {
+                    s.execute("SET SESSION foreign_key_checks = 1");
                 }
             }
         }
@@ -147,9 +151,21 @@ public record UnfinishedImport(AttachedShard source, String database, List<Strin
                 }
             }
         }
-        log.info("import of {} cut short before its cutover: {} copied rows deleted from {} shards; database {} refused"
-                + " until it is imported again or dropped", source.label(), deleted, shards, database);
-        return deleted;
+        log.info("import of {} cut short before its cutover: its copy emptied ({} tables on {} shards); database {}"
+                + " refused until it is imported again or dropped", source.label(), emptied, shards, database);
+        return emptied;
+    }
+
+    private static void empty(Statement s, String qualified) throws SQLException {
+        try {
+            s.execute("TRUNCATE TABLE " + qualified);
+        } catch (SQLException refused) {
+            log.info("{} not truncated ({}): deleting its rows in chunks", qualified, refused.getMessage());
+            int n;
+            do {
+                n = s.executeUpdate("DELETE FROM " + qualified + " LIMIT " + CHUNK);
+            } while (n > 0);
+        }
     }
 
     /** The import's tables (not views) that exist in the database on this shard, as the shard names them. */
