@@ -4,9 +4,13 @@ import io.cleave.e2e.support.CleaveJar;
 import io.cleave.e2e.support.CleaveTestHome;
 import io.cleave.e2e.support.StandaloneServer;
 import io.cleave.manager.admin.AdminClient;
+import io.cleave.manager.daemon.CleaveProxyService;
+import io.cleave.manager.daemon.Daemon;
+import io.cleave.manager.daemon.DaemonOptions;
+import io.cleave.manager.home.CleaveHome;
+import io.cleave.manager.imports.ImportStatus;
 import io.cleave.manager.move.MovePhase;
 import io.cleave.manager.move.MoveRecord;
-import io.cleave.manager.standby.layout.MapRows;
 import io.cleave.router.shardmap.ShardMap;
 import io.cleave.router.topology.TableRule;
 import org.junit.jupiter.api.Test;
@@ -14,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -25,68 +30,153 @@ import static io.cleave.e2e.standby.StandbyIT.run;
 import static io.cleave.e2e.standby.StandbyIT.shard;
 import static io.cleave.e2e.standby.StandbyIT.single;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * A standby promoted while its primary's import stood between its cutover and the source's detach: the map versions
- * it replicated still name the attached source, which it cannot reach, though the cutover placed every table on the
- * shards. The primary's standby has semi-sync off (an import with one counted on is refused), so the test waits for
- * the standby to hold the cutover's version and the rows before the primary host is SIGKILLed; {@code cleave promote}
- * then installs the map without the source and the promoted proxy answers every imported row as the source holds it.
- * Before, the promotion refused that map and started no proxy.
+ * A standby (semi-sync on) promoted while its primary imports a database: {@code cleave import} runs with a standby
+ * counted on (before, it was refused with 409), the primary host is SIGKILLed with the import halted at one point of
+ * its cutover, and {@code cleave promote} runs on the standby.
+ * <ul>
+ *   <li>Before the flip (every row copied, the map still routing the database to the source): the promoted home
+ *       deletes the import's copy, drops the source and the import's rules from the map it installs, serves the other
+ *       databases and refuses the imported one by name with 1044 saying why; {@code cleave import} from the promoted
+ *       home then imports it, rows the source took after the failover included. Before, the promotion refused the
+ *       map and started no proxy.</li>
+ *   <li>Right after the flip (the source still attached): the promoted home serves the database from its shards.</li>
+ * </ul>
  */
 class StandbyImportIT {
 
     private static final int ROWS = 300;
 
     @Test
-    void aStandbyPromotedAfterAnImportsCutoverServesTheImportedDatabaseFromItsShards() throws Exception {
-        Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-standby-import-", StandbyLayoutIT.SEARCHABLE);
-        StandbyLayoutIT.Pair pair = null;
-        try (StandaloneServer source = StandaloneServer.start(List.of());
-             CleaveTestHome a = CleaveTestHome.builder().shards(2).extraYaml(StandbyIT.SHARDING).create()) {
-            source.root("CREATE DATABASE shop; CREATE USER importer@'%' IDENTIFIED BY 'imp';"
-                    + " GRANT SELECT, INSERT, UPDATE, DELETE, SHOW VIEW, TRIGGER, RELOAD, REPLICATION CLIENT,"
-                    + " REPLICATION SLAVE ON *.* TO importer@'%'; GRANT ALL ON shop.* TO importer@'%'");
+    void aStandbyPromotedBeforeAnImportsCutoverRefusesTheDatabaseUntilItIsImportedAgain() throws Exception {
+        withImportHaltedAt("BEFORE_FLIP", (source, a, pair, from) -> {
+
+            ShardMap halted = pair.primaryMap();
+            assertThat(halted.attached()).as("the source attached").hasSize(1);
+            assertThat(halted.rules().get("items")).as("items still on the source")
+                    .isEqualTo(new TableRule.Unsharded("items", a.shards()));
+            awaitCopied(pair);
+            FailoverDuringMoveIT.killHost(pair, a);
+            // A client of the source writes on after the primary is lost (the source is the database's truth).
             try (Connection c = source.connect("importer", "imp", "shop"); Statement s = c.createStatement()) {
-                s.execute("CREATE TABLE items (id INT NOT NULL PRIMARY KEY, name VARCHAR(40) NOT NULL)");
-                StringBuilder rows = new StringBuilder();
-                for (int i = 1; i <= ROWS; i++) {
-                    rows.append(i == 1 ? "" : ",").append('(').append(i).append(",'item ").append(i).append("')");
-                }
-                s.execute("INSERT INTO items VALUES " + rows);
+                s.execute("INSERT INTO items VALUES (" + (ROWS + 1) + ", 'after the failover')");
             }
-            pair = StandbyLayoutIT.Pair.start(a, work, c -> { }, "-Dcleave.test.moveHaltAt=AFTER_FLIP",
-                    "-Dcleave.test.moveHaltGate=" + work.resolve("never"));
-            pair.seed();
-            CleaveJar.Result off = CleaveJar.run(a, "standby", "--semi-sync", "off");
-            assertThat(off.code()).as(off.out()).isZero();
-            CleaveJar.Result started = CleaveJar.run(a, "import", "--from", "mysql://importer:imp@127.0.0.1:"
-                    + source.port() + "/shop");
-            assertThat(started.code()).as(started.out()).isZero();
-            FailoverDuringMoveIT.awaitLogged(pair.log, " waits at AFTER_FLIP");
+
+            String out = pair.promote();
+            assertThat(out).contains("shard map: version " + halted.version()).contains("database shop refused");
+            ShardMap installed = pair.standby.shardMaps().current();
+            assertThat(installed.attached()).as("the source dropped").isEmpty();
+            assertThat(installed.rules()).as("the import's rules dropped").doesNotContainKey("items");
+            assertThat(installed.movingTables()).as("nothing frozen").isEmpty();
+            assertThat(installed.refusedDatabases()).containsOnlyKeys("shop");
+            for (int s = 0; s < a.shards(); s++) {
+                try (Connection c = shard(pair.standby, s)) {
+                    assertThat(single(c, "SELECT COUNT(*) FROM shop.items")).as("the copy deleted on shard %d", s)
+                            .isEqualTo("0");
+                }
+            }
+            AdminClient b = AdminClient.connect(pair.standby.home()).orElseThrow();
+            assertThat(b.status().refusedDatabases()).as("cleave status shows it").containsOnlyKeys("shop");
+
+            try (Connection c = pair.standbyProxy()) {
+                assertThat(Long.parseLong(single(c, "SELECT COUNT(*) FROM accounts"))).as("the bank is served")
+                        .isEqualTo(StandbyLayoutIT.SHAPE.rows());
+                assertRefused(() -> c.createStatement().execute("USE shop"));
+                assertRefused(() -> single(c, "SELECT COUNT(*) FROM shop.items"));
+            }
+            String loginToShop = "jdbc:mysql://" + pair.addresses.proxyListen() + "/shop"
+                    + "?sslMode=DISABLED&allowPublicKeyRetrieval=true";
+            assertRefused(() -> DriverManager.getConnection(loginToShop, "root", "").close());
+
+            // The promoted home's daemon restarts: the refusal is in its state (the shard map), not in memory.
+            pair.standby.close();
+            pair.standby = new Daemon(DaemonOptions.standard(new CleaveHome(pair.seeded.home()), pair.seeded.config(),
+                    System.getenv()).withProxy(CleaveProxyService.FACTORY));
+            pair.standby.start();
+            assertThat(pair.standby.shardMaps().current().refusedDatabases()).as("after a restart").containsOnlyKeys("shop");
+            try (Connection c = pair.standbyProxy()) {
+                assertRefused(() -> c.createStatement().execute("USE shop"));
+            }
+
+            b = AdminClient.connect(pair.standby.home()).orElseThrow();
+            ImportStatus again = b.startImport(from);
+            assertThat(again.database()).isEqualTo("shop");
+            awaitImported(b);
+            assertThat(pair.standby.shardMaps().current().refusedDatabases()).as("served again").isEmpty();
+            assertServesTheSource(pair, source, ROWS + 1);
+        });
+    }
+
+    @Test
+    void aStandbyPromotedAfterAnImportsCutoverServesTheImportedDatabaseFromItsShards() throws Exception {
+        withImportHaltedAt("AFTER_FLIP", (source, a, pair, from) -> {
 
             ShardMap flipped = pair.primaryMap();
             assertThat(flipped.attached()).as("the source still attached").hasSize(1);
             assertThat(flipped.rules().get("items")).as("items placed on the shards by the cutover")
                     .isEqualTo(new TableRule.Unsharded("items", 0));
-            awaitReplicated(pair, flipped.version());
+            // Semi-sync on: the flip's version and every row before it were acknowledged; nothing to wait for.
             FailoverDuringMoveIT.killHost(pair, a);
 
             String out = pair.promote();
             assertThat(out).contains("shard map: version " + flipped.version());
             assertThat(pair.standby.shardMaps().current().attached()).as("the source dropped").isEmpty();
+            assertThat(pair.standby.shardMaps().current().refusedDatabases()).isEmpty();
             // The import's move, cut short after its flip, is settled by the installed rules (nothing left frozen).
             long moveId = flipped.movingTables().get("items");
             MoveRecord settled = AdminClient.connect(pair.standby.home()).orElseThrow().move(moveId);
             assertThat(settled.origin).isEqualTo("leftover");
             assertThat(settled.phase).as(settled.message).isEqualTo(MovePhase.DONE);
             assertThat(pair.standby.shardMaps().current().movingTables()).as("no table frozen").isEmpty();
-            List<String> expected = rows(source.connect("importer", "imp", "shop"));
-            assertThat(expected).hasSize(ROWS);
+            assertServesTheSource(pair, source, ROWS);
+        });
+    }
+
+    /**
+     * Opt-in ({@code -Dstandby.import.all=true}): the import cut short earlier (catching up after its copy), and the
+     * refused database dropped through the promoted proxy instead of imported again: the name is served again.
+     */
+    @Test
+    void aRefusedDatabaseDroppedThroughThePromotedProxyIsServedAgain() throws Exception {
+        assumeTrue(ALL, "-Dstandby.import.all=true runs the drop of a refused database");
+        withImportHaltedAt("CATCHING_UP", (source, a, pair, from) -> {
+            FailoverDuringMoveIT.killHost(pair, a);
+            assertThat(pair.promote()).contains("database shop refused");
             try (Connection c = pair.standbyProxy()) {
+                assertRefused(() -> c.createStatement().execute("USE shop"));
+                run(c, "DROP DATABASE shop");
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (!pair.standby.shardMaps().current().refusedDatabases().isEmpty()) {
+                    assertThat(System.nanoTime()).as("the refusal lifted after the drop").isLessThan(deadline);
+                    Thread.sleep(50);
+                }
+                assertThatThrownBy(() -> c.createStatement().execute("USE shop")).as("gone, not refused")
+                        .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(1049));
+                run(c, "CREATE DATABASE shop");
                 run(c, "USE shop");
-                assertThat(rows(c)).as("every imported row through the promoted proxy").isEqualTo(expected);
             }
+            assertThat(AdminClient.connect(pair.standby.home()).orElseThrow().status().refusedDatabases()).isEmpty();
+        });
+    }
+
+    private static final boolean ALL = Boolean.getBoolean("standby.import.all");
+
+    private interface Case {
+        void run(StandaloneServer source, CleaveTestHome a, StandbyLayoutIT.Pair pair, String from) throws Exception;
+    }
+
+    /** Runs {@code test} on a pair whose primary's import of a source's database shop waits at {@code point}. */
+    private static void withImportHaltedAt(String point, Case test) throws Exception {
+        Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-standby-import-", StandbyLayoutIT.SEARCHABLE);
+        StandbyLayoutIT.Pair pair = null;
+        try (StandaloneServer source = StandaloneServer.start(List.of());
+             CleaveTestHome a = CleaveTestHome.builder().shards(2).extraYaml(StandbyIT.SHARDING).create()) {
+            String from = createSource(source);
+            pair = importHalted(a, work, from, point);
+            test.run(source, a, pair, from);
         } finally {
             if (pair != null) {
                 pair.close();
@@ -95,15 +185,86 @@ class StandbyImportIT {
         }
     }
 
-    /** Until the standby's default shard holds map version {@code version} and every row of items (semi-sync is off). */
-    private static void awaitReplicated(StandbyLayoutIT.Pair pair, long version) throws Exception {
+    /** The source's database shop with {@link #ROWS} items and the import's account; the URL to import it from. */
+    private static String createSource(StandaloneServer source) throws Exception {
+        source.root("CREATE DATABASE shop; CREATE USER importer@'%' IDENTIFIED BY 'imp';"
+                + " GRANT SELECT, INSERT, UPDATE, DELETE, SHOW VIEW, TRIGGER, RELOAD, REPLICATION CLIENT,"
+                + " REPLICATION SLAVE ON *.* TO importer@'%'; GRANT ALL ON shop.* TO importer@'%'");
+        try (Connection c = source.connect("importer", "imp", "shop"); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE items (id INT NOT NULL PRIMARY KEY, name VARCHAR(40) NOT NULL)");
+            StringBuilder rows = new StringBuilder();
+            for (int i = 1; i <= ROWS; i++) {
+                rows.append(i == 1 ? "" : ",").append('(').append(i).append(",'item ").append(i).append("')");
+            }
+            s.execute("INSERT INTO items VALUES " + rows);
+        }
+        return "mysql://importer:imp@127.0.0.1:" + source.port() + "/shop";
+    }
+
+    /** The pair, semi-sync on, with the primary's import of {@code from} waiting at {@code point} of its cutover. */
+    private static StandbyLayoutIT.Pair importHalted(CleaveTestHome a, Path work, String from, String point)
+            throws Exception {
+        StandbyLayoutIT.Pair pair = StandbyLayoutIT.Pair.start(a, work, c -> { }, "-Dcleave.test.moveHaltAt=" + point,
+                "-Dcleave.test.moveHaltGate=" + work.resolve("never"));
+        try {
+            pair.seed();
+            CleaveJar.Result started = CleaveJar.run(a, "import", "--from", from);
+            assertThat(started.code()).as("an import with a standby counted on: " + started.out()).isZero();
+            FailoverDuringMoveIT.awaitLogged(pair.log, " waits at " + point);
+            return pair;
+        } catch (Exception | AssertionError e) {
+            pair.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Until the standby's default shard applied the import's whole copy (semi-sync acknowledged it; applying may
+     * lag), so that the promotion has a copy to delete.
+     */
+    private static void awaitCopied(StandbyLayoutIT.Pair pair) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         try (Connection b = shard(pair.standby, 0)) {
-            while (MapRows.newestVersion(b) < version
-                    || !single(b, "SELECT COUNT(*) FROM shop.items").equals(String.valueOf(ROWS))) {
-                assertThat(System.nanoTime()).as("the standby replicates the cutover").isLessThan(deadline);
+            while (!single(b, "SELECT COUNT(*) FROM shop.items").equals(String.valueOf(ROWS))) {
+                assertThat(System.nanoTime()).as("the standby applies the import's copy").isLessThan(deadline);
                 Thread.sleep(100);
             }
+        }
+    }
+
+    private static void awaitImported(AdminClient b) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        ImportStatus s = b.importStatus();
+        while (!s.state().equals("done")) {
+            assertThat(s.state()).as(String.valueOf(s.message())).isNotEqualTo("failed");
+            assertThat(System.nanoTime()).as("the import from the promoted home ends: " + s).isLessThan(deadline);
+            Thread.sleep(200);
+            s = b.importStatus();
+        }
+    }
+
+    private interface Call {
+        void run() throws Exception;
+    }
+
+    /** Refused as a database the account may not use, saying why and what to do. */
+    private static void assertRefused(Call call) {
+        assertThatThrownBy(call::run).isInstanceOfSatisfying(SQLException.class, e -> {
+            assertThat(e.getErrorCode()).as(e.getMessage()).isEqualTo(1044);
+            assertThat(e.getSQLState()).isEqualTo("42000");
+            assertThat(e.getMessage()).contains("database 'shop'").contains("cut short by a failover")
+                    .contains("the source still holds the database").contains("cleave import");
+        });
+    }
+
+    /** The promoted proxy answers every one of the source's {@code count} items as the source holds them. */
+    private static void assertServesTheSource(StandbyLayoutIT.Pair pair, StandaloneServer source, int count)
+            throws Exception {
+        List<String> expected = rows(source.connect("importer", "imp", "shop"));
+        assertThat(expected).hasSize(count);
+        try (Connection c = pair.standbyProxy()) {
+            run(c, "USE shop");
+            assertThat(rows(c)).as("every row of the source through the promoted proxy").isEqualTo(expected);
         }
     }
 

@@ -33,7 +33,6 @@ import static io.cleave.e2e.standby.StandbyIT.run;
 import static io.cleave.e2e.standby.StandbyIT.shard;
 import static io.cleave.e2e.standby.StandbyIT.single;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Moves and shard-table with a standby attached, then the primary host lost and the standby promoted:
@@ -91,12 +90,6 @@ class StandbyLayoutIT {
                 load.start(2);
                 load.awaitAcknowledged(30);
                 pair.seed();
-
-                // An import, which a standby cannot follow, is refused while it is attached (a scale it follows:
-                // StandbyScaleIT, StandbyScaleDownIT).
-                assertThatThrownBy(() -> primary.startImport("mysql://root:x@127.0.0.1:1/db")).as("import with a standby")
-                        .isInstanceOfSatisfying(AdminClient.DaemonAnswer.class, e -> assertThat(e.status()).isEqualTo(409))
-                        .hasMessageContaining("a standby is attached (semi-sync on): importing with a standby is not supported");
 
                 MoveRecord first = primary.startMove("branch", DONE_MOVE, 1);
                 awaitPhase(primary, first.id, MovePhase.DONE);

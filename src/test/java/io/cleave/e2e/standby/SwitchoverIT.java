@@ -51,9 +51,7 @@ class SwitchoverIT {
             throws Exception {
         Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-switchover-", StandbyIT.SEARCHABLE);
         Daemon b = null;
-        try (CleaveTestHome home = CleaveTestHome.builder().shards(SHARDS).extraYaml(StandbyIT.sharding(SHARDS))
-                // A replica keeps what it replicates in its own binlog: the switch back starts from there.
-                .serverOption("log_slave_updates", "ON").create();
+        try (CleaveTestHome home = pairHome(SHARDS);
              RunningDaemon a = home.start()) {
             try (Connection c = a.connectProxy("", "")) {
                 BankTransfers.create(c, SHAPE);
@@ -179,6 +177,16 @@ class SwitchoverIT {
             }
             CleaveTestHome.deleteTree(work);
         }
+    }
+
+    /**
+     * The first primary of a pair that switches over: the bank's sharding over {@code shards} shards, and an admin port
+     * of its own (the other home keeps its admin URL, also across a restart of its daemon).
+     */
+    static CleaveTestHome pairHome(int shards) {
+        return CleaveTestHome.builder().shards(shards).extraYaml(StandbyIT.sharding(shards)).adminPort(CleaveTestHome.freePort())
+                // A replica keeps what it replicates in its own binlog: the switch back starts from there.
+                .serverOption("log_slave_updates", "ON").create();
     }
 
     /**

@@ -65,7 +65,7 @@ public final class CleaveTestHome implements AutoCloseable {
         this.proxyPort = b.proxyPort;
         b.proxyOptions.forEach((k, v) -> yaml.append("  ").append(k).append(": ").append(v).append('\n'));
         yaml.append(b.proxyUsers);
-        yaml.append("admin:\n  port: 0\n");
+        yaml.append("admin:\n  port: ").append(b.adminPort).append('\n');
         yaml.append(b.extraYaml);
         Files.writeString(configFile, yaml.toString());
     }
@@ -182,6 +182,7 @@ public final class CleaveTestHome implements AutoCloseable {
         private String proxyUsers = "  users:\n    - name: root\n      password: \"\"\n";
         private String extraYaml = "";
         private int proxyPort = freePort();
+        private int adminPort;
         private RestartPolicy restartPolicy = new RestartPolicy(Duration.ofMillis(200), Duration.ofSeconds(2), 3,
                 Duration.ofMinutes(2), Duration.ofSeconds(30), Duration.ofMinutes(2));
         private ProxyFactory proxy = CleaveProxyService.FACTORY;
@@ -226,6 +227,12 @@ public final class CleaveTestHome implements AutoCloseable {
         /** YAML appended to the generated config, e.g. a {@code sharding:} section. */
         public Builder extraYaml(String yaml) {
             this.extraYaml = yaml.endsWith("\n") ? yaml : yaml + "\n";
+            return this;
+        }
+
+        /** The admin API's port (default 0: any free one at each start). */
+        public Builder adminPort(int port) {
+            this.adminPort = port;
             return this;
         }
 

@@ -271,6 +271,28 @@ public final class AdminClient {
         post("/v1/standby/release", java.util.Map.of(), Duration.ofSeconds(10), com.fasterxml.jackson.databind.JsonNode.class);
     }
 
+    /** Whether this daemon's proxy runs (on a standby: whether it forwards its clients to the primary). */
+    public io.cleave.manager.standby.forwarding.PeerProxy peerProxy() throws IOException {
+        return AdminServer.JSON.readValue(send("GET", "/v1/standby/proxy", HttpRequest.BodyPublishers.noBody(),
+                Duration.ofSeconds(3)), io.cleave.manager.standby.forwarding.PeerProxy.class);
+    }
+
+    /** Stops the proxy of this daemon's home (a standby whose proxy forwards its clients to the primary). */
+    public io.cleave.manager.standby.forwarding.PeerProxy stopForwarding() throws IOException {
+        return post("/v1/standby/proxy/stop", java.util.Map.of(), Duration.ofSeconds(30),
+                io.cleave.manager.standby.forwarding.PeerProxy.class);
+    }
+
+    /**
+     * Tells this daemon's home (the primary of a switchover) that the old primary is gone for good, its proxy with
+     * it: layout changes are taken again without asking it. The old primary it forgot, or null.
+     */
+    public String forgetForwarding() throws IOException {
+        JsonNode forgot = post("/v1/standby/forwarding/forget", java.util.Map.of(), Duration.ofSeconds(10), JsonNode.class)
+                .path("forgot");
+        return forgot.isTextual() ? forgot.asText() : null;
+    }
+
     public io.cleave.manager.standby.StandbyReport standby() throws IOException {
         return AdminServer.JSON.readValue(send("GET", "/v1/standby"), io.cleave.manager.standby.StandbyReport.class);
     }

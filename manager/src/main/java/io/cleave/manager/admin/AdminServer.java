@@ -511,6 +511,23 @@ public final class AdminServer implements AutoCloseable {
         }));
     }
 
+    /**
+     * This home's proxy as the pair's other home asks about it: {@code GET /v1/standby/proxy} (a {@link
+     * io.cleave.manager.standby.forwarding.PeerProxy}); {@code POST /v1/standby/proxy/stop} on a standby whose proxy
+     * forwards its clients to the primary (it was the primary before a switchover) stops that proxy, so that the
+     * primary takes layout changes again. {@code POST /v1/standby/forwarding/forget} on that primary: the operator says
+     * the old primary is gone for good, its proxy with it (it cannot be asked any more).
+     */
+    public void forwarding(Supplier<Object> proxy, java.util.concurrent.Callable<Object> stop,
+                           java.util.concurrent.Callable<Object> forget) {
+        server.createContext("/v1/standby/forwarding/forget", ex -> handle(ex, "POST", true,
+                () -> respondWith(ex, forget, "could not forget the old primary: ")));
+        server.createContext("/v1/standby/proxy", ex -> handle(ex, "GET", true,
+                () -> respond(ex, 200, "application/json", JSON.writeValueAsString(proxy.get()))));
+        server.createContext("/v1/standby/proxy/stop", ex -> handle(ex, "POST", true,
+                () -> respondWith(ex, stop, "could not stop the proxy: ")));
+    }
+
     private static <T> T read(HttpExchange ex, Class<T> type, String expected) {
         try {
             return JSON.readValue(ex.getRequestBody(), type);

@@ -17,10 +17,13 @@ import java.util.List;
  *                    empty when they are alike; null when they could not be compared (a shard is down)
  * @param standby the standby pair this home is part of, its replication per shard; null without one
  * @param coordination who is the pair's primary in etcd, the epoch, this daemon's lease; null without etcd
+ * @param refusedDatabases databases the proxy refuses by name, with why (an import a promotion cut short); empty
+ *                         nearly always
  */
 public record StatusReport(long daemonPid, String home, String startedAt, String serverBinary, boolean ready,
                            String proxy, List<InstanceStatus> instances, List<XaRecovery.InDoubtBranch> inDoubt,
                            DeadlockReport latestDeadlock, String shardsNote, List<String> schemaDrift,
                            io.cleave.manager.standby.StandbyReport standby,
-                           io.cleave.manager.coordination.CoordinationReport coordination) {
+                           io.cleave.manager.coordination.CoordinationReport coordination,
+                           java.util.Map<String, String> refusedDatabases) {
 }

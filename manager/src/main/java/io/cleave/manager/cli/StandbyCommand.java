@@ -22,7 +22,8 @@ import java.util.concurrent.Callable;
 
 /**
  * {@code cleave standby --primary URL --primary-token-file FILE --via LOCATION --home NEWHOME --base-port N
- * --admin-port N --proxy-listen HOST:PORT}; on a primary, {@code cleave standby --semi-sync on|off}.
+ * --admin-port N --proxy-listen HOST:PORT}; on a primary, {@code cleave standby --semi-sync on|off}; on the old
+ * primary of a switchover, {@code cleave standby --stop-forwarding}; on the new one, {@code --forwarding-gone}.
  */
 @Command(name = "standby", mixinStandardHelpOptions = true,
         description = {"Builds a standby of a running primary in a new home: the primary backs up at one cut into --via"
@@ -34,7 +35,11 @@ import java.util.concurrent.Callable;
                 "The config equivalent: --config FILE with a 'standby' section (primary, primary_token_file, via); this"
                         + " home's addresses are then the config's server.base_port, admin.port and proxy.listen.",
                 "--semi-sync on|off, against the primary's home, is the operator's decision while the standby is away:"
-                        + " off lets the primary's blocked commits go on without a standby."})
+                        + " off lets the primary's blocked commits go on without a standby.",
+                "--stop-forwarding, against the old primary's home after a switchover: its proxy, which forwards its"
+                        + " clients to the new primary's shards, stops (the new primary takes layout changes again).",
+                "--forwarding-gone, against the new primary's home: the old primary is gone for good and cannot be"
+                        + " asked; its proxy no longer counts as forwarding."})
 public final class StandbyCommand implements Callable<Integer> {
 
     @Mixin
@@ -84,6 +89,16 @@ public final class StandbyCommand implements Callable<Integer> {
             + " acknowledgements at every commit (on), or not (off).")
     String semiSync;
 
+    @Option(names = "--stop-forwarding", description = "On the old primary of a switchover (now the standby): stop its"
+            + " proxy, which forwards its clients to the primary's shards (move them to the primary's proxy first). The"
+            + " primary refuses layout changes (moves, rebalance, shard-table, scale, import) while it forwards.")
+    boolean stopForwarding;
+
+    @Option(names = "--forwarding-gone", description = "On the primary of a switchover: the old primary is gone for"
+            + " good, its proxy with it, and cannot be asked whether it still forwards: take layout changes again."
+            + " Wrong while its proxy runs: its clients' statements on moved keys would reach the wrong shard.")
+    boolean forwardingGone;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -123,6 +138,20 @@ public final class StandbyCommand implements Callable<Integer> {
             }
             StandbyReport r = options.daemon().semiSync(semiSync.equals("on"));
             out.println("semi-sync " + (r.semiSync() ? "on" : "off") + " on every shard of " + options.home().root());
+            out.flush();
+            return ExitCodes.OK;
+        }
+        if (stopForwarding) {
+            io.cleave.manager.standby.forwarding.PeerProxy p = options.daemon().stopForwarding();
+            out.println(p.runs() ? "the proxy still runs: " + p.state() : "the proxy of " + options.home().root()
+                    + " stopped: the primary takes layout changes again once it has asked (within a few seconds)");
+            out.flush();
+            return ExitCodes.OK;
+        }
+        if (forwardingGone) {
+            String forgot = options.daemon().forgetForwarding();
+            out.println(forgot == null ? "no old primary's proxy was counted as forwarding here"
+                    : "forgot " + forgot + ": layout changes are taken again without asking it");
             out.flush();
             return ExitCodes.OK;
         }

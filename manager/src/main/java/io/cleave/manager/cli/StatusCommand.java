@@ -69,11 +69,21 @@ public final class StatusCommand implements Callable<Integer> {
                 out.printf("%n%s (%s): %s%n", i.name(), i.state(), i.lastError());
             }
         }
+        printRefusedDatabases(report.refusedDatabases(), out);
         printInDoubt(report.inDoubt(), out);
         printLatestDeadlock(report.latestDeadlock(), out);
         printSchemaDrift(report.schemaDrift(), out);
         printStandby(report.standby(), out);
         printCoordination(report.coordination(), out);
+    }
+
+    /** The databases the proxy refuses by name, each with why and what serves it again. */
+    static void printRefusedDatabases(java.util.Map<String, String> refused, PrintWriter out) {
+        if (refused == null || refused.isEmpty()) {
+            return;
+        }
+        out.printf("%nrefused databases (clients naming them get error 1044):%n");
+        new java.util.TreeMap<>(refused).forEach((database, why) -> out.printf("  %s: %s%n", database, why));
     }
 
     /** Who is the pair's primary in etcd, the epoch, and whether this daemon holds the lease (or why it is fenced). */

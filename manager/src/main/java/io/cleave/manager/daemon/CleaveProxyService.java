@@ -60,6 +60,7 @@ public final class CleaveProxyService implements ProxyService {
                 runtime -> runtime.clientProxyProtocol(proxyProtocol));
         server.evaluationLimits(config.evaluate());
         server.runtime().schemaDriftLog(context.schemaDrift());
+        server.runtime().refusedDatabaseDropped(context.refusedDatabaseDropped());
         server.consistentCuts(config.consistentCuts());
         // Idle connections to a shard that restarted are dead: drop them instead of failing a statement on each.
         // While a shard is down, statements any shard can answer go to the others.
@@ -277,6 +278,11 @@ public final class CleaveProxyService implements ProxyService {
     @Override
     public void uniqueKeyBuildsExclude(java.util.function.BooleanSupplier moves) {
         running().runtime().uniqueIndexes().movesUnderWay(moves);
+    }
+
+    @Override
+    public void uniqueKeyChangesRefusedWhile(java.util.function.UnaryOperator<String> why) {
+        running().runtime().uniqueIndexes().refuseChangesWhile(why);
     }
 
     @Override

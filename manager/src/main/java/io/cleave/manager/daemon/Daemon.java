@@ -113,6 +113,8 @@ public final class Daemon implements AutoCloseable {
     private volatile io.cleave.manager.standby.relay.PrimaryProxyRelay relay;
     /** This home's forwarding proxy held for the primary's switchover (made at the first hold). */
     private volatile io.cleave.manager.standby.ForwardingHold forwardingHold;
+    /** The old primary of a switchover whose proxy may still forward here (layout changes wait for it). */
+    private io.cleave.manager.standby.forwarding.ForwardingPeer forwardingPeer;
     private Instant startedAt;
     private boolean closed;
 
@@ -197,8 +199,12 @@ public final class Daemon implements AutoCloseable {
                 moves.refuseWhileScaling(() -> scale != null && scale.running());
                 pairLayout = new io.cleave.manager.standby.layout.PairLayout(home, links, maps,
                         () -> scale != null && scale.running());
-                scale.refuseWhen((from, to) -> pairLayout.guard().scaleRefusal(from, to, primarySide.sinceStandbyContact()));
-                imports.refuseWhen(pairLayout.guard()::importRefusal);
+                // After a switchover the old primary's proxy may forward here by its old map: no layout change then.
+                forwardingPeer = new io.cleave.manager.standby.forwarding.ForwardingPeer(home.state(), this::peerProxy);
+                moves.refuseLayoutChangesWhen(forwardingPeer::refusal);
+                scale.refuseWhen((from, to) -> firstOf(forwardingPeer.refusal("a scale from " + from + " to " + to
+                        + " shards"), () -> pairLayout.guard().scaleRefusal(from, to, primarySide.sinceStandbyContact())));
+                imports.refuseWhen(() -> forwardingPeer.refusal("an import"));
                 String note = scaleNote(config.shards(), provisioned.shardMaps().current().shardCount());
                 if (note != null) {
                     log.info("{}", note);
@@ -415,6 +421,18 @@ public final class Daemon implements AutoCloseable {
             String of = standbyOf();
             return of == null ? null : "this home is a standby of " + of + ": its shards are replicas; run this on the primary";
         });
+        admin.forwarding(this::ownProxy, this::stopForwarding, () -> {
+            // The operator's word that the old primary is gone (its proxy with it): it cannot be asked any more.
+            String forgot = forwardingPeer.peer().orElse(null);
+            io.cleave.manager.standby.forwarding.ForwardingPeer.forget(home.state());
+            if (forgot != null) {
+                log.warn("told that {} is gone for good: layout changes are taken without asking it", forgot);
+            }
+            java.util.Map<String, Object> answer = new java.util.HashMap<>();
+            answer.put("forgot", forgot);
+            return answer;
+        });
+        scheduler.scheduleWithFixedDelay(forwardingPeer::poll, 2, 2, java.util.concurrent.TimeUnit.SECONDS);
         admin.switchover(this::switchover, this::takeOver, this::holdForwarding, () -> {
             io.cleave.manager.standby.ForwardingHold h = forwardingHold;
             if (h != null) {
@@ -483,6 +501,76 @@ public final class Daemon implements AutoCloseable {
         p.leaseGivenUp();
     }
 
+    /** The old primary's daemon, asked whether its proxy still runs (after a switchover it forwarded here). */
+    private io.cleave.manager.standby.forwarding.PeerProxy peerProxy(String url) throws java.io.IOException {
+        // Asked where this home reached it as its primary. The pair's peer record is the standby's own word on its
+        // address, which may name it otherwise (or, once another standby attached, another home): its token is used
+        // only for the same address, else the old primary's token this home kept as its standby.
+        java.util.Optional<io.cleave.manager.standby.PairPeer> peer = io.cleave.manager.standby.PairPeer.of(home)
+                .filter(p -> p.url().equals(url));
+        String token = peer.isPresent() ? peer.get().token() : io.cleave.manager.standby.PairPeer.primaryToken(home);
+        return io.cleave.manager.admin.AdminClient.remote(url, token).peerProxy();
+    }
+
+    /** This home's proxy, for the pair's other home: whether it runs, and whether it forwards to the primary. */
+    private io.cleave.manager.standby.forwarding.PeerProxy ownProxy() {
+        ProxyService p = proxy;
+        boolean forwarding = false;
+        if (p != null) {
+            try {
+                forwarding = p.switching().forwarding();
+            } catch (RuntimeException e) {
+                // closing meanwhile: it runs until it has closed
+            }
+        }
+        return new io.cleave.manager.standby.forwarding.PeerProxy(p != null, forwarding, proxyState);
+    }
+
+    /**
+     * {@code cleave standby --stop-forwarding}: on a standby whose proxy forwards its clients to the primary (this home
+     * was the primary before a switchover), the proxy stops; its clients must be on the primary's proxy by then. The
+     * primary takes layout changes again once it has asked. Refused on a primary, whose proxy serves its clients.
+     */
+    private io.cleave.manager.standby.forwarding.PeerProxy stopForwarding() {
+        synchronized (promoting) {
+            String of = standbyOf();
+            if (of == null) {
+                throw new IllegalStateException("this home is not a standby: its proxy serves its clients and is not"
+                        + " stopped (stop forwarding on the old primary of a switchover, the pair's standby)");
+            }
+            ProxyService p = proxy;
+            if (p != null) {
+                proxy = null;
+                forwardingHold = null;
+                p.close();
+                log.info("the proxy, which forwarded its clients to {}'s shards, stopped", of);
+            }
+            proxyState = "standby of " + of + ": the primary serves clients";
+            // The port is free: it relays to the primary's proxy, as a standby's does.
+            startRelay();
+            return ownProxy();
+        }
+    }
+
+    /**
+     * Why {@code what}, a change of the global unique keys, is refused now, or null: the other proxy of a switched-over
+     * pair (this home's forwarding to the primary, or the old primary's forwarding here) loaded its keys at its start
+     * and would not learn the change, so its writes would not claim a new key's values.
+     */
+    private String uniqueKeyChangeRefusal(String what) {
+        if (ownProxy().forwarding()) {
+            return "this home's proxy forwards its clients to the primary's shards (this home was the primary before a"
+                    + " switchover): the primary's proxy would not learn " + what + " here, and its writes would not"
+                    + " claim a new key's values. Move the clients to the primary's proxy, stop this one ('cleave standby"
+                    + " --stop-forwarding'), and run it through the primary's";
+        }
+        return forwardingPeer.knownRefusal(what);
+    }
+
+    private static String firstOf(String refused, java.util.function.Supplier<String> next) {
+        return refused != null ? refused : next.get();
+    }
+
     /** Why the home cannot switch over now (a move, scale, import or backup under way), or null. */
     private String switchoverRefusal() {
         if (!moves.active().isEmpty()) {
@@ -494,6 +582,17 @@ public final class Daemon implements AutoCloseable {
         var running = imports.last().filter(i -> !i.state().equals("done") && !i.state().equals("failed"));
         if (running.isPresent()) {
             return "an import is under way (" + running.get().state() + ")";
+        }
+        java.util.List<io.cleave.router.shardmap.AttachedShard> attached = moves.environment().maps().current().attached();
+        if (!attached.isEmpty()) {
+            // A failed import leaves its source attached and serving: the standby cannot reach it, and taking over
+            // would drop the import (UnfinishedImport) and refuse the database until it is imported again.
+            return "a server is attached for an import (" + attached.get(0).label() + ", its import failed: 'cleave import"
+                    + " --status'): the standby cannot reach it; import from it again to finish the import first";
+        }
+        String unsettled = pairLayout.guard().movesInMap();
+        if (unsettled != null) {
+            return unsettled;
         }
         String backup = backups.underWay();
         if (backup != null) {
@@ -622,6 +721,7 @@ public final class Daemon implements AutoCloseable {
             // The other home is lost, its proxy with it (one that forwarded here after a switchover included): the
             // branches it left prepared are settled here by the replicated decisions, not left to it.
             io.cleave.manager.standby.ForwardingProxies.clear(home);
+            io.cleave.manager.standby.forwarding.ForwardingPeer.forget(home.state());
             ProxyService forwarding = proxy;
             if (forwarding != null && forwarding.switching().forwarding()) {
                 // An old primary of a switchover: its proxy forwards its clients to the lost primary's shards. It
@@ -825,6 +925,7 @@ public final class Daemon implements AutoCloseable {
             }
             proxy = service;
             service.uniqueKeyBuildsExclude(() -> moves != null && moves.busy());
+            service.uniqueKeyChangesRefusedWhile(this::uniqueKeyChangeRefusal);
             proxyState = service.describe();
             if (coordination != null) {
                 service.leaseUntil(coordination.fenceDeadline());
@@ -884,7 +985,24 @@ public final class Daemon implements AutoCloseable {
         List<ShardEndpoint> shards = new ArrayList<>(shardEndpoints());
         imports.attachedEndpoint().ifPresent(shards::add);
         return new ProxyContext(config.proxy(), config.sharding().topology(), provisioned.shardMaps(), shards,
-                instanceEvents(), registry, home.state(), home.run(), driftJournal);
+                instanceEvents(), registry, home.state(), home.run(), driftJournal,
+                database -> scheduler.execute(() -> serveAgain(database)));
+    }
+
+    /**
+     * A database the shard map refused (an import a promotion cut short before its cutover) was dropped on every
+     * shard by a client: the name is served again (a new database of that name holds nothing of the import).
+     */
+    private void serveAgain(String database) {
+        MoveService m = moves;
+        if (m == null) {
+            return;
+        }
+        try {
+            io.cleave.manager.standby.layout.UnfinishedImport.dropped(m.environment().maps(), database);
+        } catch (RuntimeException e) {
+            log.warn("database {} was dropped but is still refused: {}", database, e.getMessage());
+        }
     }
 
     /** One endpoint per supervised shard, in index order. */
@@ -975,7 +1093,8 @@ public final class Daemon implements AutoCloseable {
                 provisioned == null ? null : provisioned.binary().describe(), ready, proxyNow, instances,
                 inDoubtOrNull(), proxy == null ? null : proxy.latestDeadlock(), note,
                 withSchemas && ready ? schemaDrift() : null, replication == null ? null : replication.report(),
-                coordinationReport());
+                coordinationReport(), provisioned == null ? java.util.Map.of()
+                : provisioned.shardMaps().current().refusedDatabases());
     }
 
     /** The pair as etcd and this daemon see it, with the shards whose read_only has not taken yet; null without etcd. */

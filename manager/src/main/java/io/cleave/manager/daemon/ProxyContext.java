@@ -17,10 +17,12 @@ import java.util.List;
  * @param stateDir      the home's private state directory (a generated TLS pair goes here)
  * @param runDir        the home's run directory (the default Unix socket goes here)
  * @param schemaDrift   where structure changes that applied on some shards only are recorded
+ * @param refusedDatabaseDropped told (on an event loop) of a database the shard map refused that a client dropped
  */
 public record ProxyContext(ProxyConfig proxy, Topology topology, ShardMapHolder shardMaps, List<ShardEndpoint> shards,
                            InstanceEvents instanceEvents, MeterRegistry meterRegistry, Path stateDir, Path runDir,
-                           io.cleave.proxy.server.SchemaDriftLog schemaDrift) {
+                           io.cleave.proxy.server.SchemaDriftLog schemaDrift,
+                           java.util.function.Consumer<String> refusedDatabaseDropped) {
 
     public ProxyContext {
         shards = List.copyOf(shards);

@@ -60,6 +60,13 @@ public interface ProxyService extends AutoCloseable {
     default void uniqueKeyBuildsExclude(java.util.function.BooleanSupplier moves) {
     }
 
+    /**
+     * A change of the global unique keys (a build, a table declaring or dropping keys) is refused while {@code why},
+     * given what the change is, says why (else null).
+     */
+    default void uniqueKeyChangesRefusedWhile(java.util.function.UnaryOperator<String> why) {
+    }
+
     /** {@code index}'s lookup was filled by a move's cutover that sharded its table: enforce it fully. */
     default void uniqueKeyComplete(io.cleave.router.unique.UniqueIndex index) {
     }

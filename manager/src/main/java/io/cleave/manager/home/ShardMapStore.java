@@ -29,7 +29,7 @@ import java.util.TreeSet;
 /**
  * The shard map persisted in {@code state/shard-map.json} (version, shard count, bucket
  * assignments, split ranges, ghosts, table rules set at run time, attached servers, tables being
- * copied). It is written at first start from the config and read back afterwards: once data sits
+ * copied, databases refused by name). It is written at first start from the config and read back afterwards: once data sits
  * on shards, the file, not the config, says how many shards there are, where each bucket lives and
  * how the tables it names are sharded. Every version is written durably (fsynced, then renamed
  * into place) before it is published.
@@ -137,8 +137,10 @@ public final class ShardMapStore {
         }
         Map<String, Long> moving = new LinkedHashMap<>();
         root.path("moving_tables").fields().forEachRemaining(e -> moving.put(e.getKey(), e.getValue().asLong()));
+        Map<String, String> refused = new LinkedHashMap<>();
+        root.path("refused_databases").fields().forEachRemaining(e -> refused.put(e.getKey(), e.getValue().asText()));
         return new ShardMap(root.path("version").asLong(), root.path("shard_count").asInt(), assignments, split,
-                ghosts, rules, attached, moving);
+                ghosts, rules, attached, moving, refused);
     }
 
     /** The shard count the state holds, when a map was written. */
@@ -233,6 +235,10 @@ public final class ShardMapStore {
         if (!map.movingTables().isEmpty()) {
             ObjectNode moving = root.putObject("moving_tables");
             new java.util.TreeMap<>(map.movingTables()).forEach(moving::put);
+        }
+        if (!map.refusedDatabases().isEmpty()) {
+            ObjectNode refused = root.putObject("refused_databases");
+            new java.util.TreeMap<>(map.refusedDatabases()).forEach(refused::put);
         }
         try {
             return JSON.writeValueAsBytes(root);

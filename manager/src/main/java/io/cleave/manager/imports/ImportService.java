@@ -95,7 +95,10 @@ public final class ImportService implements AutoCloseable {
         steps.go();
     }
 
-    /** Refuses every import (409) while {@code reason} names why (a standby attached). */
+    /**
+     * Refuses every import (409) while {@code reason} names why (the old primary's proxy, after a switchover, still
+     * forwards here by its own map, which would not route to the source).
+     */
     public void refuseWhen(java.util.function.Supplier<String> reason) {
         this.refusal = reason;
     }
@@ -219,7 +222,10 @@ public final class ImportService implements AutoCloseable {
         registry.add(url.endpoint(r.shard));
         if (!maps.current().isAttached(r.shard)) {
             maps.update(m -> {
-                ShardMap next = m.withAttached(r.source);
+                // A database a promotion refused (this home's old primary's import of it, cut short) is served again:
+                // from the source now, as the import's rules say.
+                ShardMap next = m.refusedDatabases().containsKey(r.database) ? m.withoutRefusedDatabase(r.database)
+                        .withAttached(r.source) : m.withAttached(r.source);
                 for (String name : names(r)) {
                     next = next.withRule(new TableRule.Unsharded(name, r.shard));
                 }

@@ -31,6 +31,8 @@ public final class MoveService implements AutoCloseable {
     private volatile BooleanSupplier scaling = () -> false;
     /** Whether the proxy is building a global unique key's lookup: rows changing shards meanwhile could be missed. */
     private volatile java.util.function.BooleanSupplier uniqueKeyBuilds = () -> false;
+    /** Why a change of the layout is refused now (given what it is), or null: see {@link #refuseLayoutChangesWhen}. */
+    private volatile java.util.function.UnaryOperator<String> layoutRefusal = what -> null;
     private final ExecutorService runner = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "mover");
         t.setDaemon(true);
@@ -98,10 +100,32 @@ public final class MoveService implements AutoCloseable {
     }
 
     /**
-     * Plans, journals and queues a move; returns it as planned. An operator's move ({@code origin}
-     * "cli") is refused while a scale runs; any move while a global unique key's lookup is built.
+     * From now on every new move (whatever asked for it: an operator, rebalancing, a scale, an import) is refused
+     * while {@code refusal}, given what the move is, says why: asked before the move is planned, outside this
+     * service's lock (the answer may take a round trip to another home).
      */
-    public synchronized MoveRecord start(String keyspace, String keys, int target, String origin) {
+    public void refuseLayoutChangesWhen(java.util.function.UnaryOperator<String> refusal) {
+        this.layoutRefusal = refusal;
+    }
+
+    private void refuseLayoutChange(String what) {
+        String refused = layoutRefusal.apply(what);
+        if (refused != null) {
+            throw new MoveRefused(MoveRefused.Kind.CONFLICT, refused);
+        }
+    }
+
+    /**
+     * Plans, journals and queues a move; returns it as planned. An operator's move ({@code origin}
+     * "cli") is refused while a scale runs; any move while a global unique key's lookup is built, or while
+     * {@link #refuseLayoutChangesWhen} says so.
+     */
+    public MoveRecord start(String keyspace, String keys, int target, String origin) {
+        refuseLayoutChange("a move of keys " + keys + " of " + keyspace);
+        return startChecked(keyspace, keys, target, origin);
+    }
+
+    private synchronized MoveRecord startChecked(String keyspace, String keys, int target, String origin) {
         refuseDuringUniqueKeyBuild();
         refuseOverUnknownMoves();
         if (origin.equals("cli")) {
@@ -134,10 +158,15 @@ public final class MoveService implements AutoCloseable {
      * Journals and queues a move of whole tables planned elsewhere (import, shard-table, scale), under
      * {@code reserved} when the planner reserved an id (see {@link #reserveId}), else the next one.
      */
-    public synchronized MoveRecord startTables(MoveRecord planned, long reserved) {
+    public MoveRecord startTables(MoveRecord planned, long reserved) {
         if (planned.kind != MoveKind.TABLES) {
             throw new IllegalArgumentException("not a move of tables");
         }
+        refuseLayoutChange("a move of tables");
+        return startTablesChecked(planned, reserved);
+    }
+
+    private synchronized MoveRecord startTablesChecked(MoveRecord planned, long reserved) {
         refuseDuringUniqueKeyBuild();
         refuseOverUnknownMoves();
         for (MoveRecord m : unended()) {

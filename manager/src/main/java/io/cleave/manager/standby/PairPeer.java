@@ -53,7 +53,7 @@ public record PairPeer(String url, String token) {
     }
 
     /** The primary's admin token as a standby keeps it. */
-    static String primaryToken(CleaveHome home) throws IOException {
+    public static String primaryToken(CleaveHome home) throws IOException {
         return Files.readString(home.state().resolve(ReplicationMonitor.PRIMARY_TOKEN)).trim();
     }
 

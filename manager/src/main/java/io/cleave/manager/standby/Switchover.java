@@ -251,6 +251,8 @@ public final class Switchover {
             StandbyState.file(home).save(new StandbyState(HostRole.STANDBY, p.answer.epoch(), peer.url(), false));
             PairPeer.saveAsPrimary(home, peer.token());
             PairPeer.forget(home);
+            // This home's proxy forwards to the new primary now: the other home's proxy, if it still ran, serves its own.
+            io.cleave.manager.standby.forwarding.ForwardingPeer.forget(home.state());
             proxy.forwardTo(p.answer.shards(), p.answer.sockets(), p.answer.user(), p.answer.password());
         } catch (IOException | RuntimeException e) {
             // The standby is the primary now: the held statements must not run on this home's shards.

@@ -74,6 +74,8 @@ public final class TakeOver {
         claim.take(state.epoch());
         // Known before the promotion, so a proxy started from here on leaves the forwarding proxy's branches alone.
         ForwardingProxies.add(home, request.forwardingRun());
+        // And that proxy routes by the map it has now: no layout change here until it stops (before this home is primary).
+        io.cleave.manager.standby.forwarding.ForwardingPeer.mark(home.state(), state.primary());
         ReplicationAccount account = ReplicationAccount.adopt(home, request.replicationPassword());
         // The old primary's proxy forwards its clients here next; from another host it logs in with an account of its own.
         java.util.Optional<PeerShardAccount> peer = PeerShardAccount.forPeer(request.peerHost(), account.password());

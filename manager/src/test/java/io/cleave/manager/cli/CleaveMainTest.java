@@ -81,6 +81,16 @@ class CleaveMainTest {
     }
 
     @Test
+    void standbyStopsAForwardingProxyOrForgetsAGoneOneThroughTheHomesDaemon() {
+        assertThat(run(CleaveMain.commandLine(), "standby", "--help")).isZero();
+        assertThat(out.toString()).contains("--stop-forwarding", "--forwarding-gone");
+        assertThat(run(CleaveMain.commandLine(), "standby", "--home", tmp.toString(), "--stop-forwarding"))
+                .isEqualTo(ExitCodes.NO_DAEMON);
+        assertThat(run(CleaveMain.commandLine(), "standby", "--home", tmp.toString(), "--forwarding-gone"))
+                .isEqualTo(ExitCodes.NO_DAEMON);
+    }
+
+    @Test
     void promoteTakesOnlyTheHomeAndSaysItDoesNotFence() {
         assertThat(run(CleaveMain.commandLine(), "promote", "--help")).isZero();
         assertThat(out.toString()).startsWith("Usage: cleave promote").contains("--home=DIR",

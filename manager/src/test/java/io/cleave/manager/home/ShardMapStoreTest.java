@@ -111,6 +111,22 @@ class ShardMapStoreTest {
     }
 
     @Test
+    void refusedDatabasesAreKeptWithTheMap() throws Exception {
+        CleaveConfig tpcc = ConfigLoader.load(Path.of("..", "config", "tpcc.yaml"));
+        ShardMapStore store = new ShardMapStore(tmp.resolve("shard-map.json"));
+        ShardMap refused = store.loadOrCreate(tpcc.sharding(), tpcc.source())
+                .withRefusedDatabase("Shop", "its import was cut short").withRefusedDatabase("crm", "so was this one");
+        store.save(refused, tpcc.sharding().topology());
+        ShardMap back = store.loadOrCreate(tpcc.sharding(), tpcc.source());
+        assertThat(back).isEqualTo(refused);
+        assertThat(back.refusedDatabases()).containsOnlyKeys("Shop", "crm").containsEntry("Shop", "its import was cut short");
+        ShardMap served = back.withoutRefusedDatabase("Shop");
+        store.save(served, tpcc.sharding().topology());
+        assertThat(store.loadOrCreate(tpcc.sharding(), tpcc.source()).refusedDatabases()).containsOnlyKeys("crm");
+        assertThat(served).isNotEqualTo(back.asVersion(served.version()));
+    }
+
+    @Test
     void secretsAreOwnerOnlyAndStable() throws Exception {
         Path file = tmp.resolve("state/secret");
         String secret = Secrets.readOrCreate(file);

@@ -1,11 +1,6 @@
 package io.cleave.manager.move;
 
-import io.cleave.manager.config.CleaveConfig;
-import io.cleave.manager.config.ConfigLoader;
-import io.cleave.manager.home.ShardMapStore;
-import io.cleave.manager.unique.KeyRegistry;
 import io.cleave.router.shardmap.ShardMap;
-import io.cleave.router.shardmap.ShardMapHolder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,15 +21,10 @@ class UnknownMovesTest {
 
     @Test
     void movesAreRefusedWhileTheMapHoldsRowsOfAMoveWithoutARecord() throws Exception {
-        CleaveConfig tpcc = ConfigLoader.load(Path.of("..", "config", "tpcc.yaml"));
-        ShardMapStore store = new ShardMapStore(tmp.resolve("shard-map.json"));
-        ShardMapHolder holder = new ShardMapHolder(store.loadOrCreate(tpcc.sharding(), tpcc.source()));
-        MapUpdates maps = new MapUpdates(holder, store, tpcc.sharding().topology());
+        MapUpdates maps = OfflineMoves.maps(tmp);
         // The old primary's shard-table (move 7) was copying when this home was promoted.
         maps.update(m -> m.withMovingTables(List.of("item"), 7));
-        MoveService moves = new MoveService(new MoveEnvironment(new ShardLinks(List.of()), maps, () -> null,
-                new MoveJournal(tmp), MoveSettings.fromSystemProperties(), MoveMetrics.none(), MoveHooks.NONE,
-                KeyRegistry.NONE));
+        MoveService moves = OfflineMoves.service(tmp, maps);
 
         assertThat(moves.reserveId()).as("ids after every id the map names").isEqualTo(8);
         assertThatThrownBy(() -> moves.start("warehouse", "1-5", 1, "cli")).isInstanceOfSatisfying(MoveRefused.class,

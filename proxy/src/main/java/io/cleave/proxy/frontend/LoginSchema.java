@@ -43,6 +43,7 @@ final class LoginSchema extends SessionLegs {
      */
     static void admit(Session session, String database, Consumer<ErrPacket> then) {
         ErrPacket fenced = session.runtime().primaryFence().refusal();
+        ErrPacket refused = RefusedDatabases.refusal(session, database);
         if (fenced != null) {
             then.accept(fenced);
         } else if (database == null || database.isEmpty()) {
@@ -50,6 +51,9 @@ final class LoginSchema extends SessionLegs {
         } else if (io.cleave.proxy.accounts.CleaveSchema.isCleave(database)) {
             then.accept(new ErrPacket(DATABASE_ACCESS_DENIED, "42000", io.cleave.proxy.accounts.CleaveSchema.refusal(
                     session.account().account().name().toString())));
+        } else if (refused != null) {
+            // An import a promotion cut short: its rows are on the source only (RefusedDatabases).
+            then.accept(refused);
         } else {
             check(session, error -> then.accept(refuses(error) ? error : null));
         }

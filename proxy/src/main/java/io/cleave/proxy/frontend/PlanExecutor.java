@@ -63,9 +63,13 @@ final class PlanExecutor {
      */
     void run(Command command, Runnable rerun) {
         Plan plan = command.plan() instanceof Plan.MultiStatement m ? m.plan() : command.plan();
-        String refusal = MovingTables.ddlRefusal(plan, command.analysis(), session.runtime().shardMaps().current(),
-                session.runtime().topology());
-        if (refusal != null) {
+        io.cleave.router.shardmap.ShardMap map = session.runtime().shardMaps().current();
+        String refusal = MovingTables.ddlRefusal(plan, command.analysis(), map, session.runtime().topology());
+        io.cleave.proxy.protocol.packet.server.ErrPacket refusedDatabase = RefusedDatabases.refusal(session, map,
+                command.analysis().tokens());
+        if (refusedDatabase != null) {
+            command.refuse(refusedDatabase.errorCode(), refusedDatabase.sqlState(), refusedDatabase.message());
+        } else if (refusal != null) {
             command.refuse(refusal);
         } else if (session.runtime().cutover().admit(participant, plan, command.values(), rerun)) {
             if (session.transaction().applicationXid() != null && (ImplicitCommit.before(plan)

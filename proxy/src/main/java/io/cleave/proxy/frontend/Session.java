@@ -341,20 +341,26 @@ final class Session {
     }
 
     /**
-     * A statement of this session dropped a schema. If it was the session's current one, the
-     * session has none now, as on a server. (MariaDB flags any DROP DATABASE, so the statement says which.)
+     * A statement of this session dropped a schema (on every shard). If it was the session's current one, the
+     * session has none now, as on a server. (MariaDB flags any DROP DATABASE, so the statement says which.) If the
+     * shard map refused it ({@link RefusedDatabases}), the runtime is told: the name is free again.
      */
     void databaseDropped(Command command) {
         String schema = settings.schema();
-        if (schema == null || command.command() != io.cleave.proxy.protocol.packet.client.CommandCode.QUERY
+        java.util.Map<String, String> refused = runtime.shardMaps().current().refusedDatabases();
+        if (schema == null && refused.isEmpty() || command.command() != io.cleave.proxy.protocol.packet.client.CommandCode.QUERY
                 || command.payload() == null) {
             return;
         }
         ByteBuf p = command.payload();
         byte[] sql = new byte[p.readableBytes() - 1];
         p.getBytes(p.readerIndex() + 1, sql);
-        if (schema.equals(DroppedSchema.of(sql, sqlMode))) {
+        String dropped = DroppedSchema.of(sql, sqlMode);
+        if (dropped != null && dropped.equals(schema)) {
             settings(settings.withSchema(null));
+        }
+        if (dropped != null && refused.containsKey(dropped)) {
+            runtime.refusedDatabaseDropped().accept(dropped);
         }
     }
 

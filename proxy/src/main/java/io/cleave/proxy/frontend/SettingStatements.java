@@ -190,6 +190,11 @@ final class SettingStatements {
             command.refuse(1044, "42000", CleaveSchema.refusal(session.account().account().name().toString()));
             return;
         }
+        io.cleave.proxy.protocol.packet.server.ErrPacket refused = RefusedDatabases.refusal(session, schema);
+        if (refused != null) {
+            command.refuse(refused.errorCode(), refused.sqlState(), refused.message());
+            return;
+        }
         byte[] sql = ("USE `" + schema.replace("`", "``") + "`").getBytes(StandardCharsets.UTF_8);
         SessionSettings after = session.settings().withSchema(schema);
         new MultiExchange(new CommandLegs(session, command), false, results -> {

@@ -103,8 +103,18 @@ final class UniqueDdl {
     private record Addition(TableName table, Ddl.KeyDef key, List<Ddl.KeyDef> added, TableRule.Sharded rule) {
     }
 
-    /** Why the statement may not run (a rename of a table whose lookups are named after it), or null. */
+    /**
+     * Why the statement may not run, or null: it would change the global unique keys while another proxy serving
+     * these shards cannot learn it, or it renames a table whose lookups are named after it.
+     */
     String refusal() {
+        String changing = changesKeys();
+        if (changing != null) {
+            String refused = session.runtime().uniqueIndexes().changeRefusal(changing);
+            if (refused != null) {
+                return refused;
+            }
+        }
         boolean renames = ddl instanceof Ddl.RenameTable || ddl instanceof Ddl.AlterTable at && at.renameTo() != null;
         if (!renames) {
             return null;
@@ -117,6 +127,35 @@ final class UniqueDdl {
             }
         }
         return null;
+    }
+
+    /**
+     * What the statement changes of the global unique keys, or null when nothing: a sharded table created with a key
+     * (or one copied, LIKE or AS, whose keys are not known before), a key added, or tables or a database dropped,
+     * altered or renamed that have keys. TRUNCATE only empties lookups.
+     */
+    private String changesKeys() {
+        if (addition != null) {
+            return "a global unique key's build";
+        }
+        if (ddl instanceof Ddl.CreateTable ct) {
+            String column = ((TableRule.Sharded) session.runtime().topology().ruleFor(ct.table().name())).column();
+            boolean declares = ct.like() != null || ct.asQuery() != null
+                    || ct.columns().stream().anyMatch(c -> (c.unique() || c.primaryKey()) && !c.name().value().equalsIgnoreCase(column))
+                    || ct.keys().stream().anyMatch(k -> (k.type() == Ddl.KeyType.UNIQUE || k.type() == Ddl.KeyType.PRIMARY)
+                    && k.columns().stream().noneMatch(column::equalsIgnoreCase));
+            return declares ? "a sharded table created with a global unique key" : null;
+        }
+        if (ddl instanceof Ddl.TruncateTable || ddl instanceof Ddl.CreateIndex) {
+            return null;
+        }
+        if (ddl instanceof Ddl.Database db) {
+            String schema = db.name().value();
+            return db.kind() == StatementKind.DROP_DATABASE && session.runtime().uniqueIndexes().all().stream()
+                    .anyMatch(i -> i.schema().equalsIgnoreCase(schema)) ? "a database with global unique keys dropped" : null;
+        }
+        List<TableName> tables = ddl instanceof Ddl.RenameTable rt ? rt.from() : ddl.tables();
+        return tables.stream().anyMatch(t -> !indexes(t).isEmpty()) ? "a change of a table with global unique keys" : null;
     }
 
     /** The table's rule when {@code ci} adds a unique key of columns without its sharding column, else null. */

@@ -60,6 +60,7 @@ public final class ProxyRuntime {
     /** Who may name a client's address with a PROXY protocol header; read as each client connects. */
     private volatile io.cleave.proxy.proxyprotocol.ProxyProtocolPolicy clientProxyProtocol =
             io.cleave.proxy.proxyprotocol.ProxyProtocolPolicy.OFF;
+    private volatile java.util.function.Consumer<String> refusedDatabaseDropped = name -> { };
     /**
      * Distinguishes this run's XA ids from an earlier run's (whose in-doubt branches recovery
      * settles); its random part, recorded in cleave.runs, is what cleave.decide checks a decision by.
@@ -175,6 +176,18 @@ public final class ProxyRuntime {
 
     public void schemaDriftLog(SchemaDriftLog log) {
         this.schemaDriftLog = log;
+    }
+
+    /**
+     * Told (on an event loop: it must not block) the name of a database the shard map refused once a client dropped
+     * it on every shard, so that whoever keeps the map serves the name again.
+     */
+    public java.util.function.Consumer<String> refusedDatabaseDropped() {
+        return refusedDatabaseDropped;
+    }
+
+    public void refusedDatabaseDropped(java.util.function.Consumer<String> listener) {
+        this.refusedDatabaseDropped = listener;
     }
 
     public String runId() {

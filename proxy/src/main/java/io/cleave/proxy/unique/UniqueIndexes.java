@@ -55,6 +55,11 @@ public final class UniqueIndexes {
     /** Builds under way, counted before they look at moves ({@link #startBuild}). */
     private final AtomicInteger builds = new AtomicInteger();
     private volatile BooleanSupplier movesUnderWay = () -> false;
+    /**
+     * Why a change of the keys ({@code what}: a build, a table declaring or dropping keys) is refused now besides a
+     * move (another home's proxy serving these shards would not learn it), or null.
+     */
+    private volatile java.util.function.UnaryOperator<String> changesRefused = what -> null;
 
     /** The catalog could not be read: writes to sharded tables wait for {@link #load}. */
     public void unknown() {
@@ -86,8 +91,22 @@ public final class UniqueIndexes {
     }
 
     /**
+     * What tells why the keys may not change now (given what the change is), or null: another home's proxy serving
+     * these shards too loaded its keys at its start and learns none added or dropped here, so its writes would not
+     * claim a new key's values.
+     */
+    public void refuseChangesWhile(java.util.function.UnaryOperator<String> why) {
+        this.changesRefused = why;
+    }
+
+    /** Why {@code what} (a statement declaring or dropping keys) is refused now, or null. */
+    public String changeRefusal(String what) {
+        return changesRefused.apply(what);
+    }
+
+    /**
      * Starts the build of {@code index}'s lookup: from now on writes claim its values, reads are
-     * not routed by it. Returns why it may not start (a move is under way), or null.
+     * not routed by it. Returns why it may not start (a move is under way, or {@link #refuseChangesWhile}), or null.
      */
     public String startBuild(UniqueIndex index) {
         builds.incrementAndGet();
@@ -95,6 +114,11 @@ public final class UniqueIndexes {
             builds.decrementAndGet();
             return "a move is under way: rows changing shards while the lookup of " + index.name()
                     + " is built could be missed; add the key once the move has ended";
+        }
+        String refused = changesRefused.apply("a global unique key's build");
+        if (refused != null) {
+            builds.decrementAndGet();
+            return refused;
         }
         building.add(index);
         add(index);

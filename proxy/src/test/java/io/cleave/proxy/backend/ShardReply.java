@@ -33,11 +33,16 @@ public sealed interface ShardReply {
     }
 
     static ShardReply ok() {
-        return new Ok(0, 0);
+        return new Ok(0, 0, 0);
+    }
+
+    /** OK with {@code flags} in its status besides the connection's (SERVER_STATUS_DB_DROPPED after a DROP DATABASE). */
+    static ShardReply ok(int flags) {
+        return new Ok(0, 0, flags);
     }
 
     static ShardReply ok(long affectedRows, long lastInsertId) {
-        return new Ok(affectedRows, lastInsertId);
+        return new Ok(affectedRows, lastInsertId, 0);
     }
 
     static ShardReply error(int code, String sqlState, String message) {
@@ -92,10 +97,10 @@ public sealed interface ShardReply {
         return deprecateEof ? c.with(Capabilities.DEPRECATE_EOF) : c;
     }
 
-    record Ok(long affectedRows, long lastInsertId) implements ShardReply {
+    record Ok(long affectedRows, long lastInsertId, int flags) implements ShardReply {
         @Override
         public int write(ByteBuf out, int sequence, int status, boolean deprecateEof) {
-            FakeShard.writeFrame(out, sequence, b -> OkPacket.of(affectedRows, lastInsertId, status, 0)
+            FakeShard.writeFrame(out, sequence, b -> OkPacket.of(affectedRows, lastInsertId, status | flags, 0)
                     .write(b, capabilities(deprecateEof)));
             return sequence + 1;
         }

@@ -43,6 +43,20 @@ class UniqueIndexesTest {
     }
 
     @Test
+    void aBuildRefusedWhileAnotherHomesProxyForwardsLeavesNoKey() {
+        UniqueIndexes indexes = new UniqueIndexes();
+        java.util.concurrent.atomic.AtomicReference<String> refused = new java.util.concurrent.atomic.AtomicReference<>(
+                "the other home's proxy forwards here: ");
+        indexes.refuseChangesWhile(what -> refused.get() == null ? null : refused.get() + what);
+        assertThat(indexes.startBuild(EMAIL)).isEqualTo("the other home's proxy forwards here: a global unique key's build");
+        assertThat(indexes.of("gu", "users")).isEmpty();
+        assertThat(indexes.buildsUnderWay()).isFalse();
+        refused.set(null);
+        assertThat(indexes.startBuild(EMAIL)).isNull();
+        assertThat(indexes.of("gu", "users")).containsExactly(EMAIL);
+    }
+
+    @Test
     void aBuildAnEarlierRunLeftRefusesWritesUntilTheKeyIsDropped() {
         UniqueIndexes indexes = new UniqueIndexes();
         indexes.load(List.of(EMAIL), List.of(List.of("GU", "users", "EMAIL")));

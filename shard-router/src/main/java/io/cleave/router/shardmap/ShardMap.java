@@ -45,6 +45,7 @@ public final class ShardMap {
     private final Map<String, TableRule> rules;
     private final List<AttachedShard> attached;
     private final Map<String, Long> movingTables;
+    private final Map<String, String> refused;
     private final Map<String, int[]> owners;
     /** The routing topology last derived from this map, and the configured one it was derived from. */
     private volatile Topology routing;
@@ -59,14 +60,21 @@ public final class ShardMap {
         this(version, shardCount, bucketShards, splitRanges, ghosts, Map.of(), List.of(), Map.of());
     }
 
+    public ShardMap(long version, int shardCount, Map<String, int[]> bucketShards,
+                    Map<String, RangeShardFunction> splitRanges, List<Ghost> ghosts, Map<String, TableRule> rules,
+                    List<AttachedShard> attached, Map<String, Long> movingTables) {
+        this(version, shardCount, bucketShards, splitRanges, ghosts, rules, attached, movingTables, Map.of());
+    }
+
     /**
      * @param rules        table rules set at run time (by lower-case table name), over the config's
      * @param attached     servers attached for an import, indexed right after the local shards
      * @param movingTables lower-case names of tables a move is copying ({@link #EVERY_TABLE}: all), with the move's id
+     * @param refused      databases the proxy refuses by name (exactly as the shards name them), with why
      */
     public ShardMap(long version, int shardCount, Map<String, int[]> bucketShards,
                     Map<String, RangeShardFunction> splitRanges, List<Ghost> ghosts, Map<String, TableRule> rules,
-                    List<AttachedShard> attached, Map<String, Long> movingTables) {
+                    List<AttachedShard> attached, Map<String, Long> movingTables, Map<String, String> refused) {
         this.version = version;
         this.shardCount = shardCount;
         Map<String, int[]> copy = new HashMap<>();
@@ -98,6 +106,7 @@ public final class ShardMap {
         this.rules = Map.copyOf(lowerRules);
         this.attached = List.copyOf(attached);
         this.movingTables = Map.copyOf(movingTables);
+        this.refused = Map.copyOf(refused);
         Map<String, int[]> own = new HashMap<>();
         for (Map.Entry<String, int[]> e : copy.entrySet()) {
             own.put(e.getKey(), new TreeSet<>(Arrays.stream(e.getValue()).boxed().toList()).stream()
@@ -247,18 +256,47 @@ public final class ShardMap {
         return t;
     }
 
+    /**
+     * Databases the proxy refuses by name, with the reason it gives (an import a promotion cut short before its
+     * cutover: the database's rows are on its source only). Empty nearly always.
+     */
+    public Map<String, String> refusedDatabases() {
+        return refused;
+    }
+
+    /** The next version, refusing database {@code database} (exactly as the shards name it) for {@code reason}. */
+    public ShardMap withRefusedDatabase(String database, String reason) {
+        Map<String, String> next = new LinkedHashMap<>(refused);
+        next.put(database, reason);
+        return new ShardMap(version + 1, shardCount, bucketShards, splitRanges, ghosts, rules, attached, movingTables, next);
+    }
+
+    /** The next version, serving database {@code database} again. */
+    public ShardMap withoutRefusedDatabase(String database) {
+        Map<String, String> next = new LinkedHashMap<>(refused);
+        next.remove(database);
+        return new ShardMap(version + 1, shardCount, bucketShards, splitRanges, ghosts, rules, attached, movingTables, next);
+    }
+
+    /** The next version, without the run-time rule of {@code table} (the config's applies again, if any). */
+    public ShardMap withoutRule(String table) {
+        Map<String, TableRule> next = new LinkedHashMap<>(rules);
+        next.remove(table.toLowerCase(Locale.ROOT));
+        return new ShardMap(version + 1, shardCount, bucketShards, splitRanges, ghosts, next, attached, movingTables, refused);
+    }
+
     /** The next version, with {@code rule} for its table (over the config's). */
     public ShardMap withRule(TableRule rule) {
         Map<String, TableRule> next = new LinkedHashMap<>(rules);
         next.put(rule.table().toLowerCase(Locale.ROOT), rule);
-        return new ShardMap(version + 1, shardCount, bucketShards, splitRanges, ghosts, next, attached, movingTables);
+        return new ShardMap(version + 1, shardCount, bucketShards, splitRanges, ghosts, next, attached, movingTables, refused);
     }
 
     /** The next version, with a server (shown as {@code label}) attached after the local shards and any attached before. */
     public ShardMap withAttached(String label) {
         List<AttachedShard> next = new ArrayList<>(attached);
         next.add(new AttachedShard(shardCount + attached.size(), label));
-        return new ShardMap(version + 1, shardCount, bucketShards, splitRanges, ghosts, rules, next, movingTables);
+        return new ShardMap(version + 1, shardCount, bucketShards, splitRanges, ghosts, rules, next, movingTables, refused);
     }
 
     /**
@@ -275,7 +313,7 @@ public final class ShardMap {
             }
         }
         List<AttachedShard> next = new ArrayList<>(attached.subList(0, attached.size() - 1));
-        return new ShardMap(version + 1, shardCount, bucketShards, splitRanges, ghosts, rules, next, movingTables);
+        return new ShardMap(version + 1, shardCount, bucketShards, splitRanges, ghosts, rules, next, movingTables, refused);
     }
 
     /** The next version, with {@code tables} (lower-cased) being copied by move {@code moveId}. */
@@ -284,14 +322,14 @@ public final class ShardMap {
         for (String t : tables) {
             next.put(t.toLowerCase(Locale.ROOT), moveId);
         }
-        return new ShardMap(version + 1, shardCount, bucketShards, splitRanges, ghosts, rules, attached, next);
+        return new ShardMap(version + 1, shardCount, bucketShards, splitRanges, ghosts, rules, attached, next, refused);
     }
 
     /** The next version, without the tables move {@code moveId} was copying. */
     public ShardMap withoutMovingTables(long moveId) {
         Map<String, Long> next = new LinkedHashMap<>(movingTables);
         next.values().removeIf(id -> id == moveId);
-        return new ShardMap(version + 1, shardCount, bucketShards, splitRanges, ghosts, rules, attached, next);
+        return new ShardMap(version + 1, shardCount, bucketShards, splitRanges, ghosts, rules, attached, next, refused);
     }
 
     /**
@@ -308,7 +346,7 @@ public final class ShardMap {
                 throw new IllegalArgumentException("table " + u.table() + " still lives on shard " + u.homeShard());
             }
         }
-        return new ShardMap(version + 1, count, bucketShards, splitRanges, ghosts, rules, attached, movingTables);
+        return new ShardMap(version + 1, count, bucketShards, splitRanges, ghosts, rules, attached, movingTables, refused);
     }
 
     /** The next version, with {@code buckets} of {@code keyspace} assigned to {@code targetShard}. */
@@ -319,7 +357,7 @@ public final class ShardMap {
             map[b] = targetShard;
         }
         next.put(keyspace, map);
-        return new ShardMap(version + 1, shardCount, next, splitRanges, ghosts, rules, attached, movingTables);
+        return new ShardMap(version + 1, shardCount, next, splitRanges, ghosts, rules, attached, movingTables, refused);
     }
 
     /**
@@ -420,26 +458,26 @@ public final class ShardMap {
         next.put(keyspace, nextShards);
         Map<String, RangeShardFunction> nextSplit = new HashMap<>(splitRanges);
         nextSplit.put(keyspace, new RangeShardFunction(nextRanges));
-        return new ShardMap(version + 1, shardCount, next, nextSplit, ghosts, rules, attached, movingTables);
+        return new ShardMap(version + 1, shardCount, next, nextSplit, ghosts, rules, attached, movingTables, refused);
     }
 
     /** The next version, with {@code ghost} added. */
     public ShardMap withGhost(Ghost ghost) {
         List<Ghost> next = new ArrayList<>(ghosts);
         next.add(ghost);
-        return new ShardMap(version + 1, shardCount, bucketShards, splitRanges, next, rules, attached, movingTables);
+        return new ShardMap(version + 1, shardCount, bucketShards, splitRanges, next, rules, attached, movingTables, refused);
     }
 
     /** The next version, without the ghosts of move {@code moveId}. */
     public ShardMap withoutGhosts(long moveId) {
         List<Ghost> next = new ArrayList<>(ghosts);
         next.removeIf(g -> g.moveId() == moveId);
-        return new ShardMap(version + 1, shardCount, bucketShards, splitRanges, next, rules, attached, movingTables);
+        return new ShardMap(version + 1, shardCount, bucketShards, splitRanges, next, rules, attached, movingTables, refused);
     }
 
     /** This map as version {@code next}: several changes published as one version. */
     public ShardMap asVersion(long next) {
-        return new ShardMap(next, shardCount, bucketShards, splitRanges, ghosts, rules, attached, movingTables);
+        return new ShardMap(next, shardCount, bucketShards, splitRanges, ghosts, rules, attached, movingTables, refused);
     }
 
     /** Bucket ids of a range function in key order. */
@@ -457,7 +495,7 @@ public final class ShardMap {
         if (!(o instanceof ShardMap other) || other.version != version || other.shardCount != shardCount
                 || !other.bucketShards.keySet().equals(bucketShards.keySet()) || !other.ghosts.equals(ghosts)
                 || !other.rules.equals(rules) || !other.attached.equals(attached)
-                || !other.movingTables.equals(movingTables)) {
+                || !other.movingTables.equals(movingTables) || !other.refused.equals(refused)) {
             return false;
         }
         for (Map.Entry<String, int[]> e : bucketShards.entrySet()) {
@@ -486,6 +524,7 @@ public final class ShardMap {
         return "ShardMap{version=" + version + ", shards=" + shardCount + ", keyspaces=" + bucketShards.keySet()
                 + (ghosts.isEmpty() ? "" : ", ghosts=" + ghosts) + (rules.isEmpty() ? "" : ", rules=" + rules.values())
                 + (attached.isEmpty() ? "" : ", attached=" + attached)
-                + (movingTables.isEmpty() ? "" : ", moving tables=" + movingTables) + "}";
+                + (movingTables.isEmpty() ? "" : ", moving tables=" + movingTables)
+                + (refused.isEmpty() ? "" : ", refused databases=" + refused.keySet()) + "}";
     }
 }

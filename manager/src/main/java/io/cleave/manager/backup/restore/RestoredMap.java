@@ -36,6 +36,6 @@ final class RestoredMap {
             }
         }
         return new ShardMap(backedUp.version() + 1, shards, assignments, backedUp.splitRanges(), List.of(),
-                backedUp.rules(), List.of(), Map.of());
+                backedUp.rules(), List.of(), Map.of(), backedUp.refusedDatabases());
     }
 }

@@ -13,9 +13,10 @@ import java.util.function.Supplier;
  * Layout changes a standby cannot follow. Moves, rebalancing and shard-table change only the map
  * (replicated, see {@link MapReplication}) and rows (replicated); a scale up adds shards the standby's
  * daemon makes replicas of ({@link io.cleave.manager.standby.ShardFollower}), and a scale down takes away shards
- * it lets go of ({@link ReplicaRetirement}), so both need that daemon up; an import routes to a server the standby
- * does not replicate until its cutover: refused while a standby is attached. A standby cannot attach while a scale,
- * an import or a move is under way. (One started while a standby is being seeded, before semi-sync is on, is not caught.)
+ * it lets go of ({@link ReplicaRetirement}), so both need that daemon up. An import is not refused: its writes on the
+ * shards and its map versions replicate, and a promotion settles one it cut short ({@link UnfinishedImport}). A
+ * standby cannot attach while a scale, an import or a move is under way. (One started while a standby is being
+ * seeded, before semi-sync is on, is not caught.)
  */
 public final class LayoutGuard {
 
@@ -58,25 +59,6 @@ public final class LayoutGuard {
         return null;
     }
 
-    /**
-     * Why {@code cleave import} is refused now, or null. Not for want of replication: the import's schema, copy and
-     * catch-up are ordinary writes on the shards and its map versions replicate, and a standby promoted after the
-     * import's cutover serves the database from its shards ({@link MapInstall} drops the source nothing routes to).
-     * But before the cutover the database's rows and its clients' writes are only on the attached source, which the
-     * standby neither replicates nor reaches, and the map routes the database there: a promotion then would leave the
-     * whole home without a proxy (nothing yet drops the unfinished import and serves the other databases).
-     */
-    public String importRefusal() {
-        return attached() ? "a standby is attached (semi-sync on): importing with a standby is not supported. The"
-                + " import's own writes would reach the standby, but until the import's cutover the database's rows and"
-                + " its clients' writes live only on the attached source, which the standby does not replicate and"
-                + " cannot reach (its password is in this home's state/import-source, the import's journal here), and"
-                + " the shard map routes the database to it: a standby promoted before the cutover could not serve the"
-                + " database and would not start its proxy. Import before attaching one, or:"
-                + " 'cleave standby --semi-sync off' here (the standby is then no longer counted on), import, and seed"
-                + " a new standby with 'cleave standby'" : null;
-    }
-
     /** Why a standby cannot attach now, or null. */
     public String attachRefusal() {
         ShardMap m = map.get();
@@ -95,6 +77,17 @@ public final class LayoutGuard {
                     + " replicate): attach the standby once the import is done ('cleave import --status')";
         }
         return null;
+    }
+
+    /**
+     * Why the map is not settled, or null: it holds rows of moves on two shards or tables frozen by a move (one
+     * under way, or one a promotion's clean-up has not settled yet). A switchover waits for that: the old primary's
+     * proxy goes on forwarding by the map it had, and must not keep ghosts the new primary later clears.
+     */
+    public String movesInMap() {
+        java.util.Set<Long> ids = movesUnderWay(map.get());
+        return ids.isEmpty() ? null : "the shard map holds rows or tables of moves " + ids + " not settled yet ('cleave"
+                + " moves')";
     }
 
     /** The moves whose rows {@code m} places on two shards (ghosts) or whose tables it freezes; empty when none. */

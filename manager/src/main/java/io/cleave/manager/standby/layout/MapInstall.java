@@ -2,6 +2,7 @@ package io.cleave.manager.standby.layout;
 
 import io.cleave.manager.home.ShardMapStore;
 import io.cleave.manager.move.MapUpdates;
+import io.cleave.manager.unique.LookupFill;
 import io.cleave.router.shardmap.ShardMap;
 import io.cleave.router.topology.TableRule;
 import io.cleave.router.topology.Topology;
@@ -11,6 +12,7 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Optional;
 import java.util.TreeSet;
 
@@ -29,12 +31,17 @@ public final class MapInstall {
      * @param before  the version this home held (the seed's)
      * @param now     the version it routes by now
      * @param source  where {@code now} came from
+     * @param settled what installing it settled (an import cut short before its cutover), or null
      */
-    public record Installed(long before, long now, String source) {
+    public record Installed(long before, long now, String source, String settled) {
+        public Installed(long before, long now, String source) {
+            this(before, now, source, null);
+        }
+
         @Override
         public String toString() {
-            return before == now ? "version " + now + " (" + source + ")" : "version " + now + " (" + source + "; was "
-                    + before + ")";
+            return (before == now ? "version " + now + " (" + source + ")" : "version " + now + " (" + source + "; was "
+                    + before + ")") + (settled == null ? "" : "; " + settled);
         }
     }
 
@@ -46,9 +53,13 @@ public final class MapInstall {
      * newer than the current one.
      *
      * @param localShards the shards this home runs
+     * @param settling    this home's shards, when it is the primary and so settles an import the version names
+     *                    before its cutover ({@link UnfinishedImport}); null on a standby (its replicas take no writes:
+     *                    such a version is not installed)
      * @throws IllegalStateException when that version names shards or servers this home lacks (nothing installed)
      */
-    public static Installed install(Connection c, MapUpdates maps, int localShards) throws SQLException {
+    public static Installed install(Connection c, MapUpdates maps, int localShards, LookupFill.Shards settling)
+            throws SQLException {
         ShardMap mine = maps.current();
         Topology topology = maps.topology();
         Optional<MapRows.Row> row = MapRows.newest(c);
@@ -57,8 +68,11 @@ public final class MapInstall {
                     : "already the newest the primary wrote");
         }
         ShardMap replicated;
+        List<UnfinishedImport> unfinished;
         try {
-            replicated = withoutUnrouted(ShardMapStore.parse(row.get().json())).asVersion(row.get().version());
+            replicated = withoutUnrouted(ShardMapStore.parse(row.get().json()));
+            unfinished = settling == null ? List.of() : UnfinishedImport.in(replicated);
+            replicated = UnfinishedImport.settle(replicated, unfinished).asVersion(row.get().version());
         } catch (IOException | RuntimeException e) {
             throw new IllegalStateException("the shard map version " + row.get().version() + " replicated from the"
                     + " primary cannot be read: " + e.getMessage(), e);
@@ -69,8 +83,15 @@ public final class MapInstall {
                     + unfit + ": this home cannot route by it, and routing by its own older version would give wrong"
                     + " answers; the proxy is not started");
         }
+        for (UnfinishedImport i : unfinished) {
+            // Before the map that refuses the database is installed: until then no proxy serves this home's shards.
+            i.clear(c, settling, replicated.shardCount());
+        }
         maps.adopt(replicated);
-        Installed installed = new Installed(mine.version(), replicated.version(), "replicated from the primary");
+        Installed installed = new Installed(mine.version(), replicated.version(), "replicated from the primary",
+                unfinished.isEmpty() ? null : unfinished.stream().map(i -> "the import of " + i.source().label()
+                        + " had not reached its cutover: its copy here deleted, database " + i.database()
+                        + " refused until imported again").collect(java.util.stream.Collectors.joining("; ")));
         log.info("shard map {}", installed);
         return installed;
     }
@@ -80,8 +101,9 @@ public final class MapInstall {
      * cutover its rules place every table and view on the local shards, whose rows the standby acknowledged before
      * the cutover's version; until the primary detaches the source its versions still name it, though no statement
      * reaches it. This home cannot reach the source (its password stayed on the primary), nor needs to: dropping it
-     * changes no route. One a rule or a ghost still names (the import cut short before its cutover) stays, and
-     * {@link #unfit} refuses the map. The version number is the replicated one (the caller sets it).
+     * changes no route. One a rule or a ghost still names (the import cut short before its cutover) stays: a primary
+     * settles it ({@link UnfinishedImport}), a standby's {@link #unfit} refuses the map. The version number is the
+     * replicated one (the caller sets it).
      */
     static ShardMap withoutUnrouted(ShardMap map) {
         ShardMap out = map;

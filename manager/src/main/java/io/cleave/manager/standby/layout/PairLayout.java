@@ -50,7 +50,7 @@ public final class PairLayout {
             return null;
         }
         try (Connection c = links.open(maps.topology().defaultShard())) {
-            MapInstall.install(c, maps, localShards);
+            MapInstall.install(c, maps, localShards, links::open);
         } catch (SQLException e) {
             // A default shard that is down: the proxy serves the others by the state file's version.
             log.warn("shard {} not read for a newer shard map version: {}", maps.topology().defaultShard(), e.getMessage());
@@ -64,7 +64,7 @@ public final class PairLayout {
     /** After a promotion, before the proxy starts: the newest version the replicas hold becomes current. */
     public MapInstall.Installed promoted(int localShards) throws SQLException {
         try (Connection c = links.open(maps.topology().defaultShard())) {
-            return MapInstall.install(c, maps, localShards);
+            return MapInstall.install(c, maps, localShards, links::open);
         }
     }
 }

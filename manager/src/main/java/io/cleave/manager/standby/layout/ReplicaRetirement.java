@@ -84,7 +84,7 @@ public final class ReplicaRetirement {
     /** The replicated version as this home's state, once the shards it names are the ones that run here. */
     private void followCount() throws SQLException {
         try (Connection c = links.open(maps.topology().defaultShard())) {
-            MapInstall.install(c, maps, localShards.get().size());
+            MapInstall.install(c, maps, localShards.get().size(), null);
         } catch (IllegalStateException e) {
             log.warn("the shard map replicated from the primary is not this home's state yet: {}", e.getMessage());
         }

@@ -58,10 +58,52 @@ class MapInstallTest {
     }
 
     @Test
+    void anImportCutShortBeforeItsCutoverIsDroppedAndItsDatabaseRefused() throws Exception {
+        CleaveConfig tpcc = ConfigLoader.load(Path.of("..", "config", "tpcc.yaml"));
+        Topology topology = tpcc.sharding().topology();
+        ShardMap map = ShardMap.initial(topology, tpcc.sharding().explicitAssignments())
+                .withRule(new TableRule.Unsharded("settings", 1));
+        // Attached as server 4, its tables and view homed there and frozen for move 7 (ImportService.attach).
+        ShardMap attached = map.withAttached("mysql://app@db1:3306/Shop")
+                .withRule(new TableRule.Unsharded("Orders", 4))
+                .withRule(new TableRule.Unsharded("order_view", 4))
+                .withMovingTables(List.of("orders", "order_view"), 7).asVersion(12);
+
+        List<UnfinishedImport> unfinished = UnfinishedImport.in(MapInstall.withoutUnrouted(attached));
+        assertThat(unfinished).hasSize(1);
+        assertThat(unfinished.get(0).database()).as("as the source names it").isEqualTo("Shop");
+        assertThat(unfinished.get(0).names()).containsExactlyInAnyOrder("orders", "order_view");
+        assertThat(unfinished.get(0).moves()).containsExactly(7L);
+
+        ShardMap settled = UnfinishedImport.settle(attached, unfinished).asVersion(12);
+        assertThat(MapInstall.unfit(settled, topology, 4)).as("routable here").isNull();
+        assertThat(settled.attached()).isEmpty();
+        assertThat(settled.rules()).as("the import's rules gone, the others kept")
+                .containsOnlyKeys("settings");
+        assertThat(settled.movingTables()).isEmpty();
+        assertThat(settled.refusedDatabases()).containsOnlyKeys("Shop");
+        assertThat(settled.refusedDatabases().get("Shop")).contains("mysql://app@db1:3306/Shop")
+                .contains("cut short by a failover").contains("the source still holds the database")
+                .contains("'cleave import --from mysql://app:PASSWORD@db1:3306/Shop'");
+        assertThat(settled.buckets("warehouse")).isEqualTo(attached.buckets("warehouse"));
+
+        // After the cutover nothing is left to settle; without an import neither.
+        ShardMap flipped = attached.withRule(new TableRule.Unsharded("orders", 2)).withRule(new TableRule.Unsharded(
+                "order_view", 2));
+        assertThat(UnfinishedImport.in(MapInstall.withoutUnrouted(flipped))).isEmpty();
+        assertThat(UnfinishedImport.in(map)).isEmpty();
+        assertThat(UnfinishedImport.settle(map, List.of())).isSameAs(map);
+    }
+
+    @Test
     void whatWasInstalledReadsAsTheOperatorNeedsIt() {
         assertThat(new MapInstall.Installed(3, 9, "replicated from the primary"))
                 .hasToString("version 9 (replicated from the primary; was 3)");
         assertThat(new MapInstall.Installed(3, 3, "the seed's; the primary wrote none since"))
                 .hasToString("version 3 (the seed's; the primary wrote none since)");
+        assertThat(new MapInstall.Installed(3, 9, "replicated from the primary", "the import of mysql://app@db1:3306/shop"
+                + " had not reached its cutover: its copy here deleted, database shop refused until imported again"))
+                .hasToString("version 9 (replicated from the primary; was 3); the import of mysql://app@db1:3306/shop had"
+                        + " not reached its cutover: its copy here deleted, database shop refused until imported again");
     }
 }

@@ -1,0 +1,43 @@
+package io.cleave.manager.standby.layout;
+
+import io.cleave.manager.config.CleaveConfig;
+import io.cleave.manager.config.ConfigLoader;
+import io.cleave.manager.home.ShardMapStore;
+import io.cleave.manager.move.MapUpdates;
+import io.cleave.router.shardmap.ShardMap;
+import io.cleave.router.shardmap.ShardMapHolder;
+import io.cleave.router.topology.Topology;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class UnfinishedImportTest {
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void aRefusedDatabaseDroppedByAClientIsServedAgainInTheNextVersionOnDisk() {
+        CleaveConfig tpcc = ConfigLoader.load(Path.of("..", "config", "tpcc.yaml"));
+        Topology topology = tpcc.sharding().topology();
+        ShardMapStore store = new ShardMapStore(tmp.resolve("shard-map.json"));
+        ShardMap refused = store.loadOrCreate(tpcc.sharding(), tpcc.source()).withRefusedDatabase("shop", "cut short")
+                .withRefusedDatabase("crm", "cut short too");
+        store.save(refused, topology);
+        ShardMapHolder holder = new ShardMapHolder(refused);
+        MapUpdates maps = new MapUpdates(holder, store, topology);
+
+        assertThat(UnfinishedImport.dropped(maps, "other")).as("a database never refused").isFalse();
+        assertThat(holder.current().version()).isEqualTo(refused.version());
+        assertThat(UnfinishedImport.dropped(maps, "Shop")).as("names are exact").isFalse();
+
+        assertThat(UnfinishedImport.dropped(maps, "shop")).isTrue();
+        assertThat(holder.current().version()).isEqualTo(refused.version() + 1);
+        assertThat(holder.current().refusedDatabases()).containsOnlyKeys("crm");
+        assertThat(store.read().refusedDatabases()).as("written before it is published").containsOnlyKeys("crm");
+        assertThat(UnfinishedImport.dropped(maps, "shop")).as("once").isFalse();
+    }
+}
