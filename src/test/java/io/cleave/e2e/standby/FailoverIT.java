@@ -163,7 +163,7 @@ class FailoverIT {
             assertThat(load.errors()).as("client errors across the switchover").isEmpty();
             // The switch back needs A's replicas seen running (the switchover checks the standby's report) and
             // B's proxy, which starts after B's take-over answered, listening (it holds B's side's statements).
-            SwitchoverIT.awaitProxy(Integer.parseInt(pair.addresses.proxyListen().split(":")[1]));
+            SwitchoverIT.awaitProxy(pair.b, Integer.parseInt(pair.addresses.proxyListen().split(":")[1]));
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (!aAdmin.standby().shards().stream().allMatch(ShardReplication::replicating)) {
                 assertThat(System.nanoTime()).as("A's replicas reported running within 30 s").isLessThan(deadline);

@@ -61,6 +61,10 @@ class PromoteIT {
                 load.start(2);
                 load.awaitAcknowledged(30);
                 standby = StandbyIT.seedAndAwaitSemiSync(url, token, work, addresses, 2);
+                // The standby's port relays to the primary's proxy: the primary's rows, read through it.
+                try (Connection c = awaitRelayed(addresses.proxyListen())) {
+                    assertThat(single(c, "SELECT COUNT(*) FROM accounts")).isEqualTo(String.valueOf(SHAPE.rows()));
+                }
                 load.awaitAcknowledged(150);
                 held = holdPrepared(a);
 
@@ -81,6 +85,12 @@ class PromoteIT {
             }
             System.out.println("PromoteIT: " + load.summary());
             assertThat(load.errors()).as("errors clients saw before the loss").isEmpty();
+            // The primary's proxy is gone: the standby's port says so with an error packet, and its status too.
+            assertThatThrownBy(() -> viaStandbyPort(addresses.proxyListen()).close())
+                    .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getErrorCode()).isEqualTo(2003))
+                    .hasMessageContaining("is not reachable from this standby");
+            assertThat(standby.statusReport().proxy()).contains("its port refuses clients on " + addresses.proxyListen())
+                    .contains("is not reachable from this standby");
 
             // cleave promote --home B, as an operator runs it.
             long started = System.nanoTime();
@@ -156,6 +166,25 @@ class PromoteIT {
             run(c, "INSERT INTO cleave.decisions (xid, shards) VALUES ('cleave:0:promote-commit', '0,1')");
         }
         return held;
+    }
+
+    private static Connection viaStandbyPort(String listen) throws SQLException {
+        return DriverManager.getConnection("jdbc:mysql://" + listen + "/bank?sslMode=DISABLED&allowPublicKeyRetrieval=true"
+                + "&connectTimeout=3000", "root", "");
+    }
+
+    /** The standby learns where the primary's proxy listens at its first asking (every 2 s). */
+    private static Connection awaitRelayed(String listen) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            try {
+                return viaStandbyPort(listen);
+            } catch (SQLException e) {
+                assertThat(System.nanoTime()).as("the standby's port relays within 30 s: " + e.getMessage())
+                        .isLessThan(deadline);
+                Thread.sleep(100);
+            }
+        }
     }
 
     private static String seeded(Daemon daemon) {

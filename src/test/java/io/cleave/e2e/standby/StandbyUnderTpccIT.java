@@ -121,7 +121,7 @@ class StandbyUnderTpccIT {
             await(bDaemon, r -> r.role() == HostRole.PRIMARY && r.semiSync(), "B is the primary, waited for");
             await(a.daemon(), r -> r.role() == HostRole.STANDBY && r.shards().size() == SHARDS
                     && r.shards().stream().allMatch(ShardReplication::replicating), "A replicates B");
-            SwitchoverIT.awaitProxy(bProxy);
+            SwitchoverIT.awaitProxy(bDaemon, bProxy);
             Thread.sleep(seconds * 500L);
             SwitchoverReport back = AdminClient.remote(bUrl, bToken).switchover(SwitchoverRequest.known());
             System.out.println("StandbyUnderTpccIT: B -> A " + back);

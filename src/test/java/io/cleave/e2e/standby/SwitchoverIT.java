@@ -56,6 +56,7 @@ class SwitchoverIT {
             try (Connection c = a.connectProxy("", "")) {
                 BankTransfers.create(c, SHAPE);
                 run(c, "CREATE TABLE bank.marks (id INT PRIMARY KEY, written_through VARCHAR(8))");
+                RelayedClients.createAccount(c);
             }
             String aUrl = "http://127.0.0.1:" + a.adminPort();
             StandbyConfig addresses = StandbyIT.freeAddresses(SHARDS);
@@ -63,6 +64,21 @@ class SwitchoverIT {
             CleaveHome bHome = b.home();
             String bUrl = "http://127.0.0.1:" + addresses.adminPort();
             String bToken = Files.readString(bHome.adminTokenFile()).trim();
+            int bProxy = Integer.parseInt(addresses.proxyListen().split(":")[1]);
+            // B's port relays to A's proxy, which sees the client at its own address: a client there is A's.
+            Connection relayed = RelayedClients.awaitRelayed(bProxy);
+            assertThat(RelayedClients.ownHost(relayed)).startsWith(RelayedClients.ADDRESS + ":");
+            assertWriteLands(relayed, 100, "B-relay", a.daemon());
+            StandbyReport relaying = b.replication().report();
+            assertThat(relaying.relay().state()).isEqualTo("relaying");
+            assertThat(relaying.relay().relayed()).isPositive();
+            assertThat(relaying.relay().bytesToPrimary()).isPositive();
+            assertThat(relaying.relay().bytesToClients()).isPositive();
+            assertThat(b.statusReport().proxy()).startsWith("standby of " + aUrl).contains("; its port relays "
+                    + addresses.proxyListen()
+                    + " to the primary's proxy 127.0.0.1:" + a.proxyPort());
+            assertThat(b.meterRegistry().scrape()).containsPattern("cleave_standby_relay_connections [1-9]")
+                    .containsPattern("cleave_standby_relay_bytes_total\\{direction=\"to_primary\"\\} [1-9]");
 
             List<Double> pauses = new ArrayList<>();
             List<Long> ours = new ArrayList<>();
@@ -120,8 +136,16 @@ class SwitchoverIT {
                 checkPair(b, a.daemon(), 2, bUrl);
                 checkLedger(load, a.proxyPort(), b, a.daemon());
                 assertWriteLands(a.proxyPort(), 1, "A", b);
-                int bProxy = Integer.parseInt(addresses.proxyListen().split(":")[1]);
-                awaitProxy(bProxy);
+                // The connection B's port relayed to A's proxy goes on: A's proxy forwards it to B's shards.
+                assertWriteLands(relayed, 101, "B-relay", b);
+                relayed.close();
+                // B's port is B's own proxy once it runs: the client logs in there with A's accounts, at its address.
+                awaitProxy(b, bProxy);
+                try (Connection own = RelayedClients.connect(bProxy)) {
+                    assertThat(RelayedClients.ownHost(own)).startsWith(RelayedClients.ADDRESS + ":");
+                    assertWriteLands(own, 102, "B", b);
+                }
+                assertThat(b.replication().report().relay()).as("B's relay stopped").isNull();
 
                 // B -> A: B's proxy holds its clients, A's proxy (forwarding to B) holds its own.
                 SwitchoverReport back = AdminClient.remote(bUrl, bToken).switchover(SwitchoverRequest.known());
@@ -217,8 +241,13 @@ class SwitchoverIT {
     /** A row written through a proxy is on the primary's shards, and replicated to the standby's. */
     private static void assertWriteLands(int proxyPort, int id, String through, Daemon primary) throws Exception {
         try (Connection c = proxy(proxyPort)) {
-            run(c, "INSERT INTO bank.marks VALUES (" + id + ", '" + through + "')");
+            assertWriteLands(c, id, through, primary);
         }
+    }
+
+    /** A row written on {@code client} (a client of a proxy) is on the primary's shards. */
+    private static void assertWriteLands(Connection client, int id, String through, Daemon primary) throws Exception {
+        run(client, "INSERT INTO bank.marks VALUES (" + id + ", '" + through + "')");
         int found = 0;
         for (int s = 0; s < SHARDS; s++) {
             try (Connection c = shard(primary, s)) {
@@ -241,11 +270,17 @@ class SwitchoverIT {
         return n;
     }
 
-    /** The new primary starts its proxy once it took over (the old primary's proxy serves meanwhile). */
-    static void awaitProxy(int port) throws InterruptedException {
+    /**
+     * The new primary starts its proxy once it took over (the old primary's proxy serves meanwhile, and until then
+     * the port relays to it): waits until the home's own proxy serves the port.
+     */
+    static void awaitProxy(Daemon home, int port) throws InterruptedException {
         long deadline = System.nanoTime() + 60_000_000_000L;
         while (true) {
             try (Connection c = proxy(port)) {
+                if (!home.ownProxyRuns()) {
+                    throw new SQLException("the port is relayed to the other home's proxy: " + home.statusReport().proxy());
+                }
                 return;
             } catch (SQLException e) {
                 assertThat(System.nanoTime()).as("the new primary's proxy serves within a minute: " + e.getMessage())

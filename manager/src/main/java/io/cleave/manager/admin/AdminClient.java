@@ -204,15 +204,17 @@ public final class AdminClient {
     }
 
     /**
-     * As {@link #standbyShards()}, telling the primary which shards the asking standby has replicas of, and how the
+     * As {@link #standbyShards()}, telling the primary which shards the asking standby has replicas of, how the
      * primary reaches the standby's own admin API ({@code self}: its URL and token), which an old primary needs to
-     * rejoin it by itself after a failover and a switchover needs to be told otherwise.
+     * rejoin it by itself after a failover and a switchover needs to be told otherwise, and the address the standby's
+     * relay connects to the primary's proxy from ({@code relayFrom}), which that proxy trusts with PROXY headers.
      */
     public io.cleave.manager.standby.Attachment standbyShards(List<Integer> replicas,
-                                                              io.cleave.manager.standby.PairPeer self) throws IOException {
+                                                              io.cleave.manager.standby.PairPeer self, String relayFrom)
+            throws IOException {
         return post("/v1/standby/shards", java.util.Map.of("replicas", replicas, "standby",
-                        java.util.Map.of("url", self.url(), "token", self.token())), Duration.ofSeconds(10),
-                io.cleave.manager.standby.Attachment.class);
+                        java.util.Map.of("url", self.url(), "token", self.token()), "relayFrom", relayFrom),
+                Duration.ofSeconds(10), io.cleave.manager.standby.Attachment.class);
     }
 
     /** Turns semi-sync on or off on every shard of this daemon (a primary). */

@@ -413,15 +413,17 @@ public final class AdminServer implements AutoCloseable {
      */
     @FunctionalInterface
     public interface StandbyAsking {
-        Object shards(java.util.List<Integer> replicas, io.cleave.manager.standby.PairPeer standby) throws Exception;
+        Object shards(java.util.List<Integer> replicas, io.cleave.manager.standby.PairPeer standby, String relayFrom)
+                throws Exception;
     }
 
     /**
      * {@code POST /v1/standby/shards} on a primary, with {@code {"replicas": [0, 1]}} (the shards the standby has
-     * replicas of; optional) and {@code "standby": {"url": U, "token": T}} (its own admin API; optional): every
-     * shard it runs, prepared for replication (an {@link io.cleave.manager.standby.Attachment}); its standby's daemon
-     * asks every few seconds, makes a replica of each shard it lacks (a scale added it) and lets go of those a scale
-     * down retired. 409 on a home that is no primary of a pair.
+     * replicas of; optional), {@code "standby": {"url": U, "token": T}} (its own admin API; optional) and {@code
+     * "relayFrom": "10.0.0.2"} (the address its proxy port's relay connects from; optional): every shard it runs,
+     * prepared for replication (an {@link io.cleave.manager.standby.Attachment}); its standby's daemon asks every few
+     * seconds, makes a replica of each shard it lacks (a scale added it) and lets go of those a scale down retired.
+     * 409 on a home that is no primary of a pair.
      */
     public void standbyShards(StandbyAsking shards) {
         server.createContext("/v1/standby/shards", ex -> handle(ex, "POST", true, () -> {
@@ -440,7 +442,9 @@ public final class AdminServer implements AutoCloseable {
                 }
             }
             java.util.List<Integer> asked = have;
-            respondWith(ex, () -> shards.shards(asked, standby), "could not prepare the shards: ");
+            JsonNode relay = body.path("relayFrom");
+            String relayFrom = relay.isTextual() ? relay.asText() : null;
+            respondWith(ex, () -> shards.shards(asked, standby, relayFrom), "could not prepare the shards: ");
         }));
     }
 

@@ -116,6 +116,9 @@ public final class StatusCommand implements Callable<Integer> {
                     standby.maps().routed(), standby.maps().replicated() == 0 ? "none since the seed"
                             : "version " + standby.maps().replicated());
         }
+        if (standby.relay() != null) {
+            out.printf("proxy port: %s%n", standby.relay().describe());
+        }
         String format = "%-6s %-10s %-4s %-4s %-8s %-9s %-8s %-8s %-24s %s%n";
         out.printf(format, "SHARD", "SEMI-SYNC", "IO", "SQL", "LAG", "READ-ONLY", "WAITING", "ASYNC", "GTID", "ERROR");
         for (io.cleave.manager.standby.ShardReplication r : standby.shards()) {

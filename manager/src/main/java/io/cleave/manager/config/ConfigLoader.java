@@ -386,10 +386,31 @@ public final class ConfigLoader {
         }
         TransportSetting transport = transport(proxy);
         boolean consistentCuts = proxy.bool("consistent_cuts", true);
+        io.cleave.proxy.proxyprotocol.ProxyProtocolPolicy proxyProtocol = proxyProtocol(proxy);
         proxy.rejectUnknownKeys();
         return new ProxyConfig(listen, socket, threads, maxBackend, Duration.ofMillis(waitMillis), cert, key,
                 users, Duration.ofSeconds(recoverySeconds), Duration.ofMillis(deadlockCheckMillis), maxAllowedPacket,
-                login, evaluate, transport, pipelineDepth, consistentCuts);
+                login, evaluate, transport, pipelineDepth, consistentCuts, proxyProtocol);
+    }
+
+    /** {@code proxy_protocol_networks} as MariaDB's variable of that name takes it, and {@code proxy_protocol_required}. */
+    private static io.cleave.proxy.proxyprotocol.ProxyProtocolPolicy proxyProtocol(YamlMapping proxy) {
+        io.cleave.proxy.proxyprotocol.TrustedNetworks trusted = io.cleave.proxy.proxyprotocol.TrustedNetworks.NONE;
+        Optional<String> text = proxy.string("proxy_protocol_networks");
+        if (text.isPresent()) {
+            try {
+                trusted = io.cleave.proxy.proxyprotocol.TrustedNetworks.parse(text.get());
+            } catch (IllegalArgumentException e) {
+                proxy.problems().add(proxy.lineOf("proxy_protocol_networks"), proxy.field("proxy_protocol_networks"),
+                        e.getMessage());
+            }
+        }
+        boolean required = proxy.bool("proxy_protocol_required", false);
+        if (required && trusted.isEmpty()) {
+            proxy.problems().add(proxy.lineOf("proxy_protocol_required"), proxy.field("proxy_protocol_required"),
+                    "requires a header from the networks proxy_protocol_networks lists, and it lists none");
+        }
+        return new io.cleave.proxy.proxyprotocol.ProxyProtocolPolicy(trusted, required);
     }
 
     private static TransportSetting transport(YamlMapping proxy) {

@@ -32,12 +32,15 @@ import java.util.Optional;
  *                 1 turns that off
  * @param consistentCuts whether reads across shards take consistent cuts ({@code consistent_cuts}); off
  *                 only for tests and benchmarks, which show the torn reads it prevents
+ * @param clientProxyProtocol who may name a client's address with a PROXY protocol header
+ *                 ({@code proxy_protocol_networks}, {@code proxy_protocol_required}): a relay or balancer in front
  */
 public record ProxyConfig(HostPort listen, Optional<Path> socket, int threads, int maxBackendConnectionsPerShard,
                           Duration backendWaitTimeout, Optional<Path> tlsCert, Optional<Path> tlsKey,
                           List<ProxyUser> users, Duration xaRecoveryInterval, Duration deadlockCheckAfter,
                           long maxAllowedPacket, LoginConfig login, io.cleave.proxy.evaluate.EvaluationLimits evaluate,
-                          TransportSetting transport, int pipelineDepth, boolean consistentCuts) {
+                          TransportSetting transport, int pipelineDepth, boolean consistentCuts,
+                          io.cleave.proxy.proxyprotocol.ProxyProtocolPolicy clientProxyProtocol) {
 
     public static final Path NO_SOCKET = Path.of("none");
 

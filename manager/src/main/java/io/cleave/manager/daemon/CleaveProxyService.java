@@ -52,8 +52,12 @@ public final class CleaveProxyService implements ProxyService {
                 config.xaRecoveryInterval(), config.deadlockCheckAfter(), loginLimits(config.login()),
                 config.transport(), config.pipelineDepth());
         MicrometerProxyMetrics metrics = new MicrometerProxyMetrics(context.meterRegistry(), context.shards().size());
+        // The standby's relay, when one said where it connects from, sends its clients with PROXY headers.
+        io.cleave.proxy.proxyprotocol.ProxyProtocolPolicy proxyProtocol = io.cleave.manager.standby.relay.RelaySource
+                .of(context.stateDir()).map(config.clientProxyProtocol()::trusting).orElse(config.clientProxyProtocol());
         server = ProxyServer.start(proxyConfig, context.topology(), context.shardMaps(), endpoints(), metrics,
-                io.cleave.manager.standby.ForwardingProxies.of(context.stateDir()));
+                io.cleave.manager.standby.ForwardingProxies.of(context.stateDir()),
+                runtime -> runtime.clientProxyProtocol(proxyProtocol));
         server.evaluationLimits(config.evaluate());
         server.runtime().schemaDriftLog(context.schemaDrift());
         server.runtime().refusedDatabaseDropped(context.refusedDatabaseDropped());
@@ -119,6 +123,11 @@ public final class CleaveProxyService implements ProxyService {
     private static ShardEndpoint endpoint(io.cleave.manager.daemon.ShardEndpoint s) {
         return new ShardEndpoint(s.index(), s.socket(), new InetSocketAddress(s.host(), s.port()), s.user(),
                 s.secret().getBytes(StandardCharsets.UTF_8), s.attached());
+    }
+
+    @Override
+    public void trustRelay(java.net.InetAddress address) {
+        running().clientProxyProtocol(context.proxy().clientProxyProtocol().trusting(address));
     }
 
     @Override

@@ -109,6 +109,8 @@ public final class Daemon implements AutoCloseable {
     private volatile String proxyState = "not started";
     /** Held while a promotion runs: two at once would bump the epoch twice. */
     private final Object promoting = new Object();
+    /** On a standby whose own proxy does not run: its proxy port, relaying clients to the primary's proxy. */
+    private volatile io.cleave.manager.standby.relay.PrimaryProxyRelay relay;
     /** This home's forwarding proxy held for the primary's switchover (made at the first hold). */
     private volatile io.cleave.manager.standby.ForwardingHold forwardingHold;
     /** The old primary of a switchover whose proxy may still forward here (layout changes wait for it). */
@@ -241,6 +243,7 @@ public final class Daemon implements AutoCloseable {
             // on them), no archiving, nothing that writes; the primary serves clients.
             awaitSettled();
             proxyState = "standby of " + standbyOf + ": the primary serves clients";
+            startRelay();
             startReplicationMonitor();
             if (coordination != null) {
                 coordination.startStandby(PairCoordination.localEpoch(home));
@@ -344,6 +347,7 @@ public final class Daemon implements AutoCloseable {
                 }
                 writePairCnfs();
                 proxyState = "standby of " + primary + ": the primary serves clients";
+                startRelay();
                 if (coordination != null) {
                     coordination.rejoined(report.epoch());
                 }
@@ -374,7 +378,16 @@ public final class Daemon implements AutoCloseable {
     private void wireStandby() {
         primarySide = new io.cleave.manager.standby.PrimarySide(home, links, this::advertisedShardEndpoints,
                 config.server().serverIdBase(), this::writePairCnfs);
+        primarySide.relayTo(() -> proxy == null ? null : advertisedProxy(), address -> {
+            ProxyService p = proxy;
+            if (p != null) {
+                p.trustRelay(address);
+            }
+        });
         replication = new io.cleave.manager.standby.ReplicationMonitor(home, links, this::shardEndpoints, registry, scheduler);
+        relay = new io.cleave.manager.standby.relay.PrimaryProxyRelay(config.proxy().listen());
+        relay.bind(registry);
+        replication.relay(() -> relay.listening() ? relay.report() : null);
         admin.standbyShards(primarySide::shardsForStandby);
         primarySide.retiredBy(scale::retired);
         scale.releaseWith(shard -> primarySide.awaitStandbyLetGo(shard, java.time.Duration.ofSeconds(10)));
@@ -386,7 +399,8 @@ public final class Daemon implements AutoCloseable {
                         // Not once a promotion or take-over made this home the primary (it retires them itself).
                         return standbyOf() != null && retirement.retire(index);
                     }
-                }, new io.cleave.manager.standby.PairPeer(config.listen().adminUrl(admin.port()), provisioned.adminToken()));
+                }, new io.cleave.manager.standby.PairPeer(config.listen().adminUrl(admin.port()), provisioned.adminToken()),
+                config.listen().shardHost(), (address, notReachable) -> relay.target(address, notReachable));
         // Polls on every home: it acts only while this home is a standby (a switchover can make it one).
         scheduler.scheduleWithFixedDelay(follower::poll, 1, 2, java.util.concurrent.TimeUnit.SECONDS);
         admin.standby(replication::report, () -> {
@@ -532,6 +546,8 @@ public final class Daemon implements AutoCloseable {
                 log.info("the proxy, which forwarded its clients to {}'s shards, stopped", of);
             }
             proxyState = "standby of " + of + ": the primary serves clients";
+            // The port is free: it relays to the primary's proxy, as a standby's does.
+            startRelay();
             return ownProxy();
         }
     }
@@ -714,6 +730,8 @@ public final class Daemon implements AutoCloseable {
                 forwarding.recoverNow();
                 proxyState = forwarding.describe();
             } else {
+                // The lost primary's proxy is gone or fenced: connections relayed to it would only wait or fail.
+                relay.stop(true);
                 checkSchemas();
                 startProxy();
             }
@@ -883,6 +901,9 @@ public final class Daemon implements AutoCloseable {
             if (closed) {
                 return;
             }
+            // A standby taking over: its relay gives the port up; connections it relays go on through the old
+            // primary's proxy, which forwards them here.
+            relay.stop(false);
             ProxyService service = options.proxy().get().create(proxyContext());
             try {
                 accounts.ensure(runningDatadirs());
@@ -993,6 +1014,34 @@ public final class Daemon implements AutoCloseable {
         return endpoints;
     }
 
+    /** Where this home's proxy listens as the pair's other home reaches it: a wildcard listen at the advertised host. */
+    private io.cleave.manager.config.HostPort advertisedProxy() {
+        io.cleave.manager.config.HostPort listen = config.proxy().listen();
+        return io.cleave.manager.config.ListenAddresses.isWildcard(listen.host())
+                ? new io.cleave.manager.config.HostPort(config.listen().shardHost(), listen.port()) : listen;
+    }
+
+    /**
+     * A standby's proxy port: relays its clients to the primary's proxy until this home serves with its own. A port
+     * that cannot be listened on is logged and shown in status; the standby goes on replicating.
+     */
+    private void startRelay() {
+        if (options.proxy().isEmpty()) {
+            return;
+        }
+        synchronized (lifecycle) {
+            if (closed || proxy != null) {
+                return;
+            }
+            try {
+                relay.start();
+            } catch (RuntimeException e) {
+                log.error("{}", e.getMessage());
+                proxyState = "standby of " + standbyOf() + ": " + e.getMessage();
+            }
+        }
+    }
+
     /** The shards as the pair's other home reaches them: at server.advertise_host (else server.bind_address). */
     private List<ShardEndpoint> advertisedShardEndpoints() {
         String host = config.listen().shardHost();
@@ -1037,7 +1086,9 @@ public final class Daemon implements AutoCloseable {
         String note = provisioned == null ? null : scaleNote(config.shards(), provisioned.shardMaps().current().shardCount());
         ProxyService running = proxy;
         // Read afresh: after a switchover the proxy says it forwards its clients to the other home.
-        String proxyNow = running != null ? running.describe() : proxyState;
+        io.cleave.manager.standby.relay.PrimaryProxyRelay r = relay;
+        String proxyNow = running != null ? running.describe()
+                : r != null && r.listening() ? proxyState + "; its port " + r.report().describe() : proxyState;
         return new StatusReport(ProcessHandle.current().pid(), home.toString(), String.valueOf(startedAt),
                 provisioned == null ? null : provisioned.binary().describe(), ready, proxyNow, instances,
                 inDoubtOrNull(), proxy == null ? null : proxy.latestDeadlock(), note,
@@ -1182,6 +1233,11 @@ public final class Daemon implements AutoCloseable {
         return statusReport().instances();
     }
 
+    /** Whether this home's own proxy serves its port (not a standby's relay to the primary's proxy, nor nothing). */
+    public boolean ownProxyRuns() {
+        return proxy != null;
+    }
+
     public CleaveConfig config() {
         return config;
     }
@@ -1269,6 +1325,9 @@ public final class Daemon implements AutoCloseable {
             }
             if (moves != null) {
                 moves.close();
+            }
+            if (relay != null) {
+                relay.close();
             }
             if (proxy != null) {
                 log.info("stopping the proxy");

@@ -110,6 +110,10 @@ public interface ProxyService extends AutoCloseable {
         throw new IllegalStateException("this proxy cannot serve a switchover");
     }
 
+    /** PROXY protocol headers from {@code address} (the standby's relay) are taken from the next client on. */
+    default void trustRelay(java.net.InetAddress address) {
+    }
+
     /** Stops accepting clients and closes their sessions and backend connections. */
     @Override
     void close();

@@ -42,6 +42,10 @@ public final class PrimarySide {
     private volatile StandbyReplicas standbyReplicas = new StandbyReplicas(0, java.util.Set.of());
     /** The shards a scale down took away, as {@link Attachment#retired} tells the standby. */
     private volatile Supplier<List<Integer>> retired = List::of;
+    /** Where this home's proxy listens as the standby reaches it; null while it does not run. */
+    private volatile Supplier<io.cleave.manager.config.HostPort> proxyAddress = () -> null;
+    /** Told the address the standby's relay connects from, when the standby says a new one. */
+    private volatile java.util.function.Consumer<java.net.InetAddress> relayFrom = a -> { };
 
     /** {@code rewriteCnfs} writes the shards' my.cnf again from {@link #withPairOptions} (read at their next start). */
     public PrimarySide(CleaveHome home, ShardLinks links, Supplier<List<ShardEndpoint>> shards, int serverIdBase,
@@ -88,6 +92,11 @@ public final class PrimarySide {
         return config.withServer(new ServerConfig(s.binary(), s.basePort(), options, s.osUser(), s.serverIdBase()));
     }
 
+    private Attachment.ProxyAddress proxyAddress() {
+        io.cleave.manager.config.HostPort p = proxyAddress.get();
+        return p == null ? null : new Attachment.ProxyAddress(p.host(), p.port());
+    }
+
     /** Prepares every shard to be replicated and says how; refused on a home that is itself a standby. */
     public synchronized Attachment attach() throws SQLException {
         StandbyState state = StandbyState.of(home).orElse(new StandbyState(HostRole.PRIMARY, 1, null, false));
@@ -105,7 +114,17 @@ public final class PrimarySide {
         StandbyState.file(home).save(state);
         rewriteCnfs.run();
         log.info("a standby attached: {} shards prepared for replication (epoch {})", addresses.size(), state.epoch());
-        return new Attachment(state.epoch(), account.user(), account.password(), serverIdBase, addresses, List.of());
+        return new Attachment(state.epoch(), account.user(), account.password(), serverIdBase, addresses, List.of(),
+                proxyAddress());
+    }
+
+    /**
+     * The standby's relay: {@code proxy} says where this home's proxy listens as the standby reaches it (in every
+     * answer), and {@code trust} is told the address the standby's relay connects from when it says a new one.
+     */
+    public void relayTo(Supplier<io.cleave.manager.config.HostPort> proxy, java.util.function.Consumer<java.net.InetAddress> trust) {
+        this.proxyAddress = proxy;
+        this.relayFrom = trust;
     }
 
     /** Where {@link #shardsForStandby} learns which shards a scale down took away (the scaler's journal). */
@@ -122,6 +141,14 @@ public final class PrimarySide {
      * itself should it take over.
      */
     public synchronized Attachment shardsForStandby(List<Integer> replicas, PairPeer standby) {
+        return shardsForStandby(replicas, standby, null);
+    }
+
+    /**
+     * As above; {@code relayFrom}: the address the standby's relay connects to this home's proxy from (its advertised
+     * address), kept ({@link io.cleave.manager.standby.relay.RelaySource}) and trusted with PROXY protocol headers.
+     */
+    public synchronized Attachment shardsForStandby(List<Integer> replicas, PairPeer standby, String relayFrom) {
         StandbyState state = StandbyState.of(home).orElseThrow(() -> new IllegalStateException(
                 "no standby is attached to this home"));
         if (state.role() != HostRole.PRIMARY) {
@@ -134,6 +161,16 @@ public final class PrimarySide {
                 log.info("the standby's admin API is at {}", standby.url());
             } catch (java.io.IOException e) {
                 log.warn("could not keep the standby's admin address: {}", e.getMessage());
+            }
+        }
+        if (relayFrom != null) {
+            try {
+                io.cleave.manager.standby.relay.RelaySource.save(home.state(), relayFrom).ifPresent(a -> {
+                    log.info("the standby relays its clients to this home's proxy from {}: its PROXY headers are trusted", a);
+                    this.relayFrom.accept(a);
+                });
+            } catch (java.io.IOException | RuntimeException e) {
+                log.warn("the standby's relay address {} is not trusted: {}", relayFrom, e.getMessage());
             }
         }
         if (replicas != null) {
@@ -158,7 +195,8 @@ public final class PrimarySide {
                 log.debug("shard {} not offered to the standby now: {}", e.index(), ex.getMessage());
             }
         }
-        return new Attachment(state.epoch(), account.user(), account.password(), serverIdBase, addresses, leaving);
+        return new Attachment(state.epoch(), account.user(), account.password(), serverIdBase, addresses, leaving,
+                proxyAddress());
     }
 
     /**

@@ -66,6 +66,13 @@ public final class ReplicationMonitor implements AutoCloseable {
         task = scheduler.scheduleWithFixedDelay(this::poll, 0, 2, TimeUnit.SECONDS);
     }
 
+    /** What the standby's proxy port does (its relay to the primary's proxy); null when it does not relay. */
+    private volatile java.util.function.Supplier<io.cleave.manager.standby.relay.RelayReport> relay = () -> null;
+
+    public void relay(java.util.function.Supplier<io.cleave.manager.standby.relay.RelayReport> relay) {
+        this.relay = relay;
+    }
+
     /** The report, or null when this home has no standby pair. */
     public StandbyReport report() {
         StandbyState state = StandbyState.of(home).orElse(null);
@@ -79,7 +86,7 @@ public final class ReplicationMonitor implements AutoCloseable {
         list.sort(java.util.Comparator.comparingInt(ShardReplication::shard));
         return new StandbyReport(state.role(), state.epoch(), state.role() == HostRole.PRIMARY ? "this host"
                 : state.primary(), state.semiSync(), list, new StandbyReport.MapVersions(routedMapVersion(),
-                replicatedMapVersion));
+                replicatedMapVersion), relay.get());
     }
 
     private long routedMapVersion() {

@@ -45,14 +45,24 @@ public final class ShardFollower {
     private final Retirer retirer;
     /** This home's own admin API, told to the primary at every asking (see {@link PrimarySide#shardsForStandby}). */
     private final PairPeer self;
+    /** The address this home's relay connects to the primary's proxy from (its advertised address). */
+    private final String relayFrom;
+    /**
+     * Told where the primary's proxy listens, at every answer that says, and why this home cannot reach it at all
+     * (null when it may).
+     */
+    private final java.util.function.BiConsumer<io.cleave.manager.config.HostPort, String> primaryProxy;
     private volatile String lastProblem;
     /** The retired shards whose replica waits for the map without them (logged once). */
     private final Set<Integer> waiting = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     public ShardFollower(CleaveHome home, ShardLinks links, Supplier<List<ShardEndpoint>> shards, ShardStarter starter,
-                         Retirer retirer, PairPeer self) {
+                         Retirer retirer, PairPeer self, String relayFrom,
+                         java.util.function.BiConsumer<io.cleave.manager.config.HostPort, String> primaryProxy) {
         this.home = home;
         this.self = self;
+        this.relayFrom = relayFrom;
+        this.primaryProxy = primaryProxy;
         this.links = links;
         this.shards = shards;
         this.starter = starter;
@@ -67,7 +77,10 @@ public final class ShardFollower {
         }
         try {
             AdminClient client = AdminClient.remote(state.primary(), PairPeer.primaryToken(home));
-            Attachment primary = client.standbyShards(replicas(), self);
+            Attachment primary = client.standbyShards(replicas(), self, relayFrom);
+            if (primary.proxy() != null) {
+                primaryProxy.accept(primary.proxy().hostPort(), loopbackElsewhere(primary));
+            }
             Set<Integer> have = Set.copyOf(replicas());
             boolean retiredAny = false;
             for (int retired : primary.retired()) {
@@ -77,7 +90,7 @@ public final class ShardFollower {
             }
             if (retiredAny) {
                 // The primary's shard waits for this before it stops.
-                client.standbyShards(replicas(), self);
+                client.standbyShards(replicas(), self, relayFrom);
             }
             have = Set.copyOf(replicas());
             for (Attachment.ShardAddress address : primary.shards()) {
@@ -95,6 +108,23 @@ public final class ShardFollower {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /**
+     * Why the primary's proxy cannot be reached from this host: it listens on a loopback address while the primary's
+     * shards are advertised at another address (the primary runs on another host); else null.
+     */
+    static String loopbackElsewhere(Attachment primary) {
+        String proxyHost = primary.proxy().host();
+        if (!io.cleave.manager.config.ListenAddresses.isLoopback(proxyHost)) {
+            return null;
+        }
+        return primary.shards().stream().map(Attachment.ShardAddress::host)
+                .filter(h -> !io.cleave.manager.config.ListenAddresses.isLoopback(h)).findFirst()
+                .map(h -> "the primary's proxy listens on " + primary.proxy().hostPort() + ", a loopback address of the"
+                        + " primary's host (its shards are at " + h + "): not reachable from this standby; give the"
+                        + " primary a proxy.listen address this host reaches")
+                .orElse(null);
     }
 
     private List<Integer> replicas() {

@@ -8,9 +8,10 @@ import java.util.List;
  * @param primary the primary's admin URL; {@code this host} on the primary
  * @param shards  each shard's replication as last read (every 2 s); empty before the first read
  * @param maps    the shard map version this home routes by and the newest its shards hold for the standby
+ * @param relay   on a standby whose own proxy does not run: its proxy port relaying to the primary's proxy; else null
  */
 public record StandbyReport(HostRole role, long epoch, String primary, boolean semiSync, List<ShardReplication> shards,
-                            MapVersions maps) {
+                            MapVersions maps, io.cleave.manager.standby.relay.RelayReport relay) {
 
     /**
      * @param routed     the version in this home's state (a standby's: the seed's, until a promotion installs a newer one)

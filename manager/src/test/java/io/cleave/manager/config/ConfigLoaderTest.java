@@ -89,6 +89,21 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void proxyProtocolHeadersAreTakenOnlyFromTheListedNetworks() {
+        String base = "shards: 2\nproxy:\n  users: [{name: root, password: \"\"}]\n";
+        assertThat(ConfigLoader.parse(FILE, base).proxy().clientProxyProtocol().trusted().isEmpty()).isTrue();
+        var policy = ConfigLoader.parse(FILE, base + "  proxy_protocol_networks: \"10.0.0.0/8, ::1, localhost\"\n"
+                + "  proxy_protocol_required: true\n").proxy().clientProxyProtocol();
+        assertThat(policy.trusted().trusts(new java.net.InetSocketAddress("10.3.4.5", 1))).isTrue();
+        assertThat(policy.trusted().trusts(new java.net.InetSocketAddress("11.3.4.5", 1))).isFalse();
+        assertThat(policy.required()).isTrue();
+        assertThat(catchConfig(base + "  proxy_protocol_networks: \"10.0.0.0/8, haproxy-host\"\n").getMessage())
+                .contains("proxy.proxy_protocol_networks: 'haproxy-host' is not an IP address or network");
+        assertThat(catchConfig(base + "  proxy_protocol_required: true\n").getMessage())
+                .contains("proxy.proxy_protocol_required: requires a header from the networks");
+    }
+
+    @Test
     void consistentCutsAreOnUnlessSwitchedOffForTests() {
         String base = "shards: 2\nproxy:\n  users: [{name: root, password: \"\"}]\n";
         assertThat(ConfigLoader.parse(FILE, base).proxy().consistentCuts()).isTrue();

@@ -77,7 +77,7 @@ public final class ClientProcesses {
     }
 
     private static String host(Session s) {
-        if (s.output().channel().remoteAddress() instanceof InetSocketAddress a) {
+        if (io.cleave.proxy.proxyprotocol.ClientEndpoint.of(s.output().channel()) instanceof InetSocketAddress a) {
             return s.clientHost() + ":" + a.getPort();
         }
         return s.clientHost();

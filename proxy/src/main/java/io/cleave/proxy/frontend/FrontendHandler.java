@@ -16,6 +16,8 @@ import io.cleave.proxy.protocol.packet.server.AuthMoreData;
 import io.cleave.proxy.protocol.packet.server.AuthSwitchRequest;
 import io.cleave.proxy.protocol.packet.server.ErrPacket;
 import io.cleave.proxy.protocol.packet.server.HandshakeV10;
+import io.cleave.proxy.proxyprotocol.ClientEndpoint;
+import io.cleave.proxy.proxyprotocol.ProxyHeaderRefused;
 import io.cleave.proxy.server.LoginLimits;
 import io.cleave.proxy.server.ProxyRuntime;
 import io.cleave.proxy.session.Charset;
@@ -88,8 +90,13 @@ public final class FrontendHandler extends ChannelInboundHandlerAdapter {
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
         if (evt instanceof SslRequestSniffer.SslRequested) {
             tls = true;
+        } else if (evt instanceof ProxyHeaderRefused refused) {
+            // The client's handshake response (sequence 1), if it came, was dropped with the header: this answers it.
+            runtime.metrics().loginAborted(LoginAbort.PROXY_HEADER);
+            output.respondTo(1);
+            closeWith(ctx, 1130, "HY000", refused.reason());
         } else if (evt instanceof SslHandshakeCompletionEvent e && !e.isSuccess()) {
-            log.info("TLS handshake with {} failed: {}", ctx.channel().remoteAddress(), e.cause().getMessage());
+            log.info("TLS handshake with {} failed: {}", ClientEndpoint.of(ctx.channel()), e.cause().getMessage());
             ctx.close();
         }
         ctx.fireUserEventTriggered(evt);
@@ -163,7 +170,7 @@ public final class FrontendHandler extends ChannelInboundHandlerAdapter {
 
     private void startLogin(ChannelHandlerContext ctx) {
         login = new ClientLogin(runtime.accounts(), runtime::rsaKeys, scramble, tls || isLocalSocket(ctx), dialect,
-                ClientAddress.of(ctx.channel().remoteAddress()));
+                ClientAddress.of(ClientEndpoint.of(ctx.channel())));
         ClientLogin.Outcome outcome = login.start(response.username(), response.authPluginName(),
                 response.authResponse(), response.capabilities().pluginAuth());
         phase = Phase.LOGIN;
@@ -204,7 +211,7 @@ public final class FrontendHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         int profile = response.capabilities().intersect(Capabilities.PROXY_SERVER).responseProfile();
-        ClientAddress client = ClientAddress.of(ctx.channel().remoteAddress());
+        ClientAddress client = ClientAddress.of(ClientEndpoint.of(ctx.channel()));
         ShardLogin shardLogin = runtime.accounts().loginFor(login.userName(), login.account(), client, profile,
                 login.credential(), runtime.proxyProtocol());
         if (shardLogin == null) {
@@ -255,7 +262,7 @@ public final class FrontendHandler extends ChannelInboundHandlerAdapter {
 
     private void protocolError(ChannelHandlerContext ctx, RuntimeException e) {
         String message = MalformedPacketException.reason(e);
-        log.info("closing client {}: malformed packet: {}", ctx.channel().remoteAddress(), LogSafe.text(message));
+        log.info("closing client {}: malformed packet: {}", ClientEndpoint.of(ctx.channel()), LogSafe.text(message));
         if (phase != Phase.COMMAND && phase != Phase.CLOSED) {
             runtime.metrics().loginAborted(LoginAbort.MALFORMED);
         }
@@ -264,7 +271,7 @@ public final class FrontendHandler extends ChannelInboundHandlerAdapter {
 
     private void tooLarge(ChannelHandlerContext ctx, PacketFrameDecoder.Oversized oversized) {
         boolean loggedIn = phase == Phase.COMMAND;
-        log.info("closing client {}: a packet of {} bytes {}", ctx.channel().remoteAddress(),
+        log.info("closing client {}: a packet of {} bytes {}", ClientEndpoint.of(ctx.channel()),
                 oversized.payloadLength(), loggedIn ? "exceeds max_allowed_packet" : "before login");
         if (!loggedIn) {
             runtime.metrics().loginAborted(LoginAbort.PACKET_TOO_LARGE);
@@ -292,7 +299,7 @@ public final class FrontendHandler extends ChannelInboundHandlerAdapter {
         loginDeadline = ctx.executor().schedule(() -> {
             if (phase == Phase.HANDSHAKE_SENT || phase == Phase.LOGIN) {
                 runtime.metrics().loginAborted(LoginAbort.TIMEOUT);
-                log.info("closing client {}: not logged in within {} s", ctx.channel().remoteAddress(),
+                log.info("closing client {}: not logged in within {} s", ClientEndpoint.of(ctx.channel()),
                         limits.timeout().toSeconds());
                 closeWith(ctx, 1159, "08S01", "Got timeout reading communication packets: not logged in within "
                         + limits.timeout().toMillis() + " ms");
@@ -331,20 +338,20 @@ public final class FrontendHandler extends ChannelInboundHandlerAdapter {
             cause = cause.getCause();
         }
         if (cause instanceof java.io.IOException) {
-            log.debug("client {} I/O error: {}", ctx.channel().remoteAddress(), cause.getMessage());
+            log.debug("client {} I/O error: {}", ClientEndpoint.of(ctx.channel()), cause.getMessage());
         } else {
-            log.warn("client {} failed", ctx.channel().remoteAddress(), cause);
+            log.warn("client {} failed", ClientEndpoint.of(ctx.channel()), cause);
         }
         phase = Phase.CLOSED;
         ctx.close();
     }
 
     private static boolean isLocalSocket(ChannelHandlerContext ctx) {
-        return !(ctx.channel().remoteAddress() instanceof InetSocketAddress);
+        return !(ClientEndpoint.of(ctx.channel()) instanceof InetSocketAddress);
     }
 
     private static String remoteHost(ChannelHandlerContext ctx) {
-        if (ctx.channel().remoteAddress() instanceof InetSocketAddress address) {
+        if (ClientEndpoint.of(ctx.channel()) instanceof InetSocketAddress address) {
             return address.getAddress().getHostAddress();
         }
         return "localhost";

@@ -121,7 +121,7 @@ final class Session {
 
     /** The address the client connected from ("localhost" over the Unix socket), as a server shows it. */
     String clientHost() {
-        if (output.channel().remoteAddress() instanceof java.net.InetSocketAddress address) {
+        if (io.cleave.proxy.proxyprotocol.ClientEndpoint.of(output.channel()) instanceof java.net.InetSocketAddress address) {
             return address.getAddress().getHostAddress();
         }
         return "localhost";

@@ -9,7 +9,9 @@ public enum LoginAbort {
     /** A handshake response or authentication packet that does not follow the protocol. */
     MALFORMED("malformed"),
     /** Its 'user'@'host' failed too often: refused without a check. */
-    THROTTLED("throttled");
+    THROTTLED("throttled"),
+    /** A PROXY protocol header from a peer not trusted with one, or none from one that must send it. */
+    PROXY_HEADER("proxy_header");
 
     private final String tag;
 

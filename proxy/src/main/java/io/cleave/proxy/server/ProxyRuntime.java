@@ -57,6 +57,9 @@ public final class ProxyRuntime {
     private final io.cleave.proxy.deadlock.DeadlockDetector deadlocks;
     private volatile CommitHooks commitHooks = CommitHooks.fromSystemProperties();
     private volatile SchemaDriftLog schemaDriftLog = SchemaDriftLog.NONE;
+    /** Who may name a client's address with a PROXY protocol header; read as each client connects. */
+    private volatile io.cleave.proxy.proxyprotocol.ProxyProtocolPolicy clientProxyProtocol =
+            io.cleave.proxy.proxyprotocol.ProxyProtocolPolicy.OFF;
     private volatile java.util.function.Consumer<String> refusedDatabaseDropped = name -> { };
     /**
      * Distinguishes this run's XA ids from an earlier run's (whose in-doubt branches recovery
@@ -262,6 +265,16 @@ public final class ProxyRuntime {
      */
     public boolean proxyProtocol() {
         return serverVersion.toLowerCase(java.util.Locale.ROOT).contains("mariadb");
+    }
+
+    /** Who may name a client's address with a PROXY protocol header in front of the MySQL protocol. */
+    public io.cleave.proxy.proxyprotocol.ProxyProtocolPolicy clientProxyProtocol() {
+        return clientProxyProtocol;
+    }
+
+    /** From the next client connection on (one that connected before keeps what it was given). */
+    public void clientProxyProtocol(io.cleave.proxy.proxyprotocol.ProxyProtocolPolicy policy) {
+        this.clientProxyProtocol = java.util.Objects.requireNonNull(policy);
     }
 
     /** The routing model statements are planned by now (the config's, with the shard map's rules over it). */

@@ -124,6 +124,11 @@ public final class ProxyServer implements AutoCloseable {
         runtime.cuts().enabled(on);
     }
 
+    /** Who may name a client's address with a PROXY protocol header (proxy.proxy_protocol_networks). */
+    public void clientProxyProtocol(io.cleave.proxy.proxyprotocol.ProxyProtocolPolicy policy) {
+        runtime.clientProxyProtocol(policy);
+    }
+
     /** How much one read evaluated on one shard may gather (proxy.evaluate_max_rows, proxy.evaluate_max_bytes). */
     public void evaluationLimits(io.cleave.proxy.evaluate.EvaluationLimits limits) {
         runtime.evaluationLimits(limits);
@@ -140,6 +145,17 @@ public final class ProxyServer implements AutoCloseable {
      */
     public static ProxyServer start(ProxyConfig config, Topology topology, ShardMapHolder shardMaps,
                                     List<ShardEndpoint> shards, ProxyMetrics metrics, java.util.Set<String> otherRuns)
+            throws InterruptedException {
+        return start(config, topology, shardMaps, shards, metrics, otherRuns, runtime -> { });
+    }
+
+    /**
+     * As above; {@code settings} is applied to the runtime before the proxy listens, so its first client finds
+     * them (who may send a PROXY protocol header, above all: one set later would refuse a relay's first clients).
+     */
+    public static ProxyServer start(ProxyConfig config, Topology topology, ShardMapHolder shardMaps,
+                                    List<ShardEndpoint> shards, ProxyMetrics metrics, java.util.Set<String> otherRuns,
+                                    java.util.function.Consumer<ProxyRuntime> settings)
             throws InterruptedException {
         int expected = shardMaps.current().shardCount() + shardMaps.current().attached().size();
         if (shards.size() != expected) {
@@ -168,6 +184,7 @@ public final class ProxyServer implements AutoCloseable {
         SslContext ssl = sslContext(config);
         Accounts accounts = new Accounts(shards.get(0).user(), AccountDirectory.EMPTY);
         ProxyRuntime runtime = new ProxyRuntime(config, accounts, topology, shardMaps, slots, metrics, ssl, threads);
+        settings.accept(runtime);
         otherRuns.forEach(runtime.inDoubt()::otherProxy);
         if (metrics instanceof MicrometerProxyMetrics micrometer) {
             for (ShardEndpoint endpoint : shards) {

@@ -35,7 +35,13 @@ final class EmbeddedClient {
      */
     EmbeddedClient(ProxyRuntime runtime, Capabilities capabilities, String user, String database,
                    java.util.function.Consumer<EmbeddedChannel> shardsAnswer) {
-        this.channel = new EmbeddedChannel(new FrontendInitializer(runtime));
+        this(new EmbeddedChannel(new FrontendInitializer(runtime)), capabilities, user, database, shardsAnswer);
+    }
+
+    /** Logs in on {@code channel}, which runs the proxy's client pipeline (and may have sent bytes already). */
+    EmbeddedClient(EmbeddedChannel channel, Capabilities capabilities, String user, String database,
+                   java.util.function.Consumer<EmbeddedChannel> shardsAnswer) {
+        this.channel = channel;
         this.capabilities = capabilities;
         ErrPacket refused = logIn(channel, capabilities, user, database, shardsAnswer);
         if (refused != null) {
@@ -49,7 +55,12 @@ final class EmbeddedClient {
      */
     static ErrPacket refusal(ProxyRuntime runtime, Capabilities capabilities, String user, String database,
                              java.util.function.Consumer<EmbeddedChannel> shardsAnswer) {
-        EmbeddedChannel channel = new EmbeddedChannel(new FrontendInitializer(runtime));
+        return refusal(new EmbeddedChannel(new FrontendInitializer(runtime)), capabilities, user, database, shardsAnswer);
+    }
+
+    /** As above, on {@code channel}, which runs the proxy's client pipeline. */
+    static ErrPacket refusal(EmbeddedChannel channel, Capabilities capabilities, String user, String database,
+                             java.util.function.Consumer<EmbeddedChannel> shardsAnswer) {
         try {
             return logIn(channel, capabilities, user, database, shardsAnswer);
         } finally {

@@ -24,6 +24,7 @@ import io.cleave.router.topology.RoutineRule;
 import io.cleave.router.topology.TableRule;
 import io.cleave.router.topology.Topology;
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.embedded.EmbeddedChannel;
 
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -116,6 +117,16 @@ final class FakeProxy {
         EmbeddedClient client = new EmbeddedClient(runtime, capabilities, user, "app", this::pump);
         clients.add(client);
         // What the login asked the shards (whether the database exists) is not the test's business.
+        for (FakeShard s : shards) {
+            s.forget();
+        }
+        return client;
+    }
+
+    /** A client logged in as 'app' on {@code channel}, which runs the proxy's client pipeline. */
+    EmbeddedClient connect(EmbeddedChannel channel) {
+        EmbeddedClient client = new EmbeddedClient(channel, CLIENT, APP.user(), "app", this::pump);
+        clients.add(client);
         for (FakeShard s : shards) {
             s.forget();
         }
