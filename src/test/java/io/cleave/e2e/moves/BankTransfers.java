@@ -73,6 +73,10 @@ public final class BankTransfers implements AutoCloseable {
     private final AtomicLong crossShard = new AtomicLong();
     private final AtomicLong reads = new AtomicLong();
     private final AtomicLong outageErrors = new AtomicLong();
+    /** Every transfer a client finished (acknowledged, uncertain or failed), when, for explaining a difference. */
+    private final ConcurrentLinkedQueue<String> history = new ConcurrentLinkedQueue<>();
+    private final long born = System.nanoTime();
+    private volatile long outageAt;
 
     /**
      * {@code hot}: a range of branches (first, last) half the transfers start in (the keys a test
@@ -143,6 +147,7 @@ public final class BankTransfers implements AutoCloseable {
 
     /** From now until {@link #outageOver()}, connection failures are expected (the daemon is being killed). */
     public void outageBegins() {
+        outageAt = System.nanoTime();
         outage.set(true);
     }
 
@@ -248,6 +253,9 @@ public final class BankTransfers implements AutoCloseable {
             }
         }
         off.forEach((k, d) -> wrong.put(k, "off by " + d + " from the acknowledged transfers"));
+        if (!off.isEmpty()) {
+            wrong.put(-1L, "uncertain: " + maybe + "; transfers of these accounts: " + historyOf(off.keySet()));
+        }
         return wrong;
     }
 
@@ -380,16 +388,39 @@ public final class BankTransfers implements AutoCloseable {
             if (committing && connectionLost(e)) {
                 uncertain.add(t);
             }
+            note(t, (committing ? "committing: " : "before committing: ") + e.getErrorCode() + " " + e.getMessage());
             failed(e, (committing ? "committing " : "during ") + t);
             return rollback(c);
         }
         net.computeIfAbsent(t.from(), k -> new LongAdder()).add(-t.amount());
         net.computeIfAbsent(t.to(), k -> new LongAdder()).add(t.amount());
+        note(t, "acknowledged");
         acknowledged.incrementAndGet();
         if (across) {
             crossShard.incrementAndGet();
         }
         return true;
+    }
+
+    private void note(Transfer t, String outcome) {
+        long now = System.nanoTime();
+        long o = outageAt;
+        history.add(String.format(java.util.Locale.ROOT, "%.3f s%s %s: %s", (now - born) / 1e9,
+                o == 0 ? "" : String.format(java.util.Locale.ROOT, " (outage +%.3f s)", (now - o) / 1e9), t, outcome));
+    }
+
+    /** The transfers that touched {@code accounts}, in the order they ended. */
+    public List<String> historyOf(java.util.Set<Long> accounts) {
+        List<String> out = new ArrayList<>();
+        for (String h : history) {
+            for (long a : accounts) {
+                if (h.contains("from=" + a + ",") || h.contains("to=" + a + ",")) {
+                    out.add(h);
+                    break;
+                }
+            }
+        }
+        return out;
     }
 
     private static long order(long account) {
