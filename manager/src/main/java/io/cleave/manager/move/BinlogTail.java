@@ -322,6 +322,26 @@ final class BinlogTail implements BinaryLogClient.EventListener, AutoCloseable {
         return new Batch(out, xa, ended, safe, events);
     }
 
+    /**
+     * Puts back what {@link #drain()} took and the caller could not apply (the target refused a write: a lock wait
+     * timed out, a deadlock): its keys are taken again with whatever changed since, so no change is dropped. The
+     * keys are applied as the source has them when they are next taken, so taking them twice changes nothing.
+     */
+    synchronized void giveBack(Batch batch) {
+        Map<TableShape, Set<List<Object>>> keys = new LinkedHashMap<>();
+        batch.keys().forEach((t, k) -> keys.put(t, new LinkedHashSet<>(k)));
+        pending.forEach((t, k) -> keys.computeIfAbsent(t, x -> new LinkedHashSet<>()).addAll(k));
+        pending = keys;
+        Map<TableShape, Set<List<Object>>> xa = new LinkedHashMap<>();
+        batch.xaCommitted().forEach((t, k) -> xa.put(t, new LinkedHashSet<>(k)));
+        pendingXa.forEach((t, k) -> xa.computeIfAbsent(t, x -> new LinkedHashSet<>()).addAll(k));
+        pendingXa = xa;
+        if (pendingEvents == 0 && batch.events() > 0) {
+            oldestPendingMillis = System.currentTimeMillis();
+        }
+        pendingEvents += batch.events();
+    }
+
     /** Whether every event up to {@code position} has been read. */
     synchronized boolean reached(BinlogPosition position) {
         return reached.compareTo(position) >= 0;

@@ -402,7 +402,13 @@ final class MoveRunner {
         BinlogTail.Batch batch = tail.drain();
         long changed = 0;
         if (!batch.isEmpty()) {
-            changed = applier.applyCaughtUp(source, targets, batch.keys(), batch.xaCommitted(), batch.upTo());
+            try {
+                changed = applier.applyCaughtUp(source, targets, batch.keys(), batch.xaCommitted(), batch.upTo());
+            } catch (Exception e) {
+                // A cutover attempt that gives up goes on with this tail: the keys must be applied by the next one.
+                tail.giveBack(batch);
+                throw e;
+            }
             r.rowsApplied += changed;
         }
         r.catchUpEvents += batch.events();
