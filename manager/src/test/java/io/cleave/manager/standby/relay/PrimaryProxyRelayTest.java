@@ -152,6 +152,43 @@ class PrimaryProxyRelayTest {
         assertThat(errorOnConnect(listen)).contains("does not know");
     }
 
+    @Test
+    void aClientThatGoesAwayMidStatementClosesItsConnectionToThePrimarysProxy() throws Exception {
+        // The primary's proxy ends the session (rolling its transaction back) only when its connection closes.
+        try (ServerSocket primary = new ServerSocket(0, 5, java.net.InetAddress.getLoopbackAddress())) {
+            HostPort listen = new HostPort("127.0.0.1", freePort());
+            relay = new PrimaryProxyRelay(listen);
+            relay.start();
+            relay.target(new HostPort("127.0.0.1", primary.getLocalPort()));
+            CompletableFuture<Integer> afterStatement = CompletableFuture.supplyAsync(() -> {
+                try (Socket s = primary.accept()) {
+                    s.setSoTimeout(10_000);
+                    DataInputStream in = new DataInputStream(s.getInputStream());
+                    byte[] fixed = new byte[16];
+                    in.readFully(fixed);
+                    in.readFully(new byte[((fixed[14] & 0xff) << 8) | (fixed[15] & 0xff)]);
+                    in.readFully(new byte[9]);
+                    // The statement is never answered: the client leaves while it runs.
+                    return in.read();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            try (Socket client = new Socket("127.0.0.1", listen.port())) {
+                client.getOutputStream().write("UPDATE t;".getBytes(StandardCharsets.US_ASCII));
+                client.getOutputStream().flush();
+                long deadline = System.nanoTime() + 10_000_000_000L;
+                while (relay.report().bytesToPrimary() < 9) {
+                    assertThat(System.nanoTime()).as("the statement reached the primary's side").isLessThan(deadline);
+                    Thread.sleep(10);
+                }
+            }
+            assertThat(afterStatement.get(10, TimeUnit.SECONDS)).as("the primary's side reads the end of its connection")
+                    .isEqualTo(-1);
+            awaitNoneOpen();
+        }
+    }
+
     /** The relay counts a connection open until its loop has seen it close, a moment after the client did. */
     private void awaitNoneOpen() throws InterruptedException {
         long deadline = System.nanoTime() + 5_000_000_000L;
