@@ -24,6 +24,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static io.cleave.e2e.standby.StandbyIT.run;
@@ -52,7 +53,7 @@ class StandbyImportIT {
 
     @Test
     void aStandbyPromotedBeforeAnImportsCutoverRefusesTheDatabaseUntilItIsImportedAgain() throws Exception {
-        withImportHaltedAt("BEFORE_FLIP", (source, a, pair, from) -> {
+        withImportHaltedAt("BEFORE_FLIP", StandbyImportIT::readersInAnotherDatabase, (source, a, pair, from) -> {
 
             ShardMap halted = pair.primaryMap();
             assertThat(halted.attached()).as("the source attached").hasSize(1);
@@ -74,12 +75,21 @@ class StandbyImportIT {
             assertThat(installed.refusedDatabases()).containsOnlyKeys("shop");
             for (int s = 0; s < a.shards(); s++) {
                 try (Connection c = shard(pair.standby, s)) {
-                    assertThat(single(c, "SELECT COUNT(*) FROM shop.items")).as("the copy deleted on shard %d", s)
-                            .isEqualTo("0");
+                    assertThat(single(c, "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'shop'"
+                            + " AND TABLE_NAME = 'items'")).as("the copy set aside on shard %d", s).isEqualTo("0");
                 }
             }
             AdminClient b = AdminClient.connect(pair.standby.home()).orElseThrow();
             assertThat(b.status().refusedDatabases()).as("cleave status shows it").containsOnlyKeys("shop");
+            assertThat(b.status().heldTables()).as("and its tables set aside").isEqualTo(Map.of("shop", List.of("items")));
+            assertReadersFail(pair);
+            // A new shard could not be given the views and the function that read the tables set aside.
+            AdminClient promoted = b;
+            assertThatThrownBy(() -> promoted.startScale(a.shards() + 1)).as("adding a shard")
+                    .isInstanceOfSatisfying(AdminClient.DaemonAnswer.class, e -> {
+                        assertThat(e.status()).as(e.getMessage()).isEqualTo(409);
+                        assertThat(e.getMessage()).contains("shop refused");
+                    });
 
             try (Connection c = pair.standbyProxy()) {
                 assertThat(Long.parseLong(single(c, "SELECT COUNT(*) FROM accounts"))).as("the bank is served")
@@ -100,6 +110,7 @@ class StandbyImportIT {
             try (Connection c = pair.standbyProxy()) {
                 assertRefused(() -> c.createStatement().execute("USE shop"));
             }
+            assertReadersFail(pair);
 
             b = AdminClient.connect(pair.standby.home()).orElseThrow();
             ImportStatus again = b.startImport(from);
@@ -107,7 +118,59 @@ class StandbyImportIT {
             awaitImported(b);
             assertThat(pair.standby.shardMaps().current().refusedDatabases()).as("served again").isEmpty();
             assertServesTheSource(pair, source, ROWS + 1);
+            assertThat(b.status().heldTables()).as("nothing set aside any more").isEmpty();
+            try (Connection c = pair.standbyProxy()) {
+                assertThat(single(c, "SELECT COUNT(*) FROM reports.items_seen")).as("the view of another database")
+                        .isEqualTo(String.valueOf(ROWS + 1));
+                assertThat(single(c, "SELECT reports.items_counted()")).as("the function of another database")
+                        .isEqualTo(String.valueOf(ROWS + 1));
+            }
+            for (int s = 0; s < a.shards(); s++) {
+                try (Connection c = shard(pair.standby, s)) {
+                    assertThat(create(c, "shop.items")).as("the table made before the import kept its definition")
+                            .contains(MADE_BEFORE);
+                }
+            }
         });
+    }
+
+    private static final String MADE_BEFORE = "made empty before the import";
+
+    /**
+     * Before the seed, through the primary's proxy: the database shop with its table made empty before the import
+     * (an import takes such a table), and a view and a function of another database that read it. Neither names
+     * shop in a client's statement, so refusing the name alone lets them through.
+     */
+    private static void readersInAnotherDatabase(Connection proxy) {
+        run(proxy, "CREATE DATABASE shop");
+        run(proxy, "CREATE TABLE shop.items (id INT NOT NULL PRIMARY KEY, name VARCHAR(40) NOT NULL) COMMENT='"
+                + MADE_BEFORE + "'");
+        run(proxy, "CREATE DATABASE reports");
+        run(proxy, "CREATE VIEW reports.items_seen AS SELECT id, name FROM shop.items");
+        run(proxy, "CREATE FUNCTION reports.items_counted() RETURNS INT READS SQL DATA RETURN (SELECT COUNT(*) FROM"
+                + " shop.items)");
+    }
+
+    /**
+     * The view and the function of another database reading the refused database's tables fail at the server (its
+     * tables are set aside): never rows, never an empty answer. Before, they read the emptied copy: no row, no error.
+     */
+    private static void assertReadersFail(StandbyLayoutIT.Pair pair) throws Exception {
+        try (Connection c = pair.standbyProxy()) {
+            assertThatThrownBy(() -> single(c, "SELECT COUNT(*) FROM reports.items_seen")).as("the view")
+                    .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getErrorCode()).as(e.getMessage())
+                            .isEqualTo(1356));
+            assertThatThrownBy(() -> single(c, "SELECT reports.items_counted()")).as("the function")
+                    .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getErrorCode()).as(e.getMessage())
+                            .isEqualTo(1146));
+        }
+    }
+
+    private static String create(Connection c, String table) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SHOW CREATE TABLE " + table)) {
+            rs.next();
+            return rs.getString(2);
+        }
     }
 
     @Test
@@ -159,6 +222,14 @@ class StandbyImportIT {
                 run(c, "USE shop");
             }
             assertThat(AdminClient.connect(pair.standby.home()).orElseThrow().status().refusedDatabases()).isEmpty();
+            for (int s = 0; s < a.shards(); s++) {
+                try (Connection c = shard(pair.standby, s)) {
+                    assertThat(single(c, "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'cleave'"
+                            + " AND TABLE_NAME REGEXP '^held_[0-9a-f]{24}$'")).as("its tables set aside dropped on shard %d",
+                            s).isEqualTo("0");
+                    assertThat(single(c, "SELECT COUNT(*) FROM cleave.held_tables")).as("and forgotten").isEqualTo("0");
+                }
+            }
         });
     }
 
@@ -170,12 +241,17 @@ class StandbyImportIT {
 
     /** Runs {@code test} on a pair whose primary's import of a source's database shop waits at {@code point}. */
     private static void withImportHaltedAt(String point, Case test) throws Exception {
+        withImportHaltedAt(point, c -> { }, test);
+    }
+
+    /** As above, with {@code setup} run through the primary's proxy before the standby is seeded. */
+    private static void withImportHaltedAt(String point, StandbyLayoutIT.Pair.Setup setup, Case test) throws Exception {
         Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-standby-import-", StandbyLayoutIT.SEARCHABLE);
         StandbyLayoutIT.Pair pair = null;
         try (StandaloneServer source = StandaloneServer.start(List.of());
              CleaveTestHome a = CleaveTestHome.builder().shards(2).extraYaml(StandbyIT.SHARDING).create()) {
             String from = createSource(source);
-            pair = importHalted(a, work, from, point);
+            pair = importHalted(a, work, from, point, setup);
             test.run(source, a, pair, from);
         } finally {
             if (pair != null) {
@@ -202,9 +278,9 @@ class StandbyImportIT {
     }
 
     /** The pair, semi-sync on, with the primary's import of {@code from} waiting at {@code point} of its cutover. */
-    private static StandbyLayoutIT.Pair importHalted(CleaveTestHome a, Path work, String from, String point)
-            throws Exception {
-        StandbyLayoutIT.Pair pair = StandbyLayoutIT.Pair.start(a, work, c -> { }, "-Dcleave.test.moveHaltAt=" + point,
+    private static StandbyLayoutIT.Pair importHalted(CleaveTestHome a, Path work, String from, String point,
+                                                     StandbyLayoutIT.Pair.Setup setup) throws Exception {
+        StandbyLayoutIT.Pair pair = StandbyLayoutIT.Pair.start(a, work, setup, "-Dcleave.test.moveHaltAt=" + point,
                 "-Dcleave.test.moveHaltGate=" + work.resolve("never"));
         try {
             pair.seed();
