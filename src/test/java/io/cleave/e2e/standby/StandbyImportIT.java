@@ -50,10 +50,15 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 class StandbyImportIT {
 
     private static final int ROWS = 300;
+    /** Rows of the source's table members, which the rules shard by id: its unique email is a global unique key. */
+    private static final int MEMBERS = 40;
+    private static final String WITH_MEMBERS = StandbyIT.SHARDING.replace("  tables:\n",
+            "    - { name: member, function: hash, buckets: 16, key_type: integer }\n  tables:\n")
+            + "    - { name: members, keyspace: member, column: id }\n";
 
     @Test
     void aStandbyPromotedBeforeAnImportsCutoverRefusesTheDatabaseUntilItIsImportedAgain() throws Exception {
-        withImportHaltedAt("BEFORE_FLIP", StandbyImportIT::readersInAnotherDatabase, (source, a, pair, from) -> {
+        withImportHaltedAt("BEFORE_FLIP", StandbyImportIT::readersInAnotherDatabase, true, (source, a, pair, from) -> {
 
             ShardMap halted = pair.primaryMap();
             assertThat(halted.attached()).as("the source attached").hasSize(1);
@@ -76,12 +81,19 @@ class StandbyImportIT {
             for (int s = 0; s < a.shards(); s++) {
                 try (Connection c = shard(pair.standby, s)) {
                     assertThat(single(c, "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'shop'"
-                            + " AND TABLE_NAME = 'items'")).as("the copy set aside on shard %d", s).isEqualTo("0");
+                            + " AND TABLE_TYPE = 'BASE TABLE'")).as("the copy set aside on shard %d", s).isEqualTo("0");
+                    assertThat(single(c, "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'cleave'"
+                            + " AND TABLE_NAME = '" + LOOKUP + "'")).as("the key's lookup dropped on shard %d", s)
+                            .isEqualTo("0");
                 }
+            }
+            try (Connection c = shard(pair.standby, 0)) {
+                assertThat(single(c, "SELECT COUNT(*) FROM cleave.unique_keys WHERE table_name = 'members'"))
+                        .as("the global unique key the import registered before its flip removed").isEqualTo("0");
             }
             AdminClient b = AdminClient.connect(pair.standby.home()).orElseThrow();
             assertThat(b.status().refusedDatabases()).as("cleave status shows it").containsOnlyKeys("shop");
-            assertThat(b.status().heldTables()).as("and its tables set aside").isEqualTo(Map.of("shop", List.of("items")));
+            assertThat(b.status().heldTables()).as("and its tables set aside").isEqualTo(Map.of("shop", List.of("items", "members")));
             assertReadersFail(pair);
             // A new shard could not be given the views and the function that read the tables set aside.
             AdminClient promoted = b;
@@ -131,10 +143,22 @@ class StandbyImportIT {
                             .contains(MADE_BEFORE);
                 }
             }
+            try (Connection c = shard(pair.standby, 0)) {
+                assertThat(single(c, "SELECT COUNT(*) FROM cleave.unique_keys WHERE table_name = 'members'"))
+                        .as("the key registered again by the import from the promoted home").isEqualTo("1");
+            }
+            try (Connection c = pair.standbyProxy()) {
+                assertThat(single(c, "SELECT COUNT(*) FROM shop.members")).isEqualTo(String.valueOf(MEMBERS));
+                // Wherever id 1001 hashes, the key refuses m7@x (on another shard than id 7, only its lookup can).
+                assertThatThrownBy(() -> run(c, "INSERT INTO shop.members VALUES (1001, 'm7@x')")).as("enforced across shards")
+                        .hasMessageContaining("Duplicate entry");
+                assertThat(single(c, "SELECT COUNT(*) FROM shop.members")).isEqualTo(String.valueOf(MEMBERS));
+            }
         });
     }
 
     private static final String MADE_BEFORE = "made empty before the import";
+    private static final String LOOKUP = io.cleave.router.unique.UniqueIndex.lookupName("shop", "members", "email");
 
     /**
      * Before the seed, through the primary's proxy: the database shop with its table made empty before the import
@@ -233,6 +257,74 @@ class StandbyImportIT {
         });
     }
 
+    /**
+     * Opt-in ({@code -Dstandby.import.all=true}): an import that failed (its move cancelled) leaves its source attached
+     * and serving; a switchover is refused then, naming the source and what to do, before anything is held.
+     */
+    @Test
+    void aSwitchoverIsRefusedWhileAFailedImportsSourceStaysAttached() throws Exception {
+        assumeTrue(ALL, "-Dstandby.import.all=true runs the switchover after a failed import");
+        Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-standby-import-", StandbyLayoutIT.SEARCHABLE);
+        StandbyLayoutIT.Pair pair = null;
+        try (StandaloneServer source = StandaloneServer.start(List.of());
+             CleaveTestHome a = CleaveTestHome.builder().shards(2).extraYaml(StandbyIT.SHARDING).create()) {
+            String from = createSource(source, false);
+            Path go = work.resolve("go");
+            pair = StandbyLayoutIT.Pair.start(a, work, c -> { }, "-Dcleave.test.movePauseAt=CATCHING_UP",
+                    "-Dcleave.test.movePauseGate=" + go);
+            pair.seed();
+            CleaveJar.Result started = CleaveJar.run(a, "import", "--from", from);
+            assertThat(started.code()).as(started.out()).isZero();
+            long move = awaitMove(pair);
+            pair.primary.cancelMove(move);
+            Files.createFile(go);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            ImportStatus s = pair.primary.importStatus();
+            while (!s.state().equals("failed")) {
+                assertThat(System.nanoTime()).as("the import fails once its move is cancelled: " + s).isLessThan(deadline);
+                Thread.sleep(100);
+                s = pair.primary.importStatus();
+            }
+            assertThat(pair.primaryMap().attached()).as("the failed import's source stays attached").hasSize(1);
+
+            StandbyLayoutIT.Pair p = pair;
+            assertThatThrownBy(() -> p.primary.switchover(io.cleave.manager.standby.SwitchoverRequest.known()))
+                    .isInstanceOfSatisfying(AdminClient.DaemonAnswer.class, e -> assertThat(e.status()).isEqualTo(409))
+                    .hasMessageContaining("a server is attached for an import (mysql://importer@127.0.0.1:" + source.port()
+                            + "/shop, its import failed").hasMessageContaining("import from it again");
+            try (Connection c = pair.standbyProxy()) {
+                // The standby's port still relays to the primary's proxy, which serves the database from the source.
+                run(c, "USE shop");
+                assertThat(rows(c)).as("the source still serves through the primary").hasSize(ROWS);
+            }
+        } finally {
+            if (pair != null) {
+                pair.close();
+            }
+            CleaveTestHome.deleteTree(work);
+        }
+    }
+
+    /** The id of the primary's import's move, once the map freezes its tables for it. */
+    private static long awaitMove(StandbyLayoutIT.Pair pair) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (pair.primaryMap().movingTables().get("items") == null
+                || pair.primary.importStatus().state().equals("creating schema")) {
+            assertThat(System.nanoTime()).as("the import's move starts").isLessThan(deadline);
+            Thread.sleep(100);
+        }
+        long move = pair.primaryMap().movingTables().get("items");
+        while (true) {
+            try {
+                pair.primary.move(move);
+                return move;
+            } catch (AdminClient.DaemonAnswer notYet) {
+                assertThat(System.nanoTime()).as("move " + move + " journaled").isLessThan(deadline);
+                Thread.sleep(100);
+            }
+        }
+    }
+
     private static final boolean ALL = Boolean.getBoolean("standby.import.all");
 
     private interface Case {
@@ -241,16 +333,21 @@ class StandbyImportIT {
 
     /** Runs {@code test} on a pair whose primary's import of a source's database shop waits at {@code point}. */
     private static void withImportHaltedAt(String point, Case test) throws Exception {
-        withImportHaltedAt(point, c -> { }, test);
+        withImportHaltedAt(point, c -> { }, false, test);
     }
 
-    /** As above, with {@code setup} run through the primary's proxy before the standby is seeded. */
-    private static void withImportHaltedAt(String point, StandbyLayoutIT.Pair.Setup setup, Case test) throws Exception {
+    /**
+     * As above, with {@code setup} run through the primary's proxy before the standby is seeded; {@code members}: the
+     * source also has {@link #MEMBERS}, which the rules shard, so the import registers its global unique key.
+     */
+    private static void withImportHaltedAt(String point, StandbyLayoutIT.Pair.Setup setup, boolean members, Case test)
+            throws Exception {
         Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-standby-import-", StandbyLayoutIT.SEARCHABLE);
         StandbyLayoutIT.Pair pair = null;
         try (StandaloneServer source = StandaloneServer.start(List.of());
-             CleaveTestHome a = CleaveTestHome.builder().shards(2).extraYaml(StandbyIT.SHARDING).create()) {
-            String from = createSource(source);
+             CleaveTestHome a = CleaveTestHome.builder().shards(2).extraYaml(members ? WITH_MEMBERS : StandbyIT.SHARDING)
+                     .create()) {
+            String from = createSource(source, members);
             pair = importHalted(a, work, from, point, setup);
             test.run(source, a, pair, from);
         } finally {
@@ -262,7 +359,7 @@ class StandbyImportIT {
     }
 
     /** The source's database shop with {@link #ROWS} items and the import's account; the URL to import it from. */
-    private static String createSource(StandaloneServer source) throws Exception {
+    private static String createSource(StandaloneServer source, boolean members) throws Exception {
         source.root("CREATE DATABASE shop; CREATE USER importer@'%' IDENTIFIED BY 'imp';"
                 + " GRANT SELECT, INSERT, UPDATE, DELETE, SHOW VIEW, TRIGGER, RELOAD, REPLICATION CLIENT,"
                 + " REPLICATION SLAVE ON *.* TO importer@'%'; GRANT ALL ON shop.* TO importer@'%'");
@@ -273,6 +370,15 @@ class StandbyImportIT {
                 rows.append(i == 1 ? "" : ",").append('(').append(i).append(",'item ").append(i).append("')");
             }
             s.execute("INSERT INTO items VALUES " + rows);
+            if (members) {
+                s.execute("CREATE TABLE members (id INT NOT NULL PRIMARY KEY, email VARCHAR(64) NOT NULL, UNIQUE KEY"
+                        + " email (email))");
+                StringBuilder each = new StringBuilder();
+                for (int i = 1; i <= MEMBERS; i++) {
+                    each.append(i == 1 ? "" : ",").append('(').append(i).append(",'m").append(i).append("@x')");
+                }
+                s.execute("INSERT INTO members VALUES " + each);
+            }
         }
         return "mysql://importer:imp@127.0.0.1:" + source.port() + "/shop";
     }

@@ -1,5 +1,6 @@
 package io.cleave.manager.held;
 
+import io.cleave.manager.move.SchemaCopier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,7 +57,7 @@ public final class HeldTables {
         List<String> done = new ArrayList<>();
         try (Statement s = shard.createStatement()) {
             s.execute(CATALOG_DDL);
-            for (String table : baseTables(shard, schema)) {
+            for (String table : SchemaCopier.objects(shard, schema).tables()) {
                 if (!tables.contains(table.toLowerCase(java.util.Locale.ROOT))) {
                     continue;
                 }
@@ -161,20 +162,6 @@ public final class HeldTables {
             ps.setString(2, t.table());
             ps.executeUpdate();
         }
-    }
-
-    private static List<String> baseTables(Connection shard, String schema) throws SQLException {
-        List<String> out = new ArrayList<>();
-        try (PreparedStatement ps = shard.prepareStatement("SELECT TABLE_NAME FROM information_schema.TABLES WHERE"
-                + " TABLE_SCHEMA = ? AND TABLE_TYPE = 'BASE TABLE' ORDER BY TABLE_NAME")) {
-            ps.setString(1, schema);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(rs.getString(1));
-                }
-            }
-        }
-        return out;
     }
 
     private static boolean exists(Connection shard, String schema, String table) throws SQLException {
