@@ -136,6 +136,8 @@ class StandbyImportIT {
                         .isEqualTo(String.valueOf(ROWS + 1));
                 assertThat(single(c, "SELECT reports.items_counted()")).as("the function of another database")
                         .isEqualTo(String.valueOf(ROWS + 1));
+                assertThat(single(c, "CALL reports.count_items()")).as("the procedure of another database")
+                        .isEqualTo(String.valueOf(ROWS + 1));
             }
             for (int s = 0; s < a.shards(); s++) {
                 try (Connection c = shard(pair.standby, s)) {
@@ -162,7 +164,7 @@ class StandbyImportIT {
 
     /**
      * Before the seed, through the primary's proxy: the database shop with its table made empty before the import
-     * (an import takes such a table), and a view and a function of another database that read it. Neither names
+     * (an import takes such a table), and a view, a function and a procedure of another database that read it. Neither names
      * shop in a client's statement, so refusing the name alone lets them through.
      */
     private static void readersInAnotherDatabase(Connection proxy) {
@@ -173,10 +175,11 @@ class StandbyImportIT {
         run(proxy, "CREATE VIEW reports.items_seen AS SELECT id, name FROM shop.items");
         run(proxy, "CREATE FUNCTION reports.items_counted() RETURNS INT READS SQL DATA RETURN (SELECT COUNT(*) FROM"
                 + " shop.items)");
+        run(proxy, "CREATE PROCEDURE reports.count_items() READS SQL DATA SELECT COUNT(*) FROM shop.items");
     }
 
     /**
-     * The view and the function of another database reading the refused database's tables fail at the server (its
+     * The view, the function and the procedure of another database reading the refused database's tables fail at the server (its
      * tables are set aside): never rows, never an empty answer. Before, they read the emptied copy: no row, no error.
      */
     private static void assertReadersFail(StandbyLayoutIT.Pair pair) throws Exception {
@@ -185,6 +188,9 @@ class StandbyImportIT {
                     .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getErrorCode()).as(e.getMessage())
                             .isEqualTo(1356));
             assertThatThrownBy(() -> single(c, "SELECT reports.items_counted()")).as("the function")
+                    .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getErrorCode()).as(e.getMessage())
+                            .isEqualTo(1146));
+            assertThatThrownBy(() -> single(c, "CALL reports.count_items()")).as("the procedure")
                     .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getErrorCode()).as(e.getMessage())
                             .isEqualTo(1146));
         }
