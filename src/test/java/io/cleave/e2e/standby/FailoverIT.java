@@ -133,7 +133,7 @@ class FailoverIT {
                         .doesNotContain(errantGtid);
             }
             assertThat(refused.reason()).contains("shard 0: " + errantGtid + " (the new primary has up to ")
-                    .contains("cleave standby");
+                    .contains("cleave rejoin --rebuild");
             assertThat(StandbyState.of(pair.a.home()).orElseThrow().role()).as("A is no standby").isEqualTo(HostRole.PRIMARY);
             // cleave rejoin says the same, and changes nothing either.
             RejoinReport rejoin = aAdmin.rejoin("http://127.0.0.1:" + pair.b.adminPort(), pair.b.adminToken());
