@@ -144,7 +144,79 @@ class FailoverIT {
                     .matches("shard [0-" + (SHARDS - 1) + "]: 0-100[0-" + (SHARDS - 1) + "]-[0-9]+ \\(the new primary has up to 0-100[0-"
                             + (SHARDS - 1) + "]-[0-9]+\\)"));
             assertThat(aAdmin.status().coordination().state()).as("nothing changed").isEqualTo(PairState.SUPERSEDED);
+
+            rebuildAAsBsStandby(pair, errantGtid);
         }
+    }
+
+    /**
+     * {@code cleave rejoin --rebuild} against A, whose shard 0 holds {@code errantGtid} (B lacks it), while B's clients
+     * go on: A's old datadirs are kept under its home's errant/2 with the record of that GTID, A is seeded again in
+     * place as B's standby (its own ports), its daemon runs again and every one of its replicas is acknowledged by B;
+     * A then holds every transfer B acknowledged. With {@code -Dstandby.rebuild.switchBack=true} also a switchover
+     * back to A, which then serves every acknowledged transfer.
+     */
+    private static void rebuildAAsBsStandby(Pair pair, String errantGtid) throws Exception {
+        BankTransfers load = pair.load;
+        load.retarget(pair.addresses.proxyListen());
+        load.restart(2);
+        load.awaitAcknowledged(20);
+        String bUrl = "http://127.0.0.1:" + pair.b.adminPort();
+        Path bToken = pair.work.resolve("b-admin-token");
+        Files.writeString(bToken, pair.b.adminToken());
+        long began = System.nanoTime();
+        CleaveJar.Result rebuilt = CleaveJar.run(pair.a, "rejoin", "--rebuild", "--primary", bUrl, "--primary-token-file",
+                bToken.toString(), "--via", pair.work.resolve("rebuild-seed").toString(), "--config",
+                pair.a.configFile().toString());
+        System.out.println("FailoverIT (kill): cleave rejoin --rebuild took " + (System.nanoTime() - began) / 1_000_000
+                + " ms:\n" + rebuilt.out());
+        assertThat(rebuilt.code()).as(rebuilt.out()).isZero();
+        assertThat(pair.up.waitFor(30, TimeUnit.SECONDS)).as("A's daemon was stopped for the rebuild").isTrue();
+        Path kept = pair.a.root().resolve("errant").resolve("2");
+        assertThat(rebuilt.out()).contains("shard 0: " + errantGtid + " (").contains("kept this home's transactions")
+                .contains(kept.toString()).contains("every shard replicates it and acknowledges its commits");
+        // Kept, not deleted: shard 0's old datadir, holding the errant commit (its database) and the ERRANT record.
+        assertThat(kept.resolve("shard-0").resolve("errant_on_a")).as("the errant commit's database").isDirectory();
+        assertThat(Files.readString(kept.resolve("ERRANT.txt"))).contains("shard 0: " + errantGtid + " (");
+        assertThat(kept.resolve("home").resolve("cleave.yaml")).as("A's old config").exists();
+        assertThat(StandbyState.of(pair.a.home()).orElseThrow().role()).isEqualTo(HostRole.STANDBY);
+        AdminClient aAdmin = AdminClient.connect(pair.a.home()).orElseThrow();
+        StandbyReport asStandby = awaitStandby(aAdmin);
+        assertThat(asStandby.epoch()).isEqualTo(2);
+        try (Connection c = JarPrimary.shard(pair.a, 0)) {
+            assertThat(single(c, "SELECT COUNT(*) FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = 'errant_on_a'"))
+                    .as("the rebuilt shard 0 holds B's rows only").isEqualTo("0");
+            assertThat(single(c, "SELECT @@read_only")).isEqualTo("1");
+        }
+        StandbyReport onB = pair.b.replication().report();
+        assertThat(onB.semiSync()).as("B waits for A's acknowledgements").isTrue();
+        assertThat(onB.shards()).allSatisfy(s -> assertThat(s.semiSyncClients()).isEqualTo(1));
+        load.awaitAcknowledged(50);
+        assertThat(load.errors()).as("B's clients across A's rebuild").isEmpty();
+        if (!Boolean.getBoolean("standby.rebuild.switchBack")) {
+            load.pause();
+            pair.awaitSameRowsOnA();
+            load.resume();
+            return;
+        }
+        SwitchoverIT.awaitProxy(pair.b, Integer.parseInt(pair.addresses.proxyListen().split(":")[1]));
+        SwitchoverReport back = AdminClient.remote(bUrl, pair.b.adminToken()).switchover(SwitchoverRequest.known());
+        System.out.println("FailoverIT (kill): B -> rebuilt A " + back);
+        assertThat(back.epoch()).isEqualTo(3);
+        load.awaitAcknowledged(50);
+        load.close();
+        System.out.println("FailoverIT (kill): after the rebuild and the switch back: " + load.summary());
+        assertThat(load.errors()).as("client errors across the switch back").isEmpty();
+        PromotedHome.servesEveryAcknowledgedTransfer((s, sql) -> {
+            try (Connection c = JarPrimary.shard(pair.a, s); Statement st = c.createStatement();
+                 ResultSet rs = st.executeQuery(sql)) {
+                List<String> out = new ArrayList<>();
+                while (rs.next()) {
+                    out.add(rs.getString(1));
+                }
+                return out;
+            }
+        }, "127.0.0.1:" + pair.a.proxyPort(), "", load, SHAPE);
     }
 
     @Test
@@ -546,6 +618,14 @@ class FailoverIT {
             if (up != null) {
                 up.destroyForcibly();
                 up.waitFor(30, TimeUnit.SECONDS);
+            }
+            if (a != null) {
+                // A daemon 'cleave rejoin --rebuild' started in the background.
+                io.cleave.manager.home.DaemonInfo.read(a.home()).filter(io.cleave.manager.home.DaemonInfo::processAlive)
+                        .flatMap(d -> ProcessHandle.of(d.pid())).ifPresent(p -> {
+                            p.destroyForcibly();
+                            p.onExit().orTimeout(30, TimeUnit.SECONDS).join();
+                        });
             }
             if (a != null) {
                 for (long pid : a.serverPids().values()) {

@@ -165,6 +165,19 @@ public final class RejoinCommand implements Callable<Integer> {
                 && primary.shards().stream().allMatch(s -> s.semiSyncClients() >= 1);
     }
 
+    /** What the wait is for, said while it lasts. */
+    static String awaited(StandbyReport mine, StandbyReport primary) {
+        java.util.List<String> notRunning = mine.shards().stream().filter(r -> !r.replicating())
+                .map(r -> "shard " + r.shard() + " (IO " + r.ioThread() + ", SQL " + r.sqlThread()
+                        + (r.lastError() == null ? "" : ", " + r.lastError()) + ")").toList();
+        if (mine.shards().isEmpty() || !notRunning.isEmpty()) {
+            return "waiting for the replicas to run: " + (mine.shards().isEmpty() ? "none read yet"
+                    : String.join(", ", notRunning));
+        }
+        return primary.semiSync() ? "waiting for each shard of the primary to count this home's replica as acknowledging"
+                : "every replica runs; waiting for the primary to turn semi-sync on (this home's daemon asks it)";
+    }
+
     private static long modified(Path p) {
         try {
             return Files.getLastModifiedTime(p).toMillis();
@@ -184,12 +197,19 @@ public final class RejoinCommand implements Callable<Integer> {
         }
         AdminClient daemon = options.daemon();
         AdminClient newPrimary = AdminClient.remote(primary, token);
-        long deadline = System.nanoTime() + waitSeconds * 1_000_000_000L;
+        long begun = System.nanoTime();
+        long deadline = begun + waitSeconds * 1_000_000_000L;
+        long nextLine = begun + 5_000_000_000L;
         while (true) {
             StandbyReport mine = daemon.standby();
             StandbyReport theirs = newPrimary.standby();
             if (acknowledging(mine, theirs)) {
                 break;
+            }
+            if (System.nanoTime() > nextLine) {
+                out.printf("%.0f s: %s%n", (System.nanoTime() - begun) / 1e9, awaited(mine, theirs));
+                out.flush();
+                nextLine += 5_000_000_000L;
             }
             if (System.nanoTime() > deadline) {
                 out.printf("the rebuilt standby's replicas are not all running and waited for within %d s (here: %s;"
