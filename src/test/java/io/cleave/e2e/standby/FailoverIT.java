@@ -200,6 +200,15 @@ class FailoverIT {
             return;
         }
         SwitchoverIT.awaitProxy(pair.b, Integer.parseInt(pair.addresses.proxyListen().split(":")[1]));
+        // The rebuilt replicas apply what B wrote while A's daemon started (seconds behind for a moment); the switchover
+        // takes a standby at most 5 s behind.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!aAdmin.standby().shards().stream().allMatch(r -> r.replicating() && r.lagSeconds() >= 0
+                && r.lagSeconds() <= 1)) {
+            assertThat(System.nanoTime()).as("A's replicas caught up with B's within a minute: %s",
+                    aAdmin.standby().shards()).isLessThan(deadline);
+            Thread.sleep(100);
+        }
         SwitchoverReport back = AdminClient.remote(bUrl, pair.b.adminToken()).switchover(SwitchoverRequest.known());
         System.out.println("FailoverIT (kill): B -> rebuilt A " + back);
         assertThat(back.epoch()).isEqualTo(3);

@@ -166,7 +166,7 @@ final class NewHome implements AutoCloseable {
      * A home an interrupted restore left (its daemon killed: shards may still run): its servers are
      * stopped and it is deleted, so the restore starts over (but for what a rebuild kept aside in it).
      */
-    private static void discardUnfinished(CleaveHome home) throws IOException {
+    static void discardUnfinished(CleaveHome home) throws IOException {
         try (Stream<Path> cnfs = Files.exists(home.etc()) ? Files.list(home.etc()) : Stream.empty()) {
             for (Path cnf : cnfs.toList()) {
                 io.cleave.manager.supervisor.ProcessInspector.findServerFor(cnf).ifPresent(p -> {
