@@ -188,6 +188,14 @@ class FailoverIT {
                     .as("the rebuilt shard 0 holds B's rows only").isEqualTo("0");
             assertThat(single(c, "SELECT @@read_only")).isEqualTo("1");
         }
+        // A standby is not rebuilt again: the daemon's check refuses (409), and nothing more is put aside.
+        CleaveJar.Result again = CleaveJar.run(pair.a, "rejoin", "--rebuild", "--primary", bUrl, "--primary-token-file",
+                bToken.toString(), "--via", pair.work.resolve("rebuild-seed").toString());
+        assertThat(again.code()).as(again.out()).isEqualTo(7);
+        assertThat(again.out()).contains("this home is a standby of " + bUrl);
+        try (var entries = Files.list(pair.a.root().resolve("errant"))) {
+            assertThat(entries.toList()).containsExactly(kept);
+        }
         StandbyReport onB = pair.b.replication().report();
         assertThat(onB.semiSync()).as("B waits for A's acknowledgements").isTrue();
         assertThat(onB.shards()).allSatisfy(s -> assertThat(s.semiSyncClients()).isEqualTo(1));
@@ -205,8 +213,25 @@ class FailoverIT {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (!aAdmin.standby().shards().stream().allMatch(r -> r.replicating() && r.lagSeconds() >= 0
                 && r.lagSeconds() <= 1)) {
-            assertThat(System.nanoTime()).as("A's replicas caught up with B's within a minute: %s",
-                    aAdmin.standby().shards()).isLessThan(deadline);
+            if (System.nanoTime() > deadline) {
+                StringBuilder why = new StringBuilder();
+                for (int s = 0; s < SHARDS; s++) {
+                    try (Connection onA = JarPrimary.shard(pair.a, s); Connection onBs = shard(pair.b, s);
+                         Statement st = onA.createStatement(); ResultSet rs = st.executeQuery("SHOW SLAVE STATUS")) {
+                        rs.next();
+                        why.append("\nshard ").append(s).append(": B at ").append(single(onBs, "SELECT @@gtid_binlog_pos"))
+                                .append(", A at ").append(rs.getString("Gtid_IO_Pos")).append(" received; behind ")
+                                .append(rs.getString("Seconds_Behind_Master")).append(" s, read ")
+                                .append(rs.getString("Read_Master_Log_Pos")).append(" exec ")
+                                .append(rs.getString("Exec_Master_Log_Pos")).append(", SQL: ")
+                                .append(rs.getString("Slave_SQL_Running_State")).append("; A's now ")
+                                .append(single(onA, "SELECT UNIX_TIMESTAMP()")).append(", B's now ")
+                                .append(single(onBs, "SELECT UNIX_TIMESTAMP()"));
+                    }
+                }
+                throw new AssertionError("A's replicas did not catch up with B's within a minute: "
+                        + aAdmin.standby().shards() + why);
+            }
             Thread.sleep(100);
         }
         SwitchoverReport back = AdminClient.remote(bUrl, pair.b.adminToken()).switchover(SwitchoverRequest.known());
@@ -216,6 +241,16 @@ class FailoverIT {
         load.close();
         System.out.println("FailoverIT (kill): after the rebuild and the switch back: " + load.summary());
         assertThat(load.errors()).as("client errors across the switch back").isEmpty();
+        // A's proxy starts once its take-over answered.
+        long served = ProxyWrites.awaitFirstWrite("127.0.0.1:" + pair.a.proxyPort(), "", System.nanoTime(),
+                () -> {
+                    try {
+                        return "A's proxy: " + aAdmin.status().proxy();
+                    } catch (java.io.IOException e) {
+                        return "A's daemon does not answer: " + e;
+                    }
+                });
+        System.out.println("FailoverIT (kill): the rebuilt A's proxy served " + served + " ms after the switch back");
         PromotedHome.servesEveryAcknowledgedTransfer((s, sql) -> {
             try (Connection c = JarPrimary.shard(pair.a, s); Statement st = c.createStatement();
                  ResultSet rs = st.executeQuery(sql)) {

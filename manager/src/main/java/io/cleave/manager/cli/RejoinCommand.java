@@ -5,9 +5,9 @@ import io.cleave.manager.config.ConfigLoader;
 import io.cleave.manager.coordination.RejoinReport;
 import io.cleave.manager.home.CleaveHome;
 import io.cleave.manager.home.KeptAside;
+import io.cleave.manager.rebuild.AcknowledgedStandby;
 import io.cleave.manager.rebuild.HomeRebuild;
 import io.cleave.manager.rebuild.RebuildDecision;
-import io.cleave.manager.standby.ShardReplication;
 import io.cleave.manager.standby.StandbyConfig;
 import io.cleave.manager.standby.StandbyReport;
 import io.cleave.manager.standby.StandbySeed;
@@ -158,26 +158,6 @@ public final class RejoinCommand implements Callable<Integer> {
                 + " config with --config FILE");
     }
 
-    /** Every replica here runs, and each shard of the new primary waits for one semi-sync replica (this home's). */
-    static boolean acknowledging(StandbyReport mine, StandbyReport primary) {
-        return !mine.shards().isEmpty() && mine.shards().stream().allMatch(ShardReplication::replicating)
-                && primary.semiSync() && primary.shards().size() == mine.shards().size()
-                && primary.shards().stream().allMatch(s -> s.semiSyncClients() >= 1);
-    }
-
-    /** What the wait is for, said while it lasts. */
-    static String awaited(StandbyReport mine, StandbyReport primary) {
-        java.util.List<String> notRunning = mine.shards().stream().filter(r -> !r.replicating())
-                .map(r -> "shard " + r.shard() + " (IO " + r.ioThread() + ", SQL " + r.sqlThread()
-                        + (r.lastError() == null ? "" : ", " + r.lastError()) + ")").toList();
-        if (mine.shards().isEmpty() || !notRunning.isEmpty()) {
-            return "waiting for the replicas to run: " + (mine.shards().isEmpty() ? "none read yet"
-                    : String.join(", ", notRunning));
-        }
-        return primary.semiSync() ? "waiting for each shard of the primary to count this home's replica as acknowledging"
-                : "every replica runs; waiting for the primary to turn semi-sync on (this home's daemon asks it)";
-    }
-
     private static long modified(Path p) {
         try {
             return Files.getLastModifiedTime(p).toMillis();
@@ -203,11 +183,11 @@ public final class RejoinCommand implements Callable<Integer> {
         while (true) {
             StandbyReport mine = daemon.standby();
             StandbyReport theirs = newPrimary.standby();
-            if (acknowledging(mine, theirs)) {
+            if (AcknowledgedStandby.done(mine, theirs)) {
                 break;
             }
             if (System.nanoTime() > nextLine) {
-                out.printf("%.0f s: %s%n", (System.nanoTime() - begun) / 1e9, awaited(mine, theirs));
+                out.printf("%.0f s: %s%n", (System.nanoTime() - begun) / 1e9, AcknowledgedStandby.awaited(mine, theirs));
                 out.flush();
                 nextLine += 5_000_000_000L;
             }
