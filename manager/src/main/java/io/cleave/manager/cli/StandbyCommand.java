@@ -48,6 +48,9 @@ public final class StandbyCommand implements Callable<Integer> {
     @Mixin
     LocationOptions location;
 
+    /** From the config's server.replication_tls; null: the default of the bind address. */
+    private io.cleave.manager.config.ReplicationTls replicationTls;
+
     @Option(names = "--primary", paramLabel = "URL", description = "The primary daemon's admin URL, e.g. http://127.0.0.1:6034.")
     String primary;
 
@@ -123,10 +126,18 @@ public final class StandbyCommand implements Callable<Integer> {
         }
         bindAddress = bindAddress != null ? bindAddress : config.listen().shardBind();
         advertiseHost = advertiseHost != null ? advertiseHost : config.listen().advertiseHost().orElse(null);
+        replicationTls = config.listen().replicationTls();
         proxyListen = proxyListen != null ? proxyListen : config.proxy().listen().host() + ":" + config.proxy().listen().port();
         if (serverIdBase == 0 && config.server().serverIdBase() != ServerConfig.DEFAULT_SERVER_ID_BASE) {
             serverIdBase = config.server().serverIdBase();
         }
+    }
+
+    /** This standby's addresses; replication TLS as its config says, else the default of its bind address. */
+    private ListenAddresses listen(String adminHost) {
+        ListenAddresses listen = new ListenAddresses(bindAddress == null ? ListenAddresses.LOOPBACK : bindAddress,
+                Optional.ofNullable(advertiseHost), adminHost);
+        return replicationTls == null ? listen : listen.withReplicationTls(replicationTls);
     }
 
     @Override
@@ -173,9 +184,7 @@ public final class StandbyCommand implements Callable<Integer> {
             out.println(line);
             out.flush();
         }).run(new StandbySeed.Request(primary, token, options.home().root(), via,
-                new StandbyConfig(basePort, adminPort, proxyListen, serverIdBase, new ListenAddresses(
-                        bindAddress == null ? ListenAddresses.LOOPBACK : bindAddress, Optional.ofNullable(advertiseHost),
-                        adminHost))));
+                new StandbyConfig(basePort, adminPort, proxyListen, serverIdBase, listen(adminHost))));
         out.printf("standby of %s built in %s from backup %s: %,d rows on %d shards in %.1f s, each shard replicating%n",
                 primary, r.home(), r.backup(), r.rows(), r.shards(), r.millis() / 1000.0);
         out.println("start it with: cleave up --home " + r.home() + " --config " + r.config());

@@ -81,6 +81,10 @@ public final class ShardFollower {
             if (primary.proxy() != null) {
                 primaryProxy.accept(primary.proxy().hostPort(), loopbackElsewhere(primary));
             }
+            // Kept current at every asking: a primary that made its certificate again (its names changed) is verified
+            // with the new one from its replicas' next connection.
+            io.cleave.manager.standby.tls.ReplicaLink link = io.cleave.manager.standby.tls.ShardTls.of(home)
+                    .toPrimary(primary.shardCertificate());
             Set<Integer> have = Set.copyOf(replicas());
             boolean retiredAny = false;
             for (int retired : primary.retired()) {
@@ -95,7 +99,7 @@ public final class ShardFollower {
             have = Set.copyOf(replicas());
             for (Attachment.ShardAddress address : primary.shards()) {
                 if (!have.contains(address.shard()) && !primary.retired().contains(address.shard())) {
-                    follow(address, primary.account());
+                    follow(address, primary.account(), link);
                 }
             }
             lastProblem = null;
@@ -143,13 +147,14 @@ public final class ShardFollower {
         return false;
     }
 
-    private void follow(Attachment.ShardAddress primary, ReplicationAccount account)
-            throws InterruptedException, SQLException {
+    private void follow(Attachment.ShardAddress primary, ReplicationAccount account,
+                        io.cleave.manager.standby.tls.ReplicaLink link) throws InterruptedException, SQLException {
         log.info("the primary runs shard {} ({}:{}), which this home has no replica of: starting one", primary.shard(),
                 primary.host(), primary.port());
         starter.start(primary.shard());
         try (Connection c = links.open(primary.shard())) {
-            if (ReplicaSetup.startFromScratch(c, primary, account)) {
+            if (ReplicaSetup.startFromScratch(c, primary, account, link,
+                    io.cleave.manager.standby.tls.ShardTls.of(home).accountRequirement())) {
                 log.info("shard {}: replicating the primary's shard from its first transaction", primary.shard());
             }
         }

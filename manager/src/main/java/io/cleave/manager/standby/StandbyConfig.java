@@ -27,6 +27,11 @@ public record StandbyConfig(int basePort, int adminPort, String proxyListen, int
         this(basePort, adminPort, proxyListen, serverIdBase, ListenAddresses.DEFAULT);
     }
 
+    /** This standby with the pair's replication TLS ({@code server.replication_tls} in its config). */
+    public StandbyConfig withReplicationTls(io.cleave.manager.config.ReplicationTls tls) {
+        return new StandbyConfig(basePort, adminPort, proxyListen, serverIdBase, listen.withReplicationTls(tls));
+    }
+
     static final Map<String, String> REPLICA_OPTIONS = Map.of(
             "read_only", "ON",
             "gtid_strict_mode", "ON",
@@ -44,6 +49,7 @@ public record StandbyConfig(int basePort, int adminPort, String proxyListen, int
         server.remove("advertise_host");
         server.put("bind_address", listen.shardBind());
         listen.advertiseHost().ifPresent(h -> server.put("advertise_host", h));
+        server.put("replication_tls", listen.replicationTls().configName());
         mapping(server, "options").putAll(REPLICA_OPTIONS);
         Map<String, Object> admin = mapping(root, "admin");
         admin.remove("port");
