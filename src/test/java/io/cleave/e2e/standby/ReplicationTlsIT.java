@@ -66,6 +66,7 @@ class ReplicationTlsIT {
                 assertThat(rs.getString("Master_SSL_Allowed")).as("the server's own word").isEqualTo("Yes");
                 assertThat(rs.getString("Master_SSL_Verify_Server_Cert")).isEqualTo("Yes");
             }
+            assertThat(b.meterRegistry().scrape()).containsPattern("cleave_standby_replica_tls\\{shard=\"0\",?\\} 1\\.0");
 
             // The replication account logs in over TLS only: in clear its password is refused, over TLS it is taken.
             ShardEndpoint primaryShard = a.shards().get(0);
