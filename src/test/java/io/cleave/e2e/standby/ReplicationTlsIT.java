@@ -85,6 +85,18 @@ class ReplicationTlsIT {
             }
             awaitRow(b, 1);
 
+            // A replica set to connect in clear (as a pair that turned TLS on runs from before): the primary refuses its
+            // login, and the standby's daemon sets it back to verified TLS at its next asking (every 2 s).
+            try (Connection c = shard(b, 0)) {
+                run(c, "STOP SLAVE");
+                run(c, "CHANGE MASTER TO MASTER_SSL = 0, MASTER_SSL_VERIFY_SERVER_CERT = 0");
+                run(c, "START SLAVE");
+            }
+            await(b, r -> r.shards().stream().anyMatch(s -> !s.replicating() && "off".equals(s.tls())),
+                    "the replica in clear is refused");
+            await(b, r -> r.shards().stream().allMatch(s -> s.replicating() && "verified".equals(s.tls())),
+                    "the standby's daemon links the replica over TLS again");
+
             // The primary's shard presents another certificate (as a host in the middle would): the replica refuses it.
             CleaveHome aHome = a.daemon().home();
             Path cert = aHome.shardTlsCertificate();

@@ -70,6 +70,35 @@ final class ReplicaSetup {
         return true;
     }
 
+    /**
+     * Points a running replica's TLS at {@code link} when it differs (replication TLS turned on or off for the pair,
+     * or the replica set up by hand): the replica stops, takes the link's TLS options and starts again from its GTID
+     * position. Nothing is done to a replica already connecting as the link says.
+     *
+     * @return whether the replica was changed
+     */
+    static boolean relink(Connection shard, ReplicaLink link) throws SQLException {
+        try (Statement s = shard.createStatement()) {
+            try (ResultSet rs = s.executeQuery("SHOW SLAVE STATUS")) {
+                if (!rs.next()) {
+                    return false;
+                }
+                boolean encrypted = "Yes".equals(rs.getString("Master_SSL_Allowed"));
+                boolean verified = "Yes".equals(rs.getString("Master_SSL_Verify_Server_Cert"));
+                String caFile = rs.getString("Master_SSL_CA_File");
+                boolean asLinked = link.ca().map(ca -> encrypted && verified
+                        && ca.toAbsolutePath().toString().equals(caFile)).orElse(!encrypted);
+                if (asLinked) {
+                    return false;
+                }
+            }
+            s.execute("STOP SLAVE");
+            s.execute("CHANGE MASTER TO " + link.changeMasterOptions());
+            s.execute("START SLAVE");
+        }
+        return true;
+    }
+
     /** No transaction of its own in its binlog (strict GTIDs would refuse the primary's after it), no client writes. */
     private static void holdNothingOfItsOwn(Statement s) throws SQLException {
         s.execute("RESET MASTER");

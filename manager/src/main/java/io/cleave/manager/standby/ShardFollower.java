@@ -97,6 +97,7 @@ public final class ShardFollower {
                 client.standbyShards(replicas(), self, relayFrom);
             }
             have = Set.copyOf(replicas());
+            relink(primary, have, link);
             for (Attachment.ShardAddress address : primary.shards()) {
                 if (!have.contains(address.shard()) && !primary.retired().contains(address.shard())) {
                     follow(address, primary.account(), link);
@@ -133,6 +134,22 @@ public final class ShardFollower {
 
     private List<Integer> replicas() {
         return shards.get().stream().map(ShardEndpoint::index).toList();
+    }
+
+    /** Every replica of a primary shard connects as {@code link} says (see {@link ReplicaSetup#relink}). */
+    private void relink(Attachment primary, Set<Integer> have, io.cleave.manager.standby.tls.ReplicaLink link)
+            throws SQLException {
+        for (Attachment.ShardAddress address : primary.shards()) {
+            if (!have.contains(address.shard())) {
+                continue;
+            }
+            try (Connection c = links.open(address.shard())) {
+                if (ReplicaSetup.relink(c, link)) {
+                    log.info("shard {}: the replica connects to the primary's shard {} now", address.shard(),
+                            link.encrypted() ? "over TLS, verifying its certificate" : "in clear");
+                }
+            }
+        }
     }
 
     private boolean retire(int index) throws InterruptedException, SQLException {
