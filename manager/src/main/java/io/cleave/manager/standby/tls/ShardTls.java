@@ -163,7 +163,8 @@ public final class ShardTls {
 
     /**
      * The TLS options of a JDBC URL (MySQL Connector/J) to the other home's shards, which offer {@code peerCertificate}
-     * (null: none): verified against that certificate (kept in a PKCS#12 trust store), else in clear.
+     * (null: none): verified against that certificate (kept in a PKCS#12 trust store) and the host connected to, else in
+     * clear.
      */
     public String jdbcOptions(String peerCertificate) {
         if (peerCertificate == null) {
@@ -180,7 +181,7 @@ public final class ShardTls {
                 store.store(out, TRUST_STORE_PASSWORD.toCharArray());
             }
             Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            return "sslMode=VERIFY_CA&trustCertificateKeyStoreUrl=" + file.toUri()
+            return "sslMode=VERIFY_IDENTITY&trustCertificateKeyStoreUrl=" + file.toUri()
                     + "&trustCertificateKeyStoreType=PKCS12&trustCertificateKeyStorePassword=" + TRUST_STORE_PASSWORD;
         } catch (IOException | GeneralSecurityException e) {
             throw new IllegalStateException("cannot keep the other home's shard certificate as a trust store: "

@@ -83,7 +83,7 @@ class ShardTlsTest {
         ShardTls b = ShardTls.of(home("b"));
         assertThat(b.jdbcOptions(null)).isEqualTo("sslMode=DISABLED");
         String options = b.jdbcOptions(a.certificate());
-        assertThat(options).startsWith("sslMode=VERIFY_CA&trustCertificateKeyStoreUrl=file:")
+        assertThat(options).startsWith("sslMode=VERIFY_IDENTITY&trustCertificateKeyStoreUrl=file:")
                 .contains("trustCertificateKeyStoreType=PKCS12");
         Path store = Path.of(java.net.URI.create(options.replaceAll(".*trustCertificateKeyStoreUrl=([^&]+).*", "$1")));
         KeyStore ks = KeyStore.getInstance("PKCS12");
