@@ -386,13 +386,15 @@ class NetnsFailoverIT {
             StandbyReport last = null;
             while (System.nanoTime() < deadline) {
                 last = admin(host).standby();
+                // The hosts' shards listen on their own addresses: replication_tls is required by default, and every
+                // replica verifies the other host's shard certificate.
                 if (last.role() == HostRole.STANDBY && last.shards().size() == 2
-                        && last.shards().stream().allMatch(ShardReplication::replicating)) {
+                        && last.shards().stream().allMatch(s -> s.replicating() && "verified".equals(s.tls()))) {
                     return;
                 }
                 Thread.sleep(100);
             }
-            throw new AssertionError(host + "'s replicas do not run: " + last);
+            throw new AssertionError(host + "'s replicas do not run over verified TLS: " + last);
         }
 
         /** Takes A's link down under the transfers, moves the clients to B's proxy and waits until B serves a write. */
