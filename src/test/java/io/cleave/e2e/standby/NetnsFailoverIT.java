@@ -45,6 +45,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * <li>A partitioned from etcd by nftables drops in A (clients and B still reach A):
  *     A refuses naming the new primary, B promotes, A writes nothing after, A rejoins once the drops are gone; then
  *     SIGKILL of every process of host B, now the primary: A takes over again.</li>
+ * <li>SIGKILL of every process of host A: B takes over.</li>
  * </ul>
  * All run with {@code -Dstandby.netns.all}, over 2 shards ({@code -Dstandby.shards=N}: N). After each: no acknowledged
  * transfer missing, the total unchanged, no branch prepared, one primary. With {@code -Dstandby.netns.tpcc} (also
@@ -205,6 +206,26 @@ class NetnsFailoverIT {
             pair.finishLoad("partition, rejoin, kill");
             pair.checkPrimary("a", 3);
             pair.finishTpcc("partition, rejoin, kill", "a");
+        }
+    }
+
+    /** Host A, the primary, dies under the load: every process in its namespace SIGKILLed. B takes over. */
+    @Test
+    void theStandbyTakesOverWhenEveryProcessOfThePrimaryHostIsKilled() throws Exception {
+        Assumptions.assumeTrue(Boolean.getBoolean("standby.netns.all"), "the namespace failover cases run with"
+                + " -Dstandby.netns.all");
+        try (Pair pair = Pair.start("kill", TPCC)) {
+            pair.cpu.sample();
+            long lost = pair.event("every process of host A killed");
+            pair.load.outageBegins();
+            int killed = pair.net.killAll("a");
+            pair.retarget("b");
+            long firstWrite = ProxyWrites.awaitFirstWrite(pair.proxy("b"), PASSWORD, lost, () -> pair.stateOf("b"));
+            System.out.println("NetnsFailoverIT (kill A): from SIGKILL of the " + killed + " processes of host A to the"
+                    + " first write served through B's proxy: " + firstWrite + " ms (lease " + LEASE_SECONDS + " s)");
+            pair.finishLoad("kill A");
+            pair.checkPrimary("b", 2);
+            pair.finishTpcc("kill A", "b");
         }
     }
 
