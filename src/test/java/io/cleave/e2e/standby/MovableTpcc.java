@@ -32,7 +32,11 @@ final class MovableTpcc implements AutoCloseable {
 
     private final String password;
     private final Set<Connection> open = ConcurrentHashMap.newKeySet();
-    private final List<long[]> emptyIntervals = new CopyOnWriteArrayList<>();
+    /**
+     * Per report interval, when the sampler read the counters (System.nanoTime()) and whether a transaction completed
+     * since its previous read: the intervals abut at those reads whatever the sampler's delays on a loaded machine.
+     */
+    private final List<long[]> intervals = new CopyOnWriteArrayList<>();
     private final RunStop stop = new RunStop();
     private final CompletableFuture<RunResult> run;
     private volatile JdbcTarget target;
@@ -82,15 +86,13 @@ final class MovableTpcc implements AutoCloseable {
         }
     }
 
-    /** Each interval without a completed transaction, as [begin, end] in System.nanoTime(). */
     private void recordInterval(IntervalSample sample) {
-        long end = System.nanoTime();
+        long read = System.nanoTime();
         boolean served = sample.tps().values().stream().anyMatch(tps -> tps > 0);
         if (served) {
-            lastCompletion = end;
-        } else {
-            emptyIntervals.add(new long[] {end - (long) (sample.lengthSeconds() * 1e9), end});
+            lastCompletion = read;
         }
+        intervals.add(new long[] {read, served ? 1 : 0});
     }
 
     /** Waits until a transaction completed after this call (or fails after {@code seconds}). */
@@ -107,25 +109,27 @@ final class MovableTpcc implements AutoCloseable {
     }
 
     /**
-     * The longest stretch of consecutive report intervals without a completed transaction that began at or after
-     * {@code fromNanos} (and before {@code toNanos}), in ms: 0 when TPC-C never stood still; a stretch still open
-     * when the run stopped counts to its end.
+     * The longest stretch of consecutive report intervals without a completed transaction that ended after
+     * {@code fromNanos} and began before {@code toNanos}, in ms (from the read before its first interval to the read
+     * ending its last): 0 when TPC-C never stood still.
      */
     long longestGapMillis(long fromNanos, long toNanos) {
         long longest = 0;
-        long begin = -1;
-        long end = -1;
-        for (long[] gap : emptyIntervals) {
-            if (gap[1] < fromNanos || gap[0] > toNanos) {
-                continue;
-            }
-            if (begin >= 0 && gap[0] - end <= INTERVAL_NANOS / 2) {
-                end = gap[1];
+        long previousRead = -1;
+        long stillSince = -1;
+        for (long[] interval : intervals) {
+            long read = interval[0];
+            boolean served = interval[1] == 1;
+            boolean inRange = previousRead >= 0 && read > fromNanos && previousRead < toNanos;
+            if (served || !inRange) {
+                stillSince = -1;
             } else {
-                begin = gap[0];
-                end = gap[1];
+                if (stillSince < 0) {
+                    stillSince = previousRead;
+                }
+                longest = Math.max(longest, read - stillSince);
             }
-            longest = Math.max(longest, end - begin);
+            previousRead = read;
         }
         return TimeUnit.NANOSECONDS.toMillis(longest);
     }

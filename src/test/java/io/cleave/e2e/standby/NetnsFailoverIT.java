@@ -232,6 +232,8 @@ class NetnsFailoverIT {
     /** Hosts A, B, e0..e2; A the primary with the bank under transfers, B its standby in sync; etcd in e0..e2. */
     static final class Pair implements AutoCloseable { // package-private for NetnsSwitchoverIT (branch netswitch)
         final Path work;
+        /** The case's name: the daemons' logs are kept under it. */
+        String name;
         final NetnsHosts net;
         EtcdCluster etcd;
         CleaveTestHome a;
@@ -261,6 +263,7 @@ class NetnsFailoverIT {
             hosts.addAll(ETCD_HOSTS);
             Pair pair = new Pair(work, NetnsHosts.create(hosts, 2));
             try {
+                pair.name = name;
                 pair.begin(name, withTpcc);
                 return pair;
             } catch (Exception | AssertionError e) {
@@ -423,6 +426,14 @@ class NetnsFailoverIT {
             }
             assertThat(run.transaction(io.cleave.bench.tpcc.txn.TransactionType.NEW_ORDER).completed()).isPositive();
             checkTpcc(primary);
+            for (int s = 0; s < SHARDS; s++) {
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                while (!shards(primary).rows(s, "XA RECOVER").isEmpty() && System.nanoTime() < deadline) {
+                    Thread.sleep(20);
+                }
+                assertThat(shards(primary).rows(s, "XA RECOVER")).as("branches prepared on %s's shard %d with TPC-C"
+                        + " stopped", primary, s).isEmpty();
+            }
         }
 
         /** TPC-C's consistency conditions 1-4 hold on every warehouse, read through {@code host}'s proxy. */
@@ -509,7 +520,16 @@ class NetnsFailoverIT {
             StandbyReport standby = admin(host).standby();
             assertThat(standby.role()).isEqualTo(HostRole.PRIMARY);
             assertThat(standby.epoch()).as("standby.json mirrors etcd's epoch").isEqualTo(epoch);
-            PromotedHome.servesEveryAcknowledgedTransfer(shards(host), proxy(host), PASSWORD, load, SHAPE);
+            try {
+                PromotedHome.servesEveryAcknowledgedTransfer(shards(host), proxy(host), PASSWORD, load, SHAPE);
+            } catch (AssertionError e) {
+                // For a failure's reader: the branches left prepared, whole (the check sees their first column).
+                for (int s = 0; s < SHARDS; s++) {
+                    System.out.println("NetnsFailoverIT: " + host + "'s shard " + s + ", XA RECOVER:\n" + sql(host, s,
+                            "XA RECOVER FORMAT='SQL'; SELECT 'the decisions:'; SELECT * FROM cleave.decisions").out());
+                }
+                throw e;
+            }
             if (tpcc != null) {
                 checkTpcc(host); // under TPC-C: each warehouse is read in one snapshot of its shard
             }
@@ -608,16 +628,22 @@ class NetnsFailoverIT {
 
         /**
          * The shards of {@code host} through the mariadb client run inside that host, over its loopback: the shard
-         * account is bound to loopback, and the test's namespace is another host.
+         * account is bound to loopback, and the test's namespace is another host. Each row whole (a single column's
+         * value alone), so XA RECOVER's rows name their branches.
          */
         PromotedHome.ShardSql shards(String host) throws Exception {
-            String secret = Files.readString(home(host).shardSecretFile()).trim();
             return (shard, sql) -> {
-                NetnsHosts.Result r = net.run(host, List.of("mariadb", "-h127.0.0.1", "-P" + (BASE_PORT + shard),
-                        "-u" + io.cleave.manager.instance.ShardAccount.USER, "-p" + secret, "-N", "-B", "-e", sql));
+                NetnsHosts.Result r = sql(host, shard, sql);
                 assertThat(r.code()).as("%s on %s's shard %d: %s", sql, host, shard, r.out()).isZero();
-                return r.out().lines().filter(l -> !l.isEmpty()).map(l -> l.split("\t", -1)[0]).toList();
+                return r.out().lines().filter(l -> !l.isEmpty()).toList();
             };
+        }
+
+        /** {@code sql} on {@code host}'s shard through the mariadb client run inside that host: its whole output. */
+        NetnsHosts.Result sql(String host, int shard, String sql) throws Exception {
+            String secret = Files.readString(home(host).shardSecretFile()).trim();
+            return net.run(host, List.of("mariadb", "-h127.0.0.1", "-P" + (BASE_PORT + shard),
+                    "-u" + io.cleave.manager.instance.ShardAccount.USER, "-p" + secret, "-N", "-B", "-e", sql));
         }
 
         @Override
@@ -633,7 +659,8 @@ class NetnsFailoverIT {
             for (String host : daemons.keySet()) {
                 Path log = work.resolve(host + ".log");
                 if (Files.exists(log)) {
-                    Files.copy(log, logs.resolve(host + ".log"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                    Files.copy(log, logs.resolve(name + "-" + host + ".log"),
+                            java.nio.file.StandardCopyOption.REPLACE_EXISTING);
                 }
             }
             net.close(); // every process of every host: daemons, shards, etcd members
