@@ -145,6 +145,15 @@ public final class BankTransfers implements AutoCloseable {
         }
     }
 
+    /** After {@link #close()}: {@code writers} write again (to the proxy last {@link #retarget named}), the ledger going on. */
+    public void restart(int writers) {
+        stop.set(false);
+        outage.set(false);
+        paused = false;
+        threads.clear();
+        start(writers);
+    }
+
     /** From now until {@link #outageOver()}, connection failures are expected (the daemon is being killed). */
     public void outageBegins() {
         outageAt = System.nanoTime();

@@ -133,7 +133,7 @@ class FailoverIT {
                         .doesNotContain(errantGtid);
             }
             assertThat(refused.reason()).contains("shard 0: " + errantGtid + " (the new primary has up to ")
-                    .contains("cleave standby");
+                    .contains("cleave rejoin --rebuild");
             assertThat(StandbyState.of(pair.a.home()).orElseThrow().role()).as("A is no standby").isEqualTo(HostRole.PRIMARY);
             // cleave rejoin says the same, and changes nothing either.
             RejoinReport rejoin = aAdmin.rejoin("http://127.0.0.1:" + pair.b.adminPort(), pair.b.adminToken());
@@ -144,7 +144,126 @@ class FailoverIT {
                     .matches("shard [0-" + (SHARDS - 1) + "]: 0-100[0-" + (SHARDS - 1) + "]-[0-9]+ \\(the new primary has up to 0-100[0-"
                             + (SHARDS - 1) + "]-[0-9]+\\)"));
             assertThat(aAdmin.status().coordination().state()).as("nothing changed").isEqualTo(PairState.SUPERSEDED);
+
+            rebuildAAsBsStandby(pair, errantGtid);
         }
+    }
+
+    /**
+     * {@code cleave rejoin --rebuild} against A, whose shard 0 holds {@code errantGtid} (B lacks it), while B's clients
+     * go on: A's old datadirs are kept under its home's errant/2 with the record of that GTID, A is seeded again in
+     * place as B's standby (its own ports), its daemon runs again and every one of its replicas is acknowledged by B;
+     * A then holds every transfer B acknowledged. With {@code -Dstandby.rebuild.switchBack=true} also a switchover
+     * back to A, which then serves every acknowledged transfer.
+     */
+    private static void rebuildAAsBsStandby(Pair pair, String errantGtid) throws Exception {
+        BankTransfers load = pair.load;
+        load.retarget(pair.addresses.proxyListen());
+        load.restart(2);
+        load.awaitAcknowledged(20);
+        String bUrl = "http://127.0.0.1:" + pair.b.adminPort();
+        Path bToken = pair.work.resolve("b-admin-token");
+        Files.writeString(bToken, pair.b.adminToken());
+        long began = System.nanoTime();
+        CleaveJar.Result rebuilt = CleaveJar.run(pair.a, "rejoin", "--rebuild", "--primary", bUrl, "--primary-token-file",
+                bToken.toString(), "--via", pair.work.resolve("rebuild-seed").toString(), "--config",
+                pair.a.configFile().toString());
+        System.out.println("FailoverIT (kill): cleave rejoin --rebuild took " + (System.nanoTime() - began) / 1_000_000
+                + " ms:\n" + rebuilt.out());
+        assertThat(rebuilt.code()).as(rebuilt.out()).isZero();
+        assertThat(pair.up.waitFor(30, TimeUnit.SECONDS)).as("A's daemon was stopped for the rebuild").isTrue();
+        Path kept = pair.a.root().resolve("errant").resolve("2");
+        assertThat(rebuilt.out()).contains("shard 0: " + errantGtid + " (").contains("kept this home's transactions")
+                .contains(kept.toString()).contains("every shard replicates it and acknowledges its commits");
+        // Kept, not deleted: shard 0's old datadir, holding the errant commit (its database) and the ERRANT record.
+        assertThat(kept.resolve("shard-0").resolve("errant_on_a")).as("the errant commit's database").isDirectory();
+        assertThat(Files.readString(kept.resolve("ERRANT.txt"))).contains("shard 0: " + errantGtid + " (");
+        assertThat(kept.resolve("home").resolve("cleave.yaml")).as("A's old config").exists();
+        assertThat(StandbyState.of(pair.a.home()).orElseThrow().role()).isEqualTo(HostRole.STANDBY);
+        AdminClient aAdmin = AdminClient.connect(pair.a.home()).orElseThrow();
+        StandbyReport asStandby = awaitStandby(aAdmin);
+        assertThat(asStandby.epoch()).isEqualTo(2);
+        try (Connection c = JarPrimary.shard(pair.a, 0)) {
+            assertThat(single(c, "SELECT COUNT(*) FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = 'errant_on_a'"))
+                    .as("the rebuilt shard 0 holds B's rows only").isEqualTo("0");
+            assertThat(single(c, "SELECT @@read_only")).isEqualTo("1");
+        }
+        // A standby is not rebuilt again: the daemon's check refuses (409), and nothing more is put aside.
+        CleaveJar.Result again = CleaveJar.run(pair.a, "rejoin", "--rebuild", "--primary", bUrl, "--primary-token-file",
+                bToken.toString(), "--via", pair.work.resolve("rebuild-seed").toString());
+        assertThat(again.code()).as(again.out()).isEqualTo(7);
+        assertThat(again.out()).contains("this home is a standby of " + bUrl);
+        try (var entries = Files.list(pair.a.root().resolve("errant"))) {
+            assertThat(entries.toList()).containsExactly(kept);
+        }
+        StandbyReport onB = pair.b.replication().report();
+        assertThat(onB.semiSync()).as("B waits for A's acknowledgements").isTrue();
+        assertThat(onB.shards()).allSatisfy(s -> assertThat(s.semiSyncClients()).isEqualTo(1));
+        load.awaitAcknowledged(50);
+        assertThat(load.errors()).as("B's clients across A's rebuild").isEmpty();
+        if (!Boolean.getBoolean("standby.rebuild.switchBack")) {
+            load.pause();
+            pair.awaitSameRowsOnA();
+            load.resume();
+            return;
+        }
+        SwitchoverIT.awaitProxy(pair.b, Integer.parseInt(pair.addresses.proxyListen().split(":")[1]));
+        // The switchover takes a standby at most 5 s behind. The rebuilt replicas receive everything B writes, but
+        // apply it one transaction at a time: under the transfers on this loaded machine they fell 10 to 36 s behind
+        // (received all, applied less; SHOW SLAVE STATUS below). The clients wait until A has applied everything.
+        load.pause();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!aAdmin.standby().shards().stream().allMatch(r -> r.replicating() && r.lagSeconds() >= 0
+                && r.lagSeconds() <= 1)) {
+            if (System.nanoTime() > deadline) {
+                StringBuilder why = new StringBuilder();
+                for (int s = 0; s < SHARDS; s++) {
+                    try (Connection onA = JarPrimary.shard(pair.a, s); Connection onBs = shard(pair.b, s);
+                         Statement st = onA.createStatement(); ResultSet rs = st.executeQuery("SHOW SLAVE STATUS")) {
+                        rs.next();
+                        why.append("\nshard ").append(s).append(": B at ").append(single(onBs, "SELECT @@gtid_binlog_pos"))
+                                .append(", A at ").append(rs.getString("Gtid_IO_Pos")).append(" received; behind ")
+                                .append(rs.getString("Seconds_Behind_Master")).append(" s, read ")
+                                .append(rs.getString("Read_Master_Log_Pos")).append(" exec ")
+                                .append(rs.getString("Exec_Master_Log_Pos")).append(", SQL: ")
+                                .append(rs.getString("Slave_SQL_Running_State")).append("; A's now ")
+                                .append(single(onA, "SELECT UNIX_TIMESTAMP()")).append(", B's now ")
+                                .append(single(onBs, "SELECT UNIX_TIMESTAMP()"));
+                    }
+                }
+                throw new AssertionError("A's replicas did not catch up with B's within a minute: "
+                        + aAdmin.standby().shards() + why);
+            }
+            Thread.sleep(100);
+        }
+        load.resume();
+        SwitchoverReport back = AdminClient.remote(bUrl, pair.b.adminToken()).switchover(SwitchoverRequest.known());
+        System.out.println("FailoverIT (kill): B -> rebuilt A " + back);
+        assertThat(back.epoch()).isEqualTo(3);
+        load.awaitAcknowledged(50);
+        load.close();
+        System.out.println("FailoverIT (kill): after the rebuild and the switch back: " + load.summary());
+        assertThat(load.errors()).as("client errors across the switch back").isEmpty();
+        // A's proxy starts once its take-over answered.
+        long served = ProxyWrites.awaitFirstWrite("127.0.0.1:" + pair.a.proxyPort(), "", System.nanoTime(),
+                () -> {
+                    try {
+                        return "A's proxy: " + aAdmin.status().proxy();
+                    } catch (java.io.IOException e) {
+                        return "A's daemon does not answer: " + e;
+                    }
+                });
+        System.out.println("FailoverIT (kill): the rebuilt A's proxy served " + served + " ms after the switch back");
+        PromotedHome.servesEveryAcknowledgedTransfer((s, sql) -> {
+            try (Connection c = JarPrimary.shard(pair.a, s); Statement st = c.createStatement();
+                 ResultSet rs = st.executeQuery(sql)) {
+                List<String> out = new ArrayList<>();
+                while (rs.next()) {
+                    out.add(rs.getString(1));
+                }
+                return out;
+            }
+        }, "127.0.0.1:" + pair.a.proxyPort(), "", load, SHAPE);
     }
 
     @Test
@@ -170,7 +289,8 @@ class FailoverIT {
                 Thread.sleep(50);
             }
 
-            SwitchoverReport back = AdminClient.remote(bUrl, pair.b.adminToken()).switchover(SwitchoverRequest.known());
+            load.resume();
+        SwitchoverReport back = AdminClient.remote(bUrl, pair.b.adminToken()).switchover(SwitchoverRequest.known());
             System.out.println("FailoverIT (switch): B -> A " + back);
             assertThat(back.epoch()).isEqualTo(3);
             pair.checkOneHolder(aAdmin.status().coordination(), pair.b.statusReport().coordination(), 3, pair.aUrl);
@@ -546,6 +666,14 @@ class FailoverIT {
             if (up != null) {
                 up.destroyForcibly();
                 up.waitFor(30, TimeUnit.SECONDS);
+            }
+            if (a != null) {
+                // A daemon 'cleave rejoin --rebuild' started in the background.
+                io.cleave.manager.home.DaemonInfo.read(a.home()).filter(io.cleave.manager.home.DaemonInfo::processAlive)
+                        .flatMap(d -> ProcessHandle.of(d.pid())).ifPresent(p -> {
+                            p.destroyForcibly();
+                            p.onExit().orTimeout(30, TimeUnit.SECONDS).join();
+                        });
             }
             if (a != null) {
                 for (long pid : a.serverPids().values()) {

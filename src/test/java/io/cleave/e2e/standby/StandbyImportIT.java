@@ -24,6 +24,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static io.cleave.e2e.standby.StandbyIT.run;
@@ -49,10 +50,15 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 class StandbyImportIT {
 
     private static final int ROWS = 300;
+    /** Rows of the source's table members, which the rules shard by id: its unique email is a global unique key. */
+    private static final int MEMBERS = 40;
+    private static final String WITH_MEMBERS = StandbyIT.SHARDING.replace("  tables:\n",
+            "    - { name: member, function: hash, buckets: 16, key_type: integer }\n  tables:\n")
+            + "    - { name: members, keyspace: member, column: id }\n";
 
     @Test
     void aStandbyPromotedBeforeAnImportsCutoverRefusesTheDatabaseUntilItIsImportedAgain() throws Exception {
-        withImportHaltedAt("BEFORE_FLIP", (source, a, pair, from) -> {
+        withImportHaltedAt("BEFORE_FLIP", StandbyImportIT::readersInAnotherDatabase, true, (source, a, pair, from) -> {
 
             ShardMap halted = pair.primaryMap();
             assertThat(halted.attached()).as("the source attached").hasSize(1);
@@ -74,12 +80,28 @@ class StandbyImportIT {
             assertThat(installed.refusedDatabases()).containsOnlyKeys("shop");
             for (int s = 0; s < a.shards(); s++) {
                 try (Connection c = shard(pair.standby, s)) {
-                    assertThat(single(c, "SELECT COUNT(*) FROM shop.items")).as("the copy deleted on shard %d", s)
+                    assertThat(single(c, "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'shop'"
+                            + " AND TABLE_TYPE = 'BASE TABLE'")).as("the copy set aside on shard %d", s).isEqualTo("0");
+                    assertThat(single(c, "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'cleave'"
+                            + " AND TABLE_NAME = '" + LOOKUP + "'")).as("the key's lookup dropped on shard %d", s)
                             .isEqualTo("0");
                 }
             }
+            try (Connection c = shard(pair.standby, 0)) {
+                assertThat(single(c, "SELECT COUNT(*) FROM cleave.unique_keys WHERE table_name = 'members'"))
+                        .as("the global unique key the import registered before its flip removed").isEqualTo("0");
+            }
             AdminClient b = AdminClient.connect(pair.standby.home()).orElseThrow();
             assertThat(b.status().refusedDatabases()).as("cleave status shows it").containsOnlyKeys("shop");
+            assertThat(b.status().heldTables()).as("and its tables set aside").isEqualTo(Map.of("shop", List.of("items", "members")));
+            assertReadersFail(pair);
+            // A new shard could not be given the views and the function that read the tables set aside.
+            AdminClient promoted = b;
+            assertThatThrownBy(() -> promoted.startScale(a.shards() + 1)).as("adding a shard")
+                    .isInstanceOfSatisfying(AdminClient.DaemonAnswer.class, e -> {
+                        assertThat(e.status()).as(e.getMessage()).isEqualTo(409);
+                        assertThat(e.getMessage()).contains("shop refused");
+                    });
 
             try (Connection c = pair.standbyProxy()) {
                 assertThat(Long.parseLong(single(c, "SELECT COUNT(*) FROM accounts"))).as("the bank is served")
@@ -100,6 +122,7 @@ class StandbyImportIT {
             try (Connection c = pair.standbyProxy()) {
                 assertRefused(() -> c.createStatement().execute("USE shop"));
             }
+            assertReadersFail(pair);
 
             b = AdminClient.connect(pair.standby.home()).orElseThrow();
             ImportStatus again = b.startImport(from);
@@ -107,7 +130,77 @@ class StandbyImportIT {
             awaitImported(b);
             assertThat(pair.standby.shardMaps().current().refusedDatabases()).as("served again").isEmpty();
             assertServesTheSource(pair, source, ROWS + 1);
+            assertThat(b.status().heldTables()).as("nothing set aside any more").isEmpty();
+            try (Connection c = pair.standbyProxy()) {
+                assertThat(single(c, "SELECT COUNT(*) FROM reports.items_seen")).as("the view of another database")
+                        .isEqualTo(String.valueOf(ROWS + 1));
+                assertThat(single(c, "SELECT reports.items_counted()")).as("the function of another database")
+                        .isEqualTo(String.valueOf(ROWS + 1));
+                assertThat(single(c, "CALL reports.count_items()")).as("the procedure of another database")
+                        .isEqualTo(String.valueOf(ROWS + 1));
+            }
+            for (int s = 0; s < a.shards(); s++) {
+                try (Connection c = shard(pair.standby, s)) {
+                    assertThat(create(c, "shop.items")).as("the table made before the import kept its definition")
+                            .contains(MADE_BEFORE);
+                }
+            }
+            try (Connection c = shard(pair.standby, 0)) {
+                assertThat(single(c, "SELECT COUNT(*) FROM cleave.unique_keys WHERE table_name = 'members'"))
+                        .as("the key registered again by the import from the promoted home").isEqualTo("1");
+            }
+            try (Connection c = pair.standbyProxy()) {
+                assertThat(single(c, "SELECT COUNT(*) FROM shop.members")).isEqualTo(String.valueOf(MEMBERS));
+                // Wherever id 1001 hashes, the key refuses m7@x (on another shard than id 7, only its lookup can).
+                assertThatThrownBy(() -> run(c, "INSERT INTO shop.members VALUES (1001, 'm7@x')")).as("enforced across shards")
+                        .hasMessageContaining("Duplicate entry");
+                assertThat(single(c, "SELECT COUNT(*) FROM shop.members")).isEqualTo(String.valueOf(MEMBERS));
+            }
         });
+    }
+
+    private static final String MADE_BEFORE = "made empty before the import";
+    private static final String LOOKUP = io.cleave.router.unique.UniqueIndex.lookupName("shop", "members", "email");
+
+    /**
+     * Before the seed, through the primary's proxy: the database shop with its table made empty before the import
+     * (an import takes such a table), and a view, a function and a procedure of another database that read it. Neither names
+     * shop in a client's statement, so refusing the name alone lets them through.
+     */
+    private static void readersInAnotherDatabase(Connection proxy) {
+        run(proxy, "CREATE DATABASE shop");
+        run(proxy, "CREATE TABLE shop.items (id INT NOT NULL PRIMARY KEY, name VARCHAR(40) NOT NULL) COMMENT='"
+                + MADE_BEFORE + "'");
+        run(proxy, "CREATE DATABASE reports");
+        run(proxy, "CREATE VIEW reports.items_seen AS SELECT id, name FROM shop.items");
+        run(proxy, "CREATE FUNCTION reports.items_counted() RETURNS INT READS SQL DATA RETURN (SELECT COUNT(*) FROM"
+                + " shop.items)");
+        run(proxy, "CREATE PROCEDURE reports.count_items() READS SQL DATA SELECT COUNT(*) FROM shop.items");
+    }
+
+    /**
+     * The view, the function and the procedure of another database reading the refused database's tables fail at the server (its
+     * tables are set aside): never rows, never an empty answer. Before, they read the emptied copy: no row, no error.
+     */
+    private static void assertReadersFail(StandbyLayoutIT.Pair pair) throws Exception {
+        try (Connection c = pair.standbyProxy()) {
+            assertThatThrownBy(() -> single(c, "SELECT COUNT(*) FROM reports.items_seen")).as("the view")
+                    .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getErrorCode()).as(e.getMessage())
+                            .isEqualTo(1356));
+            assertThatThrownBy(() -> single(c, "SELECT reports.items_counted()")).as("the function")
+                    .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getErrorCode()).as(e.getMessage())
+                            .isEqualTo(1146));
+            assertThatThrownBy(() -> single(c, "CALL reports.count_items()")).as("the procedure")
+                    .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getErrorCode()).as(e.getMessage())
+                            .isEqualTo(1146));
+        }
+    }
+
+    private static String create(Connection c, String table) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SHOW CREATE TABLE " + table)) {
+            rs.next();
+            return rs.getString(2);
+        }
     }
 
     @Test
@@ -159,7 +252,83 @@ class StandbyImportIT {
                 run(c, "USE shop");
             }
             assertThat(AdminClient.connect(pair.standby.home()).orElseThrow().status().refusedDatabases()).isEmpty();
+            for (int s = 0; s < a.shards(); s++) {
+                try (Connection c = shard(pair.standby, s)) {
+                    assertThat(single(c, "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'cleave'"
+                            + " AND TABLE_NAME REGEXP '^held_[0-9a-f]{24}$'")).as("its tables set aside dropped on shard %d",
+                            s).isEqualTo("0");
+                    assertThat(single(c, "SELECT COUNT(*) FROM cleave.held_tables")).as("and forgotten").isEqualTo("0");
+                }
+            }
         });
+    }
+
+    /**
+     * Opt-in ({@code -Dstandby.import.all=true}): an import that failed (its move cancelled) leaves its source attached
+     * and serving; a switchover is refused then, naming the source and what to do, before anything is held.
+     */
+    @Test
+    void aSwitchoverIsRefusedWhileAFailedImportsSourceStaysAttached() throws Exception {
+        assumeTrue(ALL, "-Dstandby.import.all=true runs the switchover after a failed import");
+        Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-standby-import-", StandbyLayoutIT.SEARCHABLE);
+        StandbyLayoutIT.Pair pair = null;
+        try (StandaloneServer source = StandaloneServer.start(List.of());
+             CleaveTestHome a = CleaveTestHome.builder().shards(2).extraYaml(StandbyIT.SHARDING).create()) {
+            String from = createSource(source, false);
+            Path go = work.resolve("go");
+            pair = StandbyLayoutIT.Pair.start(a, work, c -> { }, "-Dcleave.test.movePauseAt=CATCHING_UP",
+                    "-Dcleave.test.movePauseGate=" + go);
+            pair.seed();
+            CleaveJar.Result started = CleaveJar.run(a, "import", "--from", from);
+            assertThat(started.code()).as(started.out()).isZero();
+            long move = awaitMove(pair);
+            pair.primary.cancelMove(move);
+            Files.createFile(go);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            ImportStatus s = pair.primary.importStatus();
+            while (!s.state().equals("failed")) {
+                assertThat(System.nanoTime()).as("the import fails once its move is cancelled: " + s).isLessThan(deadline);
+                Thread.sleep(100);
+                s = pair.primary.importStatus();
+            }
+            assertThat(pair.primaryMap().attached()).as("the failed import's source stays attached").hasSize(1);
+
+            StandbyLayoutIT.Pair p = pair;
+            assertThatThrownBy(() -> p.primary.switchover(io.cleave.manager.standby.SwitchoverRequest.known()))
+                    .isInstanceOfSatisfying(AdminClient.DaemonAnswer.class, e -> assertThat(e.status()).isEqualTo(409))
+                    .hasMessageContaining("a server is attached for an import (mysql://importer@127.0.0.1:" + source.port()
+                            + "/shop, its import failed").hasMessageContaining("import from it again");
+            try (Connection c = pair.standbyProxy()) {
+                // The standby's port still relays to the primary's proxy, which serves the database from the source.
+                run(c, "USE shop");
+                assertThat(rows(c)).as("the source still serves through the primary").hasSize(ROWS);
+            }
+        } finally {
+            if (pair != null) {
+                pair.close();
+            }
+            CleaveTestHome.deleteTree(work);
+        }
+    }
+
+    /** The id of the primary's import's move, once the map freezes its tables for it. */
+    private static long awaitMove(StandbyLayoutIT.Pair pair) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (pair.primaryMap().movingTables().get("items") == null
+                || pair.primary.importStatus().state().equals("creating schema")) {
+            assertThat(System.nanoTime()).as("the import's move starts").isLessThan(deadline);
+            Thread.sleep(100);
+        }
+        long move = pair.primaryMap().movingTables().get("items");
+        while (true) {
+            try {
+                pair.primary.move(move);
+                return move;
+            } catch (AdminClient.DaemonAnswer notYet) {
+                assertThat(System.nanoTime()).as("move " + move + " journaled").isLessThan(deadline);
+                Thread.sleep(100);
+            }
+        }
     }
 
     private static final boolean ALL = Boolean.getBoolean("standby.import.all");
@@ -170,12 +339,22 @@ class StandbyImportIT {
 
     /** Runs {@code test} on a pair whose primary's import of a source's database shop waits at {@code point}. */
     private static void withImportHaltedAt(String point, Case test) throws Exception {
+        withImportHaltedAt(point, c -> { }, false, test);
+    }
+
+    /**
+     * As above, with {@code setup} run through the primary's proxy before the standby is seeded; {@code members}: the
+     * source also has {@link #MEMBERS}, which the rules shard, so the import registers its global unique key.
+     */
+    private static void withImportHaltedAt(String point, StandbyLayoutIT.Pair.Setup setup, boolean members, Case test)
+            throws Exception {
         Path work = Files.createTempDirectory(Path.of("/tmp"), "cleave-standby-import-", StandbyLayoutIT.SEARCHABLE);
         StandbyLayoutIT.Pair pair = null;
         try (StandaloneServer source = StandaloneServer.start(List.of());
-             CleaveTestHome a = CleaveTestHome.builder().shards(2).extraYaml(StandbyIT.SHARDING).create()) {
-            String from = createSource(source);
-            pair = importHalted(a, work, from, point);
+             CleaveTestHome a = CleaveTestHome.builder().shards(2).extraYaml(members ? WITH_MEMBERS : StandbyIT.SHARDING)
+                     .create()) {
+            String from = createSource(source, members);
+            pair = importHalted(a, work, from, point, setup);
             test.run(source, a, pair, from);
         } finally {
             if (pair != null) {
@@ -186,7 +365,7 @@ class StandbyImportIT {
     }
 
     /** The source's database shop with {@link #ROWS} items and the import's account; the URL to import it from. */
-    private static String createSource(StandaloneServer source) throws Exception {
+    private static String createSource(StandaloneServer source, boolean members) throws Exception {
         source.root("CREATE DATABASE shop; CREATE USER importer@'%' IDENTIFIED BY 'imp';"
                 + " GRANT SELECT, INSERT, UPDATE, DELETE, SHOW VIEW, TRIGGER, RELOAD, REPLICATION CLIENT,"
                 + " REPLICATION SLAVE ON *.* TO importer@'%'; GRANT ALL ON shop.* TO importer@'%'");
@@ -197,14 +376,23 @@ class StandbyImportIT {
                 rows.append(i == 1 ? "" : ",").append('(').append(i).append(",'item ").append(i).append("')");
             }
             s.execute("INSERT INTO items VALUES " + rows);
+            if (members) {
+                s.execute("CREATE TABLE members (id INT NOT NULL PRIMARY KEY, email VARCHAR(64) NOT NULL, UNIQUE KEY"
+                        + " email (email))");
+                StringBuilder each = new StringBuilder();
+                for (int i = 1; i <= MEMBERS; i++) {
+                    each.append(i == 1 ? "" : ",").append('(').append(i).append(",'m").append(i).append("@x')");
+                }
+                s.execute("INSERT INTO members VALUES " + each);
+            }
         }
         return "mysql://importer:imp@127.0.0.1:" + source.port() + "/shop";
     }
 
     /** The pair, semi-sync on, with the primary's import of {@code from} waiting at {@code point} of its cutover. */
-    private static StandbyLayoutIT.Pair importHalted(CleaveTestHome a, Path work, String from, String point)
-            throws Exception {
-        StandbyLayoutIT.Pair pair = StandbyLayoutIT.Pair.start(a, work, c -> { }, "-Dcleave.test.moveHaltAt=" + point,
+    private static StandbyLayoutIT.Pair importHalted(CleaveTestHome a, Path work, String from, String point,
+                                                     StandbyLayoutIT.Pair.Setup setup) throws Exception {
+        StandbyLayoutIT.Pair pair = StandbyLayoutIT.Pair.start(a, work, setup, "-Dcleave.test.moveHaltAt=" + point,
                 "-Dcleave.test.moveHaltGate=" + work.resolve("never"));
         try {
             pair.seed();

@@ -164,7 +164,14 @@ class UniqueKeysOnlineIT {
                         lookupShards += rs.getInt(1) > 0 ? 1 : 0;
                     }
                 }
-                assertThat(lookupShards).as("shards holding lookup rows of later.code").isEqualTo(3);
+                int registered;
+                try (Connection sc = daemon.connect(0); Statement ss = sc.createStatement();
+                     ResultSet rs = ss.executeQuery("SELECT lookup_shards FROM cleave.unique_keys WHERE schema_name = 'gu'"
+                             + " AND table_name = 'later'")) {
+                    registered = rs.next() ? rs.getInt(1) : -1;
+                }
+                assertThat(lookupShards).as("shards holding lookup rows of later.code (its lookup registered over "
+                        + registered + " shards)").isEqualTo(3);
                 int other = 31;
                 while (UniqueLookups.rowShard(other, SHARDS) == UniqueLookups.rowShard(1, SHARDS)) {
                     other++;

@@ -19,11 +19,14 @@ import java.util.List;
  * @param coordination who is the pair's primary in etcd, the epoch, this daemon's lease; null without etcd
  * @param refusedDatabases databases the proxy refuses by name, with why (an import a promotion cut short); empty
  *                         nearly always
+ * @param heldTables the tables of refused databases set aside on the shards (out of reach of views and routines of
+ *                   other databases), by database; empty when none is refused, null when they could not be read
  */
 public record StatusReport(long daemonPid, String home, String startedAt, String serverBinary, boolean ready,
                            String proxy, List<InstanceStatus> instances, List<XaRecovery.InDoubtBranch> inDoubt,
                            DeadlockReport latestDeadlock, String shardsNote, List<String> schemaDrift,
                            io.cleave.manager.standby.StandbyReport standby,
                            io.cleave.manager.coordination.CoordinationReport coordination,
-                           java.util.Map<String, String> refusedDatabases) {
+                           java.util.Map<String, String> refusedDatabases,
+                           java.util.Map<String, List<String>> heldTables) {
 }

@@ -42,16 +42,7 @@ public final class DownCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         Optional<AdminClient> client = AdminClient.connect(home);
         if (client.isPresent()) {
-            long pid = client.get().info().pid();
-            client.get().shutdown();
-            Optional<ProcessHandle> daemon = ProcessHandle.of(pid);
-            if (daemon.isPresent()) {
-                try {
-                    daemon.get().onExit().get(timeoutSeconds, TimeUnit.SECONDS);
-                } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-                    throw new IllegalStateException("daemon pid " + pid + " did not stop within " + timeoutSeconds + " s");
-                }
-            }
+            long pid = stop(client.get(), timeoutSeconds);
             out.printf("stopped the cleave daemon (pid %d) of %s and its instances%n", pid, home.root());
         }
         int orphans = stopOrphans(home, out);
@@ -60,6 +51,21 @@ public final class DownCommand implements Callable<Integer> {
         }
         out.flush();
         return ExitCodes.OK;
+    }
+
+    /** Asks the daemon behind {@code client} to stop its proxy, its instances and itself, and waits; its pid. */
+    static long stop(AdminClient client, long timeoutSeconds) throws IOException, InterruptedException {
+        long pid = client.info().pid();
+        client.shutdown();
+        Optional<ProcessHandle> daemon = ProcessHandle.of(pid);
+        if (daemon.isPresent()) {
+            try {
+                daemon.get().onExit().get(timeoutSeconds, TimeUnit.SECONDS);
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                throw new IllegalStateException("daemon pid " + pid + " did not stop within " + timeoutSeconds + " s");
+            }
+        }
+        return pid;
     }
 
     /** Servers of this home whose daemon is gone (killed): stopped with SIGTERM, then SIGKILL. */

@@ -115,17 +115,18 @@ public final class StandbyCommand implements Callable<Integer> {
         primary = primary != null ? primary : source.primary();
         tokenFile = tokenFile != null ? tokenFile : source.primaryTokenFile();
         via = via != null ? via : source.via();
-        basePort = basePort != null ? basePort : config.server().basePort();
+        StandbyConfig own = StandbyConfig.of(config);
+        basePort = basePort != null ? basePort : own.basePort();
         if (adminPort == null && adminListen == null) {
-            adminPort = config.adminPort();
-            adminListen = config.listen().adminHost().equals(ListenAddresses.LOOPBACK) ? null
-                    : new HostPort(config.listen().adminHost(), config.adminPort()).toString();
+            adminPort = own.adminPort();
+            adminListen = own.listen().adminHost().equals(ListenAddresses.LOOPBACK) ? null
+                    : new HostPort(own.listen().adminHost(), own.adminPort()).toString();
         }
-        bindAddress = bindAddress != null ? bindAddress : config.listen().shardBind();
-        advertiseHost = advertiseHost != null ? advertiseHost : config.listen().advertiseHost().orElse(null);
-        proxyListen = proxyListen != null ? proxyListen : config.proxy().listen().host() + ":" + config.proxy().listen().port();
-        if (serverIdBase == 0 && config.server().serverIdBase() != ServerConfig.DEFAULT_SERVER_ID_BASE) {
-            serverIdBase = config.server().serverIdBase();
+        bindAddress = bindAddress != null ? bindAddress : own.listen().shardBind();
+        advertiseHost = advertiseHost != null ? advertiseHost : own.listen().advertiseHost().orElse(null);
+        proxyListen = proxyListen != null ? proxyListen : own.proxyListen();
+        if (serverIdBase == 0 && own.serverIdBase() != ServerConfig.DEFAULT_SERVER_ID_BASE) {
+            serverIdBase = own.serverIdBase();
         }
     }
 

@@ -69,7 +69,7 @@ public final class StatusCommand implements Callable<Integer> {
                 out.printf("%n%s (%s): %s%n", i.name(), i.state(), i.lastError());
             }
         }
-        printRefusedDatabases(report.refusedDatabases(), out);
+        printRefusedDatabases(report.refusedDatabases(), report.heldTables(), out);
         printInDoubt(report.inDoubt(), out);
         printLatestDeadlock(report.latestDeadlock(), out);
         printSchemaDrift(report.schemaDrift(), out);
@@ -78,12 +78,21 @@ public final class StatusCommand implements Callable<Integer> {
     }
 
     /** The databases the proxy refuses by name, each with why and what serves it again. */
-    static void printRefusedDatabases(java.util.Map<String, String> refused, PrintWriter out) {
+    static void printRefusedDatabases(java.util.Map<String, String> refused, java.util.Map<String, List<String>> held,
+                                      PrintWriter out) {
         if (refused == null || refused.isEmpty()) {
             return;
         }
         out.printf("%nrefused databases (clients naming them get error 1044):%n");
-        new java.util.TreeMap<>(refused).forEach((database, why) -> out.printf("  %s: %s%n", database, why));
+        new java.util.TreeMap<>(refused).forEach((database, why) -> {
+            out.printf("  %s: %s%n", database, why);
+            if (held == null) {
+                out.printf("    tables set aside: unknown (shard 0 could not be read)%n");
+            } else if (held.containsKey(database)) {
+                out.printf("    tables set aside in Cleave's schema on every shard (views and routines reading them fail): %s%n",
+                        String.join(", ", held.get(database)));
+            }
+        });
     }
 
     /** Who is the pair's primary in etcd, the epoch, and whether this daemon holds the lease (or why it is fenced). */

@@ -19,7 +19,7 @@ public record CoordinationConfig(List<String> etcd, String cluster, Duration lea
 
     /** How an old primary, superseded in etcd, becomes the new primary's standby. */
     public enum Rejoin {
-        /** It stays fenced until {@code cleave rejoin} (or a rebuild with {@code cleave standby}). */
+        /** It stays fenced until {@code cleave rejoin} (or a rebuild with {@code cleave rejoin --rebuild}). */
         MANUAL,
         /** It rejoins by itself when its shards hold nothing the new primary lacks; else it stays fenced, saying why. */
         AUTO

@@ -17,7 +17,7 @@ import java.util.function.Supplier;
  * time it asks for the shards ({@link PairPeer}), so this home holds them once its standby ran while it was primary;
  * it uses them only when the claim in etcd names that same URL. A refusal for transactions the new primary lacks
  * stays in the pair's reason and is not tried again at that epoch (such a home is rebuilt with {@code cleave
- * standby}); any other failure (the new primary not answering yet) is tried again at the next tick.
+ * rejoin --rebuild}, by an operator only: errant transactions are never put aside by themselves); any other failure (the new primary not answering yet) is tried again at the next tick.
  */
 public final class AutoRejoin {
 
@@ -80,7 +80,9 @@ public final class AutoRejoin {
             }
             refusedAt = claim.epoch();
             note.accept("Rejoining by itself was refused: its shards hold transactions " + claim.admin() + " lacks ("
-                    + String.join("; ", report.shards()) + "); rebuild this home as its standby with 'cleave standby'.");
+                    + String.join("; ", report.shards()) + "); it stays fenced: rebuild it as"
+                    + " its standby with 'cleave rejoin --rebuild', which keeps them aside (never by itself: an operator"
+                    + " decides what becomes of them).");
         } catch (Exception e) {
             log.warn("rejoining {} by itself failed, tried again shortly: {}", claim, e.getMessage());
             note.accept("Rejoining by itself failed, tried again shortly: " + e.getMessage());

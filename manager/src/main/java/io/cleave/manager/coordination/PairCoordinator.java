@@ -240,7 +240,7 @@ public final class PairCoordinator implements AutoCloseable {
         String newer = view.primary().map(p -> "the primary is now " + p).orElse("the pair is at epoch " + view.epoch()
                 + " (its primary's lease has lapsed too)");
         lose(PairState.SUPERSEDED, "this home was the primary at epoch " + localEpoch + "; " + newer
-                + ". It stays fenced: rejoin it as a standby ('cleave rejoin') or rebuild it ('cleave standby')");
+                + ". It stays fenced: rejoin it as a standby ('cleave rejoin') or rebuild it ('cleave rejoin --rebuild')");
     }
 
     private void watchPrimary() {

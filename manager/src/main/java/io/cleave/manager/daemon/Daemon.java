@@ -999,7 +999,8 @@ public final class Daemon implements AutoCloseable {
             return;
         }
         try {
-            io.cleave.manager.standby.layout.UnfinishedImport.dropped(m.environment().maps(), database);
+            io.cleave.manager.standby.layout.UnfinishedImport.dropped(m.environment().maps(), m.environment().shards()::open,
+                    database);
         } catch (RuntimeException e) {
             log.warn("database {} was dropped but is still refused: {}", database, e.getMessage());
         }
@@ -1087,14 +1088,29 @@ public final class Daemon implements AutoCloseable {
         ProxyService running = proxy;
         // Read afresh: after a switchover the proxy says it forwards its clients to the other home.
         io.cleave.manager.standby.relay.PrimaryProxyRelay r = relay;
+        java.util.Map<String, String> refused = provisioned == null ? java.util.Map.of()
+                : provisioned.shardMaps().current().refusedDatabases();
         String proxyNow = running != null ? running.describe()
                 : r != null && r.listening() ? proxyState + "; its port " + r.report().describe() : proxyState;
         return new StatusReport(ProcessHandle.current().pid(), home.toString(), String.valueOf(startedAt),
                 provisioned == null ? null : provisioned.binary().describe(), ready, proxyNow, instances,
                 inDoubtOrNull(), proxy == null ? null : proxy.latestDeadlock(), note,
                 withSchemas && ready ? schemaDrift() : null, replication == null ? null : replication.report(),
-                coordinationReport(), provisioned == null ? java.util.Map.of()
-                : provisioned.shardMaps().current().refusedDatabases());
+                coordinationReport(), refused, refused.isEmpty() ? java.util.Map.of() : heldTables());
+    }
+
+    /** The tables set aside for refused databases, as shard 0 holds them (every shard holds the same); null if unread. */
+    private java.util.Map<String, List<String>> heldTables() {
+        MoveService m = moves;
+        if (m == null) {
+            return null;
+        }
+        try (java.sql.Connection c = m.environment().shards().open(0)) {
+            return io.cleave.manager.held.HeldTables.all(c);
+        } catch (java.sql.SQLException e) {
+            log.warn("could not read the tables set aside for refused databases: {}", e.getMessage());
+            return null;
+        }
     }
 
     /** The pair as etcd and this daemon see it, with the shards whose read_only has not taken yet; null without etcd. */

@@ -2,6 +2,7 @@ package io.cleave.manager.imports;
 
 import io.cleave.manager.daemon.ShardEndpoint;
 import io.cleave.manager.daemon.ShardRegistry;
+import io.cleave.manager.held.HeldTables;
 import io.cleave.manager.move.Catalog;
 import io.cleave.manager.move.MapUpdates;
 import io.cleave.manager.move.MoveKind;
@@ -274,6 +275,13 @@ public final class ImportService implements AutoCloseable {
         try (Connection source = connect(source())) {
             for (int s = 0; s < maps.current().shardCount(); s++) {
                 try (Connection shard = links.open(s)) {
+                    // Tables a promotion set aside when it cut an import of this database short: back, emptied,
+                    // before the copy, so one that was there before that import keeps its definition.
+                    List<String> back = HeldTables.restore(shard, r.database);
+                    if (!back.isEmpty()) {
+                        log.info("import of {}: tables {} put back on shard {} (set aside when an import of {} was cut"
+                                + " short)", r.source, back, s, r.database);
+                    }
                     SchemaCopier.copy(source, shard, r.database, r.tables.keySet(), r.views.keySet(), r.routines);
                 }
             }

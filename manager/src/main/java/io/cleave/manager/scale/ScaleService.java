@@ -166,6 +166,13 @@ public final class ScaleService implements AutoCloseable {
         if (to == from) {
             throw bad("the home has " + from + " shards already");
         }
+        if (to > from && !map.refusedDatabases().isEmpty()) {
+            // Their tables are set aside (HeldTables): a new shard could not be given the views and routines that
+            // name them, nor would it hold the tables an import run again puts back.
+            throw conflict("database(s) " + String.join(", ", new java.util.TreeSet<>(map.refusedDatabases().keySet()))
+                    + " refused (an import cut short by a failover, see 'cleave status'): import again or drop them"
+                    + " before adding shards");
+        }
         if (to < 1 || to > io.cleave.proxy.server.ShardSlots.CAPACITY) {
             throw bad("a home has 1 to " + io.cleave.proxy.server.ShardSlots.CAPACITY + " shards, not " + to);
         }

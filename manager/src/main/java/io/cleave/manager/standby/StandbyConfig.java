@@ -27,6 +27,15 @@ public record StandbyConfig(int basePort, int adminPort, String proxyListen, int
         this(basePort, adminPort, proxyListen, serverIdBase, ListenAddresses.DEFAULT);
     }
 
+    /**
+     * The addresses and server ids {@code config} gives its home, e.g. an old primary's own, which it keeps when it is
+     * rebuilt as the standby of the home that took over from it.
+     */
+    public static StandbyConfig of(io.cleave.manager.config.CleaveConfig config) {
+        return new StandbyConfig(config.server().basePort(), config.adminPort(), config.proxy().listen().toString(),
+                config.server().serverIdBase(), config.listen());
+    }
+
     static final Map<String, String> REPLICA_OPTIONS = Map.of(
             "read_only", "ON",
             "gtid_strict_mode", "ON",

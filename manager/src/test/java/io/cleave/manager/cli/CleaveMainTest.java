@@ -102,9 +102,31 @@ class CleaveMainTest {
     void rejoinNeedsTheNewPrimaryAndItsToken() {
         assertThat(run(CleaveMain.commandLine(), "rejoin", "--help")).isZero();
         assertThat(out.toString()).startsWith("Usage: cleave rejoin").contains("--home=DIR", "--primary=URL",
-                "--primary-token-file=FILE", "rebuild this home with 'cleave standby'");
+                "--primary-token-file=FILE", "--rebuild", "--via=LOCATION", "HOME/errant/EPOCH");
         assertThat(run(CleaveMain.commandLine(), "rejoin", "--home", tmp.toString())).isEqualTo(2);
         assertThat(err.toString()).contains("--primary");
+    }
+
+    @Test
+    void aRebuildNeedsWhereTheSeedGoesAndTheDaemonThatChecksTheShards() throws Exception {
+        Files.writeString(tmp.resolve("token"), "t0ken\n");
+        Path home = Files.createDirectories(tmp.resolve("home"));
+        String[] rejoin = {"rejoin", "--home", home.toString(), "--primary", "http://127.0.0.1:1", "--primary-token-file",
+                tmp.resolve("token").toString()};
+        assertThat(run(CleaveMain.commandLine(), append(rejoin, "--rebuild"))).isEqualTo(ExitCodes.USAGE);
+        assertThat(err.toString()).contains("--rebuild needs --via LOCATION");
+        // Nothing runs for the home and no rebuild of it was cut short: the GTID check needs its daemon.
+        assertThat(run(CleaveMain.commandLine(), append(rejoin, "--rebuild", "--via", tmp.resolve("seed").toString())))
+                .isEqualTo(ExitCodes.NO_DAEMON);
+        assertThat(err.toString()).contains("no cleave daemon is running for home " + home);
+        assertThat(run(CleaveMain.commandLine(), rejoin)).isEqualTo(ExitCodes.NO_DAEMON);
+        assertThat(home).isEmptyDirectory();
+    }
+
+    private static String[] append(String[] args, String... more) {
+        String[] all = java.util.Arrays.copyOf(args, args.length + more.length);
+        System.arraycopy(more, 0, all, args.length, more.length);
+        return all;
     }
 
     @Test

@@ -69,7 +69,8 @@ class AutoRejoinTest {
         auto.tick();
         auto.tick();
         assertThat(calls).hasSize(1);
-        assertThat(notes).singleElement().asString().contains("refused").contains("0-1000-9").contains("cleave standby");
+        assertThat(notes).singleElement().asString().contains("refused").contains("0-1000-9")
+                .contains("cleave rejoin --rebuild").contains("never by itself");
         // A newer primary (epoch 3) is a new question.
         pair.set(report(PairState.SUPERSEDED, new PrimaryClaim("b", B, 3)));
         auto.tick();

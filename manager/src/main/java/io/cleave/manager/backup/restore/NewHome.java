@@ -9,6 +9,7 @@ import io.cleave.manager.instance.DatadirInitializer;
 import io.cleave.manager.instance.InstancePlan;
 import io.cleave.manager.instance.ServerBinary;
 import io.cleave.manager.move.ShardLinks;
+import io.cleave.manager.home.KeptAside;
 import io.cleave.manager.supervisor.InstanceState;
 import io.cleave.manager.supervisor.InstanceStatus;
 import io.cleave.router.shardmap.ShardMap;
@@ -22,7 +23,8 @@ import java.util.stream.Stream;
 
 /**
  * A home being restored: made from nothing (a directory that does not exist or is empty: a restore
- * never writes into a home that has anything), its config and shard map written first, then its
+ * never writes into a home that has anything, but for the {@code errant/} directory where {@code cleave rejoin
+ * --rebuild} kept the old home it rebuilds, which is never deleted), its config and shard map written first, then its
  * shards initialized and started by a daemon of its own with no proxy, on free ports, so that rows
  * can be loaded while the home the backup came from goes on running. Closing it stops the shards
  * cleanly; the home is then ready for {@code cleave up} with its own config.
@@ -51,7 +53,7 @@ final class NewHome implements AutoCloseable {
         }
         if (Files.exists(root)) {
             try (Stream<Path> entries = Files.list(root)) {
-                if (entries.findAny().isPresent()) {
+                if (entries.anyMatch(p -> !KeptAside.isKept(p))) {
                     throw new IllegalArgumentException(root + (Files.exists(root.resolve(CONFIG))
                             ? " already holds a home (a finished restore, or a home of its own)" : " is not empty")
                             + ": a restore builds a new home and never writes into one that holds anything; name a new"
@@ -162,9 +164,9 @@ final class NewHome implements AutoCloseable {
 
     /**
      * A home an interrupted restore left (its daemon killed: shards may still run): its servers are
-     * stopped and it is deleted, so the restore starts over.
+     * stopped and it is deleted, so the restore starts over (but for what a rebuild kept aside in it).
      */
-    private static void discardUnfinished(CleaveHome home) throws IOException {
+    static void discardUnfinished(CleaveHome home) throws IOException {
         try (Stream<Path> cnfs = Files.exists(home.etc()) ? Files.list(home.etc()) : Stream.empty()) {
             for (Path cnf : cnfs.toList()) {
                 io.cleave.manager.supervisor.ProcessInspector.findServerFor(cnf).ifPresent(p -> {
@@ -173,9 +175,13 @@ final class NewHome implements AutoCloseable {
                 });
             }
         }
-        try (Stream<Path> paths = Files.walk(home.root())) {
-            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
+        try (Stream<Path> entries = Files.list(home.root())) {
+            for (Path entry : entries.filter(p -> !KeptAside.isKept(p)).toList()) {
+                try (Stream<Path> paths = Files.walk(entry)) {
+                    for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                        Files.deleteIfExists(p);
+                    }
+                }
             }
         }
     }

@@ -90,7 +90,7 @@ public final class MapInstall {
         maps.adopt(replicated);
         Installed installed = new Installed(mine.version(), replicated.version(), "replicated from the primary",
                 unfinished.isEmpty() ? null : unfinished.stream().map(i -> "the import of " + i.source().label()
-                        + " had not reached its cutover: its copy here deleted, database " + i.database()
+                        + " had not reached its cutover: its tables here set aside, database " + i.database()
                         + " refused until imported again").collect(java.util.stream.Collectors.joining("; ")));
         log.info("shard map {}", installed);
         return installed;

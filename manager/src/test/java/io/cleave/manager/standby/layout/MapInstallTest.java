@@ -84,6 +84,7 @@ class MapInstallTest {
         assertThat(settled.refusedDatabases()).containsOnlyKeys("Shop");
         assertThat(settled.refusedDatabases().get("Shop")).contains("mysql://app@db1:3306/Shop")
                 .contains("cut short by a failover").contains("the source still holds the database")
+                .contains("its tables are set aside (a view or routine of another database that reads them fails")
                 .contains("'cleave import --from mysql://app:PASSWORD@db1:3306/Shop'");
         assertThat(settled.buckets("warehouse")).isEqualTo(attached.buckets("warehouse"));
 
@@ -102,8 +103,8 @@ class MapInstallTest {
         assertThat(new MapInstall.Installed(3, 3, "the seed's; the primary wrote none since"))
                 .hasToString("version 3 (the seed's; the primary wrote none since)");
         assertThat(new MapInstall.Installed(3, 9, "replicated from the primary", "the import of mysql://app@db1:3306/shop"
-                + " had not reached its cutover: its copy here deleted, database shop refused until imported again"))
+                + " had not reached its cutover: its tables here set aside, database shop refused until imported again"))
                 .hasToString("version 9 (replicated from the primary; was 3); the import of mysql://app@db1:3306/shop had"
-                        + " not reached its cutover: its copy here deleted, database shop refused until imported again");
+                        + " not reached its cutover: its tables here set aside, database shop refused until imported again");
     }
 }

@@ -4,6 +4,7 @@ import io.cleave.manager.config.CleaveConfig;
 import io.cleave.manager.config.ConfigLoader;
 import io.cleave.manager.home.ShardMapStore;
 import io.cleave.manager.move.MapUpdates;
+import io.cleave.manager.unique.LookupFill;
 import io.cleave.router.shardmap.ShardMap;
 import io.cleave.router.shardmap.ShardMapHolder;
 import io.cleave.router.topology.Topology;
@@ -11,6 +12,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -29,15 +33,23 @@ class UnfinishedImportTest {
         store.save(refused, topology);
         ShardMapHolder holder = new ShardMapHolder(refused);
         MapUpdates maps = new MapUpdates(holder, store, topology);
+        // No shard runs here: dropping the held tables fails on each, which must not keep the name refused.
+        List<Integer> asked = new ArrayList<>();
+        LookupFill.Shards none = shard -> {
+            asked.add(shard);
+            throw new SQLException("shard " + shard + " is not running");
+        };
 
-        assertThat(UnfinishedImport.dropped(maps, "other")).as("a database never refused").isFalse();
+        assertThat(UnfinishedImport.dropped(maps, none, "other")).as("a database never refused").isFalse();
         assertThat(holder.current().version()).isEqualTo(refused.version());
-        assertThat(UnfinishedImport.dropped(maps, "Shop")).as("names are exact").isFalse();
+        assertThat(UnfinishedImport.dropped(maps, none, "Shop")).as("names are exact").isFalse();
 
-        assertThat(UnfinishedImport.dropped(maps, "shop")).isTrue();
+        assertThat(UnfinishedImport.dropped(maps, none, "shop")).isTrue();
         assertThat(holder.current().version()).isEqualTo(refused.version() + 1);
         assertThat(holder.current().refusedDatabases()).containsOnlyKeys("crm");
+        assertThat(asked).as("its held tables dropped on every shard, only for the refused name")
+                .hasSize(refused.shardCount()).doesNotHaveDuplicates();
         assertThat(store.read().refusedDatabases()).as("written before it is published").containsOnlyKeys("crm");
-        assertThat(UnfinishedImport.dropped(maps, "shop")).as("once").isFalse();
+        assertThat(UnfinishedImport.dropped(maps, none, "shop")).as("once").isFalse();
     }
 }
