@@ -101,8 +101,9 @@ final class MovableTpcc implements AutoCloseable {
         long deadline = from + TimeUnit.SECONDS.toNanos(seconds);
         while (lastCompletion <= from) {
             if (System.nanoTime() > deadline || run.isDone()) {
-                throw new AssertionError("TPC-C completed no transaction within " + seconds + " s"
-                        + (run.isDone() ? ": " + run.handle((r, e) -> e == null ? r.errors().toString() : e.toString()).join() : ""));
+                String why = run.isDone()
+                        ? ": " + run.handle((r, e) -> e == null ? r.errors().toString() : e.toString()).join() : "";
+                throw new AssertionError("TPC-C completed no transaction within " + seconds + " s" + why);
             }
             Thread.sleep(50);
         }
