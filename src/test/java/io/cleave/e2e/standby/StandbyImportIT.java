@@ -129,6 +129,19 @@ class StandbyImportIT {
             assertReadersFail(pair);
 
             b = AdminClient.connect(pair.standby.home()).orElseThrow();
+            // Imported again, the database would be copied under them: the readers are dropped first, made again after.
+            AdminClient beforeDrop = b;
+            assertThatThrownBy(() -> beforeDrop.startImport(from)).as("an import while they exist")
+                    .isInstanceOfSatisfying(AdminClient.DaemonAnswer.class, e -> {
+                        assertThat(e.status()).as(e.getMessage()).isEqualTo(409);
+                        assertThat(e.getMessage()).contains("view reports.items_seen").contains("reports.count_items")
+                                .contains("reports.items_counted");
+                    });
+            try (Connection c = pair.standbyProxy()) {
+                run(c, "DROP VIEW reports.items_seen");
+                run(c, "DROP FUNCTION reports.items_counted");
+                run(c, "DROP PROCEDURE reports.count_items");
+            }
             ImportStatus again = b.startImport(from);
             assertThat(again.database()).isEqualTo("shop");
             awaitImported(b);
@@ -136,6 +149,10 @@ class StandbyImportIT {
             assertServesTheSource(pair, source, ROWS + 1);
             assertThat(b.status().heldTables()).as("nothing set aside any more").isEmpty();
             try (Connection c = pair.standbyProxy()) {
+                run(c, "CREATE VIEW reports.items_seen AS SELECT id, name FROM shop.items");
+                run(c, "CREATE FUNCTION reports.items_counted() RETURNS INT READS SQL DATA RETURN (SELECT COUNT(*) FROM"
+                        + " shop.items)");
+                run(c, "CREATE PROCEDURE reports.count_items() READS SQL DATA SELECT COUNT(*) FROM shop.items");
                 assertThat(single(c, "SELECT COUNT(*) FROM reports.items_seen")).as("the view of another database")
                         .isEqualTo(String.valueOf(ROWS + 1));
                 assertThat(single(c, "SELECT reports.items_counted()")).as("the function of another database")
