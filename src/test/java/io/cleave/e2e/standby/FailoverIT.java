@@ -96,6 +96,9 @@ class FailoverIT {
                             .isLessThan(deadline);
                     Thread.sleep(20);
                 }
+                // The fence's own count of waiting commits (from the process list) sees it too.
+                assertThat(Integer.parseInt(single(c, io.cleave.manager.coordination.ShardReadOnlySetting.WAITING_COMMITS)))
+                        .as("sessions A's shard 0 lists as waiting for the acknowledgement").isPositive();
             }
             pair.killAAndCheckB("kill", 2);
             errant.join(10_000);

@@ -16,7 +16,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * to B's shards over TCP in between, logging in with the account B's take-over made for A's address. After each:
  * no client error, every acknowledged transfer on the new primary, the total unchanged, nothing prepared, one
  * primary holding the lease and the other its standby. The pause A's clients saw is printed. Runs with
- * {@code -Dstandby.netns.all} (25 to 48 s).
+ * {@code -Dstandby.netns.all} (25 to 48 s); with {@code -Dstandby.netns.tpcc} TPC-C terminals run beside the
+ * transfers, through A's proxy all along: no error, its conditions hold after each switchover.
  */
 class NetnsSwitchoverIT {
 
@@ -30,7 +31,7 @@ class NetnsSwitchoverIT {
     void switchesOverToTheStandbyHostAndBackWithoutAClientError() throws Exception {
         Assumptions.assumeTrue(Boolean.getBoolean("standby.netns.all"), "the switchover between namespace hosts"
                 + " (25 to 48 s) runs with -Dstandby.netns.all");
-        try (NetnsFailoverIT.Pair pair = NetnsFailoverIT.Pair.start("switch")) {
+        try (NetnsFailoverIT.Pair pair = NetnsFailoverIT.Pair.start("switch", NetnsFailoverIT.TPCC)) {
             // An account bound to the clients' own address (the test's namespace), made through A's proxy.
             String near = "'near'@'" + pair.net.testAddress() + "'";
             try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:mysql://" + pair.proxy("a")
@@ -41,6 +42,7 @@ class NetnsSwitchoverIT {
             }
             assertThat(readAs(pair.proxy("a"), "near", NEAR_PASSWORD)).as("near through A's own proxy").isPositive();
             awaitCaughtUp(pair, "b");
+            pair.event("switchover A -> B");
             SwitchoverReport there = pair.admin("a").switchover(
                     new SwitchoverRequest(pair.adminUrl("b"), pair.token("b"), 0, 0, 0));
             System.out.printf("NetnsSwitchoverIT: A -> B: %s; A's clients held %.1f ms%n", there, there.pauseMillis());
@@ -54,6 +56,7 @@ class NetnsSwitchoverIT {
             checkSwitched(pair, "b", "a", 2);
 
             awaitCaughtUp(pair, "a");
+            pair.event("switchover B -> A");
             SwitchoverReport back = pair.admin("b").switchover(SwitchoverRequest.known());
             System.out.printf("NetnsSwitchoverIT: B -> A: %s; A's clients held %.1f ms%n", back,
                     back.standbyProxyPauseMillis());
@@ -65,7 +68,7 @@ class NetnsSwitchoverIT {
             assertThat(readAs(pair.proxy("b"), "near", NEAR_PASSWORD)).as("near through B's forwarding proxy").isPositive();
             // A serves its own shards again: B's shards no longer hold the account made for A's proxy, nor take its
             // PROXY headers.
-            for (int s = 0; s < 2; s++) {
+            for (int s = 0; s < NetnsFailoverIT.SHARDS; s++) {
                 assertThat(pair.shards("b").rows(s, "SELECT COUNT(*) FROM mysql.user WHERE User = 'cleave' AND Host = '"
                         + pair.net.address("a") + "'")).as("B's shard %d: the account made for A's proxy", s).containsExactly("0");
                 assertThat(pair.shards("b").rows(s, "SELECT @@GLOBAL.proxy_protocol_networks")).containsExactly("127.0.0.1");
@@ -77,6 +80,7 @@ class NetnsSwitchoverIT {
             pair.load.close();
             System.out.println("NetnsSwitchoverIT: " + pair.load.summary());
             assertThat(pair.load.errors()).as("errors A's clients saw").isEmpty();
+            pair.finishTpcc("switchover A -> B -> A", "a", true);
         }
     }
 
@@ -116,7 +120,7 @@ class NetnsSwitchoverIT {
             checkConnections(pair, from, to, address);
             open.rollback();
         }
-        for (int s = 0; s < 2; s++) {
+        for (int s = 0; s < NetnsFailoverIT.SHARDS; s++) {
             assertThat(pair.shards(to).rows(s, "SELECT COUNT(*) FROM mysql.user WHERE User = 'cleave' AND Host = '"
                     + address + "'")).as("%s's shard %d has the account for %s's proxy", to, s, from).containsExactly("1");
             var login = pair.net.run(from, java.util.List.of("mariadb", "-h" + pair.net.address(to), "-P" + (BASE_PORT + s),
@@ -139,7 +143,7 @@ class NetnsSwitchoverIT {
 
     /** {@code from}'s proxy has connections to each of {@code to}'s shards from {@code address}. */
     private static void checkConnections(NetnsFailoverIT.Pair pair, String from, String to, String address) throws Exception {
-        for (int s = 0; s < 2; s++) {
+        for (int s = 0; s < NetnsFailoverIT.SHARDS; s++) {
             assertThat(Long.parseLong(pair.shards(to).rows(s, "SELECT COUNT(*) FROM information_schema.PROCESSLIST"
                     + " WHERE HOST LIKE '" + address + ":%' AND USER <> '" + ReplicationAccount.USER + "'").get(0)))
                     .as("%s's proxy's connections to %s's shard %d over TCP (%s)", from, to, s, pair.shards(to).rows(s,

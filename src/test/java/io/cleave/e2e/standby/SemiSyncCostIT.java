@@ -32,7 +32,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the primary's semi-sync on and off ({@code cleave standby --semi-sync}); per mode the commits per
  * second and p50/p99 latency, and the CPU other processes used meanwhile. A measurement, not a default
  * test: {@code -Dstandby.bench=true} (rounds: {@code -Dstandby.bench.rounds=N}, seconds each:
- * {@code -Dstandby.bench.seconds=S}).
+ * {@code -Dstandby.bench.seconds=S}). With {@code -Dstandby.bench.tls=true} the pair runs
+ * {@code server.replication_tls: required} and the two modes are semi-sync on with the replicas' connections over
+ * verified TLS and in clear (the replication account let in without TLS, each replica's CHANGE MASTER switched, outside
+ * the binlog), what TLS costs a commit that waits for the standby's acknowledgement.
  */
 class SemiSyncCostIT {
 
@@ -47,7 +50,12 @@ class SemiSyncCostIT {
                 java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
                         java.nio.file.attribute.PosixFilePermissions.fromString("rwx--x--x")));
         try {
-            try (CleaveTestHome a = CleaveTestHome.builder().shards(2).extraYaml(StandbyIT.SHARDING).create();
+            boolean tls = Boolean.getBoolean("standby.bench.tls");
+            CleaveTestHome.Builder builder = CleaveTestHome.builder().shards(2).extraYaml(StandbyIT.SHARDING);
+            if (tls) {
+                builder.serverSetting("replication_tls", "required");
+            }
+            try (CleaveTestHome a = builder.create();
                  RunningDaemon primary = a.start()) {
                 try (Connection c = primary.connectProxy("", "")) {
                     BankTransfers.create(c, SHAPE);
@@ -72,12 +80,19 @@ class SemiSyncCostIT {
                             ours.add(s.pid());
                         }
                     }
-                    Mode[] modes = {new Mode("semi-sync on", true), new Mode("semi-sync off", false)};
+                    Mode[] modes = tls
+                            ? new Mode[] {new Mode("semi-sync on, replication over TLS", () -> replicaLinks(primary, standby, true)),
+                                new Mode("semi-sync on, replication in clear", () -> replicaLinks(primary, standby, false))}
+                            : new Mode[] {new Mode("semi-sync on", () -> admin.semiSync(true)),
+                                new Mode("semi-sync off", () -> admin.semiSync(false))};
                     for (int r = 0; r < rounds; r++) {
                         for (Mode m : (r % 2 == 0 ? modes : new Mode[] {modes[1], modes[0]})) {
-                            admin.semiSync(m.on);
+                            m.setup.run();
                             m.run(primary, seconds, ours, r);
                         }
+                    }
+                    if (tls) {
+                        replicaLinks(primary, standby, true);
                     }
                     admin.semiSync(true);
                     for (Mode m : modes) {
@@ -96,18 +111,54 @@ class SemiSyncCostIT {
         }
     }
 
+    /**
+     * The standby's replicas connect over verified TLS, or in clear (the primary's replication account then let in
+     * without TLS; both changes made outside the binlog); returns once every replica runs so, as its status says.
+     */
+    private static void replicaLinks(RunningDaemon primary, Daemon standby, boolean tls) throws Exception {
+        // The standby's daemon moves a replica back to the link the primary offers (every 2 s): in clear rounds the
+        // primary's record of its shards' TLS says off, so it offers no certificate and the standby's daemon, which
+        // requires one, changes nothing (it logs that it cannot follow).
+        java.nio.file.Files.writeString(primary.daemon().home().state().resolve("tls/replication-tls"),
+                tls ? "required\n" : "off\n");
+        for (int s = 0; s < 2; s++) {
+            try (Connection c = primary.connect(s); Statement st = c.createStatement()) {
+                st.execute("SET SESSION sql_log_bin = 0");
+                st.execute("ALTER USER 'cleave_repl'@'%' " + (tls ? "REQUIRE SSL" : "REQUIRE NONE"));
+            }
+            try (Connection c = StandbyIT.shard(standby, s); Statement st = c.createStatement()) {
+                st.execute("STOP SLAVE");
+                st.execute("CHANGE MASTER TO " + (tls ? "MASTER_SSL = 1, MASTER_SSL_VERIFY_SERVER_CERT = 1"
+                        : "MASTER_SSL = 0, MASTER_SSL_VERIFY_SERVER_CERT = 0"));
+                st.execute("START SLAVE");
+            }
+        }
+        String want = tls ? "verified" : "off";
+        StandbyIT.await(standby, r -> r.shards().stream().allMatch(x -> x.replicating() && want.equals(x.tls())),
+                "every replica runs with TLS " + want);
+        Thread.sleep(2_500);
+        StandbyIT.await(standby, r -> r.shards().stream().allMatch(x -> x.replicating() && want.equals(x.tls())),
+                "every replica still runs with TLS " + want + " after the standby's daemon asked the primary again");
+    }
+
+    /** What a mode sets before each of its rounds. */
+    @FunctionalInterface
+    private interface Setup {
+        void run() throws Exception;
+    }
+
     /** One mode's rounds: single-shard UPDATEs and two-shard transfers, their latencies, the host's other CPU use. */
     private static final class Mode {
         final String name;
-        final boolean on;
+        final Setup setup;
         final List<Long> single = new ArrayList<>();
         final List<Long> cross = new ArrayList<>();
         long millis;
         double otherCpuSeconds;
 
-        Mode(String name, boolean on) {
+        Mode(String name, Setup setup) {
             this.name = name;
-            this.on = on;
+            this.setup = setup;
         }
 
         void run(RunningDaemon primary, int seconds, List<Long> ours, int round) throws Exception {

@@ -56,6 +56,7 @@ public final class CleaveTestHome implements AutoCloseable {
         StringBuilder yaml = new StringBuilder();
         yaml.append("shards: ").append(b.shards).append('\n');
         yaml.append("server:\n  binary: \"").append(TestServer.binary()).append("\"\n  base_port: ").append(basePort).append('\n');
+        b.serverSettings.forEach((k, v) -> yaml.append("  ").append(k).append(": ").append(v).append('\n'));
         if (!b.serverOptions.isEmpty()) {
             yaml.append("  options:\n");
             b.serverOptions.forEach((k, v) -> yaml.append("    ").append(k).append(": \"").append(v).append("\"\n"));
@@ -179,6 +180,7 @@ public final class CleaveTestHome implements AutoCloseable {
         private int bufferPoolPerShardMiB = 64;
         private final Map<String, String> serverOptions = new LinkedHashMap<>();
         private final Map<String, String> proxyOptions = new LinkedHashMap<>();
+        private final Map<String, String> serverSettings = new LinkedHashMap<>();
         private String proxyUsers = "  users:\n    - name: root\n      password: \"\"\n";
         private String extraYaml = "";
         private int proxyPort = freePort();
@@ -206,6 +208,12 @@ public final class CleaveTestHome implements AutoCloseable {
         /** An extra my.cnf option for every shard (server.options). */
         public Builder serverOption(String name, String value) {
             serverOptions.put(name, value);
+            return this;
+        }
+
+        /** A setting of the server section, e.g. {@code replication_tls}. */
+        public Builder serverSetting(String name, String value) {
+            serverSettings.put(name, value);
             return this;
         }
 

@@ -48,6 +48,9 @@ public final class StandbyCommand implements Callable<Integer> {
     @Mixin
     LocationOptions location;
 
+    /** From the config's server.replication_tls; null: the default of the bind address. */
+    private io.cleave.manager.config.ReplicationTls replicationTls;
+
     @Option(names = "--primary", paramLabel = "URL", description = "The primary daemon's admin URL, e.g. http://127.0.0.1:6034.")
     String primary;
 
@@ -124,10 +127,18 @@ public final class StandbyCommand implements Callable<Integer> {
         }
         bindAddress = bindAddress != null ? bindAddress : own.listen().shardBind();
         advertiseHost = advertiseHost != null ? advertiseHost : own.listen().advertiseHost().orElse(null);
+        replicationTls = own.listen().replicationTls();
         proxyListen = proxyListen != null ? proxyListen : own.proxyListen();
         if (serverIdBase == 0 && own.serverIdBase() != ServerConfig.DEFAULT_SERVER_ID_BASE) {
             serverIdBase = own.serverIdBase();
         }
+    }
+
+    /** This standby's addresses; replication TLS as its config says, else the default of its bind address. */
+    private ListenAddresses listen(String adminHost) {
+        ListenAddresses listen = new ListenAddresses(bindAddress == null ? ListenAddresses.LOOPBACK : bindAddress,
+                Optional.ofNullable(advertiseHost), adminHost);
+        return replicationTls == null ? listen : listen.withReplicationTls(replicationTls);
     }
 
     @Override
@@ -174,9 +185,7 @@ public final class StandbyCommand implements Callable<Integer> {
             out.println(line);
             out.flush();
         }).run(new StandbySeed.Request(primary, token, options.home().root(), via,
-                new StandbyConfig(basePort, adminPort, proxyListen, serverIdBase, new ListenAddresses(
-                        bindAddress == null ? ListenAddresses.LOOPBACK : bindAddress, Optional.ofNullable(advertiseHost),
-                        adminHost))));
+                new StandbyConfig(basePort, adminPort, proxyListen, serverIdBase, listen(adminHost))));
         out.printf("standby of %s built in %s from backup %s: %,d rows on %d shards in %.1f s, each shard replicating%n",
                 primary, r.home(), r.backup(), r.rows(), r.shards(), r.millis() / 1000.0);
         out.println("start it with: cleave up --home " + r.home() + " --config " + r.config());

@@ -128,12 +128,12 @@ public final class StatusCommand implements Callable<Integer> {
         if (standby.relay() != null) {
             out.printf("proxy port: %s%n", standby.relay().describe());
         }
-        String format = "%-6s %-10s %-4s %-4s %-8s %-9s %-8s %-8s %-24s %s%n";
-        out.printf(format, "SHARD", "SEMI-SYNC", "IO", "SQL", "LAG", "READ-ONLY", "WAITING", "ASYNC", "GTID", "ERROR");
+        String format = "%-6s %-10s %-4s %-4s %-8s %-9s %-8s %-8s %-10s %-24s %s%n";
+        out.printf(format, "SHARD", "SEMI-SYNC", "IO", "SQL", "LAG", "READ-ONLY", "WAITING", "ASYNC", "TLS", "GTID", "ERROR");
         for (io.cleave.manager.standby.ShardReplication r : standby.shards()) {
             out.printf(format, r.shard(), r.semiSync() == null ? "-" : r.semiSync(), r.ioThread() == null ? "-" : r.ioThread(),
                     r.sqlThread() == null ? "-" : r.sqlThread(), r.lagSeconds() < 0 ? "-" : r.lagSeconds() + "s",
-                    r.readOnly() ? "yes" : "no", r.waitingCommits(), r.asyncCommits(),
+                    r.readOnly() ? "yes" : "no", r.waitingCommits(), r.asyncCommits(), r.tls() == null ? "-" : r.tls(),
                     r.ioThread() == null ? r.gtidBinlogPos() : r.gtidSlavePos(), r.lastError() == null ? "" : r.lastError());
         }
     }

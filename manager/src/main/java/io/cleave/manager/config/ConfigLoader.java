@@ -282,7 +282,18 @@ public final class ConfigLoader {
             problems.add(admin.lineOf("listen"), admin.field("listen"), "'" + adminHost + "' listens on every address:"
                     + " set server.advertise_host to the one the pair's other home and etcd's readers use");
         }
-        return new ListenAddresses(bind, advertise, adminHost);
+        ReplicationTls tls = ReplicationTls.defaultFor(bind);
+        Optional<String> tlsText = server.string("replication_tls");
+        if (tlsText.isPresent()) {
+            Optional<ReplicationTls> parsed = ReplicationTls.parse(tlsText.get());
+            if (parsed.isPresent()) {
+                tls = parsed.get();
+            } else {
+                problems.add(server.lineOf("replication_tls"), server.field("replication_tls"), "'" + tlsText.get()
+                        + "' is not a replication TLS setting: expected 'required' or 'off'");
+            }
+        }
+        return new ListenAddresses(bind, advertise, adminHost, tls);
     }
 
     private static ServerConfig server(YamlMapping server, Path dir) {

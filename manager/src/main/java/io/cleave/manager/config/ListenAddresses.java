@@ -13,11 +13,35 @@ import java.util.Optional;
  * @param advertiseHost {@code server.advertise_host}: the host or address other hosts reach this home's shards and
  *                      admin API at; when absent, the bind address (needed when that is a wildcard)
  * @param adminHost     the host part of {@code admin.listen}: 127.0.0.1 by default
+ * @param replicationTls {@code server.replication_tls}: whether replication between the pair's shards uses TLS
  */
-public record ListenAddresses(String shardBind, Optional<String> advertiseHost, String adminHost) {
+public record ListenAddresses(String shardBind, Optional<String> advertiseHost, String adminHost,
+                              ReplicationTls replicationTls) {
 
     public static final String LOOPBACK = "127.0.0.1";
     public static final ListenAddresses DEFAULT = new ListenAddresses(LOOPBACK, Optional.empty(), LOOPBACK);
+
+    /** With the replication TLS default of the bind address ({@link ReplicationTls#defaultFor}). */
+    public ListenAddresses(String shardBind, Optional<String> advertiseHost, String adminHost) {
+        this(shardBind, advertiseHost, adminHost, ReplicationTls.defaultFor(shardBind));
+    }
+
+    public ListenAddresses withReplicationTls(ReplicationTls tls) {
+        return new ListenAddresses(shardBind, advertiseHost, adminHost, tls);
+    }
+
+    /**
+     * The names and addresses this home's shards are reached at, for their certificate: loopback's, the bind address
+     * (unless a wildcard) and the advertised host.
+     */
+    public java.util.List<String> shardNames() {
+        java.util.Set<String> names = new java.util.LinkedHashSet<>(java.util.List.of("localhost", LOOPBACK));
+        if (!isWildcard(shardBind)) {
+            names.add(shardBind);
+        }
+        advertiseHost.ifPresent(names::add);
+        return java.util.List.copyOf(names);
+    }
 
     /** The shards' {@code bind_address}: loopback always (a comma list: MariaDB 10.11+, MySQL 8.0.13+), plus the configured one. */
     public String shardBindOption() {

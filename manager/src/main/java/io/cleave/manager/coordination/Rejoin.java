@@ -68,7 +68,8 @@ public final class Rejoin {
             String state;
             String replicated;
             try (Connection c = DriverManager.getConnection("jdbc:mysql://" + source.host() + ":" + source.port()
-                    + "/?sslMode=DISABLED&allowPublicKeyRetrieval=true", attachment.user(), attachment.password())) {
+                    + "/?" + io.cleave.manager.standby.tls.ShardTls.of(home).jdbcOptions(attachment.shardCertificate())
+                    + "&allowPublicKeyRetrieval=true", attachment.user(), attachment.password())) {
                 state = single(c, "SELECT @@global.gtid_binlog_state");
                 replicated = single(c, "SELECT @@global.gtid_slave_pos");
             }
@@ -82,6 +83,8 @@ public final class Rejoin {
             log.error("rejoin refused: transactions the new primary lacks: {}", errant);
             return new RejoinReport(false, theirs.epoch(), url, errant);
         }
+        io.cleave.manager.standby.tls.ReplicaLink link = io.cleave.manager.standby.tls.ShardTls.of(home)
+                .toPrimary(attachment.shardCertificate());
         List<String> out = new ArrayList<>();
         for (int i = 0; i < shards.size(); i++) {
             int shard = shards.get(i);
@@ -93,7 +96,7 @@ public final class Rejoin {
                 s.execute("SET GLOBAL rpl_semi_sync_master_enabled = OFF");
                 s.execute("SET GLOBAL rpl_semi_sync_slave_enabled = ON");
                 s.execute("SET GLOBAL gtid_slave_pos = '" + gtid(positions.get(i)) + "'");
-                s.execute("CHANGE MASTER TO " + source(address(attachment, shard), attachment)
+                s.execute("CHANGE MASTER TO " + source(address(attachment, shard), attachment, link)
                         + ", MASTER_USE_GTID = slave_pos");
                 s.execute("START SLAVE");
             }
@@ -112,14 +115,15 @@ public final class Rejoin {
                         + " rebuild this one with 'cleave standby'"));
     }
 
-    private static String source(Attachment.ShardAddress primary, Attachment attachment) {
+    private static String source(Attachment.ShardAddress primary, Attachment attachment,
+                                 io.cleave.manager.standby.tls.ReplicaLink link) {
         if (!primary.host().matches("[A-Za-z0-9.:_-]+") || !attachment.user().matches("[A-Za-z0-9_]+")
                 || attachment.password().contains("'") || attachment.password().contains("\\")) {
             throw new IllegalArgumentException("the new primary's attachment holds an unusable address or account");
         }
         return "MASTER_HOST = '" + primary.host() + "', MASTER_PORT = " + primary.port() + ", MASTER_USER = '"
-                + attachment.user() + "', MASTER_PASSWORD = '" + attachment.password() + "', MASTER_CONNECT_RETRY = 1,"
-                + " MASTER_SSL = 0";
+                + attachment.user() + "', MASTER_PASSWORD = '" + attachment.password() + "', MASTER_CONNECT_RETRY = 1, "
+                + link.changeMasterOptions();
     }
 
     private static String gtid(String text) {

@@ -22,13 +22,21 @@ import java.sql.Statement;
  * </ul>
  * Turning it off takes no lock.
  */
-final class ShardReadOnlySetting implements ShardsReadOnly.Setting {
+public final class ShardReadOnlySetting implements ShardsReadOnly.Setting {
 
     static final int LOCK_WAIT_SECONDS = 1;
     /** A backstop for the client: the server gives up after its lock wait. */
     private static final int QUERY_TIMEOUT_SECONDS = 10;
-    static final String WAITING_COMMITS = "SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS"
-            + " WHERE VARIABLE_NAME = 'RPL_SEMI_SYNC_MASTER_WAIT_SESSIONS'";
+    /** Past this, a statement's reply counts as lost: the connection fails and the shard is tried again. */
+    static final int NETWORK_TIMEOUT_MILLIS = 15_000;
+    /**
+     * Sessions whose commit (or XA PREPARE) waits for the standby's acknowledgement. From the process list, not the
+     * {@code Rpl_semi_sync_master_wait_sessions} status: reading the status takes the semi-sync master's lock, which
+     * a binlog dump thread can hold while it writes to a standby whose link is gone, and the fence would wait there.
+     * MariaDB names the stage "Waiting for semi-sync ACK from slave" (newer terminology: "replica").
+     */
+    public static final String WAITING_COMMITS = "SELECT COUNT(*) FROM information_schema.PROCESSLIST"
+            + " WHERE STATE LIKE 'Waiting for semi-sync ACK from %'";
 
     /** The statements the setting sends one shard: over JDBC, or to a scripted shard in the tests. */
     interface Statements extends AutoCloseable {
@@ -74,12 +82,22 @@ final class ShardReadOnlySetting implements ShardsReadOnly.Setting {
         }
     }
 
-    private static Statements jdbc(Connection c) {
+    private static Statements jdbc(Connection c) throws SQLException {
+        // No statement of the fence may wait for ever: the retries go on only once an attempt returns.
+        try {
+            c.setNetworkTimeout(Runnable::run, NETWORK_TIMEOUT_MILLIS);
+        } catch (SQLException e) {
+            c.close();
+            throw e;
+        }
         return new Statements() {
             @Override
             public long number(String sql) throws SQLException {
-                try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-                    return rs.next() ? rs.getLong(1) : 0;
+                try (Statement st = c.createStatement()) {
+                    st.setQueryTimeout(QUERY_TIMEOUT_SECONDS);
+                    try (ResultSet rs = st.executeQuery(sql)) {
+                        return rs.next() ? rs.getLong(1) : 0;
+                    }
                 }
             }
 

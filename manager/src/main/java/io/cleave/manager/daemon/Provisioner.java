@@ -93,6 +93,9 @@ public final class Provisioner {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + initFile + ": " + e.getMessage(), e);
         }
+        if (io.cleave.manager.standby.tls.ShardTls.of(home).install(replicationTls(binary), config.listen().shardNames())) {
+            log.info("made the shards' TLS certificate for {} (server.replication_tls: required)", config.listen().shardNames());
+        }
         OsUser serverUser = serverUser();
         if (serverUser != null) {
             serverUser.own(initializer.templateDir(binary));
@@ -122,6 +125,12 @@ public final class Provisioner {
         if (serverUser != null) {
             handOver(serverUser, plan);
         }
+    }
+
+    /** Replication between the pair's shards over TLS: MariaDB's (a standby needs MariaDB shards). */
+    private io.cleave.manager.config.ReplicationTls replicationTls(ServerBinary binary) {
+        return binary.flavour() == io.cleave.manager.instance.Flavour.MARIADB ? config.listen().replicationTls()
+                : io.cleave.manager.config.ReplicationTls.OFF;
     }
 
     /**

@@ -115,6 +115,18 @@ public final class CleaveHome {
         return run().resolve("shard-account.sql");
     }
 
+    /**
+     * The shards' TLS certificate and key as the servers read them (server.replication_tls): in the run directory,
+     * which their OS user owns; the home keeps its own copies in {@code state/tls}.
+     */
+    public Path shardTlsCertificate() {
+        return run().resolve("shard-tls-cert.pem");
+    }
+
+    public Path shardTlsKey() {
+        return run().resolve("shard-tls-key.pem");
+    }
+
     /** The only directory the shards read and write files in (secure_file_priv): LOAD DATA INFILE, SELECT ... INTO OUTFILE. */
     public Path files() {
         return root.resolve("files");

@@ -70,7 +70,8 @@ public final class InstancePlanner {
             dataSharing.merge(data.deviceName(), 1, Integer::sum);
         }
 
-        PlanContext context = new PlanContext(config, binary, serverUser, home.files(), dataSharing);
+        PlanContext context = new PlanContext(config, binary, serverUser, home.files(), dataSharing,
+                home.shardTlsCertificate(), home.shardTlsKey());
         SettingResolver resolver = new SettingResolver(context, defaults, config.server().options());
         List<InstancePlan> plans = new ArrayList<>(n);
         for (InstancePlan draft : drafts) {

@@ -1,5 +1,7 @@
 package io.cleave.manager.instance;
 
+import io.cleave.manager.config.ReplicationTls;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -44,8 +46,14 @@ public final class LayoutChoices {
             out.add(Choice.pinned(g, "proxy_protocol_networks", PROXY_PROTOCOL_NETWORKS, "the proxy logs in to a shard as its client's"
                     + " account, over loopback TCP with a PROXY header naming the client's address where the account's"
                     + " host pattern depends on it"));
-            out.add(Choice.of(g, "ssl", "0", "MariaDB makes a TLS certificate at every start without this (seconds of CPU);"
-                    + " shards listen on loopback and a private socket only"));
+            if (c.config().listen().replicationTls() == ReplicationTls.REQUIRED) {
+                out.add(Choice.pinned(g, "ssl_cert", c.tlsCertificate(), "server.replication_tls: the other home's replicas"
+                        + " log in over TLS and verify this certificate (the home's own, made at its first start)"));
+                out.add(Choice.pinned(g, "ssl_key", c.tlsKey(), "the certificate's key, readable by the server's user only"));
+            } else {
+                out.add(Choice.of(g, "ssl", "0", "MariaDB makes a TLS certificate at every start without this (seconds of CPU);"
+                        + " shards listen on loopback and a private socket only"));
+            }
         }
         out.add(Choice.pinned(g, "basedir", c.binary().basedir(), "the installation of " + c.server()));
         out.add(Choice.pinned(g, "datadir", p.datadir(), "on " + p.dataStorage().deviceName()

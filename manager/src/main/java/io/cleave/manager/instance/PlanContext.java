@@ -10,9 +10,11 @@ import java.util.Map;
  * @param serverUser  the OS user the servers run as (the daemon is root), or null: the daemon's own
  * @param files       the servers' secure_file_priv directory
  * @param dataSharing how many instances keep their datadir on each device (by device name): they share its io capacity
+ * @param tlsCertificate the shards' TLS certificate file, offered when {@code server.replication_tls} is required
+ * @param tlsKey      its private key
  */
 record PlanContext(CleaveConfig config, ServerBinary binary, String serverUser, java.nio.file.Path files,
-                   Map<String, Integer> dataSharing) {
+                   Map<String, Integer> dataSharing, java.nio.file.Path tlsCertificate, java.nio.file.Path tlsKey) {
 
     Flavour flavour() {
         return binary.flavour();

@@ -12,10 +12,12 @@ import java.util.List;
  *                     standby lets its replicas of them go once it holds that map ({@link ShardFollower})
  * @param proxy        where the primary's proxy listens as the standby reaches it: the standby relays its own proxy
  *                     port's clients there; null from a primary that did not say (its proxy does not run)
+ * @param shardCertificate the certificate the primary's shards offer (PEM), which its replicas verify; null when they
+ *                     run without TLS ({@code server.replication_tls: off})
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record Attachment(long epoch, String user, String password, int serverIdBase, List<ShardAddress> shards,
-                         List<Integer> retired, ProxyAddress proxy) {
+                         List<Integer> retired, ProxyAddress proxy, String shardCertificate) {
 
     /** One primary shard's address, as its replica connects to it. */
     @JsonIgnoreProperties(ignoreUnknown = true)

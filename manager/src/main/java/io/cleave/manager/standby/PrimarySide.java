@@ -107,7 +107,7 @@ public final class PrimarySide {
         List<Attachment.ShardAddress> addresses = new ArrayList<>();
         for (ShardEndpoint e : shards.get()) {
             try (Connection c = links.open(e.index())) {
-                prepare(c, account);
+                prepare(c, account, home);
             }
             addresses.add(new Attachment.ShardAddress(e.index(), e.host(), e.port()));
         }
@@ -115,7 +115,7 @@ public final class PrimarySide {
         rewriteCnfs.run();
         log.info("a standby attached: {} shards prepared for replication (epoch {})", addresses.size(), state.epoch());
         return new Attachment(state.epoch(), account.user(), account.password(), serverIdBase, addresses, List.of(),
-                proxyAddress());
+                proxyAddress(), io.cleave.manager.standby.tls.ShardTls.of(home).certificate());
     }
 
     /**
@@ -186,7 +186,7 @@ public final class PrimarySide {
             try {
                 if (!offered.contains(e.index())) {
                     try (Connection c = links.open(e.index())) {
-                        prepare(c, account);
+                        prepare(c, account, home);
                     }
                     offered.add(e.index());
                 }
@@ -196,7 +196,7 @@ public final class PrimarySide {
             }
         }
         return new Attachment(state.epoch(), account.user(), account.password(), serverIdBase, addresses, leaving,
-                proxyAddress());
+                proxyAddress(), io.cleave.manager.standby.tls.ShardTls.of(home).certificate());
     }
 
     /**
@@ -252,7 +252,7 @@ public final class PrimarySide {
         }
         long deadline = System.nanoTime() + timeout.toNanos();
         try (Connection c = links.open(shard)) {
-            prepare(c, ReplicationAccount.of(home));
+            prepare(c, ReplicationAccount.of(home), home);
             SemiSync.enable(c);
             while (SemiSync.replicasConnected(c) < 1) {
                 if (System.nanoTime() > deadline) {
@@ -305,9 +305,9 @@ public final class PrimarySide {
         return PreparedAtCut.find(links, cut);
     }
 
-    /** The replication account (outside the binlog) and strict GTIDs on one shard. */
-    private static void prepare(Connection c, ReplicationAccount account) throws SQLException {
-        account.ensure(c);
+    /** The replication account (outside the binlog; over TLS only where the shards offer it) and strict GTIDs on one shard. */
+    private static void prepare(Connection c, ReplicationAccount account, CleaveHome home) throws SQLException {
+        account.ensure(c, io.cleave.manager.standby.tls.ShardTls.of(home).accountRequirement());
         try (Statement s = c.createStatement()) {
             s.execute("SET GLOBAL gtid_strict_mode = ON");
         }

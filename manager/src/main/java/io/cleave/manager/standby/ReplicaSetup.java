@@ -1,5 +1,6 @@
 package io.cleave.manager.standby;
 
+import io.cleave.manager.standby.tls.ReplicaLink;
 import io.cleave.proxy.accounts.CleaveSchema;
 
 import java.sql.Connection;
@@ -15,8 +16,10 @@ import java.util.List;
  * by binlog file and position. Its own binlog (the restore's) is reset so the shard holds no
  * transaction of its own (strict GTID mode would refuse the primary's events after it), replication
  * resumes after the cut's GTIDs, semi-sync acknowledges every event, read-only keeps clients'
- * writes away. The settings last across restarts through the standby's config. Shards run without
- * TLS (they listen on loopback), so the replica does not ask for it (MariaDB 11.3+ would by default).
+ * writes away. The settings last across restarts through the standby's config. The replica reaches its
+ * primary as {@link ReplicaLink} says: over TLS verifying the primary's certificate, or in clear where the pair's
+ * shards run without TLS (then it must not ask for it: MariaDB 11.3+ would by default). The replication account
+ * made here (for a later switch of roles) logs in as {@code requirement} says (TLS only where this home's shards offer it).
  */
 final class ReplicaSetup {
 
@@ -24,21 +27,22 @@ final class ReplicaSetup {
     }
 
     static void start(Connection shard, Attachment.ShardAddress primary, ReplicationAccount account, String cutGtid,
-                      List<PendingPrepare> prepared) throws SQLException, InterruptedException {
+                      List<PendingPrepare> prepared, ReplicaLink link, String requirement)
+            throws SQLException, InterruptedException {
         if (cutGtid == null) {
             throw new IllegalStateException("the backup holds no GTID position for shard " + primary.shard()
                     + ": a standby needs MariaDB shards with their binlog on");
         }
-        account.ensure(shard);
+        account.ensure(shard, requirement);
         cleaveProcedures(shard);
         try (Statement s = shard.createStatement()) {
             s.execute("STOP SLAVE");
             s.execute("RESET SLAVE ALL");
             holdNothingOfItsOwn(s);
             for (PendingPrepare p : prepared) {
-                applyPrepareGroup(s, primary, account, p);
+                applyPrepareGroup(s, primary, account, p, link);
             }
-            replicateFrom(s, primary, account, cutGtid);
+            replicateFrom(s, primary, account, cutGtid, link);
         }
     }
 
@@ -51,17 +55,46 @@ final class ReplicaSetup {
      *
      * @return whether it was set up now
      */
-    static boolean startFromScratch(Connection shard, Attachment.ShardAddress primary, ReplicationAccount account)
-            throws SQLException {
+    static boolean startFromScratch(Connection shard, Attachment.ShardAddress primary, ReplicationAccount account,
+                                    ReplicaLink link, String requirement) throws SQLException {
         try (Statement s = shard.createStatement()) {
             try (ResultSet rs = s.executeQuery("SHOW SLAVE STATUS")) {
                 if (rs.next()) {
                     return false;
                 }
             }
-            account.ensure(shard);
+            account.ensure(shard, requirement);
             holdNothingOfItsOwn(s);
-            replicateFrom(s, primary, account, "");
+            replicateFrom(s, primary, account, "", link);
+        }
+        return true;
+    }
+
+    /**
+     * Points a running replica's TLS at {@code link} when it differs (replication TLS turned on or off for the pair,
+     * or the replica set up by hand): the replica stops, takes the link's TLS options and starts again from its GTID
+     * position. Nothing is done to a replica already connecting as the link says.
+     *
+     * @return whether the replica was changed
+     */
+    static boolean relink(Connection shard, ReplicaLink link) throws SQLException {
+        try (Statement s = shard.createStatement()) {
+            try (ResultSet rs = s.executeQuery("SHOW SLAVE STATUS")) {
+                if (!rs.next()) {
+                    return false;
+                }
+                boolean encrypted = "Yes".equals(rs.getString("Master_SSL_Allowed"));
+                boolean verified = "Yes".equals(rs.getString("Master_SSL_Verify_Server_Cert"));
+                String caFile = rs.getString("Master_SSL_CA_File");
+                boolean asLinked = link.ca().map(ca -> encrypted && verified
+                        && ca.toAbsolutePath().toString().equals(caFile)).orElse(!encrypted);
+                if (asLinked) {
+                    return false;
+                }
+            }
+            s.execute("STOP SLAVE");
+            s.execute("CHANGE MASTER TO " + link.changeMasterOptions());
+            s.execute("START SLAVE");
         }
         return true;
     }
@@ -79,23 +112,23 @@ final class ReplicaSetup {
      * shard applied exactly that), so it replicates from there on, acknowledging in semi-sync. It
      * keeps its binlog: the other home may switch back to it later, from the same positions.
      */
-    static void follow(Connection shard, Attachment.ShardAddress primary, ReplicationAccount account, String gtid)
-            throws SQLException {
+    static void follow(Connection shard, Attachment.ShardAddress primary, ReplicationAccount account, String gtid,
+                       ReplicaLink link) throws SQLException {
         try (Statement s = shard.createStatement()) {
             s.execute("SET GLOBAL read_only = ON");
             s.execute("SET GLOBAL gtid_strict_mode = ON");
             s.execute("SET GLOBAL rpl_semi_sync_master_enabled = OFF");
             s.execute("STOP SLAVE");
-            replicateFrom(s, primary, account, gtid);
+            replicateFrom(s, primary, account, gtid, link);
         }
     }
 
     private static void replicateFrom(Statement s, Attachment.ShardAddress primary, ReplicationAccount account,
-                                      String gtid) throws SQLException {
+                                      String gtid, ReplicaLink link) throws SQLException {
         s.execute("RESET SLAVE ALL");
         s.execute("SET GLOBAL gtid_slave_pos = '" + gtid(gtid) + "'");
         s.execute("SET GLOBAL rpl_semi_sync_slave_enabled = ON");
-        s.execute("CHANGE MASTER TO " + source(primary, account) + ", MASTER_USE_GTID = slave_pos");
+        s.execute("CHANGE MASTER TO " + source(primary, account, link) + ", MASTER_USE_GTID = slave_pos");
         s.execute("START SLAVE");
     }
 
@@ -136,9 +169,9 @@ final class ReplicaSetup {
      * from the cut finds it.
      */
     private static void applyPrepareGroup(Statement s, Attachment.ShardAddress primary, ReplicationAccount account,
-                                          PendingPrepare p) throws SQLException, InterruptedException {
+                                          PendingPrepare p, ReplicaLink link) throws SQLException, InterruptedException {
         s.execute("RESET SLAVE ALL");
-        s.execute("CHANGE MASTER TO " + source(primary, account) + ", MASTER_USE_GTID = no, MASTER_LOG_FILE = '"
+        s.execute("CHANGE MASTER TO " + source(primary, account, link) + ", MASTER_USE_GTID = no, MASTER_LOG_FILE = '"
                 + file(p.file()) + "', MASTER_LOG_POS = " + p.start());
         s.execute("START SLAVE UNTIL MASTER_LOG_FILE = '" + file(p.file()) + "', MASTER_LOG_POS = " + p.end());
         long deadline = System.currentTimeMillis() + 60_000;
@@ -163,10 +196,11 @@ final class ReplicaSetup {
         s.execute("STOP SLAVE");
     }
 
-    private static String source(Attachment.ShardAddress primary, ReplicationAccount account) {
+    /** The primary shard's address, login and TLS options of {@code CHANGE MASTER TO}. */
+    static String source(Attachment.ShardAddress primary, ReplicationAccount account, ReplicaLink link) {
         return "MASTER_HOST = '" + host(primary.host()) + "', MASTER_PORT = " + primary.port() + ", MASTER_USER = '"
-                + account.user() + "', MASTER_PASSWORD = '" + account.password() + "', MASTER_CONNECT_RETRY = 1,"
-                + " MASTER_SSL = 0";
+                + account.user() + "', MASTER_PASSWORD = '" + account.password() + "', MASTER_CONNECT_RETRY = 1, "
+                + link.changeMasterOptions();
     }
 
     private static String file(String name) {

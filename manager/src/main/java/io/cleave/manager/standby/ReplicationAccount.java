@@ -37,14 +37,20 @@ public record ReplicationAccount(String user, String password) {
         return account;
     }
 
-    /** Makes the account right on one shard, outside the binlog (each home makes its own). */
-    void ensure(Connection shard) throws SQLException {
+    /**
+     * Makes the account right on one shard, outside the binlog (each home makes its own); {@code requirement}:
+     * {@code REQUIRE SSL} where the shards offer TLS ({@link io.cleave.manager.standby.tls.ShardTls#accountRequirement}).
+     */
+    void ensure(Connection shard, String requirement) throws SQLException {
+        if (!requirement.equals("REQUIRE SSL") && !requirement.equals("REQUIRE NONE")) {
+            throw new IllegalArgumentException(requirement);
+        }
         String account = "'" + user + "'@'%'";
         try (Statement s = shard.createStatement()) {
             s.execute("SET SESSION sql_log_bin = 0");
             try {
                 s.execute("CREATE USER IF NOT EXISTS " + account + " IDENTIFIED BY '" + password + "'");
-                s.execute("ALTER USER " + account + " IDENTIFIED BY '" + password + "'");
+                s.execute("ALTER USER " + account + " IDENTIFIED BY '" + password + "' " + requirement);
                 s.execute("GRANT REPLICATION SLAVE ON *.* TO " + account);
             } finally {
                 s.execute("SET SESSION sql_log_bin = 1");

@@ -32,7 +32,7 @@ public final class ReplicationMonitor implements AutoCloseable {
     /** The per-shard gauges, by name. */
     private static final List<String> PER_SHARD = List.of("cleave_standby_replica_lag_seconds",
             "cleave_standby_replica_running", "cleave_standby_semi_sync", "cleave_standby_waiting_commits",
-            "cleave_standby_async_commits");
+            "cleave_standby_async_commits", "cleave_standby_replica_tls");
 
     private final CleaveHome home;
     private final ShardLinks links;
@@ -167,6 +167,10 @@ public final class ReplicationMonitor implements AutoCloseable {
         Gauge.builder(PER_SHARD.get(4), last, m -> value(m, shard, r -> r.asyncCommits()))
                 .tag("shard", s).description("commits answered without the standby's acknowledgement since the shard started"
                         + " (primary; stays 0: semi-sync never falls back)").register(registry);
+        Gauge.builder(PER_SHARD.get(5), last, m -> value(m, shard, r -> r.tls() == null ? Double.NaN
+                        : "verified".equals(r.tls()) ? 1 : 0))
+                .tag("shard", s).description("1 while the replica's connection to its primary shard is TLS with the primary's"
+                        + " certificate verified, 0 otherwise (standby)").register(registry);
     }
 
     private static double value(Map<Integer, ShardReplication> m, int shard,

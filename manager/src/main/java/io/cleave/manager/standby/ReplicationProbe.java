@@ -1,5 +1,7 @@
 package io.cleave.manager.standby;
 
+import io.cleave.manager.standby.tls.ReplicaTlsState;
+
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -18,6 +20,7 @@ final class ReplicationProbe {
         String sql = null;
         long lag = -1;
         String error = null;
+        String tls = null;
         try (Statement s = c.createStatement()) {
             if (role == HostRole.STANDBY) {
                 try (ResultSet rs = s.executeQuery("SHOW SLAVE STATUS")) {
@@ -26,7 +29,10 @@ final class ReplicationProbe {
                         sql = rs.getString("Slave_SQL_Running");
                         long behind = rs.getLong("Seconds_Behind_Master");
                         lag = rs.wasNull() ? -1 : behind;
-                        error = firstNonEmpty(rs.getString("Last_IO_Error"), rs.getString("Last_SQL_Error"));
+                        ReplicaTlsState state = ReplicaTlsState.of(
+                                rs.getString("Master_SSL_Allowed"), rs.getString("Master_SSL_Verify_Server_Cert"));
+                        tls = state.label();
+                        error = firstNonEmpty(state.explain(rs.getString("Last_IO_Error")), rs.getString("Last_SQL_Error"));
                     } else {
                         io = "No";
                         sql = "No";
@@ -53,7 +59,7 @@ final class ReplicationProbe {
                     : status.get("rpl_semi_sync_slave_status");
             return new ShardReplication(shard, io, sql, lag, error, binlogPos, slavePos, readOnly, semiSync,
                     number(status, "rpl_semi_sync_master_clients"), number(status, "rpl_semi_sync_master_wait_sessions"),
-                    number(status, "rpl_semi_sync_master_no_tx"));
+                    number(status, "rpl_semi_sync_master_no_tx"), tls);
         }
     }
 

@@ -27,12 +27,15 @@ final class SeedCheck {
     private SeedCheck() {
     }
 
-    /** Waits until {@code replica} applied what its primary shard holds now; throws when it cannot. */
-    static void caughtUp(Connection replica, Attachment.ShardAddress primary, ReplicationAccount account, long timeoutMillis)
-            throws SQLException, TornAtCut, InterruptedException {
+    /**
+     * Waits until {@code replica} applied what its primary shard holds now; throws when it cannot. {@code jdbcTls}: the
+     * TLS options of the URL to the primary shard ({@link io.cleave.manager.standby.tls.ShardTls#jdbcOptions}).
+     */
+    static void caughtUp(Connection replica, Attachment.ShardAddress primary, ReplicationAccount account, String jdbcTls,
+                         long timeoutMillis) throws SQLException, TornAtCut, InterruptedException {
         GtidPosition target;
         try (Connection p = DriverManager.getConnection("jdbc:mysql://" + primary.host() + ":" + primary.port()
-                + "/?sslMode=DISABLED&allowPublicKeyRetrieval=true&connectTimeout=3000", account.user(), account.password());
+                + "/?" + jdbcTls + "&allowPublicKeyRetrieval=true&connectTimeout=3000", account.user(), account.password());
              Statement s = p.createStatement(); ResultSet rs = s.executeQuery("SELECT @@GLOBAL.gtid_binlog_pos")) {
             rs.next();
             target = GtidPosition.parse(rs.getString(1));

@@ -81,6 +81,10 @@ public final class ShardFollower {
             if (primary.proxy() != null) {
                 primaryProxy.accept(primary.proxy().hostPort(), loopbackElsewhere(primary));
             }
+            // Kept current at every asking: a primary that made its certificate again (its names changed) is verified
+            // with the new one from its replicas' next connection.
+            io.cleave.manager.standby.tls.ReplicaLink link = io.cleave.manager.standby.tls.ShardTls.of(home)
+                    .toPrimary(primary.shardCertificate());
             Set<Integer> have = Set.copyOf(replicas());
             boolean retiredAny = false;
             for (int retired : primary.retired()) {
@@ -93,9 +97,10 @@ public final class ShardFollower {
                 client.standbyShards(replicas(), self, relayFrom);
             }
             have = Set.copyOf(replicas());
+            relink(primary, have, link);
             for (Attachment.ShardAddress address : primary.shards()) {
                 if (!have.contains(address.shard()) && !primary.retired().contains(address.shard())) {
-                    follow(address, primary.account());
+                    follow(address, primary.account(), link);
                 }
             }
             lastProblem = null;
@@ -131,6 +136,22 @@ public final class ShardFollower {
         return shards.get().stream().map(ShardEndpoint::index).toList();
     }
 
+    /** Every replica of a primary shard connects as {@code link} says (see {@link ReplicaSetup#relink}). */
+    private void relink(Attachment primary, Set<Integer> have, io.cleave.manager.standby.tls.ReplicaLink link)
+            throws SQLException {
+        for (Attachment.ShardAddress address : primary.shards()) {
+            if (!have.contains(address.shard())) {
+                continue;
+            }
+            try (Connection c = links.open(address.shard())) {
+                if (ReplicaSetup.relink(c, link)) {
+                    log.info("shard {}: the replica connects to the primary's shard {} now", address.shard(),
+                            link.encrypted() ? "over TLS, verifying its certificate" : "in clear");
+                }
+            }
+        }
+    }
+
     private boolean retire(int index) throws InterruptedException, SQLException {
         if (retirer.retire(index)) {
             waiting.remove(index);
@@ -143,13 +164,14 @@ public final class ShardFollower {
         return false;
     }
 
-    private void follow(Attachment.ShardAddress primary, ReplicationAccount account)
-            throws InterruptedException, SQLException {
+    private void follow(Attachment.ShardAddress primary, ReplicationAccount account,
+                        io.cleave.manager.standby.tls.ReplicaLink link) throws InterruptedException, SQLException {
         log.info("the primary runs shard {} ({}:{}), which this home has no replica of: starting one", primary.shard(),
                 primary.host(), primary.port());
         starter.start(primary.shard());
         try (Connection c = links.open(primary.shard())) {
-            if (ReplicaSetup.startFromScratch(c, primary, account)) {
+            if (ReplicaSetup.startFromScratch(c, primary, account, link,
+                    io.cleave.manager.standby.tls.ShardTls.of(home).accountRequirement())) {
                 log.info("shard {}: replicating the primary's shard from its first transaction", primary.shard());
             }
         }

@@ -17,10 +17,12 @@ package io.cleave.manager.standby;
  * @param waitingCommits sessions waiting for the replica's acknowledgement now (on a primary)
  * @param asyncCommits   commits that ended without an acknowledgement since the shard started (on a primary):
  *                       {@code Rpl_semi_sync_master_no_tx}, 0 unless semi-sync fell back
+ * @param tls            the replica's connection to its primary shard: {@code verified} (TLS, the primary's certificate
+ *                       verified), {@code unverified}, {@code off} (in clear); null on a primary
  */
 public record ShardReplication(int shard, String ioThread, String sqlThread, long lagSeconds, String lastError,
                                String gtidBinlogPos, String gtidSlavePos, boolean readOnly, String semiSync,
-                               long semiSyncClients, long waitingCommits, long asyncCommits) {
+                               long semiSyncClients, long waitingCommits, long asyncCommits, String tls) {
 
     /** Both replica threads run and the last error is clear. */
     public boolean replicating() {

@@ -27,6 +27,11 @@ public record StandbyConfig(int basePort, int adminPort, String proxyListen, int
         this(basePort, adminPort, proxyListen, serverIdBase, ListenAddresses.DEFAULT);
     }
 
+    /** This standby with the pair's replication TLS ({@code server.replication_tls} in its config). */
+    public StandbyConfig withReplicationTls(io.cleave.manager.config.ReplicationTls tls) {
+        return new StandbyConfig(basePort, adminPort, proxyListen, serverIdBase, listen.withReplicationTls(tls));
+    }
+
     /**
      * The addresses and server ids {@code config} gives its home, e.g. an old primary's own, which it keeps when it is
      * rebuilt as the standby of the home that took over from it.
@@ -53,6 +58,7 @@ public record StandbyConfig(int basePort, int adminPort, String proxyListen, int
         server.remove("advertise_host");
         server.put("bind_address", listen.shardBind());
         listen.advertiseHost().ifPresent(h -> server.put("advertise_host", h));
+        server.put("replication_tls", listen.replicationTls().configName());
         mapping(server, "options").putAll(REPLICA_OPTIONS);
         Map<String, Object> admin = mapping(root, "admin");
         admin.remove("port");

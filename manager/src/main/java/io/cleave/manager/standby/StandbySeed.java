@@ -7,6 +7,7 @@ import io.cleave.manager.backup.BackupStatus;
 import io.cleave.manager.backup.restore.Restore;
 import io.cleave.manager.backup.restore.RestoreRequest;
 import io.cleave.manager.config.BackupConfig;
+import io.cleave.manager.config.ReplicationTls;
 import io.cleave.manager.home.CleaveHome;
 import io.cleave.manager.home.Secrets;
 
@@ -62,9 +63,10 @@ public final class StandbySeed {
         long started = System.nanoTime();
         AdminClient primary = AdminClient.remote(request.primary(), request.token());
         Attachment attachment = primary.attachStandby();
-        StandbyConfig config = request.config().serverIdBase() > 0 ? request.config()
+        StandbyConfig ids = request.config().serverIdBase() > 0 ? request.config()
                 : new StandbyConfig(request.config().basePort(), request.config().adminPort(), request.config().proxyListen(),
                 attachment.serverIdBase() + SERVER_ID_STEP, request.config().listen());
+        StandbyConfig config = ids.withReplicationTls(replicationTls(attachment, ids.listen().replicationTls()));
         if (attachment.serverIdBase() == config.serverIdBase()) {
             throw new IllegalArgumentException("the standby's server_id_base " + config.serverIdBase()
                     + " is the primary's: give it another");
@@ -85,7 +87,7 @@ public final class StandbySeed {
                         .finishingWith((shards, manifest) -> {
                             backedUpMap.set(manifest.shardMap());
                             io.cleave.manager.standby.layout.SeedVersion.refuseMoveAtCut(manifest.shardMap());
-                            replicate(primary, shards, manifest, attachment);
+                            replicate(primary, shards, manifest, attachment, new CleaveHome(request.home()));
                         })
                         .run(new RestoreRequest(request.location(), backup, OptionalLong.empty(), OptionalLong.empty(),
                                 request.home(), OptionalInt.empty()));
@@ -128,8 +130,28 @@ public final class StandbySeed {
         return status.id();
     }
 
+    /**
+     * The pair's replication TLS as this standby runs it: required when the primary's shards offer TLS (the pair's
+     * replication is encrypted both ways, a switchover's old primary verifying this home's shards), else as this
+     * standby's own setting says; refused when that is required and the primary's shards offer none.
+     */
+    static ReplicationTls replicationTls(Attachment attachment, ReplicationTls mine) {
+        if (attachment.shardCertificate() != null) {
+            return ReplicationTls.REQUIRED;
+        }
+        if (mine == ReplicationTls.REQUIRED) {
+            throw new IllegalStateException("the primary's shards offer no TLS (its server.replication_tls is off), and"
+                    + " this standby's server.replication_tls is required (the default when its shards listen beyond"
+                    + " loopback): set server.replication_tls: required on the primary and restart its daemon (its shards"
+                    + " then offer a certificate), or set it to off for this standby");
+        }
+        return ReplicationTls.OFF;
+    }
+
     private void replicate(AdminClient primary, io.cleave.manager.move.ShardLinks shards, BackupManifest manifest,
-                           Attachment attachment) throws Exception {
+                           Attachment attachment, CleaveHome home) throws Exception {
+        io.cleave.manager.standby.tls.ShardTls tls = io.cleave.manager.standby.tls.ShardTls.of(home);
+        io.cleave.manager.standby.tls.ReplicaLink link = tls.toPrimary(attachment.shardCertificate());
         List<PendingPrepare> prepared = primary.preparedAt(manifest.shards().stream()
                 .map(p -> new CutPosition(p.shard(), p.file(), p.position())).toList());
         for (Attachment.ShardAddress address : attachment.shards()) {
@@ -137,15 +159,16 @@ public final class StandbySeed {
                     .findFirst().orElseThrow(() -> new IllegalStateException("the backup has no shard " + address.shard()));
             List<PendingPrepare> mine = prepared.stream().filter(p -> p.shard() == address.shard()).toList();
             try (var c = shards.open(address.shard())) {
-                ReplicaSetup.start(c, address, attachment.account(), cut.gtid(), mine);
+                ReplicaSetup.start(c, address, attachment.account(), cut.gtid(), mine, link, tls.accountRequirement());
             }
             say.accept("shard " + address.shard() + ": replicating " + address.host() + ":" + address.port()
-                    + " from GTID " + cut.gtid() + (mine.isEmpty() ? "" : ", after " + mine.size()
+                    + " from GTID " + cut.gtid() + (link.encrypted() ? " over TLS" : "") + (mine.isEmpty() ? "" : ", after " + mine.size()
                     + " XA transaction(s) prepared at the cut"));
         }
         for (Attachment.ShardAddress address : attachment.shards()) {
             try (var c = shards.open(address.shard())) {
-                SeedCheck.caughtUp(c, address, attachment.account(), CATCH_UP_MILLIS);
+                SeedCheck.caughtUp(c, address, attachment.account(), tls.jdbcOptions(attachment.shardCertificate()),
+                        CATCH_UP_MILLIS);
             }
         }
         say.accept("every replica applied what its primary shard wrote since the cut");

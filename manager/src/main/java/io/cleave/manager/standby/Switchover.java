@@ -318,6 +318,8 @@ public final class Switchover {
     private void replicate(AdminClient standby, PairPeer peer, Positions p) {
         ReplicationAccount account = ReplicationAccount.of(home);
         try {
+            io.cleave.manager.standby.tls.ReplicaLink link = io.cleave.manager.standby.tls.ShardTls.of(home)
+                    .toPrimary(p.answer.shardCertificate());
             for (Attachment.ShardAddress address : p.answer.shards()) {
                 String at = p.gtids.get(address.shard());
                 try (Connection c = links.open(address.shard())) {
@@ -326,7 +328,7 @@ public final class Switchover {
                         throw new IllegalStateException("shard " + address.shard() + " wrote transactions after the"
                                 + " switch (" + at + " then, " + now + " now), which the new primary lacks");
                     }
-                    ReplicaSetup.follow(c, address, account, at);
+                    ReplicaSetup.follow(c, address, account, at, link);
                 }
             }
             for (Attachment.ShardAddress address : p.answer.shards()) {

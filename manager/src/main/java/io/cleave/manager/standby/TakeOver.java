@@ -77,11 +77,13 @@ public final class TakeOver {
         // And that proxy routes by the map it has now: no layout change here until it stops (before this home is primary).
         io.cleave.manager.standby.forwarding.ForwardingPeer.mark(home.state(), state.primary());
         ReplicationAccount account = ReplicationAccount.adopt(home, request.replicationPassword());
+        // The old primary replicates this home's shards next, as this home's shards run: over TLS when they offer it.
+        io.cleave.manager.standby.tls.ShardTls tls = io.cleave.manager.standby.tls.ShardTls.of(home);
         // The old primary's proxy forwards its clients here next; from another host it logs in with an account of its own.
         java.util.Optional<PeerShardAccount> peer = PeerShardAccount.forPeer(request.peerHost(), account.password());
         for (ShardEndpoint e : shards) {
             try (Connection c = links.open(e.index())) {
-                account.ensure(c);
+                account.ensure(c, tls.accountRequirement());
                 if (peer.isPresent()) {
                     peer.get().ensure(c);
                 }
@@ -103,17 +105,20 @@ public final class TakeOver {
             }
         }
         log.info("took over from {} at {}: primary at epoch {}", state.primary(), request.gtids(), epoch);
-        return answer(epoch, shards.get(0), addresses, sockets, peer);
+        return answer(epoch, shards.get(0), addresses, sockets, peer, tls.certificate());
     }
 
     /**
      * How the old primary's proxy logs in here: with this home's shard account through the Unix sockets when it is on
      * this host, else over TCP with the account made for its address (no sockets then: its password is the peer's).
+     * {@code shardCertificate}: what this home's shards offer, for the old primary's replicas to verify.
      */
     static TakeOverAnswer answer(long epoch, ShardEndpoint any, List<Attachment.ShardAddress> addresses,
-                                 java.util.Map<Integer, String> sockets, java.util.Optional<PeerShardAccount> peer) {
-        return peer.map(p -> new TakeOverAnswer(epoch, p.user(), p.password(), addresses, java.util.Map.of()))
-                .orElseGet(() -> new TakeOverAnswer(epoch, any.user(), any.secret(), addresses, sockets));
+                                 java.util.Map<Integer, String> sockets, java.util.Optional<PeerShardAccount> peer,
+                                 String shardCertificate) {
+        return peer.map(p -> new TakeOverAnswer(epoch, p.user(), p.password(), addresses, java.util.Map.of(),
+                        shardCertificate))
+                .orElseGet(() -> new TakeOverAnswer(epoch, any.user(), any.secret(), addresses, sockets, shardCertificate));
     }
 
     /** Waits until the shard's replica applied {@code gtid}; refuses when it does not in time. */

@@ -10,10 +10,12 @@ import java.util.List;
  *
  * @param sockets each shard's Unix socket, by shard: on the same host the proxy logs clients' accounts in
  *                through it, as it does on its own shards (an account of {@code localhost} cannot log in over TCP)
+ * @param shardCertificate the certificate the new primary's shards offer (PEM), which the old primary's replicas
+ *                verify; null when they run without TLS
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record TakeOverAnswer(long epoch, String user, String password, List<Attachment.ShardAddress> shards,
-                             java.util.Map<Integer, String> sockets) {
+                             java.util.Map<Integer, String> sockets, String shardCertificate) {
 
     public TakeOverAnswer {
         shards = List.copyOf(shards);

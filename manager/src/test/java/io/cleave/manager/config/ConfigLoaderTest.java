@@ -254,6 +254,20 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void replicationTlsIsRequiredOnceTheShardsListenBeyondLoopbackAndOffOnLoopbackByDefault() {
+        String base = "shards: 2\nproxy:\n  users: [{name: root, password: \"\"}]\n";
+        assertThat(ConfigLoader.parse(FILE, base).listen().replicationTls()).isEqualTo(ReplicationTls.OFF);
+        assertThat(ConfigLoader.parse(FILE, base + "server:\n  bind_address: 10.213.7.2\n").listen().replicationTls())
+                .as("another host reaches the shards").isEqualTo(ReplicationTls.REQUIRED);
+        assertThat(ConfigLoader.parse(FILE, base + "server:\n  replication_tls: required\n").listen().replicationTls())
+                .isEqualTo(ReplicationTls.REQUIRED);
+        assertThat(ConfigLoader.parse(FILE, base + "server:\n  bind_address: 10.213.7.2\n  replication_tls: off\n")
+                .listen().replicationTls()).isEqualTo(ReplicationTls.OFF);
+        assertThat(catchConfig(base + "server:\n  replication_tls: verify\n").getMessage())
+                .contains("server.replication_tls", "'verify' is not a replication TLS setting: expected 'required' or 'off'");
+    }
+
+    @Test
     void shardsAndTheAdminApiListenOnLoopbackUnlessAnAddressIsGiven() {
         String base = "shards: 2\nproxy:\n  users: [{name: root, password: \"\"}]\n";
         CleaveConfig plain = ConfigLoader.parse(FILE, base);

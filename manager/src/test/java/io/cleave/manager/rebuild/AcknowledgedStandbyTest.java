@@ -12,12 +12,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 class AcknowledgedStandbyTest {
 
     private static ShardReplication replica(int shard, String io, String sql) {
-        return new ShardReplication(shard, io, sql, 0, null, "0-2000-5", "0-2000-5", true, "ON", 0, 0, 0);
+        return new ShardReplication(shard, io, sql, 0, null, "0-2000-5", "0-2000-5", true, "ON", 0, 0, 0, "off");
     }
 
     private static ShardReplication primaryShard(int shard, long clients) {
         return new ShardReplication(shard, null, null, -1, null, "0-2000-5", "", false, clients > 0 ? "ON" : "OFF",
-                clients, 0, 0);
+                clients, 0, 0, null);
     }
 
     private static StandbyReport standby(ShardReplication... shards) {

@@ -43,7 +43,7 @@ class PeerShardAccountTest {
 
     @Test
     void theTakeOverAnswersALoopbackPeerWithTheShardAccountAndSockets() {
-        TakeOverAnswer answer = TakeOver.answer(2, SHARD, ADDRESSES, SOCKETS, Optional.empty());
+        TakeOverAnswer answer = TakeOver.answer(2, SHARD, ADDRESSES, SOCKETS, Optional.empty(), null);
         assertThat(answer.password()).isEqualTo("bsecret");
         assertThat(answer.sockets()).isEqualTo(SOCKETS);
     }
@@ -51,11 +51,13 @@ class PeerShardAccountTest {
     @Test
     void theTakeOverAnswersAPeerOnAnotherHostWithItsOwnAccountOverTcp() {
         TakeOverAnswer answer = TakeOver.answer(2, SHARD, ADDRESSES, SOCKETS,
-                PeerShardAccount.forPeer("10.77.0.2", "pairsecret"));
+                PeerShardAccount.forPeer("10.77.0.2", "pairsecret"), "-----BEGIN CERTIFICATE-----");
         assertThat(answer.user()).isEqualTo("cleave");
         assertThat(answer.password()).as("the pair's secret, not this home's shard secret").isEqualTo("pairsecret");
         assertThat(answer.sockets()).isEmpty();
         assertThat(answer.shards()).isEqualTo(ADDRESSES);
+        assertThat(answer.shardCertificate()).as("the old primary's replicas verify this home's shards with it")
+                .isEqualTo("-----BEGIN CERTIFICATE-----");
     }
 
     @Test

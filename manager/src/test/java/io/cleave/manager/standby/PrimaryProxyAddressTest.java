@@ -11,7 +11,7 @@ class PrimaryProxyAddressTest {
 
     private static Attachment primary(String proxyHost, String shardHost) {
         return new Attachment(1, "cleave_repl", "x", 1000, List.of(new Attachment.ShardAddress(0, shardHost, 3306)),
-                List.of(), new Attachment.ProxyAddress(proxyHost, 6033));
+                List.of(), new Attachment.ProxyAddress(proxyHost, 6033), null);
     }
 
     @Test

@@ -2,9 +2,11 @@ package io.cleave.manager.standby;
 
 import io.cleave.manager.config.CleaveConfig;
 import io.cleave.manager.config.ConfigLoader;
+import io.cleave.manager.config.ReplicationTls;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -51,6 +53,26 @@ class StandbyConfigTest {
                 .apply(primaryOnA));
         assertThat(onB.listen().shardHost()).isEqualTo("10.213.7.3");
         assertThat(onB.listen().adminUrl(onB.adminPort())).isEqualTo("http://10.213.7.3:6134");
+    }
+
+    @Test
+    void theStandbyRunsReplicationTlsAsThePairDoes() {
+        Attachment offering = new Attachment(1, "cleave_repl", "x", 1000, List.of(), List.of(), null, "-----BEGIN CERTIFICATE-----");
+        Attachment plain = new Attachment(1, "cleave_repl", "x", 1000, List.of(), List.of(), null, null);
+        assertThat(StandbySeed.replicationTls(offering, ReplicationTls.OFF))
+                .as("the primary's shards offer TLS: the pair's replication is encrypted both ways").isEqualTo(ReplicationTls.REQUIRED);
+        assertThat(StandbySeed.replicationTls(plain, ReplicationTls.OFF)).isEqualTo(ReplicationTls.OFF);
+        assertThatThrownBy(() -> StandbySeed.replicationTls(plain, ReplicationTls.REQUIRED))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("the primary's shards offer no TLS")
+                .hasMessageContaining("server.replication_tls: required on the primary");
+
+        String yaml = new StandbyConfig(3407, 6134, "127.0.0.1:6133", 2000).withReplicationTls(ReplicationTls.REQUIRED)
+                .apply(PRIMARY);
+        assertThat(ConfigLoader.parse(Path.of("standby.yaml"), yaml).listen().replicationTls()).isEqualTo(ReplicationTls.REQUIRED);
+        String off = new StandbyConfig(3407, 6134, "127.0.0.1:6133", 2000, new io.cleave.manager.config.ListenAddresses(
+                "10.213.7.3", java.util.Optional.empty(), "10.213.7.3")).withReplicationTls(ReplicationTls.OFF).apply(PRIMARY);
+        assertThat(ConfigLoader.parse(Path.of("standby.yaml"), off).listen().replicationTls())
+                .as("written, not left to the default of the standby's address").isEqualTo(ReplicationTls.OFF);
     }
 
     @Test

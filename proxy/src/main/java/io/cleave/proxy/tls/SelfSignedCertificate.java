@@ -24,8 +24,10 @@ import java.security.KeyPairGenerator;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Date;
+import java.util.List;
 
 /**
  * Makes the proxy's TLS certificate when none is configured: RSA 2048, valid ten years, for
@@ -42,6 +44,30 @@ public final class SelfSignedCertificate {
         if (Files.exists(certificate) && Files.exists(privateKey)) {
             return false;
         }
+        write(certificate, privateKey, commonName, List.of(
+                new GeneralName(GeneralName.dNSName, "localhost"),
+                new GeneralName(GeneralName.iPAddress, "127.0.0.1")));
+        return true;
+    }
+
+    /**
+     * Writes a new certificate and key for {@code hosts} (names and IP addresses). An address is named twice, as an
+     * IP address and as a DNS name: TLS libraries without IP address matching (WolfSSL, which MariaDB's own builds
+     * use) compare the host a client connects to with the DNS names only.
+     */
+    public static void create(Path certificate, Path privateKey, String commonName, List<String> hosts) throws IOException {
+        List<GeneralName> names = new ArrayList<>();
+        for (String host : hosts) {
+            names.add(new GeneralName(GeneralName.dNSName, host));
+            if (host.matches("[0-9.]+") || host.contains(":")) {
+                names.add(new GeneralName(GeneralName.iPAddress, host));
+            }
+        }
+        write(certificate, privateKey, commonName, names);
+    }
+
+    private static void write(Path certificate, Path privateKey, String commonName, List<GeneralName> names)
+            throws IOException {
         try {
             KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
             generator.initialize(2048, new SecureRandom());
@@ -52,16 +78,13 @@ public final class SelfSignedCertificate {
                     new BigInteger(64, new SecureRandom()), Date.from(now.minus(Duration.ofDays(1))),
                     Date.from(now.plus(Duration.ofDays(3650))), name, keys.getPublic());
             builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(false));
-            builder.addExtension(Extension.subjectAlternativeName, false, new GeneralNames(new GeneralName[] {
-                new GeneralName(GeneralName.dNSName, "localhost"),
-                new GeneralName(GeneralName.iPAddress, "127.0.0.1"),
-            }));
+            builder.addExtension(Extension.subjectAlternativeName, false,
+                    new GeneralNames(names.toArray(GeneralName[]::new)));
             X509CertificateHolder holder = builder.build(
                     new JcaContentSignerBuilder("SHA256withRSA").build(keys.getPrivate()));
             Files.createDirectories(certificate.toAbsolutePath().getParent());
             writePem(certificate, "CERTIFICATE", holder.getEncoded(), false);
             writePem(privateKey, "PRIVATE KEY", keys.getPrivate().getEncoded(), true);
-            return true;
         } catch (GeneralSecurityException | OperatorCreationException e) {
             throw new IOException("cannot create a self-signed certificate: " + e.getMessage(), e);
         }

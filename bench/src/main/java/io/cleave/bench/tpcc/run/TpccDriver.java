@@ -35,11 +35,22 @@ public final class TpccDriver {
     /** target only labels the result (e.g. the JDBC URL without credentials). */
     public static RunResult run(ConnectionSource source, RunOptions options, String target,
                                 IntervalListener listener) throws SQLException {
-        return run(ExecutorFactory.preparedOn(source, options.isolation()), options, target, listener);
+        return run(source, options, target, listener, new RunStop());
+    }
+
+    /** As above, ended early by {@code stop} if that comes before the duration is up. */
+    public static RunResult run(ConnectionSource source, RunOptions options, String target,
+                                IntervalListener listener, RunStop stop) throws SQLException {
+        return run(ExecutorFactory.preparedOn(source, options.isolation()), options, target, listener, stop);
     }
 
     static RunResult run(ExecutorFactory factory, RunOptions options, String target, IntervalListener listener)
         throws SQLException {
+        return run(factory, options, target, listener, new RunStop());
+    }
+
+    static RunResult run(ExecutorFactory factory, RunOptions options, String target, IntervalListener listener,
+                         RunStop stop) throws SQLException {
         NURandConstants loadConstants = NURandConstants.forLoad(options.loadSeed());
         NURandConstants runConstants = NURandConstants.forRun(loadConstants, new TpccRandom(options.seed()));
         LiveCounters live = new LiveCounters();
@@ -67,6 +78,7 @@ public final class TpccDriver {
         long start = System.nanoTime();
         long measureStart = start + options.warmup().toNanos();
         MeasurementWindow window = new MeasurementWindow(start, measureStart, measureStart + options.duration().toNanos());
+        stop.attach(window);
         terminals.forEach(t -> t.start(window));
         go.countDown();
         List<IntervalSample> series = sample(window, options, live, listener);
@@ -74,17 +86,21 @@ public final class TpccDriver {
 
         TerminalStats total = new TerminalStats();
         terminals.forEach(t -> t.stats().addTo(total));
-        double minutes = options.duration().toNanos() / 60e9;
+        // The duration, or less when stopped early (nothing measured when stopped in the warm-up).
+        double minutes = window.measuredSeconds() / 60;
         long completed = 0;
         for (TransactionType type : TransactionType.values()) {
             completed += total.completed(type);
         }
         return new RunResult(options.label(), target, startedAt, RunConfig.of(options),
-            options.duration().toNanos() / 1e9, total.completed(TransactionType.NEW_ORDER) / minutes,
-            completed / minutes, total.summaries(), total.errors(), total.retriesByCode(), total.reconnects(), series);
+            window.measuredSeconds(), minutes > 0 ? total.completed(TransactionType.NEW_ORDER) / minutes : 0,
+            minutes > 0 ? completed / minutes : 0, total.summaries(), total.errors(), total.retriesByCode(), total.reconnects(), series);
     }
 
-    /** Sleeps from tick to tick until the window ends; a last, shorter interval closes the run. */
+    /**
+     * Sleeps from tick to tick until the window ends; a last, shorter interval closes the run (a stop's end, when it
+     * came during the sleep).
+     */
     private static List<IntervalSample> sample(MeasurementWindow window, RunOptions options, LiveCounters live,
                                                IntervalListener listener) {
         long interval = options.reportInterval().toNanos();
@@ -92,8 +108,8 @@ public final class TpccDriver {
         LiveCounters.Snapshot previous = live.snapshot();
         long previousAt = window.startNanos();
         for (long tick = window.startNanos() + interval; previousAt < window.endNanos(); tick += interval) {
-            long at = Math.min(tick, window.endNanos());
-            sleepUntil(at);
+            sleepUntil(Math.min(tick, window.endNanos()));
+            long at = Math.max(previousAt, Math.min(tick, window.endNanos()));
             LiveCounters.Snapshot now = live.snapshot();
             double seconds = (at - previousAt) / 1e9;
             Map<TransactionType, Double> tps = new EnumMap<>(TransactionType.class);

@@ -1,6 +1,7 @@
 package io.cleave.bench.tpcc.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import io.cleave.bench.tpcc.txn.TransactionInput;
 import io.cleave.bench.tpcc.txn.TransactionType;
@@ -98,5 +99,45 @@ class TpccDriverTest {
             .collect(Collectors.groupingBy(TransactionInput::type, Collectors.counting()));
         assertThat(mix.keySet()).containsExactlyInAnyOrder(TransactionType.values());
         assertThat(mix.get(TransactionType.NEW_ORDER)).isGreaterThan(mix.get(TransactionType.DELIVERY));
+    }
+
+    @Test
+    void aStopEndsTheRunEarlyAndTheResultCountsTheTimeMeasured() throws Exception {
+        RunOptions options = RunOptions.of(1, 2, Duration.ofSeconds(60)).withReportInterval(Duration.ofMillis(100));
+        RunStop stop = new RunStop();
+        Thread stopper = new Thread(() -> {
+            try {
+                Thread.sleep(400);
+            } catch (InterruptedException e) {
+                return;
+            }
+            stop.stop();
+        });
+        long started = System.nanoTime();
+        stopper.start();
+
+        RunResult result = TpccDriver.run(FakeTransactionExecutor.factory((e, c, i) -> null,
+            FakeTransactionExecutor.newLog(), new AtomicInteger()), options, "fake", IntervalListener.NONE, stop);
+
+        assertThat(System.nanoTime() - started).as("the run ends at the stop, not after 60 s")
+            .isLessThan(Duration.ofSeconds(10).toNanos());
+        assertThat(result.measuredSeconds()).isBetween(0.3, 10.0);
+        long newOrders = result.transaction(TransactionType.NEW_ORDER).completed();
+        assertThat(newOrders).isPositive();
+        assertThat(result.tpmC()).isCloseTo(newOrders / (result.measuredSeconds() / 60), within(1e-6));
+        assertThat(result.series().get(result.series().size() - 1).endSeconds())
+            .isCloseTo(result.measuredSeconds(), within(1e-6));
+    }
+
+    @Test
+    void aStopBeforeTheRunStartsEndsItAtOnce() throws SQLException {
+        RunStop stop = new RunStop();
+        stop.stop();
+
+        RunResult result = TpccDriver.run(FakeTransactionExecutor.factory((e, c, i) -> null,
+            FakeTransactionExecutor.newLog(), new AtomicInteger()), RunOptions.of(1, 1, Duration.ofSeconds(60)), "fake",
+            IntervalListener.NONE, stop);
+
+        assertThat(result.measuredSeconds()).isLessThan(5.0);
     }
 }
