@@ -6,6 +6,7 @@ import io.cleave.e2e.support.RunningDaemon;
 import io.cleave.e2e.support.SbLoad;
 import io.cleave.e2e.support.StandaloneServer;
 import io.cleave.manager.imports.ImportStatus;
+import io.cleave.manager.move.MoveHooks;
 import io.cleave.router.shardmap.ShardMap;
 import io.cleave.router.topology.TableRule;
 import org.junit.jupiter.api.AfterAll;
@@ -24,6 +25,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -135,10 +137,46 @@ class ImportIT {
         assertThat(Files.exists(home.home().state().resolve("import-source"))).isFalse();
     }
 
+    /**
+     * A view and a function of another database on the shards that read the database to import would run on a shard
+     * until the cutover, reading its partial copy: the import is refused (409, exit 7) naming them, nothing attached.
+     * Before, the import started. The database's settings table is made empty on the shards first (an import takes it).
+     */
     @Test
     @Order(2)
+    void readersOfTheDatabaseInAnotherDatabaseRefuseTheImport() throws Exception {
+        try (Connection c = daemon.connectProxy("", ""); Statement s = c.createStatement()) {
+            s.execute("CREATE DATABASE shop");
+            s.execute("CREATE TABLE shop.settings (name VARCHAR(40) PRIMARY KEY, value VARCHAR(40))");
+            s.execute("CREATE DATABASE reports");
+            s.execute("CREATE VIEW reports.colors_seen AS SELECT value FROM `shop`.`settings` WHERE name = 'color'");
+            s.execute("CREATE FUNCTION reports.settings_counted() RETURNS INT READS SQL DATA RETURN (SELECT COUNT(*)"
+                    + " FROM Shop.settings)");
+            s.execute("CREATE FUNCTION reports.unrelated() RETURNS INT DETERMINISTIC RETURN 1");
+        }
+        CleaveJar.Result refused = CleaveJar.run(home, "import", "--from", url("shop"));
+        assertThat(refused.code()).as(refused.out()).isEqualTo(7);
+        assertThat(refused.out()).contains("nothing was changed")
+                .contains("view reports.colors_seen, function reports.settings_counted of another database on the shards"
+                        + " name shop").contains("Drop them, import, and create them again after the cutover")
+                .doesNotContain("unrelated").doesNotContain(PASSWORD);
+        assertThat(daemon.daemon().shardMaps().current().attached()).isEmpty();
+        try (Connection c = daemon.connectProxy("", ""); Statement s = c.createStatement()) {
+            s.execute("DROP VIEW reports.colors_seen");
+            s.execute("DROP FUNCTION reports.settings_counted");
+        }
+    }
+
+    @Test
+    @Order(3)
     void theDatabaseMovesToTheShardsUnderWritesWithoutAClientError() throws Exception {
         long flushes = flushes();
+        AtomicReference<Object> duringImport = new AtomicReference<>();
+        daemon.daemon().moves().testHooks((point, id) -> {
+            if (point == MoveHooks.Point.CATCHING_UP && duringImport.get() == null) {
+                duringImport.set(readersMadeDuringTheImport());
+            }
+        });
         CleaveJar.Result started = CleaveJar.run(home, "import", "--from", url("shop"));
         assertThat(started.code()).as(started.out()).isZero();
         assertThat(started.out()).doesNotContain(PASSWORD).doesNotContain(URL_PASSWORD);
@@ -152,7 +190,18 @@ class ImportIT {
             assertThat(done.pauseMillis()).isGreaterThan(0);
             assertThat(flushes()).as("verification snapshots were taken under FLUSH TABLES WITH READ LOCK").isGreaterThan(flushes);
             assertThat(done.tables()).allSatisfy(t -> assertThat(t.state()).isEqualTo("done"));
+        } finally {
+            daemon.daemon().moves().testHooks(MoveHooks.NONE);
         }
+        assertThat(duringImport.get()).as("readers made while the import caught up (before its cutover)")
+                .isInstanceOfSatisfying(List.class, refusals -> assertThat(refusals).hasSize(2).allSatisfy(e -> {
+                    SQLException refusal = (SQLException) e;
+                    assertThat(refusal.getErrorCode()).as(refusal.getMessage()).isEqualTo(1235);
+                    assertThat(refusal.getSQLState()).isEqualTo("42000");
+                    assertThat(refusal.getMessage()).contains("the import of shop from mysql://importer@127.0.0.1:"
+                            + source.port() + "/shop is under way").contains("names shop")
+                            .contains("Create it after the cutover");
+                }));
         ShardMap map = daemon.daemon().shardMaps().current();
         assertThat(map.attached()).isEmpty();
         assertThat(map.rules().get("sbtest2")).isEqualTo(new TableRule.Sharded("sbtest2", "sb", "id"));
@@ -189,11 +238,45 @@ class ImportIT {
                 rs.next();
                 assertThat(rs.getInt(1)).isEqualTo(2 * rs.getInt(2));
             }
+            // After the cutover the readers refused before are made, and read the imported rows.
+            s.execute("CREATE VIEW reports.colors_seen AS SELECT value FROM shop.settings WHERE name = 'color'");
+            s.execute("CREATE PROCEDURE reports.count_settings() READS SQL DATA SELECT COUNT(*) FROM shop.settings");
+            try (ResultSet rs = s.executeQuery("SELECT * FROM reports.colors_seen")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getString(1)).isEqualTo("blue");
+            }
+            try (ResultSet rs = s.executeQuery("CALL reports.count_settings()")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getLong(1)).isEqualTo(2);
+            }
         }
     }
 
+    /**
+     * Through the proxy while the import catches up (its source attached): a view and a procedure of another database
+     * that name shop; the errors they got, or what went wrong. Before, the procedure was created (and the view refused
+     * only as any view over a table homed elsewhere).
+     */
+    private Object readersMadeDuringTheImport() {
+        List<SQLException> refusals = new java.util.ArrayList<>();
+        try (Connection c = daemon.connectProxy("", ""); Statement s = c.createStatement()) {
+            for (String sql : List.of("CREATE VIEW reports.colors_seen AS SELECT value FROM shop.settings",
+                    "CREATE PROCEDURE reports.count_settings() READS SQL DATA SELECT COUNT(*) FROM shop.settings")) {
+                try {
+                    s.execute(sql);
+                    return "created: " + sql;
+                } catch (SQLException e) {
+                    refusals.add(e);
+                }
+            }
+        } catch (SQLException e) {
+            return e.toString();
+        }
+        return refusals;
+    }
+
     @Test
-    @Order(3)
+    @Order(4)
     void theSourceIsLeftAsItWasAndTakesNoMoreWrites() throws Exception {
         String end = source.binlogEnd();
         try (SbLoad load = new SbLoad(SbLoad.proxy(daemon.proxyPort(), "shop"), 2, TABLES, ROWS)) {

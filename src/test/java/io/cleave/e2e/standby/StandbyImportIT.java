@@ -2,6 +2,7 @@ package io.cleave.e2e.standby;
 
 import io.cleave.e2e.support.CleaveJar;
 import io.cleave.e2e.support.CleaveTestHome;
+import io.cleave.e2e.support.RunningDaemon;
 import io.cleave.e2e.support.StandaloneServer;
 import io.cleave.manager.admin.AdminClient;
 import io.cleave.manager.daemon.CleaveProxyService;
@@ -9,6 +10,8 @@ import io.cleave.manager.daemon.Daemon;
 import io.cleave.manager.daemon.DaemonOptions;
 import io.cleave.manager.home.CleaveHome;
 import io.cleave.manager.imports.ImportStatus;
+import io.cleave.manager.instance.InstancePlan;
+import io.cleave.manager.instance.ShardAccount;
 import io.cleave.manager.move.MovePhase;
 import io.cleave.manager.move.MoveRecord;
 import io.cleave.router.shardmap.ShardMap;
@@ -58,12 +61,13 @@ class StandbyImportIT {
 
     @Test
     void aStandbyPromotedBeforeAnImportsCutoverRefusesTheDatabaseUntilItIsImportedAgain() throws Exception {
-        withImportHaltedAt("BEFORE_FLIP", StandbyImportIT::readersInAnotherDatabase, true, (source, a, pair, from) -> {
+        withImportHaltedAt("BEFORE_FLIP", StandbyImportIT::tableMadeBeforeTheImport, true, (source, a, pair, from) -> {
 
             ShardMap halted = pair.primaryMap();
             assertThat(halted.attached()).as("the source attached").hasSize(1);
             assertThat(halted.rules().get("items")).as("items still on the source")
                     .isEqualTo(new TableRule.Unsharded("items", a.shards()));
+            readersBehindTheProxy(a);
             awaitCopied(pair);
             FailoverDuringMoveIT.killHost(pair, a);
             // A client of the source writes on after the primary is lost (the source is the database's truth).
@@ -125,6 +129,19 @@ class StandbyImportIT {
             assertReadersFail(pair);
 
             b = AdminClient.connect(pair.standby.home()).orElseThrow();
+            // Imported again, the database would be copied under them: the readers are dropped first, made again after.
+            AdminClient beforeDrop = b;
+            assertThatThrownBy(() -> beforeDrop.startImport(from)).as("an import while they exist")
+                    .isInstanceOfSatisfying(AdminClient.DaemonAnswer.class, e -> {
+                        assertThat(e.status()).as(e.getMessage()).isEqualTo(409);
+                        assertThat(e.getMessage()).contains("view reports.items_seen").contains("reports.count_items")
+                                .contains("reports.items_counted");
+                    });
+            try (Connection c = pair.standbyProxy()) {
+                run(c, "DROP VIEW reports.items_seen");
+                run(c, "DROP FUNCTION reports.items_counted");
+                run(c, "DROP PROCEDURE reports.count_items");
+            }
             ImportStatus again = b.startImport(from);
             assertThat(again.database()).isEqualTo("shop");
             awaitImported(b);
@@ -132,6 +149,10 @@ class StandbyImportIT {
             assertServesTheSource(pair, source, ROWS + 1);
             assertThat(b.status().heldTables()).as("nothing set aside any more").isEmpty();
             try (Connection c = pair.standbyProxy()) {
+                run(c, "CREATE VIEW reports.items_seen AS SELECT id, name FROM shop.items");
+                run(c, "CREATE FUNCTION reports.items_counted() RETURNS INT READS SQL DATA RETURN (SELECT COUNT(*) FROM"
+                        + " shop.items)");
+                run(c, "CREATE PROCEDURE reports.count_items() READS SQL DATA SELECT COUNT(*) FROM shop.items");
                 assertThat(single(c, "SELECT COUNT(*) FROM reports.items_seen")).as("the view of another database")
                         .isEqualTo(String.valueOf(ROWS + 1));
                 assertThat(single(c, "SELECT reports.items_counted()")).as("the function of another database")
@@ -163,19 +184,30 @@ class StandbyImportIT {
     private static final String LOOKUP = io.cleave.router.unique.UniqueIndex.lookupName("shop", "members", "email");
 
     /**
-     * Before the seed, through the primary's proxy: the database shop with its table made empty before the import
-     * (an import takes such a table), and a view, a function and a procedure of another database that read it. Neither names
-     * shop in a client's statement, so refusing the name alone lets them through.
+     * Before the seed, through the primary's proxy: the database shop with its table made empty before the import (an
+     * import takes such a table).
      */
-    private static void readersInAnotherDatabase(Connection proxy) {
+    private static void tableMadeBeforeTheImport(Connection proxy) {
         run(proxy, "CREATE DATABASE shop");
         run(proxy, "CREATE TABLE shop.items (id INT NOT NULL PRIMARY KEY, name VARCHAR(40) NOT NULL) COMMENT='"
                 + MADE_BEFORE + "'");
-        run(proxy, "CREATE DATABASE reports");
-        run(proxy, "CREATE VIEW reports.items_seen AS SELECT id, name FROM shop.items");
-        run(proxy, "CREATE FUNCTION reports.items_counted() RETURNS INT READS SQL DATA RETURN (SELECT COUNT(*) FROM"
-                + " shop.items)");
-        run(proxy, "CREATE PROCEDURE reports.count_items() READS SQL DATA SELECT COUNT(*) FROM shop.items");
+    }
+
+    /**
+     * While the import is halted, on each of the primary's shards directly (the proxy refuses them while the import
+     * runs, and an import does not start while they exist): a view, a function and a procedure of another database
+     * that read shop.items. Neither names shop in a client's statement, so refusing the name alone lets them through.
+     */
+    private static void readersBehindTheProxy(CleaveTestHome a) throws Exception {
+        String secret = Files.readString(a.home().shardSecretFile()).trim();
+        for (int s = 0; s < a.shards(); s++) {
+            RunningDaemon.mariadbOnSocket(a.home().run().resolve(InstancePlan.nameOf(s) + ".sock"), ShardAccount.USER,
+                    secret, "CREATE DATABASE reports;"
+                    + " CREATE VIEW reports.items_seen AS SELECT id, name FROM shop.items;"
+                    + " CREATE FUNCTION reports.items_counted() RETURNS INT READS SQL DATA RETURN (SELECT COUNT(*) FROM"
+                    + " shop.items);"
+                    + " CREATE PROCEDURE reports.count_items() READS SQL DATA SELECT COUNT(*) FROM shop.items");
+        }
     }
 
     /**

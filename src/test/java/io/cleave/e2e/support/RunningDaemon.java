@@ -97,7 +97,8 @@ public final class RunningDaemon implements AutoCloseable {
         return mariadbOnSocket(home.home().run().resolve("proxy.sock"), "root", "", sql);
     }
 
-    private static String mariadbOnSocket(Path socket, String user, String password, String sql)
+    /** Runs SQL through the embedded {@code mariadb} client over a server's Unix socket; returns its output. */
+    public static String mariadbOnSocket(Path socket, String user, String password, String sql)
             throws IOException, InterruptedException {
         Path client = EmbeddedServer.standard(io.cleave.manager.home.CleaveHome.cacheDir(System.getenv()))
                 .installDir().resolve("bin/mariadb");

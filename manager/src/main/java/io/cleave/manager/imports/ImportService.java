@@ -130,6 +130,10 @@ public final class ImportService implements AutoCloseable {
         if (scaling.getAsBoolean() || maps.current().movingTables().containsKey(ShardMap.EVERY_TABLE)) {
             throw new MoveRefused(MoveRefused.Kind.CONFLICT, "a scale is under way: import once it is done");
         }
+        List<String> readers = foreignReaders(url.database());
+        if (!readers.isEmpty()) {
+            throw new MoveRefused(MoveRefused.Kind.CONFLICT, ForeignReaders.refusal(url.label(), url.database(), readers));
+        }
         ImportPlan plan = plan(url);
         if (!plan.problems.isEmpty()) {
             throw new MoveRefused(MoveRefused.Kind.BAD_REQUEST, "cannot import " + url.label() + ", nothing was changed:\n  - "
@@ -190,12 +194,31 @@ public final class ImportService implements AutoCloseable {
         } catch (SQLException e) {
             throw new MoveRefused(MoveRefused.Kind.BAD_REQUEST, "cannot read " + url.label() + ": " + e.getMessage());
         } finally {
-            for (Connection c : local) {
-                try {
-                    c.close();
-                } catch (SQLException ignored) {
-                    // closing
-                }
+            close(local);
+        }
+    }
+
+    /** The views, routines, triggers and events of other databases on the shards that name {@code database}. */
+    private List<String> foreignReaders(String database) {
+        List<Connection> local = new ArrayList<>();
+        try {
+            for (int s = 0; s < maps.current().shardCount(); s++) {
+                local.add(links.open(s));
+            }
+            return ForeignReaders.of(local, database);
+        } catch (SQLException e) {
+            throw new MoveRefused(MoveRefused.Kind.CONFLICT, "cannot read the shards' views and routines: " + e.getMessage());
+        } finally {
+            close(local);
+        }
+    }
+
+    private static void close(List<Connection> connections) {
+        for (Connection c : connections) {
+            try {
+                c.close();
+            } catch (SQLException ignored) {
+                // closing
             }
         }
     }

@@ -3,6 +3,7 @@ package io.cleave.proxy.frontend;
 import io.cleave.proxy.backend.ResponseKind;
 import io.cleave.proxy.cutover.MovingTables;
 import io.cleave.proxy.cutover.Participant;
+import io.cleave.proxy.importing.ImportReaders;
 import io.cleave.proxy.metrics.RouteKind;
 import io.cleave.router.plan.Plan;
 import io.cleave.router.plan.Resolution;
@@ -64,7 +65,10 @@ final class PlanExecutor {
     void run(Command command, Runnable rerun) {
         Plan plan = command.plan() instanceof Plan.MultiStatement m ? m.plan() : command.plan();
         io.cleave.router.shardmap.ShardMap map = session.runtime().shardMaps().current();
-        String refusal = MovingTables.ddlRefusal(plan, command.analysis(), map, session.runtime().topology());
+        String refusal = ImportReaders.refusal(plan, command.analysis(), map, session.settings().schema());
+        if (refusal == null) {
+            refusal = MovingTables.ddlRefusal(plan, command.analysis(), map, session.runtime().topology());
+        }
         io.cleave.proxy.protocol.packet.server.ErrPacket refusedDatabase = RefusedDatabases.refusal(session, map,
                 command.analysis().tokens());
         if (refusedDatabase != null) {

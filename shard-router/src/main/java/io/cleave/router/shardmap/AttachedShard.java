@@ -8,4 +8,9 @@ package io.cleave.router.shardmap;
  * @param label how it is shown (an address without credentials)
  */
 public record AttachedShard(int index, String label) {
+
+    /** The database imported from it: its label's last part ({@code mysql://app@db1:3306/shop}: shop). */
+    public String database() {
+        return label.substring(label.lastIndexOf('/') + 1);
+    }
 }
