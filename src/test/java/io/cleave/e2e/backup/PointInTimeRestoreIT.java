@@ -2,6 +2,7 @@ package io.cleave.e2e.backup;
 
 import io.cleave.e2e.moves.BankTransfers;
 import io.cleave.e2e.support.CleaveTestHome;
+import io.cleave.e2e.support.QueryRows;
 import io.cleave.e2e.support.RunningDaemon;
 import io.cleave.manager.backup.BackupCatalog;
 import io.cleave.manager.backup.BackupPhase;
@@ -65,9 +66,16 @@ class PointInTimeRestoreIT {
              RunningDaemon daemon = home.start()) {
             BinlogArchiver archiver = daemon.daemon().archiver();
             assertThat(archiver).as("backup.archive_binlogs starts the archiver").isNotNull();
-            try (Connection c = daemon.connectProxy("", "")) {
+            for (int s = 0; s < 3; s++) {
+                try (Connection c = daemon.connect(s); Statement st = c.createStatement()) {
+                    BackedUpTriggers.makeDefiner(st);
+                }
+            }
+            try (Connection c = daemon.connectProxy("", ""); Statement st = c.createStatement()) {
                 BankTransfers.create(c, SHAPE);
                 BackedUpSequences.create(c);
+                st.execute("CREATE TABLE bank.notes (id BIGINT UNSIGNED PRIMARY KEY, title VARCHAR(30))");
+                BackedUpTriggers.create(c, true);
             }
             CutRecord paused;
             Map<Long, Long> atPaused;
@@ -90,6 +98,10 @@ class PointInTimeRestoreIT {
                 load.awaitAcknowledged(150);
                 load.pause();
                 prepareBranchesByHand(daemon);
+                try (Connection c = daemon.connectProxy("", ""); Statement st = c.createStatement()) {
+                    // After the backup: its audit row reaches the restore through the replayed binlog, once.
+                    st.execute("INSERT INTO bank.notes (id, title) VALUES (600, 'after the backup')");
+                }
                 // After the backup: only the replayed binlog takes the restored sequences past these.
                 beforePaused = BackedUpSequences.draw(sequences, 10);
                 paused = archiver.round();
@@ -156,6 +168,15 @@ class PointInTimeRestoreIT {
                             .as("the branch prepared at the cut with no decision: rolled back").isZero();
                 }
                 BackedUpSequences.assertNoValueRepeats(h, beforePaused, "restored to cut " + paused.id());
+                try (Connection c = h.proxy("bank"); Connection s0 = h.shard(0); Connection s1 = h.shard(1);
+                     Connection s2 = h.shard(2)) {
+                    BackedUpTriggers.assertKept(List.of(s0, s1, s2), null, null, "ENABLED", true,
+                            "restored to cut " + paused.id());
+                    // Made before the replay, they did not fire again on its row events: one audit row per note.
+                    assertThat(QueryRows.of(c, "SELECT note_id, by_user FROM note_audit ORDER BY id"))
+                            .as("audit rows at cut %d", paused.id())
+                            .containsExactly("500 " + BackedUpTriggers.DEFINER, "600 " + BackedUpTriggers.DEFINER);
+                }
             }
 
             Restore.Result r2 = restore(settings, new RestoreRequest(archive.toString(), null, OptionalLong.empty(),

@@ -1,5 +1,6 @@
 package io.cleave.e2e.standby;
 
+import io.cleave.e2e.backup.BackedUpTriggers;
 import io.cleave.e2e.moves.BankTransfers;
 import io.cleave.e2e.support.CleaveTestHome;
 import io.cleave.e2e.support.RunningDaemon;
@@ -43,6 +44,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the primary's proxy reach the standby whole; a replica that stops acknowledging blocks the primary
  * shard's commits, an XA PREPARE included, instead of letting them go on asynchronously, and they
  * end once it acknowledges again; the standby refuses admin requests that would write to its replicas.
+ * Triggers and an event made on the primary before the seed are on the standby with their definer
+ * (the event disabled on the replica, as replication makes one).
  */
 class StandbyIT {
 
@@ -81,8 +84,15 @@ class StandbyIT {
         try {
             try (CleaveTestHome a = CleaveTestHome.builder().shards(2).extraYaml(SHARDING).create();
                  RunningDaemon primary = a.start()) {
+                for (int s = 0; s < 2; s++) {
+                    try (Connection c = primary.connect(s); Statement st = c.createStatement()) {
+                        BackedUpTriggers.makeDefiner(st);
+                    }
+                }
                 try (Connection c = primary.connectProxy("", "")) {
                     BankTransfers.create(c, SHAPE);
+                    // Made before the seed: the standby has them from its backup, not from replication.
+                    BackedUpTriggers.create(c, false);
                 }
                 try (Connection c = primary.connect(0); Statement s = c.createStatement()) {
                     s.execute("CREATE DATABASE probe");
@@ -144,13 +154,19 @@ class StandbyIT {
                                     .as("shard %d's accounts on the standby", s)
                                     .isEqualTo(single(pc, "SELECT CONCAT(COUNT(*), '/', SUM(balance)) FROM bank.accounts"));
                             assertThat(single(sc, "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema='bank'"))
-                                    .isEqualTo("1");
+                                    .isEqualTo("2"); // accounts, note_audit
                             try (Statement st = sc.createStatement(); ResultSet rs = st.executeQuery("XA RECOVER")) {
                                 assertThat(rs.next()).as("branches left prepared on standby shard %d", s).isFalse();
                             }
                         }
                     }
                     try (Connection sc = shard(standby, 0); Connection sc1 = shard(standby, 1)) {
+                        // The seed's triggers and event, with their definer; the event as replication makes one
+                        // on a replica (it must not fire there); the triggers fire on a write of the replica.
+                        BackedUpTriggers.assertKept(List.of(sc, sc1), null, null, "SLAVESIDE_DISABLED", false,
+                                "the seeded standby");
+                        BackedUpTriggers.assertFiresOn(sc, 1, "standby shard 0");
+                        BackedUpTriggers.assertFiresOn(sc1, 150, "standby shard 1");
                         assertThat(Long.parseLong(single(sc, "SELECT SUM(balance) FROM bank.accounts"))
                                 + Long.parseLong(single(sc1, "SELECT SUM(balance) FROM bank.accounts")))
                                 .as("the bank's total on the standby").isEqualTo(SHAPE.rows() * BankTransfers.INITIAL);

@@ -1,5 +1,7 @@
 package io.cleave.manager.backup;
 
+import io.cleave.manager.backup.triggers.TriggerOrEvent;
+
 import java.util.List;
 
 /**
@@ -20,12 +22,15 @@ import java.util.List;
  * @param copies     the physical engine's copy of each shard (empty for a logical backup, whose rows are in
  *                   {@code tables}' chunks; a physical backup's tables hold their rows' count and checksum at
  *                   the cut, and no chunks)
+ * @param triggersAndEvents every shard's triggers and events with the shards that held them (a logical backup's;
+ *                   empty in a physical one, whose copies hold them, and in backups made before they were backed up)
  */
 public record BackupManifest(int format, String id, String engine, String startedAt, String finishedAt, long cutMillis,
                              List<ShardPosition> shards, int shardCount, String serverVersion, String shardMap,
                              String config, List<String> accounts, List<DatabaseDdl> databases, List<TableBackup> tables,
                              long rows, long bytes, long storedBytes, long snapshotMillis,
-                             List<SequenceBackup> sequences, List<PhysicalCopy> copies) {
+                             List<SequenceBackup> sequences, List<PhysicalCopy> copies,
+                             List<TriggerOrEvent> triggersAndEvents) {
 
     public static final int FORMAT = 1;
     public static final String LOGICAL = "logical";
@@ -34,6 +39,7 @@ public record BackupManifest(int format, String id, String engine, String starte
     public BackupManifest {
         sequences = sequences == null ? List.of() : List.copyOf(sequences);
         copies = copies == null ? List.of() : List.copyOf(copies);
+        triggersAndEvents = triggersAndEvents == null ? List.of() : List.copyOf(triggersAndEvents);
     }
 
     public boolean physical() {

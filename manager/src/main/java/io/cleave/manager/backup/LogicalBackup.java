@@ -1,6 +1,8 @@
 package io.cleave.manager.backup;
 
 import io.cleave.manager.backup.store.BackupStore;
+import io.cleave.manager.backup.triggers.TriggerOrEvent;
+import io.cleave.manager.backup.triggers.TriggersAndEvents;
 import io.cleave.manager.home.ShardMapStore;
 import io.cleave.proxy.cut.Cut;
 import io.cleave.router.shardmap.ShardMap;
@@ -89,6 +91,8 @@ public final class LogicalBackup {
             // Read after the cut, outside its snapshots (a sequence is not versioned): never behind the cut.
             Connection defaultShard = monitors.get(sources.configured().defaultShard());
             List<BackupManifest.SequenceBackup> sequences = Sequences.read(defaultShard, SchemaReader.databases(defaultShard));
+            // Each shard's own: a trigger is on every shard, an event on the default shard (as the proxy makes them).
+            List<TriggerOrEvent> triggersAndEvents = TriggersAndEvents.read(monitors);
             progress.snapshotsOpened();
             progress.tables(plans.size(), estimate(monitors, plans));
             progress.phase(BackupPhase.COPYING);
@@ -182,7 +186,7 @@ public final class LogicalBackup {
                     described.version(), new String(ShardMapStore.render(map, sources.configured())),
                     Files.readString(sources.configFile()), described.accounts(), described.databases(), tables, rows,
                     bytes, progress.storedBytes(), progress.snapshotMillis(), sequences,
-                    List.of());
+                    List.of(), triggersAndEvents);
             store.put(BackupKeys.manifest(progress.id), BackupJson.write(manifest));
             progress.phase(BackupPhase.DONE);
             log.info("backup {} done: {} rows of {} tables, {} bytes stored in {}, snapshots open {} ms", progress.id,

@@ -130,7 +130,7 @@ final class PhysicalBackup {
                     described.version(), new String(ShardMapStore.render(map, sources.configured())),
                     Files.readString(sources.configFile()), described.accounts(), described.databases(), tables, rows,
                     bytes, progress.storedBytes(), progress.snapshotMillis(), sequences,
-                    stored);
+                    stored, List.of()); // the copies hold the triggers and events
             store.put(BackupKeys.manifest(progress.id), BackupJson.write(manifest));
             progress.phase(BackupPhase.DONE);
             log.info("physical backup {} done: {} shards, {} bytes copied, {} stored in {}, snapshots open {} ms (checksums)",

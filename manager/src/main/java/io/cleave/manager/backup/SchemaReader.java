@@ -13,7 +13,7 @@ import java.util.Locale;
 import java.util.Set;
 
 /** What a backup reads of a shard's schema and accounts, as statements that make them again. */
-final class SchemaReader {
+public final class SchemaReader {
 
     /** Accounts that belong to the server or to Cleave itself, never backed up or restored. */
     private static final Set<String> OWN_USERS = Set.of("cleave", "root", "mariadb.sys", "mysql.sys", "mysql.session",
@@ -127,7 +127,7 @@ final class SchemaReader {
         return out;
     }
 
-    static String quote(String identifier) {
+    public static String quote(String identifier) {
         return "`" + identifier.replace("`", "``") + "`";
     }
 
@@ -140,7 +140,7 @@ final class SchemaReader {
         }
     }
 
-    static List<String[]> rows(Connection c, String sql, String... parameters) throws SQLException {
+    public static List<String[]> rows(Connection c, String sql, String... parameters) throws SQLException {
         List<String[]> out = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement(sql)) {
             for (int i = 0; i < parameters.length; i++) {

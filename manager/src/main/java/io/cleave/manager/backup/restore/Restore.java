@@ -9,6 +9,8 @@ import io.cleave.manager.backup.PointInTimeBase;
 import io.cleave.manager.backup.store.BackupStore;
 import io.cleave.manager.backup.store.BackupStores;
 import io.cleave.manager.backup.store.DirectoryStore;
+import io.cleave.manager.backup.triggers.TriggerOrEvent;
+import io.cleave.manager.backup.triggers.TriggersAndEvents;
 import io.cleave.manager.config.BackupConfig;
 import io.cleave.manager.config.ConfigLoader;
 import io.cleave.manager.home.ShardMapStore;
@@ -166,7 +168,7 @@ public final class Restore {
                 return home;
             }
             Topology topology = ConfigLoader.parse(home.configFile(), restoredConfig).sharding().topology();
-            rowsLoaded = load(store, manifest, home, new RowRouter(restoredMap, topology));
+            rowsLoaded = load(store, manifest, home, new RowRouter(restoredMap, topology), topology.defaultShard());
             return home;
         } catch (Exception | Error e) {
             home.close();
@@ -415,8 +417,12 @@ public final class Restore {
         return catalog.manifest(last);
     }
 
-    /** Schema on every shard, then every chunk in parallel, then the deferred indexes on every shard. */
-    private long load(BackupStore store, BackupManifest manifest, NewHome home, RowRouter router) throws Exception {
+    /**
+     * Schema on every shard, then every chunk in parallel, then the deferred indexes and the triggers and
+     * events on every shard (after the rows: a trigger must not fire on the restore's own inserts).
+     */
+    private long load(BackupStore store, BackupManifest manifest, NewHome home, RowRouter router, int defaultShard)
+            throws Exception {
         int shards = home.shards();
         ExecutorService pool = Executors.newFixedThreadPool(Math.max(2, Math.min(8, shards * 2)));
         try (TableLoader loader = new TableLoader(store, home.links())) {
@@ -456,10 +462,30 @@ public final class Restore {
             }
             await(steps);
             say.accept("secondary indexes built");
+            if (!manifest.triggersAndEvents().isEmpty()) {
+                makeTriggersAndEvents(home, manifest, defaultShard);
+            }
             return loader.rowsLoaded.get();
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    /** The backup's triggers and events on the shards they were on (see {@link TriggersAndEvents#placement}). */
+    private void makeTriggersAndEvents(NewHome home, BackupManifest manifest, int defaultShard) throws Exception {
+        List<String> warnings = new ArrayList<>();
+        for (int s = 0; s < home.shards(); s++) {
+            int shard = s;
+            onShard(shard, "making the triggers and events", () -> {
+                try (var c = home.links().open(shard)) {
+                    warnings.addAll(TriggersAndEvents.make(c, shard, manifest.triggersAndEvents(), manifest.shardCount(),
+                            home.shards(), defaultShard, samePair));
+                }
+            });
+        }
+        long triggers = manifest.triggersAndEvents().stream().filter(o -> o.kind() == TriggerOrEvent.Kind.TRIGGER).count();
+        say.accept(triggers + " triggers and " + (manifest.triggersAndEvents().size() - triggers) + " events made");
+        warnings.forEach(say);
     }
 
     private interface ShardStep {

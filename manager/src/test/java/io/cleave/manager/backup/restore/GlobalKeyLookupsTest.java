@@ -48,6 +48,6 @@ class GlobalKeyLookupsTest {
 
     private static BackupManifest manifest(BackupManifest.TableBackup... tables) {
         return new BackupManifest(BackupManifest.FORMAT, "b", BackupManifest.LOGICAL, "", "", 0, List.of(), 3, "11.4",
-                "{}", "", List.of(), List.of(), List.of(tables), 0, 0, 0, 0, List.of(), List.of());
+                "{}", "", List.of(), List.of(), List.of(tables), 0, 0, 0, 0, List.of(), List.of(), List.of());
     }
 }
