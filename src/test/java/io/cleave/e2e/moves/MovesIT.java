@@ -261,6 +261,17 @@ class MovesIT {
         assertRefused(() -> moves.start("ids", "1-5", 0, "test"), MoveRefused.Kind.BAD_REQUEST, "bucket:");
         assertRefused(() -> moves.start("loose", "1-10", 1, "test"), MoveRefused.Kind.BAD_REQUEST,
                 "table m.nokey of keyspace loose has no primary key");
+        // A trigger would fire on the rows the move writes: the copy would differ from the source for ever (a BEFORE
+        // trigger setting a column), or an audit trigger would record the move as clients' changes.
+        try (Connection c = daemon.connectProxy("", "")) {
+            execute(c, "CREATE TRIGGER m.account_noted BEFORE INSERT ON m.account FOR EACH ROW SET NEW.note = 'new'");
+            try {
+                assertRefused(() -> moves.start("warehouse", "45", 0, "test"), MoveRefused.Kind.BAD_REQUEST,
+                        "table m.account has trigger account_noted on shard 1: a move writes the rows");
+            } finally {
+                execute(c, "DROP TRIGGER m.account_noted");
+            }
+        }
         assertThat(daemon.daemon().shardMaps().current().version()).as("no map version was added").isEqualTo(version);
         assertThat(moves.active()).isEmpty();
     }

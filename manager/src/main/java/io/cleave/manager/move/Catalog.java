@@ -37,6 +37,34 @@ public final class Catalog {
         return out;
     }
 
+    /** The names of the triggers on the table. */
+    public static List<String> triggers(Connection c, String schema, String table) throws SQLException {
+        List<String> out = new ArrayList<>();
+        for (String[] row : aboutTable(c, "SELECT TRIGGER_NAME, ACTION_TIMING FROM information_schema.TRIGGERS"
+                + " WHERE EVENT_OBJECT_SCHEMA = ? AND EVENT_OBJECT_TABLE = ? ORDER BY TRIGGER_NAME", schema, table)) {
+            out.add(row[0]);
+        }
+        return out;
+    }
+
+    /**
+     * Why a move may not write the table on this shard, or null: a move copies, applies and cleans up rows with
+     * ordinary statements, which fire the table's triggers. A trigger that changes the row (a BEFORE trigger setting a
+     * column) makes the copy differ from the source, so its verification never passes; one that writes elsewhere (an
+     * audit row) would record every moved row as a client's change. No session setting of the server keeps triggers
+     * from firing for statements, so the move is refused.
+     */
+    public static String triggerRefusal(Connection c, String schema, String table, String shard) throws SQLException {
+        List<String> names = triggers(c, schema, table);
+        if (names.isEmpty()) {
+            return null;
+        }
+        return "table " + schema + "." + table + " has trigger" + (names.size() > 1 ? "s " : " ") + String.join(", ", names)
+                + " on " + shard + ": a move writes the rows it copies and removes with ordinary statements, which would"
+                + " fire them (changing the copied rows, or recording the move as clients' changes); drop the triggers,"
+                + " move, and create them again after the move";
+    }
+
     public static List<String> primaryKey(Connection c, String schema, String table) throws SQLException {
         return uniqueKeys(c, schema, table).getOrDefault("PRIMARY", List.of());
     }

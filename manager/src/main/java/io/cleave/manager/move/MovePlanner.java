@@ -107,6 +107,12 @@ final class MovePlanner {
                         throw bad("table " + found[0] + "." + found[1] + " is missing on shard " + target
                                 + " (or has no primary key there): create it through the proxy so every shard has it");
                     }
+                    for (String refusal : new String[] {Catalog.triggerRefusal(s, found[0], found[1], "shard " + source),
+                            Catalog.triggerRefusal(t, found[0], found[1], "shard " + target)}) {
+                        if (refusal != null) {
+                            throw bad(refusal);
+                        }
+                    }
                     out.add(new TableProgress(found[0], found[1], sharded.column(), pk));
                 }
             }

@@ -147,6 +147,10 @@ final class TableMovePlanner {
             throw bad("table " + schema + "." + table + " has no primary key: moving a table copies, verifies and"
                     + " cleans up its rows by primary key; add one first");
         }
+        String triggers = Catalog.triggerRefusal(c, schema, table, "shard " + source);
+        if (triggers != null) {
+            throw bad(triggers);
+        }
         TableRule rule = destination;
         if (destination instanceof TableRule.Sharded s) {
             Map<String, String> columns = Catalog.columns(c, schema, table);
