@@ -165,10 +165,16 @@ public final class PrimarySide {
         }
         if (relayFrom != null) {
             try {
-                io.cleave.manager.standby.relay.RelaySource.save(home.state(), relayFrom).ifPresent(a -> {
-                    log.info("the standby relays its clients to this home's proxy from {}: its PROXY headers are trusted", a);
-                    this.relayFrom.accept(a);
-                });
+                io.cleave.manager.standby.relay.RelaySource.Kept kept =
+                        io.cleave.manager.standby.relay.RelaySource.save(home.state(), relayFrom);
+                if (kept.changed()) {
+                    log.info("the standby relays its clients to this home's proxy from {}: its PROXY headers are trusted",
+                            kept.address());
+                }
+                // At every asking, not only when the address changes: a proxy that started after the address was kept
+                // but read the state before it was (a take-over starting its proxy while the standby asks) would
+                // otherwise never trust it, and refuse every relayed client.
+                this.relayFrom.accept(kept.address());
             } catch (java.io.IOException | RuntimeException e) {
                 log.warn("the standby's relay address {} is not trusted: {}", relayFrom, e.getMessage());
             }

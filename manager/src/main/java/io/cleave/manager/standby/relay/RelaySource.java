@@ -32,22 +32,25 @@ public final class RelaySource {
         }
     }
 
+    /** The address kept, and whether it differs from the one kept before. */
+    public record Kept(InetAddress address, boolean changed) {
+    }
+
     /**
-     * Keeps {@code host} (an address or a name, resolved here) when it differs from the one kept; returns the
-     * address when it changed, else empty.
+     * Keeps {@code host} (an address or a name, resolved here), writing it when it differs from the one kept.
      *
      * @throws UnknownHostException when it does not resolve
      */
-    public static Optional<InetAddress> save(Path stateDir, String host) throws IOException {
+    public static Kept save(Path stateDir, String host) throws IOException {
         InetAddress address = resolve(host);
         if (of(stateDir).filter(address::equals).isPresent()) {
-            return Optional.empty();
+            return new Kept(address, false);
         }
         Path file = stateDir.resolve(FILE);
         Path tmp = stateDir.resolve(FILE + ".tmp");
         Files.writeString(tmp, host + "\n");
         Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-        return Optional.of(address);
+        return new Kept(address, true);
     }
 
     private static InetAddress resolve(String host) throws UnknownHostException {
