@@ -96,6 +96,9 @@ public final class TriggersAndEvents {
         return out;
     }
 
+    /** A character set's or collation's name, as the server spells them. */
+    private static final java.util.regex.Pattern NAME = java.util.regex.Pattern.compile("[A-Za-z0-9_]+");
+
     /**
      * Makes {@code objects} on one shard (those {@link #placement} gives it), outside the binlog, each in the
      * session context it was created in. A standby's replica gets its events as replication would make them
@@ -117,11 +120,13 @@ public final class TriggersAndEvents {
                 }
                 s.execute("USE " + quote(o.schema()));
                 s.execute("SET NAMES utf8mb4");
-                if (o.characterSetClient() != null && sendsAlike(o.characterSetClient(), create)) {
+                if (o.characterSetClient() != null && NAME.matcher(o.characterSetClient()).matches()
+                        && sendsAlike(o.characterSetClient(), create)) {
                     // The driver sends UTF-8: another client set is told to the server only when the text's bytes are the same in it.
                     s.execute("SET character_set_client = " + o.characterSetClient());
                 }
-                if (o.collationConnection() != null) {
+                // The names come from the backup's manifest and go into SET unquoted: only a plain name is sent.
+                if (o.collationConnection() != null && NAME.matcher(o.collationConnection()).matches()) {
                     s.execute("SET collation_connection = " + o.collationConnection());
                 }
                 s.execute("SET SESSION sql_mode = '" + o.sqlMode().replace("'", "''") + "'");
