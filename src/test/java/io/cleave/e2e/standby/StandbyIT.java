@@ -312,6 +312,15 @@ class StandbyIT {
                 assertThat(System.nanoTime()).as("the primary waits for the standby within a minute").isLessThan(deadline);
                 Thread.sleep(100);
             }
+            // The primary knows the standby's admin API once the standby's daemon asked for the shards: what a
+            // switchover with no address and a rejoin by itself after a failover need. Cases that kill the primary
+            // right after this must not race that first asking.
+            String standbyAdmin = "http://127.0.0.1:" + standby.adminPort();
+            while (!standbyAdmin.equals(primary.standby().standbyAdmin())) {
+                assertThat(System.nanoTime()).as("the primary names the standby's admin API %s within a minute (it says %s)",
+                        standbyAdmin, primary.standby().standbyAdmin()).isLessThan(deadline);
+                Thread.sleep(100);
+            }
             return standby;
         } catch (Exception | AssertionError e) {
             standby.close();

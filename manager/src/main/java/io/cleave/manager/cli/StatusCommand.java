@@ -128,6 +128,11 @@ public final class StatusCommand implements Callable<Integer> {
         if (standby.relay() != null) {
             out.printf("proxy port: %s%n", standby.relay().describe());
         }
+        if (standby.role() == io.cleave.manager.standby.HostRole.PRIMARY) {
+            out.printf("the standby's admin API: %s%n", standby.standbyAdmin() != null ? standby.standbyAdmin()
+                    : "not told yet (the standby's daemon says it when it asks for the shards, every 2 s): until then a"
+                    + " switchover needs --standby and this home cannot rejoin by itself after a failover");
+        }
         String format = "%-6s %-10s %-4s %-4s %-8s %-9s %-8s %-8s %-10s %-24s %s%n";
         out.printf(format, "SHARD", "SEMI-SYNC", "IO", "SQL", "LAG", "READ-ONLY", "WAITING", "ASYNC", "TLS", "GTID", "ERROR");
         for (io.cleave.manager.standby.ShardReplication r : standby.shards()) {

@@ -35,6 +35,8 @@ public final class Promotion {
 
     private static final Logger log = LoggerFactory.getLogger(Promotion.class);
     private static final String PREFIX = "cleave:";
+    /** How long a replica's stop may wait before the promotion logs what the shard is doing. */
+    private static final int SLOW_STOP_SECONDS = 5;
 
     private final CleaveHome home;
     private final ShardLinks links;
@@ -128,7 +130,7 @@ public final class Promotion {
             Map<Integer, Long> millis = new TreeMap<>();
             for (Map.Entry<Integer, Future<Long>> e : stops.entrySet()) {
                 try {
-                    millis.put(e.getKey(), e.getValue().get());
+                    millis.put(e.getKey(), awaitStop(e.getKey(), e.getValue()));
                 } catch (ExecutionException failed) {
                     if (failed.getCause() instanceof SQLException sql) {
                         throw sql;
@@ -139,6 +141,38 @@ public final class Promotion {
             return millis;
         } finally {
             pool.shutdownNow();
+        }
+    }
+
+    /**
+     * The stop's milliseconds. A stop normally takes well under a second; one that waits longer is logged every
+     * {@link #SLOW_STOP_SECONDS} s with what the shard's replication threads and the stop itself are doing (from
+     * the process list), so a slow failover names where its time went.
+     */
+    private long awaitStop(int shard, Future<Long> stop) throws ExecutionException, InterruptedException {
+        long began = System.nanoTime();
+        while (true) {
+            try {
+                return stop.get(SLOW_STOP_SECONDS, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (java.util.concurrent.TimeoutException slow) {
+                log.warn("shard {}: STOP SLAVE IO_THREAD waits for {} s; the shard's replication threads: {}", shard,
+                        (System.nanoTime() - began) / 1_000_000_000L, replicationThreads(shard));
+            }
+        }
+    }
+
+    private String replicationThreads(int shard) {
+        try (Connection c = links.open(shard); Statement s = c.createStatement();
+             ResultSet r = s.executeQuery("SELECT ID, USER, COMMAND, TIME, STATE, INFO FROM information_schema.PROCESSLIST"
+                     + " WHERE USER = 'system user' OR INFO LIKE 'STOP SLAVE%' OR COMMAND LIKE 'Slave%'")) {
+            List<String> rows = new ArrayList<>();
+            while (r.next()) {
+                rows.add(r.getLong(1) + " " + r.getString(2) + " " + r.getString(3) + " " + r.getLong(4) + "s '"
+                        + r.getString(5) + "' " + r.getString(6));
+            }
+            return rows.toString();
+        } catch (SQLException e) {
+            return "not read: " + e.getMessage();
         }
     }
 

@@ -86,7 +86,15 @@ public final class ReplicationMonitor implements AutoCloseable {
         list.sort(java.util.Comparator.comparingInt(ShardReplication::shard));
         return new StandbyReport(state.role(), state.epoch(), state.role() == HostRole.PRIMARY ? "this host"
                 : state.primary(), state.semiSync(), list, new StandbyReport.MapVersions(routedMapVersion(),
-                replicatedMapVersion), relay.get());
+                replicatedMapVersion), relay.get(), state.role() == HostRole.PRIMARY ? standbyAdmin() : null);
+    }
+
+    private String standbyAdmin() {
+        try {
+            return PairPeer.of(home).map(PairPeer::url).orElse(null);
+        } catch (RuntimeException e) {
+            return null; // an unreadable token file: the status still answers
+        }
     }
 
     private long routedMapVersion() {

@@ -21,11 +21,11 @@ class AcknowledgedStandbyTest {
     }
 
     private static StandbyReport standby(ShardReplication... shards) {
-        return new StandbyReport(HostRole.STANDBY, 2, "http://b:6034", true, List.of(shards), null, null);
+        return new StandbyReport(HostRole.STANDBY, 2, "http://b:6034", true, List.of(shards), null, null, null);
     }
 
     private static StandbyReport primary(boolean semiSync, ShardReplication... shards) {
-        return new StandbyReport(HostRole.PRIMARY, 2, null, semiSync, List.of(shards), null, null);
+        return new StandbyReport(HostRole.PRIMARY, 2, null, semiSync, List.of(shards), null, null, null);
     }
 
     @Test
