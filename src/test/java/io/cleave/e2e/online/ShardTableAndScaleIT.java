@@ -225,6 +225,21 @@ class ShardTableAndScaleIT {
     @Test
     @Order(5)
     void moreShardsUnderWritesWithoutAClientError() throws Exception {
+        // A trigger on a table the scale writes (a sharded table's moved rows, a reference table's copies) would fire
+        // for them: the scale is refused before anything starts, naming it.
+        for (String table : List.of("sbtest1", "item")) {
+            try (Connection c = daemon.connectProxy("sb", ""); Statement s = c.createStatement()) {
+                s.execute("CREATE TRIGGER " + table + "_stamp BEFORE INSERT ON " + table + " FOR EACH ROW SET @stamped = 1");
+            }
+            assertThatThrownBy(() -> daemon.daemon().scale().start(UP)).as("a scale with a trigger on %s", table)
+                    .isInstanceOf(MoveRefused.class).hasMessageContaining("table sb." + table + " has trigger "
+                            + table + "_stamp on shard 0").hasMessageContaining("drop the triggers, scale");
+            assertThat(daemon.daemon().scale().running()).isFalse();
+            assertThat(running()).as("no shard started").hasSize(START);
+            try (Connection c = daemon.connectProxy("sb", ""); Statement s = c.createStatement()) {
+                s.execute("DROP TRIGGER " + table + "_stamp");
+            }
+        }
         scaleUnderLoad(UP);
         assertThat(running()).hasSize(UP);
         for (int shard = 0; shard < UP; shard++) {

@@ -211,6 +211,14 @@ public final class ScaleService implements AutoCloseable {
                 throw conflict("cannot read the reference tables on shard 0: " + e.getMessage());
             }
         }
+        try {
+            String triggers = ScaleTriggers.refusal(links, maps.routing(), from, to);
+            if (triggers != null) {
+                throw bad(triggers);
+            }
+        } catch (SQLException e) {
+            throw conflict("cannot read the triggers of the tables a scale writes: " + e.getMessage());
+        }
         ScaleRecord next = new ScaleRecord();
         next.from = from;
         next.to = to;
