@@ -1,5 +1,7 @@
 package io.cleave.manager.held;
 
+import io.cleave.manager.backup.triggers.TriggerOrEvent;
+import io.cleave.manager.backup.triggers.TriggersAndEvents;
 import io.cleave.manager.move.SchemaCopier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,14 +44,29 @@ public final class HeldTables {
             + " NULL, held_as VARCHAR(64) CHARACTER SET ascii NOT NULL, held_at TIMESTAMP(6) NOT NULL DEFAULT"
             + " CURRENT_TIMESTAMP(6), PRIMARY KEY (schema_name, table_name)) ENGINE=InnoDB";
 
+    /**
+     * The triggers of held tables, each with the session context it was made in: MariaDB keeps a trigger in its table's
+     * database and will not rename a table with one out of it, so they are dropped before the rename and made again
+     * when the table is put back.
+     */
+    static final String TRIGGERS = "cleave.held_triggers";
+    static final String TRIGGERS_DDL = "CREATE TABLE IF NOT EXISTS " + TRIGGERS + " (schema_name VARCHAR(64) CHARACTER"
+            + " SET utf8mb4 COLLATE utf8mb4_bin NOT NULL, table_name VARCHAR(64) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin"
+            + " NOT NULL, seq INT NOT NULL, trigger_name VARCHAR(64) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL,"
+            + " definer VARCHAR(400) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NULL, sql_mode TEXT NOT NULL,"
+            + " character_set_client VARCHAR(64) CHARACTER SET ascii NULL, collation_connection VARCHAR(64) CHARACTER"
+            + " SET ascii NULL, create_statement LONGTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL,"
+            + " PRIMARY KEY (schema_name, table_name, seq)) ENGINE=InnoDB";
+
     private HeldTables() {
     }
 
     /**
      * Sets aside the tables of {@code schema} named in {@code tables} that this shard has (base tables; a name it
-     * lacks, or one held already, is skipped). A table the server will not rename (a trigger on it: MariaDB keeps a
-     * trigger in its table's database) is emptied in place instead, with a warning: the one case where a view of
-     * another database would still read it empty.
+     * lacks, or one held already, is skipped). The table's own triggers are kept in {@code cleave.held_triggers} and
+     * dropped first (the server renames no table with a trigger out of its database); they come back with the table.
+     * A table the server will not rename for another reason is emptied in place instead, with a warning: the one case
+     * where a view of another database would still read it empty.
      *
      * @return the tables held (or emptied) by this call
      */
@@ -57,6 +74,7 @@ public final class HeldTables {
         List<String> done = new ArrayList<>();
         try (Statement s = shard.createStatement()) {
             s.execute(CATALOG_DDL);
+            s.execute(TRIGGERS_DDL);
             for (String table : SchemaCopier.objects(shard, schema).tables()) {
                 if (!tables.contains(table.toLowerCase(java.util.Locale.ROOT))) {
                     continue;
@@ -70,8 +88,10 @@ public final class HeldTables {
                     ps.executeUpdate();
                 }
                 try {
+                    keepTriggers(shard, t);
                     s.execute(t.holdSql());
                 } catch (SQLException refused) {
+                    makeTriggers(shard, t);
                     forget(shard, t);
                     log.warn("{} could not be set aside ({}): emptied in place; a view or routine of another database"
                             + " that reads it reads no rows until the database is imported again", t.original(),
@@ -102,6 +122,7 @@ public final class HeldTables {
                     }
                     s.execute("TRUNCATE TABLE " + t.held());
                     s.execute(t.restoreSql());
+                    makeTriggers(shard, t);
                     done.add(t.table());
                 }
                 forget(shard, t);
@@ -155,12 +176,90 @@ public final class HeldTables {
         return out;
     }
 
-    private static void forget(Connection shard, HeldTable t) throws SQLException {
-        try (PreparedStatement ps = shard.prepareStatement("DELETE FROM " + CATALOG
-                + " WHERE schema_name = ? AND table_name = ?")) {
+    /**
+     * Records the table's triggers (a row each, in the order they fire, before any is dropped: a hold stopped half way
+     * finds them kept) and drops them.
+     */
+    private static void keepTriggers(Connection shard, HeldTable t) throws SQLException {
+        List<TriggerOrEvent> triggers = TriggersAndEvents.triggersOf(shard, -1, t.schema(), t.table());
+        if (triggers.isEmpty()) {
+            return;
+        }
+        List<TriggerOrEvent> kept = keptTriggers(shard, t);
+        int seq = kept.size();
+        java.util.Set<String> keptNames = new java.util.HashSet<>();
+        kept.forEach(o -> keptNames.add(o.name()));
+        try (PreparedStatement ps = shard.prepareStatement("INSERT INTO " + TRIGGERS + " (schema_name, table_name, seq,"
+                + " trigger_name, definer, sql_mode, character_set_client, collation_connection, create_statement)"
+                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+            for (TriggerOrEvent o : triggers) {
+                if (keptNames.contains(o.name())) {
+                    continue; // kept by a hold that stopped before it dropped them
+                }
+                ps.setString(1, t.schema());
+                ps.setString(2, t.table());
+                ps.setInt(3, seq++);
+                ps.setString(4, o.name());
+                ps.setString(5, o.definer());
+                ps.setString(6, o.sqlMode());
+                ps.setString(7, o.characterSetClient());
+                ps.setString(8, o.collationConnection());
+                ps.setString(9, o.create());
+                ps.executeUpdate();
+            }
+        }
+        try (Statement s = shard.createStatement()) {
+            for (TriggerOrEvent o : triggers) {
+                s.execute("DROP TRIGGER IF EXISTS " + HeldTable.quote(o.schema()) + "." + HeldTable.quote(o.name()));
+            }
+        }
+        log.info("{}: its triggers {} are kept aside with it", t.original(), triggers.stream().map(TriggerOrEvent::name).toList());
+    }
+
+    /** Makes the table's kept triggers again, in the order they fired, each in the context it was made in. */
+    private static void makeTriggers(Connection shard, HeldTable t) throws SQLException {
+        List<TriggerOrEvent> kept = keptTriggers(shard, t);
+        try (Statement s = shard.createStatement()) {
+            for (TriggerOrEvent o : kept) {
+                if (TriggersAndEvents.triggersOf(shard, -1, t.schema(), t.table()).stream().noneMatch(
+                        x -> x.name().equals(o.name()))) {
+                    TriggersAndEvents.create(s, o, o.create());
+                }
+            }
+        }
+    }
+
+    private static List<TriggerOrEvent> keptTriggers(Connection shard, HeldTable t) throws SQLException {
+        List<TriggerOrEvent> out = new ArrayList<>();
+        if (!exists(shard, HeldTable.SCHEMA, "held_triggers")) {
+            return out; // held by a version that kept no triggers
+        }
+        try (PreparedStatement ps = shard.prepareStatement("SELECT trigger_name, definer, sql_mode, character_set_client,"
+                + " collation_connection, create_statement FROM " + TRIGGERS + " WHERE schema_name = ? AND table_name = ?"
+                + " ORDER BY seq")) {
             ps.setString(1, t.schema());
             ps.setString(2, t.table());
-            ps.executeUpdate();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(new TriggerOrEvent(TriggerOrEvent.Kind.TRIGGER, t.schema(), rs.getString(1), rs.getString(2),
+                            List.of(), rs.getString(3), null, rs.getString(4), rs.getString(5), rs.getString(6)));
+                }
+            }
+        }
+        return out;
+    }
+
+    private static void forget(Connection shard, HeldTable t) throws SQLException {
+        for (String catalog : new String[] {CATALOG, TRIGGERS}) {
+            if (!exists(shard, HeldTable.SCHEMA, catalog.substring(catalog.indexOf('.') + 1))) {
+                continue; // a shard held on by an older version has no trigger catalog
+            }
+            try (PreparedStatement ps = shard.prepareStatement("DELETE FROM " + catalog
+                    + " WHERE schema_name = ? AND table_name = ?")) {
+                ps.setString(1, t.schema());
+                ps.setString(2, t.table());
+                ps.executeUpdate();
+            }
         }
     }
 

@@ -59,10 +59,7 @@ public final class TriggersAndEvents {
             if (Catalog.SYSTEM_SCHEMAS.contains(t[0].toLowerCase(Locale.ROOT))) {
                 continue;
             }
-            // Trigger, sql_mode, SQL Original Statement, character_set_client, collation_connection, Database Collation
-            String[] s = rows(c, "SHOW CREATE TRIGGER " + quote(t[0]) + "." + quote(t[1])).get(0);
-            out.add(new TriggerOrEvent(TriggerOrEvent.Kind.TRIGGER, t[0], t[1], t[2], List.of(shard), s[1], null,
-                    s[3], s[4], s[2]));
+            out.add(trigger(c, shard, t));
         }
         for (String[] v : rows(c, "SELECT EVENT_SCHEMA, EVENT_NAME, DEFINER FROM information_schema.EVENTS"
                 + " ORDER BY EVENT_SCHEMA, EVENT_NAME")) {
@@ -118,31 +115,7 @@ public final class TriggersAndEvents {
                 if (replica && o.kind() == TriggerOrEvent.Kind.EVENT) {
                     create = ENABLED.matcher(create).replaceFirst("$1DISABLE ON SLAVE");
                 }
-                s.execute("USE " + quote(o.schema()));
-                s.execute("SET NAMES utf8mb4");
-                if (o.characterSetClient() != null && NAME.matcher(o.characterSetClient()).matches()
-                        && sendsAlike(o.characterSetClient(), create)) {
-                    // The driver sends UTF-8: another client set is told to the server only when the text's bytes are the same in it.
-                    s.execute("SET character_set_client = " + o.characterSetClient());
-                }
-                // The names come from the backup's manifest and go into SET unquoted: only a plain name is sent.
-                if (o.collationConnection() != null && NAME.matcher(o.collationConnection()).matches()) {
-                    s.execute("SET collation_connection = " + o.collationConnection());
-                }
-                s.execute("SET SESSION sql_mode = '" + o.sqlMode().replace("'", "''") + "'");
-                if (o.timeZone() != null) {
-                    s.execute("SET time_zone = '" + o.timeZone().replace("'", "''") + "'");
-                }
-                try {
-                    s.execute(create);
-                } catch (SQLException e) {
-                    throw new SQLException("making " + o.kind().name().toLowerCase(Locale.ROOT) + " " + o.qualifiedName()
-                            + ": " + e.getMessage(), e.getSQLState(), e.getErrorCode(), e);
-                } finally {
-                    s.execute("SET NAMES utf8mb4");
-                    s.execute("SET SESSION sql_mode = DEFAULT");
-                    s.execute("SET time_zone = DEFAULT");
-                }
+                create(s, o, create);
                 String missing = missingDefiner(c, o.definer());
                 if (missing != null) {
                     warnings.add(o.kind().name().toLowerCase(Locale.ROOT) + " " + o.qualifiedName() + " on shard " + shard
@@ -152,6 +125,59 @@ public final class TriggersAndEvents {
             }
         }
         return warnings;
+    }
+
+    /**
+     * Runs {@code create} (the definition of {@code o}, perhaps changed) in {@code o}'s database and the session
+     * context it was created in, then puts the session's character sets, sql_mode and time zone back.
+     */
+    public static void create(Statement s, TriggerOrEvent o, String create) throws SQLException {
+        s.execute("USE " + quote(o.schema()));
+        s.execute("SET NAMES utf8mb4");
+        if (o.characterSetClient() != null && NAME.matcher(o.characterSetClient()).matches()
+                && sendsAlike(o.characterSetClient(), create)) {
+            // The driver sends UTF-8: another client set is told to the server only when the text's bytes are the same in it.
+            s.execute("SET character_set_client = " + o.characterSetClient());
+        }
+        // The names come from a manifest or a catalog table and go into SET unquoted: only a plain name is sent.
+        if (o.collationConnection() != null && NAME.matcher(o.collationConnection()).matches()) {
+            s.execute("SET collation_connection = " + o.collationConnection());
+        }
+        s.execute("SET SESSION sql_mode = '" + o.sqlMode().replace("'", "''") + "'");
+        if (o.timeZone() != null) {
+            s.execute("SET time_zone = '" + o.timeZone().replace("'", "''") + "'");
+        }
+        try {
+            s.execute(create);
+        } catch (SQLException e) {
+            throw new SQLException("making " + o.kind().name().toLowerCase(Locale.ROOT) + " " + o.qualifiedName()
+                    + ": " + e.getMessage(), e.getSQLState(), e.getErrorCode(), e);
+        } finally {
+            s.execute("SET NAMES utf8mb4");
+            s.execute("SET SESSION sql_mode = DEFAULT");
+            s.execute("SET time_zone = DEFAULT");
+        }
+    }
+
+    /**
+     * The triggers of one table in the order they fire, each with the context SHOW CREATE TRIGGER gives
+     * ({@code shard}: where it was read).
+     */
+    public static List<TriggerOrEvent> triggersOf(Connection c, int shard, String schema, String table) throws SQLException {
+        List<TriggerOrEvent> out = new ArrayList<>();
+        for (String[] t : rows(c, "SELECT TRIGGER_SCHEMA, TRIGGER_NAME, DEFINER FROM information_schema.TRIGGERS"
+                + " WHERE EVENT_OBJECT_SCHEMA = ? AND EVENT_OBJECT_TABLE = ?"
+                + " ORDER BY ACTION_TIMING, EVENT_MANIPULATION, ACTION_ORDER", schema, table)) {
+            out.add(trigger(c, shard, t));
+        }
+        return out;
+    }
+
+    /** {@code t}: TRIGGER_SCHEMA, TRIGGER_NAME, DEFINER. */
+    private static TriggerOrEvent trigger(Connection c, int shard, String[] t) throws SQLException {
+        // Trigger, sql_mode, SQL Original Statement, character_set_client, collation_connection, Database Collation
+        String[] s = rows(c, "SHOW CREATE TRIGGER " + quote(t[0]) + "." + quote(t[1])).get(0);
+        return new TriggerOrEvent(TriggerOrEvent.Kind.TRIGGER, t[0], t[1], t[2], List.of(shard), s[1], null, s[3], s[4], s[2]);
     }
 
     /** {@code 'user'@'host'} when the definer (as information_schema gives it, user@host) is no account or role of the shard. */
