@@ -64,6 +64,17 @@ class SwitchoverIT {
             CleaveHome bHome = b.home();
             String bUrl = "http://127.0.0.1:" + addresses.adminPort();
             String bToken = Files.readString(bHome.adminTokenFile()).trim();
+            // An event runs on the primary only: replication makes it DISABLE ON SLAVE on the standby.
+            try (Connection c = a.connectProxy("", "")) {
+                run(c, "CREATE EVENT bank.tidy ON SCHEDULE EVERY 1 DAY DO DELETE FROM bank.marks WHERE id < 0");
+            }
+            String tidy = tidy(a.daemon()).get(0).split(" ", 4)[3];
+            assertThat(tidy(a.daemon())).as("the event on A").containsExactly("shard 0: ENABLED " + tidy);
+            long replicated = System.nanoTime() + 60_000_000_000L;
+            while (!tidy(b).equals(List.of("shard 0: SLAVESIDE_DISABLED " + tidy))) {
+                assertThat(System.nanoTime()).as("the event replicated to B: %s", tidy(b)).isLessThan(replicated);
+                Thread.sleep(50);
+            }
             int bProxy = Integer.parseInt(addresses.proxyListen().split(":")[1]);
             // B's port relays to A's proxy, which sees the client at its own address: a client there is A's.
             Connection relayed = RelayedClients.awaitRelayed(bProxy);
@@ -135,6 +146,9 @@ class SwitchoverIT {
                 load.awaitAcknowledged(100);
                 checkPair(b, a.daemon(), 2, bUrl);
                 checkLedger(load, a.proxyPort(), b, a.daemon());
+                // The event runs on the new primary, with its own definer, and no longer on the old one.
+                assertThat(tidy(b)).as("the event on B").containsExactly("shard 0: ENABLED " + tidy);
+                assertThat(tidy(a.daemon())).as("the event on A").containsExactly("shard 0: SLAVESIDE_DISABLED " + tidy);
                 assertWriteLands(a.proxyPort(), 1, "A", b);
                 // The connection B's port relayed to A's proxy goes on: A's proxy forwards it to B's shards.
                 assertWriteLands(relayed, 101, "B-relay", b);
@@ -158,6 +172,8 @@ class SwitchoverIT {
                 load.awaitAcknowledged(100);
                 checkPair(a.daemon(), b, 3, aUrl);
                 checkLedger(load, a.proxyPort(), a.daemon(), b);
+                assertThat(tidy(a.daemon())).as("the event on A").containsExactly("shard 0: ENABLED " + tidy);
+                assertThat(tidy(b)).as("the event on B").containsExactly("shard 0: SLAVESIDE_DISABLED " + tidy);
                 assertWriteLands(a.proxyPort(), 2, "A", a.daemon());
                 assertWriteLands(bProxy, 3, "B", a.daemon());
             } finally {
@@ -177,6 +193,21 @@ class SwitchoverIT {
             }
             CleaveTestHome.deleteTree(work);
         }
+    }
+
+    /** The event bank.tidy on each shard of {@code home} that has it: its status and definer. */
+    private static List<String> tidy(Daemon home) throws SQLException {
+        List<String> out = new ArrayList<>();
+        for (int s = 0; s < SHARDS; s++) {
+            try (Connection c = shard(home, s)) {
+                String found = single(c, "SELECT COALESCE((SELECT CONCAT(STATUS, ' ', DEFINER) FROM information_schema.EVENTS"
+                        + " WHERE EVENT_SCHEMA = 'bank' AND EVENT_NAME = 'tidy'), '')");
+                if (!found.isEmpty()) {
+                    out.add("shard " + s + ": " + found);
+                }
+            }
+        }
+        return out;
     }
 
     /**

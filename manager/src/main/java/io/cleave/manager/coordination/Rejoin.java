@@ -92,6 +92,7 @@ public final class Rejoin {
                 s.execute("STOP SLAVE");
                 s.execute("RESET SLAVE ALL");
                 s.execute("SET GLOBAL read_only = ON");
+                io.cleave.manager.standby.ShardEvents.disableOnReplica(c);
                 s.execute("SET GLOBAL gtid_strict_mode = ON");
                 s.execute("SET GLOBAL rpl_semi_sync_master_enabled = OFF");
                 s.execute("SET GLOBAL rpl_semi_sync_slave_enabled = ON");

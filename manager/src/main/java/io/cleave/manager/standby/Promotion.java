@@ -201,6 +201,7 @@ public final class Promotion {
             s.execute("SET GLOBAL rpl_semi_sync_slave_enabled = OFF");
             s.execute("SET GLOBAL rpl_semi_sync_master_enabled = OFF");
             s.execute("SET GLOBAL read_only = OFF");
+            ShardEvents.enableOnPromotion(shard, c);
             return new ShardPromotion(shard, gtid, prepared(s));
         }
     }

@@ -119,6 +119,7 @@ final class ReplicaSetup {
             s.execute("SET GLOBAL gtid_strict_mode = ON");
             s.execute("SET GLOBAL rpl_semi_sync_master_enabled = OFF");
             s.execute("STOP SLAVE");
+            ShardEvents.disableOnReplica(shard);
             replicateFrom(s, primary, account, gtid, link);
         }
     }
