@@ -137,6 +137,16 @@ class StandbyIT {
                             assertThat(r.readOnly()).as("shard %d read-only", r.shard()).isTrue();
                             assertThat(r.semiSync()).as("shard %d acknowledges", r.shard()).isEqualTo("ON");
                         });
+                        for (int s = 0; s < 2; s++) {
+                            // A replica gives a silent primary up after 10 s, not the server's 60 (heartbeats every 5 s).
+                            try (Connection c = shard(standby, s); Statement st = c.createStatement();
+                                 ResultSet rs = st.executeQuery("SHOW ALL SLAVES STATUS")) {
+                                assertThat(rs.next()).isTrue();
+                                assertThat(rs.getDouble("Slave_heartbeat_period")).as("shard %d's heartbeat period", s)
+                                        .isEqualTo(5.0);
+                                assertThat(single(c, "SELECT @@GLOBAL.slave_net_timeout")).isEqualTo("10");
+                            }
+                        }
                         StandbyReport waiting = await(primary.daemon(), r -> r.semiSync() && r.shards().size() == 2
                                 && r.shards().stream().allMatch(s -> "ON".equals(s.semiSync()) && s.semiSyncClients() == 1),
                                 "the primary's shards wait for the standby");

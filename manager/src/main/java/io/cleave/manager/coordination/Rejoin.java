@@ -96,6 +96,7 @@ public final class Rejoin {
                 s.execute("SET GLOBAL gtid_strict_mode = ON");
                 s.execute("SET GLOBAL rpl_semi_sync_master_enabled = OFF");
                 s.execute("SET GLOBAL rpl_semi_sync_slave_enabled = ON");
+                s.execute("SET GLOBAL slave_net_timeout = " + io.cleave.manager.standby.StandbyConfig.NET_TIMEOUT_SECONDS);
                 s.execute("SET GLOBAL gtid_slave_pos = '" + gtid(positions.get(i)) + "'");
                 s.execute("CHANGE MASTER TO " + source(address(attachment, shard), attachment, link)
                         + ", MASTER_USE_GTID = slave_pos");

@@ -72,6 +72,7 @@ public final class PrimarySide {
         // Replicated transactions go into the shard's own binlog on either side: a switchover makes the
         // standby replicate from the old primary's binlog and back, from the same GTID positions.
         options.put("log_slave_updates", "ON");
+        options.put("slave_net_timeout", String.valueOf(StandbyConfig.NET_TIMEOUT_SECONDS));
         if (state.role() == HostRole.PRIMARY) {
             options.putAll(SemiSync.cnfOptions(state.semiSync()));
             // While the other home's proxy may forward here from its own address, its PROXY headers are taken.

@@ -38,6 +38,7 @@ final class ReplicaSetup {
         try (Statement s = shard.createStatement()) {
             s.execute("STOP SLAVE");
             s.execute("RESET SLAVE ALL");
+            netTimeout(s);
             holdNothingOfItsOwn(s);
             for (PendingPrepare p : prepared) {
                 applyPrepareGroup(s, primary, account, p, link);
@@ -127,6 +128,7 @@ final class ReplicaSetup {
     private static void replicateFrom(Statement s, Attachment.ShardAddress primary, ReplicationAccount account,
                                       String gtid, ReplicaLink link) throws SQLException {
         s.execute("RESET SLAVE ALL");
+        netTimeout(s);
         s.execute("SET GLOBAL gtid_slave_pos = '" + gtid(gtid) + "'");
         s.execute("SET GLOBAL rpl_semi_sync_slave_enabled = ON");
         s.execute("CHANGE MASTER TO " + source(primary, account, link) + ", MASTER_USE_GTID = slave_pos");
@@ -195,6 +197,11 @@ final class ReplicaSetup {
             Thread.sleep(20);
         }
         s.execute("STOP SLAVE");
+    }
+
+    /** Before CHANGE MASTER: its heartbeat period is taken from it ({@link StandbyConfig#NET_TIMEOUT_SECONDS}). */
+    static void netTimeout(Statement s) throws SQLException {
+        s.execute("SET GLOBAL slave_net_timeout = " + StandbyConfig.NET_TIMEOUT_SECONDS);
     }
 
     /** The primary shard's address, login and TLS options of {@code CHANGE MASTER TO}. */

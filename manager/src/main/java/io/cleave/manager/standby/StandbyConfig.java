@@ -41,7 +41,16 @@ public record StandbyConfig(int basePort, int adminPort, String proxyListen, int
                 config.server().serverIdBase(), config.listen());
     }
 
+    /**
+     * How long a replica's IO thread waits on its primary before it gives the connection up (slave_net_timeout; the
+     * primary's heartbeat comes every half of it). The server's 60 s also bounds each attempt to connect again, which
+     * STOP SLAVE cannot interrupt: a promotion stopping a replica that was reconnecting to a primary just lost waited
+     * out most of it once (56 s). Set on both homes of a pair, so a shard that changes role has it.
+     */
+    public static final int NET_TIMEOUT_SECONDS = 10;
+
     static final Map<String, String> REPLICA_OPTIONS = Map.of(
+            "slave_net_timeout", String.valueOf(NET_TIMEOUT_SECONDS),
             "read_only", "ON",
             "gtid_strict_mode", "ON",
             "rpl_semi_sync_slave_enabled", "ON",
