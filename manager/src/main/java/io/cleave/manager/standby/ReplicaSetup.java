@@ -40,6 +40,8 @@ final class ReplicaSetup {
             s.execute("RESET SLAVE ALL");
             netTimeout(s);
             holdNothingOfItsOwn(s);
+            // A physical seed copies the primary's events as they are there, enabled (a logical one makes them so).
+            ShardEvents.disableOnReplica(shard);
             for (PendingPrepare p : prepared) {
                 applyPrepareGroup(s, primary, account, p, link);
             }
