@@ -6,6 +6,7 @@ import io.cleave.e2e.support.RunningDaemon;
 import io.cleave.manager.admin.AdminClient;
 import io.cleave.manager.daemon.Daemon;
 import io.cleave.manager.home.CleaveHome;
+import io.cleave.manager.standby.CatchUp;
 import io.cleave.manager.standby.HostRole;
 import io.cleave.manager.standby.ShardReplication;
 import io.cleave.manager.standby.StandbyConfig;
@@ -134,6 +135,26 @@ class SwitchoverIT {
                     }
                 }
                 load.awaitAcknowledged(20);
+
+                // The catch-up a switchover runs before its hold: B applies up to A's positions as they are now,
+                // changing nothing; a primary has nothing to catch up.
+                Map<Integer, String> positions = new java.util.HashMap<>();
+                for (int s = 0; s < SHARDS; s++) {
+                    try (Connection c = a.connect(s)) {
+                        positions.put(s, single(c, "SELECT @@gtid_binlog_pos"));
+                    }
+                }
+                CatchUp.Result caughtUp = AdminClient.remote(bUrl, bToken).catchUp(new CatchUp(positions, 10_000));
+                assertThat(caughtUp.reached()).as("B applied A's positions: %s", caughtUp).isTrue();
+                for (int s = 0; s < SHARDS; s++) {
+                    try (Connection c = shard(b, s)) {
+                        assertThat(single(c, "SELECT MASTER_GTID_WAIT('" + positions.get(s) + "', 0)")).isEqualTo("0");
+                    }
+                }
+                assertThat(b.replication().report().role()).isEqualTo(HostRole.STANDBY);
+                assertThatThrownBy(() -> AdminClient.remote(aUrl, a.adminToken()).catchUp(new CatchUp(positions, 1000)))
+                        .isInstanceOfSatisfying(AdminClient.DaemonAnswer.class, e -> assertThat(e.status()).isEqualTo(409))
+                        .hasMessageContaining("is the primary");
 
                 // A -> B, transfers running through A's proxy.
                 SwitchoverReport there = AdminClient.remote(aUrl, a.adminToken())

@@ -251,6 +251,12 @@ public final class AdminClient {
                 + 2 * request.catchUpMillis() + 120_000), io.cleave.manager.standby.SwitchoverReport.class);
     }
 
+    /** Asks this daemon's home (a standby) to apply up to the primary's positions, changing nothing. */
+    public io.cleave.manager.standby.CatchUp.Result catchUp(io.cleave.manager.standby.CatchUp request) throws IOException {
+        return post("/v1/standby/catch-up", request, Duration.ofMillis(request.waitMillis() + 30_000),
+                io.cleave.manager.standby.CatchUp.Result.class);
+    }
+
     /** Asks this daemon's home (a standby) to apply up to the primary's positions and take over. */
     public io.cleave.manager.standby.TakeOverAnswer takeOver(io.cleave.manager.standby.TakeOverRequest request,
                                                              Duration timeout) throws IOException {

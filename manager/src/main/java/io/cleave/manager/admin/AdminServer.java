@@ -481,11 +481,18 @@ public final class AdminServer implements AutoCloseable {
      * A standby pair's switchover: {@code POST /v1/standby/switchover} on the primary (a {@link
      * io.cleave.manager.standby.SwitchoverRequest}; 409 when refused or abandoned with nothing changed, 500 with
      * what was changed when a later step failed) and {@code POST /v1/standby/take-over} on the standby (what the
-     * primary asks once it is read-only; 409 when a replica does not reach its position, nothing changed); and on
+     * primary asks once it is read-only; 409 when a replica does not reach its position, nothing changed) with {@code
+     * POST /v1/standby/catch-up} before it (the replicas apply up to positions read while clients write); and on
      * a standby whose proxy forwards to the primary, {@code POST /v1/standby/hold} and {@code /v1/standby/release}
      * around the primary's switchover.
      */
-    public void switchover(SwitchoverCall switchover, TakeOverCall takeOver, HoldCall hold, Runnable release) {
+    public void switchover(SwitchoverCall switchover, TakeOverCall takeOver, CatchUpCall catchUp, HoldCall hold,
+                           Runnable release) {
+        server.createContext("/v1/standby/catch-up", ex -> handle(ex, "POST", true, () -> {
+            io.cleave.manager.standby.CatchUp request = read(ex, io.cleave.manager.standby.CatchUp.class,
+                    "send the primary's {\"gtids\": {...}, \"waitMillis\": N}");
+            respondWith(ex, () -> catchUp.run(request), "the standby could not reach its shards: ");
+        }));
         server.createContext("/v1/standby/hold", ex -> handle(ex, "POST", true, () -> {
             JsonNode body = body(ex);
             long drain = body.path("drainMillis").asLong(0);
@@ -546,6 +553,12 @@ public final class AdminServer implements AutoCloseable {
     @FunctionalInterface
     public interface HoldCall {
         boolean hold(long drainMillis, long holdMillis) throws Exception;
+    }
+
+    /** A standby's catch-up before a switchover holds anything ({@code POST /v1/standby/catch-up}). */
+    @FunctionalInterface
+    public interface CatchUpCall {
+        io.cleave.manager.standby.CatchUp.Result run(io.cleave.manager.standby.CatchUp request) throws Exception;
     }
 
     /** The standby's part of a switchover, run by the daemon. */

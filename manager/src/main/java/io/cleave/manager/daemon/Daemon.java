@@ -433,7 +433,9 @@ public final class Daemon implements AutoCloseable {
             return answer;
         });
         scheduler.scheduleWithFixedDelay(forwardingPeer::poll, 2, 2, java.util.concurrent.TimeUnit.SECONDS);
-        admin.switchover(this::switchover, this::takeOver, this::holdForwarding, () -> {
+        admin.switchover(this::switchover, this::takeOver, request -> new io.cleave.manager.standby.TakeOver(home, links,
+                advertisedShardEndpoints().stream().filter(e -> !e.attached()).toList(), primarySide,
+                io.cleave.manager.standby.TakeOver.ClaimMove.NONE).catchUp(request), this::holdForwarding, () -> {
             io.cleave.manager.standby.ForwardingHold h = forwardingHold;
             if (h != null) {
                 h.release(() -> { });

@@ -88,6 +88,7 @@ public final class Switchover {
         try (Connection c = links.open(shards.get(0))) {
             positions.accounts.addAll(accounts.userCopies(c));
         }
+        catchUpBeforeHolding(standby, request);
         long holdAsked = System.nanoTime();
         try {
             // After a first switchover the standby's proxy forwards its clients here: they are held too.
@@ -125,6 +126,28 @@ public final class Switchover {
         return new SwitchoverReport(positions.answer.epoch(), peer.url(), out, pause, outcome.held(),
                 (System.nanoTime() - started) / 1_000_000,
                 positions.standbyHeld ? (positions.tookOver - holdAsked) / 1e6 : -1);
+    }
+
+    /**
+     * The standby applies up to this home's positions as they are now, while clients still write ({@link CatchUp}):
+     * the held catch-up then waits only for what comes after. Within the request's catch-up time; a standby that does
+     * not get there, or does not answer, leaves it to the held catch-up, which decides.
+     */
+    private void catchUpBeforeHolding(AdminClient standby, SwitchoverRequest request) {
+        try {
+            Map<Integer, String> now = new LinkedHashMap<>();
+            for (int shard : shards) {
+                try (Connection c = links.open(shard)) {
+                    now.put(shard, single(c, "SELECT @@gtid_binlog_pos"));
+                }
+            }
+            CatchUp.Result r = standby.catchUp(new CatchUp(now, request.catchUpMillis()));
+            log.info("switchover: the standby {} this home's positions before the hold in {} ms", r.reached()
+                    ? "applied" : "did not yet apply", r.millis());
+        } catch (IOException | SQLException | RuntimeException e) {
+            log.info("switchover: no catch-up before the hold ({}): the held one waits for the whole backlog",
+                    e.getMessage());
+        }
     }
 
     /** What the fence found and did, for the steps after it and for a failure's message. */

@@ -123,20 +123,49 @@ public final class TakeOver {
 
     /** Waits until the shard's replica applied {@code gtid}; refuses when it does not in time. */
     private void reach(int shard, String gtid, long waitMillis) throws SQLException {
-        try (Connection c = links.open(shard);
-             PreparedStatement wait = c.prepareStatement("SELECT MASTER_GTID_WAIT(?, ?)")) {
-            wait.setString(1, ReplicaSetup.gtid(gtid));
-            wait.setDouble(2, waitMillis / 1000.0);
-            int result;
-            try (ResultSet rs = wait.executeQuery()) {
-                rs.next();
-                result = rs.getInt(1);
-            }
-            if (result != 0) {
+        try (Connection c = links.open(shard)) {
+            if (!applies(c, gtid, waitMillis)) {
                 throw new IllegalStateException("shard " + shard + "'s replica did not apply the primary's GTID " + gtid
                         + " within " + waitMillis + " ms (it is at " + applied(c) + "): nothing was changed on the standby");
             }
         }
+    }
+
+    /** Whether the replica applied {@code gtid} within {@code waitMillis} (MASTER_GTID_WAIT). */
+    private static boolean applies(Connection c, String gtid, long waitMillis) throws SQLException {
+        try (PreparedStatement wait = c.prepareStatement("SELECT MASTER_GTID_WAIT(?, ?)")) {
+            wait.setString(1, ReplicaSetup.gtid(gtid));
+            wait.setDouble(2, Math.max(0, waitMillis) / 1000.0);
+            try (ResultSet rs = wait.executeQuery()) {
+                rs.next();
+                return rs.getInt(1) == 0;
+            }
+        }
+    }
+
+    /**
+     * A switchover's catch-up before its hold ({@link CatchUp}): waits, within the request's time for all shards
+     * together, until every replica applied the primary's position; changes nothing.
+     */
+    public CatchUp.Result catchUp(CatchUp request) throws SQLException {
+        StandbyState state = StandbyState.of(home).orElseThrow(() -> new IllegalStateException(
+                "this home is no standby: there is nothing to catch up"));
+        if (state.role() != HostRole.STANDBY) {
+            throw new IllegalStateException("this home is the primary (epoch " + state.epoch() + ")");
+        }
+        long started = System.nanoTime();
+        long deadline = started + request.waitMillis() * 1_000_000L;
+        boolean reached = true;
+        for (ShardEndpoint e : shards) {
+            String gtid = request.gtids().get(e.index());
+            if (gtid == null) {
+                continue;
+            }
+            try (Connection c = links.open(e.index())) {
+                reached &= applies(c, gtid, (deadline - System.nanoTime()) / 1_000_000L);
+            }
+        }
+        return new CatchUp.Result((System.nanoTime() - started) / 1_000_000L, reached);
     }
 
     private static String applied(Connection c) throws SQLException {
