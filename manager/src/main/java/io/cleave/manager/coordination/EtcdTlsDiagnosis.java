@@ -1,0 +1,238 @@
+package io.cleave.manager.coordination;
+
+import io.cleave.manager.config.EtcdTls;
+
+import javax.net.ssl.KeyManager;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.TrustManagerFactory;
+import javax.net.ssl.X509ExtendedTrustManager;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.net.URI;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.CertificateException;
+import java.security.cert.X509Certificate;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import javax.net.ssl.SSLEngine;
+
+/**
+ * Says in words why etcd's members refuse TLS, which gRPC cannot: its calls only wait for a channel that never
+ * becomes ready, and end in a bare timeout. This makes a TLS handshake of its own with each member, with the same
+ * trust, client certificate and name check as the client's, and names the first thing that fails: a member's
+ * certificate no trusted CA signed, one that does not name the address it was reached at, a member that wants a
+ * client certificate or refuses this one, a member that speaks plain http.
+ */
+final class EtcdTlsDiagnosis {
+
+    /** How long one member may take to connect and to answer; a member that does not is not a TLS problem. */
+    private static final int STEP_MILLIS = 500;
+
+    private final List<String> urls;
+    private final EtcdTls tls;
+    private final X509Certificate[] clientChain;
+    private final SSLContext context;
+    private final RecordingTrustManager trust;
+
+    EtcdTlsDiagnosis(List<String> urls, EtcdTls tls) {
+        this.urls = List.copyOf(urls);
+        this.tls = tls;
+        try {
+            TrustManagerFactory trustFactory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            if (tls.caFile().isPresent()) {
+                KeyStore cas = emptyStore();
+                X509Certificate[] certs = EtcdSslContext.certificates(tls.caFile().get(), "coordination.ca_file");
+                for (int i = 0; i < certs.length; i++) {
+                    cas.setCertificateEntry("ca-" + i, certs[i]);
+                }
+                trustFactory.init(cas);
+            } else {
+                trustFactory.init((KeyStore) null);
+            }
+            X509ExtendedTrustManager delegate = Arrays.stream(trustFactory.getTrustManagers())
+                    .filter(X509ExtendedTrustManager.class::isInstance).map(X509ExtendedTrustManager.class::cast)
+                    .findFirst().orElseThrow();
+            this.trust = new RecordingTrustManager(delegate);
+            KeyManager[] keys = null;
+            if (tls.presentsClientCertificate()) {
+                clientChain = EtcdSslContext.certificates(tls.certFile().get(), "coordination.cert_file");
+                KeyStore store = emptyStore();
+                store.setKeyEntry("client", EtcdSslContext.privateKey(tls.keyFile().get()), new char[0], clientChain);
+                KeyManagerFactory keyFactory = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+                keyFactory.init(store, new char[0]);
+                keys = keyFactory.getKeyManagers();
+            } else {
+                clientChain = null;
+            }
+            this.context = SSLContext.getInstance("TLS");
+            this.context.init(keys, new TrustManager[]{trust}, null);
+        } catch (GeneralSecurityException | IOException e) {
+            throw new IllegalArgumentException("cannot set up TLS to etcd: " + e.getMessage(), e);
+        }
+    }
+
+    /** The first member's TLS problem, in words; empty when every member's handshake went through or none answered. */
+    synchronized Optional<String> explain() {
+        for (String url : urls) {
+            Optional<String> problem = handshake(URI.create(url));
+            if (problem.isPresent()) {
+                return problem;
+            }
+        }
+        return Optional.empty();
+    }
+
+    private Optional<String> handshake(URI url) {
+        String member = "etcd member " + url.getHost() + ":" + url.getPort();
+        trust.reset();
+        try (Socket plain = new Socket()) {
+            plain.connect(new InetSocketAddress(url.getHost(), url.getPort()), STEP_MILLIS);
+            plain.setSoTimeout(STEP_MILLIS);
+            try (SSLSocket socket = (SSLSocket) context.getSocketFactory().createSocket(plain, url.getHost(),
+                    url.getPort(), false)) {
+                SSLParameters parameters = socket.getSSLParameters();
+                parameters.setEndpointIdentificationAlgorithm("HTTPS");
+                parameters.setApplicationProtocols(new String[]{"h2"});
+                socket.setSSLParameters(parameters);
+                try {
+                    socket.startHandshake();
+                } catch (SSLException e) {
+                    return Optional.of(member + ": " + handshakeProblem(url, e));
+                }
+                // With TLS 1.3 a member refuses the client's certificate after the client's side of the handshake is
+                // done: its alert is the first thing to read. A member that took it waits for gRPC's first frame.
+                try {
+                    socket.getInputStream().read();
+                } catch (SocketTimeoutException fine) {
+                    return Optional.empty();
+                } catch (SSLException e) {
+                    return Optional.of(member + ": " + clientProblem(e));
+                }
+                return Optional.empty();
+            }
+        } catch (IOException e) {
+            return Optional.empty(); // unreachable or slow: not a TLS matter, the caller's own words say it
+        }
+    }
+
+    private String handshakeProblem(URI url, SSLException e) {
+        if (trust.untrusted != null) {
+            return "its certificate (" + subject(trust.presented) + ", issued by " + issuer(trust.presented)
+                    + ") is not signed by a CA this daemon trusts (" + tls.caFile().map(p -> "coordination.ca_file " + p)
+                    .orElse("the JVM's default trust: no coordination.ca_file") + ")";
+        }
+        if (trust.misnamed != null) {
+            return "its certificate (" + subject(trust.presented) + ") does not name " + url.getHost()
+                    + ", the address it was reached at: expected " + url.getHost() + " among its subject alternative"
+                    + " names (" + trust.misnamed.getMessage() + ")";
+        }
+        String message = String.valueOf(e.getMessage());
+        if (message.contains("plaintext") || message.contains("Unsupported or unrecognized SSL message")) {
+            return "it speaks plain http, not TLS: expected http:// URLs, or TLS on etcd (--cert-file, --key-file)";
+        }
+        if (message.contains("Received fatal alert")) {
+            return clientProblem(e);
+        }
+        return "the TLS handshake failed: " + message;
+    }
+
+    private String clientProblem(SSLException e) {
+        String message = String.valueOf(e.getMessage());
+        if (clientChain == null) {
+            return "it requires a client certificate (etcd's --client-cert-auth) and this daemon has none: expected"
+                    + " coordination.cert_file and key_file (" + message + ")";
+        }
+        return "it refused this daemon's client certificate (" + subject(clientChain[0]) + ", issued by "
+                + issuer(clientChain[0]) + " in coordination.cert_file " + tls.certFile().orElseThrow() + "): expected"
+                + " one signed by the CA of etcd's --trusted-ca-file, for client authentication, not expired ("
+                + message + ")";
+    }
+
+    private static String subject(X509Certificate cert) {
+        return cert == null ? "no certificate" : cert.getSubjectX500Principal().getName();
+    }
+
+    private static String issuer(X509Certificate cert) {
+        return cert == null ? "nobody" : cert.getIssuerX500Principal().getName();
+    }
+
+    private static KeyStore emptyStore() throws GeneralSecurityException, IOException {
+        KeyStore store = KeyStore.getInstance(KeyStore.getDefaultType());
+        store.load(null, null);
+        return store;
+    }
+
+    /** Trusts as its delegate does, noting what the member presented and whether its chain or its name failed. */
+    private static final class RecordingTrustManager extends X509ExtendedTrustManager {
+        private final X509ExtendedTrustManager delegate;
+        private volatile X509Certificate presented;
+        private volatile CertificateException untrusted;
+        private volatile CertificateException misnamed;
+
+        RecordingTrustManager(X509ExtendedTrustManager delegate) {
+            this.delegate = delegate;
+        }
+
+        void reset() {
+            presented = null;
+            untrusted = null;
+            misnamed = null;
+        }
+
+        @Override
+        public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket) throws CertificateException {
+            presented = chain.length == 0 ? null : chain[0];
+            try {
+                delegate.checkServerTrusted(chain, authType);
+            } catch (CertificateException e) {
+                untrusted = e;
+                throw e;
+            }
+            try {
+                delegate.checkServerTrusted(chain, authType, socket);
+            } catch (CertificateException e) {
+                misnamed = e;
+                throw e;
+            }
+        }
+
+        @Override
+        public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine) throws CertificateException {
+            delegate.checkServerTrusted(chain, authType, engine);
+        }
+
+        @Override
+        public void checkServerTrusted(X509Certificate[] chain, String authType) throws CertificateException {
+            delegate.checkServerTrusted(chain, authType);
+        }
+
+        @Override
+        public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket) throws CertificateException {
+            delegate.checkClientTrusted(chain, authType, socket);
+        }
+
+        @Override
+        public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine) throws CertificateException {
+            delegate.checkClientTrusted(chain, authType, engine);
+        }
+
+        @Override
+        public void checkClientTrusted(X509Certificate[] chain, String authType) throws CertificateException {
+            delegate.checkClientTrusted(chain, authType);
+        }
+
+        @Override
+        public X509Certificate[] getAcceptedIssuers() {
+            return delegate.getAcceptedIssuers();
+        }
+    }
+}
