@@ -80,7 +80,8 @@ final class EtcdSslContext {
                 return converter.getPrivateKey(pkcs8);
             }
             if (pem instanceof PEMKeyPair pair) {
-                return converter.getKeyPair(pair).getPrivate();
+                // The private part alone: a SEC1 key may come without its public key.
+                return converter.getPrivateKey(pair.getPrivateKeyInfo());
             }
         } catch (IOException e) {
             throw new IllegalArgumentException("coordination.key_file: " + file + " holds a key Java cannot use: "
