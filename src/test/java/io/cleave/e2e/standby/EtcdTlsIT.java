@@ -4,7 +4,11 @@ import io.cleave.e2e.support.CleaveTestHome;
 import io.cleave.e2e.support.EtcdCertificates;
 import io.cleave.e2e.support.EtcdCluster;
 import io.cleave.e2e.support.RunningDaemon;
+import io.cleave.manager.config.CoordinationConfig;
+import io.cleave.manager.config.EtcdTls;
 import io.cleave.manager.coordination.CoordinationReport;
+import io.cleave.manager.coordination.EtcdPairStore;
+import io.cleave.manager.coordination.EtcdUnavailable;
 import io.cleave.manager.coordination.PairState;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -12,6 +16,9 @@ import org.junit.jupiter.api.Test;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
@@ -26,7 +33,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * <li>started again without a client certificate it is refused, stays fenced, and its reason (status and
  *     /v1/coordination) says etcd requires a client certificate;</li>
  * <li>started again trusting another CA it is refused, and its reason says the member's certificate is not signed
- *     by a CA it trusts, naming that CA file.</li>
+ *     by a CA it trusts, naming that CA file;</li>
+ * <li>the pair's etcd client with http URLs to these members says they speak TLS, and with https URLs to plain
+ *     members says they speak plain http.</li>
  * </ul>
  */
 class EtcdTlsIT {
@@ -88,8 +97,43 @@ class EtcdTlsIT {
                     assertThat(coordinationText(daemon)).contains("is not signed by a CA this daemon trusts");
                 }
             }
+
+            // The scheme wrong either way: http URLs to these TLS members, https URLs to plain ones.
+            List<String> http = etcd.urls().stream().map(u -> u.replace("https://", "http://")).toList();
+            String wantsTls = refusal(new CoordinationConfig(http, CLUSTER, Duration.ofSeconds(3)));
+            System.out.println("EtcdTlsIT: http URLs to TLS members: " + wantsTls);
+            assertThat(wantsTls).contains("etcd member 127.0.0.1:").contains("speaks TLS, and its URL is http:"
+                    + " expected https:// URLs");
+            try (EtcdCluster plain = EtcdCluster.start(Files.createDirectory(work.resolve("plain-etcd")))) {
+                List<String> https = plain.urls().stream().map(u -> u.replace("http://", "https://")).toList();
+                String wantsHttp = refusal(new CoordinationConfig(https, CLUSTER, Duration.ofSeconds(3),
+                        CoordinationConfig.Rejoin.MANUAL, new EtcdTls(Optional.of(tls.ca()), Optional.of(tls.client()),
+                        Optional.of(tls.clientKey()))));
+                System.out.println("EtcdTlsIT: https URLs to plain members: " + wantsHttp);
+                assertThat(wantsHttp).contains("TLS to etcd fails: etcd member 127.0.0.1:")
+                        .contains("as a member that speaks plain http does: expected http:// URLs");
+            }
         } finally {
             CleaveTestHome.deleteTree(work);
+        }
+    }
+
+    /** What the pair's etcd client says once a read through {@code config} has failed long enough to be explained. */
+    private static String refusal(CoordinationConfig config) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        try (EtcdPairStore store = new EtcdPairStore(config, Duration.ofMillis(750))) {
+            while (true) {
+                try {
+                    throw new AssertionError("etcd answered through " + config + ": " + store.read());
+                } catch (EtcdUnavailable e) {
+                    if (e.getMessage().contains(" speaks ")) {
+                        return e.getMessage();
+                    }
+                    assertThat(System.nanoTime()).as("the failure explained within 20 s: %s", e.getMessage())
+                            .isLessThan(deadline);
+                }
+                Thread.sleep(200);
+            }
         }
     }
 

@@ -44,7 +44,7 @@ public final class EtcdPairStore implements PairStore {
     private final ByteSequence epochKey;
     private final ByteSequence primaryKey;
     private final long timeoutMillis;
-    /** Over https: why the members refuse TLS, found off the caller's thread after a call failed; else null. */
+    /** Why TLS to the members fails (over http: that they speak it), found off the caller's thread after a call failed. */
     private final EtcdTlsDiagnosis diagnosis;
     private final ExecutorService diagnosing;
     private final AtomicBoolean diagnosisRunning = new AtomicBoolean();
@@ -61,15 +61,14 @@ public final class EtcdPairStore implements PairStore {
         if (config.https()) {
             builder.sslContext(EtcdSslContext.of(config.tls()));
             this.diagnosis = new EtcdTlsDiagnosis(config.etcd(), config.tls());
-            this.diagnosing = Executors.newSingleThreadExecutor(r -> {
-                Thread t = new Thread(r, "etcd-tls-diagnosis");
-                t.setDaemon(true);
-                return t;
-            });
         } else {
-            this.diagnosis = null;
-            this.diagnosing = null;
+            this.diagnosis = EtcdTlsDiagnosis.ofPlainUrls(config.etcd());
         }
+        this.diagnosing = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "etcd-tls-diagnosis");
+            t.setDaemon(true);
+            return t;
+        });
         this.client = builder.build();
         String prefix = "/cleave/" + config.cluster() + "/";
         this.epochKey = bytes(prefix + "epoch");
@@ -159,9 +158,7 @@ public final class EtcdPairStore implements PairStore {
     @Override
     public void close() {
         client.close();
-        if (diagnosing != null) {
-            diagnosing.shutdownNow();
-        }
+        diagnosing.shutdownNow();
     }
 
     private <T> T await(java.util.concurrent.CompletableFuture<T> future) throws EtcdUnavailable {
@@ -188,9 +185,6 @@ public final class EtcdPairStore implements PairStore {
      * the first failure may go unexplained and the next ones say why.
      */
     private String withTlsProblem(String failure) {
-        if (diagnosis == null) {
-            return failure;
-        }
         long now = System.nanoTime();
         if (now - lastDiagnosisNanos > DIAGNOSIS_INTERVAL_NANOS && diagnosisRunning.compareAndSet(false, true)) {
             lastDiagnosisNanos = now;
@@ -209,7 +203,7 @@ public final class EtcdPairStore implements PairStore {
             }
         }
         String problem = tlsProblem;
-        return problem == null ? failure : failure + "; TLS to etcd fails: " + problem;
+        return problem == null ? failure : failure + "; " + problem;
     }
 
     private static ByteSequence bytes(String s) {

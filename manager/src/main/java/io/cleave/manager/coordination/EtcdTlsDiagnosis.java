@@ -30,7 +30,8 @@ import javax.net.ssl.SSLEngine;
  * becomes ready, and end in a bare timeout. This makes a TLS handshake of its own with each member, with the same
  * trust, client certificate and name check as the client's, and names the first thing that fails: a member's
  * certificate no trusted CA signed, one that does not name the address it was reached at, a member that wants a
- * client certificate or refuses this one, a member that speaks plain http.
+ * client certificate or refuses this one, a member that speaks plain http. Over http URLs it only looks for a
+ * member that speaks TLS, which a plain client cannot reach.
  */
 final class EtcdTlsDiagnosis {
 
@@ -39,13 +40,26 @@ final class EtcdTlsDiagnosis {
 
     private final List<String> urls;
     private final EtcdTls tls;
+    /** The URLs are http: only whether a member speaks TLS is of interest, any certificate will do. */
+    private final boolean plainUrls;
     private final X509Certificate[] clientChain;
     private final SSLContext context;
     private final RecordingTrustManager trust;
 
+    /** For https URLs: the client's own trust and client certificate. */
     EtcdTlsDiagnosis(List<String> urls, EtcdTls tls) {
+        this(urls, tls, false);
+    }
+
+    /** For http URLs: finds a member that speaks TLS only. */
+    static EtcdTlsDiagnosis ofPlainUrls(List<String> urls) {
+        return new EtcdTlsDiagnosis(urls, EtcdTls.NONE, true);
+    }
+
+    private EtcdTlsDiagnosis(List<String> urls, EtcdTls tls, boolean plainUrls) {
         this.urls = List.copyOf(urls);
         this.tls = tls;
+        this.plainUrls = plainUrls;
         try {
             TrustManagerFactory trustFactory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
             if (tls.caFile().isPresent()) {
@@ -61,7 +75,7 @@ final class EtcdTlsDiagnosis {
             X509ExtendedTrustManager delegate = Arrays.stream(trustFactory.getTrustManagers())
                     .filter(X509ExtendedTrustManager.class::isInstance).map(X509ExtendedTrustManager.class::cast)
                     .findFirst().orElseThrow();
-            this.trust = new RecordingTrustManager(delegate);
+            this.trust = new RecordingTrustManager(delegate, plainUrls);
             KeyManager[] keys = null;
             if (tls.presentsClientCertificate()) {
                 clientChain = EtcdSslContext.certificates(tls.certFile().get(), "coordination.cert_file");
@@ -80,12 +94,15 @@ final class EtcdTlsDiagnosis {
         }
     }
 
-    /** The first member's TLS problem, in words; empty when every member's handshake went through or none answered. */
+    /**
+     * The first member's TLS problem, in words, e.g. {@code TLS to etcd fails: etcd member HOST:PORT: ...}; empty when
+     * every member's handshake went through or none answered.
+     */
     synchronized Optional<String> explain() {
         for (String url : urls) {
             Optional<String> problem = handshake(URI.create(url));
             if (problem.isPresent()) {
-                return problem;
+                return problem.map(p -> (plainUrls ? "" : "TLS to etcd fails: ") + p);
             }
         }
         return Optional.empty();
@@ -106,7 +123,13 @@ final class EtcdTlsDiagnosis {
                 try {
                     socket.startHandshake();
                 } catch (SSLException e) {
+                    if (plainUrls) {
+                        return trust.presented == null ? Optional.empty() : Optional.of(member + speaksTls());
+                    }
                     return Optional.of(member + ": " + handshakeProblem(url, e));
+                }
+                if (plainUrls) {
+                    return Optional.of(member + speaksTls());
                 }
                 // With TLS 1.3 a member refuses the client's certificate after the client's side of the handshake is
                 // done: its alert is the first thing to read. A member that took it waits for gRPC's first frame.
@@ -142,7 +165,17 @@ final class EtcdTlsDiagnosis {
         if (message.contains("Received fatal alert")) {
             return clientProblem(e);
         }
+        if (trust.presented == null && message.contains("terminated the handshake")) {
+            // etcd's plain listener closes a connection that opens with a TLS hello, answering nothing.
+            return "it closed the connection at the TLS handshake without presenting a certificate, as a member that"
+                    + " speaks plain http does: expected http:// URLs then, or TLS on etcd (--cert-file, --key-file)";
+        }
         return "the TLS handshake failed: " + message;
+    }
+
+    private static String speaksTls() {
+        return " speaks TLS, and its URL is http: expected https:// URLs for every member (with"
+                + " coordination.ca_file, and cert_file and key_file when etcd checks client certificates)";
     }
 
     private String clientProblem(SSLException e) {
@@ -174,12 +207,15 @@ final class EtcdTlsDiagnosis {
     /** Trusts as its delegate does, noting what the member presented and whether its chain or its name failed. */
     private static final class RecordingTrustManager extends X509ExtendedTrustManager {
         private final X509ExtendedTrustManager delegate;
+        /** Notes what a member presents and trusts it: for finding out whether it speaks TLS at all. */
+        private final boolean acceptAll;
         private volatile X509Certificate presented;
         private volatile CertificateException untrusted;
         private volatile CertificateException misnamed;
 
-        RecordingTrustManager(X509ExtendedTrustManager delegate) {
+        RecordingTrustManager(X509ExtendedTrustManager delegate, boolean acceptAll) {
             this.delegate = delegate;
+            this.acceptAll = acceptAll;
         }
 
         void reset() {
@@ -191,6 +227,9 @@ final class EtcdTlsDiagnosis {
         @Override
         public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket) throws CertificateException {
             presented = chain.length == 0 ? null : chain[0];
+            if (acceptAll) {
+                return;
+            }
             try {
                 delegate.checkServerTrusted(chain, authType);
             } catch (CertificateException e) {
