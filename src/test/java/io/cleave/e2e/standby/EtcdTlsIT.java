@@ -34,6 +34,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  *     /v1/coordination) says etcd requires a client certificate;</li>
  * <li>started again trusting another CA it is refused, and its reason says the member's certificate is not signed
  *     by a CA it trusts, naming that CA file;</li>
+ * <li>the pair's etcd client reaching the members as localhost (their certificates name 127.0.0.1) is refused, and
+ *     says the certificate does not name the address;</li>
  * <li>the pair's etcd client with http URLs to these members says they speak TLS, and with https URLs to plain
  *     members says they speak plain http.</li>
  * </ul>
@@ -98,17 +100,25 @@ class EtcdTlsIT {
                 }
             }
 
+            // The members' certificates name IP 127.0.0.1 only: reached as localhost, they are refused.
+            EtcdTls client = new EtcdTls(Optional.of(tls.ca()), Optional.of(tls.client()), Optional.of(tls.clientKey()));
+            List<String> byName = etcd.urls().stream().map(u -> u.replace("127.0.0.1", "localhost")).toList();
+            String misnamed = refusal(new CoordinationConfig(byName, CLUSTER, Duration.ofSeconds(3),
+                    CoordinationConfig.Rejoin.MANUAL, client), "does not name");
+            System.out.println("EtcdTlsIT: members reached as localhost: " + misnamed);
+            assertThat(misnamed).contains("TLS to etcd fails: etcd member localhost:").contains("its certificate"
+                    + " (CN=cleave-it-etcd-member) does not name localhost, the address it was reached at");
+
             // The scheme wrong either way: http URLs to these TLS members, https URLs to plain ones.
             List<String> http = etcd.urls().stream().map(u -> u.replace("https://", "http://")).toList();
-            String wantsTls = refusal(new CoordinationConfig(http, CLUSTER, Duration.ofSeconds(3)));
+            String wantsTls = refusal(new CoordinationConfig(http, CLUSTER, Duration.ofSeconds(3)), " speaks ");
             System.out.println("EtcdTlsIT: http URLs to TLS members: " + wantsTls);
             assertThat(wantsTls).contains("etcd member 127.0.0.1:").contains("speaks TLS, and its URL is http:"
                     + " expected https:// URLs");
             try (EtcdCluster plain = EtcdCluster.start(Files.createDirectory(work.resolve("plain-etcd")))) {
                 List<String> https = plain.urls().stream().map(u -> u.replace("http://", "https://")).toList();
                 String wantsHttp = refusal(new CoordinationConfig(https, CLUSTER, Duration.ofSeconds(3),
-                        CoordinationConfig.Rejoin.MANUAL, new EtcdTls(Optional.of(tls.ca()), Optional.of(tls.client()),
-                        Optional.of(tls.clientKey()))));
+                        CoordinationConfig.Rejoin.MANUAL, client), " speaks ");
                 System.out.println("EtcdTlsIT: https URLs to plain members: " + wantsHttp);
                 assertThat(wantsHttp).contains("TLS to etcd fails: etcd member 127.0.0.1:")
                         .contains("as a member that speaks plain http does: expected http:// URLs");
@@ -118,15 +128,15 @@ class EtcdTlsIT {
         }
     }
 
-    /** What the pair's etcd client says once a read through {@code config} has failed long enough to be explained. */
-    private static String refusal(CoordinationConfig config) throws InterruptedException {
+    /** What the pair's etcd client says once a read through {@code config} fails, explained (saying {@code marker}). */
+    private static String refusal(CoordinationConfig config, String marker) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         try (EtcdPairStore store = new EtcdPairStore(config, Duration.ofMillis(750))) {
             while (true) {
                 try {
                     throw new AssertionError("etcd answered through " + config + ": " + store.read());
                 } catch (EtcdUnavailable e) {
-                    if (e.getMessage().contains(" speaks ")) {
+                    if (e.getMessage().contains(marker)) {
                         return e.getMessage();
                     }
                     assertThat(System.nanoTime()).as("the failure explained within 20 s: %s", e.getMessage())
