@@ -172,7 +172,10 @@ public final class ConfigLoader {
                 https > 0 ? tls : EtcdTls.NONE));
     }
 
-    /** The TLS files go with https URLs only, the client certificate with its key, and each must be readable. */
+    /**
+     * The TLS files go with https URLs only, the client certificate with its key, and each must be a readable PEM
+     * file of its kind (certificates; an unencrypted key).
+     */
     private static void checkEtcdTls(YamlMapping section, EtcdTls tls, boolean https) {
         if (!https) {
             for (String key : List.of("ca_file", "cert_file", "key_file")) {
@@ -199,6 +202,16 @@ public final class ConfigLoader {
             } else if (file.isPresent() && (!Files.isRegularFile(file.get()) || !Files.isReadable(file.get()))) {
                 section.problems().add(section.lineOf(key), section.field(key), file.get()
                         + " is not a readable file (check its permissions for the daemon's user)");
+            } else if (file.isPresent()) {
+                try {
+                    if (key.equals("key_file")) {
+                        PemFiles.privateKey(file.get());
+                    } else {
+                        PemFiles.certificates(file.get());
+                    }
+                } catch (IllegalArgumentException e) {
+                    section.problems().add(section.lineOf(key), section.field(key), e.getMessage());
+                }
             }
         });
     }

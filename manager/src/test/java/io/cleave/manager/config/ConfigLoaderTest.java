@@ -1,5 +1,6 @@
 package io.cleave.manager.config;
 
+import io.cleave.proxy.tls.SelfSignedCertificate;
 import io.cleave.router.keyspace.RangeShardFunction;
 import io.cleave.router.topology.TableRule;
 import org.junit.jupiter.api.Test;
@@ -260,9 +261,9 @@ class ConfigLoaderTest {
     @Test
     void httpsEtcdTakesACaAndAClientCertificateResolvedAgainstTheConfigsDirectory(@TempDir Path dir) throws Exception {
         Files.createDirectories(dir.resolve("etcd"));
-        for (String name : List.of("etcd/ca.pem", "etcd/client.pem", "etcd/client-key.pem")) {
-            Files.writeString(dir.resolve(name), "PEM");
-        }
+        SelfSignedCertificate.create(dir.resolve("etcd/ca.pem"), dir.resolve("etcd/ca-key.pem"), "ca", List.of());
+        SelfSignedCertificate.create(dir.resolve("etcd/client.pem"), dir.resolve("etcd/client-key.pem"), "cleave",
+                List.of());
         Path file = dir.resolve("cleave.yaml");
         String base = "shards: 2\nproxy:\n  users: [{name: root, password: \"\"}]\ncoordination:\n";
         CoordinationConfig c = ConfigLoader.parse(file, base + "  etcd: [https://127.0.0.1:2379, https://127.0.0.1:2479]\n"
@@ -284,9 +285,10 @@ class ConfigLoaderTest {
 
     @Test
     void etcdTlsProblemsAreNamed(@TempDir Path dir) throws Exception {
-        Files.writeString(dir.resolve("ca.pem"), "PEM");
-        Files.writeString(dir.resolve("client.pem"), "PEM");
+        SelfSignedCertificate.create(dir.resolve("ca.pem"), dir.resolve("ca-key.pem"), "ca", List.of());
+        SelfSignedCertificate.create(dir.resolve("client.pem"), dir.resolve("client-key.pem"), "cleave", List.of());
         Files.createDirectories(dir.resolve("keys"));
+        Files.writeString(dir.resolve("notes.txt"), "not PEM\n");
         Path file = dir.resolve("cleave.yaml");
         String base = "shards: 2\nproxy:\n  users: [{name: root, password: \"\"}]\ncoordination:\n";
 
@@ -304,6 +306,13 @@ class ConfigLoaderTest {
                 .contains("coordination.ca_file", dir.resolve("missing-ca.pem") + " does not exist");
         assertThat(catchConfig(file, base + "  etcd: [https://a:2379]\n  cert_file: client.pem\n  key_file: keys\n")
                 .getMessage()).contains("coordination.key_file", dir.resolve("keys") + " is not a readable file");
+        assertThat(catchConfig(file, base + "  etcd: [https://a:2379]\n  ca_file: notes.txt\n").getMessage())
+                .contains("coordination.ca_file", dir.resolve("notes.txt") + " holds no certificate: expected PEM");
+        // A certificate where the key belongs, and a key where the certificate belongs.
+        String swapped = catchConfig(file, base + "  etcd: [https://a:2379]\n  cert_file: client-key.pem\n"
+                + "  key_file: client.pem\n").getMessage();
+        assertThat(swapped).contains("coordination.key_file", dir.resolve("client.pem") + " holds no private key")
+                .contains("coordination.cert_file", dir.resolve("client-key.pem") + " holds no certificate");
         assertThat(catchConfig(file, base + "  etcd: [https://a:2379]\n  ca: ca.pem\n").getMessage())
                 .contains("coordination.ca");
     }
