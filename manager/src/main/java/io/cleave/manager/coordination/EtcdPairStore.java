@@ -34,6 +34,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * one transaction that compares first, so two homes racing for the primary get one winner.
  * <p>
  * Each call waits at most {@code timeout}: callers decide what an unreachable etcd means (a primary fences).
+ * <p>
+ * Over https URLs it speaks TLS ({@link EtcdSslContext}). A member that refuses TLS only leaves gRPC waiting, so
+ * a failed call's message is completed with what {@link EtcdTlsDiagnosis} finds (untrusted or misnamed member
+ * certificate, client certificate wanted or refused, the URL's scheme wrong).
  */
 public final class EtcdPairStore implements PairStore {
 
@@ -69,6 +73,7 @@ public final class EtcdPairStore implements PairStore {
             t.setDaemon(true);
             return t;
         });
+        this.lastDiagnosisNanos = System.nanoTime() - DIAGNOSIS_INTERVAL_NANOS - 1; // the first failure diagnoses
         this.client = builder.build();
         String prefix = "/cleave/" + config.cluster() + "/";
         this.epochKey = bytes(prefix + "epoch");
