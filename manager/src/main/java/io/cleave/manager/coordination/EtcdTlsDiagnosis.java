@@ -5,6 +5,7 @@ import io.cleave.manager.config.EtcdTls;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
@@ -23,7 +24,6 @@ import java.security.cert.X509Certificate;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import javax.net.ssl.SSLEngine;
 
 /**
  * Says in words why etcd's members refuse TLS, which gRPC cannot: its calls only wait for a channel that never
@@ -138,7 +138,8 @@ final class EtcdTlsDiagnosis {
                 } catch (SocketTimeoutException fine) {
                     return Optional.empty();
                 } catch (SSLException e) {
-                    return Optional.of(member + ": " + clientProblem(e));
+                    return Optional.of(member + ": " + (refusesClient(e) ? clientProblem(e)
+                            : "it ended the TLS session: " + e.getMessage()));
                 }
                 return Optional.empty();
             }
@@ -162,7 +163,7 @@ final class EtcdTlsDiagnosis {
         if (message.contains("plaintext") || message.contains("Unsupported or unrecognized SSL message")) {
             return "it speaks plain http, not TLS: expected http:// URLs, or TLS on etcd (--cert-file, --key-file)";
         }
-        if (message.contains("Received fatal alert")) {
+        if (refusesClient(e)) {
             return clientProblem(e);
         }
         if (trust.presented == null && message.contains("terminated the handshake")) {
@@ -176,6 +177,16 @@ final class EtcdTlsDiagnosis {
     private static String speaksTls() {
         return " speaks TLS, and its URL is http: expected https:// URLs for every member (with"
                 + " coordination.ca_file, and cert_file and key_file when etcd checks client certificates)";
+    }
+
+    /** The alerts a server sends for a client certificate it wants and did not get, or does not accept. */
+    private static boolean refusesClient(SSLException e) {
+        String message = String.valueOf(e.getMessage());
+        return message.contains("Received fatal alert") && (message.contains("bad_certificate")
+                || message.contains("certificate_required") || message.contains("unknown_ca")
+                || message.contains("certificate_unknown") || message.contains("certificate_expired")
+                || message.contains("unsupported_certificate") || message.contains("certificate_revoked")
+                || message.contains("access_denied"));
     }
 
     private String clientProblem(SSLException e) {
