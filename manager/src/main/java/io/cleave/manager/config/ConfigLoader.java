@@ -108,7 +108,7 @@ public final class ConfigLoader {
         ShardingConfig sharding = new ShardingLoader(top.mapping("sharding"), shards).load();
         BackupConfig backup = backup(top.mapping("backup"), dir);
         Optional<StandbySource> standby = standby(top.mapping("standby"), dir);
-        Optional<CoordinationConfig> coordination = coordination(top.mapping("coordination"));
+        Optional<CoordinationConfig> coordination = coordination(top.mapping("coordination"), dir);
         top.rejectUnknownKeys();
 
         int maxPort = server.basePort() + shards - 1;
@@ -121,12 +121,18 @@ public final class ConfigLoader {
                 adminPort, listen, sharding, backup, standby, coordination);
     }
 
-    /** The coordination section: etcd's client URLs (http://HOST:PORT) and the pair's name; none without URLs. */
-    private static Optional<CoordinationConfig> coordination(YamlMapping section) {
+    /**
+     * The coordination section: etcd's client URLs (http://HOST:PORT, or all https://HOST:PORT with the TLS files)
+     * and the pair's name; none without URLs.
+     */
+    private static Optional<CoordinationConfig> coordination(YamlMapping section, Path dir) {
         List<String> etcd = section.stringList("etcd");
         Optional<String> cluster = section.string("cluster");
         int leaseSeconds = section.integer("lease_s", CoordinationConfig.DEFAULT_LEASE_SECONDS, 2, 60);
         String rejoinText = section.string("rejoin").orElse("manual");
+        EtcdTls tls = new EtcdTls(section.string("ca_file").map(p -> dir.resolve(p).normalize()),
+                section.string("cert_file").map(p -> dir.resolve(p).normalize()),
+                section.string("key_file").map(p -> dir.resolve(p).normalize()));
         section.rejectUnknownKeys();
         CoordinationConfig.Rejoin rejoin = switch (rejoinText) {
             case "manual" -> CoordinationConfig.Rejoin.MANUAL;
@@ -148,15 +154,66 @@ public final class ConfigLoader {
         for (String url : etcd) {
             if (!url.matches("https?://[^/\\s]+/?")) {
                 section.problems().add(section.lineOf("etcd"), section.field("etcd"), "'" + url
-                        + "' is not an etcd client URL: expected http://HOST:PORT");
+                        + "' is not an etcd client URL: expected http://HOST:PORT or https://HOST:PORT");
             }
         }
+        long https = etcd.stream().filter(u -> u.startsWith("https://")).count();
+        if (https > 0 && https < etcd.size()) {
+            section.problems().add(section.lineOf("etcd"), section.field("etcd"), "mixes http and https URLs: expected"
+                    + " every member's URL with https:// (TLS to all of them) or every one with http://");
+        }
+        checkEtcdTls(section, tls, https > 0);
         String name = cluster.orElse("cleave");
         if (!name.matches("[A-Za-z0-9._-]{1,64}")) {
             section.problems().add(section.lineOf("cluster"), section.field("cluster"), "'" + name
                     + "' is not a cluster name: expected letters, digits, '.', '_' or '-' (at most 64)");
         }
-        return Optional.of(new CoordinationConfig(etcd, name, java.time.Duration.ofSeconds(leaseSeconds), rejoin));
+        return Optional.of(new CoordinationConfig(etcd, name, java.time.Duration.ofSeconds(leaseSeconds), rejoin,
+                https > 0 ? tls : EtcdTls.NONE));
+    }
+
+    /**
+     * The TLS files go with https URLs only, the client certificate with its key, and each must be a readable PEM
+     * file of its kind (certificates; an unencrypted key).
+     */
+    private static void checkEtcdTls(YamlMapping section, EtcdTls tls, boolean https) {
+        if (!https) {
+            for (String key : List.of("ca_file", "cert_file", "key_file")) {
+                if (section.string(key).isPresent()) {
+                    section.problems().add(section.lineOf(key), section.field(key), "is for TLS to etcd, but the etcd"
+                            + " URLs are http: expected https://HOST:PORT URLs, or no " + key);
+                }
+            }
+            return;
+        }
+        if (tls.certFile().isPresent() != tls.keyFile().isPresent()) {
+            String missing = tls.certFile().isPresent() ? "key_file" : "cert_file";
+            String given = tls.certFile().isPresent() ? "cert_file" : "key_file";
+            section.problems().add(section.lineOf(given), section.field(missing), "cert_file and key_file go together"
+                    + " (the client certificate etcd's --client-cert-auth checks, and its key): expected both, or neither");
+        }
+        Map<String, Optional<Path>> files = new LinkedHashMap<>();
+        files.put("ca_file", tls.caFile());
+        files.put("cert_file", tls.certFile());
+        files.put("key_file", tls.keyFile());
+        files.forEach((key, file) -> {
+            if (file.isPresent() && !Files.exists(file.get())) {
+                section.problems().add(section.lineOf(key), section.field(key), file.get() + " does not exist");
+            } else if (file.isPresent() && (!Files.isRegularFile(file.get()) || !Files.isReadable(file.get()))) {
+                section.problems().add(section.lineOf(key), section.field(key), file.get()
+                        + " is not a readable file (check its permissions for the daemon's user)");
+            } else if (file.isPresent()) {
+                try {
+                    if (key.equals("key_file")) {
+                        PemFiles.privateKey(file.get());
+                    } else {
+                        PemFiles.certificates(file.get());
+                    }
+                } catch (IllegalArgumentException e) {
+                    section.problems().add(section.lineOf(key), section.field(key), e.getMessage());
+                }
+            }
+        });
     }
 
     /** The standby section: all three keys or none; a relative token file resolves against the config's directory. */

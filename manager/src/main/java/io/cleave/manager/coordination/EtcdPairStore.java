@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.cleave.manager.config.CoordinationConfig;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
+import io.etcd.jetcd.ClientBuilder;
 import io.etcd.jetcd.KeyValue;
 import io.etcd.jetcd.kv.GetResponse;
 import io.etcd.jetcd.kv.TxnResponse;
@@ -21,8 +22,11 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A standby pair's two keys in etcd and the only ways they change: {@code /cleave/CLUSTER/epoch} (a number,
@@ -30,19 +34,47 @@ import java.util.concurrent.TimeoutException;
  * one transaction that compares first, so two homes racing for the primary get one winner.
  * <p>
  * Each call waits at most {@code timeout}: callers decide what an unreachable etcd means (a primary fences).
+ * <p>
+ * Over https URLs it speaks TLS ({@link EtcdSslContext}). A member that refuses TLS only leaves gRPC waiting, so
+ * a failed call's message is completed with what {@link EtcdTlsDiagnosis} finds (untrusted or misnamed member
+ * certificate, client certificate wanted or refused, the URL's scheme wrong).
  */
 public final class EtcdPairStore implements PairStore {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final long DIAGNOSIS_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(5);
 
     private final Client client;
     private final ByteSequence epochKey;
     private final ByteSequence primaryKey;
     private final long timeoutMillis;
+    /** Why TLS to the members fails (over http: that they speak it), found off the caller's thread after a call failed. */
+    private final EtcdTlsDiagnosis diagnosis;
+    private final ExecutorService diagnosing;
+    private final AtomicBoolean diagnosisRunning = new AtomicBoolean();
+    private volatile long lastDiagnosisNanos;
+    /** The last diagnosis's finding; null when it found nothing, or a call succeeded since. */
+    private volatile String tlsProblem;
 
     public EtcdPairStore(CoordinationConfig config, Duration timeout) {
-        this.client = Client.builder().endpoints(config.etcd().toArray(String[]::new))
-                .connectTimeout(timeout).retryMaxDuration(timeout).build();
+        // No authority: jetcd then gives each member's address its own (HOST:PORT of its URL), and the TLS check
+        // matches each member's certificate against the address it was reached at. One authority for all would
+        // have to be a name every member's certificate carries.
+        ClientBuilder builder = Client.builder().endpoints(config.etcd().toArray(String[]::new))
+                .connectTimeout(timeout).retryMaxDuration(timeout);
+        if (config.https()) {
+            builder.sslContext(EtcdSslContext.of(config.tls()));
+            this.diagnosis = new EtcdTlsDiagnosis(config.etcd(), config.tls());
+        } else {
+            this.diagnosis = EtcdTlsDiagnosis.ofPlainUrls(config.etcd());
+        }
+        this.diagnosing = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "etcd-tls-diagnosis");
+            t.setDaemon(true);
+            return t;
+        });
+        this.lastDiagnosisNanos = System.nanoTime() - DIAGNOSIS_INTERVAL_NANOS - 1; // the first failure diagnoses
+        this.client = builder.build();
         String prefix = "/cleave/" + config.cluster() + "/";
         this.epochKey = bytes(prefix + "epoch");
         this.primaryKey = bytes(prefix + "primary");
@@ -131,21 +163,52 @@ public final class EtcdPairStore implements PairStore {
     @Override
     public void close() {
         client.close();
+        diagnosing.shutdownNow();
     }
 
     private <T> T await(java.util.concurrent.CompletableFuture<T> future) throws EtcdUnavailable {
         try {
-            return future.get(timeoutMillis, TimeUnit.MILLISECONDS);
+            T result = future.get(timeoutMillis, TimeUnit.MILLISECONDS);
+            tlsProblem = null;
+            return result;
         } catch (TimeoutException e) {
             future.cancel(true);
-            throw new EtcdUnavailable("no answer from etcd within " + timeoutMillis + " ms", e);
+            throw new EtcdUnavailable(withTlsProblem("no answer from etcd within " + timeoutMillis + " ms"), e);
         } catch (ExecutionException e) {
             Throwable cause = e.getCause() == null ? e : e.getCause();
-            throw new EtcdUnavailable(cause.getMessage() == null ? cause.toString() : cause.getMessage(), cause);
+            throw new EtcdUnavailable(withTlsProblem(cause.getMessage() == null ? cause.toString() : cause.getMessage()),
+                    cause);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new EtcdUnavailable("interrupted", e);
         }
+    }
+
+    /**
+     * {@code failure}, with why TLS to the members fails when a diagnosis found it. A failed call starts a new
+     * diagnosis at most every {@link #DIAGNOSIS_INTERVAL_NANOS}, in the background: a call never waits for one, so
+     * the first failure may go unexplained and the next ones say why.
+     */
+    private String withTlsProblem(String failure) {
+        long now = System.nanoTime();
+        if (now - lastDiagnosisNanos > DIAGNOSIS_INTERVAL_NANOS && diagnosisRunning.compareAndSet(false, true)) {
+            lastDiagnosisNanos = now;
+            try {
+                diagnosing.execute(() -> {
+                    try {
+                        tlsProblem = diagnosis.explain().orElse(null);
+                    } catch (RuntimeException e) {
+                        tlsProblem = null;
+                    } finally {
+                        diagnosisRunning.set(false);
+                    }
+                });
+            } catch (java.util.concurrent.RejectedExecutionException closed) {
+                diagnosisRunning.set(false);
+            }
+        }
+        String problem = tlsProblem;
+        return problem == null ? failure : failure + "; " + problem;
     }
 
     private static ByteSequence bytes(String s) {

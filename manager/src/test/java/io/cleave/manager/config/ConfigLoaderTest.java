@@ -1,12 +1,17 @@
 package io.cleave.manager.config;
 
+import io.cleave.proxy.tls.SelfSignedCertificate;
 import io.cleave.router.keyspace.RangeShardFunction;
 import io.cleave.router.topology.TableRule;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -251,6 +256,65 @@ class ConfigLoaderTest {
                 .contains("coordination.lease_s");
         assertThat(catchConfig(base + "coordination:\n  etcd: [http://e:2379]\n  cluster: a/b\n").getMessage())
                 .contains("coordination.cluster");
+    }
+
+    @Test
+    void httpsEtcdTakesACaAndAClientCertificateResolvedAgainstTheConfigsDirectory(@TempDir Path dir) throws Exception {
+        Files.createDirectories(dir.resolve("etcd"));
+        SelfSignedCertificate.create(dir.resolve("etcd/ca.pem"), dir.resolve("etcd/ca-key.pem"), "ca", List.of());
+        SelfSignedCertificate.create(dir.resolve("etcd/client.pem"), dir.resolve("etcd/client-key.pem"), "cleave",
+                List.of());
+        Path file = dir.resolve("cleave.yaml");
+        String base = "shards: 2\nproxy:\n  users: [{name: root, password: \"\"}]\ncoordination:\n";
+        CoordinationConfig c = ConfigLoader.parse(file, base + "  etcd: [https://127.0.0.1:2379, https://127.0.0.1:2479]\n"
+                + "  ca_file: etcd/ca.pem\n  cert_file: etcd/client.pem\n  key_file: " + dir.resolve("etcd/client-key.pem")
+                + "\n").coordination().orElseThrow();
+        assertThat(c.https()).isTrue();
+        assertThat(c.tls()).isEqualTo(new EtcdTls(Optional.of(dir.resolve("etcd/ca.pem")),
+                Optional.of(dir.resolve("etcd/client.pem")), Optional.of(dir.resolve("etcd/client-key.pem"))));
+        assertThat(c.tls().presentsClientCertificate()).isTrue();
+
+        // https alone: the JVM's default trust, no client certificate.
+        CoordinationConfig bare = ConfigLoader.parse(file, base + "  etcd: [https://e:2379]\n").coordination().orElseThrow();
+        assertThat(bare.https()).isTrue();
+        assertThat(bare.tls()).isEqualTo(EtcdTls.NONE);
+        CoordinationConfig plain = ConfigLoader.parse(file, base + "  etcd: [http://e:2379]\n").coordination().orElseThrow();
+        assertThat(plain.https()).isFalse();
+        assertThat(plain.tls()).isEqualTo(EtcdTls.NONE);
+    }
+
+    @Test
+    void etcdTlsProblemsAreNamed(@TempDir Path dir) throws Exception {
+        SelfSignedCertificate.create(dir.resolve("ca.pem"), dir.resolve("ca-key.pem"), "ca", List.of());
+        SelfSignedCertificate.create(dir.resolve("client.pem"), dir.resolve("client-key.pem"), "cleave", List.of());
+        Files.createDirectories(dir.resolve("keys"));
+        Files.writeString(dir.resolve("notes.txt"), "not PEM\n");
+        Path file = dir.resolve("cleave.yaml");
+        String base = "shards: 2\nproxy:\n  users: [{name: root, password: \"\"}]\ncoordination:\n";
+
+        assertThat(catchConfig(file, base + "  etcd: [https://a:2379, http://b:2379]\n").getMessage())
+                .contains("coordination.etcd", "mixes http and https URLs");
+        assertThat(catchConfig(file, base + "  etcd: [http://a:2379]\n  ca_file: ca.pem\n").getMessage())
+                .contains("coordination.ca_file", "the etcd URLs are http");
+        assertThat(catchConfig(file, base + "  etcd: [http://a:2379]\n  cert_file: client.pem\n  key_file: client.pem\n")
+                .getMessage()).contains("coordination.cert_file", "coordination.key_file", "the etcd URLs are http");
+        assertThat(catchConfig(file, base + "  etcd: [https://a:2379]\n  cert_file: client.pem\n").getMessage())
+                .contains("coordination.key_file", "cert_file and key_file go together");
+        assertThat(catchConfig(file, base + "  etcd: [https://a:2379]\n  key_file: client.pem\n").getMessage())
+                .contains("coordination.cert_file", "cert_file and key_file go together");
+        assertThat(catchConfig(file, base + "  etcd: [https://a:2379]\n  ca_file: missing-ca.pem\n").getMessage())
+                .contains("coordination.ca_file", dir.resolve("missing-ca.pem") + " does not exist");
+        assertThat(catchConfig(file, base + "  etcd: [https://a:2379]\n  cert_file: client.pem\n  key_file: keys\n")
+                .getMessage()).contains("coordination.key_file", dir.resolve("keys") + " is not a readable file");
+        assertThat(catchConfig(file, base + "  etcd: [https://a:2379]\n  ca_file: notes.txt\n").getMessage())
+                .contains("coordination.ca_file", dir.resolve("notes.txt") + " holds no certificate: expected PEM");
+        // A certificate where the key belongs, and a key where the certificate belongs.
+        String swapped = catchConfig(file, base + "  etcd: [https://a:2379]\n  cert_file: client-key.pem\n"
+                + "  key_file: client.pem\n").getMessage();
+        assertThat(swapped).contains("coordination.key_file", dir.resolve("client.pem") + " holds no private key")
+                .contains("coordination.cert_file", dir.resolve("client-key.pem") + " holds no certificate");
+        assertThat(catchConfig(file, base + "  etcd: [https://a:2379]\n  ca: ca.pem\n").getMessage())
+                .contains("coordination.ca");
     }
 
     @Test
@@ -521,8 +585,12 @@ class ConfigLoaderTest {
     }
 
     private static ConfigException catchConfig(String yaml) {
+        return catchConfig(FILE, yaml);
+    }
+
+    private static ConfigException catchConfig(Path file, String yaml) {
         try {
-            ConfigLoader.parse(FILE, yaml);
+            ConfigLoader.parse(file, yaml);
         } catch (ConfigException e) {
             return e;
         }
