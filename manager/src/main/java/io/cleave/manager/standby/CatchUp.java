@@ -16,6 +16,18 @@ import java.util.Map;
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record CatchUp(Map<Integer, String> gtids, long waitMillis) {
 
+    /** What the request must hold; a request that does not is refused (400) before any shard is asked. */
+    public CatchUp {
+        if (gtids == null || gtids.isEmpty()) {
+            throw new IllegalArgumentException("no GTID positions: expected each shard's as {\"0\": \"0-1000-42\", ...}");
+        }
+        gtids.values().forEach(g -> ReplicaSetup.gtid(g == null ? "null" : g));
+        if (waitMillis <= 0) {
+            throw new IllegalArgumentException("waitMillis must be positive, not " + waitMillis);
+        }
+        gtids = Map.copyOf(gtids);
+    }
+
     /**
      * How far it got.
      *
